@@ -1,0 +1,1 @@
+"""The service layer: HTTP and the wire of the ranking service. Knows nothing of Textual."""

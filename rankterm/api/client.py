@@ -1,0 +1,384 @@
+"""`RankingClient`: one async method per endpoint of the ranking service.
+
+It takes an `httpx.AsyncClient` (a real one for a URL; one on `httpx.ASGITransport` for the embedded service
+in-process), or makes one from a base URL. It owns the token (fetch, cache, renew before expiry and once on
+A002), retries GETs on connection errors and 5xx with bounded backoff (POSTs never retry blindly), fetches all
+pages of a list concurrently with a bound, sends new matches in batches, and caches the lists that rarely
+change (games, players, subsets) until a write changes them.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import time
+from collections.abc import Awaitable, Callable, Sequence
+from typing import Any, TypeVar
+
+import httpx
+from pydantic import BaseModel, TypeAdapter, ValidationError
+
+from rankterm.api import endpoints as ep
+from rankterm.api.auth import Token, TokenCache
+from rankterm.api.errors import (
+    AuthError,
+    BadRequest,
+    MatchRejected,
+    Offline,
+    ServiceError,
+    UnexpectedResponse,
+    error_from_response,
+)
+from rankterm.api.models import (
+    ExistsAnswer,
+    Game,
+    Match,
+    MatchesPage,
+    MatchStatus,
+    NewMatch,
+    NewMatchAnswer,
+    Page,
+    Player,
+    PlayersPage,
+    Quota,
+    RankingRow,
+    RankingsPage,
+    ServiceStatus,
+    Subset,
+)
+
+M = TypeVar("M")
+P = TypeVar("P", bound=Page)
+
+USER_AGENT = "rankterm"
+
+
+def _describe(exc: ValidationError) -> str:
+    err = exc.errors()[0]
+    where = ".".join(str(p) for p in err.get("loc", ())) or "answer"
+    return f"field {where!r}: {err.get('msg', 'invalid')}"
+
+
+class RankingClient:
+    """The ranking service, as async Python methods returning the models of `rankterm.api.models`."""
+
+    def __init__(
+        self,
+        base_url: str | None = None,
+        *,
+        key: str = "",
+        secret: str = "",
+        http: httpx.AsyncClient | None = None,
+        token_cache: TokenCache | None = None,
+        timeout: float = 10.0,
+        verify_tls: bool = True,
+        concurrency: int = 8,
+        batch_size: int = 10,
+        retries: int = 2,
+        backoff: float = 0.25,
+        clock: Callable[[], float] = time.time,
+    ) -> None:
+        self._own_http = http is None
+        if http is None:
+            if not base_url:
+                raise ValueError("a base URL or an httpx.AsyncClient is needed")
+            http = httpx.AsyncClient(timeout=timeout, verify=verify_tls)
+        self.base_url = str(base_url or http.base_url)
+        if not self.base_url.endswith("/"):
+            self.base_url += "/"
+        self.http = http
+        self.key = key
+        self._secret = secret
+        self.token_cache = token_cache
+        self.concurrency = max(1, concurrency)
+        self.batch_size = max(1, batch_size)
+        self.retries = max(0, retries)
+        self.backoff = backoff
+        self.clock = clock
+        self._token: Token | None = None
+        self._token_lock = asyncio.Lock()
+        self._cache: dict[str, Any] = {}
+        self.calls = 0
+        """Requests sent (for the quota-minded and for tests)."""
+
+    def __repr__(self) -> str:  # never shows the secret
+        return f"RankingClient({self.base_url!r}, key={self.key!r})"
+
+    async def aclose(self) -> None:
+        """Close the HTTP client if this object made it (one passed in belongs to the caller)."""
+        if self._own_http:
+            await self.http.aclose()
+
+    async def __aenter__(self) -> RankingClient:
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.aclose()
+
+    # ------------------------------------------------------------------ plumbing
+
+    def _url(self, path: str) -> str:
+        return self.base_url + path
+
+    async def _send_once(
+        self, endpoint: ep.Endpoint, path: str, params: dict | None, json_body: Any, token: str | None
+    ) -> httpx.Response:
+        headers = {"Accept": "application/json", "User-Agent": USER_AGENT}
+        if token:
+            headers["Authorization"] = f"Bearer {token}"
+        self.calls += 1
+        try:
+            return await self.http.request(
+                endpoint.method.value, self._url(path), params=params, json=json_body, headers=headers
+            )
+        except httpx.TransportError as exc:
+            raise Offline(endpoint.name, type(exc).__name__ if not str(exc) else str(exc)) from exc
+
+    @staticmethod
+    def _payload(endpoint: ep.Endpoint, response: httpx.Response) -> Any:
+        try:
+            body = response.json()
+        except (json.JSONDecodeError, UnicodeDecodeError, ValueError):
+            if response.status_code >= 400:
+                raise error_from_response(endpoint.name, response.status_code, None) from None
+            raise UnexpectedResponse(
+                endpoint.name, response.status_code, message="the answer is not JSON"
+            ) from None
+        if isinstance(body, dict) and body.get("errors"):
+            raise error_from_response(endpoint.name, response.status_code, body)
+        if response.status_code >= 300:
+            raise error_from_response(endpoint.name, response.status_code, body)
+        if not isinstance(body, dict) or "success" not in body:
+            raise UnexpectedResponse(
+                endpoint.name, response.status_code, message="the answer has no envelope"
+            )
+        return body["success"]
+
+    async def _token_value(self, force: bool = False, stale: str | None = None) -> str:
+        """A usable token. `stale` is one the service refused: it is replaced, once, however many callers saw it."""
+        async with self._token_lock:
+            if stale is not None and self._token is not None and self._token.value != stale:
+                return self._token.value  # another caller already renewed it
+            if not force and stale is None and self._token is None and self.token_cache is not None:
+                self._token = self.token_cache.load(self.base_url, self.key)
+            if force or stale is not None or self._token is None or not self._token.fresh(self.clock()):
+                self._token = await self._fetch_token()
+            return self._token.value
+
+    async def _fetch_token(self) -> Token:
+        response = await self._send_once(
+            ep.AUTH, ep.build_path(ep.AUTH), {"key": self.key, "secret": self._secret}, None, None
+        )
+        payload = self._payload(ep.AUTH, response)
+        value = (
+            payload.get("token")
+            if isinstance(payload, dict)
+            else payload
+            if isinstance(payload, str)
+            else None
+        )
+        if not isinstance(value, str) or not value:
+            raise UnexpectedResponse("auth", response.status_code, message="the answer carries no token")
+        token = Token.parse(value)
+        if self.token_cache is not None:
+            self.token_cache.save(self.base_url, self.key, token)
+        return token
+
+    async def authenticate(self, force: bool = False) -> Token:
+        """Make sure a fresh token is held (from memory, the cache, or `GET auth`) and return it."""
+        await self._token_value(force)
+        assert self._token is not None
+        return self._token
+
+    def forget_token(self) -> None:
+        self._token = None
+        if self.token_cache is not None:
+            self.token_cache.save(self.base_url, self.key, None)
+
+    async def call(
+        self,
+        endpoint: ep.Endpoint,
+        *,
+        subset: str | None = None,
+        match: int | None = None,
+        page: int | None = None,
+        params: dict[str, Any] | None = None,
+        json_body: Any = None,
+    ) -> Any:
+        """Send one request to `endpoint` and return the `success` payload, or raise from `errors`."""
+        path = ep.build_path(endpoint, subset=subset, match=match, page=page)
+        attempts = 1 + (self.retries if endpoint.method is ep.Method.GET else 0)
+        refused: str | None = None
+        attempt = 0
+        while True:
+            attempt += 1
+            token = await self._token_value(stale=refused) if endpoint.auth else None
+            try:
+                response = await self._send_once(endpoint, path, params, json_body, token)
+                return self._payload(endpoint, response)
+            except AuthError as exc:
+                if endpoint.auth and exc.token_problem and refused is None:
+                    refused = token
+                    attempt -= 1
+                    continue
+                raise
+            except (Offline, ServiceError) as exc:
+                if attempt >= attempts or (isinstance(exc, ServiceError) and exc.code not in (None, "R001")):
+                    raise
+            await asyncio.sleep(self.backoff * (2 ** (attempt - 1)))
+
+    @staticmethod
+    def _parse(endpoint: str, model: Any, payload: Any) -> Any:
+        try:
+            if isinstance(model, type) and issubclass(model, BaseModel):
+                return model.model_validate(payload)
+            return TypeAdapter(model).validate_python(payload)
+        except ValidationError as exc:
+            raise UnexpectedResponse(
+                endpoint, message=f"the answer was not understood ({_describe(exc)})"
+            ) from None
+
+    async def _cached(self, name: str, load: Callable[[], Awaitable[M]], refresh: bool) -> M:
+        if refresh or name not in self._cache:
+            self._cache[name] = await load()
+        return self._cache[name]
+
+    def invalidate(self, *names: str) -> None:
+        """Drop cached lists (all when no name is given)."""
+        for name in names or list(self._cache):
+            self._cache.pop(name, None)
+
+    async def _all_pages(self, fetch: Callable[[int], Awaitable[P]]) -> list[P]:
+        """Page 1, then pages 2..N concurrently (at most `concurrency` in flight), in page order."""
+        first = await fetch(1)
+        if first.total_pages <= 1:
+            return [first]
+        gate = asyncio.Semaphore(self.concurrency)
+
+        async def one(n: int) -> P:
+            async with gate:
+                return await fetch(n)
+
+        rest = await asyncio.gather(*(one(n) for n in range(2, first.total_pages + 1)))
+        return [first, *rest]
+
+    # ------------------------------------------------------------------ endpoints
+
+    async def test(self) -> Any:
+        return await self.call(ep.TEST)
+
+    async def games(self, *, refresh: bool = False) -> list[Game]:
+        async def load() -> list[Game]:
+            return self._parse("games", list[Game], await self.call(ep.GAMES))
+
+        return await self._cached("games", load, refresh)
+
+    async def popular_games(self) -> list[Game]:
+        return self._parse("games popular", list[Game], await self.call(ep.GAMES_POPULAR))
+
+    async def search_games(self, name: str) -> list[Game]:
+        return self._parse(
+            "games search", list[Game], await self.call(ep.GAMES_SEARCH, params={"name": name})
+        )
+
+    async def create_game(self, *, name: str | None = None, bgg_id: int | None = None) -> Game:
+        if (name is None) == (bgg_id is None):
+            raise ValueError("give a name or a BGG id")
+        params = {"bggId": bgg_id} if bgg_id is not None else {"name": name}
+        games = self._parse("game", list[Game], _as_list(await self.call(ep.GAME, params=params)))
+        if not games:
+            raise UnexpectedResponse("game", message="the answer holds no game")
+        self.invalidate("games")
+        return games[0]
+
+    async def players_page(self, page: int = 1) -> PlayersPage:
+        return self._parse("players", PlayersPage, await self.call(ep.PLAYERS, page=page))
+
+    async def players(self, *, refresh: bool = False) -> list[Player]:
+        """Every player of the group (all pages), cached until a player is created."""
+
+        async def load() -> list[Player]:
+            pages = await self._all_pages(self.players_page)
+            return [p for page in pages for p in page.data]
+
+        return await self._cached("players", load, refresh)
+
+    async def create_player(self, name: str) -> Player:
+        players = self._parse(
+            "player", list[Player], _as_list(await self.call(ep.PLAYER, params={"name": name}))
+        )
+        if not players:
+            raise UnexpectedResponse("player", message="the answer holds no player")
+        self.invalidate("players")
+        return players[0]
+
+    async def matches_page(self, page: int = 1, *, subset: str | None = None) -> MatchesPage:
+        return self._parse("matches", MatchesPage, await self.call(ep.MATCHES, subset=subset, page=page))
+
+    async def all_matches(self, *, subset: str | None = None) -> list[Match]:
+        pages = await self._all_pages(lambda n: self.matches_page(n, subset=subset))
+        return [m for page in pages for m in page.data]
+
+    async def rankings_page(
+        self, page: int = 1, *, subset: str | None = None, match: int | None = None
+    ) -> RankingsPage:
+        return self._parse(
+            "rankings", RankingsPage, await self.call(ep.RANKINGS, subset=subset, match=match, page=page)
+        )
+
+    async def all_rankings(self, *, subset: str | None = None, match: int | None = None) -> list[RankingRow]:
+        pages = await self._all_pages(lambda n: self.rankings_page(n, subset=subset, match=match))
+        return [r for page in pages for r in page.data]
+
+    async def subsets(self, *, refresh: bool = False) -> list[Subset]:
+        async def load() -> list[Subset]:
+            return self._parse("subsets", list[Subset], await self.call(ep.SUBSETS))
+
+        return await self._cached("subsets", load, refresh)
+
+    async def match_exists(self, external_id: str) -> bool:
+        payload = await self.call(ep.MATCH_EXISTS, params={"id": external_id})
+        return self._parse("match exists", ExistsAnswer, payload).exists
+
+    async def match_status(self) -> MatchStatus:
+        return self._parse("match status", MatchStatus, await self.call(ep.MATCH_STATUS))
+
+    async def quota(self) -> Quota:
+        return self._parse("quota", Quota, await self.call(ep.QUOTA))
+
+    async def status(self) -> ServiceStatus:
+        payload = await self.call(ep.STATUS)
+        return self._parse(
+            "status", ServiceStatus, payload if isinstance(payload, dict) else {"status": payload}
+        )
+
+    async def add_matches(
+        self, matches: NewMatch | Sequence[NewMatch], *, dry_run: bool = False
+    ) -> NewMatchAnswer:
+        """Record matches, `batch_size` per request, in order; the answers joined, indexes across the whole.
+
+        A request refused as a whole raises `MatchRejected`; a transport failure raises `Offline` with
+        `.partial` holding the answer for the batches already accepted (never resent here: see the outbox).
+        """
+        items = [matches] if isinstance(matches, NewMatch) else list(matches)
+        if not items:
+            raise BadRequest("match", message="no match to send")
+        params = {"dryrun": 1} if dry_run else None
+        answers: list[NewMatchAnswer] = []
+        sizes: list[int] = []
+        for start in range(0, len(items), self.batch_size):
+            batch = items[start : start + self.batch_size]
+            try:
+                payload = await self.call(ep.MATCH, params=params, json_body=[m.to_wire() for m in batch])
+            except (MatchRejected, Offline) as exc:
+                exc.partial = NewMatchAnswer.combine(answers, sizes) if answers else None  # type: ignore[attr-defined]
+                raise
+            answers.append(self._parse("match", NewMatchAnswer, payload))
+            sizes.append(len(batch))
+        if not dry_run:
+            self.invalidate("games", "subsets")
+        return NewMatchAnswer.combine(answers, sizes)
+
+
+def _as_list(payload: Any) -> Any:
+    return [payload] if isinstance(payload, dict) else payload

@@ -1,0 +1,130 @@
+"""The wire's primitives: weights, lenient scalar types, and the base of every read-side model.
+
+Numbers may come as strings and booleans as 0/1 (WIRE.md "Be lenient"); `WireModel.to_wire()` gives back
+exactly the documented keys by their wire names, booleans as 0/1, as the public service sends them.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from enum import StrEnum
+from typing import Annotated, Any
+
+from pydantic import BaseModel, BeforeValidator, ConfigDict, PlainSerializer
+from pydantic.alias_generators import to_camel
+
+
+class Weight(StrEnum):
+    """How much a match moves the ratings (SERVICE.md), lightest first."""
+
+    ULTRALIGHT = "ultralight"
+    LIGHT = "light"
+    MIDLIGHT = "midlight"
+    NORMAL = "normal"
+    HEAVY = "heavy"
+    MASSIVE = "massive"
+
+    @property
+    def label(self) -> str:
+        return self.value.capitalize()
+
+
+WEIGHTS: tuple[str, ...] = tuple(w.value for w in Weight)
+
+# Special values of a new match's `name` (SERVICE.md).
+NAME_GAME = "default_1"
+NAME_VERSUS = "default_2"
+
+
+def _to_flag(value: Any) -> Any:
+    if isinstance(value, str) and value.strip().lower() in {"", "null", "none"}:
+        return False
+    return False if value is None else value
+
+
+def _to_str(value: Any) -> Any:
+    if value is None:
+        return ""
+    if isinstance(value, bool):
+        return str(int(value))
+    if isinstance(value, int | float):
+        return str(value)
+    return value
+
+
+def _to_number(value: Any) -> Any:
+    """'12', '12.5', 12 -> a number; '' or None -> None; anything else -> left for pydantic to refuse."""
+    if value is None or (isinstance(value, str) and not value.strip()):
+        return None
+    if isinstance(value, str):
+        text = value.strip().replace(",", ".")
+        try:
+            number = float(text)
+        except ValueError:
+            return value
+        return int(number) if number.is_integer() and "." not in text and "e" not in text.lower() else number
+    return value
+
+
+def _finite(value: float | int | None) -> float | int | None:
+    if isinstance(value, float) and not math.isfinite(value):
+        raise ValueError("number is not finite")
+    return value
+
+
+Flag = Annotated[bool, BeforeValidator(_to_flag), PlainSerializer(int, return_type=int)]
+"""A boolean that the wire spells 0/1."""
+Text = Annotated[str, BeforeValidator(_to_str)]
+"""A string that may arrive as a number or null."""
+Number = Annotated[float | int | None, BeforeValidator(_to_number)]
+"""A number that may arrive as a string, or be absent."""
+Id = Annotated[str, BeforeValidator(_to_str)]
+
+
+class WireModel(BaseModel):
+    """Base of every read-side model: camelCase on the wire, lenient, extra keys kept."""
+
+    model_config = ConfigDict(
+        alias_generator=to_camel,
+        populate_by_name=True,
+        extra="allow",
+        frozen=False,
+    )
+
+    def to_wire(self) -> dict[str, Any]:
+        """Exactly the documented keys, by their wire names, booleans as 0/1 (extras left out)."""
+        out: dict[str, Any] = {}
+        for name, info in type(self).model_fields.items():
+            value = getattr(self, name)
+            key = info.alias or name
+            out[key] = _wire_value(value, info)
+        return out
+
+
+def _wire_value(value: Any, info: Any = None) -> Any:
+    if isinstance(value, WireModel):
+        return value.to_wire()
+    if isinstance(value, list):
+        return [_wire_value(v) for v in value]
+    if isinstance(value, bool):
+        return int(value)
+    if isinstance(value, StrEnum):
+        return value.value
+    return value
+
+
+DATE_FORMAT = "%Y-%m-%d %H:%M:%S"
+
+_PERCENT = re.compile(r"^\s*(-?\d+(?:[.,]\d+)?)\s*%?\s*$")
+
+
+def parse_percent(value: Any) -> float | None:
+    """'12%' -> 12.0, 7 -> 7.0, anything else -> None."""
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, int | float):
+        return float(value) if math.isfinite(value) else None
+    if isinstance(value, str) and (m := _PERCENT.match(value)):
+        return float(m.group(1).replace(",", "."))
+    return None

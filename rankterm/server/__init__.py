@@ -1,0 +1,1 @@
+"""The embedded ranking service: a Starlette app over SQLite that speaks the public wire."""
