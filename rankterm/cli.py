@@ -4,6 +4,8 @@
     rankterm demo                 the app on an in-process demo group (no account, no network)
     rankterm serve [...]          host the embedded service for the room (see `rankterm serve --help`)
     rankterm locate               print where config, token cache and data live
+
+This is the composition root: the only place that joins the app, the service layer and the embedded service.
 """
 
 from __future__ import annotations
@@ -12,11 +14,16 @@ import argparse
 import sys
 
 from rankterm import __version__
+from rankterm.api.auth import TokenCache
+from rankterm.api.client import RankingClient
 from rankterm.api.errors import RanktermError
+from rankterm.config import Profile
 
 
 def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="rankterm", description="Rankings for game groups, in the terminal.")
+    parser = argparse.ArgumentParser(
+        prog="rankterm", description="Rankings for game groups, in the terminal."
+    )
     parser.add_argument("--version", action="version", version=f"rankterm {__version__}")
     parser.add_argument("--profile", help="profile of config.toml to open")
     sub = parser.add_subparsers(dest="command")
@@ -36,6 +43,54 @@ def locate() -> int:
     return 0
 
 
+def make_demo_client(clock=None) -> RankingClient:
+    """A client on a fresh in-process copy of the demo group."""
+    from rankterm.server.seed import demo_app
+
+    app, key, secret = demo_app(clock=clock)
+    return RankingClient.in_process(app, key=key, secret=secret, base_url="http://demo.rankterm/")
+
+
+def make_profile_client(profile: Profile) -> RankingClient:
+    """A client for a configured profile, with the on-disk token cache."""
+    from rankterm.config import token_cache_path
+
+    return RankingClient(
+        profile.base_url,
+        key=profile.key,
+        secret=profile.resolve_secret(),
+        token_cache=TokenCache(token_cache_path()),
+        verify_tls=profile.verify_tls,
+    )
+
+
+def run_app(*, demo: bool, profile: str | None) -> int:
+    from rankterm.config import config_warnings, load_config
+    from rankterm.tui.app import RanktermApp
+
+    config = load_config()
+    for warning in config_warnings(config):
+        print(f"rankterm: warning: {warning}", file=sys.stderr)
+    client = None
+    if demo:
+        client = make_demo_client()
+    else:
+        chosen = config.profile(profile)
+        if profile and chosen is None:
+            raise RanktermError(f"No profile named {profile!r} in the config (see `rankterm locate`).")
+        if chosen is not None:
+            client = make_profile_client(chosen)
+    app = RanktermApp(
+        config=config,
+        client=client,
+        demo=demo,
+        demo_factory=make_demo_client,
+        client_factory=make_profile_client,
+    )
+    app.run()
+    return app.return_code or 0
+
+
 def main(argv: list[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     if argv[:1] == ["serve"]:
@@ -46,8 +101,6 @@ def main(argv: list[str] | None = None) -> int:
     try:
         if args.command == "locate":
             return locate()
-        from rankterm.tui.run import run_app
-
         return run_app(demo=args.command == "demo", profile=args.profile)
     except RanktermError as exc:
         print(f"rankterm: {exc}", file=sys.stderr)

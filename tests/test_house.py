@@ -38,7 +38,6 @@ def test_server_never_imports_tui_or_textual():
 def test_tui_never_calls_httpx_or_server_directly():
     for f in _files("tui"):
         bad = {n for n in _imports(f) if n.split(".")[0] == "httpx" or n.startswith("rankterm.server")}
-        bad -= {"rankterm.server.seed"} if f.name == "run.py" else set()
         assert not bad, f"{f.relative_to(ROOT)} imports {bad}"
 
 

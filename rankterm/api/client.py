@@ -101,6 +101,16 @@ class RankingClient:
         self.calls = 0
         """Requests sent (for the quota-minded and for tests)."""
 
+    @classmethod
+    def in_process(
+        cls, asgi_app: Any, *, key: str, secret: str, base_url: str = "http://in-process.rankterm/", **kw: Any
+    ) -> RankingClient:
+        """A client for an ASGI app in this process (the embedded service): real HTTP semantics, no socket."""
+        http = httpx.AsyncClient(transport=httpx.ASGITransport(app=asgi_app), base_url=base_url)
+        client = cls(base_url, key=key, secret=secret, http=http, **kw)
+        client._own_http = True
+        return client
+
     def __repr__(self) -> str:  # never shows the secret
         return f"RankingClient({self.base_url!r}, key={self.key!r})"
 
