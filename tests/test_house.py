@@ -25,7 +25,11 @@ def _files(folder: str):
 
 def test_api_knows_nothing_of_textual_or_server():
     for f in _files("api"):
-        bad = {n for n in _imports(f) if n.split(".")[0] == "textual" or n.startswith(("rankterm.tui", "rankterm.server"))}
+        bad = {
+            n
+            for n in _imports(f)
+            if n.split(".")[0] == "textual" or n.startswith(("rankterm.tui", "rankterm.server"))
+        }
         assert not bad, f"{f.relative_to(ROOT)} imports {bad}"
 
 

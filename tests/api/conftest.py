@@ -67,17 +67,29 @@ class FakeService:
                 pages = max(1, -(-self.players_total // 25))
                 rows = [player(i) for i in range((page - 1) * 25, min(page * 25, self.players_total))]
                 return ok(
-                    {"page": str(page), "totalPages": pages, "rowsForPage": 25, "totalPlayers": self.players_total,
-                     "data": rows}
+                    {
+                        "page": str(page),
+                        "totalPages": pages,
+                        "rowsForPage": 25,
+                        "totalPlayers": self.players_total,
+                        "data": rows,
+                    }
                 )
             if path == "games":
                 return ok([{"id": 1, "name": "Catan", "bggIdGame": 13, "extra": True}])
             if path == "matches/match":
                 body = json.loads(request.content)
                 return ok(
-                    {"total": len(body), "acceptedCount": len(body), "rejectedCount": 0,
-                     "accepted": [{"index": i, "id": m.get("id", str(i)), "name": "", "errors": []}
-                                  for i, m in enumerate(body)], "rejected": []}
+                    {
+                        "total": len(body),
+                        "acceptedCount": len(body),
+                        "rejectedCount": 0,
+                        "accepted": [
+                            {"index": i, "id": m.get("id", str(i)), "name": "", "errors": []}
+                            for i, m in enumerate(body)
+                        ],
+                        "rejected": [],
+                    }
                 )
             return fail(404, "R002", "not found")
         finally:
@@ -94,7 +106,13 @@ async def client(fake, tmp_path):
     from rankterm.api.auth import TokenCache
 
     http = httpx.AsyncClient(transport=httpx.MockTransport(fake))
-    c = RankingClient(BASE, key="key1", secret="s3cret", http=http, token_cache=TokenCache(tmp_path / "tokens.toml"),
-                      backoff=0.001)
+    c = RankingClient(
+        BASE,
+        key="key1",
+        secret="s3cret",
+        http=http,
+        token_cache=TokenCache(tmp_path / "tokens.toml"),
+        backoff=0.001,
+    )
     yield c
     await http.aclose()

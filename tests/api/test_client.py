@@ -23,7 +23,9 @@ async def test_auth_then_bearer(client, fake):
     auth, call = fake.requests
     assert auth.url.path.endswith("/auth") and dict(auth.url.params) == {"key": "key1", "secret": "s3cret"}
     assert "authorization" not in auth.headers
-    assert call.headers["authorization"].startswith("Bearer ") and call.headers["accept"] == "application/json"
+    assert (
+        call.headers["authorization"].startswith("Bearer ") and call.headers["accept"] == "application/json"
+    )
     await client.players_page(2)
     assert fake.count("auth") == 1
 
@@ -39,8 +41,9 @@ async def test_token_cached_on_disk_private_and_reused(client, fake, tmp_path):
     assert fake.count("auth") == 1
     other = RankingClient(BASE, key="key2", secret="x", http=http, token_cache=TokenCache(path))
     await other.games()
-    elsewhere = RankingClient("http://svc.test/api/2/", key="key1", secret="s3cret", http=http,
-                              token_cache=TokenCache(path))
+    elsewhere = RankingClient(
+        "http://svc.test/api/2/", key="key1", secret="s3cret", http=http, token_cache=TokenCache(path)
+    )
     with pytest.raises(er.NotFound):
         await elsewhere.games()  # its own auth call went to /api/2/: never reused the /api/1/ token
     assert fake.count("auth") == 2
@@ -125,8 +128,12 @@ async def test_players_cached_until_a_player_is_created(client, fake):
 
 
 def _match(i: int) -> NewMatch:
-    return NewMatch(game=1, weight="normal", external_id=f"e{i}",
-                    factions=[NewFaction(players=["a"], rank=1), NewFaction(players=["b"], rank=2)])
+    return NewMatch(
+        game=1,
+        weight="normal",
+        external_id=f"e{i}",
+        factions=[NewFaction(players=["a"], rank=1), NewFaction(players=["b"], rank=2)],
+    )
 
 
 async def test_matches_sent_in_batches_of_ten(client, fake):
@@ -170,7 +177,9 @@ async def test_partial_answer_kept_when_network_drops_mid_batch(client, fake):
     assert calls["n"] == 2
 
 
-@pytest.mark.parametrize(("payload", "expected"), [({"exists": True}, True), (0, False), (True, True), ("1", True)])
+@pytest.mark.parametrize(
+    ("payload", "expected"), [({"exists": True}, True), (0, False), (True, True), ("1", True)]
+)
 async def test_match_exists_shapes(client, fake, payload, expected):
     fake.routes["GET matches/match/exists"] = lambda r: ok(payload)
     assert await client.match_exists("ext-9") is expected
@@ -179,8 +188,14 @@ async def test_match_exists_shapes(client, fake, payload, expected):
 
 @pytest.mark.parametrize(
     ("code", "status", "cls"),
-    [("R001", 500, er.ServiceError), ("R002", 404, er.NotFound), ("R003", 400, er.BadRequest),
-     ("Q001", 429, er.QuotaError), ("Q003", 429, er.QuotaError), ("M001", 400, er.MatchRejected)],
+    [
+        ("R001", 500, er.ServiceError),
+        ("R002", 404, er.NotFound),
+        ("R003", 400, er.BadRequest),
+        ("Q001", 429, er.QuotaError),
+        ("Q003", 429, er.QuotaError),
+        ("M001", 400, er.MatchRejected),
+    ],
 )
 async def test_every_code_becomes_its_exception(client, fake, code, status, cls):
     client.retries = 0
@@ -216,9 +231,24 @@ async def test_html_error_page_on_5xx_is_a_service_error(client, fake):
 
 async def test_lenient_reads(client, fake):
     fake.routes["GET rankings/g1/7/2"] = lambda r: ok(
-        {"page": "2", "totalPages": "2", "rowsForPage": "25", "totalMatches": "30", "subset": None, "match": None,
-         "data": [{"player": {"id": "a", "ghost": "1", "displayName": "*A", "surprise": 1}, "ree": "2001.5",
-                   "deltaRee": None, "position": "26", "deltaPosition": "-2", "belt": "green"}]}
+        {
+            "page": "2",
+            "totalPages": "2",
+            "rowsForPage": "25",
+            "totalMatches": "30",
+            "subset": None,
+            "match": None,
+            "data": [
+                {
+                    "player": {"id": "a", "ghost": "1", "displayName": "*A", "surprise": 1},
+                    "ree": "2001.5",
+                    "deltaRee": None,
+                    "position": "26",
+                    "deltaPosition": "-2",
+                    "belt": "green",
+                }
+            ],
+        }
     )
     page = await client.rankings_page(2, subset="g1", match=7)
     row = page.data[0]

@@ -27,7 +27,9 @@ def test_round_trip_private(cfg_path):
         default_profile="home",
         profiles={
             "home": cfg.Profile(base_url="http://127.0.0.1:8765", key="k1", secret="s1"),
-            "club": cfg.Profile(base_url="https://api.example.org/public/api/1/", key="k2", secret_env="CLUB_SECRET"),
+            "club": cfg.Profile(
+                base_url="https://api.example.org/public/api/1/", key="k2", secret_env="CLUB_SECRET"
+            ),
         },
     )
     cfg.save_config(conf)
@@ -35,7 +37,10 @@ def test_round_trip_private(cfg_path):
     back = cfg.load_config()
     assert back.theme == "rankterm-light" and back.profile().name == "home"
     assert back.profiles["home"].base_url == "http://127.0.0.1:8765/"
-    assert back.profiles["club"].name == "club" and "secret =" not in cfg_path.read_text().split("[profiles.club]")[1]
+    assert (
+        back.profiles["club"].name == "club"
+        and "secret =" not in cfg_path.read_text().split("[profiles.club]")[1]
+    )
 
 
 def test_secret_from_env(monkeypatch):

@@ -32,8 +32,15 @@ def test_codes(code, status, cls):
 
 @pytest.mark.parametrize(
     ("status", "cls"),
-    [(401, er.AuthError), (403, er.AuthError), (404, er.NotFound), (429, er.QuotaError), (502, er.ServiceError),
-     (418, er.BadRequest), (302, er.UnexpectedResponse)],
+    [
+        (401, er.AuthError),
+        (403, er.AuthError),
+        (404, er.NotFound),
+        (429, er.QuotaError),
+        (502, er.ServiceError),
+        (418, er.BadRequest),
+        (302, er.UnexpectedResponse),
+    ],
 )
 def test_status_without_envelope(status, cls):
     exc = er.error_from_response("players", status, "<html>oops</html>")
@@ -68,5 +75,8 @@ def test_match_rejected_lists_reasons():
 
 
 def test_offline_and_config_messages():
-    assert str(er.Offline("players", "Connection refused")) == "Cannot reach the service (players): Connection refused."
+    assert (
+        str(er.Offline("players", "Connection refused"))
+        == "Cannot reach the service (players): Connection refused."
+    )
     assert str(er.ConfigError("/x/config.toml", "bad", line=3)) == "/x/config.toml:3: bad"

@@ -47,7 +47,14 @@ def test_match_with_null_game_and_flags():
             "draw": "0",
             "game": None,
             "factions": [
-                {"rank": "1", "points": "12.5", "winner": 1, "bot": 0, "players": PLAYER, "countPlayers": "1"},
+                {
+                    "rank": "1",
+                    "points": "12.5",
+                    "winner": 1,
+                    "bot": 0,
+                    "players": PLAYER,
+                    "countPlayers": "1",
+                },
                 {"rank": 2, "points": "", "winner": 0, "bot": 1, "players": None},
             ],
         }
@@ -68,7 +75,9 @@ def test_rankings_page_carries_subset_and_match():
             "totalMatches": 3,
             "subset": {"id": "main", "name": "Main", "isMain": 1, "game": None},
             "match": {"id": "x", "number": 3},
-            "data": [{"player": PLAYER, "ree": "2012.5", "deltaRee": -3, "position": "1", "deltaPosition": 0}],
+            "data": [
+                {"player": PLAYER, "ree": "2012.5", "deltaRee": -3, "position": "1", "deltaPosition": 0}
+            ],
         }
     )
     assert page.subset.is_main and page.match.number == 3
@@ -76,7 +85,9 @@ def test_rankings_page_carries_subset_and_match():
 
 
 def test_quota_usage_percentages():
-    q = m.Quota.model_validate({"callsPerYear": "12%", "callsPerHour": "7", "matchesPerDay": "x", "future": "3%"})
+    q = m.Quota.model_validate(
+        {"callsPerYear": "12%", "callsPerHour": "7", "matchesPerDay": "x", "future": "3%"}
+    )
     usage = q.usage()
     assert usage["callsPerYear"] == 12.0 and usage["callsPerHour"] == 7.0
     assert usage["matchesPerDay"] is None and usage["future"] == 3.0
@@ -161,7 +172,11 @@ def test_new_match_validation(bad):
 def test_problems_for_the_form():
     nm = m.NewMatch(
         weight="normal",
-        factions=[m.NewFaction(players=["a"], rank=1), m.NewFaction(players=["a", "b"], rank=2), m.NewFaction(rank=3)],
+        factions=[
+            m.NewFaction(players=["a"], rank=1),
+            m.NewFaction(players=["a", "b"], rank=2),
+            m.NewFaction(rank=3),
+        ],
     )
     fields = [f for f, _ in nm.problems()]
     assert fields == ["game", "factions.1.players", "factions.2.players"]
@@ -172,7 +187,11 @@ def test_problems_for_the_form():
 
 def test_answer_combine_offsets_indexes():
     a = m.NewMatchAnswer.model_validate(
-        {"total": 2, "accepted": [{"index": 0, "id": "x"}], "rejected": [{"index": 1, "errors": [{"code": "M003"}]}]}
+        {
+            "total": 2,
+            "accepted": [{"index": 0, "id": "x"}],
+            "rejected": [{"index": 1, "errors": [{"code": "M003"}]}],
+        }
     )
     b = m.NewMatchAnswer.model_validate({"total": 1, "accepted": [{"index": 0, "id": "y"}], "rejected": []})
     both = m.NewMatchAnswer.combine([a, b], [2, 1])

@@ -1,0 +1,1 @@
+"""Helpers that tests and benchmarks share; never used by the app itself."""
