@@ -29,7 +29,6 @@ from rankterm.api.wire import (
     Text,
     Weight,
     WireModel,
-    _finite,
     parse_percent,
 )
 
@@ -88,8 +87,6 @@ class Faction(WireModel):
     count_players: int = 0
     winner: Flag = False
     bot: Flag = False
-
-    _finite_points = field_validator("points")(lambda cls, v: _finite(v))
 
     @field_validator("players", mode="before")
     @classmethod

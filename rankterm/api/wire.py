@@ -11,7 +11,7 @@ import re
 from enum import StrEnum
 from typing import Annotated, Any
 
-from pydantic import BaseModel, BeforeValidator, ConfigDict, PlainSerializer
+from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, PlainSerializer
 from pydantic.alias_generators import to_camel
 
 
@@ -67,7 +67,7 @@ def _to_number(value: Any) -> Any:
     return value
 
 
-def _finite(value: float | int | None) -> float | int | None:
+def finite_number(value: float | int | None) -> float | int | None:
     if isinstance(value, float) and not math.isfinite(value):
         raise ValueError("number is not finite")
     return value
@@ -77,7 +77,7 @@ Flag = Annotated[bool, BeforeValidator(_to_flag), PlainSerializer(int, return_ty
 """A boolean that the wire spells 0/1."""
 Text = Annotated[str, BeforeValidator(_to_str)]
 """A string that may arrive as a number or null."""
-Number = Annotated[float | int | None, BeforeValidator(_to_number)]
+Number = Annotated[float | int | None, BeforeValidator(_to_number), AfterValidator(finite_number)]
 """A number that may arrive as a string, or be absent."""
 Id = Annotated[str, BeforeValidator(_to_str)]
 
