@@ -1,0 +1,364 @@
+"""The embedded ranking service as a Starlette ASGI app: SERVICE.md's endpoints over a `Store`.
+
+Every answer is WIRE.md's envelope: HTTP 200 ``{"success": payload}``, or ``{"errors": [{"code",
+"message"}]}`` with the code's status (R001 500, R002 404, R003 400, A001 401, A002 403, M001/M002 400,
+Q… 429). Payloads are built with the models of `rankterm.api.models` (``to_wire()``), so the client and
+the service read and write one wire. Nothing escapes as a traceback: an unexpected exception is logged
+here and answered R001.
+
+A request goes: route (unknown path or method: R002) -> body read, at most `max_body` bytes (R003, 413)
+-> token (A002) -> quota (Q…) -> handler, which runs in the thread pool (the store is synchronous and
+serialises itself; scrypt and rating stay off the event loop).
+
+Paths (SERVICE.md, WIRE.md "Paths"): ``matches[/<subset>][/<page>]``, ``rankings[/<subset>]/<n|last>
+[/<page>]``, ``players[/<page>]``. Subset ids are never all digits, so ``matches/3`` is page 3 and
+``rankings/last/2`` is page 2 of the main subset's latest standings.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+from urllib.parse import parse_qsl
+
+from starlette.applications import Starlette
+from starlette.concurrency import run_in_threadpool
+from starlette.datastructures import Headers
+from starlette.exceptions import HTTPException
+from starlette.requests import ClientDisconnect, Request
+from starlette.responses import JSONResponse, Response
+from starlette.routing import Route
+
+import rankterm
+from rankterm.server import quota, tokens
+from rankterm.server.quota import QuotaLimits
+from rankterm.server.store import Client, Store
+from rankterm.server.wire import Fault, format_time
+
+__all__ = ["create_app", "error_response", "success_response"]
+
+log = logging.getLogger("rankterm.server")
+
+MAX_PAGE = 10**9
+LAST = "last"
+_METHODS = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"]
+_TRUE = {"1", "true", "yes", "on"}
+_FALSE = {"", "0", "false", "no", "off"}
+
+
+def success_response(payload: Any) -> JSONResponse:
+    """HTTP 200 ``{"success": payload}``."""
+    return JSONResponse({"success": payload})
+
+
+def error_response(fault: Fault) -> JSONResponse:
+    """The error envelope of `fault`, with its HTTP status."""
+    return JSONResponse(
+        {"errors": [{"code": fault.code, "message": fault.message}]}, status_code=fault.status
+    )
+
+
+@dataclass
+class Call:
+    """One request, read and routed, as the handlers see it (no I/O left to do)."""
+
+    query: Mapping[str, str]
+    headers: Headers
+    body: bytes
+    now: float
+    client: Client | None = None
+    args: list[str] = field(default_factory=list)
+
+    def json_body(self, code: str) -> Any:
+        """The body parsed as strict JSON (no NaN), or `Fault` `code`."""
+        try:
+            return json.loads(self.body.decode("utf-8"), parse_constant=_no_constant)
+        except (ValueError, RecursionError, UnicodeDecodeError):
+            raise Fault(code, "The body is not valid JSON.") from None
+
+    def param(self, name: str) -> Any:
+        """A parameter from the query, a form body or a JSON object body (first found)."""
+        if name in self.query:
+            return self.query[name]
+        kind = self.headers.get("content-type", "").split(";")[0].strip().lower()
+        if not self.body.strip():
+            return None
+        if kind == "application/x-www-form-urlencoded":
+            try:
+                form = dict(parse_qsl(self.body.decode("utf-8"), keep_blank_values=True))
+            except (UnicodeDecodeError, ValueError):
+                raise Fault("R003", "The form body could not be read.") from None
+            return form.get(name)
+        if kind.endswith("json") or self.body.lstrip()[:1] == b"{":
+            data = self.json_body("R003")
+            return data.get(name) if isinstance(data, dict) else None
+        return None
+
+
+def _no_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not JSON")
+
+
+def _page(text: str | None) -> int:
+    if text is None:
+        return 1
+    if not text.isdigit() or not 1 <= int(text) <= MAX_PAGE:
+        raise Fault("R003", f"Invalid page {text[:20]!r}: pages are integers from 1.")
+    return int(text)
+
+
+def _match_number(text: str) -> int | None:
+    if text == LAST:
+        return None
+    if not text.isdigit() or int(text) < 1:
+        raise Fault("R003", f"Invalid match {text[:20]!r}: give a match number from 1, or 'last'.")
+    return min(int(text), 2**62)
+
+
+def _is_match_segment(text: str) -> bool:
+    return text == LAST or text.isdigit()
+
+
+class _Service:
+    """The handlers, bound to one store, clock, token lifetime, body limit and quota limits."""
+
+    def __init__(
+        self, store: Store, token_ttl: int, max_body: int, clock: Callable[[], float], limits: QuotaLimits
+    ) -> None:
+        self.store = store
+        self.token_ttl = token_ttl
+        self.max_body = max_body
+        self.clock = clock
+        self.limits = limits
+        # Exact paths: (method, needs a token, reads a body, handler).
+        self.exact: dict[tuple[str, ...], tuple[str, bool, bool, Callable[[Call], Any]]] = {
+            ("test",): ("GET", False, False, self.test),
+            ("auth",): ("GET", False, False, self.auth),
+            ("games",): ("GET", True, False, self.games),
+            ("games", "search"): ("GET", True, False, self.games_search),
+            ("games", "popular"): ("GET", True, False, self.games_popular),
+            ("games", "game"): ("POST", True, True, self.game),
+            ("players", "player"): ("POST", True, True, self.player),
+            ("matches", "match"): ("POST", True, True, self.match),
+            ("matches", "match", "exists"): ("GET", True, False, self.match_exists),
+            ("matches", "status"): ("GET", True, False, self.match_status),
+            ("subset",): ("GET", True, False, self.subsets),
+            ("subsets",): ("GET", True, False, self.subsets),
+            ("quota",): ("GET", True, False, self.quota),
+            ("status",): ("GET", True, False, self.status),
+        }
+        self.prefixed: dict[str, tuple[int, Callable[[Call], Any]]] = {
+            "players": (1, self.players),
+            "matches": (2, self.matches),
+            "rankings": (3, self.rankings),
+        }
+
+    # ------------------------------------------------------------------ plumbing
+
+    def route(self, method: str, path: str) -> tuple[bool, bool, Callable[[Call], Any], list[str]]:
+        """(needs a token, reads a body, handler, path arguments) for a request; `Fault` R002 if none."""
+        segments = path.strip("/").split("/")
+        key = tuple(segments)
+        if key in self.exact:
+            wanted, needs_token, reads_body, handler = self.exact[key]
+            if method == wanted:
+                return needs_token, reads_body, handler, []
+        elif segments[0] in self.prefixed and method == "GET":
+            most, handler = self.prefixed[segments[0]]
+            args = segments[1:]
+            if len(args) <= most and all(args) and (handler != self.rankings or args):
+                return True, False, handler, args
+        raise Fault("R002", f"No endpoint {method} {path.strip('/')[:100]!r}.")
+
+    async def read_body(self, request: Request) -> bytes:
+        declared = request.headers.get("content-length")
+        if declared is not None:
+            if not declared.strip().isdigit():
+                raise Fault("R003", "Invalid Content-Length.")
+            if int(declared) > self.max_body:
+                raise Fault("R003", f"The body is larger than {self.max_body} bytes.", 413)
+        chunks, size = [], 0
+        async for chunk in request.stream():
+            size += len(chunk)
+            if size > self.max_body:
+                raise Fault("R003", f"The body is larger than {self.max_body} bytes.", 413)
+            chunks.append(chunk)
+        return b"".join(chunks)
+
+    async def dispatch(self, request: Request) -> Response:
+        try:
+            needs_token, reads_body, handler, args = self.route(request.method, request.url.path)
+            body = await self.read_body(request) if reads_body else b""
+            call = Call(
+                query=request.query_params, headers=request.headers, body=body, now=self.clock(), args=args
+            )
+            payload = await run_in_threadpool(self.run, needs_token, handler, call)
+            return success_response(payload)
+        except Fault as fault:
+            return error_response(fault)
+        except ClientDisconnect:
+            return error_response(Fault("R003", "The request was not received whole."))
+        except Exception:
+            log.exception("unexpected error on %s %s", request.method, request.url.path)
+            return error_response(Fault("R001", "The service failed; the error is in its log."))
+
+    def run(self, needs_token: bool, handler: Callable[[Call], Any], call: Call) -> Any:
+        if needs_token:
+            call.client = self.authorise(call)
+            amounts = {quota.CALLS: 1}
+            if handler == self.rankings:
+                amounts[quota.RANKING_CALLS] = 1
+            self.store.charge(call.client.id, amounts, self.limits, call.now)
+        return handler(call)
+
+    def authorise(self, call: Call) -> Client:
+        scheme, _, token = call.headers.get("authorization", "").strip().partition(" ")
+        if scheme.lower() != "bearer" or not token.strip():
+            raise Fault("A002", "Authentication required: send 'Authorization: Bearer <token>'.")
+        claims = tokens.verify(self.store.signing_key, token.strip(), call.now)
+        client = self.store.client(claims.client_id)
+        if client is None or client.disabled or client.group_id != claims.group_id:
+            raise Fault("A002", "Authentication required: the token's client is unknown or disabled.")
+        return client
+
+    @staticmethod
+    def group(call: Call) -> int:
+        assert call.client is not None
+        return call.client.group_id
+
+    # ------------------------------------------------------------------ endpoints
+
+    def test(self, call: Call) -> Any:
+        return {"test": "ok"}
+
+    def auth(self, call: Call) -> Any:
+        key, secret = call.query.get("key"), call.query.get("secret")
+        if not key or not secret:
+            raise Fault("R003", "Give key and secret as query parameters.")
+        client = self.store.authenticate(key, secret)
+        return {
+            "token": tokens.mint(self.store.signing_key, client.id, client.group_id, call.now, self.token_ttl)
+        }
+
+    def games(self, call: Call) -> Any:
+        return [g.to_wire() for g in self.store.games(self.group(call))]
+
+    def games_search(self, call: Call) -> Any:
+        return [g.to_wire() for g in self.store.search_games(self.group(call), call.query.get("name"))]
+
+    def games_popular(self, call: Call) -> Any:
+        return [g.to_wire() for g in self.store.popular_games(self.group(call))]
+
+    def game(self, call: Call) -> Any:
+        game = self.store.create_game(
+            self.group(call),
+            bgg_id=call.param("bggId"),
+            name=call.param("name"),
+            client_id=call.client.id if call.client else None,
+            limits=self.limits,
+            now=call.now,
+        )
+        return [game.to_wire()]
+
+    def player(self, call: Call) -> Any:
+        return [self.store.create_player(self.group(call), call.param("name")).to_wire()]
+
+    def players(self, call: Call) -> Any:
+        page = _page(call.args[0] if call.args else None)
+        return self.store.players_page(self.group(call), page).to_wire()
+
+    def match(self, call: Call) -> Any:
+        flag = call.query.get("dryrun", "").strip().lower()
+        if flag not in _TRUE | _FALSE:
+            raise Fault("R003", "dryrun is 1 or true (or 0 or false).")
+        dryrun = flag in _TRUE
+        answer = self.store.add_matches(
+            self.group(call),
+            call.json_body("M001"),
+            dryrun=dryrun,
+            client_id=call.client.id if call.client else None,
+            limits=self.limits,
+            now=call.now,
+        ).to_wire()
+        if not dryrun:
+            answer.pop("dryrun", None)
+        return answer
+
+    def match_exists(self, call: Call) -> Any:
+        external_id = call.query.get("id", "").strip()
+        if not external_id:
+            raise Fault("R003", "Give the external id as the query parameter id.")
+        return {"exists": self.store.match_exists(self.group(call), external_id)}
+
+    def match_status(self, call: Call) -> Any:
+        return self.store.match_status(self.group(call)).to_wire()
+
+    def matches(self, call: Call) -> Any:
+        args = call.args
+        subset: str | None = None
+        if args and not args[0].isdigit():
+            subset, args = args[0], args[1:]
+        if len(args) > 1:
+            raise Fault("R002", "No such path: matches[/<subset>][/<page>].")
+        page = _page(args[0] if args else None)
+        return self.store.matches_page(self.group(call), subset, page).to_wire()
+
+    def rankings(self, call: Call) -> Any:
+        args = call.args
+        subset: str | None = None
+        if len(args) == 3 or (len(args) == 2 and not _is_match_segment(args[0])):
+            subset, args = args[0], args[1:]
+        match = _match_number(args[0])
+        page = _page(args[1] if len(args) > 1 else None)
+        return self.store.rankings_page(self.group(call), subset, match, page, call.now).to_wire()
+
+    def subsets(self, call: Call) -> Any:
+        return [s.to_wire() for s in self.store.subsets(self.group(call))]
+
+    def quota(self, call: Call) -> Any:
+        assert call.client is not None
+        return self.store.quota(call.client.id, self.limits, call.now).to_wire()
+
+    def status(self, call: Call) -> Any:
+        counters = self.store.match_status(self.group(call)).to_wire()
+        return {
+            "status": "ok",
+            "version": rankterm.__version__,
+            "serverTime": format_time(call.now),
+            **counters,
+        }
+
+
+async def _http_error(request: Request, exc: Exception) -> Response:
+    status = getattr(exc, "status_code", 500)
+    if status in (404, 405):
+        return error_response(Fault("R002", "No such endpoint.", 404))
+    return error_response(
+        Fault("R003" if 400 <= status < 500 else "R001", "The request could not be served.")
+    )
+
+
+def create_app(
+    store: Store,
+    *,
+    token_ttl: int = 3600,
+    max_body: int = 1_000_000,
+    clock: Callable[[], float] | None = None,
+    limits: QuotaLimits | None = None,
+) -> Starlette:
+    """The service over `store`: tokens live `token_ttl` seconds, bodies are at most `max_body` bytes.
+
+    `clock` (seconds since the epoch; the store's clock by default) decides token expiry, quota buckets
+    and default match dates; `limits` are every client's quota limits (generous by default).
+    """
+    service = _Service(store, token_ttl, max_body, clock or (lambda: store.clock()), limits or QuotaLimits())
+    app = Starlette(
+        routes=[Route("/{path:path}", service.dispatch, methods=_METHODS)],
+        exception_handlers={HTTPException: _http_error},
+    )
+    app.state.store = store
+    app.state.service = service
+    return app

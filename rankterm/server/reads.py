@@ -1,0 +1,200 @@
+"""Read side of matches, subsets and rankings, built with the wire models of `rankterm.api.models`.
+
+Every list is read through an index: a page of matches is a range of ``subset_matches`` (newest first),
+a subset's counts and first/last match are columns of its row, and the standings come from
+`rankings.standings` (one lookup per player, never a scan of the history).
+
+Functions take an open `sqlite3.Connection`; the caller (`Store`) holds the lock.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Sequence
+
+from rankterm.api.models import WEIGHTS, Faction, Game, Match, MatchesPage, RankingsPage, Subset, Weight
+from rankterm.server import games, rankings
+from rankterm.server.matches import MAIN_SUBSET
+from rankterm.server.players import load_players
+from rankterm.server.wire import PAGE_SIZE, Fault, page_bounds, total_pages
+
+_MATCH_COLUMNS = (
+    "id, external_id, date, registration_date, number, summary, type, draw, weight, game_id, notes, name"
+)
+
+
+def load_matches(conn: sqlite3.Connection, match_ids: Sequence[int]) -> list[Match]:
+    """The matches with these row ids, in the order given."""
+    if not match_ids:
+        return []
+    marks = ",".join("?" * len(match_ids))
+    rows = {
+        r[0]: r
+        for r in conn.execute(f"SELECT {_MATCH_COLUMNS} FROM matches WHERE id IN ({marks})", match_ids)
+    }
+    factions: dict[int, list[tuple]] = {}
+    for r in conn.execute(
+        f"SELECT match_id, idx, rank, name, points, bot FROM factions WHERE match_id IN ({marks})"
+        " ORDER BY match_id, rank, idx",
+        match_ids,
+    ):
+        factions.setdefault(r[0], []).append(r[1:])
+    members: dict[tuple[int, int], list[str]] = {}
+    for r in conn.execute(
+        f"SELECT match_id, idx, player_id FROM faction_players WHERE match_id IN ({marks})"
+        " ORDER BY match_id, idx, pos",
+        match_ids,
+    ):
+        members.setdefault((r[0], r[1]), []).append(r[2])
+    people = load_players(conn, (pid for ids in members.values() for pid in ids))
+    game_cache: dict[int, Game] = {}
+    out = []
+    for mid in match_ids:
+        row = rows.get(mid)
+        if row is None:
+            continue
+        game_id = row[9]
+        if game_id not in game_cache:
+            found = conn.execute(
+                f"SELECT {games.GAME_COLUMNS} FROM games WHERE id = ?", (game_id,)
+            ).fetchone()
+            game_cache[game_id] = games.game_from_row(found)
+        sides = []
+        for idx, rank, name, points, bot in factions.get(mid, []):
+            listed = [people[p] for p in members.get((mid, idx), []) if p in people]
+            sides.append(
+                Faction(
+                    rank=rank,
+                    name=name,
+                    points=points,
+                    players=listed,
+                    count_players=len(listed),
+                    winner=rank == 1,
+                    bot=bool(bot),
+                )
+            )
+        weight = row[8]
+        out.append(
+            Match(
+                id=str(row[0]),
+                external_id=row[1] or "",
+                date=row[2],
+                registration_date=row[3],
+                number=row[4],
+                summary=row[5],
+                type=row[6],
+                draw=bool(row[7]),
+                weight=weight,
+                weight_label=Weight(weight).label if weight in WEIGHTS else "",
+                game=game_cache[game_id],
+                notes=row[10],
+                factions=sides,
+            )
+        )
+    return out
+
+
+_SUBSET_COLUMNS = "id, key, type, name, game_id, creation_date, icon, count_matches, first_match, last_match"
+
+
+def _subset_row(conn: sqlite3.Connection, group_id: int, key: str) -> tuple:
+    row = conn.execute(
+        f"SELECT {_SUBSET_COLUMNS} FROM subsets WHERE group_id = ? AND key = ?", (group_id, key)
+    ).fetchone()
+    if row is None:
+        raise Fault("R002", f"No subset {key!r} in this group.")
+    return tuple(row)
+
+
+def _subsets_from_rows(conn: sqlite3.Connection, rows: Sequence[tuple]) -> list[Subset]:
+    ends = [m for r in rows for m in (r[8], r[9]) if m is not None]
+    refs = {}
+    if ends:
+        marks = ",".join("?" * len(ends))
+        for mid, number, date in conn.execute(
+            f"SELECT id, number, date FROM matches WHERE id IN ({marks})", ends
+        ):
+            refs[mid] = {"id": str(mid), "number": number, "date": date}
+    game_ids = [r[4] for r in rows if r[4] is not None]
+    by_id: dict[int, Game] = {}
+    if game_ids:
+        marks = ",".join("?" * len(game_ids))
+        for g in conn.execute(f"SELECT {games.GAME_COLUMNS} FROM games WHERE id IN ({marks})", game_ids):
+            by_id[g[0]] = games.game_from_row(g)
+    return [
+        Subset(
+            id=key,
+            name=name,
+            type=kind,
+            creation_date=created,
+            is_main=kind == "main",
+            is_custom=kind not in ("main", "game"),
+            icon=icon,
+            game=by_id.get(game_id) if game_id is not None else None,
+            count_matches=count,
+            first_match=refs.get(first),
+            last_match=refs.get(last),
+        )
+        for _, key, kind, name, game_id, created, icon, count, first, last in rows
+    ]
+
+
+def subsets(conn: sqlite3.Connection, group_id: int) -> list[Subset]:
+    """The group's subsets: the main one first, then one per game by name."""
+    rows = conn.execute(
+        f"SELECT {_SUBSET_COLUMNS} FROM subsets WHERE group_id = ?",
+        (group_id,),
+    ).fetchall()
+    rows.sort(key=lambda r: (r[2] != "main", games.normalise(r[3]), r[0]))
+    return _subsets_from_rows(conn, rows)
+
+
+def matches_page(conn: sqlite3.Connection, group_id: int, key: str | None, number: int) -> MatchesPage:
+    """Page `number` of a subset's matches (the main subset when `key` is None), newest first."""
+    row = _subset_row(conn, group_id, key or MAIN_SUBSET)
+    offset, limit = page_bounds(number)
+    ids = [
+        r[0]
+        for r in conn.execute(
+            "SELECT match_id FROM subset_matches WHERE subset_id = ? ORDER BY number DESC LIMIT ? OFFSET ?",
+            (row[0], limit, offset),
+        )
+    ]
+    return MatchesPage(
+        page=number,
+        total_pages=total_pages(row[7]),
+        rows_for_page=PAGE_SIZE,
+        total_matches=row[7],
+        data=load_matches(conn, ids),
+    )
+
+
+def rankings_page(
+    conn: sqlite3.Connection, group_id: int, key: str | None, match: int | None, number: int, now: str
+) -> RankingsPage:
+    """Page `number` of a subset's standings after the group's match `match` (the latest when None)."""
+    row = _subset_row(conn, group_id, key or MAIN_SUBSET)
+    subset = _subsets_from_rows(conn, [row])[0]
+    found = conn.execute(
+        "SELECT number, seq, match_id FROM subset_matches WHERE subset_id = ? AND number <= ?"
+        " ORDER BY number DESC LIMIT 1",
+        (row[0], match if match is not None else 2**62),
+    ).fetchone()
+    if found is None:
+        return RankingsPage(page=number, total_pages=1, rows_for_page=PAGE_SIZE, subset=subset, match=None)
+    at, seq, match_id = found
+    shown = load_matches(conn, [match_id])[0]
+    participants = [p.id for f in shown.factions for p in f.players]
+    latest = row[9] == match_id
+    reference = max(now, shown.date) if latest else shown.date
+    standings = rankings.standings(conn, row[0], at, participants, reference)
+    offset, limit = page_bounds(number)
+    return RankingsPage(
+        page=number,
+        total_pages=total_pages(len(standings)),
+        rows_for_page=PAGE_SIZE,
+        total_matches=seq,
+        subset=subset,
+        match=shown,
+        data=standings[offset : offset + limit],
+    )

@@ -1,0 +1,372 @@
+"""`Store`: the embedded service's data, in one SQLite file (or ``":memory:"``), safe to share across threads.
+
+One connection, one lock: every public method takes the lock for its whole duration, and every write is one
+``BEGIN IMMEDIATE … COMMIT`` transaction (a batch of matches, its subsets, ratings and quota counts
+included), rolled back whole on any error, so a crash never leaves half a match. The file runs in WAL
+mode with foreign keys on; the schema is versioned and migrated on open (`schema`).
+
+The work itself lives in modules by role, each taking the connection: `players`, `games`, `matches`
+(judging and recording new matches), `rankings` (ratings per subset), `reads` (pages, subsets,
+standings), `quota` and `tokens`. Errors meant for the client are raised as `wire.Fault`.
+"""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+import threading
+import time
+from collections.abc import Callable, Iterator, Mapping
+from contextlib import contextmanager
+from dataclasses import dataclass
+from typing import Any
+
+from rankterm.api.models import (
+    Game,
+    MatchesPage,
+    MatchOutcome,
+    MatchStatus,
+    NewMatchAnswer,
+    Player,
+    PlayersPage,
+    Quota,
+    RankingsPage,
+    Subset,
+)
+from rankterm.server import games, matches, players, quota, reads, schema, tokens
+from rankterm.server.quota import QuotaLimits
+from rankterm.server.wire import Fault, format_time
+
+__all__ = ["Client", "Store"]
+
+
+@dataclass(frozen=True, slots=True)
+class Client:
+    """An API client: who a token speaks for."""
+
+    id: int
+    group_id: int
+    key: str
+    disabled: bool
+
+
+class Store:
+    """The service's database. `clock` (seconds since the epoch) stamps dates and quota buckets."""
+
+    def __init__(
+        self, path: str | os.PathLike[str] = ":memory:", *, clock: Callable[[], float] | None = None
+    ):
+        self.path = os.fspath(path)
+        self.clock: Callable[[], float] = clock or time.time
+        self._lock = threading.RLock()
+        self._conn = self._connect(self.path)
+        schema.migrate(self._conn)
+        with self._write() as conn:
+            games.sync_catalogue(conn)
+            if conn.execute("SELECT 1 FROM meta WHERE key = 'signing_key'").fetchone() is None:
+                conn.execute(
+                    "INSERT INTO meta (key, value) VALUES ('signing_key', ?)", (tokens.new_signing_key(),)
+                )
+        self._signing_key = self._load_signing_key()
+
+    @staticmethod
+    def _connect(path: str) -> sqlite3.Connection:
+        if path != ":memory:":
+            os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
+        conn = sqlite3.connect(path, isolation_level=None, check_same_thread=False, timeout=10.0)
+        conn.execute("PRAGMA foreign_keys = ON")
+        if path != ":memory:":
+            conn.execute("PRAGMA journal_mode = WAL")
+            conn.execute("PRAGMA synchronous = NORMAL")
+        return conn
+
+    def _load_signing_key(self) -> bytes:
+        with self._read() as conn:
+            return bytes(conn.execute("SELECT value FROM meta WHERE key = 'signing_key'").fetchone()[0])
+
+    # ------------------------------------------------------------------ lifecycle
+
+    def close(self) -> None:
+        """Close the database (idempotent)."""
+        with self._lock:
+            if self._conn is not None:
+                self._conn.close()
+                self._conn = None  # type: ignore[assignment]
+
+    def __enter__(self) -> Store:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def __repr__(self) -> str:
+        return f"Store({self.path!r})"
+
+    def clone(self) -> Store:
+        """An independent in-memory copy (sqlite3 backup), with its own token signing key."""
+        copy = Store.__new__(Store)
+        copy.path = ":memory:"
+        copy.clock = self.clock
+        copy._lock = threading.RLock()
+        copy._conn = self._connect(":memory:")
+        with self._lock:
+            self._conn.backup(copy._conn)
+        with copy._write() as conn:
+            conn.execute("UPDATE meta SET value = ? WHERE key = 'signing_key'", (tokens.new_signing_key(),))
+        copy._signing_key = copy._load_signing_key()
+        return copy
+
+    @contextmanager
+    def _write(self) -> Iterator[sqlite3.Connection]:
+        with self._lock:
+            conn = self._conn
+            conn.execute("BEGIN IMMEDIATE")
+            try:
+                yield conn
+            except BaseException:
+                conn.execute("ROLLBACK")
+                raise
+            conn.execute("COMMIT")
+
+    @contextmanager
+    def _read(self) -> Iterator[sqlite3.Connection]:
+        with self._lock:
+            conn = self._conn
+            conn.execute("BEGIN")
+            try:
+                yield conn
+            finally:
+                conn.execute("COMMIT")
+
+    def _now(self, now: float | None) -> float:
+        return self.clock() if now is None else now
+
+    @property
+    def signing_key(self) -> bytes:
+        """The HS256 key of this service's tokens (made once, kept in the database)."""
+        return self._signing_key
+
+    # ------------------------------------------------------------------ groups and clients
+
+    def create_group(self, name: str) -> int:
+        """A new group (with its main subset); returns its id."""
+        created = format_time(self.clock())
+        with self._write() as conn:
+            group_id = int(
+                conn.execute("INSERT INTO groups (name, created) VALUES (?, ?)", (name, created)).lastrowid
+                or 0
+            )
+            matches.subset_id(conn, group_id, matches.MAIN_SUBSET, game=None, created=created)
+        return group_id
+
+    def groups(self) -> list[tuple[int, str]]:
+        """(id, name) of every group, oldest first."""
+        with self._read() as conn:
+            return [(r[0], r[1]) for r in conn.execute("SELECT id, name FROM groups ORDER BY id")]
+
+    def create_client(
+        self, group_id: int, *, key: str | None = None, secret: str | None = None
+    ) -> tuple[str, str]:
+        """A new API client of the group; returns (key, secret). Only the secret's hash is kept."""
+        key = key or tokens.random_id(20)
+        secret = secret or tokens.new_secret()
+        hashed = tokens.hash_secret(secret)
+        with self._write() as conn:
+            conn.execute(
+                "INSERT INTO clients (group_id, key, secret_hash, created) VALUES (?, ?, ?, ?)",
+                (group_id, key, hashed, format_time(self.clock())),
+            )
+        return key, secret
+
+    def client_count(self) -> int:
+        """How many API clients the service has (all groups)."""
+        with self._read() as conn:
+            return conn.execute("SELECT count(*) FROM clients").fetchone()[0]
+
+    def has_client(self, key: str) -> bool:
+        """Whether a client with this key exists."""
+        with self._read() as conn:
+            return conn.execute("SELECT 1 FROM clients WHERE key = ?", (key,)).fetchone() is not None
+
+    def set_client_disabled(self, key: str, disabled: bool = True) -> None:
+        """Disable (or enable again) a client: it can no longer authenticate, its tokens stop working."""
+        with self._write() as conn:
+            conn.execute("UPDATE clients SET disabled = ? WHERE key = ?", (int(disabled), key))
+
+    def client(self, client_id: int) -> Client | None:
+        """The client with this id, or None."""
+        with self._read() as conn:
+            row = conn.execute(
+                "SELECT id, group_id, key, disabled FROM clients WHERE id = ?", (client_id,)
+            ).fetchone()
+        return Client(row[0], row[1], row[2], bool(row[3])) if row else None
+
+    def authenticate(self, key: str, secret: str) -> Client:
+        """The enabled client with these credentials; `Fault` A001 otherwise."""
+        with self._read() as conn:
+            row = conn.execute(
+                "SELECT id, group_id, key, disabled, secret_hash FROM clients WHERE key = ?", (key,)
+            ).fetchone()
+        # The hash is checked even for an unknown key, so timing does not tell which keys exist.
+        stored = row[4] if row else tokens.dummy_hash()
+        ok = tokens.check_secret(secret, stored)
+        if row is None or not ok or row[3]:
+            raise Fault("A001", "Invalid credentials, or the client is disabled.")
+        return Client(row[0], row[1], row[2], bool(row[3]))
+
+    # ------------------------------------------------------------------ quota
+
+    def charge(
+        self, client_id: int, amounts: Mapping[str, int], limits: QuotaLimits, now: float | None = None
+    ) -> None:
+        """Count `amounts` against the client's quota, or raise the first Q… code exceeded (nothing counted)."""
+        with self._write() as conn:
+            quota.charge(conn, client_id, amounts, limits, self._now(now))
+
+    def quota(self, client_id: int, limits: QuotaLimits, now: float | None = None) -> Quota:
+        """The client's quota usage, in percentages."""
+        with self._read() as conn:
+            return Quota.model_validate(quota.usage(conn, client_id, limits, self._now(now)))
+
+    # ------------------------------------------------------------------ players
+
+    def create_player(self, group_id: int, name: Any, *, ghost: bool = True, username: str = "") -> Player:
+        """A new ghost player of the group (a member when `ghost` is False: the demo's regulars).
+
+        `Fault` R003 for an empty name or one over 50 characters.
+        """
+        checked = players.check_name(name)
+        with self._write() as conn:
+            return players.create(
+                conn, group_id, checked, format_time(self.clock()), ghost=ghost, username=username
+            )
+
+    def players_page(self, group_id: int, page: int) -> PlayersPage:
+        """Page `page` (from 1) of the group's players, 25 a page."""
+        with self._read() as conn:
+            return players.page(conn, group_id, page)
+
+    # ------------------------------------------------------------------ games
+
+    def games(self, group_id: int) -> list[Game]:
+        """The group's games (those with at least one match)."""
+        with self._read() as conn:
+            return games.group_games(conn, group_id)
+
+    def search_games(self, group_id: int, name: Any) -> list[Game]:
+        """Catalogue and group games whose name contains `name`, ignoring case and accents."""
+        if not isinstance(name, str):
+            raise Fault("R003", "Give the name to search for.")
+        with self._read() as conn:
+            return games.search(conn, group_id, name)
+
+    def popular_games(self, group_id: int) -> list[Game]:
+        """The group's most played games, then the catalogue's."""
+        with self._read() as conn:
+            return games.popular(conn, group_id)
+
+    def create_game(
+        self,
+        group_id: int,
+        *,
+        bgg_id: Any = None,
+        name: Any = None,
+        client_id: int | None = None,
+        limits: QuotaLimits | None = None,
+        now: float | None = None,
+    ) -> Game:
+        """The game with this BGG id or name, created in the group when it does not exist yet.
+
+        An unknown BGG id without a name is `Fault` R002 (the service has no access to BGG). A creation
+        counts against the client's ``apiCreatedGames`` quota when `client_id` and `limits` are given.
+        """
+        bgg, text = games.check_request(bgg_id, name)
+        with self._write() as conn:
+            found = games.find(conn, group_id, bgg_id=bgg, name=text)
+            if found is not None:
+                return found
+            if text is None:
+                raise Fault("R002", f"No game with BGG id {bgg} in the catalogue; give its name too.")
+            if client_id is not None and limits is not None:
+                quota.charge(conn, client_id, {quota.CREATED_GAMES: 1}, limits, self._now(now))
+            return games.insert(conn, group_id, text, bgg)
+
+    # ------------------------------------------------------------------ matches
+
+    def add_matches(
+        self,
+        group_id: int,
+        body: Any,
+        *,
+        dryrun: bool = False,
+        client_id: int | None = None,
+        limits: QuotaLimits | None = None,
+        now: float | None = None,
+    ) -> NewMatchAnswer:
+        """Judge and (unless `dryrun`) record a match or a list of matches, match by match.
+
+        `Fault` M002 for a body that is not a match or a list of 1..100 of them; `Fault` Q… when the
+        accepted matches would take the client past a matches quota (then nothing is recorded).
+        """
+        items = matches.batch_items(body)
+        stamp = format_time(self._now(now))
+        with self._write() as conn:
+            verdicts = matches.judge(conn, group_id, items)
+            accepted = [v for v in verdicts if v.accepted]
+            ids: dict[int, str] = {}
+            if not dryrun:
+                if accepted and client_id is not None and limits is not None:
+                    quota.charge(conn, client_id, {quota.MATCHES: len(accepted)}, limits, self._now(now))
+                for verdict in accepted:
+                    match_id = matches.record(conn, group_id, verdict, stamp, client_id)
+                    ids[verdict.index] = verdict.external_id or str(match_id)
+        answer = NewMatchAnswer(
+            total=len(verdicts),
+            accepted_count=len(accepted),
+            rejected_count=len(verdicts) - len(accepted),
+            accepted=[
+                MatchOutcome(index=v.index, id=ids.get(v.index, v.external_id), name=v.name) for v in accepted
+            ],
+            rejected=[
+                MatchOutcome(
+                    index=v.index,
+                    id=v.external_id,
+                    name=v.name,
+                    errors=[{"code": c, "message": m} for c, m in v.errors],
+                )
+                for v in verdicts
+                if not v.accepted
+            ],
+            dryrun=dryrun,
+        )
+        return answer
+
+    def match_exists(self, group_id: int, external_id: str) -> bool:
+        """Whether the group has an accepted match with this external id."""
+        with self._read() as conn:
+            return matches.exists(conn, group_id, external_id)
+
+    def match_status(self, group_id: int) -> MatchStatus:
+        """Counts of the group's matches by stage; recording is synchronous, so all are processed."""
+        with self._read() as conn:
+            total = conn.execute(
+                "SELECT coalesce(max(number), 0) FROM matches WHERE group_id = ?", (group_id,)
+            ).fetchone()[0]
+        return MatchStatus(queued=0, waiting=0, added=0, processed=total, total=total)
+
+    def matches_page(self, group_id: int, subset: str | None, page: int) -> MatchesPage:
+        """Page `page` of a subset's matches (main subset when None), newest first; `Fault` R002 for no subset."""
+        with self._read() as conn:
+            return reads.matches_page(conn, group_id, subset, page)
+
+    def subsets(self, group_id: int) -> list[Subset]:
+        """The group's subsets: main first, then one per game played."""
+        with self._read() as conn:
+            return reads.subsets(conn, group_id)
+
+    def rankings_page(
+        self, group_id: int, subset: str | None, match: int | None, page: int, now: float | None = None
+    ) -> RankingsPage:
+        """Page `page` of a subset's standings after the group's match `match` (latest when None)."""
+        with self._read() as conn:
+            return reads.rankings_page(conn, group_id, subset, match, page, format_time(self._now(now)))

@@ -1,0 +1,122 @@
+"""Credentials of API clients and the JWTs the service hands out for them.
+
+Secrets are never stored: only ``scrypt$n$r$p$salt$hash`` (hex), checked with `hmac.compare_digest`.
+Tokens are HS256 JWTs signed with the service's own key (kept in the database, made once) and carry
+``sub`` (client id, a string as RFC 7519 wants), ``grp`` (group id), ``iat`` and ``exp``. Only HS256 is
+accepted on the way back in; expiry is checked against the service's clock, not PyJWT's, so tests (and a
+service with an injected clock) agree on what "expired" means.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import secrets
+import string
+from dataclasses import dataclass
+from functools import cache
+
+import jwt
+
+from rankterm.server.wire import Fault
+
+ALGORITHM = "HS256"
+_SCRYPT = {"n": 2**14, "r": 8, "p": 1}
+_ALPHABET = string.ascii_letters + string.digits
+
+
+def random_id(length: int = 11) -> str:
+    """`length` random letters and digits (player ids, client keys)."""
+    return "".join(secrets.choice(_ALPHABET) for _ in range(length))
+
+
+def new_secret() -> str:
+    """A fresh client secret (about 190 bits)."""
+    return secrets.token_urlsafe(24)
+
+
+def hash_secret(secret: str) -> str:
+    """The stored form of a secret: scrypt with a random salt, its parameters written beside it."""
+    salt = secrets.token_bytes(16)
+    digest = hashlib.scrypt(secret.encode(), salt=salt, dklen=32, maxmem=64 * 1024 * 1024, **_SCRYPT)
+    return f"scrypt${_SCRYPT['n']}${_SCRYPT['r']}${_SCRYPT['p']}${salt.hex()}${digest.hex()}"
+
+
+def check_secret(secret: str, stored: str) -> bool:
+    """True when `secret` is the one `stored` was made from (constant-time comparison)."""
+    try:
+        scheme, n, r, p, salt, digest = stored.split("$")
+        if scheme != "scrypt":
+            return False
+        actual = hashlib.scrypt(
+            secret.encode(),
+            salt=bytes.fromhex(salt),
+            n=int(n),
+            r=int(r),
+            p=int(p),
+            dklen=len(digest) // 2,
+            maxmem=64 * 1024 * 1024,
+        )
+    except (ValueError, TypeError):
+        return False
+    return hmac.compare_digest(actual.hex(), digest)
+
+
+@cache
+def dummy_hash() -> str:
+    """A stored hash that no secret matches: checked for an unknown key so timing tells nothing."""
+    return hash_secret(new_secret())
+
+
+def new_signing_key() -> bytes:
+    """A fresh HS256 signing key."""
+    return secrets.token_bytes(32)
+
+
+@dataclass(frozen=True, slots=True)
+class Claims:
+    """Who a valid token speaks for."""
+
+    client_id: int
+    group_id: int
+    issued_at: int
+    expires_at: int
+
+
+def mint(key: bytes, client_id: int, group_id: int, now: float, ttl: int) -> str:
+    """A signed token for `client_id` of `group_id`, valid `ttl` seconds from `now`."""
+    issued = int(now)
+    claims = {"sub": str(client_id), "grp": group_id, "iat": issued, "exp": issued + int(ttl)}
+    return jwt.encode(claims, key, algorithm=ALGORITHM)
+
+
+_REFUSED = "Authentication required: the token is missing, invalid or expired."
+
+
+def verify(key: bytes, token: str, now: float) -> Claims:
+    """The claims of a token this service signed and that has not expired; `Fault` A002 otherwise."""
+    try:
+        header = jwt.get_unverified_header(token)
+        if header.get("alg") != ALGORITHM:
+            raise Fault("A002", _REFUSED)
+        payload = jwt.decode(
+            token,
+            key,
+            algorithms=[ALGORITHM],
+            options={
+                "require": ["sub", "grp", "iat", "exp"],
+                "verify_exp": False,
+                "verify_iat": False,
+                "verify_nbf": False,
+            },
+        )
+        client_id = int(payload["sub"])
+        group_id = payload["grp"]
+        issued, expires = payload["iat"], payload["exp"]
+        if not all(isinstance(v, int) and not isinstance(v, bool) for v in (group_id, issued, expires)):
+            raise Fault("A002", _REFUSED)
+    except (jwt.PyJWTError, ValueError, TypeError, KeyError):
+        raise Fault("A002", _REFUSED) from None
+    if now >= expires:
+        raise Fault("A002", "Authentication required: the token has expired.")
+    return Claims(client_id, group_id, issued, expires)

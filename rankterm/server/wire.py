@@ -1,0 +1,67 @@
+"""What every part of the embedded service shares about the wire: error codes, faults, pages and dates.
+
+`Fault` is the one exception the store and the app raise for an answer that is an error; the app turns it
+into WIRE.md's envelope ``{"errors": [{"code", "message"}]}`` with the code's HTTP status.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from datetime import UTC, datetime
+
+from rankterm.api.models import DATE_FORMAT
+
+PAGE_SIZE = 25
+"""Rows per page of every paginated list (WIRE.md: 25 seen)."""
+
+STATUS_BY_CODE: dict[str, int] = {
+    "R001": 500,
+    "R002": 404,
+    "R003": 400,
+    "A001": 401,
+    "A002": 403,
+    "M001": 400,
+    "M002": 400,
+}
+"""HTTP status of each envelope code; every Q… code is 429."""
+
+
+def status_for_code(code: str) -> int:
+    """The HTTP status that goes with an envelope code (WIRE.md's table)."""
+    if code.startswith("Q"):
+        return 429
+    return STATUS_BY_CODE.get(code, 400)
+
+
+class Fault(Exception):
+    """An error answer: an envelope code, one sentence for a person, and the HTTP status."""
+
+    def __init__(self, code: str, message: str, status: int | None = None) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+        self.status = status if status is not None else status_for_code(code)
+
+    def __repr__(self) -> str:
+        return f"Fault({self.code!r}, {self.message!r}, {self.status})"
+
+
+def format_time(epoch: float) -> str:
+    """Seconds since the epoch -> ``"YYYY-MM-DD HH:MM:SS"`` (UTC, the service's one time zone)."""
+    return time.strftime(DATE_FORMAT, time.gmtime(epoch))
+
+
+def parse_time(text: str) -> float:
+    """``"YYYY-MM-DD HH:MM:SS"`` (UTC) -> seconds since the epoch."""
+    return datetime.strptime(text, DATE_FORMAT).replace(tzinfo=UTC).timestamp()
+
+
+def total_pages(rows: int, size: int = PAGE_SIZE) -> int:
+    """Pages needed for `rows` rows; an empty list still has its one (empty) page."""
+    return max(1, math.ceil(rows / size))
+
+
+def page_bounds(page: int, size: int = PAGE_SIZE) -> tuple[int, int]:
+    """(offset, limit) of 1-based `page`."""
+    return (page - 1) * size, size

@@ -1,0 +1,221 @@
+"""Fixtures of the embedded service's tests: a store on a temporary file, its app, an HTTP client over ASGI.
+
+Everything goes through HTTP (httpx on `ASGITransport`), as a real client would. `Api` wraps the client
+with the token and small helpers (`ok` asserts a success envelope and returns its payload, `error`
+asserts an error envelope with a given code and status). Tests that need a lived-in group use the demo
+(seeded once per process, copied per test: cheap).
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+import httpx
+import pytest
+from starlette.applications import Starlette
+
+from rankterm.server.app import create_app
+from rankterm.server.seed import DEMO_KEY, DEMO_SECRET, demo_store
+from rankterm.server.store import Store
+from rankterm.server.wire import status_for_code
+
+BASE_URL = "http://rankterm.test/"
+T0 = 1_780_000_000.0  # 2026-05-28 20:26:40 UTC
+
+GAME_KEYS = {"id", "name", "weight", "weightLabel", "thumbnail", "mediumImage", "bggIdGame"}
+PLAYER_KEYS = {"id", "ghost", "username", "displayName", "icon"}
+MATCH_KEYS = {
+    "id",
+    "externalId",
+    "date",
+    "registrationDate",
+    "number",
+    "summary",
+    "type",
+    "draw",
+    "weight",
+    "weightLabel",
+    "game",
+    "notes",
+    "factions",
+}
+FACTION_KEYS = {"rank", "name", "points", "players", "countPlayers", "winner", "bot"}
+ROW_KEYS = {
+    "player",
+    "ree",
+    "deltaRee",
+    "position",
+    "deltaPosition",
+    "belt",
+    "beltLabel",
+    "title",
+    "titleLabel",
+    "status",
+    "statusLabel",
+}
+SUBSET_KEYS = {
+    "id",
+    "name",
+    "type",
+    "creationDate",
+    "isMain",
+    "isCustom",
+    "icon",
+    "game",
+    "countMatches",
+    "firstMatch",
+    "lastMatch",
+}
+MATCH_REF_KEYS = {"id", "number", "date"}
+PAGE_KEYS = {"page", "totalPages", "rowsForPage", "data"}
+OUTCOME_KEYS = {"index", "id", "name", "errors"}
+ANSWER_KEYS = {"total", "acceptedCount", "rejectedCount", "accepted", "rejected"}
+STATUS_KEYS = {"queued", "waiting", "added", "processed", "total"}
+
+
+class Clock:
+    """A settable clock (seconds since the epoch) shared by a store and its app."""
+
+    def __init__(self, now: float = T0) -> None:
+        self.now = now
+
+    def __call__(self) -> float:
+        return self.now
+
+    def advance(self, seconds: float) -> None:
+        self.now += seconds
+
+
+@dataclass
+class Api:
+    """An HTTP client on the service, with the token of one client once `login` ran."""
+
+    http: httpx.AsyncClient
+    key: str
+    secret: str
+    token: str = ""
+    headers: dict[str, str] = field(default_factory=dict)
+
+    async def login(self) -> str:
+        response = await self.http.get("auth", params={"key": self.key, "secret": self.secret})
+        assert response.status_code == 200, response.text
+        self.token = response.json()["success"]["token"]
+        self.headers = {"Authorization": f"Bearer {self.token}", "Accept": "application/json"}
+        return self.token
+
+    async def get(self, path: str, **params: Any) -> httpx.Response:
+        return await self.http.get(path, params=params or None, headers=self.headers)
+
+    async def post(
+        self, path: str, *, params: dict | None = None, headers: dict | None = None, **kw: Any
+    ) -> httpx.Response:
+        return await self.http.post(path, params=params, headers={**self.headers, **(headers or {})}, **kw)
+
+    @staticmethod
+    def payload(response: httpx.Response) -> Any:
+        assert response.status_code == 200, response.text
+        body = response.json()
+        assert set(body) == {"success"}, body
+        return body["success"]
+
+    async def ok(self, path: str, **params: Any) -> Any:
+        return self.payload(await self.get(path, **params))
+
+    @staticmethod
+    def check_error(response: httpx.Response, code: str, status: int | None = None) -> str:
+        body = response.json()
+        assert set(body) == {"errors"}, body
+        assert [set(e) for e in body["errors"]] == [{"code", "message"}], body
+        assert body["errors"][0]["code"] == code, body
+        assert response.status_code == (status or status_for_code(code)), (response.status_code, body)
+        return body["errors"][0]["message"]
+
+    async def error(self, path: str, code: str, status: int | None = None, **params: Any) -> str:
+        return self.check_error(await self.get(path, **params), code, status)
+
+    async def player(self, name: str) -> str:
+        return self.payload(await self.post("players/player", params={"name": name}))[0]["id"]
+
+    async def game(self, name: str) -> int:
+        return self.payload(await self.post("games/game", params={"name": name}))[0]["id"]
+
+    async def add(self, *matches: dict, dryrun: bool = False) -> dict:
+        params = {"dryrun": 1} if dryrun else None
+        return self.payload(await self.post("matches/match", params=params, json=list(matches)))
+
+
+def duel(game: int, winner: str, loser: str, **extra: Any) -> dict:
+    """A new match (wire form) where `winner` beats `loser`."""
+    return {
+        "game": game,
+        "weight": "normal",
+        "factions": [{"players": [winner], "rank": 1, "points": "10"}, {"players": [loser], "rank": 2}],
+        **extra,
+    }
+
+
+@pytest.fixture
+def clock() -> Clock:
+    return Clock()
+
+
+@pytest.fixture
+def store(tmp_path, clock) -> Iterator[Store]:
+    s = Store(tmp_path / "service.db", clock=clock)
+    yield s
+    s.close()
+
+
+@pytest.fixture
+def credentials(store) -> tuple[int, str, str]:
+    """(group id, key, secret) of the one client of a fresh group."""
+    group = store.create_group("Test group")
+    key, secret = store.create_client(group)
+    return group, key, secret
+
+
+@pytest.fixture
+def app(store) -> Starlette:
+    return create_app(store)
+
+
+async def _client(app: Starlette) -> AsyncIterator[httpx.AsyncClient]:
+    transport = httpx.ASGITransport(app=app)
+    async with httpx.AsyncClient(transport=transport, base_url=BASE_URL) as http:
+        yield http
+
+
+@pytest.fixture
+async def http(app) -> AsyncIterator[httpx.AsyncClient]:
+    async for client in _client(app):
+        yield client
+
+
+@pytest.fixture
+async def api(http, credentials) -> Api:
+    """A logged-in client of a fresh, empty group."""
+    _, key, secret = credentials
+    client = Api(http, key, secret)
+    await client.login()
+    return client
+
+
+@pytest.fixture
+async def players3(api) -> list[str]:
+    return [await api.player(name) for name in ("Ann", "Bob", "Cy")]
+
+
+@pytest.fixture
+def demo(clock) -> Store:
+    """An independent copy of the seeded demo group."""
+    return demo_store(clock=clock)
+
+
+@pytest.fixture
+async def demo_api(demo) -> AsyncIterator[Api]:
+    async for http in _client(create_app(demo)):
+        client = Api(http, DEMO_KEY, DEMO_SECRET)
+        await client.login()
+        yield client

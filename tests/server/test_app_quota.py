@@ -1,0 +1,140 @@
+"""Quota over HTTP: the payload, its rounding, every Q-code with tiny limits, buckets and per-client counts."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import pytest
+
+from rankterm.api.models import QUOTA_FIELDS
+from rankterm.server.app import create_app
+from rankterm.server.quota import QuotaLimits, percent
+
+from .conftest import Api, _client, duel
+
+BIG = QuotaLimits(*([10**6] * 9))
+
+
+@pytest.fixture
+async def limited(store, credentials):
+    """A factory of logged-in clients of an app with the given limits (others generous)."""
+    _, key, secret = credentials
+    opened = []
+
+    async def make(**limits: int) -> Api:
+        http = _client(create_app(store, limits=replace(BIG, **limits)))
+        opened.append(http)
+        api = Api(await http.__anext__(), key, secret)
+        await api.login()
+        return api
+
+    yield make
+    for http in opened:
+        await http.aclose()
+
+
+def test_percentages_round_up_but_100_means_reached():
+    assert [percent(n, 3) for n in range(5)] == ["0%", "34%", "67%", "100%", "100%"]
+    assert percent(1, 100_000) == "1%"
+    assert percent(999, 1000) == "99%"
+    assert percent(0, 0) == "100%"
+
+
+async def test_quota_payload_keys_in_wire_order(api):
+    quota = await api.ok("quota")
+    assert list(quota) == list(QUOTA_FIELDS)
+    assert all(isinstance(v, str) and v.endswith("%") for v in quota.values())
+    assert quota["callsPerHour"] == "1%" and quota["matchesPerYear"] == "0%"
+
+
+async def test_calls_per_hour_q002_and_the_next_hour(limited, clock):
+    api = await limited(calls_per_hour=3)
+    assert (await api.ok("quota"))["callsPerHour"] == "34%"
+    assert (await api.ok("quota"))["callsPerHour"] == "67%"
+    assert (await api.ok("quota"))["callsPerHour"] == "100%"
+    await api.error("quota", "Q002", 429)
+    await api.error("games", "Q002", 429)
+    clock.advance(3600)
+    await api.login()
+    quota = await api.ok("quota")
+    assert quota["callsPerHour"] == "34%"
+    assert quota["callsPerYear"] == "1%"
+
+
+async def test_calls_per_year_q001(limited):
+    api = await limited(calls_per_year=2)
+    await api.ok("games")
+    await api.ok("players")
+    await api.error("games", "Q001", 429)
+    await api.error("quota", "Q001", 429)
+    assert (await api.http.get("test")).status_code == 200
+    assert (await api.http.get("auth", params={"key": api.key, "secret": api.secret})).status_code == 200
+
+
+async def test_refused_and_unauthorised_calls_are_not_counted(limited, store, credentials):
+    limits = replace(BIG, calls_per_year=10, calls_per_hour=2)
+    api = await limited(calls_per_year=10, calls_per_hour=2)
+    await api.ok("games")
+    await api.ok("games")
+    await api.error("games", "Q002", 429)
+    await api.http.get("games")
+    await api.http.get("auth", params={"key": api.key, "secret": api.secret})
+    assert store.quota(1, limits).calls_per_year == "20%"
+
+
+@pytest.mark.parametrize(
+    ("limit", "code"),
+    [("matches_per_year", "Q003"), ("matches_per_day", "Q004"), ("matches_per_hour", "Q005")],
+)
+async def test_matches_quota_refuses_the_whole_batch(limited, limit, code):
+    api = await limited(**{limit: 3})
+    a, b = await api.player("A"), await api.player("B")
+    game = await api.game("Chess")
+    assert (await api.add(duel(game, a, b), duel(game, b, a)))["acceptedCount"] == 2
+    response = await api.post("matches/match", json=[duel(game, a, b, id="over1"), duel(game, a, b)])
+    Api.check_error(response, code, 429)
+    assert (await api.ok("matches/status"))["total"] == 2
+    assert await api.ok("matches/match/exists", id="over1") == {"exists": False}
+    assert (await api.add(duel(game, a, b), duel(game, a, a)))["acceptedCount"] == 1
+    assert (await api.add(duel(game, a, b), dryrun=True))["acceptedCount"] == 1
+    quota = await api.ok("quota")
+    field = QUOTA_FIELDS[int(code[1:]) - 1]
+    assert quota[field] == "100%"
+    Api.check_error(await api.post("matches/match", json=[duel(game, a, b)]), code, 429)
+
+
+@pytest.mark.parametrize(
+    ("limit", "code"),
+    [
+        ("ranking_calls_per_year", "Q006"),
+        ("ranking_calls_per_day", "Q007"),
+        ("ranking_calls_per_hour", "Q008"),
+    ],
+)
+async def test_ranking_calls_quota(limited, limit, code):
+    api = await limited(**{limit: 2})
+    await api.ok("rankings/last")
+    await api.ok("rankings/main/last")
+    await api.error("rankings/last", code, 429)
+    assert (await api.ok("quota"))[QUOTA_FIELDS[int(code[1:]) - 1]] == "100%"
+    assert (await api.ok("games")) == []
+
+
+async def test_created_games_quota_q009(limited):
+    api = await limited(api_created_games=1)
+    await api.game("Homebrew One")
+    assert (await api.ok("quota"))["apiCreatedGames"] == "100%"
+    await api.game("homebrew one")
+    Api.payload(await api.post("games/game", params={"bggId": 13}))
+    Api.check_error(await api.post("games/game", params={"name": "Homebrew Two"}), "Q009", 429)
+    assert await api.ok("games/search", name="homebrew two") == []
+
+
+async def test_each_client_has_its_own_counters(limited, store, credentials):
+    group, _, _ = credentials
+    api = await limited(calls_per_hour=1)
+    await api.ok("games")
+    await api.error("games", "Q002", 429)
+    other = Api(api.http, *store.create_client(group))
+    await other.login()
+    assert await other.ok("games") == []

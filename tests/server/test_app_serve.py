@@ -1,0 +1,100 @@
+"""`rankterm serve` without a socket: first start, --new-client, --demo, bad arguments and bad files."""
+
+from __future__ import annotations
+
+import io
+import re
+
+import pytest
+
+from rankterm.server import serve
+from rankterm.server.seed import DEMO_KEY
+from rankterm.server.store import Store
+
+
+@pytest.fixture
+def no_uvicorn(monkeypatch):
+    """Replace the server's run loop; record the ports of the sockets it was given."""
+    ran = []
+
+    def run(self, sockets=None):
+        ran.append((self.config, [s.getsockname()[1] for s in sockets or ()]))
+        for sock in sockets or ():
+            sock.close()
+
+    monkeypatch.setattr(serve.uvicorn.Server, "run", run)
+    return ran
+
+
+def _credentials(text: str) -> tuple[str, str]:
+    key = re.search(r'^key = "([^"]+)"$', text, re.M).group(1)
+    secret = re.search(r'^secret = "([^"]+)"$', text, re.M).group(1)
+    return key, secret
+
+
+def test_first_start_makes_a_group_and_client_and_prints_them_once(tmp_path, no_uvicorn):
+    db = tmp_path / "data" / "service.db"
+    out = io.StringIO()
+    assert serve.main(["--db", str(db), "--port", "0", "--token-ttl", "120"], out=out) == 0
+    text = out.getvalue()
+    assert "[profiles.home]" in text
+    [(config, ports)] = no_uvicorn
+    assert config.log_level == "warning"
+    url = re.search(r'^base_url = "http://127\.0\.0\.1:(\d+)/"$', text, re.M)
+    assert url and ports == [int(url.group(1))] and ports[0] > 0
+    key, secret = _credentials(text)
+    with Store(db) as store:
+        assert store.authenticate(key, secret).key == key
+        assert store.client_count() == 1 and len(store.groups()) == 1
+    out = io.StringIO()
+    assert serve.main(["--db", str(db), "--port", "0"], out=out) == 0
+    assert "secret" not in out.getvalue() and "rankterm service on http://127.0.0.1:" in out.getvalue()
+
+
+def test_new_client_prints_another_client_and_exits(tmp_path, no_uvicorn):
+    db = tmp_path / "service.db"
+    texts = []
+    for _ in range(2):
+        out = io.StringIO()
+        assert serve.main(["--db", str(db), "--new-client"], out=out) == 0
+        texts.append(out.getvalue())
+    assert no_uvicorn == []
+    keys = [_credentials(t)[0] for t in texts]
+    assert keys[0] != keys[1]
+    assert 'base_url = "http://127.0.0.1:8765/"' in texts[0]
+    with Store(db) as store:
+        assert store.client_count() == 2
+        assert all(store.authenticate(*_credentials(t)) for t in texts)
+
+
+def test_demo_seeds_an_empty_database_only(tmp_path, no_uvicorn):
+    db = tmp_path / "service.db"
+    out = io.StringIO()
+    assert serve.main(["--db", str(db), "--demo", "--port", "0"], out=out) == 0
+    assert "Seeded the demo group" in out.getvalue() and "[profiles.home]" not in out.getvalue()
+    out = io.StringIO()
+    assert serve.main(["--db", str(db), "--demo", "--port", "0"], out=out) == 0
+    assert "Seeded" not in out.getvalue()
+    with Store(db) as store:
+        assert store.has_client(DEMO_KEY) and len(store.groups()) == 1
+        assert store.match_status(store.groups()[0][0]).total == 300
+
+
+@pytest.mark.parametrize("argv", [["--token-ttl", "0"], ["--port", "70000"], ["--port", "x"], ["--bogus"]])
+def test_bad_arguments_exit_2(tmp_path, argv, capsys):
+    with pytest.raises(SystemExit) as exited:
+        serve.main(["--db", str(tmp_path / "s.db"), *argv])
+    assert exited.value.code == 2
+
+
+def test_a_file_that_is_no_database_is_one_line(tmp_path, capsys):
+    bad = tmp_path / "notes.db"
+    bad.write_bytes(b"this is not sqlite, not at all" * 100)
+    assert serve.main(["--db", str(bad), "--new-client"]) == 1
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "cannot open" in err and "Traceback" not in err
+
+
+def test_the_default_database_is_in_the_user_data_dir():
+    path = serve.default_db()
+    assert path.name == "service.db" and "rankterm" in str(path.parent)
