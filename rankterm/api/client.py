@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
+import re
 import time
 from collections.abc import Awaitable, Callable, Sequence
 from typing import Any, TypeVar
@@ -51,6 +53,21 @@ M = TypeVar("M")
 P = TypeVar("P", bound=Page)
 
 USER_AGENT = "rankterm"
+
+_SECRET_IN_URL = re.compile(r"((?:^|[?&\s])secret=)[^&\s\"']*")
+
+
+class _RedactSecrets(logging.Filter):
+    """httpx logs each request's URL; the auth call carries the secret in its query, which never reaches a log."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        message = record.getMessage()
+        if "secret=" in message:
+            record.msg, record.args = _SECRET_IN_URL.sub(r"\1***", message), ()
+        return True
+
+
+logging.getLogger("httpx").addFilter(_RedactSecrets())
 
 
 def _describe(exc: ValidationError) -> str:
