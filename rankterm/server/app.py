@@ -33,6 +33,7 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
 import rankterm
+from rankterm.api.endpoints import ENDPOINTS, Method
 from rankterm.server import quota, tokens
 from rankterm.server.quota import QuotaLimits
 from rankterm.server.store import Client, Store
@@ -133,28 +134,40 @@ class _Service:
         self.max_body = max_body
         self.clock = clock
         self.limits = limits
+        handlers: dict[str, Callable[[Call], Any]] = {
+            "test": self.test,
+            "auth": self.auth,
+            "games": self.games,
+            "games search": self.games_search,
+            "games popular": self.games_popular,
+            "game": self.game,
+            "player": self.player,
+            "match": self.match,
+            "match exists": self.match_exists,
+            "match status": self.match_status,
+            "subsets": self.subsets,
+            "quota": self.quota,
+            "status": self.status,
+            "players": self.players,
+            "matches": self.matches,
+            "rankings": self.rankings,
+        }
+        # Routes come from the one endpoint table the client uses too.
         # Exact paths: (method, needs a token, reads a body, handler).
-        self.exact: dict[tuple[str, ...], tuple[str, bool, bool, Callable[[Call], Any]]] = {
-            ("test",): ("GET", False, False, self.test),
-            ("auth",): ("GET", False, False, self.auth),
-            ("games",): ("GET", True, False, self.games),
-            ("games", "search"): ("GET", True, False, self.games_search),
-            ("games", "popular"): ("GET", True, False, self.games_popular),
-            ("games", "game"): ("POST", True, True, self.game),
-            ("players", "player"): ("POST", True, True, self.player),
-            ("matches", "match"): ("POST", True, True, self.match),
-            ("matches", "match", "exists"): ("GET", True, False, self.match_exists),
-            ("matches", "status"): ("GET", True, False, self.match_status),
-            ("subset",): ("GET", True, False, self.subsets),
-            ("subsets",): ("GET", True, False, self.subsets),
-            ("quota",): ("GET", True, False, self.quota),
-            ("status",): ("GET", True, False, self.status),
-        }
-        self.prefixed: dict[str, tuple[int, Callable[[Call], Any]]] = {
-            "players": (1, self.players),
-            "matches": (2, self.matches),
-            "rankings": (3, self.rankings),
-        }
+        self.exact: dict[tuple[str, ...], tuple[str, bool, bool, Callable[[Call], Any]]] = {}
+        # Paths with trailing arguments: (most arguments, handler).
+        self.prefixed: dict[str, tuple[int, Callable[[Call], Any]]] = {}
+        for endpoint in ENDPOINTS.values():
+            handler = handlers[endpoint.name]
+            if endpoint.paginated:
+                most = 1 + endpoint.subset_position + endpoint.match_segment
+                self.prefixed[endpoint.path] = (most, handler)
+                if not endpoint.match_segment:
+                    self.exact[(endpoint.path,)] = ("GET", endpoint.auth, False, handler)
+            else:
+                route = (endpoint.method.value, endpoint.auth, endpoint.method is Method.POST, handler)
+                self.exact[tuple(endpoint.path.split("/"))] = route
+        self.exact[("subsets",)] = self.exact[("subset",)]  # the spelling one public client uses
 
     # ------------------------------------------------------------------ plumbing
 
