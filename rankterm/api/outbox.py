@@ -75,14 +75,17 @@ CREATE TABLE IF NOT EXISTS entries (
 class Outbox:
     """Durable queue of new matches for one service scope (base URL + key)."""
 
-    def __init__(self, path: Path | str, scope: str, *, clock: Callable[[], float] = time.time) -> None:
-        self.path = Path(path)
+    def __init__(self, path: Path | str | None, scope: str, *, clock: Callable[[], float] = time.time) -> None:
+        """`path` None keeps the outbox in memory (the demo: its group lives only as long as the process)."""
+        self.path = Path(path) if path is not None else None
         self.scope = scope
         self.clock = clock
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        if not self.path.exists():
-            os.close(os.open(self.path, os.O_CREAT | os.O_WRONLY, 0o600))
-        self._db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
+        if self.path is not None:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            if not self.path.exists():
+                os.close(os.open(self.path, os.O_CREAT | os.O_WRONLY, 0o600))
+        target = str(self.path) if self.path is not None else ":memory:"
+        self._db = sqlite3.connect(target, isolation_level=None, check_same_thread=False)
         self._db.execute("PRAGMA journal_mode=WAL")
         self._db.execute("PRAGMA synchronous=FULL")
         self._db.executescript(_SCHEMA)
