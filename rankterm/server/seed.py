@@ -11,12 +11,19 @@ call gets an independent, writable copy of it (`Store.clone`, i.e. sqlite3's bac
 
 from __future__ import annotations
 
+import contextlib
+import hashlib
+import os
+import sqlite3
 import threading
 from collections.abc import Callable
+from pathlib import Path
 
 from starlette.applications import Starlette
 
+import rankterm
 from rankterm.api.models import NewFaction, NewMatch, Weight
+from rankterm.config import cache_dir
 from rankterm.server.app import create_app
 from rankterm.server.demo import demo_plan
 from rankterm.server.matches import MAX_BATCH
@@ -70,14 +77,52 @@ _template: Store | None = None
 _template_lock = threading.Lock()
 
 
+def _template_file() -> Path:
+    """Where a seeded demo database is kept between runs, named by a hash of the code that made it.
+
+    Any change to the service's code or catalogue gives a new name, so a stale demo is never served.
+    """
+    digest = hashlib.sha256(rankterm.__version__.encode())
+    package = Path(__file__).parent
+    for path in sorted([*package.glob("*.py"), package / "catalogue.json"]):
+        digest.update(path.name.encode())
+        digest.update(path.read_bytes())
+    return cache_dir() / f"demo-{digest.hexdigest()[:16]}.db"
+
+
+def _load_or_seed_template() -> Store:
+    path: Path | None = None
+    try:
+        path = _template_file()
+        if path.exists():
+            with Store(path) as on_disk:
+                if on_disk.has_client(DEMO_KEY):
+                    return on_disk.clone()
+    except (OSError, sqlite3.Error, ValueError):
+        pass  # an unreadable cache is only a slower start: seed afresh below
+    template = Store(":memory:")
+    seed_demo(template)
+    if path is None:
+        return template
+    with contextlib.suppress(OSError, sqlite3.Error):
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_suffix(f".{os.getpid()}.tmp")
+        target = sqlite3.connect(tmp)
+        try:
+            template.backup_to(target)
+        finally:
+            target.close()
+        os.replace(tmp, path)
+    return template
+
+
 def demo_store(*, clock: Callable[[], float] | None = None) -> Store:
-    """An independent in-memory store holding the demo group (seeded once per process, then copied)."""
+    """An independent in-memory store holding the demo group (seeded once per machine and code version,
+    kept in the cache dir, loaded once per process, then copied per call)."""
     global _template
     with _template_lock:
         if _template is None:
-            template = Store(":memory:")
-            seed_demo(template)
-            _template = template
+            _template = _load_or_seed_template()
         copy = _template.clone()
     if clock is not None:
         copy.clock = clock

@@ -102,6 +102,11 @@ class Store:
     def __repr__(self) -> str:
         return f"Store({self.path!r})"
 
+    def backup_to(self, target: sqlite3.Connection) -> None:
+        """Copy the whole database into `target` (sqlite3's online backup)."""
+        with self._lock:
+            self._conn.backup(target)
+
     def clone(self) -> Store:
         """An independent in-memory copy (sqlite3 backup), with its own token signing key."""
         copy = Store.__new__(Store)
