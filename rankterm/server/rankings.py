@@ -5,10 +5,11 @@ Recording a match (`record`) costs O(participants): the latest skill of each par
 gets one ``rating_history`` row (subset, player, match number) plus its ``rating_current`` row updated.
 Matches are rated in order of acceptance (their group-wide number).
 
-Reading the standings after match n (`standings`) never scans the history: for each player of the subset
-it is one index lookup (``... AND number <= ? ORDER BY number DESC LIMIT 1``), plus the "before" value of
-the few players of that match, plus a count of the player's matches of the last 30 days for the activity
-status, which stops at `RECENT_CAP` (12: more never changes the status), so it is bounded too.
+Reading the standings after match n (`standings`, `standings_page`) never scans the history: for each
+player of the subset it is one index lookup (the latest history row with ``number <= n``, all players in one
+statement), plus the "before" value of the few players of that match; then, only for the rows of the page
+asked for, a count of the player's matches of the last 30 days for the activity status, which stops at
+`RECENT_CAP` (12: more never changes the status), so it is bounded too.
 
 Rules the wire leaves open (ours):
 
@@ -126,6 +127,19 @@ def _recent(
     ).fetchone()[0]
 
 
+def _standings_at(conn: sqlite3.Connection, subset_id: int, number: int) -> dict[str, _Standing]:
+    """Every listed (non-bot) player's standing after match `number`: one statement, one index lookup each."""
+    rows = conn.execute(
+        "SELECT c.player, h.ree, h.best_ree, h.played, h.last_date FROM rating_current c"
+        " JOIN rating_history h ON h.subset_id = c.subset_id AND h.player = c.player AND h.number = ("
+        "  SELECT max(x.number) FROM rating_history x"
+        "  WHERE x.subset_id = c.subset_id AND x.player = c.player AND x.number <= ?)"
+        " WHERE c.subset_id = ? AND c.bot = 0 AND c.first_number <= ?",
+        (number, subset_id, number),
+    )
+    return {row[0]: _Standing(*row[1:]) for row in rows}
+
+
 def standings(
     conn: sqlite3.Connection,
     subset_id: int,
@@ -137,20 +151,26 @@ def standings(
 
     `reference` is the time ("YYYY-MM-DD HH:MM:SS") the activity status is computed at.
     """
-    ids = [
-        row[0]
-        for row in conn.execute(
-            "SELECT player FROM rating_current WHERE subset_id = ? AND bot = 0 AND first_number <= ?",
-            (subset_id, number),
-        )
-    ]
-    players = load_players(conn, ids)
-    ids = [pid for pid in ids if pid in players]
-    after: dict[str, _Standing] = {}
-    for pid in ids:
-        standing = _standing_at(conn, subset_id, pid, number)
-        if standing is not None:
-            after[pid] = standing
+    return standings_page(conn, subset_id, number, participants, reference)[1]
+
+
+def standings_page(
+    conn: sqlite3.Connection,
+    subset_id: int,
+    number: int,
+    participants: Iterable[str],
+    reference: str,
+    offset: int = 0,
+    limit: int | None = None,
+) -> tuple[int, list[RankingRow]]:
+    """(how many players are ranked, their rows from `offset`, at most `limit` of them) after match `number`.
+
+    Positions and deltas count every ranked player; only the rows asked for are built (activity status,
+    belt, title), so a page of a large subset costs about as much as a page of a small one.
+    """
+    after = _standings_at(conn, subset_id, number)
+    players = load_players(conn, after)
+    after = {pid: s for pid, s in after.items() if pid in players}
     before = dict(after)
     for pid in set(participants) & after.keys():
         previous = _standing_at(conn, subset_id, pid, number - 1)
@@ -160,10 +180,11 @@ def standings(
             before[pid] = previous
     position_before = {pid: i for i, pid in enumerate(_order(before, players), start=1)}
     ranked = _order(after, players)
+    shown = ranked[offset:] if limit is None else ranked[offset : offset + limit]
     ref_time = parse_time(reference)
     since = format_time(ref_time - STATUS_WINDOW_DAYS * 86400)
     rows = []
-    for position, pid in enumerate(ranked, start=1):
+    for position, pid in enumerate(shown, start=offset + 1):
         s = after[pid]
         old = before.get(pid)
         recent = _recent(conn, subset_id, pid, number, since, reference)
@@ -186,4 +207,4 @@ def standings(
                 status_label=status_label,
             )
         )
-    return rows
+    return len(ranked), rows

@@ -187,14 +187,14 @@ def rankings_page(
     participants = [p.id for f in shown.factions for p in f.players]
     latest = row[9] == match_id
     reference = max(now, shown.date) if latest else shown.date
-    standings = rankings.standings(conn, row[0], at, participants, reference)
     offset, limit = page_bounds(number)
+    ranked, rows = rankings.standings_page(conn, row[0], at, participants, reference, offset, limit)
     return RankingsPage(
         page=number,
-        total_pages=total_pages(len(standings)),
+        total_pages=total_pages(ranked),
         rows_for_page=PAGE_SIZE,
         total_matches=seq,
         subset=subset,
         match=shown,
-        data=standings[offset : offset + limit],
+        data=rows,
     )

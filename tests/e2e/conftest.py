@@ -1,0 +1,313 @@
+"""Fixtures of the end-to-end tests: the embedded service behind rankterm's own `RankingClient`.
+
+One service, two transports (the `service` fixture is parametrized over both):
+
+- ``asgi``: `RankingClient.in_process(create_app(store))`, httpx on `ASGITransport`: real HTTP semantics,
+  no socket;
+- ``socket``: uvicorn serving `create_app(store)` on 127.0.0.1, port 0 (any free one), in a background
+  thread with its own event loop, started and stopped by the fixture; the client is a plain
+  `RankingClient("http://127.0.0.1:<port>/")`.
+
+The store is a SQLite file under ``tmp_path``; `Service.restart` stops the server, closes the store, opens a
+new `Store` on the same file and serves it again (a new port for the socket). Store, app and clients share a
+settable `Clock`, so token expiry and quota buckets are decided by the test, not by the wall clock.
+
+Every client made with `Service.client` carries a `Recorder` (httpx event hooks) that keeps what went over
+the wire: method, path, query, Authorization header, body and status, in order.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import threading
+from collections.abc import AsyncIterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+import uvicorn
+
+from rankterm.api.client import RankingClient
+from rankterm.api.models import Game, NewFaction, NewMatch, Player, RankingRow, RankingsPage, Weight
+from rankterm.server.app import create_app
+from rankterm.server.rankings import NEWCOMER_REE
+from rankterm.server.seed import seed_demo
+from rankterm.server.store import Store
+
+T0 = 1_780_000_000.0  # 2026-05-28 20:26:40 UTC
+TRANSPORTS = ("asgi", "socket")
+IN_PROCESS_URL = "http://in-process.rankterm/"
+
+
+class Clock:
+    """A settable clock (seconds since the epoch), shared by a store, its app and the clients."""
+
+    def __init__(self, now: float = T0) -> None:
+        self.now = now
+
+    def __call__(self) -> float:
+        return self.now
+
+    def advance(self, seconds: float) -> None:
+        self.now += seconds
+
+
+@dataclass
+class Exchange:
+    """One request as it went over the wire, and its answer's status once it came back."""
+
+    method: str
+    path: str
+    query: dict[str, str]
+    authorization: str | None
+    body: Any
+    status: int | None = None
+
+
+@dataclass
+class Recorder:
+    """What a client sent and got back, from httpx's event hooks."""
+
+    exchanges: list[Exchange] = field(default_factory=list)
+    _open: dict[int, Exchange] = field(default_factory=dict)
+
+    async def on_request(self, request: httpx.Request) -> None:
+        body = None
+        if request.content:
+            try:
+                body = json.loads(request.content)
+            except ValueError:
+                body = request.content
+        exchange = Exchange(
+            request.method,
+            request.url.path.lstrip("/"),
+            dict(request.url.params),
+            request.headers.get("authorization"),
+            body,
+        )
+        self.exchanges.append(exchange)
+        self._open[id(request)] = exchange
+
+    async def on_response(self, response: httpx.Response) -> None:
+        exchange = self._open.pop(id(response.request), None)
+        if exchange is not None:
+            exchange.status = response.status_code
+
+    @property
+    def paths(self) -> list[str]:
+        return [e.path for e in self.exchanges]
+
+    def count(self, path: str) -> int:
+        return self.paths.count(path)
+
+    def clear(self) -> None:
+        self.exchanges.clear()
+
+
+class UvicornThread:
+    """uvicorn serving an ASGI app on 127.0.0.1 (port 0: any free one) from a thread with its own loop."""
+
+    def __init__(self, app: Any) -> None:
+        config = uvicorn.Config(app, host="127.0.0.1", port=0, log_level="warning", lifespan="off")
+        self.server = uvicorn.Server(config)
+        self.thread = threading.Thread(target=self.server.run, name="uvicorn-e2e", daemon=True)
+        self.port = 0
+
+    def start(self, timeout: float = 10.0) -> int:
+        self.thread.start()
+        waited = 0.0
+        while not self.server.started:
+            if not self.thread.is_alive():
+                raise RuntimeError("uvicorn stopped before it started")
+            if waited > timeout:
+                raise RuntimeError("uvicorn did not start in time")
+            self.thread.join(0.01)
+            waited += 0.01
+        self.port = self.server.servers[0].sockets[0].getsockname()[1]
+        return self.port
+
+    def stop(self, timeout: float = 10.0) -> None:
+        self.server.should_exit = True
+        self.thread.join(timeout)
+        if self.thread.is_alive():
+            raise RuntimeError("uvicorn did not stop in time")
+
+
+class Service:
+    """The embedded service over one SQLite file, served in-process or on a socket; see the module docstring."""
+
+    def __init__(self, transport: str, path: Path, clock: Clock) -> None:
+        if transport not in TRANSPORTS:
+            raise ValueError(transport)
+        self.transport = transport
+        self.path = path
+        self.clock = clock
+        self.store = Store(path, clock=clock)
+        self.app: Any = None
+        self.base_url = ""
+        self._server: UvicornThread | None = None
+        self._clients: list[RankingClient] = []
+
+    def serve(self, **app_kw: Any) -> str:
+        """(Re)start serving the current store with `create_app(store, **app_kw)`; return the base URL."""
+        self.stop()
+        self.app = create_app(self.store, **app_kw)
+        if self.transport == "socket":
+            self._server = UvicornThread(self.app)
+            self.base_url = f"http://127.0.0.1:{self._server.start()}/"
+        else:
+            self.base_url = IN_PROCESS_URL
+        return self.base_url
+
+    def stop(self) -> None:
+        """Stop the server (socket transport); an in-process app simply stops being used."""
+        if self._server is not None:
+            self._server.stop()
+            self._server = None
+        self.app = None
+
+    def restart(self, **app_kw: Any) -> Store:
+        """Stop serving, close the store, open a new `Store` on the same file and serve it; return it."""
+        self.stop()
+        self.store.close()
+        self.store = Store(self.path, clock=self.clock)
+        self.serve(**app_kw)
+        return self.store
+
+    def client(self, key: str, secret: str, **kw: Any) -> RankingClient:
+        """A `RankingClient` on the service as served now, with a `Recorder` as `.recorder`."""
+        assert self.app is not None, "serve() first"
+        kw.setdefault("clock", self.clock)
+        if self.transport == "socket":
+            client = RankingClient(self.base_url, key=key, secret=secret, **kw)
+        else:
+            client = RankingClient.in_process(self.app, key=key, secret=secret, base_url=self.base_url, **kw)
+        recorder = Recorder()
+        client.http.event_hooks = {"request": [recorder.on_request], "response": [recorder.on_response]}
+        client.recorder = recorder  # type: ignore[attr-defined]
+        self._clients.append(client)
+        return client
+
+    async def close_clients(self) -> None:
+        clients, self._clients = self._clients, []
+        for client in clients:
+            await client.aclose()
+
+    async def aclose(self) -> None:
+        await self.close_clients()
+        self.stop()
+        self.store.close()
+
+
+@dataclass(frozen=True)
+class Member:
+    """A group of the service and the credentials of one of its API clients."""
+
+    group_id: int
+    key: str
+    secret: str
+
+
+# ---------------------------------------------------------------------- helpers shared by the tests
+
+
+def duel(game: Game | int, winner: Player, loser: Player, **kw) -> NewMatch:
+    """A new match where `winner` beats `loser` (10 to 4)."""
+    return NewMatch(
+        game=game.id if isinstance(game, Game) else game,
+        weight=kw.pop("weight", Weight.NORMAL),
+        factions=[
+            NewFaction(players=[winner.id], rank=1, points="10"),
+            NewFaction(players=[loser.id], rank=2, points="4"),
+        ],
+        **kw,
+    )
+
+
+async def ghosts(client: RankingClient, *names: str) -> list[Player]:
+    """New ghost players, made through the client."""
+    return [await client.create_player(name) for name in names]
+
+
+def check_standings(rows: list[RankingRow]) -> None:
+    """Positions 1..N in order of ree (highest first)."""
+    assert [r.position for r in rows] == list(range(1, len(rows) + 1))
+    rees = [r.ree for r in rows]
+    assert rees == sorted(rees, reverse=True)
+    assert all(r.ree > 1000 for r in rows)
+
+
+def check_deltas(before: list[RankingRow], after: list[RankingRow], participants: set[str]) -> None:
+    """`after`'s deltas are exactly the step from `before` (the standings after the previous match)."""
+    check_standings(after)
+    prev = {r.player.id: r for r in before}
+    assert set(prev) <= {r.player.id for r in after}
+    for row in after:
+        pid = row.player.id
+        old = prev.get(pid)
+        if old is None:  # a newcomer, in this very match
+            assert pid in participants
+            assert row.delta_position == 0
+            assert row.delta_ree == pytest.approx(row.ree - NEWCOMER_REE, abs=0.011)
+        else:
+            assert row.delta_ree == pytest.approx(row.ree - old.ree, abs=0.011)
+            assert row.delta_position == old.position - row.position
+        if pid not in participants:
+            assert row.delta_ree == 0
+
+
+def participants(page: RankingsPage) -> set[str]:
+    """Ids of the players of the match a rankings page was computed after."""
+    return {p.id for f in page.match.factions for p in f.players}
+
+
+@pytest.fixture
+def clock() -> Clock:
+    return Clock()
+
+
+@pytest.fixture(params=TRANSPORTS)
+def transport(request: pytest.FixtureRequest) -> str:
+    return request.param
+
+
+@pytest.fixture
+async def service(transport: str, tmp_path: Path, clock: Clock) -> AsyncIterator[Service]:
+    """The service on ``tmp_path/service.db``, served with the default options, over each transport."""
+    svc = Service(transport, tmp_path / "service.db", clock)
+    svc.serve()
+    try:
+        yield svc
+    finally:
+        await svc.aclose()
+        await asyncio.sleep(0)
+
+
+@pytest.fixture
+def member(service: Service) -> Member:
+    """A fresh, empty group with one API client, made through the Store API."""
+    group = service.store.create_group("E2E group")
+    key, secret = service.store.create_client(group)
+    return Member(group, key, secret)
+
+
+@pytest.fixture
+def client(service: Service, member: Member) -> RankingClient:
+    """A `RankingClient` of `member` (closed by `service`'s teardown)."""
+    return service.client(member.key, member.secret)
+
+
+@pytest.fixture
+def demo(service: Service) -> Member:
+    """The demo group, seeded with `seed_demo` into the service's file store."""
+    key, secret = seed_demo(service.store)
+    group = next(g for g, _ in service.store.groups())
+    return Member(group, key, secret)
+
+
+@pytest.fixture
+def demo_client(service: Service, demo: Member) -> RankingClient:
+    return service.client(demo.key, demo.secret)
