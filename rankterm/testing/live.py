@@ -1,12 +1,11 @@
 """Serve an ASGI app (the embedded service) on a real socket on 127.0.0.1, in a background thread.
 
 For tests and benchmarks that must cross a real socket to catch what ASGITransport hides. Binds port 0
-(any free port) on loopback only, and stops by itself when the `with` block ends.
+(any free port) on loopback only, and stops when told (or when the `with` block of `serve_in_thread` ends).
 """
 
 from __future__ import annotations
 
-import asyncio
 import threading
 import time
 from collections.abc import Iterator
@@ -16,21 +15,46 @@ from typing import Any
 import uvicorn
 
 
+class UvicornThread:
+    """uvicorn serving an ASGI app on `host` (port 0: any free one) from a thread with its own loop."""
+
+    def __init__(self, app: Any, host: str = "127.0.0.1") -> None:
+        config = uvicorn.Config(app, host=host, port=0, log_level="warning", lifespan="off", access_log=False)
+        self.host = host
+        self.server = uvicorn.Server(config)
+        self.thread = threading.Thread(target=self.server.run, name="rankterm-live", daemon=True)
+        self.port = 0
+
+    @property
+    def base_url(self) -> str:
+        return f"http://{self.host}:{self.port}/"
+
+    def start(self, timeout: float = 10.0) -> int:
+        """Start serving; return the bound port."""
+        self.thread.start()
+        deadline = time.monotonic() + timeout
+        while not self.server.started:
+            if not self.thread.is_alive():
+                raise RuntimeError("the service stopped before it started")
+            if time.monotonic() > deadline:
+                raise RuntimeError("the service did not start in time")
+            self.thread.join(0.01)
+        self.port = self.server.servers[0].sockets[0].getsockname()[1]
+        return self.port
+
+    def stop(self, timeout: float = 10.0) -> None:
+        self.server.should_exit = True
+        self.thread.join(timeout)
+        if self.thread.is_alive():
+            raise RuntimeError("the service did not stop in time")
+
+
 @contextmanager
-def serve_in_thread(app: Any, *, host: str = "127.0.0.1", timeout: float = 10.0) -> Iterator[str]:
-    """Run `app` on uvicorn on `host`:<free port>; yields the base URL ("http://127.0.0.1:PORT/")."""
-    config = uvicorn.Config(app, host=host, port=0, log_level="warning", lifespan="off", access_log=False)
-    server = uvicorn.Server(config)
-    thread = threading.Thread(target=lambda: asyncio.run(server.serve()), name="rankterm-live", daemon=True)
-    thread.start()
-    deadline = time.monotonic() + timeout
-    while not server.started:
-        if not thread.is_alive() or time.monotonic() > deadline:
-            raise RuntimeError("the service did not start")
-        time.sleep(0.01)
-    port = server.servers[0].sockets[0].getsockname()[1]
+def serve_in_thread(app: Any, *, host: str = "127.0.0.1") -> Iterator[str]:
+    """Run `app` on `host`:<free port> for the `with` block; yields the base URL ("http://127.0.0.1:PORT/")."""
+    server = UvicornThread(app, host)
+    server.start()
     try:
-        yield f"http://{host}:{port}/"
+        yield server.base_url
     finally:
-        server.should_exit = True
-        thread.join(timeout)
+        server.stop()

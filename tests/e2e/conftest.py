@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import threading
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -28,7 +27,6 @@ from typing import Any
 
 import httpx
 import pytest
-import uvicorn
 
 from rankterm.api.client import RankingClient
 from rankterm.api.models import Game, NewFaction, NewMatch, Player, RankingRow, RankingsPage, Weight
@@ -36,6 +34,7 @@ from rankterm.server.app import create_app
 from rankterm.server.rankings import NEWCOMER_REE
 from rankterm.server.seed import seed_demo
 from rankterm.server.store import Store
+from rankterm.testing.live import UvicornThread
 
 T0 = 1_780_000_000.0  # 2026-05-28 20:26:40 UTC
 TRANSPORTS = ("asgi", "socket")
@@ -105,35 +104,6 @@ class Recorder:
 
     def clear(self) -> None:
         self.exchanges.clear()
-
-
-class UvicornThread:
-    """uvicorn serving an ASGI app on 127.0.0.1 (port 0: any free one) from a thread with its own loop."""
-
-    def __init__(self, app: Any) -> None:
-        config = uvicorn.Config(app, host="127.0.0.1", port=0, log_level="warning", lifespan="off")
-        self.server = uvicorn.Server(config)
-        self.thread = threading.Thread(target=self.server.run, name="uvicorn-e2e", daemon=True)
-        self.port = 0
-
-    def start(self, timeout: float = 10.0) -> int:
-        self.thread.start()
-        waited = 0.0
-        while not self.server.started:
-            if not self.thread.is_alive():
-                raise RuntimeError("uvicorn stopped before it started")
-            if waited > timeout:
-                raise RuntimeError("uvicorn did not start in time")
-            self.thread.join(0.01)
-            waited += 0.01
-        self.port = self.server.servers[0].sockets[0].getsockname()[1]
-        return self.port
-
-    def stop(self, timeout: float = 10.0) -> None:
-        self.server.should_exit = True
-        self.thread.join(timeout)
-        if self.thread.is_alive():
-            raise RuntimeError("uvicorn did not stop in time")
 
 
 class Service:
