@@ -75,7 +75,9 @@ CREATE TABLE IF NOT EXISTS entries (
 class Outbox:
     """Durable queue of new matches for one service scope (base URL + key)."""
 
-    def __init__(self, path: Path | str | None, scope: str, *, clock: Callable[[], float] = time.time) -> None:
+    def __init__(
+        self, path: Path | str | None, scope: str, *, clock: Callable[[], float] = time.time
+    ) -> None:
         """`path` None keeps the outbox in memory (the demo: its group lives only as long as the process)."""
         self.path = Path(path) if path is not None else None
         self.scope = scope

@@ -1,0 +1,212 @@
+"""`RanktermApp`: the modes (one screen stack per screen), the app-wide keys, the themes, the open client.
+
+    RanktermApp(config=..., client=..., demo=..., demo_factory=..., client_factory=..., id_factory=...)
+
+Starting with a client opens the dashboard; without one, the login/profiles screen. The login screen swaps the
+client with `open_client()`: every screen but the current one is dropped, so each reloads on the new service.
+Every binding of the current screen is also a command of the palette (ctrl+p). Nothing repaints while idle:
+no clock in the header, and text cursors do not blink.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import uuid
+from collections.abc import Callable, Iterable
+
+from textual import events
+from textual.app import App, SystemCommand
+from textual.binding import Binding
+from textual.screen import Screen
+
+from rankterm.api.client import RankingClient
+from rankterm.api.errors import RanktermError
+from rankterm.config import Config, Profile, save_config
+from rankterm.tui.screens import SCREENS, screen_factory
+from rankterm.tui.themes import DEFAULT_THEME, load_themes
+
+MODE_NAMES: tuple[str, ...] = tuple(SCREENS)
+CLIENT_MODES = frozenset(MODE_NAMES) - {"login"}
+"""Modes that need an open service."""
+
+_NOT_IN_PALETTE = frozenset({"quit", "command_palette", "change_theme", "help_quit"})
+
+ClientFactory = Callable[[Profile], RankingClient]
+DemoFactory = Callable[[], RankingClient]
+
+
+def _default_external_id() -> str:
+    return "rt-" + uuid.uuid4().hex[:12]
+
+
+class RanktermApp(App):
+    """The rankterm terminal app."""
+
+    TITLE = "rankterm"
+    MODES = {mode: screen_factory(mode) for mode in MODE_NAMES}
+    BINDINGS = [
+        Binding("d", "open_mode('dashboard')", "Dashboard"),
+        Binding("g", "open_mode('games')", "Games"),
+        Binding("p", "open_mode('players')", "Players"),
+        Binding("n", "open_mode('match')", "New match"),
+        Binding("r", "open_mode('rankings')", "Rankings"),
+        Binding("m", "open_mode('matches')", "Matches"),
+        Binding("l", "open_mode('login')", "Profiles"),
+        Binding("ctrl+t", "change_theme", "Theme", show=False),
+        Binding("q", "quit", "Quit", show=False),
+    ]
+
+    def __init__(
+        self,
+        config: Config | None = None,
+        client: RankingClient | None = None,
+        demo: bool = False,
+        demo_factory: DemoFactory | None = None,
+        client_factory: ClientFactory | None = None,
+        id_factory: Callable[[], str] | None = None,
+        **kwargs,
+    ) -> None:
+        super().__init__(**kwargs)
+        self.config = config if config is not None else Config()
+        self.client: RankingClient | None = client
+        self.demo = demo
+        self.demo_factory = demo_factory
+        self.client_factory = client_factory
+        self.id_factory = id_factory or _default_external_id
+        self.profile_name: str | None = None if demo or client is None else self._default_profile_name()
+        self._theme_ready = False
+        loaded = load_themes()
+        self.theme_problems = loaded.problems
+        for theme in loaded.themes:
+            self.register_theme(theme)
+        wanted = self.config.theme or DEFAULT_THEME
+        if wanted not in self.available_themes:
+            self.theme_problems.append(f"Theme {wanted!r} is not installed; using {DEFAULT_THEME}.")
+            wanted = DEFAULT_THEME if DEFAULT_THEME in self.available_themes else "textual-dark"
+        self.theme = wanted
+        self._update_sub_title()
+
+    # ------------------------------------------------------------------ lifecycle
+
+    def on_mount(self) -> None:
+        self._theme_ready = True
+        for problem in self.theme_problems:
+            self.notify(problem, title="Theme skipped", severity="warning", markup=False, timeout=8)
+        self.switch_mode("dashboard" if self.client is not None else "login")
+        if self.client is None and self.demo and self.demo_factory is not None:
+            # `RanktermApp(client=None, demo=True)`: the first screen shows at once, the demo group follows.
+            self.run_worker(self.open_demo(), group="app-open", exclusive=True)
+
+    async def on_unmount(self) -> None:
+        if self.client is not None:
+            with contextlib.suppress(Exception):  # closing on the way out never shows a traceback
+                await self.client.aclose()
+
+    def on_descendant_focus(self, event: events.DescendantFocus) -> None:
+        """No blinking cursors: a blink is a repaint twice a second while idle, and over SSH bytes count."""
+        widget = event.widget
+        if getattr(widget, "cursor_blink", False):
+            widget.cursor_blink = False  # type: ignore[attr-defined]
+
+    # ------------------------------------------------------------------ shared services
+
+    def new_external_id(self) -> str:
+        """A fresh external id for a new match (injectable through `id_factory` for determinism)."""
+        return self.id_factory()
+
+    def _default_profile_name(self) -> str | None:
+        """The profile the given client was made from (same base URL and key), if any."""
+        client = self.client
+        for name, profile in self.config.profiles.items():
+            if client is not None and profile.base_url == client.base_url and profile.key == client.key:
+                return name
+        return None
+
+    def _update_sub_title(self) -> None:
+        if self.client is None:
+            self.sub_title = "no service open"
+        elif self.demo:
+            self.sub_title = "demo group"
+        else:
+            self.sub_title = self.profile_name or self.client.base_url
+
+    async def open_client(
+        self, client: RankingClient, *, demo: bool = False, profile_name: str | None = None
+    ) -> None:
+        """Make `client` the app's service: drop every other screen (they reload on it), open the dashboard."""
+        old = self.client
+        if self.current_mode != "login":
+            await self.switch_mode("login")
+        self.client = client
+        self.demo = demo
+        self.profile_name = profile_name
+        self._update_sub_title()
+        for mode in CLIENT_MODES:
+            await self.remove_mode(mode)
+            self.add_mode(mode, screen_factory(mode))
+        await self.switch_mode("dashboard")
+        self.refresh_bindings()
+        if old is not None and old is not client:
+            with contextlib.suppress(Exception):
+                await old.aclose()
+
+    async def open_demo(self) -> None:
+        """Open a fresh copy of the demo group (`demo_factory`, run in a thread), then the dashboard."""
+        if self.demo_factory is None:
+            self.notify("The demo group is not available here.", severity="error")
+            return
+        screen = self.screen
+        if hasattr(screen, "say"):
+            screen.say("Opening the demo group…")
+        try:
+            client = await asyncio.to_thread(self.demo_factory)  # seeding takes a moment: keep the UI live
+        except RanktermError as exc:
+            self.notify(str(exc), severity="error", markup=False)
+            return
+        await self.open_client(client, demo=True)
+
+    # ------------------------------------------------------------------ actions
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "open_mode" and parameters and parameters[0] in CLIENT_MODES and self.client is None:
+            return None  # shown dimmed: there is no service to show yet
+        return True
+
+    async def action_open_mode(self, mode: str) -> None:
+        if mode in CLIENT_MODES and self.client is None:
+            self.notify("Open a profile or the demo group first.", severity="warning")
+            return
+        await self.switch_mode(mode)
+
+    def watch_theme(self, name: str) -> None:
+        """Remember a theme picked by the user in config.toml."""
+        if not self._theme_ready or name == self.config.theme:
+            return
+        self.config.theme = name
+        try:
+            save_config(self.config)
+        except (RanktermError, OSError) as exc:
+            self.notify(f"The theme could not be saved: {exc}", severity="error", markup=False)
+
+    def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
+        yield from super().get_system_commands(screen)
+        seen: set[str] = set()
+        for key, active in screen.active_bindings.items():
+            binding = active.binding
+            if (
+                not binding.description
+                or not active.enabled
+                or binding.action in seen
+                or binding.action in _NOT_IN_PALETTE
+                or not type(active.node).__module__.startswith("rankterm.")
+            ):
+                continue  # Textual's own widget keys (scrolling, tab) and what the palette already has
+            seen.add(binding.action)
+            node = active.node
+            label = binding.key_display or self.get_key_display(binding)
+
+            async def run(action: str = binding.action, node=node) -> None:
+                await self.run_action(action, node)
+
+            yield SystemCommand(f"{binding.description} ({label or key})", binding.tooltip or "", run)

@@ -1,0 +1,63 @@
+"""The base every rankterm screen builds on: typed access to the client and one way to show an error.
+
+    class GamesScreen(RanktermScreen):
+        @work(exclusive=True, group="games")
+        async def load(self) -> None:
+            try:
+                games = await self.client.games()
+            except RanktermError as exc:
+                self.show_error(exc)
+
+A screen never builds a URL or touches httpx: `self.client` is the app's `RankingClient`.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from textual.screen import Screen
+
+from rankterm.api.client import RankingClient
+from rankterm.api.errors import RanktermError
+
+if TYPE_CHECKING:
+    from rankterm.tui.app import RanktermApp
+
+
+def error_sentence(exc: BaseException) -> str:
+    """One sentence for a person: the error's own for a RanktermError, never a traceback otherwise."""
+    if isinstance(exc, RanktermError):
+        return str(exc)
+    return f"Unexpected error: {type(exc).__name__}."
+
+
+class NoClient(RanktermError):
+    """Raised by `RanktermScreen.client` when no service is open yet."""
+
+    def __init__(self) -> None:
+        super().__init__("No service is open: pick a profile or open the demo group (l).")
+
+
+class RanktermScreen(Screen):
+    """A screen of rankterm: `self.client` is the service, `self.show_error(exc)` tells what went wrong."""
+
+    @property
+    def rankterm(self) -> RanktermApp:
+        """The app, typed."""
+        return self.app  # type: ignore[return-value]
+
+    @property
+    def client(self) -> RankingClient:
+        """The app's client; raises `NoClient` (a RanktermError) when none is open."""
+        client = getattr(self.app, "client", None)
+        if client is None:
+            raise NoClient()
+        return client
+
+    @property
+    def has_client(self) -> bool:
+        return getattr(self.app, "client", None) is not None
+
+    def show_error(self, exc: BaseException) -> None:
+        """Notify one sentence about `exc` (severity error). Never a traceback."""
+        self.notify(error_sentence(exc), severity="error", markup=False)

@@ -1,0 +1,177 @@
+"""Dashboard: the service's status (whatever keys it returns), the match status counters, quota usage bars.
+
+The three are asked one after the other in one worker (quota last, so it counts the calls just made) and shown
+when they arrive; refresh with F5 or ctrl+r ("r" is the rankings key app-wide). Nothing repaints while idle.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from rich.text import Text
+from textual import work
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.widgets import Footer, Header, Static
+
+from rankterm.api.models import MatchStatus, Quota, ServiceStatus
+from rankterm.tui.base import RanktermScreen, error_sentence
+from rankterm.tui.widgets.usage_bar import UsageBar
+
+COUNTERS: tuple[tuple[str, str], ...] = (
+    ("queued", "accepted, waiting to be inserted"),
+    ("waiting", "inserted, waiting for subsets"),
+    ("added", "in their subsets"),
+    ("processed", "ratings computed"),
+    ("total", "recorded through the interface"),
+)
+
+
+def humanize(key: str) -> str:
+    """`callsPerYear` -> "calls per year", `server_time` -> "server time"."""
+    spaced = re.sub(r"(?<=[a-z0-9])(?=[A-Z])", " ", key).replace("_", " ")
+    return spaced.lower()
+
+
+def _value(value: Any) -> str:
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, dict | list):
+        return (
+            ", ".join(f"{k}: {v}" for k, v in value.items())
+            if isinstance(value, dict)
+            else ", ".join(map(str, value))
+        )
+    return str(value)
+
+
+class DashboardScreen(RanktermScreen):
+    """Service status, match status counters and quota usage, with refresh."""
+
+    DEFAULT_CSS = """
+    DashboardScreen #dash-body { height: 1fr; }
+    DashboardScreen #dash-top { height: auto; }
+    DashboardScreen .panel {
+        border: round $primary 50%; border-title-color: $text-primary; padding: 0 1; height: auto;
+    }
+    DashboardScreen #dash-status { width: 1fr; min-height: 4; }
+    DashboardScreen #dash-counters { width: 1fr; min-height: 4; }
+    DashboardScreen #dash-quota { min-height: 4; }
+    DashboardScreen #dash-counters-text { text-wrap: nowrap; text-overflow: ellipsis; }
+    DashboardScreen .panel-error { color: $text-error; }
+    """
+
+    BINDINGS = [
+        Binding("f5", "refresh", "Refresh"),
+        Binding("ctrl+r", "refresh", "Refresh", show=False),
+    ]
+
+    def compose(self) -> ComposeResult:
+        yield Header()
+        with VerticalScroll(id="dash-body"):
+            with Horizontal(id="dash-top"):
+                with Vertical(id="dash-status", classes="panel") as status:
+                    status.border_title = "Service"
+                    yield Static("", id="dash-status-text")
+                with Vertical(id="dash-counters", classes="panel") as counters:
+                    counters.border_title = "Matches sent through the interface"
+                    yield Static("", id="dash-counters-text")
+            with Vertical(id="dash-quota", classes="panel") as quota:
+                quota.border_title = "Quota used"
+                yield Static("", id="dash-quota-note")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.title = "Dashboard"
+        self.action_refresh()
+
+    def action_refresh(self) -> None:
+        self.load()
+
+    @work(exclusive=True, group="dashboard")
+    async def load(self) -> None:
+        panels = [self.query_one(f"#{name}") for name in ("dash-status", "dash-counters", "dash-quota")]
+        for panel in panels:
+            panel.loading = True
+        steps = (
+            ("dash-status", self._load_status),
+            ("dash-counters", self._load_counters),
+            ("dash-quota", self._load_quota),
+        )
+        try:
+            for panel_id, step in steps:
+                try:
+                    await step()
+                except Exception as exc:
+                    self._panel_error(panel_id, exc)
+                    if panel_id == "dash-status":
+                        self.show_error(exc)
+                finally:
+                    self.query_one(f"#{panel_id}").loading = False
+        finally:
+            for panel in panels:
+                panel.loading = False
+
+    def _panel_error(self, panel_id: str, exc: BaseException) -> None:
+        text = Text(error_sentence(exc), style="")
+        target = {"dash-status": "#dash-status-text", "dash-counters": "#dash-counters-text"}.get(panel_id)
+        if target is None:
+            self.query_one("#dash-quota-note", Static).update(text)
+            self.query_one("#dash-quota-note").add_class("panel-error")
+        else:
+            self.query_one(target, Static).update(text)
+            self.query_one(target).add_class("panel-error")
+
+    async def _load_status(self) -> None:
+        status: ServiceStatus = await self.client.status()
+        items = status.items() or [("status", "the service answered with no details")]
+        width = max(len(humanize(key)) for key, _ in items) + 2
+        text = Text()
+        for n, (key, value) in enumerate(items):
+            text.append("\n" if n else "")
+            text.append(humanize(key).ljust(width), style="dim")
+            text.append(_value(value))
+        widget = self.query_one("#dash-status-text", Static)
+        widget.remove_class("panel-error")
+        widget.update(text)
+
+    async def _load_counters(self) -> None:
+        counts: MatchStatus = await self.client.match_status()
+        width = max(len(str(getattr(counts, key))) for key, _ in COUNTERS)
+        text = Text(no_wrap=True, overflow="ellipsis")
+        for n, (key, meaning) in enumerate(COUNTERS):
+            text.append("\n" if n else "")
+            text.append(
+                str(getattr(counts, key)).rjust(width, "\u2007"), style="bold"
+            )  # figure spaces: not stripped
+            text.append(f"  {key:<9} ")
+            text.append(meaning, style="dim")
+        widget = self.query_one("#dash-counters-text", Static)
+        widget.remove_class("panel-error")
+        widget.update(text)
+
+    async def _load_quota(self) -> None:
+        quota: Quota = await self.client.quota()
+        usage = quota.usage()
+        panel = self.query_one("#dash-quota")
+        note = self.query_one("#dash-quota-note", Static)
+        note.remove_class("panel-error")
+        bars = {bar.label: bar for bar in panel.query(UsageBar)}
+        new = []
+        for key, percent in usage.items():
+            label = humanize(key)
+            if label in bars:
+                bars.pop(label).percent = percent
+            else:
+                new.append(UsageBar(label, percent, label_width=24, id=f"quota-{key}"))
+        for stale in bars.values():
+            await stale.remove()
+        if new:
+            await panel.mount_all(new, before=note)
+        worst = max((p for p in usage.values() if p is not None), default=None)
+        note.update(
+            "" if worst is None or worst < 70 else "Near a limit: the service will refuse calls at 100%."
+        )
+        note.display = bool(worst is not None and worst >= 70)

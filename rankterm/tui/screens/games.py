@@ -1,0 +1,248 @@
+"""Games: the group's games, a catalogue search, the popular games, and creating a game.
+
+The table lists one of three things, named in the line above it: the group's games (those with a match,
+plus the games created in this session, marked "new"), the search results, or the popular games.
+Typing in the search field starts a 300 ms one-shot timer (restarted on every change, no polling); at 2
+characters or more it searches `games/search`; clearing the field shows the group's games again.
+
+Keys: / search · F4 popular on/off · ctrl+n new game (a name, or a BGG id) · F5 refresh · esc clear search.
+"""
+
+from __future__ import annotations
+
+from textual import on, work
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal
+from textual.timer import Timer
+from textual.widgets import DataTable, Footer, Header, Input, Label, Static
+
+from rankterm.api.models import Game
+from rankterm.tui.base import RanktermScreen, error_sentence
+from rankterm.tui.widgets.ask_dialog import AskDialog
+
+SEARCH_DELAY = 0.3
+SEARCH_MIN = 2
+
+
+def parse_game_request(text: str) -> dict[str, str | int]:
+    """`create_game` keywords for what was typed: digits (or "bgg:123") are a BGG id, anything else a name.
+
+    A name made only of digits is written in quotes: "1830".
+    """
+    value = text.strip()
+    if not value:
+        raise ValueError("Type a game's name or its BGG id.")
+    lowered = value.lower()
+    if lowered.startswith("bgg:"):
+        value = value[4:].strip()
+        if not value.isdigit() or int(value) < 1:
+            raise ValueError("A BGG id is a positive whole number, such as bgg:13.")
+        return {"bgg_id": int(value)}
+    if value.isdigit():
+        if int(value) < 1:
+            raise ValueError("A BGG id is a positive whole number, such as 13.")
+        return {"bgg_id": int(value)}
+    if len(value) >= 2 and value[0] == value[-1] == '"':
+        value = value[1:-1].strip()
+        if not value:
+            raise ValueError("Type a game's name or its BGG id.")
+    return {"name": value}
+
+
+class GamesScreen(RanktermScreen):
+    """The group's games, search, popular games, new game."""
+
+    AUTO_FOCUS = "#games-table"
+
+    DEFAULT_CSS = """
+    GamesScreen #games-bar { height: 1; margin: 1 1 0 1; }
+    GamesScreen #games-bar Label { width: auto; padding-right: 1; color: $text-muted; }
+    GamesScreen #games-search { width: 1fr; }
+    GamesScreen #games-caption { height: 1; padding: 0 1; color: $text-muted; }
+    GamesScreen #games-caption.-error { color: $text-error; }
+    GamesScreen #games-table { height: 1fr; margin: 0 1; }
+    """
+
+    BINDINGS = [
+        Binding("slash,ctrl+f", "focus_search", "Search", key_display="/"),
+        Binding("f4", "toggle_popular", "Popular"),
+        Binding("ctrl+n", "new_game", "New game"),
+        Binding("f5", "refresh", "Refresh"),
+        Binding("ctrl+r", "refresh", "Refresh", show=False),
+        Binding("escape", "clear_search", "Clear", show=False),
+    ]
+
+    def __init__(self, **kwargs) -> None:
+        super().__init__(**kwargs)
+        self.view = "group"
+        """What the table shows: "group", "search" or "popular"."""
+        self.created: list[Game] = []
+        """Games created in this session (they join the group's list after their first match)."""
+        self._search_timer: Timer | None = None
+        self.shown: list[Game] = []
+
+    def compose(self) -> ComposeResult:
+        yield Header()
+        with Horizontal(id="games-bar"):
+            yield Label("Search (/)")
+            yield Input(placeholder="the catalogue, 2 letters or more", id="games-search", compact=True)
+        yield Static("", id="games-caption")
+        yield DataTable(id="games-table", cursor_type="row", zebra_stripes=True)
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.title = "Games"
+        table = self.query_one("#games-table", DataTable)
+        table.add_column("Name", key="name")
+        table.add_column("Weight", key="weight", width=10)
+        table.add_column("BGG id", key="bgg", width=8)
+        table.focus()
+        self.load_group()
+
+    # ------------------------------------------------------------------ showing
+
+    def caption(self, text: str, *, error: bool = False) -> None:
+        widget = self.query_one("#games-caption", Static)
+        widget.update(text)
+        widget.set_class(error, "-error")
+
+    def show_games(self, games: list[Game], caption: str, *, new_ids: frozenset[int] = frozenset()) -> None:
+        table = self.query_one("#games-table", DataTable)
+        table.clear()
+        for game in games:
+            name = game.name + ("  (new)" if game.id in new_ids else "")
+            bgg = "" if game.bgg_id_game is None else str(game.bgg_id_game)
+            table.add_row(name, game.weight_label or game.weight, bgg, key=str(game.id))
+        self.shown = list(games)
+        self.caption(caption)
+
+    # ------------------------------------------------------------------ loading
+
+    @work(exclusive=True, group="games")
+    async def load_group(self, refresh: bool = False) -> None:
+        self.view = "group"
+        table = self.query_one("#games-table", DataTable)
+        table.loading = True
+        try:
+            games = await self.client.games(refresh=refresh)
+        except Exception as exc:
+            self.caption(f"The group's games could not be read. {error_sentence(exc)}", error=True)
+            self.show_error(exc)
+            return
+        finally:
+            table.loading = False
+        known = {g.id for g in games}
+        extra = [g for g in self.created if g.id not in known]
+        word = "game" if len(games) == 1 else "games"
+        caption = f"The group's games: {len(games)} {word}"
+        if extra:
+            caption += f", and {len(extra)} new without a match yet"
+        self.show_games(games + extra, caption + ".", new_ids=frozenset(g.id for g in extra))
+
+    @work(exclusive=True, group="games")
+    async def search(self, text: str) -> None:
+        self.view = "search"
+        table = self.query_one("#games-table", DataTable)
+        table.loading = True
+        try:
+            games = await self.client.search_games(text)
+        except Exception as exc:
+            self.caption(f"Search failed. {error_sentence(exc)}", error=True)
+            return
+        finally:
+            table.loading = False
+        found = f"{len(games)} game" + ("" if len(games) == 1 else "s")
+        self.show_games(games, f"Search “{text}”: {found} found (esc: back to the group's games).")
+
+    @work(exclusive=True, group="games")
+    async def load_popular(self) -> None:
+        self.view = "popular"
+        table = self.query_one("#games-table", DataTable)
+        table.loading = True
+        try:
+            games = await self.client.popular_games()
+        except Exception as exc:
+            self.caption(f"Popular games could not be read. {error_sentence(exc)}", error=True)
+            return
+        finally:
+            table.loading = False
+        self.show_games(games, f"Popular games: {len(games)} (F4: back to the group's games).")
+
+    # ------------------------------------------------------------------ search field
+
+    @on(Input.Changed, "#games-search")
+    def _search_changed(self, event: Input.Changed) -> None:
+        if self._search_timer is not None:
+            self._search_timer.stop()
+            self._search_timer = None
+        text = event.value.strip()
+        if len(text) >= SEARCH_MIN:
+            self._search_timer = self.set_timer(SEARCH_DELAY, lambda: self._search_now(text))
+        elif not text and self.view == "search":
+            self.load_group()
+        elif text:
+            self.caption(f"Type at least {SEARCH_MIN} characters to search.")
+
+    def _search_now(self, text: str) -> None:
+        self._search_timer = None
+        self.search(text)
+
+    @on(Input.Submitted, "#games-search")
+    def _search_submitted(self, event: Input.Submitted) -> None:
+        text = event.value.strip()
+        if len(text) >= SEARCH_MIN:
+            if self._search_timer is not None:
+                self._search_timer.stop()
+            self._search_now(text)
+        self.query_one("#games-table", DataTable).focus()
+
+    # ------------------------------------------------------------------ actions
+
+    def action_focus_search(self) -> None:
+        self.query_one("#games-search", Input).focus()
+
+    def action_clear_search(self) -> None:
+        search = self.query_one("#games-search", Input)
+        if search.value or self.view != "group":
+            search.value = ""
+            if self._search_timer is not None:
+                self._search_timer.stop()
+                self._search_timer = None
+            self.load_group()
+        self.query_one("#games-table", DataTable).focus()
+
+    def action_toggle_popular(self) -> None:
+        if self.view == "popular":
+            self.load_group()
+        else:
+            self.load_popular()
+
+    def action_refresh(self) -> None:
+        if self.view == "popular":
+            self.load_popular()
+        elif self.view == "search":
+            self.search(self.query_one("#games-search", Input).value.strip())
+        else:
+            self.load_group(refresh=True)
+
+    def action_new_game(self) -> None:
+        async def create(text: str) -> Game:
+            return await self.client.create_game(**parse_game_request(text))  # type: ignore[arg-type]
+
+        dialog = AskDialog(
+            "New game",
+            'A name, or a BGG id (digits, or bgg:13). A name of digits only goes in quotes: "1830".',
+            placeholder="Catan  or  13",
+            submit=create,
+        )
+        self.app.push_screen(dialog, self._created)
+
+    def _created(self, game: Game | None) -> None:
+        if game is None:
+            return
+        if all(g.id != game.id for g in self.created):
+            self.created.append(game)
+        self.notify(f"{game.name} is ready (id {game.id}); it joins the group's list after its first match.")
+        self.query_one("#games-search", Input).value = ""
+        self.load_group()

@@ -1,0 +1,312 @@
+"""Login / profiles: pick a profile or make one, test it, save it to config.toml, or open the demo group.
+
+Left, the profiles of config.toml (the demo group first); highlighting one fills the form, enter opens it.
+Right, the form: name, base URL, key, and the secret either typed (masked) or read from an environment
+variable whose NAME is given. "Test connection" asks for a token and the service status through a temporary
+client (`app.client_factory(profile)`); a failure is shown as one sentence under the form. A cached, unexpired
+token is used without calling `auth` (the client does that).
+
+Keys: F2 open the demo group · F3 test connection · ctrl+s save · ctrl+o open the profile · ctrl+n new.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+
+from pydantic import ValidationError
+from textual import on, work
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Grid, Horizontal, Vertical, VerticalScroll
+from textual.css.query import NoMatches
+from textual.widgets import Button, Checkbox, Footer, Header, Input, Label, OptionList, Static
+from textual.widgets.option_list import Option
+
+from rankterm.api.client import RankingClient
+from rankterm.api.errors import RanktermError
+from rankterm.config import Profile, save_config
+from rankterm.tui.base import RanktermScreen, error_sentence
+
+DEMO_OPTION = "__demo__"
+
+
+class FormProblem(ValueError):
+    """A field of the form that cannot make a profile: one sentence, and the id of the field to focus."""
+
+    def __init__(self, field: str, sentence: str) -> None:
+        super().__init__(sentence)
+        self.field = field
+
+
+class LoginScreen(RanktermScreen):
+    """Profiles: choose, create, test, save; or open the demo group."""
+
+    AUTO_FOCUS = "#login-list"
+
+    DEFAULT_CSS = """
+    LoginScreen #login-body { height: 1fr; }
+    LoginScreen #login-profiles {
+        width: 28; height: 1fr; border: round $primary 50%; border-title-color: $text-primary;
+    }
+    LoginScreen #login-profiles:focus-within { border: round $primary; }
+    LoginScreen #login-profiles OptionList { height: 1fr; border: none; padding: 0; }
+    LoginScreen #login-form { width: 1fr; height: 1fr; border: round $primary 50%; padding: 0 1; }
+    LoginScreen #login-form:focus-within { border: round $primary; }
+    LoginScreen #login-grid { grid-size: 2; grid-columns: 10 1fr; grid-rows: 1; grid-gutter: 0 1; height: auto; }
+    LoginScreen #login-grid Label { color: $text-muted; }
+    LoginScreen #login-grid Input { width: 1fr; }
+    LoginScreen .hint { color: $text-muted; height: auto; margin-top: 1; }
+    LoginScreen #login-default { border: none; padding: 0; height: 1; margin-top: 1; background: transparent; }
+    LoginScreen #login-buttons { height: 1; margin-top: 1; }
+    LoginScreen #login-buttons Button { margin-right: 1; min-width: 10; }
+    LoginScreen #login-status { height: auto; margin-top: 1; }
+    LoginScreen #login-status.-error { color: $text-error; }
+    LoginScreen #login-status.-ok { color: $text-success; }
+    LoginScreen Input.-invalid { background: $error 25%; }
+    """
+
+    BINDINGS = [
+        Binding("f2", "open_demo", "Demo group"),
+        Binding("f3", "test_connection", "Test"),
+        Binding("ctrl+s", "save_profile", "Save"),
+        Binding("ctrl+o", "open_profile", "Open"),
+        Binding("ctrl+n", "new_profile", "New"),
+    ]
+
+    def compose(self) -> ComposeResult:
+        yield Header()
+        with Horizontal(id="login-body"):
+            with Vertical(id="login-profiles") as profiles:
+                profiles.border_title = "Profiles"
+                yield OptionList(id="login-list", compact=True)
+            with VerticalScroll(id="login-form") as form:
+                form.border_title = "Profile"
+                with Grid(id="login-grid"):
+                    yield Label("Name")
+                    yield Input(placeholder="home", id="f-name", compact=True)
+                    yield Label("Base URL")
+                    yield Input(placeholder="http://192.168.1.20:8765/", id="f-url", compact=True)
+                    yield Label("Key")
+                    yield Input(placeholder="client key", id="f-key", compact=True)
+                    yield Label("Secret")
+                    yield Input(placeholder="typed here, masked", password=True, id="f-secret", compact=True)
+                    yield Label("or env var")
+                    yield Input(placeholder="NAME of a variable holding it", id="f-env", compact=True)
+                yield Static(
+                    "The env var, when given, wins; it is read when the profile is opened.", classes="hint"
+                )
+                yield Checkbox("Open this profile when rankterm starts", id="login-default")
+                with Horizontal(id="login-buttons"):
+                    yield Button("Test F3", id="b-test", compact=True)
+                    yield Button("Save ^s", id="b-save", compact=True)
+                    yield Button("Open ^o", id="b-open", compact=True, variant="primary")
+                    yield Button("Demo F2", id="b-demo", compact=True)
+                yield Static("", id="login-status")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.title = "Profiles"
+        self.fill_list()
+        self.query_one("#login-list", OptionList).focus()
+
+    def on_screen_resume(self) -> None:
+        self.fill_list()
+
+    # ------------------------------------------------------------------ the list
+
+    def fill_list(self) -> None:
+        """The demo group, then every profile of the config (the default one marked)."""
+        config = self.rankterm.config
+        demo_open = self.rankterm.demo and self.has_client
+        options = [Option("Demo group (open)" if demo_open else "Demo group", id=DEMO_OPTION)]
+        for name in sorted(config.profiles):
+            marks = []
+            if name == config.default_profile:
+                marks.append("default")
+            if name == self.rankterm.profile_name and not self.rankterm.demo and self.has_client:
+                marks.append("open")
+            label = f"{name} ({', '.join(marks)})" if marks else name
+            options.append(Option(label, id=f"p:{name}"))
+        listing = self.query_one("#login-list", OptionList)
+        highlighted = listing.highlighted
+        listing.set_options(options)
+        if options:
+            listing.highlighted = min(highlighted or 0, len(options) - 1)
+
+    @on(OptionList.OptionHighlighted, "#login-list")
+    def _highlighted(self, event: OptionList.OptionHighlighted) -> None:
+        option_id = event.option.id or ""
+        if option_id.startswith("p:"):
+            profile = self.rankterm.config.profiles.get(option_id[2:])
+            if profile is not None:
+                self.fill_form(profile)
+
+    @on(OptionList.OptionSelected, "#login-list")
+    def _selected(self, event: OptionList.OptionSelected) -> None:
+        if event.option.id == DEMO_OPTION:
+            self.action_open_demo()
+        else:
+            self.action_open_profile()
+
+    # ------------------------------------------------------------------ the form
+
+    def fill_form(self, profile: Profile) -> None:
+        self.query_one("#f-name", Input).value = profile.name
+        self.query_one("#f-url", Input).value = profile.base_url
+        self.query_one("#f-key", Input).value = profile.key
+        self.query_one("#f-secret", Input).value = profile.secret
+        self.query_one("#f-env", Input).value = profile.secret_env
+        self.query_one("#login-default", Checkbox).value = (
+            profile.name == self.rankterm.config.default_profile
+        )
+        self.say("")
+
+    def read_form(self) -> Profile:
+        """The profile the form describes; raises FormProblem naming the field that is wrong."""
+        for widget in self.query("#login-grid Input"):
+            widget.remove_class("-invalid")
+        name = self.query_one("#f-name", Input).value.strip()
+        url = self.query_one("#f-url", Input).value.strip()
+        env = self.query_one("#f-env", Input).value.strip()
+        if not name:
+            raise FormProblem("f-name", "A profile needs a name.")
+        if not url:
+            raise FormProblem("f-url", "A profile needs the service's base URL.")
+        if env and not env.replace("_", "").isalnum():
+            raise FormProblem("f-env", "An environment variable name has only letters, digits and _.")
+        try:
+            profile = Profile(
+                base_url=url,
+                key=self.query_one("#f-key", Input).value.strip(),
+                secret="" if env else self.query_one("#f-secret", Input).value,
+                secret_env=env,
+            )
+        except ValidationError as exc:
+            msg = exc.errors()[0]["msg"].removeprefix("Value error, ")
+            raise FormProblem("f-url", f"The base URL {msg}.") from None
+        profile.name = name
+        return profile
+
+    def _profile_or_say(self) -> Profile | None:
+        try:
+            return self.read_form()
+        except FormProblem as problem:
+            field = self.query_one(f"#{problem.field}", Input)
+            field.add_class("-invalid")
+            field.focus()
+            self.say(str(problem), error=True)
+            return None
+
+    def say(self, sentence: str, *, error: bool = False, ok: bool = False) -> None:
+        """Show one sentence under the form (green when ok, red on error)."""
+        try:
+            status = self.query_one("#login-status", Static)
+        except NoMatches:  # not composed yet
+            return
+        status.update(sentence)
+        status.set_class(error, "-error")
+        status.set_class(ok, "-ok")
+
+    def _temporary_client(self, profile: Profile) -> RankingClient | None:
+        if profile.secret_env and profile.secret_env not in os.environ:
+            self.say(
+                f"The environment variable {profile.secret_env} is not set: it should hold the secret.",
+                error=True,
+            )
+            return None
+        factory = self.rankterm.client_factory
+        if factory is None:
+            self.say("Profiles cannot be opened in this session.", error=True)
+            return None
+        try:
+            return factory(profile)
+        except (RanktermError, ValueError) as exc:
+            self.say(error_sentence(exc) if isinstance(exc, RanktermError) else str(exc), error=True)
+            return None
+
+    # ------------------------------------------------------------------ actions
+
+    @on(Button.Pressed, "#b-test")
+    def action_test_connection(self) -> None:
+        profile = self._profile_or_say()
+        if profile is not None:
+            self.test_connection(profile)
+
+    @work(exclusive=True, group="login")
+    async def test_connection(self, profile: Profile) -> None:
+        client = self._temporary_client(profile)
+        if client is None:
+            return
+        status_widget = self.query_one("#login-status", Static)
+        self.say("Testing the connection…")
+        status_widget.loading = True
+        try:
+            await client.authenticate()
+            status = await client.status()
+        except Exception as exc:
+            self.say(error_sentence(exc), error=True)
+        else:
+            shown = ", ".join(f"{k} {v}" for k, v in status.items()[:3])
+            self.say(f"Connected to {profile.base_url}" + (f": {shown}." if shown else "."), ok=True)
+        finally:
+            status_widget.loading = False
+            with contextlib.suppress(Exception):
+                await client.aclose()
+
+    @on(Button.Pressed, "#b-save")
+    def action_save_profile(self) -> None:
+        profile = self._profile_or_say()
+        if profile is None:
+            return
+        config = self.rankterm.config
+        config.profiles[profile.name] = profile
+        if self.query_one("#login-default", Checkbox).value or len(config.profiles) == 1:
+            config.default_profile = profile.name
+        elif config.default_profile == profile.name:
+            config.default_profile = None
+        try:
+            path = save_config(config)
+        except (RanktermError, OSError) as exc:
+            self.say(f"The profile could not be saved: {exc}", error=True)
+            return
+        self.fill_list()
+        self.say(f"Saved profile {profile.name} to {path}.", ok=True)
+
+    @on(Button.Pressed, "#b-open")
+    def action_open_profile(self) -> None:
+        profile = self._profile_or_say()
+        if profile is not None:
+            self.open_profile(profile)
+
+    @work(exclusive=True, group="login")
+    async def open_profile(self, profile: Profile) -> None:
+        client = self._temporary_client(profile)
+        if client is None:
+            return
+        self.say(f"Opening {profile.name}…")
+        try:
+            await client.authenticate()  # a cached, unexpired token makes no call
+        except Exception as exc:
+            self.say(error_sentence(exc), error=True)
+            await client.aclose()
+            return
+        self.say("")
+        await self.rankterm.open_client(client, profile_name=profile.name)
+
+    @on(Button.Pressed, "#b-demo")
+    def action_open_demo(self) -> None:
+        self.open_demo()
+
+    @work(exclusive=True, group="login")
+    async def open_demo(self) -> None:
+        await self.rankterm.open_demo()
+        self.say("")
+
+    def action_new_profile(self) -> None:
+        for widget in self.query("#login-grid Input"):
+            widget.value = ""
+            widget.remove_class("-invalid")
+        self.query_one("#login-default", Checkbox).value = False
+        self.say("New profile: fill in the form, then test (F3) and save (ctrl+s).")
+        self.query_one("#f-name", Input).focus()

@@ -1,0 +1,223 @@
+"""Matches (mode "matches"): the recorded matches of a subset, newest first, a page at a time.
+
+A subset picker (main first, then one per game) and the pager ("page n of N · 300 matches"); the table: number,
+date, game, summary (the sides in rank order, on one line), weight. Enter opens the match in full (factions in
+rank order, players, points, the winner and any bot marked). x (or ctrl+e) asks whether a match with a given
+external id exists.
+
+Keys: [ / ] (or pageup / pagedown) previous / next page · Enter details · x or ctrl+e "does external id X
+exist?" · F5 reload · s the subset picker. Everything loads in a worker; errors are one sentence on the line above the table.
+"""
+
+from __future__ import annotations
+
+from rich.text import Text
+from textual import on, work
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal
+from textual.widgets import DataTable, Footer, Header, Select, Static
+
+from rankterm.api.models import Match, MatchesPage
+from rankterm.tui.base import RanktermScreen, error_sentence
+from rankterm.tui.screens.matches_detail import MatchDetailScreen
+from rankterm.tui.screens.matches_exists import MatchExistsDialog
+from rankterm.tui.widgets.pager import Pager
+from rankterm.tui.widgets.pager_table import fill_table
+from rankterm.tui.widgets.subset_picker import SubsetPicker, subset_title
+
+RANK_SEP = " \u203a "
+"""A single right-pointing angle quote between names: the first placed first."""
+COLUMNS = ("No.", "Date", "Game", "Weight", "Summary")
+MIN_SUMMARY = 16
+"""The summary column is cut (…) to what the table's width leaves it, but never below this."""
+
+
+def one_line_summary(match: Match) -> str:
+    """The match's summary (names joined by newlines, in rank order) on one line, joined by `RANK_SEP`."""
+    parts = [p.strip() for p in match.summary.splitlines() if p.strip()]
+    return RANK_SEP.join(parts)
+
+
+class MatchesScreen(RanktermScreen):
+    """Recorded matches, by subset, paged."""
+
+    DEFAULT_CSS = """
+    MatchesScreen #matches-controls {
+        height: 1;
+        padding: 0 1;
+    }
+    MatchesScreen Pager {
+        dock: right;
+    }
+    MatchesScreen #matches-info {
+        height: auto;
+        padding: 0 1;
+        color: $text-muted;
+    }
+    MatchesScreen #matches-info.-error {
+        color: $text-error;
+    }
+    MatchesScreen #matches-table {
+        height: 1fr;
+    }
+    """
+
+    AUTO_FOCUS = "#matches-table"
+
+    BINDINGS = [
+        Binding("left_square_bracket", "page(-1)", "Prev page", key_display="["),
+        Binding("right_square_bracket", "page(1)", "Next page", key_display="]"),
+        Binding("pageup", "page(-1)", "Prev page", show=False, priority=True),
+        Binding("pagedown", "page(1)", "Next page", show=False, priority=True),
+        Binding("x,ctrl+e", "ask_exists", "Ext. id?", key_display="x"),
+        Binding("f5", "reload", "Reload"),
+        Binding("s", "focus_subset", "Subset", show=False),
+    ]
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.page_data: MatchesPage | None = None
+        self._shown_subset: object = None
+
+    def compose(self) -> ComposeResult:
+        yield Header()
+        with Horizontal(id="matches-controls"):
+            yield SubsetPicker(id="matches-subset")
+            yield Pager("matches", id="matches-pager")
+        yield Static("Loading the matches…", id="matches-info", markup=False)
+        yield DataTable(id="matches-table", cursor_type="row", zebra_stripes=True)
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.sub_title = "Matches"
+
+    def on_screen_resume(self) -> None:
+        self.reload()
+
+    # ------------------------------------------------------------------ parts
+
+    @property
+    def table(self) -> DataTable:
+        return self.query_one("#matches-table", DataTable)
+
+    @property
+    def picker(self) -> SubsetPicker:
+        return self.query_one("#matches-subset", SubsetPicker)
+
+    @property
+    def pager(self) -> Pager:
+        return self.query_one("#matches-pager", Pager)
+
+    def say(self, text: str, *, error: bool = False) -> None:
+        info = self.query_one("#matches-info", Static)
+        info.update(text)
+        info.set_class(error, "-error")
+
+    # ------------------------------------------------------------------ loading
+
+    @work(exclusive=True, group="matches")
+    async def reload(self) -> None:
+        """Subsets (cached by the client), then the page shown (a match may have been recorded meanwhile)."""
+        if not self.has_client:
+            return
+        try:
+            subsets = await self.client.subsets()
+        except Exception as exc:  # one sentence, never a traceback
+            self.say(error_sentence(exc), error=True)
+            return
+        keep = self.picker.value if isinstance(self.picker.value, str) else None
+        self.picker.set_subsets(subsets, keep=keep)
+        self._shown_subset = self.picker.value
+        await self._load(self.pager.page)
+
+    @work(exclusive=True, group="matches")
+    async def load_page(self, page: int) -> None:
+        await self._load(page)
+
+    async def _load(self, page: int) -> None:
+        table = self.table
+        table.loading = True
+        try:
+            data = await self.client.matches_page(page, subset=self.picker.subset_id)
+        except Exception as exc:  # one sentence, never a traceback
+            self.say(error_sentence(exc), error=True)
+            return
+        finally:
+            table.loading = False
+        self.page_data = data
+        self.pager.show(data.page, data.total_pages, data.total)
+        self._fill(data)
+
+    def _fill(self, data: MatchesPage) -> None:
+        table = self.table
+        rows = [
+            (
+                str(match.number),
+                match.date[:16],
+                match.game.name if match.game else "",
+                match.weight_label or match.weight,
+                one_line_summary(match),
+            )
+            for match in data.data
+        ]
+        widths = [max([len(c), *(len(r[i]) for r in rows)]) for i, c in enumerate(COLUMNS[:-1])]
+        room = table.size.width - sum(widths) - 2 * len(COLUMNS) - table.styles.scrollbar_size_vertical - 1
+        room = max(MIN_SUMMARY, room)
+        cells = []
+        for row in rows:
+            summary = Text(row[-1])
+            summary.truncate(room, overflow="ellipsis")
+            cells.append([*(Text(c) for c in row[:-1]), summary])
+        fill_table(table, COLUMNS, cells, [str(m.number) for m in data.data])
+        subset = self.picker.subset
+        name = subset_title(subset) if subset else "Main"
+        if not data.data:
+            self.say(f"{name}: no match on this page.")
+        else:
+            first, last = data.data[0], data.data[-1]
+            self.say(f"{name} · matches {first.number} to {last.number}, newest first · Enter shows one")
+
+    # ------------------------------------------------------------------ events and keys
+
+    @on(Select.Changed, "#matches-subset")
+    def _subset_changed(self, event: Select.Changed) -> None:
+        if event.value == self._shown_subset or event.value is Select.NULL:
+            return
+        self._shown_subset = event.value
+        self.pager.show(1, 1)
+        self.load_page(1)
+
+    @on(Pager.Changed)
+    def _page_changed(self, event: Pager.Changed) -> None:
+        self.load_page(event.page)
+
+    def action_page(self, step: int) -> None:
+        self.pager.go_to(self.pager.page + step)
+
+    def action_reload(self) -> None:
+        self.reload()
+
+    def action_focus_subset(self) -> None:
+        self.picker.focus()
+
+    def action_ask_exists(self) -> None:
+        if not self.has_client:
+            return
+        self.app.push_screen(MatchExistsDialog(self.client.match_exists))
+
+    def selected_match(self) -> Match | None:
+        data = self.page_data
+        row = self.table.cursor_row
+        if data is None or not data.data or row is None or not 0 <= row < len(data.data):
+            return None
+        return data.data[row]
+
+    @on(DataTable.RowSelected, "#matches-table")
+    def _open_match(self, event: DataTable.RowSelected) -> None:
+        data = self.page_data
+        if data is None:
+            return
+        match = next((m for m in data.data if str(m.number) == event.row_key.value), None)
+        if match is not None:
+            self.app.push_screen(MatchDetailScreen(match))

@@ -1,0 +1,118 @@
+"""`MatchDetailScreen`: a modal with one recorded match: its factions in rank order, players, points, winner, bot.
+
+It shows the `Match` the matches list already holds (no call). Escape closes it.
+"""
+
+from __future__ import annotations
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Vertical
+from textual.screen import ModalScreen
+from textual.widgets import DataTable, Static
+
+from rankterm.api.models import Faction, Match
+
+
+def points_text(value: float | int | None) -> str:
+    if value is None:
+        return ""
+    return f"{value:g}" if isinstance(value, float) else str(value)
+
+
+def faction_players(faction: Faction) -> str:
+    if faction.bot:
+        return "(bot)"
+    return ", ".join(p.label for p in faction.players) or "(no player)"
+
+
+def match_facts(match: Match) -> list[str]:
+    """The lines above the factions: when, game, weight, type, external id, notes.
+
+    (Not the registration date: the demo service stamps it with the real clock even when its clock is
+    frozen, and it tells a player little.)
+    """
+    game = match.game.name if match.game else "?"
+    lines = [
+        f"{match.date[:16]} · {game} · weight {match.weight_label or match.weight} · {match.type or 'match'}"
+        + (" · draw" if match.draw else "")
+    ]
+    if match.external_id:
+        lines.append(f"external id {match.external_id}")
+    if match.notes:
+        lines.append(f"Notes: {match.notes}")
+    return lines
+
+
+class MatchDetailScreen(ModalScreen[None]):
+    """One match in full."""
+
+    DEFAULT_CSS = """
+    MatchDetailScreen {
+        align: center middle;
+        background: $background 60%;
+    }
+    MatchDetailScreen #md-box {
+        width: 90%;
+        max-width: 100;
+        height: auto;
+        max-height: 90%;
+        border: round $accent;
+        border-title-color: $text-accent;
+        border-subtitle-color: $text-muted;
+        background: $surface;
+        padding: 0 1;
+    }
+    MatchDetailScreen #md-facts {
+        height: auto;
+        color: $text-muted;
+        margin: 0 0 1 0;
+    }
+    MatchDetailScreen DataTable {
+        height: auto;
+        max-height: 20;
+    }
+    """
+
+    BINDINGS = [Binding("escape", "close", "Close")]
+
+    def __init__(self, match: Match) -> None:
+        super().__init__()
+        self.match = match
+
+    def compose(self) -> ComposeResult:
+        match = self.match
+        with Vertical(id="md-box") as box:
+            box.border_title = f"Match {match.number} · {match.game.name if match.game else 'game?'}"
+            box.border_subtitle = "esc close"
+            yield Static("\n".join(match_facts(match)), id="md-facts", markup=False)
+            yield DataTable(id="md-table", cursor_type="row", zebra_stripes=True)
+
+    def on_mount(self) -> None:
+        table = self.query_one(DataTable)
+        named = any(f.name for f in self.match.factions)
+        for title in ("Rank", "Faction", "Players", "Points", ""):
+            if title != "Faction" or named:
+                table.add_column(title, key=title or "marks")
+        for faction in sorted(self.match.factions, key=lambda f: f.rank):
+            marks = []
+            if faction.winner:
+                marks.append("★ winner")
+            if faction.bot:
+                marks.append("bot")
+            style = "bold" if faction.winner else ""
+            cells = [
+                Text(str(faction.rank), style=style),
+                Text(faction.name, style=style),
+                Text(faction_players(faction), style=style),
+                Text(points_text(faction.points), style=style),
+                Text(" · ".join(marks), style=style),
+            ]
+            if not named:
+                del cells[1]
+            table.add_row(*cells)
+        table.focus()
+
+    def action_close(self) -> None:
+        self.dismiss(None)

@@ -1,0 +1,225 @@
+"""Players: the group's players a page at a time, a filter by name, and creating a ghost player.
+
+Paging asks the service for one page (`players/<n>`) and says "page n of N". The filter searches ALL the
+group's players (every page, fetched once and cached by the client until a player is created), case- and
+accent-blind, and shows every match at once; clearing it goes back to the page you were on. A new ghost
+player is asked for in a small dialog (errors shown inline); once created the list jumps to the page that
+holds them, with the cursor on their row.
+
+Keys: [ / ] (or pageup / pagedown) previous / next page · / filter · ctrl+n new ghost player · F5 refresh.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+
+from textual import on, work
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal
+from textual.widgets import DataTable, Footer, Header, Input, Label, Static
+
+from rankterm.api.models import Player, PlayersPage
+from rankterm.tui.base import RanktermScreen, error_sentence
+from rankterm.tui.widgets.ask_dialog import AskDialog
+
+
+def fold(text: str) -> str:
+    """Lower case without accents, for matching names."""
+    decomposed = unicodedata.normalize("NFKD", text)
+    return "".join(c for c in decomposed if not unicodedata.combining(c)).casefold()
+
+
+def matches_filter(player: Player, text: str) -> bool:
+    needle = fold(text.strip().lstrip("*"))
+    return not needle or needle in fold(player.display_name) or needle in fold(player.username)
+
+
+class PlayersScreen(RanktermScreen):
+    """The group's players, paged; filter; new ghost player."""
+
+    AUTO_FOCUS = "#players-table"
+
+    DEFAULT_CSS = """
+    PlayersScreen #players-bar { height: 1; margin: 1 1 0 1; }
+    PlayersScreen #players-bar Label { width: auto; padding-right: 1; color: $text-muted; }
+    PlayersScreen #players-filter { width: 1fr; }
+    PlayersScreen #players-caption { height: 1; padding: 0 1; color: $text-muted; }
+    PlayersScreen #players-caption.-error { color: $text-error; }
+    PlayersScreen #players-table { height: 1fr; margin: 0 1; }
+    """
+
+    BINDINGS = [
+        Binding("left_square_bracket", "page(-1)", "Prev page", key_display="["),
+        Binding("right_square_bracket", "page(1)", "Next page", key_display="]"),
+        Binding("pageup", "page(-1)", "Prev page", show=False, priority=True),
+        Binding("pagedown", "page(1)", "Next page", show=False, priority=True),
+        Binding("slash,ctrl+f", "focus_filter", "Filter", key_display="/"),
+        Binding("ctrl+n", "new_player", "New ghost"),
+        Binding("f5", "refresh", "Refresh"),
+        Binding("ctrl+r", "refresh", "Refresh", show=False),
+        Binding("escape", "clear_filter", "Clear", show=False),
+    ]
+
+    def __init__(self, **kwargs) -> None:
+        super().__init__(**kwargs)
+        self.page_number = 1
+        self.total_pages = 1
+        self.current: PlayersPage | None = None
+        self.shown: list[Player] = []
+
+    def compose(self) -> ComposeResult:
+        yield Header()
+        with Horizontal(id="players-bar"):
+            yield Label("Filter (/)")
+            yield Input(placeholder="all players, by name", id="players-filter", compact=True)
+        yield Static("", id="players-caption")
+        yield DataTable(id="players-table", cursor_type="row", zebra_stripes=True)
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.title = "Players"
+        table = self.query_one("#players-table", DataTable)
+        table.add_column("Name", key="name")
+        table.add_column("Kind", key="kind", width=7)
+        table.add_column("Username", key="username")
+        table.focus()
+        self.load_page(1)
+
+    # ------------------------------------------------------------------ showing
+
+    @property
+    def filter_text(self) -> str:
+        return self.query_one("#players-filter", Input).value.strip()
+
+    def caption(self, text: str, *, error: bool = False) -> None:
+        widget = self.query_one("#players-caption", Static)
+        widget.update(text)
+        widget.set_class(error, "-error")
+
+    def show_players(self, players: list[Player], caption: str, select: str | None = None) -> None:
+        table = self.query_one("#players-table", DataTable)
+        table.clear()
+        for player in players:
+            kind = "ghost" if player.ghost else "member"
+            table.add_row(player.label, kind, player.username or "—", key=player.id)
+        self.shown = list(players)
+        self.caption(caption)
+        if select is not None:
+            for row, player in enumerate(players):
+                if player.id == select:
+                    table.move_cursor(row=row)
+                    break
+
+    # ------------------------------------------------------------------ loading
+
+    @work(exclusive=True, group="players")
+    async def load_page(self, number: int, select: str | None = None) -> None:
+        table = self.query_one("#players-table", DataTable)
+        table.loading = True
+        try:
+            page = await self.client.players_page(number)
+        except Exception as exc:
+            self.caption(f"Players could not be read. {error_sentence(exc)}", error=True)
+            self.show_error(exc)
+            return
+        finally:
+            table.loading = False
+        self.current = page
+        self.page_number = page.page
+        self.total_pages = max(1, page.total_pages)
+        total = page.total or len(page.data)
+        caption = f"Page {self.page_number} of {self.total_pages} · {total} players"
+        if self.total_pages > 1:
+            caption += " · [ ] to turn"
+        self.show_players(page.data, caption, select)
+
+    @work(exclusive=True, group="players")
+    async def apply_filter(self, text: str) -> None:
+        table = self.query_one("#players-table", DataTable)
+        table.loading = True
+        try:
+            everyone = await self.client.players()
+        except Exception as exc:
+            self.caption(f"Players could not be read. {error_sentence(exc)}", error=True)
+            return
+        finally:
+            table.loading = False
+        found = [p for p in everyone if matches_filter(p, text)]
+        self.show_players(
+            found, f"Filter “{text}”: {len(found)} of all {len(everyone)} players (esc: clear)."
+        )
+
+    @work(exclusive=True, group="players-jump")
+    async def jump_to(self, player: Player) -> None:
+        """Show the page that holds `player`, cursor on them."""
+        try:
+            everyone = await self.client.players(refresh=True)
+        except Exception as exc:
+            self.show_error(exc)
+            everyone = []
+        per_page = (self.current.rows_for_page if self.current else 0) or 25
+        index = next((i for i, p in enumerate(everyone) if p.id == player.id), None)
+        number = 1 if index is None else index // per_page + 1
+        self.load_page(number, select=player.id)
+
+    # ------------------------------------------------------------------ filter field
+
+    @on(Input.Changed, "#players-filter")
+    def _filter_changed(self, event: Input.Changed) -> None:
+        if event.value.strip():
+            self.apply_filter(event.value.strip())
+        else:
+            self.load_page(self.page_number)
+
+    @on(Input.Submitted, "#players-filter")
+    def _filter_submitted(self) -> None:
+        self.query_one("#players-table", DataTable).focus()
+
+    # ------------------------------------------------------------------ actions
+
+    def action_page(self, step: int) -> None:
+        if self.filter_text:
+            self.notify("Clear the filter (esc) to turn pages.", severity="warning")
+            return
+        target = min(max(1, self.page_number + step), self.total_pages)
+        if target != self.page_number:
+            self.load_page(target)
+
+    def action_focus_filter(self) -> None:
+        self.query_one("#players-filter", Input).focus()
+
+    def action_clear_filter(self) -> None:
+        field = self.query_one("#players-filter", Input)
+        if field.value:
+            field.value = ""  # the Changed handler reloads the page
+        self.query_one("#players-table", DataTable).focus()
+
+    def action_refresh(self) -> None:
+        if self.filter_text:
+            self.client.invalidate("players")
+            self.apply_filter(self.filter_text)
+        else:
+            self.load_page(self.page_number)
+
+    def action_new_player(self) -> None:
+        async def create(text: str) -> Player:
+            name = text.strip()
+            if not name:
+                raise ValueError("Type the ghost player's name.")
+            return await self.client.create_player(name)
+
+        dialog = AskDialog(
+            "New ghost player",
+            "A ghost player has no account; the service shows their name with a * in front.",
+            placeholder="Name",
+            submit=create,
+        )
+        self.app.push_screen(dialog, self._created)
+
+    def _created(self, player: Player | None) -> None:
+        if player is None:
+            return
+        self.notify(f"Ghost player {player.label} created.")
+        self.query_one("#players-filter", Input).value = ""
+        self.jump_to(player)

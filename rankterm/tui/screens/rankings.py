@@ -1,0 +1,296 @@
+"""Rankings (mode "rankings"): the standings of a subset after any match, a page at a time.
+
+A subset picker (main first, then one per game), a match-number field ("last", or the number of a match: the
+standings right after it), and the pager ("page n of N"). The table: position, its change (▲ up in the
+success colour, ▼ down in the error colour, a dash for none), player, ree, its change, belt, title, status.
+Enter on a player's row opens their recent matches in the chosen subset.
+
+Keys: [ / ] (or pageup / pagedown) previous / next page · Enter a player's recent matches · F5 reload ·
+/ the match-number field · s the subset picker. Everything loads in a worker; errors are one sentence on the line above the table.
+"""
+
+from __future__ import annotations
+
+from rich.text import Text
+from textual import on, work
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal
+from textual.widgets import DataTable, Footer, Header, Input, Label, Select, Static
+
+from rankterm.api.models import RankingRow, RankingsPage, Subset
+from rankterm.tui.base import RanktermScreen, error_sentence
+from rankterm.tui.screens.rankings_player import PlayerMatchesScreen
+from rankterm.tui.widgets.match_form_input import FormInput
+from rankterm.tui.widgets.pager import Pager
+from rankterm.tui.widgets.pager_table import fill_table
+from rankterm.tui.widgets.subset_picker import SubsetPicker, subset_title
+
+NONE = "\u2013"
+"""An en dash: no change, or no value."""
+COLUMNS = ("Pos", "Δ", "Player", "Ree", "ΔRee", "Belt", "Title", "Status")
+
+
+def parse_match_number(text: str) -> int | None:
+    """ "last" (or nothing) -> None; digits -> that match number; anything else -> ValueError."""
+    value = text.strip().lower()
+    if value in ("", "last"):
+        return None
+    if value.isdigit() and int(value) >= 1:
+        return int(value)
+    raise ValueError('Type a match number (digits only), or "last".')
+
+
+def format_ree(value: float | int | None) -> str:
+    return NONE if value is None else f"{value:.1f}"
+
+
+def delta_cells(row: RankingRow, up: str = "green", down: str = "red") -> tuple[Text, Text]:
+    """The Δposition and Δree cells: ▲2 / ▼1 / a dash, and +12.3 / -4.0 / a dash, in the colours given."""
+    moved = row.delta_position or 0
+    if moved > 0:
+        position = Text(f"▲{moved}", style=up)
+    elif moved < 0:
+        position = Text(f"▼{-moved}", style=down)
+    else:
+        position = Text(NONE, style="dim")
+    change = row.delta_ree or 0
+    if change > 0:
+        ree = Text(f"+{change:.1f}", style=up)
+    elif change < 0:
+        ree = Text(f"{change:.1f}", style=down)
+    else:
+        ree = Text(NONE, style="dim")
+    return position, ree
+
+
+class RankingsScreen(RanktermScreen):
+    """Standings, by subset and match number, paged."""
+
+    DEFAULT_CSS = """
+    RankingsScreen #rank-controls {
+        height: 1;
+        padding: 0 1;
+    }
+    RankingsScreen #rank-controls > Label {
+        width: auto;
+        margin: 0 1 0 2;
+        color: $text-muted;
+    }
+    RankingsScreen #rank-match {
+        width: 8;
+    }
+    RankingsScreen #rank-match.-invalid {
+        background: $error 25%;
+    }
+    RankingsScreen Pager {
+        dock: right;
+    }
+    RankingsScreen #rank-info {
+        height: auto;
+        padding: 0 1;
+        color: $text-muted;
+    }
+    RankingsScreen #rank-info.-error {
+        color: $text-error;
+    }
+    RankingsScreen #rank-table {
+        height: 1fr;
+    }
+    """
+
+    AUTO_FOCUS = "#rank-table"
+
+    BINDINGS = [
+        Binding("left_square_bracket", "page(-1)", "Prev page", key_display="["),
+        Binding("right_square_bracket", "page(1)", "Next page", key_display="]"),
+        Binding("pageup", "page(-1)", "Prev page", show=False, priority=True),
+        Binding("pagedown", "page(1)", "Next page", show=False, priority=True),
+        Binding("f5", "reload", "Reload"),
+        Binding("slash", "focus_match", "Match no.", key_display="/"),
+        Binding("s", "focus_subset", "Subset", show=False),
+    ]
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.page_data: RankingsPage | None = None
+        self.match_number: int | None = None
+        self._shown_subset: object = None
+
+    def compose(self) -> ComposeResult:
+        yield Header()
+        with Horizontal(id="rank-controls"):
+            yield SubsetPicker(id="rank-subset")
+            yield Label("after match")
+            yield FormInput("last", id="rank-match", compact=True, max_length=9, restrict=r"[0-9A-Za-z]*")
+            yield Pager("", id="rank-pager")
+        yield Static("Loading the standings…", id="rank-info", markup=False)
+        yield DataTable(id="rank-table", cursor_type="row", zebra_stripes=True)
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.sub_title = "Rankings"
+        self.watch(self.app, "theme", self._retheme, init=False)
+
+    def _retheme(self, _theme: str) -> None:
+        """The ▲▼ colours come from the theme: paint the page again in the new one (no call)."""
+        if self.page_data is not None:
+            self._fill(self.page_data, self.picker.subset)
+
+    def on_screen_resume(self) -> None:
+        self.reload()
+
+    # ------------------------------------------------------------------ parts
+
+    @property
+    def table(self) -> DataTable:
+        return self.query_one("#rank-table", DataTable)
+
+    @property
+    def picker(self) -> SubsetPicker:
+        return self.query_one("#rank-subset", SubsetPicker)
+
+    @property
+    def pager(self) -> Pager:
+        return self.query_one("#rank-pager", Pager)
+
+    def say(self, text: str, *, error: bool = False) -> None:
+        info = self.query_one("#rank-info", Static)
+        info.update(text)
+        info.set_class(error, "-error")
+
+    # ------------------------------------------------------------------ loading
+
+    @work(exclusive=True, group="rankings")
+    async def reload(self) -> None:
+        """Subsets (cached by the client), then the page shown (the standings may have moved)."""
+        if not self.has_client:
+            return
+        try:
+            subsets = await self.client.subsets()
+        except Exception as exc:  # one sentence, never a traceback
+            self.say(error_sentence(exc), error=True)
+            return
+        keep = self.picker.value if isinstance(self.picker.value, str) else None
+        self.picker.set_subsets(subsets, keep=keep)
+        self._shown_subset = self.picker.value
+        await self._load(self.pager.page)
+
+    @work(exclusive=True, group="rankings")
+    async def load_page(self, page: int) -> None:
+        await self._load(page)
+
+    async def _load(self, page: int) -> None:
+        subset = self.picker.subset
+        table = self.table
+        table.loading = True
+        try:
+            data = await self.client.rankings_page(
+                page, subset=self.picker.subset_id, match=self.match_number
+            )
+        except Exception as exc:  # one sentence, never a traceback
+            self.say(error_sentence(exc), error=True)
+            return
+        finally:
+            table.loading = False
+        self.page_data = data
+        self.pager.show(data.page, data.total_pages)
+        self._fill(data, subset)
+
+    def _fill(self, data: RankingsPage, subset: Subset | None) -> None:
+        colours = self.app.get_css_variables()
+        up, down = colours.get("text-success", "green"), colours.get("text-error", "red")
+        cells = []
+        for row in data.data:
+            moved, change = delta_cells(row, up, down)
+            cells.append(
+                [
+                    Text(str(row.position)),
+                    moved,
+                    Text(row.player.label),
+                    Text(format_ree(row.ree)),
+                    change,
+                    Text(row.belt_label or row.belt),
+                    Text(row.title_label or row.title),
+                    Text(row.status_label or row.status),
+                ]
+            )
+        fill_table(self.table, COLUMNS, cells, [r.player.id for r in data.data])
+        shown = data.subset or subset
+        name = subset_title(shown) if shown else "Main"
+        if data.match is None or not data.data:
+            asked = f"match {self.match_number}" if self.match_number else "the last match"
+            self.say(f"{name}: no standings yet after {asked}.")
+            return
+        when = data.match.date[:16]
+        last = " (latest)" if self.match_number is None else ""
+        self.say(f"{name} · after match {data.match.number}{last} · {when} · {data.total} matches")
+
+    # ------------------------------------------------------------------ events and keys
+
+    @on(Select.Changed, "#rank-subset")
+    def _subset_changed(self, event: Select.Changed) -> None:
+        if event.value == self._shown_subset or event.value is Select.NULL:
+            return
+        self._shown_subset = event.value
+        self.pager.show(1, 1)
+        self.load_page(1)
+
+    @on(Pager.Changed)
+    def _page_changed(self, event: Pager.Changed) -> None:
+        self.load_page(event.page)
+
+    @on(Input.Submitted, "#rank-match")
+    def _match_submitted(self, event: Input.Submitted) -> None:
+        field = event.input
+        try:
+            number = parse_match_number(event.value)
+        except ValueError as exc:
+            field.add_class("-invalid")
+            self.say(str(exc), error=True)
+            return
+        field.remove_class("-invalid")
+        if number is None and event.value.strip().lower() != "last":
+            field.value = "last"
+        self.match_number = number
+        self.pager.show(1, 1)
+        self.load_page(1)
+        self.table.focus()
+
+    @on(Input.Changed, "#rank-match")
+    def _match_typing(self, event: Input.Changed) -> None:
+        if "last".startswith(event.value.strip().lower()):
+            return  # on the way to "last" (or empty): judged on Enter
+        try:
+            parse_match_number(event.value)
+        except ValueError as exc:
+            event.input.add_class("-invalid")
+            self.say(str(exc), error=True)
+        else:
+            if event.input.has_class("-invalid"):
+                event.input.remove_class("-invalid")
+                self.say("Enter shows the standings after that match.")
+
+    def action_page(self, step: int) -> None:
+        self.pager.go_to(self.pager.page + step)
+
+    def action_reload(self) -> None:
+        self.reload()
+
+    def action_focus_match(self) -> None:
+        self.query_one("#rank-match", Input).focus()
+
+    def action_focus_subset(self) -> None:
+        self.picker.focus()
+
+    @on(DataTable.RowSelected, "#rank-table")
+    def _open_player(self, event: DataTable.RowSelected) -> None:
+        data = self.page_data
+        if data is None or not self.has_client:
+            return
+        player_id = event.row_key.value
+        row = next((r for r in data.data if r.player.id == player_id), None)
+        if row is None:
+            return
+        subset = self.picker.subset
+        self.app.push_screen(PlayerMatchesScreen(row.player, subset, fetch=self.client.matches_page))

@@ -1,0 +1,1 @@
+"""Widgets of rankterm, one a file, each with its DEFAULT_CSS beside it."""

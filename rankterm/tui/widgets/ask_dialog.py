@@ -1,0 +1,114 @@
+"""`AskDialog`: a small modal that asks for one line of text and runs an async action with it.
+
+    result = await self.app.push_screen_wait(
+        AskDialog("New ghost player", "Name", submit=self.client.create_player)
+    )
+
+The action runs in a worker with the dialog showing loading; an error (a RanktermError's sentence, or a
+ValueError's text) is shown inline under the field and the dialog stays open with the text kept. On success
+the dialog closes with the action's result; escape closes it with None. Enter or ctrl+s submits.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+from textual import on, work
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical
+from textual.screen import ModalScreen
+from textual.widgets import Button, Input, Label, Static
+
+from rankterm.api.errors import RanktermError
+
+
+class AskDialog(ModalScreen[Any]):
+    """Ask for one line, run `submit(text)`, close with its result; errors stay inline."""
+
+    DEFAULT_CSS = """
+    AskDialog { align: center middle; background: $background 60%; }
+    AskDialog #ask-box {
+        width: 64; max-width: 100%; height: auto; max-height: 100%;
+        border: round $accent; border-title-color: $text-accent; background: $surface; padding: 0 1;
+    }
+    AskDialog #ask-prompt { color: $text-muted; height: auto; width: 1fr; }
+    AskDialog #ask-input { margin-top: 1; }
+    AskDialog #ask-input.-invalid { background: $error 25%; }
+    AskDialog #ask-error { color: $text-error; height: auto; }
+    AskDialog #ask-buttons { height: 1; margin-top: 1; align-horizontal: right; }
+    AskDialog #ask-buttons Button { margin-left: 1; min-width: 10; }
+    """
+
+    BINDINGS = [
+        Binding("escape", "cancel", "Cancel"),
+        Binding("ctrl+s", "submit", "Create"),
+    ]
+
+    def __init__(
+        self,
+        title: str,
+        prompt: str,
+        *,
+        submit: Callable[[str], Awaitable[Any]],
+        placeholder: str = "",
+        ok_label: str = "Create",
+        **kwargs: Any,
+    ) -> None:
+        super().__init__(**kwargs)
+        self.dialog_title = title
+        self.prompt = prompt
+        self.placeholder = placeholder
+        self.ok_label = ok_label
+        self._submit = submit
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="ask-box") as box:
+            box.border_title = self.dialog_title
+            yield Label(self.prompt, id="ask-prompt")
+            yield Input(placeholder=self.placeholder, id="ask-input", compact=True)
+            yield Static("", id="ask-error")
+            with Horizontal(id="ask-buttons"):
+                yield Button(f"{self.ok_label} ⏎", id="ask-ok", variant="primary", compact=True)
+                yield Button("Cancel esc", id="ask-cancel", compact=True)
+
+    def on_mount(self) -> None:
+        self.query_one("#ask-input", Input).focus()
+
+    @property
+    def error_text(self) -> str:
+        """The inline error shown now ("" when none)."""
+        return str(self.query_one("#ask-error", Static).render())
+
+    def show_problem(self, sentence: str) -> None:
+        self.query_one("#ask-error", Static).update(sentence)
+        self.query_one("#ask-input", Input).set_class(bool(sentence), "-invalid")
+
+    @on(Button.Pressed, "#ask-cancel")
+    def action_cancel(self) -> None:
+        self.dismiss(None)
+
+    @on(Input.Submitted, "#ask-input")
+    @on(Button.Pressed, "#ask-ok")
+    def action_submit(self) -> None:
+        self.run_submit(self.query_one("#ask-input", Input).value)
+
+    @work(exclusive=True, group="ask-dialog")
+    async def run_submit(self, text: str) -> None:
+        box = self.query_one("#ask-box")
+        box.loading = True
+        try:
+            result = await self._submit(text)
+        except RanktermError as exc:
+            self.show_problem(str(exc))
+        except ValueError as exc:
+            self.show_problem(str(exc))
+        except Exception as exc:
+            self.show_problem(f"Unexpected error: {type(exc).__name__}.")
+        else:
+            self.dismiss(result)
+            return
+        finally:
+            box.loading = False
+        self.query_one("#ask-input", Input).focus()

@@ -1,0 +1,142 @@
+"""`GamePicker`: pick the game of a match by typing its name.
+
+Typing filters the group's games (handed over with `set_games`, from `client.games()`); from two characters
+on, a one-shot timer (debounce) also asks the catalogue (`search`, i.e. `client.search_games`) in a worker, and
+the games found that the group has not played yet are offered after the group's own, tagged "catalogue".
+Enter picks the highlighted game; `game` is the picked one (None while the text names no picked game), and
+every change is announced with `GamePicker.Changed`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from textual import on, work
+from textual.message import Message
+from textual.timer import Timer
+
+from rankterm.api.models import Game
+from rankterm.tui.base import error_sentence
+from rankterm.tui.widgets.player_picker_typeahead import TypeAhead
+
+SEARCH_DELAY = 0.3
+"""Seconds of quiet typing before the catalogue is searched."""
+MIN_SEARCH = 2
+"""Characters needed before the catalogue is searched."""
+
+Search = Callable[[str], Awaitable[list[Game]]]
+
+
+class GamePicker(TypeAhead):
+    """The game field of the match form: the group's games first, then the catalogue's."""
+
+    DEFAULT_CSS = """
+    GamePicker {
+        width: 1fr;
+    }
+    GamePicker.-invalid > Input {
+        background: $error 25%;
+    }
+    """
+
+    @dataclass
+    class Changed(Message):
+        """The picked game changed (None: the field names no game any more)."""
+
+        picker: GamePicker
+        game: Game | None
+        by_user: bool = False
+        """True when picked from the list (Enter or a click), False when set from code or by typing on."""
+
+        @property
+        def control(self) -> GamePicker:
+            return self.picker
+
+    def __init__(
+        self,
+        *,
+        search: Search | None = None,
+        id: str | None = None,
+        classes: str | None = None,
+    ) -> None:
+        super().__init__("type a game (Enter picks)", id=id, classes=classes)
+        self.search = search
+        self.games: list[Game] = []
+        self.game: Game | None = None
+        self._group_ids: set[int] = set()
+        self._timer: Timer | None = None
+        self.search_error: str | None = None
+
+    def candidates(self) -> Sequence[Any]:
+        return self.games
+
+    def label(self, item: Any) -> str:
+        return item.name
+
+    def item_key(self, item: Any) -> Any:
+        return item.id
+
+    def suggestion_prompt(self, item: Any) -> str:
+        return item.name if item.id in self._group_ids else f"{item.name}  · catalogue"
+
+    def set_games(self, games: Sequence[Game]) -> None:
+        """The group's games (offered first)."""
+        self.games = list(games)
+        self._group_ids = {g.id for g in self.games}
+        if self.input.has_focus:
+            self.refresh_suggestions()
+
+    def choose(self, game: Game | None, *, by_user: bool = False) -> None:
+        """Set the picked game (and the text), e.g. for a rematch."""
+        self.extra = []
+        if self._timer is not None:
+            self._timer.stop()
+            self._timer = None
+        self.game = game
+        self.set_text(game.name if game else "")
+        self.post_message(self.Changed(self, game, by_user))
+
+    @on(TypeAhead.Picked)
+    def _picked(self, event: TypeAhead.Picked) -> None:
+        if event.typeahead is not self:
+            return
+        event.stop()
+        self.choose(event.item, by_user=True)
+
+    @on(TypeAhead.Query)
+    def _query(self, event: TypeAhead.Query) -> None:
+        if event.typeahead is not self:
+            return
+        event.stop()
+        text = event.text
+        if self.game is not None and text != self.game.name:
+            self.game = None
+            self.post_message(self.Changed(self, None))
+        if self._timer is not None:
+            self._timer.stop()
+            self._timer = None
+        wanted = text.strip()
+        known = {g.name.casefold() for g in self.games}
+        if self.search is None or len(wanted) < MIN_SEARCH or wanted.casefold() in known:
+            self.extra = []
+            return
+        self._timer = self.set_timer(SEARCH_DELAY, lambda: self._search(wanted))
+
+    @work(exclusive=True, group="game-search")
+    async def _search(self, wanted: str) -> None:
+        self._timer = None
+        if self.search is None or self.text.strip() != wanted:
+            return
+        try:
+            found = await self.search(wanted)
+        except Exception as exc:  # one sentence, never a traceback
+            self.search_error = error_sentence(exc)
+            self.notify(self.search_error, severity="error", markup=False)
+            return
+        self.search_error = None
+        if self.text.strip() != wanted:
+            return  # typed on meanwhile: that text has its own search coming
+        self.extra = found
+        self.refresh_suggestions()

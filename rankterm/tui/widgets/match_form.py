@@ -1,0 +1,355 @@
+"""`MatchForm`: the fields of one new match, its own checks, and the panels around it.
+
+Game (a `GamePicker`), weight, name ("Game name", "A vs B" or a custom text), notes, external id, and the
+faction rows (`FactionRow`, added and removed by the screen's keys). `collect()` reads the form into a
+`NewMatch`, or shows every problem (`NewMatch.problems()` plus ranks and points that do not parse) under its
+field, the field marked `-invalid`, and gives None. It never sends anything: the screen does.
+The answer panel (`MatchFormAnswer`) and the queue line sit inside the same scroll, at its top and bottom.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Sequence
+
+from pydantic import ValidationError
+from textual import on
+from textual.app import ComposeResult
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.widget import Widget
+from textual.widgets import Input, Label, Select, Static
+
+from rankterm.api.models import NAME_GAME, NAME_VERSUS, Game, NewMatch, Player, Weight
+from rankterm.tui.widgets.faction_row import FactionRow
+from rankterm.tui.widgets.faction_row_header import FactionRowHeader
+from rankterm.tui.widgets.game_picker import GamePicker, Search
+from rankterm.tui.widgets.match_form_answer import MatchFormAnswer
+from rankterm.tui.widgets.match_form_input import FormInput
+
+CUSTOM = "custom"
+NAME_CHOICES: list[tuple[str, str]] = [("Game name", NAME_GAME), ("A vs B", NAME_VERSUS), ("Custom…", CUSTOM)]
+WEIGHT_CHOICES: list[tuple[str, Weight]] = [(w.label, w) for w in Weight]
+
+
+class MatchForm(VerticalScroll, can_focus=False):
+    """The match form, in a scroll so that it works at 80x24 with any number of factions."""
+
+    DEFAULT_CSS = """
+    MatchForm {
+        height: 1fr;
+        padding: 0 1;
+        scrollbar-size-vertical: 1;
+    }
+    MatchForm .field {
+        height: auto;
+        width: 1fr;
+    }
+    MatchForm .field > Label {
+        width: 8;
+        color: $text-muted;
+    }
+    MatchForm .field > .inner-label {
+        width: auto;
+        margin: 0 1 0 2;
+    }
+    MatchForm #weight, MatchForm #name-choice {
+        width: 14;
+    }
+    MatchForm #custom-name {
+        width: 1fr;
+        margin: 0 0 0 1;
+        display: none;
+    }
+    MatchForm.-custom-name #custom-name {
+        display: block;
+    }
+    MatchForm #notes, MatchForm #external-id {
+        width: 1fr;
+    }
+    MatchForm Input.-invalid {
+        background: $error 25%;
+    }
+    MatchForm Input:focus {
+        background-tint: $foreground 8%;
+    }
+    MatchForm #form-problem {
+        color: $text-error;
+        height: auto;
+        display: none;
+    }
+    MatchForm #form-problem.-shown {
+        display: block;
+    }
+    MatchForm FactionRowHeader {
+        margin: 1 0 0 0;
+    }
+    MatchForm #factions {
+        height: auto;
+    }
+    MatchForm #queue-line {
+        height: auto;
+        color: $text-warning;
+        margin: 1 0 0 0;
+        display: none;
+    }
+    MatchForm #queue-line.-shown {
+        display: block;
+    }
+    """
+
+    def __init__(self, *, search: Search | None = None, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self._search = search
+        self.players: list[Player] = []
+
+    def compose(self) -> ComposeResult:
+        yield MatchFormAnswer(id="answer")
+        yield Static("", id="form-problem", markup=False)
+        with Horizontal(classes="field"):
+            yield Label("Game")
+            yield GamePicker(id="game", search=self._search)
+        with Horizontal(classes="field"):
+            yield Label("Weight")
+            yield Select(WEIGHT_CHOICES, value=Weight.NORMAL, allow_blank=False, compact=True, id="weight")
+            yield Label("Name", classes="inner-label")
+            yield Select(NAME_CHOICES, value=NAME_GAME, allow_blank=False, compact=True, id="name-choice")
+            yield FormInput(placeholder="match name", id="custom-name", compact=True, max_length=200)
+        with Horizontal(classes="field"):
+            yield Label("Notes")
+            yield FormInput(placeholder="optional", id="notes", compact=True, max_length=5000)
+        with Horizontal(classes="field"):
+            yield Label("Ext. id")
+            yield FormInput(id="external-id", compact=True, max_length=100)
+        yield FactionRowHeader()
+        with Vertical(id="factions"):
+            yield FactionRow(1)
+            yield FactionRow(2)
+        yield Static("", id="queue-line", markup=False)
+
+    # ------------------------------------------------------------------ parts
+
+    @property
+    def game_picker(self) -> GamePicker:
+        return self.query_one("#game", GamePicker)
+
+    @property
+    def answer(self) -> MatchFormAnswer:
+        return self.query_one("#answer", MatchFormAnswer)
+
+    def field(self, name: str) -> Input:
+        """One of the text fields: "custom-name", "notes", "external-id"."""
+        return self.query_one(f"#{name}", Input)
+
+    @property
+    def rows(self) -> list[FactionRow]:
+        return list(self.query_one("#factions", Vertical).query_children(FactionRow))
+
+    @property
+    def name_value(self) -> str:
+        choice = self.query_one("#name-choice", Select).value
+        return self.field("custom-name").value.strip() if choice == CUSTOM else str(choice)
+
+    # ------------------------------------------------------------------ filling
+
+    def set_lists(self, games: Sequence[Game], players: Sequence[Player]) -> None:
+        """The group's games and players, for the pickers."""
+        self.players = list(players)
+        self.game_picker.set_games(games)
+        for row in self.rows:
+            row.set_players(self.players)
+
+    async def add_row(self) -> FactionRow:
+        """A new faction row at the end (mounted, ready to focus)."""
+        row = FactionRow(len(self.rows) + 1, players=self.players)
+        await self.query_one("#factions", Vertical).mount(row)
+        return row
+
+    def remove_row(self, row: FactionRow) -> FactionRow | None:
+        """Drop `row`, renumber the others; the row to focus next (None when it was the only one)."""
+        rows = self.rows
+        if len(rows) <= 1:
+            return None
+        index = rows.index(row)
+        rest = [r for r in rows if r is not row]
+        row.remove()
+        for position, other in enumerate(rest, start=1):
+            other.renumber(position)
+        return rest[min(index, len(rest) - 1)]
+
+    def next_match(self, external_id: str) -> None:
+        """Clear what belongs to one match (ranks, points, notes); keep game, players, weight and name."""
+        self.clear_problems()
+        self.field("notes").value = ""
+        self.field("external-id").value = external_id
+        for row in self.rows:
+            row.reset_result()
+
+    async def clear(self, external_id: str) -> None:
+        """A blank form: no game, two empty factions, default weight and name."""
+        self.clear_problems()
+        self.game_picker.choose(None)
+        self.query_one("#weight", Select).value = Weight.NORMAL
+        self.query_one("#name-choice", Select).value = NAME_GAME
+        for name in ("custom-name", "notes"):
+            self.field(name).value = ""
+        self.field("external-id").value = external_id
+        rows = self.rows
+        for extra in rows[2:]:
+            await extra.remove()
+        for row in rows[:2]:
+            row.fill()
+        for _ in range(2 - len(rows[:2])):
+            await self.add_row()
+
+    @on(GamePicker.Changed)
+    def _game_picked(self, event: GamePicker.Changed) -> None:
+        """A game picked from the list: on to the players of the first faction (Tab goes back)."""
+        if event.by_user and event.game is not None:
+            self.game_picker.remove_class("-invalid")
+            rows = self.rows
+            if rows and not rows[0].picker.chosen:
+                rows[0].focus_first()
+
+    def show_custom_name(self, shown: bool) -> None:
+        self.set_class(shown, "-custom-name")
+
+    # ------------------------------------------------------------------ reading
+
+    def key(self) -> tuple:
+        """Everything the form holds, as plain values (to tell whether it changed)."""
+        game = self.game_picker.game
+        rows = tuple(
+            (
+                tuple(r.picker.player_ids),
+                r.rank_input.value,
+                r.points_input.value,
+                r.name_input.value,
+                r.is_bot,
+            )
+            for r in self.rows
+        )
+        return (
+            game.id if game else None,
+            self.query_one("#weight", Select).value,
+            self.query_one("#name-choice", Select).value,
+            *(self.field(n).value for n in ("custom-name", "notes", "external-id")),
+            rows,
+        )
+
+    def collect(self, taken_ids: Collection[str] = ()) -> NewMatch | None:
+        """The match in the form, or None after showing why it cannot be sent.
+
+        `taken_ids`: external ids that are already recorded or queued (refused here, before the service).
+        """
+        self.clear_problems()
+        problems: list[tuple[str, str]] = []
+        factions = []
+        for i, row in enumerate(self.rows):
+            faction, found = row.read()
+            factions.append(faction)
+            problems += [(f"factions.{i}.{field}", sentence) for field, sentence in found]
+        game = self.game_picker.game
+        if game is None and self.game_picker.text.strip():
+            problems.append(("game", "Pick the game from the list (type, then Enter)."))
+        choice = self.query_one("#name-choice", Select).value
+        if choice == CUSTOM and not self.name_value:
+            problems.append(("name", 'Type the custom name, or choose "Game name".'))
+        external_id = self.field("external-id").value.strip()
+        if external_id and external_id in taken_ids:
+            problems.append(("external_id", "This external id is already used: ctrl+r starts a rematch."))
+        match: NewMatch | None = None
+        try:
+            match = NewMatch(
+                game=game.id if game else None,
+                weight=self.query_one("#weight", Select).value,
+                name=self.name_value,
+                notes=self.field("notes").value.strip(),
+                factions=factions,
+                external_id=external_id or None,
+            )
+        except ValidationError as exc:
+            problems.append(("match", f"The match is not valid: {exc.errors()[0].get('msg', 'invalid')}."))
+        if match is not None:
+            has_game = any(field == "game" for field, _ in problems)
+            problems += [(f, s) for f, s in match.problems() if not (f == "game" and has_game)]
+        if problems:
+            self.show_problems(problems)
+            return None
+        return match
+
+    def label(self, match: NewMatch) -> str:
+        """One line naming a match: "Catan: Ada, Ben+Chiara, bot (rt-1a2b)", sides in rank order."""
+        game = self.game_picker.game
+        names = {p.id: p.label for p in self.players}
+        sides = [
+            "bot" if f.bot else "+".join(names.get(p, p) for p in f.players)
+            for f in sorted(match.factions, key=lambda f: f.rank)
+        ]
+        return f"{game.name if game else 'match'}: {', '.join(sides)} ({match.external_id or 'no id'})"
+
+    # ------------------------------------------------------------------ problems
+
+    def clear_problems(self) -> None:
+        box = self.query_one("#form-problem", Static)
+        box.update("")
+        box.remove_class("-shown")
+        self.game_picker.remove_class("-invalid")
+        self.query_one(FactionRowHeader).remove_class("-invalid")
+        for name in ("custom-name", "external-id"):
+            self.field(name).remove_class("-invalid")
+        for row in self.rows:
+            row.clear_problems()
+
+    def show_problems(self, problems: list[tuple[str, str]]) -> None:
+        """Mark each field and say each sentence (under its row for a faction, at the top otherwise);
+        focus the first field named, the form's own fields before the rows."""
+        top: list[str] = []
+        in_rows = 0
+        first: Widget | None = None
+        first_in_rows: Widget | None = None
+        rows = self.rows
+        for field, sentence in problems:
+            parts = field.split(".")
+            if (
+                parts[0] == "factions"
+                and len(parts) == 3
+                and parts[1].isdigit()
+                and int(parts[1]) < len(rows)
+            ):
+                row = rows[int(parts[1])]
+                row.show_problem(parts[2], sentence)
+                in_rows += 1
+                inputs = {"players": row.picker.input, "rank": row.rank_input, "points": row.points_input}
+                first_in_rows = first_in_rows or inputs.get(parts[2])
+            else:
+                if sentence not in top:
+                    top.append(sentence)
+                first = first or self.mark(field)
+        if in_rows:
+            top.append(f"{in_rows} problem{'s' if in_rows > 1 else ''} in the faction rows below.")
+        box = self.query_one("#form-problem", Static)
+        box.update("\n".join(f"✘ {s}" for s in top))
+        box.add_class("-shown")
+        self.scroll_home(animate=False)
+        target = first or first_in_rows
+        if target is not None:
+            target.focus()
+
+    def mark(self, field: str) -> Widget | None:
+        """Mark a form-wide field ("game", "factions", "name", "external_id") invalid; its input."""
+        if field == "game":
+            self.game_picker.add_class("-invalid")
+            return self.game_picker.input
+        if field == "factions":
+            self.query_one(FactionRowHeader).add_class("-invalid")
+            rows = self.rows
+            return rows[-1].picker.input if rows else None
+        if field in ("name", "external_id"):
+            widget = self.field("custom-name" if field == "name" else "external-id")
+            widget.add_class("-invalid")
+            return widget
+        return None
+
+    def show_queue(self, text: str) -> None:
+        line = self.query_one("#queue-line", Static)
+        line.update(text)
+        line.set_class(bool(text), "-shown")

@@ -1,0 +1,155 @@
+"""`PlayerPicker`: the players of one faction, picked by typing, shown as removable chips.
+
+Typing filters the group's players (handed over with `set_players`, from `client.players()`); Enter picks the
+highlighted one and adds a chip; Backspace in the empty field removes the last chip (a click on a chip removes
+that one). Several players make a team. A player may be picked in two factions: the form's validation says so
+rather than hiding the player. Every change posts `PlayerPicker.Changed`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from textual import on
+from textual.app import ComposeResult
+from textual.containers import Horizontal
+from textual.message import Message
+
+from rankterm.api.models import Player
+from rankterm.tui.widgets.match_form_input import FormInput
+from rankterm.tui.widgets.player_picker_chip import PlayerChip
+from rankterm.tui.widgets.player_picker_suggestions import SuggestionList
+from rankterm.tui.widgets.player_picker_typeahead import TypeAhead
+
+
+class _PlayerInput(FormInput):
+    """The text field of a picker: Backspace when empty removes the last chip."""
+
+    @dataclass
+    class BackspaceEmpty(Message):
+        field: _PlayerInput
+
+    def action_delete_left(self) -> None:
+        if not self.value:
+            self.post_message(self.BackspaceEmpty(self))
+            return
+        super().action_delete_left()
+
+
+class PlayerPicker(TypeAhead):
+    """The players field of a faction row."""
+
+    DEFAULT_CSS = """
+    PlayerPicker {
+        width: 1fr;
+    }
+    PlayerPicker > #chips {
+        height: 1;
+        width: 1fr;
+    }
+    PlayerPicker > #chips > Input {
+        width: 1fr;
+        min-width: 8;
+    }
+    PlayerPicker.-invalid > #chips {
+        background: $error 25%;
+    }
+    """
+
+    @dataclass
+    class Changed(Message):
+        """The chosen players changed."""
+
+        picker: PlayerPicker
+
+        @property
+        def control(self) -> PlayerPicker:
+            return self.picker
+
+    def __init__(
+        self, *, players: Sequence[Player] = (), id: str | None = None, classes: str | None = None
+    ) -> None:
+        super().__init__("player…", id=id, classes=classes)
+        self.players: list[Player] = list(players)
+        self.chosen: list[Player] = []
+
+    def compose(self) -> ComposeResult:
+        with Horizontal(id="chips"):
+            yield _PlayerInput(placeholder=self._placeholder, compact=True)
+        yield SuggestionList()
+
+    # ------------------------------------------------------------ TypeAhead hooks
+
+    def candidates(self) -> Sequence[Any]:
+        return self.players
+
+    def label(self, item: Any) -> str:
+        return item.label
+
+    def item_key(self, item: Any) -> Any:
+        return item.id
+
+    def excluded(self, item: Any) -> bool:
+        return any(p.id == item.id for p in self.chosen)
+
+    def suggestion_prompt(self, item: Any) -> str:
+        return f"{item.label}  · ghost" if item.ghost else item.label
+
+    # ------------------------------------------------------------ chips
+
+    def set_players(self, players: Sequence[Player]) -> None:
+        """The group's players (the candidates)."""
+        self.players = list(players)
+
+    @property
+    def player_ids(self) -> list[str]:
+        return [p.id for p in self.chosen]
+
+    def add_player(self, player: Player) -> None:
+        if self.excluded(player):
+            return
+        self.chosen.append(player)
+        chip = PlayerChip(player)
+        self.query_one("#chips", Horizontal).mount(chip, before=self.input)
+        self.post_message(self.Changed(self))
+
+    def remove_player(self, player_id: str) -> None:
+        for chip in self.query(PlayerChip):
+            if chip.player.id == player_id:
+                chip.remove()
+        self.chosen = [p for p in self.chosen if p.id != player_id]
+        self.post_message(self.Changed(self))
+
+    def set_chosen(self, players: Sequence[Player]) -> None:
+        """Replace the chosen players (e.g. for a rematch)."""
+        self.query(PlayerChip).remove()
+        self.chosen = []
+        for player in players:
+            self.add_player(player)
+        self.post_message(self.Changed(self))
+
+    @on(TypeAhead.Picked)
+    def _picked(self, event: TypeAhead.Picked) -> None:
+        if event.typeahead is not self:
+            return
+        event.stop()
+        self.set_text("")
+        self.add_player(event.item)
+
+    @on(TypeAhead.Query)
+    def _query(self, event: TypeAhead.Query) -> None:
+        if event.typeahead is self:
+            event.stop()
+
+    @on(PlayerChip.Remove)
+    def _chip_clicked(self, event: PlayerChip.Remove) -> None:
+        event.stop()
+        self.remove_player(event.chip.player.id)
+
+    @on(_PlayerInput.BackspaceEmpty)
+    def _backspace(self, event: _PlayerInput.BackspaceEmpty) -> None:
+        event.stop()
+        if self.chosen:
+            self.remove_player(self.chosen[-1].id)

@@ -1,0 +1,124 @@
+"""Shared fixtures of the TUI tests: a fresh in-process demo group per test, with time frozen.
+
+    def test_x(make_app):                 # sync test: fine for snap_compare
+        app = make_app()                  # RanktermApp on the demo client, ids "rt-test-0001", ...
+    async def test_y(make_app, demo_client):
+        async with make_app().run_test(size=(80, 24)) as pilot: ...
+
+Every test runs with RANKTERM_CONFIG / RANKTERM_CACHE_DIR / RANKTERM_DATA_DIR in its own tmp folder, so
+nothing touches the real config, token cache or user themes.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+import pytest
+
+from rankterm.api.client import RankingClient
+from rankterm.config import Config, Profile
+
+FROZEN_NOW = 1_780_000_000.0
+"""2026-05-28 20:26:40 UTC: the demo service's clock and the client's, in every TUI test."""
+
+DEMO_URL = "http://demo.rankterm/"
+
+
+def frozen_clock() -> float:
+    return FROZEN_NOW
+
+
+@dataclass
+class DemoService:
+    """The embedded service in-process: its ASGI app and the demo client's credentials."""
+
+    asgi: Any
+    key: str
+    secret: str
+
+    def client(self, key: str | None = None, secret: str | None = None) -> RankingClient:
+        return RankingClient.in_process(
+            self.asgi,
+            key=self.key if key is None else key,
+            secret=self.secret if secret is None else secret,
+            base_url=DEMO_URL,
+            clock=frozen_clock,
+        )
+
+
+@pytest.fixture(autouse=True)
+def isolated_paths(tmp_path, monkeypatch):
+    """Config, token cache, data and user themes live in this test's tmp folder."""
+    monkeypatch.setenv("RANKTERM_CONFIG", str(tmp_path / "config" / "config.toml"))
+    monkeypatch.setenv("RANKTERM_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.setenv("RANKTERM_DATA_DIR", str(tmp_path / "data"))
+    return tmp_path
+
+
+def _new_demo_service() -> DemoService:
+    from rankterm.server.seed import demo_app  # only tests may reach the server package
+
+    asgi, key, secret = demo_app(clock=frozen_clock)
+    return DemoService(asgi, key, secret)
+
+
+@pytest.fixture
+def demo_service() -> DemoService:
+    """A fresh copy of the demo group."""
+    return _new_demo_service()
+
+
+@pytest.fixture
+def demo_client(demo_service: DemoService) -> RankingClient:
+    """A client on this test's fresh demo group (frozen clock). The app closes it when it exits."""
+    return demo_service.client()
+
+
+def fixed_ids() -> Callable[[], str]:
+    counter = itertools.count(1)
+    return lambda: f"rt-test-{next(counter):04d}"
+
+
+@pytest.fixture
+def make_app(demo_service: DemoService, demo_client: RankingClient) -> Callable[..., Any]:
+    """`make_app(**kw)`: a RanktermApp on `demo_client`; keywords override any constructor argument.
+
+    `demo_factory` makes a fresh demo group (frozen clock); `client_factory(profile)` makes a client on this
+    test's demo service with the profile's key and secret, so a profile can be tested without a network.
+    """
+    from rankterm.tui.app import RanktermApp
+
+    def client_factory(profile: Profile) -> RankingClient:
+        return demo_service.client(profile.key, profile.resolve_secret())
+
+    def build(**kw: Any) -> RanktermApp:
+        args: dict[str, Any] = {
+            "config": Config(),
+            "client": demo_client,
+            "demo": True,
+            "demo_factory": lambda: _new_demo_service().client(),
+            "client_factory": client_factory,
+            "id_factory": fixed_ids(),
+        }
+        args.update(kw)
+        return RanktermApp(**args)
+
+    return build
+
+
+async def settle(pilot: Any, delay: float = 0.0) -> None:
+    """Let messages, timers (`delay` seconds) and workers finish, then repaint."""
+    await pilot.pause(delay or None)
+    await pilot.app.workers.wait_for_complete()
+    await pilot.pause()
+    await pilot.app.workers.wait_for_complete()
+    await pilot.pause()
+
+
+@pytest.fixture
+def wait() -> Callable[..., Any]:
+    """`await wait(pilot, delay=0.0)`: see `settle`."""
+    return settle

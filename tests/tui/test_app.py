@@ -1,0 +1,121 @@
+"""The app shell: the starting screen, the mode keys, the command palette, the external-id factory."""
+
+from __future__ import annotations
+
+import re
+
+from rankterm.tui.app import CLIENT_MODES, MODE_NAMES, RanktermApp
+from rankterm.tui.screens.dashboard import DashboardScreen
+from rankterm.tui.screens.games import GamesScreen
+from rankterm.tui.screens.login import LoginScreen
+from rankterm.tui.screens.players import PlayersScreen
+
+
+def test_the_seven_modes_are_declared():
+    assert set(MODE_NAMES) == {"dashboard", "games", "players", "match", "rankings", "matches", "login"}
+    assert set(RanktermApp.MODES) == set(MODE_NAMES)
+    assert "login" not in CLIENT_MODES
+
+
+async def test_without_a_client_it_starts_on_login_and_service_keys_are_off(make_app, wait):
+    app = make_app(client=None, demo=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait(pilot)
+        assert isinstance(app.screen, LoginScreen)
+        assert app.check_action("open_mode", ("games",)) is None
+        await pilot.press("g")
+        await wait(pilot)
+        assert app.current_mode == "login"
+
+
+async def test_with_a_client_it_starts_on_the_dashboard_and_keys_switch_modes(make_app, wait):
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait(pilot)
+        assert isinstance(app.screen, DashboardScreen)
+        assert app.sub_title == "demo group"
+        for key, screen_type in (("g", GamesScreen), ("p", PlayersScreen), ("l", LoginScreen)):
+            await pilot.press(key)
+            await wait(pilot)
+            assert isinstance(app.screen, screen_type)
+        await pilot.press("d")
+        await wait(pilot)
+        assert isinstance(app.screen, DashboardScreen)
+
+
+async def test_every_binding_of_the_screen_is_a_palette_command(make_app, wait):
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait(pilot)
+        titles = [command.title for command in app.get_system_commands(app.screen)]
+        assert "Games (g)" in titles
+        assert "Refresh (f5)" in titles
+        assert "Theme" in titles
+        assert not any(title.startswith("Scroll") for title in titles)
+        await pilot.press("ctrl+p")
+        await wait(pilot)
+        await pilot.press(*"games (g)", "enter")
+        await wait(pilot)
+        assert isinstance(app.screen, GamesScreen)
+
+
+def test_external_ids_come_from_the_factory(make_app):
+    assert make_app().new_external_id() == "rt-test-0001"
+    default = RanktermApp()
+    assert re.fullmatch(r"rt-[0-9a-f]{12}", default.new_external_id())
+    assert default.new_external_id() != default.new_external_id()
+
+
+async def test_opening_the_demo_replaces_the_client_and_drops_old_screens(make_app, wait):
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait(pilot)
+        await pilot.press("g")
+        await wait(pilot)
+        old_games = app.screen
+        old_client = app.client
+        await pilot.press("l")
+        await wait(pilot)
+        await pilot.press("f2")
+        await wait(pilot)
+        assert app.client is not old_client
+        assert isinstance(app.screen, DashboardScreen)
+        await pilot.press("g")
+        await wait(pilot)
+        assert isinstance(app.screen, GamesScreen) and app.screen is not old_games
+
+
+async def test_text_cursors_do_not_blink(make_app, wait):
+    from textual.widgets import Input
+
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait(pilot)
+        await pilot.press("g", "slash")
+        await wait(pilot)
+        search = app.screen.query_one("#games-search", Input)
+        assert search.has_focus and search.cursor_blink is False
+
+
+async def test_demo_without_a_client_opens_it_after_the_first_screen(make_app, wait):
+    app = make_app(client=None, demo=True)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait(pilot)
+        assert isinstance(app.screen, DashboardScreen)
+        assert app.client is not None and app.demo
+
+
+async def test_the_sub_title_names_the_profile_the_client_was_made_from(make_app, demo_service, wait):
+    from rankterm.config import Config, Profile
+
+    config = Config(
+        default_profile="home",
+        profiles={
+            "home": Profile(base_url="http://home.example/", key="demo"),
+            "club": Profile(base_url="http://demo.rankterm/", key="demo"),
+        },
+    )
+    app = make_app(config=config, demo=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait(pilot)
+        assert app.sub_title == "club"

@@ -1,0 +1,106 @@
+"""Dashboard: status keys, match counters, quota bars with warning and error colours, refresh."""
+
+from __future__ import annotations
+
+from textual.app import App, ComposeResult
+from textual.widgets import Static
+
+from rankterm.api.errors import QuotaError
+from rankterm.api.models import Quota
+from rankterm.tui.screens.dashboard import DashboardScreen, humanize
+from rankterm.tui.widgets.usage_bar import UsageBar, usage_level
+
+
+def test_usage_levels():
+    assert [usage_level(p) for p in (None, 0, 69.9, 70, 89.9, 90, 100, 130)] == [
+        "ok",
+        "ok",
+        "ok",
+        "warning",
+        "warning",
+        "error",
+        "error",
+        "error",
+    ]
+
+
+def test_keys_read_as_words():
+    assert humanize("rankingCallsPerHour") == "ranking calls per hour"
+    assert humanize("serverTime") == "server time"
+    assert humanize("api_created_games") == "api created games"
+
+
+class BarApp(App):
+    def compose(self) -> ComposeResult:
+        yield UsageBar("low", 10.0, id="low")
+        yield UsageBar("warn", 75.0, id="warn")
+        yield UsageBar("high", 95.0, id="high")
+        yield UsageBar("unknown", None, id="unknown")
+
+
+async def test_bars_colour_by_level_and_fill_by_percent():
+    app = BarApp()
+    async with app.run_test(size=(60, 6)) as pilot:
+        await pilot.pause()
+        low, warn, high, unknown = (
+            app.query_one(f"#{i}", UsageBar) for i in ("low", "warn", "high", "unknown")
+        )
+        assert not low.has_class("-warning") and not low.has_class("-error")
+        assert warn.has_class("-warning") and not warn.has_class("-error")
+        assert high.has_class("-error")
+        assert str(unknown.render()).endswith("?")
+        filled = [str(bar.render()).count("█") for bar in (low, warn, high)]
+        assert filled[0] < filled[1] < filled[2]
+        assert (
+            low.get_component_rich_style("usage-bar--filled").color
+            != high.get_component_rich_style("usage-bar--filled").color
+        )
+
+
+async def test_open_demo_shows_status_counters_and_quota_bars(make_app, wait):
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait(pilot)
+        screen = app.screen
+        assert isinstance(screen, DashboardScreen)
+        status = str(screen.query_one("#dash-status-text", Static).render())
+        assert "status" in status and "ok" in status and "version" in status
+        counters = str(screen.query_one("#dash-counters-text", Static).render())
+        assert "300" in counters and "processed" in counters and "queued" in counters
+        bars = list(screen.query(UsageBar))
+        assert [b.label for b in bars][:3] == ["calls per year", "calls per hour", "matches per year"]
+        assert len(bars) == 9
+        assert all(b.percent is not None for b in bars)
+
+
+async def test_refresh_asks_again_and_shows_a_quota_warning(make_app, wait, demo_client, monkeypatch):
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait(pilot)
+        calls = demo_client.calls
+
+        async def busy_quota() -> Quota:
+            return Quota.model_validate({"callsPerYear": "75%", "callsPerHour": "93%", "newLimit": "5%"})
+
+        monkeypatch.setattr(demo_client, "quota", busy_quota)
+        await pilot.press("f5")
+        await wait(pilot)
+        assert demo_client.calls > calls
+        bars = {b.label: b for b in app.screen.query(UsageBar)}
+        assert bars["calls per year"].has_class("-warning")
+        assert bars["calls per hour"].has_class("-error")
+        assert "new limit" in bars  # any extra quota field gets a bar too
+        assert "Near a limit" in str(app.screen.query_one("#dash-quota-note", Static).render())
+
+
+async def test_an_error_is_one_sentence_in_its_panel(make_app, wait, demo_client, monkeypatch):
+    async def refused():
+        raise QuotaError("quota", 429, message="quota limit reached")
+
+    monkeypatch.setattr(demo_client, "quota", refused)
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait(pilot)
+        note = str(app.screen.query_one("#dash-quota-note", Static).render())
+        assert note == "quota: quota limit reached (HTTP 429)."
+        assert "ok" in str(app.screen.query_one("#dash-status-text", Static).render())

@@ -1,0 +1,374 @@
+"""The match form, driven by a pilot on the in-process demo group: typing, keys, checks, answers, queue.
+
+The helpers at the top (`open_form`, `pick_game`, `add_players`, `fill_row`, `settle`) are shared with the
+snapshot tests and the end-to-end flows.
+"""
+
+from __future__ import annotations
+
+import asyncio
+
+from textual.pilot import Pilot
+
+from rankterm.api.errors import ErrorItem, QuotaError
+from rankterm.tui.screens.match_entry import MatchEntryScreen
+from rankterm.tui.widgets.faction_row import FactionRow, parse_rank, points_ok
+from rankterm.tui.widgets.player_picker import PlayerPicker
+from rankterm.tui.widgets.player_picker_chip import PlayerChip
+
+
+def keys(text: str) -> list[str]:
+    """Key names that type `text` (a space is "space")."""
+    return ["space" if ch == " " else ch for ch in text]
+
+
+async def settle(pilot: Pilot) -> None:
+    """Let every worker finish and the screen catch up."""
+    await pilot.pause()
+    await pilot.app.workers.wait_for_complete()
+    await pilot.pause()
+
+
+async def open_form(pilot: Pilot) -> MatchEntryScreen:
+    await pilot.press("n")
+    await settle(pilot)
+    screen = pilot.app.screen
+    assert isinstance(screen, MatchEntryScreen)
+    return screen
+
+
+async def pick_game(pilot: Pilot, text: str) -> None:
+    """Focus the game field, type `text`, Enter (picks the highlighted suggestion)."""
+    screen = pilot.app.screen
+    assert isinstance(screen, MatchEntryScreen)
+    picker = screen.form.game_picker
+    picker.set_text("")
+    picker.focus_input()
+    await pilot.press(*keys(text))
+    await pilot.pause()
+    await pilot.press("enter")
+    await pilot.pause()
+
+
+async def add_players(pilot: Pilot, row: FactionRow, names: list[str]) -> None:
+    """Type each name in the row's players field and pick it with Enter."""
+    row.picker.focus_input()
+    for name in names:
+        await pilot.press(*keys(name))
+        await pilot.pause()
+        await pilot.press("enter")
+        await pilot.pause()
+
+
+async def fill_row(
+    pilot: Pilot, row: FactionRow, players: list[str], rank: int, points: str = "", name: str = ""
+) -> None:
+    """Players, then Tab to rank (typed only when not the row's own), points and faction name.
+
+    A field reached with Tab has its text selected, so typing replaces it.
+    """
+    await add_players(pilot, row, players)
+    await pilot.press("tab")
+    if row.rank_input.value != str(rank):
+        await pilot.press(*keys(str(rank)))
+    if points or name:
+        await pilot.press("tab", *keys(points))
+    if name:
+        await pilot.press("tab", *keys(name))
+    await pilot.pause()
+
+
+async def quick_fill(
+    pilot: Pilot, game: str, rows: list[tuple[list[str], int, str]], *, bot_row: tuple[int, str] | None = None
+) -> None:
+    """Fill the form from code (no typing), for tests about something else than typing.
+
+    `rows`: (player labels, rank, points) per faction row (rows are added as needed); `bot_row`: a bot
+    faction (rank, points) added at the end.
+    """
+    screen = pilot.app.screen
+    assert isinstance(screen, MatchEntryScreen)
+    form = screen.form
+    form.game_picker.choose(next(g for g in form.game_picker.games if g.name == game))
+    by_label = {p.label: p for p in form.players}
+    wanted = len(rows) + (1 if bot_row else 0)
+    while len(form.rows) < wanted:
+        await form.add_row()
+    for row, (labels, rank, points) in zip(form.rows, rows, strict=False):
+        row.fill(players=[by_label[label] for label in labels], rank=rank, points=points)
+    if bot_row:
+        form.rows[len(rows)].fill(bot=True, rank=bot_row[0], points=bot_row[1])
+    await settle(pilot)
+
+
+async def match_count(pilot: Pilot) -> int:
+    return (await pilot.app.client.matches_page(1)).total
+
+
+# ---------------------------------------------------------------------- pure helpers
+
+
+def test_rank_and_points_parsing():
+    assert parse_rank("3") == 3
+    assert parse_rank(" 1 ") == 1
+    assert parse_rank("0") is None
+    assert parse_rank("") is None
+    assert parse_rank("10001") is None
+    assert points_ok("") and points_ok("12") and points_ok("-3.5") and points_ok("4,5")
+    assert not points_ok("-") and not points_ok("1.2.3")
+
+
+# ---------------------------------------------------------------------- the form
+
+
+async def test_form_starts_with_two_rows_and_a_generated_external_id(make_app):
+    async with make_app().run_test(size=(80, 24)) as pilot:
+        screen = await open_form(pilot)
+        rows = screen.form.rows
+        assert [r.rank_input.value for r in rows] == ["1", "2"]
+        assert screen.form.field("external-id").value == "rt-test-0001"
+        assert screen.form.game_picker.input.has_focus
+
+
+async def test_empty_form_sends_nothing_and_marks_the_fields(make_app):
+    async with make_app().run_test(size=(80, 24)) as pilot:
+        screen = await open_form(pilot)
+        client = pilot.app.client
+        before = client.calls
+        await pilot.press("ctrl+s")
+        await settle(pilot)
+        assert client.calls == before  # nothing went to the service
+        assert screen.form.game_picker.has_class("-invalid")
+        problem = str(screen.form.query_one("#form-problem").render())
+        assert "Choose a game." in problem
+        rows = screen.form.rows
+        assert all(r.picker.has_class("-invalid") for r in rows)
+        assert "Faction 1 has no players." in str(rows[0].query_one(".problem").render())
+        assert screen.form.game_picker.input.has_focus  # the first problem gets the focus
+
+
+async def test_a_player_twice_and_a_bad_rank_are_caught_before_sending(make_app):
+    async with make_app().run_test(size=(80, 24)) as pilot:
+        screen = await open_form(pilot)
+        await quick_fill(pilot, "Catan", [(["Ada"], 1, "10"), (["Ada"], 2, "8")])
+        rows = screen.form.rows
+        rows[1].rank_input.value = "0"
+        count = await match_count(pilot)
+        calls = pilot.app.client.calls
+        await pilot.press("ctrl+s")
+        await settle(pilot)
+        assert pilot.app.client.calls == calls
+        assert await match_count(pilot) == count
+        second = rows[1]
+        text = str(second.query_one(".problem").render())
+        assert "rank must be a whole number" in text
+        assert "A player appears twice" in text
+        assert second.rank_input.has_class("-invalid")
+        assert second.picker.has_class("-invalid")
+        assert not rows[0].has_class("-has-problem")
+
+
+async def test_points_that_are_not_a_number_are_refused(make_app):
+    async with make_app().run_test(size=(80, 24)) as pilot:
+        screen = await open_form(pilot)
+        await quick_fill(pilot, "Catan", [(["Ada"], 1, "1.2.3"), (["Ben"], 2, "8")])
+        rows = screen.form.rows
+        assert screen.form.collect() is None
+        assert rows[0].points_input.has_class("-invalid")
+
+
+async def test_game_search_falls_back_to_the_catalogue(make_app):
+    async with make_app().run_test(size=(80, 24)) as pilot:
+        screen = await open_form(pilot)
+        picker = screen.form.game_picker
+        picker.focus_input()
+        await pilot.press(*keys("calic"))
+        await pilot.pause(0.5)  # the debounce timer, then the search worker
+        await settle(pilot)
+        assert [g.name for g in picker.extra][:1] == ["Calico"]
+        assert picker.is_open
+        await pilot.press("enter")
+        await pilot.pause()
+        assert picker.game is not None and picker.game.name == "Calico"
+        assert picker.game.id not in {g.id for g in picker.games}  # not one of the group's games
+
+
+async def test_one_character_does_not_search(make_app):
+    async with make_app().run_test(size=(80, 24)) as pilot:
+        screen = await open_form(pilot)
+        calls = pilot.app.client.calls
+        screen.form.game_picker.focus_input()
+        await pilot.press("z")
+        await pilot.pause(0.5)
+        await settle(pilot)
+        assert pilot.app.client.calls == calls
+
+
+async def test_players_are_chips_backspace_removes_the_last(make_app):
+    async with make_app().run_test(size=(80, 24)) as pilot:
+        screen = await open_form(pilot)
+        row = screen.form.rows[0]
+        await add_players(pilot, row, ["ad", "be"])
+        assert [p.label for p in row.picker.chosen] == ["Ada", "Ben"]
+        assert len(row.query(PlayerChip)) == 2
+        await pilot.press("backspace")
+        await pilot.pause()
+        assert [p.label for p in row.picker.chosen] == ["Ada"]
+        assert len(row.query(PlayerChip)) == 1
+        await pilot.click(row.query_one(PlayerChip))  # a click on a chip removes it too
+        await pilot.pause()
+        assert row.picker.chosen == [] and len(row.query(PlayerChip)) == 0
+
+
+async def test_bot_toggle_hides_the_players(make_app):
+    async with make_app().run_test(size=(80, 24)) as pilot:
+        screen = await open_form(pilot)
+        row = screen.form.rows[1]
+        row.bot_box.focus()
+        await pilot.press("space")
+        await pilot.pause()
+        assert row.is_bot and row.has_class("-bot")
+        assert not row.query_one(PlayerPicker).display
+        faction, problems = row.read()
+        assert faction.bot and faction.players == [] and problems == []
+
+
+async def test_add_and_remove_factions_with_keys_renumbers(make_app):
+    async with make_app().run_test(size=(80, 24)) as pilot:
+        screen = await open_form(pilot)
+        await pilot.press("ctrl+f")
+        await pilot.press("ctrl+f")
+        await settle(pilot)
+        rows = screen.form.rows
+        assert [r.rank_input.value for r in rows] == ["1", "2", "3", "4"]
+        assert rows[3].picker.input.has_focus
+        rows[1].rank_input.focus()
+        await pilot.press("ctrl+d")
+        await settle(pilot)
+        rows = screen.form.rows
+        assert [r.position for r in rows] == [1, 2, 3]
+        assert [r.rank_input.value for r in rows] == ["1", "2", "3"]
+        # a rank typed by hand (a tie) is kept when rows move
+        rows[2].rank_input.value = "1"
+        rows[0].rank_input.focus()
+        await pilot.press("ctrl+d")
+        await settle(pilot)
+        assert [r.rank_input.value for r in screen.form.rows] == ["1", "1"]
+
+
+async def test_custom_name_field_appears_for_custom(make_app):
+    async with make_app().run_test(size=(80, 24)) as pilot:
+        screen = await open_form(pilot)
+        custom = screen.form.field("custom-name")
+        assert not custom.display
+        screen.form.query_one("#name-choice").value = "custom"
+        await settle(pilot)
+        assert custom.display and custom.has_focus
+
+
+async def test_send_accepted_then_rematch_keeps_game_and_players(make_app):
+    async with make_app().run_test(size=(80, 24)) as pilot:
+        screen = await open_form(pilot)
+        before = await match_count(pilot)
+        await quick_fill(pilot, "Patchwork", [(["Ben"], 1, "20"), (["Greta"], 2, "11")])
+        await pilot.press("ctrl+s")
+        await settle(pilot)
+        assert "accepted" in screen.form.answer.text
+        assert screen.last_answer is not None and screen.last_answer.accepted_count == 1
+        assert await match_count(pilot) == before + 1
+        # the same form again is refused here (its external id was just recorded), nothing sent
+        calls = pilot.app.client.calls
+        await pilot.press("ctrl+s")
+        await settle(pilot)
+        assert pilot.app.client.calls == calls
+        assert screen.form.field("external-id").has_class("-invalid")
+        await pilot.press("ctrl+r")
+        await settle(pilot)
+        assert screen.form.game_picker.game.name == "Patchwork"
+        assert [[p.label for p in r.picker.chosen] for r in screen.form.rows] == [["Ben"], ["Greta"]]
+        assert [r.points_input.value for r in screen.form.rows] == ["", ""]
+        assert screen.form.field("external-id").value == "rt-test-0002"
+        rows = screen.form.rows
+        rows[0].rank_input.value = "2"
+        rows[1].rank_input.value = "1"
+        await pilot.press("ctrl+s")
+        await settle(pilot)
+        assert screen.last_answer.accepted_count == 1
+        assert await match_count(pilot) == before + 2
+
+
+async def test_queue_two_matches_and_send_them_as_one_batch(make_app):
+    async with make_app().run_test(size=(80, 24)) as pilot:
+        screen = await open_form(pilot)
+        before = await match_count(pilot)
+        await quick_fill(pilot, "7 Wonders Duel", [(["Dev"], 1, "60"), (["Chiara"], 2, "52")])
+        await pilot.press("ctrl+l")
+        await settle(pilot)
+        assert len(screen.queue) == 1
+        # game and players kept; ranks back to row order, points cleared, a new external id
+        assert screen.form.game_picker.game.name == "7 Wonders Duel"
+        assert [[p.label for p in r.picker.chosen] for r in screen.form.rows] == [["Dev"], ["Chiara"]]
+        assert [r.points_input.value for r in screen.form.rows] == ["", ""]
+        assert screen.form.field("external-id").value == "rt-test-0002"
+        assert "Queue: 1 match" in str(screen.form.query_one("#queue-line").render())
+        rows = screen.form.rows
+        rows[0].rank_input.value = "2"
+        rows[1].rank_input.value = "1"
+        await pilot.press("ctrl+l")
+        await settle(pilot)
+        assert len(screen.queue) == 2
+        client = pilot.app.client
+        sent: list[int] = []
+        real = client.add_matches
+
+        async def spy(matches, **kw):
+            sent.append(len(matches))
+            return await real(matches, **kw)
+
+        client.add_matches = spy
+        await pilot.press("ctrl+s")  # the untouched form is not sent: only the two queued
+        await settle(pilot)
+        assert sent == [2]  # one batch of two
+        assert screen.last_answer.accepted_count == 2 and screen.last_answer.total == 2
+        assert screen.queue == []
+        assert await match_count(pilot) == before + 2
+        assert screen.form.answer.text.count("accepted") == 2
+
+
+async def test_a_refused_request_is_one_sentence_and_the_form_stays(make_app):
+    async with make_app().run_test(size=(80, 24)) as pilot:
+        screen = await open_form(pilot)
+        await quick_fill(pilot, "Catan", [(["Ada"], 1, "3"), (["Ben"], 2, "2")])
+
+        async def over_quota(*args, **kwargs):
+            raise QuotaError("match", 429, [ErrorItem("Q003", "matches per year limit reached")])
+
+        pilot.app.client.add_matches = over_quota
+        await pilot.press("f5")  # the F-key twin of ctrl+s
+        await settle(pilot)
+        text = screen.form.answer.text
+        assert "match: matches per year limit reached (Q003)." in text
+        assert "Traceback" not in text
+        assert not screen.form.loading
+        assert [r.points_input.value for r in screen.form.rows] == ["3", "2"]
+
+
+async def test_the_form_does_not_repaint_while_idle(make_app):
+    """No blinking cursor, no timer: nothing is drawn while nobody types (over SSH every byte counts)."""
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await open_form(pilot)
+        assert screen.form.game_picker.input.has_focus
+        await pilot.pause(0.2)
+        frames: list[int] = []
+        display = app._display
+
+        def counting(screen, renderable):
+            frames.append(1)
+            return display(screen, renderable)
+
+        app._display = counting
+        await asyncio.sleep(1.2)  # more than two blinks of a blinking cursor
+        assert frames == []
+        await pilot.press("c")  # and typing does draw
+        assert frames

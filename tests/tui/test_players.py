@@ -1,0 +1,109 @@
+"""Players: pages with page keys, a filter over all players, new ghost players."""
+
+from __future__ import annotations
+
+from textual.widgets import DataTable, Input, Static
+
+from rankterm.tui.screens.players import PlayersScreen, fold
+from rankterm.tui.widgets.ask_dialog import AskDialog
+
+
+def names(app) -> list[str]:
+    table = app.screen.query_one("#players-table", DataTable)
+    return [str(table.get_row_at(i)[0]) for i in range(table.row_count)]
+
+
+def caption(app) -> str:
+    return str(app.screen.query_one("#players-caption", Static).render())
+
+
+async def add_guests(demo_service, count: int) -> None:
+    async with demo_service.client() as client:
+        for n in range(count):
+            await client.create_player(f"Guest {n:02d}")
+
+
+async def open_players(app, pilot, wait):
+    await wait(pilot)
+    await pilot.press("p")
+    await wait(pilot)
+    assert isinstance(app.screen, PlayersScreen)
+
+
+def test_fold_ignores_case_and_accents():
+    assert fold("Zoë") == fold("ZOE") == "zoe"
+
+
+async def test_one_page_of_the_demo_group(make_app, wait):
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await open_players(app, pilot, wait)
+        assert len(names(app)) == 10
+        assert caption(app) == "Page 1 of 1 · 10 players"
+        assert "*Hugo" in names(app) and "Ada" in names(app)
+
+
+async def test_page_keys_turn_pages(make_app, demo_service, wait):
+    await add_guests(demo_service, 20)  # 30 players: two pages of 25
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await open_players(app, pilot, wait)
+        assert caption(app).startswith("Page 1 of 2 · 30 players")
+        assert len(names(app)) == 25
+        await pilot.press("right_square_bracket")
+        await wait(pilot)
+        assert caption(app).startswith("Page 2 of 2")
+        assert len(names(app)) == 5
+        await pilot.press("right_square_bracket")  # no page 3
+        await wait(pilot)
+        assert caption(app).startswith("Page 2 of 2")
+        await pilot.press("pageup")
+        await wait(pilot)
+        assert caption(app).startswith("Page 1 of 2")
+
+
+async def test_the_filter_searches_all_pages(make_app, demo_service, wait):
+    await add_guests(demo_service, 20)
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await open_players(app, pilot, wait)
+        await pilot.press("slash", *"GRE")
+        await wait(pilot)
+        assert names(app) == ["Greta"]  # on page 2, found from page 1
+        assert caption(app) == "Filter “GRE”: 1 of all 30 players (esc: clear)."
+        await pilot.press("escape")
+        await wait(pilot)
+        assert caption(app).startswith("Page 1 of 2")
+
+
+async def test_a_new_ghost_player_appears_in_the_list(make_app, wait):
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await open_players(app, pilot, wait)
+        await pilot.press("ctrl+n")
+        await wait(pilot)
+        assert isinstance(app.screen, AskDialog)
+        await pilot.press(*"Zoë", "enter")
+        await wait(pilot)
+        assert isinstance(app.screen, PlayersScreen)
+        assert "*Zoë" in names(app)
+        assert caption(app) == "Page 1 of 1 · 11 players"
+        table = app.screen.query_one("#players-table", DataTable)
+        assert str(table.get_row_at(table.cursor_row)[0]) == "*Zoë"
+
+
+async def test_an_empty_name_is_refused_inline(make_app, wait):
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await open_players(app, pilot, wait)
+        await pilot.press("ctrl+n")
+        await wait(pilot)
+        await pilot.press("enter")
+        await wait(pilot)
+        assert isinstance(app.screen, AskDialog)
+        assert app.screen.error_text == "Type the ghost player's name."
+        app.screen.query_one("#ask-input", Input).value = "y" * 60
+        await pilot.press("enter")
+        await wait(pilot)
+        assert isinstance(app.screen, AskDialog)
+        assert "R003" in app.screen.error_text
