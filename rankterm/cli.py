@@ -64,6 +64,15 @@ def make_profile_client(profile: Profile) -> RankingClient:
     )
 
 
+def make_outbox(client: RankingClient, demo: bool):
+    """The outbox for a client: on disk under the data dir for a real service, in memory for the demo."""
+    from rankterm.api.outbox import Outbox
+    from rankterm.config import data_dir
+
+    path = None if demo else data_dir() / "outbox.db"
+    return Outbox(path, scope=f"{client.base_url}|{client.key}")
+
+
 def run_app(*, demo: bool, profile: str | None) -> int:
     from rankterm.config import config_warnings, load_config
     from rankterm.tui.app import RanktermApp
@@ -86,6 +95,7 @@ def run_app(*, demo: bool, profile: str | None) -> int:
         demo=demo,
         demo_factory=make_demo_client,
         client_factory=make_profile_client,
+        outbox_factory=make_outbox,
     )
     app.run()
     return app.return_code or 0

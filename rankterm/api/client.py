@@ -48,6 +48,7 @@ from rankterm.api.models import (
     ServiceStatus,
     Subset,
 )
+from rankterm.api.wire import DISPLAY_SAFE
 
 M = TypeVar("M")
 P = TypeVar("P", bound=Page)
@@ -117,6 +118,11 @@ class RankingClient:
         self._cache: dict[str, Any] = {}
         self.calls = 0
         """Requests sent (for the quota-minded and for tests)."""
+        self.display_safe = False
+        """When True, every text read from the service has its control characters shown as symbols
+        (`wire.display_safe`): set by an app that puts those texts on a terminal."""
+        self.reachability_listeners: list[Callable[[bool], None]] = []
+        """Called with False when a request cannot reach the service, True when an answer comes back."""
 
     @classmethod
     def in_process(
@@ -155,11 +161,18 @@ class RankingClient:
             headers["Authorization"] = f"Bearer {token}"
         self.calls += 1
         try:
-            return await self.http.request(
+            response = await self.http.request(
                 endpoint.method.value, self._url(path), params=params, json=json_body, headers=headers
             )
         except httpx.TransportError as exc:
+            self._tell_reachable(False)
             raise Offline(endpoint.name, type(exc).__name__ if not str(exc) else str(exc)) from exc
+        self._tell_reachable(True)
+        return response
+
+    def _tell_reachable(self, reachable: bool) -> None:
+        for listener in self.reachability_listeners:
+            listener(reachable)
 
     @staticmethod
     def _payload(endpoint: ep.Endpoint, response: httpx.Response) -> Any:
@@ -254,12 +267,12 @@ class RankingClient:
                     raise
             await asyncio.sleep(self.backoff * (2 ** (attempt - 1)))
 
-    @staticmethod
-    def _parse(endpoint: str, model: Any, payload: Any) -> Any:
+    def _parse(self, endpoint: str, model: Any, payload: Any) -> Any:
+        context = DISPLAY_SAFE if self.display_safe else None
         try:
             if isinstance(model, type) and issubclass(model, BaseModel):
-                return model.model_validate(payload)
-            return TypeAdapter(model).validate_python(payload)
+                return model.model_validate(payload, context=context)
+            return TypeAdapter(model).validate_python(payload, context=context)
         except ValidationError as exc:
             raise UnexpectedResponse(
                 endpoint, message=f"the answer was not understood ({_describe(exc)})"

@@ -12,7 +12,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
-from rankterm.api.wire import DATE_FORMAT, Weight
+from rankterm.api.wire import DATE_FORMAT, Weight, ascii_digits
 
 BOT_MARKER = "bot"
 
@@ -51,7 +51,7 @@ class NewFaction(BaseModel):
             data["points"] = ""
         elif isinstance(points, int | float) and not isinstance(points, bool):
             data["points"] = f"{points:g}" if isinstance(points, float) else str(points)
-        if isinstance(data.get("rank"), str) and data["rank"].strip().isdigit():
+        if isinstance(data.get("rank"), str) and ascii_digits(data["rank"].strip()):
             data["rank"] = int(data["rank"])
         return data
 
@@ -95,7 +95,7 @@ class NewMatch(BaseModel):
     def _game_ref(cls, value: Any) -> Any:
         if isinstance(value, dict):
             value = value.get("id")
-        if isinstance(value, str) and value.strip().isdigit():
+        if isinstance(value, str) and ascii_digits(value.strip()):
             return int(value)
         return value
 

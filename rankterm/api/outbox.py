@@ -4,8 +4,9 @@ Entries live in a small SQLite file (WAL, synchronous=FULL, mode 0600), scoped t
 matches never go to the wrong group. `OutboxSender` sends pending entries in order, in batches:
 
 - before a POST, each entry of the batch is marked *in doubt* (written and synced);
-- a clear answer settles it: accepted -> sent; rejected with M003 (already accepted) -> sent; other
-  rejections -> rejected, with the reason, editable and resendable;
+- a clear answer settles it: accepted -> sent; rejected with M003 (already accepted) after an earlier
+  attempt -> sent (that attempt landed); other rejections, and M003 on a first attempt (the external id is
+  another match's) -> rejected, with the reason, editable and resendable;
 - a network error, timeout or 5xx leaves it in doubt: before it is sent again the sender asks
   `matches/match/exists?id=` and marks it sent if the service has it, so nothing is recorded twice;
 - a quota error pauses sending (until `resume_at`, the next hour, or a manual retry); an auth error stops it.
@@ -174,13 +175,15 @@ class Outbox:
         if entry is None or entry.state is State.SENT or entry.in_doubt:
             raise ValueError("only a rejected or unsent match can be edited")
         match = match.model_copy(update={"external_id": external_id})
-        self._set([external_id], body=json.dumps(match.to_wire()), state=State.PENDING.value, reason="")
+        self._set(
+            [external_id], body=json.dumps(match.to_wire()), state=State.PENDING.value, reason="", attempts=0
+        )
         return self.get(external_id)  # type: ignore[return-value]
 
     def retry(self, external_id: str) -> None:
         entry = self.get(external_id)
         if entry is not None and entry.state is State.REJECTED:
-            self._set([external_id], state=State.PENDING.value, reason="")
+            self._set([external_id], state=State.PENDING.value, reason="", attempts=0)
 
     def discard(self, external_id: str) -> None:
         """Forget an entry that is not in doubt (a match in doubt may already be recorded)."""
@@ -259,8 +262,11 @@ class OutboxSender:
             self.outbox.mark_sent([batch[outcome.index].external_id])
             report.sent += 1
         for outcome in answer.rejected:
-            ext = batch[outcome.index].external_id
-            if any(e.code == ALREADY_ACCEPTED for e in outcome.errors):
+            entry = batch[outcome.index]
+            ext = entry.external_id
+            # M003 after an earlier attempt whose answer was lost: that attempt landed. On a first attempt it
+            # means the external id belongs to another match: a real rejection.
+            if entry.attempts > 0 and any(e.code == ALREADY_ACCEPTED for e in outcome.errors):
                 self.outbox.mark_sent([ext])
                 report.sent += 1
                 continue
@@ -277,7 +283,7 @@ class OutboxSender:
             return report
         self.resume_at = None
         delay = self.backoff
-        for _round in range(self.max_rounds):
+        for round_no in range(self.max_rounds):
             try:
                 pending = await self._settle_doubts(self.outbox.entries(State.PENDING), report)
                 size = self.client.batch_size
@@ -295,6 +301,7 @@ class OutboxSender:
             except (Offline, ServiceError) as exc:
                 report.failures += 1
                 report.stopped = exc
-                await self.sleep(delay)
-                delay = min(delay * 2, self.max_backoff)
+                if round_no + 1 < self.max_rounds:  # no wait after the last round: the caller decides
+                    await self.sleep(delay)
+                    delay = min(delay * 2, self.max_backoff)
         return report

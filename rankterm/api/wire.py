@@ -11,7 +11,7 @@ import re
 from enum import StrEnum
 from typing import Annotated, Any
 
-from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, PlainSerializer
+from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, PlainSerializer, ValidationInfo
 from pydantic.alias_generators import to_camel
 
 
@@ -75,11 +75,35 @@ def finite_number(value: float | int | None) -> float | int | None:
 
 Flag = Annotated[bool, BeforeValidator(_to_flag), PlainSerializer(int, return_type=int)]
 """A boolean that the wire spells 0/1."""
-Text = Annotated[str, BeforeValidator(_to_str)]
+_CONTROL = re.compile(r"[\x00-\x09\x0b-\x1f\x7f-\x9f]")
+
+
+def _picture(match: re.Match[str]) -> str:
+    code = ord(match.group())
+    return chr(0x2400 + code) if code < 0x20 else ("\u2421" if code == 0x7F else "\ufffd")
+
+
+def display_safe(text: str) -> str:
+    """`text` with every control character but newline shown as a symbol (ESC as "␛"), so that nothing from
+    the service can move the cursor, clear or retitle the terminal it is shown on."""
+    return _CONTROL.sub(_picture, text)
+
+
+def _maybe_display_safe(value: Any, info: ValidationInfo) -> Any:
+    if isinstance(value, str) and info.context and info.context.get("display_safe"):
+        return display_safe(value)
+    return value
+
+
+DISPLAY_SAFE = {"display_safe": True}
+"""Validation context under which every text field of a read model is made `display_safe`."""
+
+Text = Annotated[str, BeforeValidator(_to_str), AfterValidator(_maybe_display_safe)]
 """A string that may arrive as a number or null."""
 Number = Annotated[float | int | None, BeforeValidator(_to_number), AfterValidator(finite_number)]
 """A number that may arrive as a string, or be absent."""
 Id = Annotated[str, BeforeValidator(_to_str)]
+"""An identifier: kept exactly as sent, since it goes back to the service in requests."""
 
 
 class WireModel(BaseModel):
@@ -115,6 +139,12 @@ def _wire_value(value: Any, info: Any = None) -> Any:
 
 
 DATE_FORMAT = "%Y-%m-%d %H:%M:%S"
+
+
+def ascii_digits(text: str) -> bool:
+    """True for a non-empty run of 0-9 only. `str.isdigit` also takes "¹" or "٣", which `int` may refuse."""
+    return text.isascii() and text.isdigit()
+
 
 _PERCENT = re.compile(r"^\s*(-?\d+(?:[.,]\d+)?)\s*%?\s*$")
 

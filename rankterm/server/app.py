@@ -34,6 +34,7 @@ from starlette.routing import Route
 
 import rankterm
 from rankterm.api.endpoints import ENDPOINTS, Method
+from rankterm.api.wire import ascii_digits
 from rankterm.server import quota, tokens
 from rankterm.server.quota import QuotaLimits
 from rankterm.server.store import Client, Store
@@ -106,7 +107,7 @@ def _no_constant(name: str) -> Any:
 def _page(text: str | None) -> int:
     if text is None:
         return 1
-    if not text.isdigit() or not 1 <= int(text) <= MAX_PAGE:
+    if not ascii_digits(text) or not 1 <= int(text) <= MAX_PAGE:
         raise Fault("R003", f"Invalid page {text[:20]!r}: pages are integers from 1.")
     return int(text)
 
@@ -114,13 +115,13 @@ def _page(text: str | None) -> int:
 def _match_number(text: str) -> int | None:
     if text == LAST:
         return None
-    if not text.isdigit() or int(text) < 1:
+    if not ascii_digits(text) or int(text) < 1:
         raise Fault("R003", f"Invalid match {text[:20]!r}: give a match number from 1, or 'last'.")
     return min(int(text), 2**62)
 
 
 def _is_match_segment(text: str) -> bool:
-    return text == LAST or text.isdigit()
+    return text == LAST or ascii_digits(text)
 
 
 class _Service:
@@ -189,7 +190,7 @@ class _Service:
     async def read_body(self, request: Request) -> bytes:
         declared = request.headers.get("content-length")
         if declared is not None:
-            if not declared.strip().isdigit():
+            if not ascii_digits(declared.strip()):
                 raise Fault("R003", "Invalid Content-Length.")
             if int(declared) > self.max_body:
                 raise Fault("R003", f"The body is larger than {self.max_body} bytes.", 413)
@@ -312,7 +313,7 @@ class _Service:
     def matches(self, call: Call) -> Any:
         args = call.args
         subset: str | None = None
-        if args and not args[0].isdigit():
+        if args and not ascii_digits(args[0]):
             subset, args = args[0], args[1:]
         if len(args) > 1:
             raise Fault("R002", "No such path: matches[/<subset>][/<page>].")

@@ -58,6 +58,8 @@ class FaultyTransport(httpx.AsyncBaseTransport):
         self.slow_seconds = slow_seconds
         self.injected: Counter[Fault] = Counter()
         self.enabled = True
+        self.down = False
+        """While True, every request (auth included) fails as if the network were gone."""
 
     def _next_fault(self, request: httpx.Request) -> Fault | None:
         if not self.enabled or not self.applies_to(request):
@@ -69,6 +71,8 @@ class FaultyTransport(httpx.AsyncBaseTransport):
         return None
 
     async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
+        if self.down:
+            raise httpx.ConnectError("network is unreachable (injected)", request=request)
         fault = self._next_fault(request)
         if fault is None:
             return await self.inner.handle_async_request(request)

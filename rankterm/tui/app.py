@@ -18,11 +18,14 @@ from collections.abc import Callable, Iterable
 from textual import events
 from textual.app import App, SystemCommand
 from textual.binding import Binding
+from textual.reactive import reactive
 from textual.screen import Screen
 
 from rankterm.api.client import RankingClient
-from rankterm.api.errors import RanktermError
+from rankterm.api.errors import AuthError, RanktermError
+from rankterm.api.models import NewMatch
 from rankterm.config import Config, Profile, save_config
+from rankterm.tui.outbox_runner import OutboxFactory, OutboxRunner, Recorded, memory_outbox
 from rankterm.tui.screens import SCREENS, screen_factory
 from rankterm.tui.themes import DEFAULT_THEME, load_themes
 
@@ -52,10 +55,18 @@ class RanktermApp(App):
         Binding("n", "open_mode('match')", "New match"),
         Binding("r", "open_mode('rankings')", "Rankings"),
         Binding("m", "open_mode('matches')", "Matches"),
+        Binding("o", "open_mode('outbox')", "Outbox"),
         Binding("l", "open_mode('login')", "Profiles"),
         Binding("ctrl+t", "change_theme", "Theme", show=False),
         Binding("q", "quit", "Quit", show=False),
     ]
+
+    outbox_counts: reactive[dict[str, int]] = reactive(dict, always_update=True)
+    """Entries of the outbox by state ("pending", "sent", "rejected"), for the status line."""
+    offline = reactive(False)
+    """True while the service cannot be reached."""
+    outbox_note = reactive("")
+    """Why sending is paused, when it is."""
 
     def __init__(
         self,
@@ -65,11 +76,16 @@ class RanktermApp(App):
         demo_factory: DemoFactory | None = None,
         client_factory: ClientFactory | None = None,
         id_factory: Callable[[], str] | None = None,
+        outbox_factory: OutboxFactory | None = None,
         **kwargs,
     ) -> None:
         super().__init__(**kwargs)
+        self.outbox_factory = outbox_factory or memory_outbox
+        self.outbox_runner: OutboxRunner | None = None
         self.config = config if config is not None else Config()
         self.client: RankingClient | None = client
+        if client is not None:
+            client.display_safe = True  # what the service says is put on a terminal: no escape gets through
         self.demo = demo
         self.demo_factory = demo_factory
         self.client_factory = client_factory
@@ -94,11 +110,15 @@ class RanktermApp(App):
         for problem in self.theme_problems:
             self.notify(problem, title="Theme skipped", severity="warning", markup=False, timeout=8)
         self.switch_mode("dashboard" if self.client is not None else "login")
+        if self.client is not None:
+            self._attach_outbox(self.client)
         if self.client is None and self.demo and self.demo_factory is not None:
             # `RanktermApp(client=None, demo=True)`: the first screen shows at once, the demo group follows.
             self.run_worker(self.open_demo(), group="app-open", exclusive=True)
 
     async def on_unmount(self) -> None:
+        if self.outbox_runner is not None:
+            self.outbox_runner.close()
         if self.client is not None:
             with contextlib.suppress(Exception):  # closing on the way out never shows a traceback
                 await self.client.aclose()
@@ -138,10 +158,12 @@ class RanktermApp(App):
         old = self.client
         if self.current_mode != "login":
             await self.switch_mode("login")
+        client.display_safe = True
         self.client = client
         self.demo = demo
         self.profile_name = profile_name
         self._update_sub_title()
+        self._attach_outbox(client)
         for mode in CLIENT_MODES:
             await self.remove_mode(mode)
             self.add_mode(mode, screen_factory(mode))
@@ -165,6 +187,56 @@ class RanktermApp(App):
             self.notify(str(exc), severity="error", markup=False)
             return
         await self.open_client(client, demo=True)
+
+    # ------------------------------------------------------------------ outbox
+
+    def _attach_outbox(self, client: RankingClient) -> None:
+        """The outbox of `client`'s service; what an earlier run left pending is sent now."""
+        if self.outbox_runner is not None:
+            self.outbox_runner.close()
+        self.offline = False
+        try:
+            outbox = self.outbox_factory(client, self.demo)
+        except (OSError, RanktermError) as exc:
+            self.notify(
+                f"The outbox could not be opened ({exc}); matches are kept in memory only.",
+                severity="error",
+                markup=False,
+            )
+            outbox = memory_outbox(client, self.demo)
+        self.outbox_runner = OutboxRunner(self, outbox, client)
+        client.reachability_listeners.append(self._reachable)
+        self.outbox_runner.refresh_counts()
+        if self.outbox_counts.get("pending"):
+            self.resume_sending()
+
+    def _reachable(self, reachable: bool) -> None:
+        was_offline = self.offline
+        self.offline = not reachable
+        if was_offline and reachable and self.outbox_counts.get("pending"):
+            self.resume_sending()
+
+    async def record_matches(self, matches: list[NewMatch]) -> Recorded:
+        """Put `matches` in the outbox and send what is pending (see `OutboxRunner.record`)."""
+        if self.outbox_runner is None:
+            raise RanktermError("No service is open: pick a profile or open the demo group (l).")
+        return await self.outbox_runner.record(matches)
+
+    def resume_sending(self, force: bool = False) -> None:
+        """Send the outbox's pending entries in a worker (one at a time)."""
+        if self.outbox_runner is not None:
+            self.run_worker(self.outbox_runner.send(force=force), group="outbox", exclusive=True)
+
+    def credentials_refused(self, exc: AuthError) -> None:
+        """The key or secret no longer works: back to the profiles, with the reason; the outbox keeps all."""
+        self.run_worker(self._to_login(str(exc)), group="app-open", exclusive=True)
+
+    async def _to_login(self, reason: str) -> None:
+        await self.switch_mode("login")
+        message = f"{reason} Unsent matches are kept in the outbox."
+        if hasattr(self.screen, "say"):
+            self.screen.say(message, error=True)
+        self.notify(message, severity="error", markup=False, timeout=10)
 
     # ------------------------------------------------------------------ actions
 

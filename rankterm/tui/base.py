@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING
 from textual.screen import Screen
 
 from rankterm.api.client import RankingClient
-from rankterm.api.errors import RanktermError
+from rankterm.api.errors import AuthError, RanktermError
 
 if TYPE_CHECKING:
     from rankterm.tui.app import RanktermApp
@@ -58,6 +58,18 @@ class RanktermScreen(Screen):
     def has_client(self) -> bool:
         return getattr(self.app, "client", None) is not None
 
+    def on_mount(self) -> None:
+        """Every rankterm screen shows the status line (outbox counts, offline banner) above its footer.
+        Textual calls this as well as a subclass's own `on_mount`."""
+        from rankterm.tui.widgets.status_line import StatusLine
+
+        if not self.query(StatusLine):
+            self.mount(StatusLine())
+
     def show_error(self, exc: BaseException) -> None:
-        """Notify one sentence about `exc` (severity error). Never a traceback."""
+        """Notify one sentence about `exc` (severity error); a refused key or secret goes back to the profiles.
+        Never a traceback."""
+        if isinstance(exc, AuthError) and not exc.token_problem and hasattr(self.app, "credentials_refused"):
+            self.app.credentials_refused(exc)
+            return
         self.notify(error_sentence(exc), severity="error", markup=False)

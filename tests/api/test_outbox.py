@@ -196,3 +196,12 @@ def test_discard_refuses_a_match_in_doubt(tmp_path):
         box.discard("x1")
     box.discard("x2")
     assert [e.external_id for e in box.entries()] == ["x1"]
+
+
+async def test_m003_on_a_first_attempt_is_a_collision_not_a_success(tmp_path, recorder):
+    recorder.accepted.append("x1")  # another match already holds this external id
+    box = Outbox(tmp_path / "o.db", "s")
+    box.add(match(1))
+    client, _ = make_client(recorder)
+    report = await OutboxSender(box, client, sleep=no_sleep).send_pending()
+    assert report.rejected == 1 and box.get("x1").state is State.REJECTED and "(M003)" in box.get("x1").reason

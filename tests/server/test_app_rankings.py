@@ -137,3 +137,9 @@ async def test_rankings_of_an_empty_group(api):
     assert set(page) == RANKINGS_KEYS
     assert (page["data"], page["match"], page["totalMatches"]) == ([], None, 0)
     Api.check_error(await api.get("rankings/g1/last"), "R002", 404)
+
+
+async def test_unicode_digits_in_a_path_are_a_bad_request_not_a_crash(demo_api):
+    # "¹".isdigit() is True but int("¹") fails: these once answered R001 500.
+    for path in ("players/¹", "matches/main/²", "rankings/main/³", "rankings/main/last/٣"):
+        await demo_api.error(path, "R003")

@@ -11,8 +11,17 @@ from rankterm.tui.screens.login import LoginScreen
 from rankterm.tui.screens.players import PlayersScreen
 
 
-def test_the_seven_modes_are_declared():
-    assert set(MODE_NAMES) == {"dashboard", "games", "players", "match", "rankings", "matches", "login"}
+def test_the_eight_modes_are_declared():
+    assert set(MODE_NAMES) == {
+        "dashboard",
+        "games",
+        "players",
+        "match",
+        "rankings",
+        "matches",
+        "outbox",
+        "login",
+    }
     assert set(RanktermApp.MODES) == set(MODE_NAMES)
     assert "login" not in CLIENT_MODES
 

@@ -21,6 +21,7 @@ SCREENS: dict[str, tuple[str, str, str]] = {
     "match": ("match_entry", "MatchEntryScreen", "New match"),
     "rankings": ("rankings", "RankingsScreen", "Rankings"),
     "matches": ("matches", "MatchesScreen", "Matches"),
+    "outbox": ("outbox", "OutboxScreen", "Outbox"),
     "login": ("login", "LoginScreen", "Profiles"),
 }
 

@@ -17,6 +17,7 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.widgets import Footer, Header, Static
 
 from rankterm.api.models import MatchStatus, Quota, ServiceStatus
+from rankterm.api.wire import display_safe
 from rankterm.tui.base import RanktermScreen, error_sentence
 from rankterm.tui.widgets.usage_bar import UsageBar
 
@@ -131,8 +132,8 @@ class DashboardScreen(RanktermScreen):
         text = Text()
         for n, (key, value) in enumerate(items):
             text.append("\n" if n else "")
-            text.append(humanize(key).ljust(width), style="dim")
-            text.append(_value(value))
+            text.append(display_safe(humanize(key)).ljust(width), style="dim")
+            text.append(display_safe(_value(value)))
         widget = self.query_one("#dash-status-text", Static)
         widget.remove_class("panel-error")
         widget.update(text)

@@ -18,8 +18,10 @@ from textual.timer import Timer
 from textual.widgets import DataTable, Footer, Header, Input, Label, Static
 
 from rankterm.api.models import Game
+from rankterm.api.wire import ascii_digits
 from rankterm.tui.base import RanktermScreen, error_sentence
 from rankterm.tui.widgets.ask_dialog import AskDialog
+from rankterm.tui.widgets.text_table import TextTable
 
 SEARCH_DELAY = 0.3
 SEARCH_MIN = 2
@@ -36,10 +38,10 @@ def parse_game_request(text: str) -> dict[str, str | int]:
     lowered = value.lower()
     if lowered.startswith("bgg:"):
         value = value[4:].strip()
-        if not value.isdigit() or int(value) < 1:
+        if not ascii_digits(value) or int(value) < 1:
             raise ValueError("A BGG id is a positive whole number, such as bgg:13.")
         return {"bgg_id": int(value)}
-    if value.isdigit():
+    if ascii_digits(value):
         if int(value) < 1:
             raise ValueError("A BGG id is a positive whole number, such as 13.")
         return {"bgg_id": int(value)}
@@ -88,7 +90,7 @@ class GamesScreen(RanktermScreen):
             yield Label("Search (/)")
             yield Input(placeholder="the catalogue, 2 letters or more", id="games-search", compact=True)
         yield Static("", id="games-caption")
-        yield DataTable(id="games-table", cursor_type="row", zebra_stripes=True)
+        yield TextTable(id="games-table", cursor_type="row", zebra_stripes=True)
         yield Footer()
 
     def on_mount(self) -> None:

@@ -4,9 +4,9 @@ The form (`MatchForm`): game (type to filter the group's games, the catalogue se
 name ("Game name", "A vs B" or a custom text), notes, external id (generated, editable), and faction rows that
 can be added and removed (players as chips, rank pre-filled by row order, points, faction name, bot toggle).
 
-Nothing is sent until the form passes its own checks; the service's answer is then shown per match, accepted
-(with its id) or rejected (with the reason); a rejected match leaves the form as it was. Matches can be queued
-and sent as one batch.
+Nothing is sent until the form passes its own checks. A sent match goes through the outbox (on disk before any
+request); the answer is then shown per match: accepted, rejected (with the reason; the form stays as it was),
+or kept in the outbox while the service cannot be reached. Matches can be queued and sent as one batch.
 
 Keys (the ctrl keys work while typing; each F-key does the same for terminals that eat a ctrl key):
 ctrl+s / F5 send · ctrl+y / F3 dry run (the service checks, nothing is saved) · ctrl+f / F6 add a faction ·
@@ -219,14 +219,20 @@ class MatchEntryScreen(RanktermScreen):
 
     @work(exclusive=True, group="match-send")
     async def send(self, pending: list[Pending], dry_run: bool) -> None:
-        """Send `pending` as one batch (the client splits it if the service wants smaller ones)."""
+        """Send `pending` as one batch: a dry run straight to the service, a real send through the outbox
+        (on disk first; kept there and sent later when the service cannot be reached)."""
         form = self.form
         form.loading = True
         self.sending = True
         answer: NewMatchAnswer | None = None
+        waiting: list[int] = []
         failure: str | None = None
         try:
-            answer = await self.client.add_matches([p.match for p in pending], dry_run=dry_run)
+            if dry_run:
+                answer = await self.client.add_matches([p.match for p in pending], dry_run=True)
+            else:
+                recorded = await self.rankterm.record_matches([p.match for p in pending])
+                answer, waiting, failure = recorded.answer, recorded.waiting, recorded.failure
         except Exception as exc:  # one sentence, never a traceback
             failure = error_sentence(exc)
             answer = getattr(exc, "partial", None)
@@ -234,14 +240,29 @@ class MatchEntryScreen(RanktermScreen):
             form.loading = False
             self.sending = False
         self.last_answer = answer
-        self._report(pending, answer, failure, dry_run)
+        self._report(pending, answer, failure, dry_run, waiting)
+
+    async def edit_entry(self, match: NewMatch) -> None:
+        """Load an outbox entry into the form, to fix and send again under the same external id."""
+        self.queue.clear()
+        self._queued_key = None
+        self._update_queue_line()
+        await self.form.load(match)
+        self.form.answer.show([(NOTE, f"Editing {match.external_id} from the outbox: fix it, then ctrl+s.")])
+        self._focus_first_row()
 
     def _report(
-        self, pending: list[Pending], answer: NewMatchAnswer | None, failure: str | None, dry_run: bool
+        self,
+        pending: list[Pending],
+        answer: NewMatchAnswer | None,
+        failure: str | None,
+        dry_run: bool,
+        waiting: list[int] | None = None,
     ) -> None:
         """Say what happened to each match; keep the rejected (form filled, queued ones queued)."""
         accepted = {o.index: o.id for o in answer.accepted} if answer else {}
         rejected = {o.index: _reason(o.errors) for o in answer.rejected} if answer else {}
+        kept = set(waiting or ())
         lines: list[tuple[str, str]] = []
         for i, item in enumerate(pending):
             where = " [queued]" if item.queued else ""
@@ -250,6 +271,10 @@ class MatchEntryScreen(RanktermScreen):
                 if not dry_run and accepted[i] and accepted[i] != item.match.external_id:
                     verdict += f" as match id {accepted[i]}"
                 lines.append((OK, f"✔ {item.label}{where}: {verdict}."))
+            elif i in kept:
+                lines.append(
+                    (NOTE, f"⧗ {item.label}{where}: saved in the outbox, sent when the service answers.")
+                )
             elif i in rejected:
                 lines.append((BAD, f"✘ {item.label}{where}: rejected: {rejected[i]}"))
             else:
@@ -258,11 +283,12 @@ class MatchEntryScreen(RanktermScreen):
             lines.append((BAD, f"✘ {failure}"))
         form_index = next((i for i, p in enumerate(pending) if not p.queued), None)
         if not dry_run:
-            self.queue = [p for i, p in enumerate(pending) if p.queued and i not in accepted]
+            done = set(accepted) | kept
+            self.queue = [p for i, p in enumerate(pending) if p.queued and i not in done]
             self.recorded |= {
-                p.match.external_id for i, p in enumerate(pending) if i in accepted and p.match.external_id
+                p.match.external_id for i, p in enumerate(pending) if i in done and p.match.external_id
             }
-            if form_index is not None and form_index in accepted:
+            if form_index is not None and form_index in done:
                 lines.append((NOTE, AFTER_ACCEPT))
             if not self.queue:
                 self._queued_key = None

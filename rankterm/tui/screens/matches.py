@@ -25,6 +25,7 @@ from rankterm.tui.screens.matches_exists import MatchExistsDialog
 from rankterm.tui.widgets.pager import Pager
 from rankterm.tui.widgets.pager_table import fill_table
 from rankterm.tui.widgets.subset_picker import SubsetPicker, subset_title
+from rankterm.tui.widgets.text_table import TextTable
 
 RANK_SEP = " \u203a "
 """A single right-pointing angle quote between names: the first placed first."""
@@ -86,7 +87,7 @@ class MatchesScreen(RanktermScreen):
             yield SubsetPicker(id="matches-subset")
             yield Pager("matches", id="matches-pager")
         yield Static("Loading the matches…", id="matches-info", markup=False)
-        yield DataTable(id="matches-table", cursor_type="row", zebra_stripes=True)
+        yield TextTable(id="matches-table", cursor_type="row", zebra_stripes=True)
         yield Footer()
 
     def on_mount(self) -> None:

@@ -13,6 +13,7 @@ from textual.screen import ModalScreen
 from textual.widgets import DataTable, Static
 
 from rankterm.api.models import Faction, Match
+from rankterm.tui.widgets.text_table import TextTable
 
 
 def points_text(value: float | int | None) -> str:
@@ -87,7 +88,7 @@ class MatchDetailScreen(ModalScreen[None]):
             box.border_title = f"Match {match.number} · {match.game.name if match.game else 'game?'}"
             box.border_subtitle = "esc close"
             yield Static("\n".join(match_facts(match)), id="md-facts", markup=False)
-            yield DataTable(id="md-table", cursor_type="row", zebra_stripes=True)
+            yield TextTable(id="md-table", cursor_type="row", zebra_stripes=True)
 
     def on_mount(self) -> None:
         table = self.query_one(DataTable)

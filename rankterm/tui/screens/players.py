@@ -22,6 +22,7 @@ from textual.widgets import DataTable, Footer, Header, Input, Label, Static
 from rankterm.api.models import Player, PlayersPage
 from rankterm.tui.base import RanktermScreen, error_sentence
 from rankterm.tui.widgets.ask_dialog import AskDialog
+from rankterm.tui.widgets.text_table import TextTable
 
 
 def fold(text: str) -> str:
@@ -74,7 +75,7 @@ class PlayersScreen(RanktermScreen):
             yield Label("Filter (/)")
             yield Input(placeholder="all players, by name", id="players-filter", compact=True)
         yield Static("", id="players-caption")
-        yield DataTable(id="players-table", cursor_type="row", zebra_stripes=True)
+        yield TextTable(id="players-table", cursor_type="row", zebra_stripes=True)
         yield Footer()
 
     def on_mount(self) -> None:

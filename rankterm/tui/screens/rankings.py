@@ -19,12 +19,14 @@ from textual.containers import Horizontal
 from textual.widgets import DataTable, Footer, Header, Input, Label, Select, Static
 
 from rankterm.api.models import RankingRow, RankingsPage, Subset
+from rankterm.api.wire import ascii_digits
 from rankterm.tui.base import RanktermScreen, error_sentence
 from rankterm.tui.screens.rankings_player import PlayerMatchesScreen
 from rankterm.tui.widgets.match_form_input import FormInput
 from rankterm.tui.widgets.pager import Pager
 from rankterm.tui.widgets.pager_table import fill_table
 from rankterm.tui.widgets.subset_picker import SubsetPicker, subset_title
+from rankterm.tui.widgets.text_table import TextTable
 
 NONE = "\u2013"
 """An en dash: no change, or no value."""
@@ -36,7 +38,7 @@ def parse_match_number(text: str) -> int | None:
     value = text.strip().lower()
     if value in ("", "last"):
         return None
-    if value.isdigit() and int(value) >= 1:
+    if ascii_digits(value) and int(value) >= 1:
         return int(value)
     raise ValueError('Type a match number (digits only), or "last".')
 
@@ -125,7 +127,7 @@ class RankingsScreen(RanktermScreen):
             yield FormInput("last", id="rank-match", compact=True, max_length=9, restrict=r"[0-9A-Za-z]*")
             yield Pager("", id="rank-pager")
         yield Static("Loading the standings…", id="rank-info", markup=False)
-        yield DataTable(id="rank-table", cursor_type="row", zebra_stripes=True)
+        yield TextTable(id="rank-table", cursor_type="row", zebra_stripes=True)
         yield Footer()
 
     def on_mount(self) -> None:

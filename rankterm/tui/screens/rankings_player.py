@@ -19,6 +19,7 @@ from textual.widgets import DataTable, Static
 
 from rankterm.api.models import Faction, Match, MatchesPage, Player, Subset
 from rankterm.tui.base import error_sentence
+from rankterm.tui.widgets.text_table import TextTable
 
 MAX_PAGES = 4
 """Pages of the subset's matches read at most (each costs a call against the quota)."""
@@ -94,7 +95,7 @@ class PlayerMatchesScreen(ModalScreen[None]):
             box.border_title = f"{self.player.label} · recent matches"
             box.border_subtitle = "esc close"
             yield Static("Looking through the newest matches…", id="pm-info", markup=False)
-            yield DataTable(id="pm-table", cursor_type="row", zebra_stripes=True)
+            yield TextTable(id="pm-table", cursor_type="row", zebra_stripes=True)
 
     def on_mount(self) -> None:
         table = self.query_one(DataTable)

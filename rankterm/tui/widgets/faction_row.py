@@ -17,6 +17,7 @@ from textual.events import DescendantBlur, DescendantFocus
 from textual.widgets import Checkbox, Input, Label, Static
 
 from rankterm.api.models import NewFaction, Player
+from rankterm.api.wire import ascii_digits
 from rankterm.tui.widgets.match_form_input import FormInput
 from rankterm.tui.widgets.player_picker import PlayerPicker
 
@@ -26,7 +27,7 @@ MAX_RANK = 10_000
 def parse_rank(text: str) -> int | None:
     """A rank typed in the form: a whole number from 1 to 10000, else None."""
     text = text.strip()
-    if not text.isdigit():
+    if not ascii_digits(text):
         return None
     value = int(text)
     return value if 1 <= value <= MAX_RANK else None

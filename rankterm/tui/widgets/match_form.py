@@ -200,6 +200,28 @@ class MatchForm(VerticalScroll, can_focus=False):
         for _ in range(2 - len(rows[:2])):
             await self.add_row()
 
+    async def load(self, match: NewMatch) -> None:
+        """Fill the form with `match` (an outbox entry to fix and send again), external id included."""
+        await self.clear(match.external_id or "")
+        games = {g.id: g for g in self.game_picker.candidates()}
+        if match.game is not None:
+            self.game_picker.choose(games.get(match.game) or Game(id=match.game, name=f"game {match.game}"))
+        self.query_one("#weight", Select).value = match.weight
+        if match.name in (NAME_GAME, NAME_VERSUS, ""):
+            self.query_one("#name-choice", Select).value = match.name or NAME_GAME
+        else:
+            self.query_one("#name-choice", Select).value = CUSTOM
+            self.field("custom-name").value = match.name
+        self.field("notes").value = match.notes
+        known = {p.id: p for p in self.players}
+        while len(self.rows) < len(match.factions):
+            await self.add_row()
+        for row, faction in zip(self.rows, match.factions, strict=False):
+            chosen = [known.get(pid) or Player(id=pid, display_name=pid) for pid in faction.players]
+            row.fill(
+                players=chosen, rank=faction.rank, points=faction.points, name=faction.name, bot=faction.bot
+            )
+
     @on(GamePicker.Changed)
     def _game_picked(self, event: GamePicker.Changed) -> None:
         """A game picked from the list: on to the players of the first faction (Tab goes back)."""

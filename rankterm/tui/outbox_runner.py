@@ -1,0 +1,144 @@
+"""The app's side of the outbox: record matches through it, resume and retry sending, report where each stands.
+
+Every match the form submits is written to the outbox before any request (`record`), then the pending
+entries are sent. The runner keeps the app's `outbox_counts` and `offline` up to date (the status line shows
+them), retries on its own with a growing delay while something is pending and the service cannot be reached,
+pauses on a quota error until the hour turns, and hands a refused key or secret to the app (`on_refused`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+
+from textual.timer import Timer
+
+from rankterm.api.client import RankingClient
+from rankterm.api.errors import AuthError, QuotaError, RanktermError
+from rankterm.api.models import MatchError, MatchOutcome, NewMatch, NewMatchAnswer
+from rankterm.api.outbox import Entry, Outbox, OutboxSender, SendReport, State
+
+RETRY_DELAYS = (5.0, 15.0, 30.0, 60.0, 120.0, 300.0)
+"""Seconds between automatic retries while the service cannot be reached (the last one repeats)."""
+
+
+@dataclass
+class Recorded:
+    """What became of matches handed to the outbox: the service's answer, and those still waiting."""
+
+    answer: NewMatchAnswer
+    waiting: list[int] = field(default_factory=list)
+    failure: str | None = None
+
+
+class OutboxRunner:
+    """Owns the outbox and its sender for the open client; driven by the app (timers, reactive state)."""
+
+    def __init__(self, app, outbox: Outbox, client: RankingClient) -> None:
+        self.app = app
+        self.outbox = outbox
+        # One round per call: the runner's timer does the waiting between rounds, so a send never keeps the
+        # form busy for longer than one attempt.
+        self.sender = OutboxSender(outbox, client, max_rounds=1)
+        self._timer: Timer | None = None
+        self._retry_step = 0
+        self.last_report: SendReport | None = None
+
+    def close(self) -> None:
+        self.cancel_retry()
+        self.outbox.close()
+
+    # ------------------------------------------------------------------ state
+
+    def refresh_counts(self) -> None:
+        self.app.outbox_counts = {state.value: n for state, n in self.outbox.counts().items()}
+
+    def entries(self) -> list[Entry]:
+        return self.outbox.entries()
+
+    # ------------------------------------------------------------------ sending
+
+    def _put(self, match: NewMatch) -> Entry:
+        """Add `match`, or replace a rejected/unsent entry with the same external id (a fixed resubmission)."""
+        existing = self.outbox.get(match.external_id) if match.external_id else None
+        if existing is None:
+            return self.outbox.add(match)
+        if existing.state is State.SENT or existing.in_doubt:
+            raise RanktermError(
+                f"The match {match.external_id} is already sent or on its way: use a new external id."
+            )
+        return self.outbox.edit(match.external_id, match)
+
+    async def record(self, matches: Sequence[NewMatch]) -> Recorded:
+        """Write `matches` to the outbox (on disk before anything is sent), send what is pending, report."""
+        entries = [self._put(m) for m in matches]
+        self.refresh_counts()
+        report = await self.send(force=True)
+        answer = NewMatchAnswer(total=len(entries))
+        waiting: list[int] = []
+        for index, entry in enumerate(entries):
+            now = self.outbox.get(entry.external_id)
+            if now is None or now.state is State.PENDING:
+                waiting.append(index)
+            elif now.state is State.SENT:
+                answer.accepted.append(MatchOutcome(index=index, id=entry.external_id))
+            else:
+                answer.rejected.append(
+                    MatchOutcome(index=index, id=entry.external_id, errors=[MatchError(message=now.reason)])
+                )
+        answer.accepted_count, answer.rejected_count = len(answer.accepted), len(answer.rejected)
+        failure = str(report.stopped) if report.stopped is not None and waiting else None
+        return Recorded(answer, waiting, failure)
+
+    async def send(self, *, force: bool = False) -> SendReport:
+        """Send every pending entry now; schedule a retry if the service could not be reached."""
+        self.cancel_retry()
+        report = await self.sender.send_pending(force=force)
+        self.last_report = report
+        self.refresh_counts()
+        pending = self.app.outbox_counts.get(State.PENDING.value, 0)
+        if isinstance(report.stopped, AuthError) and not report.stopped.token_problem:
+            self.app.credentials_refused(report.stopped)
+        elif isinstance(report.stopped, QuotaError):
+            self.app.outbox_note = "sending paused: quota reached; it resumes when the hour turns"
+            self._schedule(max(1.0, (report.resume_at or 0) - self.sender.client.clock()))
+        elif pending and report.stopped is not None:
+            self.app.outbox_note = ""
+            delay = RETRY_DELAYS[min(self._retry_step, len(RETRY_DELAYS) - 1)]
+            self._retry_step += 1
+            self._schedule(delay)
+        else:
+            self.app.outbox_note = ""
+            self._retry_step = 0
+        return report
+
+    def _schedule(self, delay: float) -> None:
+        self._timer = self.app.set_timer(delay, self.app.resume_sending)
+
+    def cancel_retry(self) -> None:
+        if self._timer is not None:
+            self._timer.stop()
+            self._timer = None
+
+    # ------------------------------------------------------------------ entry actions
+
+    def retry(self, external_id: str) -> None:
+        self.outbox.retry(external_id)
+        self.refresh_counts()
+
+    def discard(self, external_id: str) -> None:
+        self.outbox.discard(external_id)
+        self.refresh_counts()
+
+    def replace(self, external_id: str, match: NewMatch) -> None:
+        self.outbox.edit(external_id, match)
+        self.refresh_counts()
+
+
+OutboxFactory = Callable[[RankingClient, bool], Outbox]
+"""Makes the outbox for a client (its scope is the client's service and key); the bool says "demo"."""
+
+
+def memory_outbox(client: RankingClient, demo: bool) -> Outbox:
+    """An outbox that lives as long as the app (tests, and the demo whose group dies with the process)."""
+    return Outbox(None, scope=f"{client.base_url}|{client.key}")

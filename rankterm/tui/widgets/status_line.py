@@ -1,0 +1,53 @@
+"""`StatusLine`: one line above the footer saying where unsent matches stand, and whether the service is reachable.
+
+Hidden while there is nothing to say (empty outbox, service reachable), so an 80x24 window keeps its line.
+It redraws only when the app's `outbox_counts`, `offline` or `outbox_note` change: never while idle.
+"""
+
+from __future__ import annotations
+
+from textual.widgets import Static
+
+
+class StatusLine(Static):
+    """Outbox counts (pending · sent · rejected), an offline banner, and why sending is paused."""
+
+    DEFAULT_CSS = """
+    StatusLine {
+        dock: bottom;
+        height: 1;
+        margin-bottom: 1;
+        padding: 0 1;
+        background: $panel;
+        color: $text;
+        display: none;
+    }
+    StatusLine.-shown { display: block; }
+    StatusLine.-rejected { background: $warning 30%; }
+    StatusLine.-offline { background: $error 60%; color: $text; text-style: bold; }
+    """
+
+    def __init__(self) -> None:
+        super().__init__("", markup=False, id="status-line")
+
+    def on_mount(self) -> None:
+        for name in ("outbox_counts", "offline", "outbox_note"):
+            self.watch(self.app, name, self._changed, init=False)
+        self._changed()
+
+    def _changed(self, *_: object) -> None:
+        counts: dict[str, int] = getattr(self.app, "outbox_counts", {}) or {}
+        offline: bool = getattr(self.app, "offline", False)
+        note: str = getattr(self.app, "outbox_note", "")
+        pending, sent, rejected = (counts.get(k, 0) for k in ("pending", "sent", "rejected"))
+        parts = []
+        if offline:
+            parts.append("⚠ Offline: matches are kept and sent when the service answers")
+        if pending or sent or rejected:
+            parts.append(f"Outbox: {pending} pending · {sent} sent · {rejected} rejected (o)")
+        if note:
+            parts.append(note)
+        self.update("  ·  ".join(parts))
+        self.set_class(bool(parts), "-shown")
+        self.set_class(offline, "-offline")
+        self.set_class(bool(rejected) and not offline, "-rejected")

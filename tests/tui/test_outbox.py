@@ -1,0 +1,147 @@
+"""The outbox in the app: offline entry keeps working, the status line tells, sending resumes, rejected
+matches are edited and sent again, revoked credentials go back to the profiles keeping every match."""
+
+from __future__ import annotations
+
+import httpx
+
+from rankterm.api.client import RankingClient
+from rankterm.api.models import NewFaction, NewMatch
+from rankterm.api.outbox import Outbox, State
+from rankterm.server.app import create_app
+from rankterm.server.seed import DEMO_KEY, DEMO_SECRET, demo_store
+from rankterm.testing.faults import FaultyTransport
+from rankterm.tui.screens.outbox import OutboxScreen
+from rankterm.tui.widgets.status_line import StatusLine
+
+from .conftest import DEMO_URL, frozen_clock, settle
+from .test_match_entry import match_count, open_form, quick_fill
+
+
+def faulty_demo() -> tuple[RankingClient, FaultyTransport, object]:
+    """A client on a fresh demo group through a transport whose network can be pulled (`.down = True`)."""
+    store = demo_store(clock=frozen_clock)
+    transport = FaultyTransport(httpx.ASGITransport(app=create_app(store, clock=frozen_clock)))
+    http = httpx.AsyncClient(transport=transport, base_url=DEMO_URL)
+    client = RankingClient(
+        DEMO_URL, key=DEMO_KEY, secret=DEMO_SECRET, http=http, clock=frozen_clock, retries=0, backoff=0
+    )
+    return client, transport, store
+
+
+def status(pilot) -> StatusLine:
+    return pilot.app.screen.query_one(StatusLine)
+
+
+async def test_status_line_hidden_while_there_is_nothing_to_say(make_app):
+    async with make_app().run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        assert not status(pilot).display
+        assert pilot.app.outbox_counts == {"pending": 0, "sent": 0, "rejected": 0}
+
+
+async def test_offline_entry_is_kept_then_sent_when_the_network_returns(make_app):
+    client, transport, store = faulty_demo()
+    async with make_app(client=client).run_test(size=(80, 24)) as pilot:
+        screen = await open_form(pilot)
+        await quick_fill(pilot, "Catan", [(["Ada"], 1, "9"), (["Ben"], 2, "7"), (["Chiara"], 3, "4")])
+        transport.down = True
+        await pilot.press("ctrl+s")
+        await settle(pilot)
+        assert "saved in the outbox" in screen.form.answer.text
+        assert pilot.app.offline and pilot.app.outbox_counts["pending"] == 1
+        line = status(pilot)
+        assert line.display and "Offline" in str(line.render()) and "1 pending" in str(line.render())
+        assert store.match_exists(1, "rt-test-0001") is False
+
+        # More matches can be entered while offline: a rematch goes to the outbox too.
+        await pilot.press("ctrl+r")
+        await quick_fill(pilot, "Catan", [(["Ada"], 2, "5"), (["Ben"], 1, "8"), (["Chiara"], 3, "1")])
+        await pilot.press("ctrl+s")
+        await settle(pilot)
+        assert pilot.app.outbox_counts["pending"] == 2
+
+        transport.down = False
+        pilot.app.outbox_runner.cancel_retry()
+        pilot.app.resume_sending()
+        await settle(pilot)
+        assert pilot.app.outbox_counts == {"pending": 0, "sent": 2, "rejected": 0}
+        assert not pilot.app.offline and "Offline" not in str(status(pilot).render())
+        assert await match_count(pilot) == 302
+
+
+async def test_a_rejected_match_is_listed_edited_and_sent_again(make_app):
+    async with make_app().run_test(size=(100, 30)) as pilot:
+        screen = await open_form(pilot)
+        await quick_fill(pilot, "Catan", [(["Ada"], 1, "9"), (["Ben"], 2, "7")])
+        screen.form.field("external-id").value = "demo-0001"  # the demo's first match has this id: M003
+        await pilot.press("ctrl+s")
+        await settle(pilot)
+        assert "(M003)" in screen.form.answer.text
+        assert pilot.app.outbox_counts["rejected"] == 1
+
+        await pilot.press("escape", "o")
+        await settle(pilot)
+        outbox = pilot.app.screen
+        assert isinstance(outbox, OutboxScreen)
+        assert [(e.external_id, e.state) for e in outbox.entries] == [("demo-0001", State.REJECTED)]
+        assert "already accepted" in outbox.entries[0].reason
+
+        await pilot.press("e")
+        await settle(pilot)
+        form_screen = pilot.app.screen
+        assert form_screen.form.field("external-id").value == "demo-0001"
+        assert [r.points_input.value for r in form_screen.form.rows] == ["9", "7"]
+        assert form_screen.form.game_picker.game.name == "Catan"
+        # Fixing it here means a fresh external id; the outbox keeps the rejected one until discarded.
+        form_screen.form.field("external-id").value = "fixed-0001"
+        await pilot.press("ctrl+s")
+        await settle(pilot)
+        assert "accepted" in form_screen.form.answer.text
+        assert pilot.app.outbox_counts == {"pending": 0, "sent": 1, "rejected": 1}
+
+        await pilot.press("escape", "o")
+        await settle(pilot)
+        await pilot.press("x")
+        await settle(pilot)
+        assert pilot.app.outbox_counts == {"pending": 0, "sent": 1, "rejected": 0}
+
+
+async def test_pending_matches_of_an_earlier_run_are_sent_at_start(make_app, demo_client, tmp_path):
+    players = {p.display_name: p.id for p in await demo_client.players()}
+    catan = next(g.id for g in await demo_client.games() if g.name == "Catan")
+    path = tmp_path / "outbox.db"
+    scope = f"{demo_client.base_url}|{demo_client.key}"
+    earlier = Outbox(path, scope)
+    earlier.add(
+        NewMatch(
+            game=catan,
+            weight="normal",
+            external_id="left-over-1",
+            factions=[
+                NewFaction(players=[players["Ada"]], rank=1),
+                NewFaction(players=[players["Ben"]], rank=2),
+            ],
+        )
+    )
+    earlier.close()
+    app = make_app(outbox_factory=lambda client, demo: Outbox(path, scope))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        assert pilot.app.outbox_counts == {"pending": 0, "sent": 1, "rejected": 0}
+        assert await pilot.app.client.match_exists("left-over-1")
+
+
+async def test_revoked_credentials_go_to_the_profiles_and_keep_the_matches(make_app):
+    client, _transport, store = faulty_demo()
+    async with make_app(client=client).run_test(size=(80, 24)) as pilot:
+        await open_form(pilot)
+        await quick_fill(pilot, "Catan", [(["Ada"], 1, "9"), (["Ben"], 2, "7")])
+        store.set_client_disabled(DEMO_KEY)
+        client.forget_token()
+        await pilot.press("ctrl+s")
+        await settle(pilot)
+        assert pilot.app.current_mode == "login"
+        assert pilot.app.outbox_counts["pending"] == 1  # kept, to be sent once the key works again
+        notes = " ".join(str(n.message) for n in pilot.app._notifications)
+        assert "A001" in notes and "kept in the outbox" in notes
