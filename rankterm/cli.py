@@ -6,18 +6,23 @@
     rankterm locate               print where config, token cache and data live
 
 This is the composition root: the only place that joins the app, the service layer and the embedded service.
+Imports are made where they are needed, so that the first screen comes up before the heavy parts load.
 """
 
 from __future__ import annotations
 
 import argparse
 import sys
+from typing import TYPE_CHECKING
 
 from rankterm import __version__
-from rankterm.api.auth import TokenCache
-from rankterm.api.client import RankingClient
 from rankterm.api.errors import RanktermError
-from rankterm.config import Profile
+
+if TYPE_CHECKING:
+    from rankterm.api.client import RankingClient
+    from rankterm.api.outbox import Outbox
+    from rankterm.config import Profile
+    from rankterm.tui.app import RanktermApp
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -45,6 +50,7 @@ def locate() -> int:
 
 def make_demo_client(clock=None) -> RankingClient:
     """A client on a fresh in-process copy of the demo group."""
+    from rankterm.api.client import RankingClient
     from rankterm.server.seed import demo_app
 
     app, key, secret = demo_app(clock=clock)
@@ -53,6 +59,8 @@ def make_demo_client(clock=None) -> RankingClient:
 
 def make_profile_client(profile: Profile) -> RankingClient:
     """A client for a configured profile, with the on-disk token cache."""
+    from rankterm.api.auth import TokenCache
+    from rankterm.api.client import RankingClient
     from rankterm.config import token_cache_path
 
     return RankingClient(
@@ -64,7 +72,7 @@ def make_profile_client(profile: Profile) -> RankingClient:
     )
 
 
-def make_outbox(client: RankingClient, demo: bool):
+def make_outbox(client: RankingClient, demo: bool) -> Outbox:
     """The outbox for a client: on disk under the data dir for a real service, in memory for the demo."""
     from rankterm.api.outbox import Outbox
     from rankterm.config import data_dir
@@ -73,7 +81,8 @@ def make_outbox(client: RankingClient, demo: bool):
     return Outbox(path, scope=f"{client.base_url}|{client.key}")
 
 
-def run_app(*, demo: bool, profile: str | None) -> int:
+def build_app(*, demo: bool, profile: str | None) -> RanktermApp:
+    """The app as `rankterm` / `rankterm demo` start it. The demo group is built after the first screen."""
     from rankterm.config import config_warnings, load_config
     from rankterm.tui.app import RanktermApp
 
@@ -81,15 +90,13 @@ def run_app(*, demo: bool, profile: str | None) -> int:
     for warning in config_warnings(config):
         print(f"rankterm: warning: {warning}", file=sys.stderr)
     client = None
-    if demo:
-        client = make_demo_client()
-    else:
+    if not demo:
         chosen = config.profile(profile)
         if profile and chosen is None:
             raise RanktermError(f"No profile named {profile!r} in the config (see `rankterm locate`).")
         if chosen is not None:
             client = make_profile_client(chosen)
-    app = RanktermApp(
+    return RanktermApp(
         config=config,
         client=client,
         demo=demo,
@@ -97,6 +104,10 @@ def run_app(*, demo: bool, profile: str | None) -> int:
         client_factory=make_profile_client,
         outbox_factory=make_outbox,
     )
+
+
+def run_app(*, demo: bool, profile: str | None) -> int:
+    app = build_app(demo=demo, profile=profile)
     app.run()
     return app.return_code or 0
 

@@ -13,7 +13,6 @@ import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 
-import jwt
 import tomli_w
 
 from rankterm.api.errors import ConfigError
@@ -24,6 +23,8 @@ RENEW_MARGIN = 60.0
 
 def token_expiry(token: str) -> float | None:
     """The `exp` claim of a JWT, read without verifying the signature (only the service can); None if absent."""
+    import jwt  # here, not at the top: it costs the app's start ~30 ms and is needed only with a token
+
     try:
         claims = jwt.decode(token, options={"verify_signature": False, "verify_exp": False})
     except jwt.PyJWTError:

@@ -12,7 +12,8 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
-from rankterm.api.wire import DATE_FORMAT, Weight, ascii_digits
+from rankterm.api.text import ascii_digits
+from rankterm.api.wire import DATE_FORMAT, Weight
 
 BOT_MARKER = "bot"
 

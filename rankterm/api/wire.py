@@ -14,6 +14,8 @@ from typing import Annotated, Any
 from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, PlainSerializer, ValidationInfo
 from pydantic.alias_generators import to_camel
 
+from rankterm.api.text import display_safe
+
 
 class Weight(StrEnum):
     """How much a match moves the ratings (SERVICE.md), lightest first."""
@@ -75,18 +77,6 @@ def finite_number(value: float | int | None) -> float | int | None:
 
 Flag = Annotated[bool, BeforeValidator(_to_flag), PlainSerializer(int, return_type=int)]
 """A boolean that the wire spells 0/1."""
-_CONTROL = re.compile(r"[\x00-\x09\x0b-\x1f\x7f-\x9f]")
-
-
-def _picture(match: re.Match[str]) -> str:
-    code = ord(match.group())
-    return chr(0x2400 + code) if code < 0x20 else ("\u2421" if code == 0x7F else "\ufffd")
-
-
-def display_safe(text: str) -> str:
-    """`text` with every control character but newline shown as a symbol (ESC as "␛"), so that nothing from
-    the service can move the cursor, clear or retitle the terminal it is shown on."""
-    return _CONTROL.sub(_picture, text)
 
 
 def _maybe_display_safe(value: Any, info: ValidationInfo) -> Any:
@@ -139,11 +129,6 @@ def _wire_value(value: Any, info: Any = None) -> Any:
 
 
 DATE_FORMAT = "%Y-%m-%d %H:%M:%S"
-
-
-def ascii_digits(text: str) -> bool:
-    """True for a non-empty run of 0-9 only. `str.isdigit` also takes "¹" or "٣", which `int` may refuse."""
-    return text.isascii() and text.isdigit()
 
 
 _PERCENT = re.compile(r"^\s*(-?\d+(?:[.,]\d+)?)\s*%?\s*$")

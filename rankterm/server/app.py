@@ -34,7 +34,7 @@ from starlette.routing import Route
 
 import rankterm
 from rankterm.api.endpoints import ENDPOINTS, Method
-from rankterm.api.wire import ascii_digits
+from rankterm.api.text import ascii_digits
 from rankterm.server import quota, tokens
 from rankterm.server.quota import QuotaLimits
 from rankterm.server.store import Client, Store

@@ -14,6 +14,7 @@ import asyncio
 import contextlib
 import uuid
 from collections.abc import Callable, Iterable
+from typing import TYPE_CHECKING
 
 from textual import events
 from textual.app import App, SystemCommand
@@ -21,13 +22,16 @@ from textual.binding import Binding
 from textual.reactive import reactive
 from textual.screen import Screen
 
-from rankterm.api.client import RankingClient
 from rankterm.api.errors import AuthError, RanktermError
-from rankterm.api.models import NewMatch
-from rankterm.config import Config, Profile, save_config
-from rankterm.tui.outbox_runner import OutboxFactory, OutboxRunner, Recorded, memory_outbox
+from rankterm.config import Config, save_config
 from rankterm.tui.screens import SCREENS, screen_factory
 from rankterm.tui.themes import DEFAULT_THEME, load_themes
+
+if TYPE_CHECKING:  # the service layer is imported when a service is opened, not at start
+    from rankterm.api.client import RankingClient
+    from rankterm.api.models import NewMatch
+    from rankterm.config import Profile
+    from rankterm.tui.outbox_runner import OutboxFactory, OutboxRunner, Recorded
 
 MODE_NAMES: tuple[str, ...] = tuple(SCREENS)
 CLIENT_MODES = frozenset(MODE_NAMES) - {"login"}
@@ -35,8 +39,8 @@ CLIENT_MODES = frozenset(MODE_NAMES) - {"login"}
 
 _NOT_IN_PALETTE = frozenset({"quit", "command_palette", "change_theme", "help_quit"})
 
-ClientFactory = Callable[[Profile], RankingClient]
-DemoFactory = Callable[[], RankingClient]
+ClientFactory = Callable[["Profile"], "RankingClient"]
+DemoFactory = Callable[[], "RankingClient"]
 
 
 def _default_external_id() -> str:
@@ -80,7 +84,7 @@ class RanktermApp(App):
         **kwargs,
     ) -> None:
         super().__init__(**kwargs)
-        self.outbox_factory = outbox_factory or memory_outbox
+        self.outbox_factory = outbox_factory
         self.outbox_runner: OutboxRunner | None = None
         self.config = config if config is not None else Config()
         self.client: RankingClient | None = client
@@ -109,12 +113,14 @@ class RanktermApp(App):
         self._theme_ready = True
         for problem in self.theme_problems:
             self.notify(problem, title="Theme skipped", severity="warning", markup=False, timeout=8)
-        self.switch_mode("dashboard" if self.client is not None else "login")
+        opening_demo = self.client is None and self.demo and self.demo_factory is not None
+        self.switch_mode("dashboard" if self.client is not None or opening_demo else "login")
         if self.client is not None:
             self._attach_outbox(self.client)
-        if self.client is None and self.demo and self.demo_factory is not None:
-            # `RanktermApp(client=None, demo=True)`: the first screen shows at once, the demo group follows.
-            self.run_worker(self.open_demo(), group="app-open", exclusive=True)
+        if opening_demo:
+            # `rankterm demo`: the dashboard shows at once (loading), the demo group follows from a thread,
+            # started after the first paint so that its imports do not hold the first screen back.
+            self.call_after_refresh(self.run_worker, self.open_demo(), group="app-open", exclusive=True)
 
     async def on_unmount(self) -> None:
         if self.outbox_runner is not None:
@@ -156,6 +162,16 @@ class RanktermApp(App):
     ) -> None:
         """Make `client` the app's service: drop every other screen (they reload on it), open the dashboard."""
         old = self.client
+        if old is None and self.current_mode == "dashboard":
+            # The first service of a start that showed the dashboard while it loaded: no screen holds data
+            # from another service, so the dashboard just loads.
+            client.display_safe = True
+            self.client, self.demo, self.profile_name = client, demo, profile_name
+            self._update_sub_title()
+            self._attach_outbox(client)
+            self.refresh_bindings()
+            self.screen.action_refresh()  # type: ignore[attr-defined]
+            return
         if self.current_mode != "login":
             await self.switch_mode("login")
         client.display_safe = True
@@ -192,11 +208,13 @@ class RanktermApp(App):
 
     def _attach_outbox(self, client: RankingClient) -> None:
         """The outbox of `client`'s service; what an earlier run left pending is sent now."""
+        from rankterm.tui.outbox_runner import OutboxRunner, memory_outbox
+
         if self.outbox_runner is not None:
             self.outbox_runner.close()
         self.offline = False
         try:
-            outbox = self.outbox_factory(client, self.demo)
+            outbox = (self.outbox_factory or memory_outbox)(client, self.demo)
         except (OSError, RanktermError) as exc:
             self.notify(
                 f"The outbox could not be opened ({exc}); matches are kept in memory only.",

@@ -17,10 +17,10 @@ from typing import TYPE_CHECKING
 
 from textual.screen import Screen
 
-from rankterm.api.client import RankingClient
 from rankterm.api.errors import AuthError, RanktermError
 
 if TYPE_CHECKING:
+    from rankterm.api.client import RankingClient
     from rankterm.tui.app import RanktermApp
 
 

@@ -61,7 +61,7 @@ def test_only_profile_is_default():
     ("text", "expected"),
     [
         ('theme = "x"\n[profiles.home\nkey = 1\n', ":2: not valid TOML"),
-        ("[profiles.home]\nkey = 'k'\n", "profiles.home.base_url: Field required"),
+        ("[profiles.home]\nkey = 'k'\n", "profiles.home.base_url: is required"),
         ("[profiles.home]\nbase_url = 'ftp://x'\n", "profiles.home.base_url: must start with http://"),
         ("colour = 'red'\n", "colour: unknown setting"),
         ("[profiles.home]\nbase_url = 'http://x/'\nverify_tls = 'maybe'\n", "profiles.home.verify_tls"),

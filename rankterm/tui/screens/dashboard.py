@@ -7,7 +7,7 @@ when they arrive; refresh with F5 or ctrl+r ("r" is the rankings key app-wide). 
 from __future__ import annotations
 
 import re
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rich.text import Text
 from textual import work
@@ -16,10 +16,12 @@ from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.widgets import Footer, Header, Static
 
-from rankterm.api.models import MatchStatus, Quota, ServiceStatus
-from rankterm.api.wire import display_safe
+from rankterm.api.text import display_safe
 from rankterm.tui.base import RanktermScreen, error_sentence
 from rankterm.tui.widgets.usage_bar import UsageBar
+
+if TYPE_CHECKING:
+    from rankterm.api.models import MatchStatus, Quota, ServiceStatus
 
 COUNTERS: tuple[tuple[str, str], ...] = (
     ("queued", "accepted, waiting to be inserted"),
@@ -96,6 +98,8 @@ class DashboardScreen(RanktermScreen):
         panels = [self.query_one(f"#{name}") for name in ("dash-status", "dash-counters", "dash-quota")]
         for panel in panels:
             panel.loading = True
+        if not self.has_client:
+            return  # the service is being opened (the demo group is built at start): it loads us when ready
         steps = (
             ("dash-status", self._load_status),
             ("dash-counters", self._load_counters),

@@ -18,7 +18,7 @@ from textual.timer import Timer
 from textual.widgets import DataTable, Footer, Header, Input, Label, Static
 
 from rankterm.api.models import Game
-from rankterm.api.wire import ascii_digits
+from rankterm.api.text import ascii_digits
 from rankterm.tui.base import RanktermScreen, error_sentence
 from rankterm.tui.widgets.ask_dialog import AskDialog
 from rankterm.tui.widgets.text_table import TextTable

@@ -14,7 +14,6 @@ from __future__ import annotations
 import contextlib
 import os
 
-from pydantic import ValidationError
 from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -182,9 +181,8 @@ class LoginScreen(RanktermScreen):
                 secret="" if env else self.query_one("#f-secret", Input).value,
                 secret_env=env,
             )
-        except ValidationError as exc:
-            msg = exc.errors()[0]["msg"].removeprefix("Value error, ")
-            raise FormProblem("f-url", f"The base URL {msg}.") from None
+        except ValueError as exc:
+            raise FormProblem("f-url", f"The base URL {exc}.") from None
         profile.name = name
         return profile
 

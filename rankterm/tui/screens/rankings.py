@@ -19,7 +19,7 @@ from textual.containers import Horizontal
 from textual.widgets import DataTable, Footer, Header, Input, Label, Select, Static
 
 from rankterm.api.models import RankingRow, RankingsPage, Subset
-from rankterm.api.wire import ascii_digits
+from rankterm.api.text import ascii_digits
 from rankterm.tui.base import RanktermScreen, error_sentence
 from rankterm.tui.screens.rankings_player import PlayerMatchesScreen
 from rankterm.tui.widgets.match_form_input import FormInput

@@ -17,7 +17,7 @@ from textual.events import DescendantBlur, DescendantFocus
 from textual.widgets import Checkbox, Input, Label, Static
 
 from rankterm.api.models import NewFaction, Player
-from rankterm.api.wire import ascii_digits
+from rankterm.api.text import ascii_digits
 from rankterm.tui.widgets.match_form_input import FormInput
 from rankterm.tui.widgets.player_picker import PlayerPicker
 

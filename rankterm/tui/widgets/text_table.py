@@ -13,7 +13,7 @@ from typing import Any
 from rich.text import Text
 from textual.widgets import DataTable
 
-from rankterm.api.wire import display_safe
+from rankterm.api.text import display_safe
 
 
 class TextTable(DataTable):
