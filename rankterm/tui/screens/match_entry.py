@@ -84,7 +84,7 @@ class MatchEntryScreen(RanktermScreen):
         yield Footer()
 
     def on_mount(self) -> None:
-        self.sub_title = "New match"
+        self.title = "New match"
         self.form.field("external-id").value = self.rankterm.new_external_id()
 
     def on_screen_resume(self) -> None:

@@ -91,7 +91,7 @@ class MatchesScreen(RanktermScreen):
         yield Footer()
 
     def on_mount(self) -> None:
-        self.sub_title = "Matches"
+        self.title = "Matches"
 
     def on_screen_resume(self) -> None:
         self.reload()

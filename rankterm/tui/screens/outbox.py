@@ -58,7 +58,7 @@ class OutboxScreen(RanktermScreen):
         yield Footer()
 
     def on_mount(self) -> None:
-        self.sub_title = "Outbox"
+        self.title = "Outbox"
         self.watch(self.app, "outbox_counts", lambda _: self.show(), init=False)
         self.load_names()
 

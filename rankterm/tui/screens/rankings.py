@@ -131,7 +131,7 @@ class RankingsScreen(RanktermScreen):
         yield Footer()
 
     def on_mount(self) -> None:
-        self.sub_title = "Rankings"
+        self.title = "Rankings"
         self.watch(self.app, "theme", self._retheme, init=False)
 
     def _retheme(self, _theme: str) -> None:
