@@ -4,8 +4,7 @@
 
 Each shot is the app as `rankterm demo` builds it (a fresh in-process demo group, time frozen so the figures
 are the same on every run), driven by a pilot to a state worth showing, saved with `App.export_screenshot`.
-Screens whose module does not exist yet are skipped (their mode shows a "coming" placeholder). Nothing in
-the SVGs is edited by hand.
+Nothing in the SVGs is edited by hand.
 """
 
 from __future__ import annotations
@@ -59,8 +58,38 @@ async def to_players(pilot) -> None:
     await settle(pilot)
 
 
+async def _fill_form(pilot, game: str, rows: list[tuple[list[str], int, str]], external_id: str = "") -> None:
+    """Fill the match form from code: `rows` are (player labels, rank, points)."""
+    await pilot.press("escape", "n")
+    await settle(pilot)
+    await pilot.press("ctrl+n")  # a blank form
+    await settle(pilot)
+    form = pilot.app.screen.form
+    form.game_picker.choose(next(g for g in form.game_picker.games if g.name == game))
+    by_label = {p.label: p for p in form.players}
+    while len(form.rows) < len(rows):
+        await form.add_row()
+    for row, (labels, rank, points) in zip(form.rows, rows, strict=False):
+        row.fill(players=[by_label[label] for label in labels], rank=rank, points=points)
+    if external_id:
+        form.field("external-id").value = external_id
+    await settle(pilot)
+
+
 async def to_match(pilot) -> None:
-    await pilot.press("n")
+    await _fill_form(pilot, "Tichu", [(["Ada", "Ben"], 1, "650"), (["Chiara", "*Hugo"], 2, "350")])
+    await pilot.press("ctrl+f")
+    await settle(pilot)
+
+
+async def to_outbox(pilot) -> None:
+    await _fill_form(pilot, "Catan", [(["Ada"], 1, "10"), (["Elena"], 2, "8"), (["Dev"], 3, "6")])
+    await pilot.press("ctrl+s")
+    await settle(pilot)
+    await _fill_form(pilot, "Catan", [(["Ben"], 1, "10"), (["Farid"], 2, "7")], external_id="demo-0001")
+    await pilot.press("ctrl+s")
+    await settle(pilot)
+    await pilot.press("escape", "o")
     await settle(pilot)
 
 
@@ -82,6 +111,7 @@ SHOTS: list[tuple[str, str, Steps]] = [
     ("match", "match_entry", to_match),
     ("rankings", "rankings", to_rankings),
     ("matches", "matches", to_matches),
+    ("outbox", "outbox", to_outbox),
 ]
 
 

@@ -10,8 +10,6 @@ a quota pause) · delete / x discard · F5 reload.
 
 from __future__ import annotations
 
-from datetime import datetime
-
 from rich.text import Text
 from textual import work
 from textual.app import ComposeResult
@@ -111,10 +109,9 @@ class OutboxScreen(RanktermScreen):
         if self.entries:
             table.move_cursor(row=min(max(cursor, 0), len(self.entries) - 1))
         counts = getattr(self.app, "outbox_counts", {})
-        last = datetime.fromtimestamp(self.entries[-1].updated_at).strftime("%H:%M") if self.entries else "-"
         self.query_one("#outbox-caption", Static).update(
             f"{counts.get('pending', 0)} pending · {counts.get('sent', 0)} sent · {counts.get('rejected', 0)} "
-            f"rejected · last change {last}"
+            "rejected · e edits a rejected match in the form"
             if self.entries
             else "The outbox is empty: every match you send passes through here first."
         )
