@@ -12,16 +12,17 @@ exist?" · F5 reload · s the subset picker. Everything loads in a worker; error
 from __future__ import annotations
 
 from rich.text import Text
-from textual import on, work
+from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal
-from textual.widgets import DataTable, Footer, Header, Select, Static
+from textual.widgets import DataTable, Footer, Header, Static
 
 from rankterm.api.models import Match, MatchesPage
-from rankterm.tui.base import RanktermScreen, error_sentence
+from rankterm.tui.base import error_sentence
 from rankterm.tui.screens.matches_detail import MatchDetailScreen
 from rankterm.tui.screens.matches_exists import MatchExistsDialog
+from rankterm.tui.screens.subset_paged import SubsetPagedScreen
 from rankterm.tui.widgets.pager import Pager
 from rankterm.tui.widgets.pager_table import fill_table
 from rankterm.tui.widgets.subset_picker import SubsetPicker, subset_title
@@ -40,8 +41,10 @@ def one_line_summary(match: Match) -> str:
     return RANK_SEP.join(parts)
 
 
-class MatchesScreen(RanktermScreen):
+class MatchesScreen(SubsetPagedScreen):
     """Recorded matches, by subset, paged."""
+
+    PREFIX = "matches"
 
     DEFAULT_CSS = """
     MatchesScreen #matches-controls {
@@ -79,7 +82,6 @@ class MatchesScreen(RanktermScreen):
     def __init__(self) -> None:
         super().__init__()
         self.page_data: MatchesPage | None = None
-        self._shown_subset: object = None
 
     def compose(self) -> ComposeResult:
         yield Header()
@@ -92,49 +94,6 @@ class MatchesScreen(RanktermScreen):
 
     def on_mount(self) -> None:
         self.title = "Matches"
-
-    def on_screen_resume(self) -> None:
-        self.reload()
-
-    # ------------------------------------------------------------------ parts
-
-    @property
-    def table(self) -> DataTable:
-        return self.query_one("#matches-table", DataTable)
-
-    @property
-    def picker(self) -> SubsetPicker:
-        return self.query_one("#matches-subset", SubsetPicker)
-
-    @property
-    def pager(self) -> Pager:
-        return self.query_one("#matches-pager", Pager)
-
-    def say(self, text: str, *, error: bool = False) -> None:
-        info = self.query_one("#matches-info", Static)
-        info.update(text)
-        info.set_class(error, "-error")
-
-    # ------------------------------------------------------------------ loading
-
-    @work(exclusive=True, group="matches")
-    async def reload(self) -> None:
-        """Subsets (cached by the client), then the page shown (a match may have been recorded meanwhile)."""
-        if not self.has_client:
-            return
-        try:
-            subsets = await self.client.subsets()
-        except Exception as exc:  # one sentence, never a traceback
-            self.say(error_sentence(exc), error=True)
-            return
-        keep = self.picker.value if isinstance(self.picker.value, str) else None
-        self.picker.set_subsets(subsets, keep=keep)
-        self._shown_subset = self.picker.value
-        await self._load(self.pager.page)
-
-    @work(exclusive=True, group="matches")
-    async def load_page(self, page: int) -> None:
-        await self._load(page)
 
     async def _load(self, page: int) -> None:
         table = self.table
@@ -180,24 +139,6 @@ class MatchesScreen(RanktermScreen):
             self.say(f"{name} · matches {first.number} to {last.number}, newest first · Enter shows one")
 
     # ------------------------------------------------------------------ events and keys
-
-    @on(Select.Changed, "#matches-subset")
-    def _subset_changed(self, event: Select.Changed) -> None:
-        if event.value == self._shown_subset or event.value is Select.NULL:
-            return
-        self._shown_subset = event.value
-        self.pager.show(1, 1)
-        self.load_page(1)
-
-    @on(Pager.Changed)
-    def _page_changed(self, event: Pager.Changed) -> None:
-        self.load_page(event.page)
-
-    def action_page(self, step: int) -> None:
-        self.pager.go_to(self.pager.page + step)
-
-    def action_reload(self) -> None:
-        self.reload()
 
     def action_focus_subset(self) -> None:
         self.picker.focus()

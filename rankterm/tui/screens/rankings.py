@@ -12,16 +12,17 @@ Keys: [ / ] (or pageup / pagedown) previous / next page · Enter a player's rece
 from __future__ import annotations
 
 from rich.text import Text
-from textual import on, work
+from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal
-from textual.widgets import DataTable, Footer, Header, Input, Label, Select, Static
+from textual.widgets import DataTable, Footer, Header, Input, Label, Static
 
 from rankterm.api.models import RankingRow, RankingsPage, Subset
 from rankterm.api.text import ascii_digits
-from rankterm.tui.base import RanktermScreen, error_sentence
+from rankterm.tui.base import error_sentence
 from rankterm.tui.screens.rankings_player import PlayerMatchesScreen
+from rankterm.tui.screens.subset_paged import SubsetPagedScreen
 from rankterm.tui.widgets.match_form_input import FormInput
 from rankterm.tui.widgets.pager import Pager
 from rankterm.tui.widgets.pager_table import fill_table
@@ -66,8 +67,10 @@ def delta_cells(row: RankingRow, up: str = "green", down: str = "red") -> tuple[
     return position, ree
 
 
-class RankingsScreen(RanktermScreen):
+class RankingsScreen(SubsetPagedScreen):
     """Standings, by subset and match number, paged."""
+
+    PREFIX = "rank"
 
     DEFAULT_CSS = """
     RankingsScreen #rank-controls {
@@ -117,7 +120,6 @@ class RankingsScreen(RanktermScreen):
         super().__init__()
         self.page_data: RankingsPage | None = None
         self.match_number: int | None = None
-        self._shown_subset: object = None
 
     def compose(self) -> ComposeResult:
         yield Header()
@@ -138,49 +140,6 @@ class RankingsScreen(RanktermScreen):
         """The ▲▼ colours come from the theme: paint the page again in the new one (no call)."""
         if self.page_data is not None:
             self._fill(self.page_data, self.picker.subset)
-
-    def on_screen_resume(self) -> None:
-        self.reload()
-
-    # ------------------------------------------------------------------ parts
-
-    @property
-    def table(self) -> DataTable:
-        return self.query_one("#rank-table", DataTable)
-
-    @property
-    def picker(self) -> SubsetPicker:
-        return self.query_one("#rank-subset", SubsetPicker)
-
-    @property
-    def pager(self) -> Pager:
-        return self.query_one("#rank-pager", Pager)
-
-    def say(self, text: str, *, error: bool = False) -> None:
-        info = self.query_one("#rank-info", Static)
-        info.update(text)
-        info.set_class(error, "-error")
-
-    # ------------------------------------------------------------------ loading
-
-    @work(exclusive=True, group="rankings")
-    async def reload(self) -> None:
-        """Subsets (cached by the client), then the page shown (the standings may have moved)."""
-        if not self.has_client:
-            return
-        try:
-            subsets = await self.client.subsets()
-        except Exception as exc:  # one sentence, never a traceback
-            self.say(error_sentence(exc), error=True)
-            return
-        keep = self.picker.value if isinstance(self.picker.value, str) else None
-        self.picker.set_subsets(subsets, keep=keep)
-        self._shown_subset = self.picker.value
-        await self._load(self.pager.page)
-
-    @work(exclusive=True, group="rankings")
-    async def load_page(self, page: int) -> None:
-        await self._load(page)
 
     async def _load(self, page: int) -> None:
         subset = self.picker.subset
@@ -230,18 +189,6 @@ class RankingsScreen(RanktermScreen):
 
     # ------------------------------------------------------------------ events and keys
 
-    @on(Select.Changed, "#rank-subset")
-    def _subset_changed(self, event: Select.Changed) -> None:
-        if event.value == self._shown_subset or event.value is Select.NULL:
-            return
-        self._shown_subset = event.value
-        self.pager.show(1, 1)
-        self.load_page(1)
-
-    @on(Pager.Changed)
-    def _page_changed(self, event: Pager.Changed) -> None:
-        self.load_page(event.page)
-
     @on(Input.Submitted, "#rank-match")
     def _match_submitted(self, event: Input.Submitted) -> None:
         field = event.input
@@ -272,12 +219,6 @@ class RankingsScreen(RanktermScreen):
             if event.input.has_class("-invalid"):
                 event.input.remove_class("-invalid")
                 self.say("Enter shows the standings after that match.")
-
-    def action_page(self, step: int) -> None:
-        self.pager.go_to(self.pager.page + step)
-
-    def action_reload(self) -> None:
-        self.reload()
 
     def action_focus_match(self) -> None:
         self.query_one("#rank-match", Input).focus()

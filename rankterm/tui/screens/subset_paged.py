@@ -1,0 +1,93 @@
+"""`SubsetPagedScreen`: what the rankings and matches screens share: a subset picker, a pager, a table.
+
+The subclass names its widgets' id prefix (`PREFIX`: "#<prefix>-table", "-subset", "-pager", "-info") and
+loads one page in `_load(page)`; the base keeps the subset list fresh (cached by the client), reloads when
+the screen comes back, and turns a subset change or a page key into a page load, one at a time.
+"""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from textual import on, work
+from textual.widgets import DataTable, Select, Static
+
+from rankterm.tui.base import RanktermScreen, error_sentence
+from rankterm.tui.widgets.pager import Pager
+from rankterm.tui.widgets.subset_picker import SubsetPicker
+
+
+class SubsetPagedScreen(RanktermScreen):
+    """Base of the screens that page through one subset of the group."""
+
+    PREFIX: ClassVar[str] = ""
+
+    def __init__(self, **kwargs) -> None:
+        super().__init__(**kwargs)
+        self._shown_subset: object = None
+
+    def on_screen_resume(self) -> None:
+        self.reload()
+
+    # ------------------------------------------------------------------ parts
+
+    @property
+    def table(self) -> DataTable:
+        return self.query_one(f"#{self.PREFIX}-table", DataTable)
+
+    @property
+    def picker(self) -> SubsetPicker:
+        return self.query_one(f"#{self.PREFIX}-subset", SubsetPicker)
+
+    @property
+    def pager(self) -> Pager:
+        return self.query_one(f"#{self.PREFIX}-pager", Pager)
+
+    def say(self, text: str, *, error: bool = False) -> None:
+        info = self.query_one(f"#{self.PREFIX}-info", Static)
+        info.update(text)
+        info.set_class(error, "-error")
+
+    # ------------------------------------------------------------------ loading
+
+    @work(exclusive=True, group="subset-page")
+    async def reload(self) -> None:
+        """Subsets (cached by the client), then the page shown (something may have been recorded meanwhile)."""
+        if not self.has_client:
+            return
+        try:
+            subsets = await self.client.subsets()
+        except Exception as exc:  # one sentence, never a traceback
+            self.say(error_sentence(exc), error=True)
+            return
+        keep = self.picker.value if isinstance(self.picker.value, str) else None
+        self.picker.set_subsets(subsets, keep=keep)
+        self._shown_subset = self.picker.value
+        await self._load(self.pager.page)
+
+    @work(exclusive=True, group="subset-page")
+    async def load_page(self, page: int) -> None:
+        await self._load(page)
+
+    async def _load(self, page: int) -> None:
+        raise NotImplementedError
+
+    # ------------------------------------------------------------------ events and keys
+
+    @on(Select.Changed)
+    def _subset_changed(self, event: Select.Changed) -> None:
+        if event.select is not self.picker or event.value == self._shown_subset or event.value is Select.NULL:
+            return
+        self._shown_subset = event.value
+        self.pager.show(1, 1)
+        self.load_page(1)
+
+    @on(Pager.Changed)
+    def _page_changed(self, event: Pager.Changed) -> None:
+        self.load_page(event.page)
+
+    def action_page(self, step: int) -> None:
+        self.pager.go_to(self.pager.page + step)
+
+    def action_reload(self) -> None:
+        self.reload()
