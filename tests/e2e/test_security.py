@@ -101,3 +101,16 @@ async def test_hostile_names_stored_verbatim_through_the_client(service):
     shown = sorted(p.display_name for p in await client.players(refresh=True))
     await client.aclose()
     assert shown == sorted("*" + n for n in names)
+
+
+def test_no_secret_in_snapshots_or_screenshots():
+    """The demo's secret and the test profiles' secrets never appear in what the app was seen to draw."""
+    root = __import__("pathlib").Path(__file__).resolve().parents[2]
+    svgs = [*root.glob("tests/tui/__snapshots__/**/*.svg"), *root.glob("screenshots/*.svg")]
+    assert len(svgs) >= 20
+    from rankterm.server.seed import DEMO_SECRET
+
+    for svg in svgs:
+        text = svg.read_text(encoding="utf-8")
+        for secret in (DEMO_SECRET, "not-the-secret", SECRET):
+            assert secret not in text, f"{svg.name} shows a secret"
