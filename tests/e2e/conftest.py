@@ -34,24 +34,14 @@ from rankterm.server.app import create_app
 from rankterm.server.rankings import NEWCOMER_REE
 from rankterm.server.seed import seed_demo
 from rankterm.server.store import Store
+from rankterm.testing.clock import SettableClock
 from rankterm.testing.live import UvicornThread
 
-T0 = 1_780_000_000.0  # 2026-05-28 20:26:40 UTC
 TRANSPORTS = ("asgi", "socket")
 IN_PROCESS_URL = "http://in-process.rankterm/"
 
 
-class Clock:
-    """A settable clock (seconds since the epoch), shared by a store, its app and the clients."""
-
-    def __init__(self, now: float = T0) -> None:
-        self.now = now
-
-    def __call__(self) -> float:
-        return self.now
-
-    def advance(self, seconds: float) -> None:
-        self.now += seconds
+Clock = SettableClock
 
 
 @dataclass

@@ -32,8 +32,9 @@ from rankterm.api.models import (
     Weight,
 )
 from rankterm.server.quota import QuotaLimits
+from rankterm.testing.clock import T0
 
-from .conftest import T0, Clock, check_deltas, check_standings, duel, ghosts, participants
+from .conftest import Clock, check_deltas, check_standings, duel, ghosts, participants
 
 ID_RE = re.compile(r"[A-Za-z0-9]{11}")
 

@@ -20,9 +20,9 @@ from rankterm.server.app import create_app
 from rankterm.server.seed import DEMO_KEY, DEMO_SECRET, demo_store
 from rankterm.server.store import Store
 from rankterm.server.wire import status_for_code
+from rankterm.testing.clock import SettableClock
 
 BASE_URL = "http://rankterm.test/"
-T0 = 1_780_000_000.0  # 2026-05-28 20:26:40 UTC
 
 GAME_KEYS = {"id", "name", "weight", "weightLabel", "thumbnail", "mediumImage", "bggIdGame"}
 PLAYER_KEYS = {"id", "ghost", "username", "displayName", "icon"}
@@ -75,17 +75,7 @@ ANSWER_KEYS = {"total", "acceptedCount", "rejectedCount", "accepted", "rejected"
 STATUS_KEYS = {"queued", "waiting", "added", "processed", "total"}
 
 
-class Clock:
-    """A settable clock (seconds since the epoch) shared by a store and its app."""
-
-    def __init__(self, now: float = T0) -> None:
-        self.now = now
-
-    def __call__(self) -> float:
-        return self.now
-
-    def advance(self, seconds: float) -> None:
-        self.now += seconds
+Clock = SettableClock
 
 
 @dataclass

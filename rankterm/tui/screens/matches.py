@@ -70,10 +70,6 @@ class MatchesScreen(SubsetPagedScreen):
     AUTO_FOCUS = "#matches-table"
 
     BINDINGS = [
-        Binding("left_square_bracket", "page(-1)", "Prev page", key_display="["),
-        Binding("right_square_bracket", "page(1)", "Next page", key_display="]"),
-        Binding("pageup", "page(-1)", "Prev page", show=False, priority=True),
-        Binding("pagedown", "page(1)", "Next page", show=False, priority=True),
         Binding("x,ctrl+e", "ask_exists", "Ext. id?", key_display="x"),
         Binding("f5", "reload", "Reload"),
         Binding("s", "focus_subset", "Subset", show=False),

@@ -107,10 +107,6 @@ class RankingsScreen(SubsetPagedScreen):
     AUTO_FOCUS = "#rank-table"
 
     BINDINGS = [
-        Binding("left_square_bracket", "page(-1)", "Prev page", key_display="["),
-        Binding("right_square_bracket", "page(1)", "Next page", key_display="]"),
-        Binding("pageup", "page(-1)", "Prev page", show=False, priority=True),
-        Binding("pagedown", "page(1)", "Next page", show=False, priority=True),
         Binding("f5", "reload", "Reload"),
         Binding("slash", "focus_match", "Match no.", key_display="/"),
         Binding("s", "focus_subset", "Subset", show=False),

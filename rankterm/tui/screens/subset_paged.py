@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import ClassVar
 
 from textual import on, work
+from textual.binding import Binding
 from textual.widgets import DataTable, Select, Static
 
 from rankterm.tui.base import RanktermScreen, error_sentence
@@ -21,6 +22,13 @@ class SubsetPagedScreen(RanktermScreen):
     """Base of the screens that page through one subset of the group."""
 
     PREFIX: ClassVar[str] = ""
+
+    BINDINGS: ClassVar = [
+        Binding("left_square_bracket", "page(-1)", "Prev page", key_display="["),
+        Binding("right_square_bracket", "page(1)", "Next page", key_display="]"),
+        Binding("pageup", "page(-1)", "Prev page", show=False, priority=True),
+        Binding("pagedown", "page(1)", "Next page", show=False, priority=True),
+    ]
 
     def __init__(self, **kwargs) -> None:
         super().__init__(**kwargs)
