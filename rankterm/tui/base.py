@@ -18,17 +18,11 @@ from typing import TYPE_CHECKING
 from textual.screen import Screen
 
 from rankterm.api.errors import AuthError, RanktermError
+from rankterm.tui.text import error_sentence
 
 if TYPE_CHECKING:
     from rankterm.api.client import RankingClient
     from rankterm.tui.app import RanktermApp
-
-
-def error_sentence(exc: BaseException) -> str:
-    """One sentence for a person: the error's own for a RanktermError, never a traceback otherwise."""
-    if isinstance(exc, RanktermError):
-        return str(exc)
-    return f"Unexpected error: {type(exc).__name__}."
 
 
 class NoClient(RanktermError):

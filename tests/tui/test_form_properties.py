@@ -12,7 +12,7 @@ import asyncio
 from hypothesis import HealthCheck, Phase, example, given, settings
 from hypothesis import strategies as st
 
-from rankterm.tui.widgets.faction_row import parse_rank, points_ok
+from rankterm.tui.widgets.match_form.faction_row import parse_rank, points_ok
 
 from .conftest import _new_demo_service, fixed_ids, settle
 from .test_match_entry import open_form, quick_fill

@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 from textual.widgets import DataTable, Input, Static
 
+from rankterm.tui.dialogs.ask_line import AskDialog
 from rankterm.tui.screens.games import GamesScreen, parse_game_request
-from rankterm.tui.widgets.ask_dialog import AskDialog
 
 
 def names(app) -> list[str]:

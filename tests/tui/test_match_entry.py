@@ -12,9 +12,9 @@ from textual.pilot import Pilot
 
 from rankterm.api.errors import ErrorItem, QuotaError
 from rankterm.tui.screens.match_entry import MatchEntryScreen
-from rankterm.tui.widgets.faction_row import FactionRow, parse_rank, points_ok
-from rankterm.tui.widgets.player_picker import PlayerPicker
-from rankterm.tui.widgets.player_picker_chip import PlayerChip
+from rankterm.tui.widgets.match_form.faction_row import FactionRow, parse_rank, points_ok
+from rankterm.tui.widgets.match_form.player_chip import PlayerChip
+from rankterm.tui.widgets.match_form.player_picker import PlayerPicker
 
 
 def keys(text: str) -> list[str]:

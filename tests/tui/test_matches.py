@@ -6,9 +6,9 @@ from textual.pilot import Pilot
 from textual.widgets import DataTable
 
 from rankterm.api.models import Match
+from rankterm.tui.dialogs.match_detail import MatchDetailScreen
+from rankterm.tui.dialogs.match_exists import MatchExistsDialog
 from rankterm.tui.screens.matches import MatchesScreen, one_line_summary
-from rankterm.tui.screens.matches_detail import MatchDetailScreen
-from rankterm.tui.screens.matches_exists import MatchExistsDialog
 from tests.tui.test_match_entry import keys, settle
 
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from textual.widgets import DataTable, Input, Static
 
+from rankterm.tui.dialogs.ask_line import AskDialog
 from rankterm.tui.screens.players import PlayersScreen, fold
-from rankterm.tui.widgets.ask_dialog import AskDialog
 
 
 def names(app) -> list[str]:

@@ -17,7 +17,8 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.widgets import Footer, Header, Static
 
 from rankterm.api.text import display_safe
-from rankterm.tui.base import RanktermScreen, error_sentence
+from rankterm.tui.base import RanktermScreen
+from rankterm.tui.text import error_sentence
 from rankterm.tui.widgets.usage_bar import UsageBar
 
 if TYPE_CHECKING:

@@ -25,7 +25,8 @@ from textual.widgets.option_list import Option
 from rankterm.api.client import RankingClient
 from rankterm.api.errors import RanktermError
 from rankterm.config import Profile, save_config
-from rankterm.tui.base import RanktermScreen, error_sentence
+from rankterm.tui.base import RanktermScreen
+from rankterm.tui.text import error_sentence
 
 DEMO_OPTION = "__demo__"
 

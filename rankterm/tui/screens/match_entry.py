@@ -27,10 +27,11 @@ from textual.widget import Widget
 from textual.widgets import Footer, Header, Select
 
 from rankterm.api.models import Game, NewMatch, NewMatchAnswer
-from rankterm.tui.base import RanktermScreen, error_sentence
-from rankterm.tui.widgets.faction_row import FactionRow
-from rankterm.tui.widgets.match_form import CUSTOM, MatchForm
-from rankterm.tui.widgets.match_form_answer import BAD, NOTE, OK
+from rankterm.tui.base import RanktermScreen
+from rankterm.tui.text import error_sentence
+from rankterm.tui.widgets.match_form.answer import BAD, NOTE, OK
+from rankterm.tui.widgets.match_form.faction_row import FactionRow
+from rankterm.tui.widgets.match_form.form import CUSTOM, MatchForm
 
 AFTER_ACCEPT = "ctrl+r rematch (same game and players) · ctrl+n new match"
 AFTER_REJECT = "The form is kept as it was: fix it and send again (ctrl+s)."

@@ -19,14 +19,13 @@ from textual.containers import Horizontal
 from textual.widgets import DataTable, Footer, Header, Static
 
 from rankterm.api.models import Match, MatchesPage
-from rankterm.tui.base import error_sentence
-from rankterm.tui.screens.matches_detail import MatchDetailScreen
-from rankterm.tui.screens.matches_exists import MatchExistsDialog
+from rankterm.tui.dialogs.match_detail import MatchDetailScreen
+from rankterm.tui.dialogs.match_exists import MatchExistsDialog
 from rankterm.tui.screens.subset_paged import SubsetPagedScreen
+from rankterm.tui.text import error_sentence
 from rankterm.tui.widgets.pager import Pager
-from rankterm.tui.widgets.pager_table import fill_table
 from rankterm.tui.widgets.subset_picker import SubsetPicker, subset_title
-from rankterm.tui.widgets.text_table import TextTable
+from rankterm.tui.widgets.text_table import TextTable, fill_table
 
 RANK_SEP = " \u203a "
 """A single right-pointing angle quote between names: the first placed first."""

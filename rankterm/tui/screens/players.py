@@ -20,8 +20,9 @@ from textual.containers import Horizontal
 from textual.widgets import DataTable, Footer, Header, Input, Label, Static
 
 from rankterm.api.models import Player, PlayersPage
-from rankterm.tui.base import RanktermScreen, error_sentence
-from rankterm.tui.widgets.ask_dialog import AskDialog
+from rankterm.tui.base import RanktermScreen
+from rankterm.tui.dialogs.ask_line import AskDialog
+from rankterm.tui.text import error_sentence
 from rankterm.tui.widgets.text_table import TextTable
 
 

@@ -20,14 +20,13 @@ from textual.widgets import DataTable, Footer, Header, Input, Label, Static
 
 from rankterm.api.models import RankingRow, RankingsPage, Subset
 from rankterm.api.text import ascii_digits
-from rankterm.tui.base import error_sentence
-from rankterm.tui.screens.rankings_player import PlayerMatchesScreen
+from rankterm.tui.dialogs.player_matches import PlayerMatchesScreen
 from rankterm.tui.screens.subset_paged import SubsetPagedScreen
-from rankterm.tui.widgets.match_form_input import FormInput
+from rankterm.tui.text import error_sentence
+from rankterm.tui.widgets.form_input import FormInput
 from rankterm.tui.widgets.pager import Pager
-from rankterm.tui.widgets.pager_table import fill_table
 from rankterm.tui.widgets.subset_picker import SubsetPicker, subset_title
-from rankterm.tui.widgets.text_table import TextTable
+from rankterm.tui.widgets.text_table import TextTable, fill_table
 
 NONE = "\u2013"
 """An en dash: no change, or no value."""

@@ -13,7 +13,8 @@ from textual import on, work
 from textual.binding import Binding
 from textual.widgets import DataTable, Select, Static
 
-from rankterm.tui.base import RanktermScreen, error_sentence
+from rankterm.tui.base import RanktermScreen
+from rankterm.tui.text import error_sentence
 from rankterm.tui.widgets.pager import Pager
 from rankterm.tui.widgets.subset_picker import SubsetPicker
 

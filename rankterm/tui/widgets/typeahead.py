@@ -21,8 +21,8 @@ from textual.message import Message
 from textual.widgets import Input, OptionList
 from textual.widgets.option_list import Option
 
-from rankterm.tui.widgets.match_form_input import FormInput
-from rankterm.tui.widgets.player_picker_suggestions import SuggestionList
+from rankterm.tui.widgets.form_input import FormInput
+from rankterm.tui.widgets.suggestion_list import SuggestionList
 
 MAX_SUGGESTIONS = 8
 

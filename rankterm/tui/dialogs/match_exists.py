@@ -15,8 +15,8 @@ from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Input, Label, Static
 
-from rankterm.tui.base import error_sentence
-from rankterm.tui.widgets.match_form_input import FormInput
+from rankterm.tui.text import error_sentence
+from rankterm.tui.widgets.form_input import FormInput
 
 Ask = Callable[[str], Awaitable[bool]]
 

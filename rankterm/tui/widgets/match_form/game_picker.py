@@ -18,8 +18,8 @@ from textual.message import Message
 from textual.timer import Timer
 
 from rankterm.api.models import Game
-from rankterm.tui.base import error_sentence
-from rankterm.tui.widgets.player_picker_typeahead import TypeAhead
+from rankterm.tui.text import error_sentence
+from rankterm.tui.widgets.typeahead import TypeAhead
 
 SEARCH_DELAY = 0.3
 """Seconds of quiet typing before the catalogue is searched."""

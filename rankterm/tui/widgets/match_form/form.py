@@ -19,11 +19,11 @@ from textual.widget import Widget
 from textual.widgets import Input, Label, Select, Static
 
 from rankterm.api.models import NAME_GAME, NAME_VERSUS, Game, NewMatch, Player, Weight
-from rankterm.tui.widgets.faction_row import FactionRow
-from rankterm.tui.widgets.faction_row_header import FactionRowHeader
-from rankterm.tui.widgets.game_picker import GamePicker, Search
-from rankterm.tui.widgets.match_form_answer import MatchFormAnswer
-from rankterm.tui.widgets.match_form_input import FormInput
+from rankterm.tui.widgets.form_input import FormInput
+from rankterm.tui.widgets.match_form.answer import MatchFormAnswer
+from rankterm.tui.widgets.match_form.faction_header import FactionRowHeader
+from rankterm.tui.widgets.match_form.faction_row import FactionRow
+from rankterm.tui.widgets.match_form.game_picker import GamePicker, Search
 
 CUSTOM = "custom"
 NAME_CHOICES: list[tuple[str, str]] = [("Game name", NAME_GAME), ("A vs B", NAME_VERSUS), ("Custom…", CUSTOM)]

@@ -18,7 +18,7 @@ from textual.screen import ModalScreen
 from textual.widgets import DataTable, Static
 
 from rankterm.api.models import Faction, Match, MatchesPage, Player, Subset
-from rankterm.tui.base import error_sentence
+from rankterm.tui.text import error_sentence
 from rankterm.tui.widgets.text_table import TextTable
 
 MAX_PAGES = 4

@@ -18,8 +18,8 @@ from textual.widgets import Checkbox, Input, Label, Static
 
 from rankterm.api.models import NewFaction, Player
 from rankterm.api.text import ascii_digits
-from rankterm.tui.widgets.match_form_input import FormInput
-from rankterm.tui.widgets.player_picker import PlayerPicker
+from rankterm.tui.widgets.form_input import FormInput
+from rankterm.tui.widgets.match_form.player_picker import PlayerPicker
 
 MAX_RANK = 10_000
 

@@ -18,10 +18,10 @@ from textual.containers import Horizontal
 from textual.message import Message
 
 from rankterm.api.models import Player
-from rankterm.tui.widgets.match_form_input import FormInput
-from rankterm.tui.widgets.player_picker_chip import PlayerChip
-from rankterm.tui.widgets.player_picker_suggestions import SuggestionList
-from rankterm.tui.widgets.player_picker_typeahead import TypeAhead
+from rankterm.tui.widgets.form_input import FormInput
+from rankterm.tui.widgets.match_form.player_chip import PlayerChip
+from rankterm.tui.widgets.suggestion_list import SuggestionList
+from rankterm.tui.widgets.typeahead import TypeAhead
 
 
 class _PlayerInput(FormInput):

@@ -1,0 +1,1 @@
+"""The match form and its parts: the faction rows, the game and player pickers, the answer panel."""
