@@ -2,20 +2,73 @@
 
 The validators also accept the other forms public clients send (`score` for `points`, one id instead of a
 list, `"players": ["bot"]` for a bot faction), so the embedded service parses incoming matches with these
-same models. `NewMatch.problems()` lists what makes a match unfit to record, for the form and the service.
+same models.
+
+This module is the one judge of a valid match (DESIGN.md "One outcome"): `read_match(data)` parses a match
+and gives every `Problem` as (field, M-code, sentence); the match form shows the sentences under their
+fields, the embedded service answers the codes. Only what needs the store (an unknown game or player, an
+external id already taken) is judged by the service itself.
+
+Codes (WIRE.md; M004… are ours):
+
+- M002 schema: wrong types, unknown weight, a date that cannot be read, points that are not a number,
+  a name too long, too many factions or players;
+- M004 no game (the service adds: a game neither in the catalogue nor the group's);
+- M006 a player twice in the match;
+- M007 fewer than two factions, a faction of players without players, or no faction of players;
+- M008 a rank that is not a whole number from 1 to 10000;
+- M009 a bot faction that carries players, or more than one bot faction.
 """
 
 from __future__ import annotations
 
+import math
 from datetime import datetime
-from typing import Any
+from typing import Any, NamedTuple
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
+from pydantic_core import PydanticCustomError
 
 from rankterm.api.text import ascii_digits
 from rankterm.api.wire import DATE_FORMAT, Weight
 
 BOT_MARKER = "bot"
+MAX_RANK = 10_000
+MAX_NAME = 200
+MAX_FACTIONS = 100
+MAX_PARTICIPANTS = 200
+
+SCHEMA = "M002"
+NO_GAME = "M004"
+PLAYER_TWICE = "M006"
+FACTIONS = "M007"
+BAD_RANK = "M008"
+BOT_FACTION = "M009"
+
+_BOT_WITH_PLAYERS = "bot_with_players"
+_BAD_POINTS = "bad_points"
+_BAD_DATE = "bad_date"
+
+
+class Problem(NamedTuple):
+    """What makes a match unfit to record: the field it is about, its M-code, one sentence for a person.
+
+    Fields: ``game``, ``weight``, ``name``, ``notes``, ``date``, ``external_id``, ``factions``,
+    ``factions.<i>`` and ``factions.<i>.<players|rank|points|name>`` (i counts from 0), or ``match``.
+    """
+
+    field: str
+    code: str
+    sentence: str
+
+
+def normal_points(text: str) -> str:
+    """Points as the service keeps them: stripped, a comma taken as the decimal mark; ValueError if not a
+    finite number (empty is fine: no points)."""
+    text = text.strip().replace(",", ".")
+    if text and not math.isfinite(float(text)):
+        raise ValueError(text)
+    return text
 
 
 class NewFaction(BaseModel):
@@ -24,9 +77,9 @@ class NewFaction(BaseModel):
     model_config = ConfigDict(extra="ignore")
 
     players: list[str] = Field(default_factory=list)
-    rank: int = Field(ge=1, le=10_000)
+    rank: int = Field(ge=1, le=MAX_RANK)
     points: str = ""
-    name: str = Field(default="", max_length=200)
+    name: str = Field(default="", max_length=MAX_NAME)
     bot: bool = False
 
     @model_validator(mode="before")
@@ -54,7 +107,17 @@ class NewFaction(BaseModel):
             data["points"] = f"{points:g}" if isinstance(points, float) else str(points)
         if isinstance(data.get("rank"), str) and ascii_digits(data["rank"].strip()):
             data["rank"] = int(data["rank"])
+        if isinstance(data.get("name"), str):
+            data["name"] = data["name"].strip()
         return data
+
+    @field_validator("points")
+    @classmethod
+    def _points(cls, value: str) -> str:
+        try:
+            return normal_points(value)
+        except ValueError:
+            raise PydanticCustomError(_BAD_POINTS, "the points must be a number") from None
 
     @field_validator("players")
     @classmethod
@@ -69,7 +132,7 @@ class NewFaction(BaseModel):
     @model_validator(mode="after")
     def _bot_has_no_players(self) -> NewFaction:
         if self.bot and self.players:
-            raise ValueError("a bot faction carries no players")
+            raise PydanticCustomError(_BOT_WITH_PLAYERS, "a bot faction carries no players")
         return self
 
     def to_wire(self) -> dict[str, Any]:
@@ -85,7 +148,7 @@ class NewMatch(BaseModel):
 
     game: int | None = None
     weight: Weight
-    name: str = Field(default="", max_length=200)
+    name: str = Field(default="", max_length=MAX_NAME)
     notes: str = Field(default="", max_length=5000)
     factions: list[NewFaction] = Field(default_factory=list)
     external_id: str | None = Field(default=None, alias="id", max_length=100)
@@ -119,29 +182,45 @@ class NewMatch(BaseModel):
                 return datetime.strptime(value.strip(), fmt).strftime(DATE_FORMAT)
             except ValueError:
                 continue
-        raise ValueError("date must look like YYYY-MM-DD HH:MM:SS")
+        raise PydanticCustomError(_BAD_DATE, "the date cannot be read")
 
-    def problems(self) -> list[tuple[str, str]]:
-        """What makes this match unfit to record, as (field, one sentence); empty when it is fine.
+    @property
+    def when(self) -> datetime | None:
+        """The match's date (UTC, the service's time zone), or None when the service is to stamp it."""
+        return datetime.strptime(self.date, DATE_FORMAT) if self.date else None
 
-        Fields: ``game``, ``factions``, ``factions.<i>.players``, ``factions.<i>.rank``. Shared by the
-        match form (inline errors) and the embedded service (M-codes).
-        """
-        out: list[tuple[str, str]] = []
+    def problems(self) -> list[Problem]:
+        """What makes this parsed match unfit to record; empty when it is fine (see `read_match`)."""
+        out: list[Problem] = []
+        factions = self.factions
         if self.game is None:
-            out.append(("game", "Choose a game."))
-        if len(self.factions) < 2:
-            out.append(("factions", "A match needs at least two factions."))
+            out.append(Problem("game", NO_GAME, "Choose the game of the match."))
+        if len(factions) > MAX_FACTIONS or sum(len(f.players) for f in factions) > MAX_PARTICIPANTS:
+            out.append(
+                Problem(
+                    "factions",
+                    SCHEMA,
+                    f"A match has at most {MAX_FACTIONS} factions and {MAX_PARTICIPANTS} players.",
+                )
+            )
+        if len(factions) < 2:
+            out.append(Problem("factions", FACTIONS, "A match needs at least two factions."))
         seen: set[str] = set()
-        for i, faction in enumerate(self.factions):
+        for i, faction in enumerate(factions):
             if not faction.bot and not faction.players:
-                out.append((f"factions.{i}.players", f"Faction {i + 1} has no players."))
+                out.append(Problem(f"factions.{i}.players", FACTIONS, f"Faction {i + 1} has no players."))
             for pid in faction.players:
                 if pid in seen:
-                    out.append((f"factions.{i}.players", f"Faction {i + 1}: a player appears twice."))
+                    out.append(
+                        Problem(
+                            f"factions.{i}.players", PLAYER_TWICE, f"Faction {i + 1}: a player appears twice."
+                        )
+                    )
                 seen.add(pid)
-        if self.factions and all(f.bot for f in self.factions):
-            out.append(("factions", "A match needs at least one faction of players."))
+        if factions and all(f.bot for f in factions):
+            out.append(Problem("factions", FACTIONS, "A match needs at least one faction of players."))
+        if sum(f.bot for f in factions) > 1:
+            out.append(Problem("factions", BOT_FACTION, "A match has at most one bot faction."))
         return out
 
     def to_wire(self) -> dict[str, Any]:
@@ -157,3 +236,59 @@ class NewMatch(BaseModel):
         if self.date:
             body["date"] = self.date
         return body
+
+
+def read_match(data: Any) -> tuple[NewMatch | None, list[Problem]]:
+    """Parse one match as sent (a dict in wire form) and judge it: the match (None when it cannot be
+    parsed) and every problem found; an empty list means the match is fit to record, as far as can be
+    told without the service's store."""
+    try:
+        match = NewMatch.model_validate(data)
+    except ValidationError as exc:
+        return None, schema_problems(exc)
+    return match, match.problems()
+
+
+def schema_problems(exc: ValidationError) -> list[Problem]:
+    """Pydantic's errors as problems: M008 for a rank, M009 for a bot faction with players, else M002."""
+    out = []
+    for err in exc.errors(include_url=False, include_input=False):
+        loc = tuple(err.get("loc", ()))
+        out.append(_problem(loc, err.get("type", ""), str(err.get("msg", "invalid"))))
+    return out
+
+
+def _problem(loc: tuple, kind: str, msg: str) -> Problem:
+    if not loc:
+        return Problem("match", SCHEMA, "A match is a JSON object with a game, a weight and factions.")
+    field = ".".join(str(p) for p in loc)
+    head = loc[0]
+    if head == "factions" and len(loc) >= 2 and isinstance(loc[1], int):
+        n = loc[1] + 1
+        part = str(loc[2]) if len(loc) >= 3 else ""
+        if kind == _BOT_WITH_PLAYERS:
+            return Problem(field, BOT_FACTION, f"Faction {n}: a bot faction carries no players.")
+        if part == "rank":
+            return Problem(
+                field, BAD_RANK, f"Faction {n}: the rank must be a whole number from 1 to {MAX_RANK}."
+            )
+        if part == "points":
+            return Problem(field, SCHEMA, f"Faction {n}: the points must be a number.")
+        if part == "name":
+            return Problem(
+                field, SCHEMA, f"Faction {n}: the faction name is longer than {MAX_NAME} characters."
+            )
+        return Problem(field, SCHEMA, f"Faction {n}: {field}: {msg}.")
+    if head == "date":
+        return Problem(
+            "date",
+            SCHEMA,
+            "The date cannot be read: write it as YYYY-MM-DD HH:MM (UTC), or leave it empty for now.",
+        )
+    if head == "weight":
+        return Problem("weight", SCHEMA, f"The weight is one of {', '.join(w.value for w in Weight)}.")
+    if head == "id":
+        return Problem("external_id", SCHEMA, f"The external id: {msg}.")
+    if head in ("name", "notes"):
+        return Problem(head, SCHEMA, f"The {head}: {msg}.")
+    return Problem(field, SCHEMA, f"{field}: {msg}.")

@@ -1,19 +1,15 @@
 """New matches: judged one by one (M-codes), then recorded with their subsets and ratings in one go.
 
-`judge` parses every item of a batch with `NewMatch` (the client's own model, so both sides read the wire
-the same way) and lists each match's problems; `record` stores an accepted match, puts it in the main
-subset and in its game's subset (made with the game's first match), and rates it in both.
+`judge` reads every item of a batch with `read_match` (the client's own judge, so both sides read the wire
+and the rules of a valid match the same way: M002, M004, M006 … M009, see rankterm/api/new_match.py) and
+adds what only the store can tell; `record` stores an accepted match, puts it in the main subset and in its
+game's subset (made with the game's first match), and rates it in both.
 
-Codes of a rejected match (WIRE.md; M004… are ours):
+Codes the store adds (WIRE.md; M004… are ours):
 
-- M002 schema: wrong types, unknown weight, bad date, points that are not a number, too many factions;
 - M003 a match with the same external id was already accepted (earlier, or earlier in the same batch);
-- M004 no game, or a game neither in the catalogue nor the group's;
-- M005 a player id that is not a player of the group;
-- M006 a player twice in the match;
-- M007 fewer than two factions, a faction of players without players, or no faction of players;
-- M008 a rank that is not a positive integer;
-- M009 a bot faction that carries players, or more than one bot faction.
+- M004 a game neither in the catalogue nor the group's;
+- M005 a player id that is not a player of the group.
 
 Match type (ours): with a bot faction, ``player_vs_bot`` when the humans are one single player, else
 ``faction_vs_bot``; without, ``faction_vs_faction`` when any faction has several players, else
@@ -22,22 +18,17 @@ Match type (ours): with a bot faction, ``player_vs_bot`` when the humans are one
 
 from __future__ import annotations
 
-import math
 import sqlite3
 from dataclasses import dataclass, field
 from typing import Any
 
-from pydantic import TypeAdapter, ValidationError
-
-from rankterm.api.models import BOT_MARKER, NAME_GAME, NAME_VERSUS, Game, NewFaction, NewMatch
+from rankterm.api.models import NAME_GAME, NAME_VERSUS, Game, NewFaction, NewMatch
+from rankterm.api.new_match import Problem, read_match
 from rankterm.server import games, players, rankings
 from rankterm.server.wire import Fault
 
 MAX_BATCH = 100
-MAX_FACTIONS = 100
-MAX_PARTICIPANTS = 200
 MAIN_SUBSET = "main"
-_BOOL = TypeAdapter(bool)
 
 
 def batch_items(body: Any) -> list[Any]:
@@ -69,43 +60,11 @@ class Verdict:
         return not self.errors
 
 
-def _flag(value: Any) -> bool:
-    try:
-        return _BOOL.validate_python(value)
-    except ValidationError:
-        return False
-
-
-def _bots_with_players(item: Any) -> set[int]:
-    """Indexes of the raw factions marked bot that also list players (M009, before pydantic speaks)."""
-    factions = item.get("factions") if isinstance(item, dict) else None
-    if not isinstance(factions, list):
-        return set()
-    out = set()
-    for i, faction in enumerate(factions):
-        if isinstance(faction, dict) and _flag(faction.get("bot")):
-            listed = faction.get("players")
-            if listed not in (None, "", [], [BOT_MARKER]):
-                out.add(i)
-    return out
-
-
-def _schema_errors(exc: ValidationError, bot_players: set[int]) -> list[tuple[str, str]]:
-    """One (code, sentence) per code among pydantic's errors: M008 for ranks, M009 for bots, else M002."""
+def by_code(problems: list[Problem]) -> list[tuple[str, str]]:
+    """One (code, sentence) per code, in the order the codes first appear; "(and N more)" for the rest."""
     found: dict[str, list[str]] = {}
-    if bot_players:
-        which = ", ".join(str(i + 1) for i in sorted(bot_players))
-        found["M009"] = [f"A bot faction carries no players (faction {which})."]
-    for err in exc.errors(include_url=False, include_input=False):
-        loc = tuple(err.get("loc", ()))
-        if len(loc) == 2 and loc[0] == "factions" and loc[1] in bot_players:
-            continue
-        code = "M008" if len(loc) >= 3 and loc[0] == "factions" and loc[2] == "rank" else "M002"
-        if not loc:
-            found.setdefault(code, []).append("A match is a JSON object")
-            continue
-        where = ".".join(str(p) for p in loc)
-        found.setdefault(code, []).append(f"{where}: {err.get('msg', 'invalid')}")
+    for problem in problems:
+        found.setdefault(problem.code, []).append(problem.sentence)
     out = []
     for code, sentences in found.items():
         text = sentences[0].rstrip(".") + "."
@@ -113,15 +72,6 @@ def _schema_errors(exc: ValidationError, bot_players: set[int]) -> list[tuple[st
             text = text[:-1] + f" (and {len(sentences) - 1} more)."
         out.append((code, text))
     return out
-
-
-def _points_ok(points: str) -> bool:
-    if not points.strip():
-        return True
-    try:
-        return math.isfinite(float(points.strip().replace(",", ".")))
-    except ValueError:
-        return False
 
 
 def judge(
@@ -139,53 +89,38 @@ def judge(
 
 
 def _judge_one(conn: sqlite3.Connection, group_id: int, index: int, item: Any, seen: set[str]) -> Verdict:
-    try:
-        match = NewMatch.model_validate(item)
-    except ValidationError as exc:
+    match, problems = read_match(item)
+    if match is None:
         raw_id = item.get("id") if isinstance(item, dict) else None
         raw_name = item.get("name") if isinstance(item, dict) else None
         return Verdict(
             index,
             None,
-            _schema_errors(exc, _bots_with_players(item)),
+            by_code(problems),
             external_id=str(raw_id) if isinstance(raw_id, str | int) and not isinstance(raw_id, bool) else "",
             name=raw_name if isinstance(raw_name, str) else "",
         )
     verdict = Verdict(index, match, external_id=match.external_id or "", name=match.name)
-    errors = verdict.errors
-    factions = match.factions
-    if len(factions) > MAX_FACTIONS or sum(len(f.players) for f in factions) > MAX_PARTICIPANTS:
-        errors.append(
-            ("M002", f"A match has at most {MAX_FACTIONS} factions and {MAX_PARTICIPANTS} players.")
-        )
-    for i, faction in enumerate(factions):
-        if not _points_ok(faction.points):
-            errors.append(("M002", f"factions.{i}.points: the points must be a number."))
-    if sum(f.bot for f in factions) > 1:
-        errors.append(("M009", "A match has at most one bot faction."))
-    for where, sentence in match.problems():
-        if where == "game":
-            errors.append(("M004", "The match names no game."))
-        elif where == "factions":
-            errors.append(("M007", sentence))
-        else:
-            faction = factions[int(where.split(".")[1])]
-            errors.append(("M006" if faction.players else "M007", sentence))
     if match.game is not None:
         verdict.game = games.game_by_id(conn, group_id, match.game)
         if verdict.game is None:
-            errors.append(("M004", f"Game {match.game} is neither in the catalogue nor the group's."))
-    ids = [pid for f in factions for pid in f.players]
+            problems.append(
+                Problem("game", "M004", f"Game {match.game} is neither in the catalogue nor the group's.")
+            )
+    ids = [pid for f in match.factions for pid in f.players]
     unknown = sorted(set(ids) - players.known_ids(conn, group_id, ids))
     if unknown:
         shown = ", ".join(unknown[:5]) + (" …" if len(unknown) > 5 else "")
-        errors.append(("M005", f"Not a player of the group: {shown}."))
+        problems.append(Problem("factions", "M005", f"Not a player of the group: {shown}."))
     ext = verdict.external_id
     if ext and (ext in seen or exists(conn, group_id, ext)):
-        errors.append(("M003", f"A match with the external id {ext!r} was already accepted."))
-    if not errors and verdict.game is not None:
+        problems.append(
+            Problem("external_id", "M003", f"A match with the external id {ext!r} was already accepted.")
+        )
+    verdict.errors = by_code(problems)
+    if not problems and verdict.game is not None:
         names = players.load_players(conn, ids)
-        verdict.name = match_name(match, verdict.game, [_label(f, names) for f in factions])
+        verdict.name = match_name(match, verdict.game, [_label(f, names) for f in match.factions])
     return verdict
 
 
@@ -278,7 +213,7 @@ def record(conn: sqlite3.Connection, group_id: int, verdict: Verdict, now: str, 
     for i, faction in enumerate(factions):
         conn.execute(
             "INSERT INTO factions (match_id, idx, rank, name, points, bot) VALUES (?, ?, ?, ?, ?, ?)",
-            (match_id, i, faction.rank, faction.name, faction.points.strip(), int(faction.bot)),
+            (match_id, i, faction.rank, faction.name, faction.points, int(faction.bot)),
         )
         conn.executemany(
             "INSERT INTO faction_players (match_id, idx, pos, player_id) VALUES (?, ?, ?, ?)",

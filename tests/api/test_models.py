@@ -4,6 +4,7 @@ import pytest
 from pydantic import ValidationError
 
 from rankterm.api import models as m
+from rankterm.api.new_match import read_match
 
 PLAYER = {"id": "a1B2c3D4e5F", "ghost": 1, "username": "", "displayName": "*Bo", "icon": ""}
 GAME = {
@@ -178,11 +179,72 @@ def test_problems_for_the_form():
             m.NewFaction(rank=3),
         ],
     )
-    fields = [f for f, _ in nm.problems()]
-    assert fields == ["game", "factions.1.players", "factions.2.players"]
-    assert m.NewMatch(game=1, weight="normal", factions=[m.NewFaction(players=["a"], rank=1)]).problems() == [
-        ("factions", "A match needs at least two factions.")
+    assert [(f, c) for f, c, _ in nm.problems()] == [
+        ("game", "M004"),
+        ("factions.1.players", "M006"),
+        ("factions.2.players", "M007"),
     ]
+    assert m.NewMatch(game=1, weight="normal", factions=[m.NewFaction(players=["a"], rank=1)]).problems() == [
+        ("factions", "M007", "A match needs at least two factions.")
+    ]
+
+
+def _duel(**first) -> dict:
+    return {
+        "game": 1,
+        "weight": "normal",
+        "factions": [{"players": ["a"], "rank": 1, **first}, {"players": ["b"], "rank": 2}],
+    }
+
+
+@pytest.mark.parametrize(
+    ("first", "field", "code"),
+    [
+        ({"rank": ""}, "factions.0.rank", "M008"),
+        ({"rank": "10001"}, "factions.0.rank", "M008"),
+        ({"rank": "¹"}, "factions.0.rank", "M008"),
+        ({"rank": 0}, "factions.0.rank", "M008"),
+        ({"points": "1.2.3"}, "factions.0.points", "M002"),
+        ({"points": "NaN"}, "factions.0.points", "M002"),
+        ({"name": "x" * 201}, "factions.0.name", "M002"),
+        ({"bot": True}, "factions.0", "M009"),
+    ],
+)
+def test_one_judge_gives_field_code_and_sentence(first, field, code):
+    match, problems = read_match(_duel(**first))
+    assert match is None
+    assert [(p.field, p.code) for p in problems] == [(field, code)]
+    assert problems[0].sentence.startswith("Faction 1: ") and problems[0].sentence.endswith(".")
+
+
+def test_one_judge_accepts_and_normalises():
+    match, problems = read_match(_duel(rank=" 10000 ", points=" 4,5 ", name=" Reds "))
+    assert problems == [] and match is not None
+    assert (match.factions[0].rank, match.factions[0].points, match.factions[0].name) == (
+        10000,
+        "4.5",
+        "Reds",
+    )
+    match, problems = read_match({**_duel(), "date": "2026-05-28 20:00"})
+    assert problems == [] and match is not None and match.date == "2026-05-28 20:00:00"
+    assert match.to_wire()["date"] == "2026-05-28 20:00:00"
+
+
+def test_a_date_that_cannot_be_read_is_one_sentence():
+    match, problems = read_match({**_duel(), "date": "tuesday night"})
+    assert match is None and len(problems) == 1
+    assert (problems[0].field, problems[0].code) == ("date", "M002")
+    assert "YYYY-MM-DD HH:MM" in problems[0].sentence
+
+
+def test_match_wide_codes():
+    two_bots = {
+        **_duel(),
+        "factions": [{"players": ["a"], "rank": 1}, {"bot": True, "rank": 2}, {"bot": 1, "rank": 3}],
+    }
+    assert [p.code for p in read_match(two_bots)[1]] == ["M009"]
+    crowd = {**_duel(), "factions": [{"players": [str(i)], "rank": 1} for i in range(101)]}
+    assert "M002" in [p.code for p in read_match(crowd)[1]]
 
 
 def test_answer_combine_offsets_indexes():

@@ -292,7 +292,7 @@ class MatchForm(VerticalScroll, can_focus=False):
             problems.append(("match", f"The match is not valid: {exc.errors()[0].get('msg', 'invalid')}."))
         if match is not None:
             has_game = any(field == "game" for field, _ in problems)
-            problems += [(f, s) for f, s in match.problems() if not (f == "game" and has_game)]
+            problems += [(f, s) for f, _, s in match.problems() if not (f == "game" and has_game)]
         if problems:
             self.show_problems(problems)
             return None
