@@ -38,7 +38,7 @@ from rankterm.api.text import ascii_digits
 from rankterm.server import quota, tokens
 from rankterm.server.quota import QuotaLimits
 from rankterm.server.store import Client, Store
-from rankterm.server.wire import Fault, format_time
+from rankterm.server.wire import RANKINGS_PAGE_KEYS, Fault, format_time, only_keys
 
 __all__ = ["create_app", "error_response", "success_response"]
 
@@ -327,7 +327,8 @@ class _Service:
             subset, args = args[0], args[1:]
         match = _match_number(args[0])
         page = _page(args[1] if len(args) > 1 else None)
-        return self.store.rankings_page(self.group(call), subset, match, page, call.now).to_wire()
+        standings = self.store.rankings_page(self.group(call), subset, match, page, call.now)
+        return only_keys(standings.to_wire(), RANKINGS_PAGE_KEYS)
 
     def subsets(self, call: Call) -> Any:
         return [s.to_wire() for s in self.store.subsets(self.group(call))]

@@ -182,7 +182,7 @@ def rankings_page(
     ).fetchone()
     if found is None:
         return RankingsPage(page=number, total_pages=1, rows_for_page=PAGE_SIZE, subset=subset, match=None)
-    at, seq, match_id = found
+    at, _, match_id = found
     shown = load_matches(conn, [match_id])[0]
     participants = [p.id for f in shown.factions for p in f.players]
     latest = row[9] == match_id
@@ -193,7 +193,6 @@ def rankings_page(
         page=number,
         total_pages=total_pages(ranked),
         rows_for_page=PAGE_SIZE,
-        total_matches=seq,
         subset=subset,
         match=shown,
         data=rows,

@@ -9,11 +9,15 @@ from __future__ import annotations
 import math
 import time
 from datetime import UTC, datetime
+from typing import Any
 
 from rankterm.api.models import DATE_FORMAT
 
 PAGE_SIZE = 25
 """Rows per page of every paginated list (WIRE.md: 25 seen)."""
+
+RANKINGS_PAGE_KEYS: tuple[str, ...] = ("page", "totalPages", "rowsForPage", "data", "subset", "match")
+"""A rankings page's keys, exactly (WIRE.md "Pages"): no count key, which a public client fails on."""
 
 STATUS_BY_CODE: dict[str, int] = {
     "R001": 500,
@@ -65,3 +69,8 @@ def total_pages(rows: int, size: int = PAGE_SIZE) -> int:
 def page_bounds(page: int, size: int = PAGE_SIZE) -> tuple[int, int]:
     """(offset, limit) of 1-based `page`."""
     return (page - 1) * size, size
+
+
+def only_keys(payload: dict[str, Any], keys: tuple[str, ...]) -> dict[str, Any]:
+    """`payload` cut to exactly `keys`, in that order (`KeyError` if one is missing: a bug here)."""
+    return {key: payload[key] for key in keys}

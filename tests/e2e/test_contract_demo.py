@@ -60,7 +60,7 @@ async def test_demo_rankings_after_match_n_step_by_step(demo_client):
         before = await client.rankings_page(match=n - 1)
         after = await client.rankings_page(match=n)
         assert before.match.number == n - 1 and after.match.number == n
-        assert after.total_matches == n and after.total_pages == 1
+        assert after.total_pages == 1
         check_deltas(before.data, after.data, participants(after))
         assert {r.player.id for r in after.data} <= known  # bots are rated, never listed
     last = await client.rankings_page()
@@ -76,7 +76,7 @@ async def test_demo_rankings_after_match_n_step_by_step(demo_client):
         for i in sorted({1, k // 2, k - 1}):  # pairs of consecutive matches of the subset
             before = await client.rankings_page(match=numbers[i - 1], subset=subset.id)
             after = await client.rankings_page(match=numbers[i], subset=subset.id)
-            assert after.match.number == numbers[i] and after.total_matches == i + 1
+            assert after.match.number == numbers[i]
             assert after.match.game.id == subset.game.id and after.subset.id == subset.id
             check_deltas(before.data, after.data, participants(after))
         # a group-wide match number that is not in the subset gives the subset's latest before it

@@ -70,9 +70,14 @@ SUBSET_KEYS = {
 }
 MATCH_REF_KEYS = {"id", "number", "date"}
 PAGE_KEYS = {"page", "totalPages", "rowsForPage", "data"}
+MATCHES_PAGE_KEYS = PAGE_KEYS | {"totalMatches"}
+PLAYERS_PAGE_KEYS = PAGE_KEYS | {"totalPlayers"}
+RANKINGS_PAGE_KEYS = PAGE_KEYS | {"subset", "match"}
+"""WIRE.md "Pages": a rankings page carries no count key (a public client fails on one)."""
 OUTCOME_KEYS = {"index", "id", "name", "errors"}
 ANSWER_KEYS = {"total", "acceptedCount", "rejectedCount", "accepted", "rejected"}
 STATUS_KEYS = {"queued", "waiting", "added", "processed", "total"}
+SERVICE_STATUS_KEYS = STATUS_KEYS | {"status", "version", "serverTime"}
 
 
 Clock = SettableClock
