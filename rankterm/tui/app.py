@@ -21,10 +21,13 @@ from textual.app import App, SystemCommand
 from textual.binding import Binding
 from textual.reactive import reactive
 from textual.screen import Screen
+from textual.worker import Worker, WorkerState
 
 from rankterm.api.errors import AuthError, RanktermError
 from rankterm.config import Config, save_config
+from rankterm.tui.base import RanktermScreen, toast
 from rankterm.tui.screens import SCREENS, screen_factory
+from rankterm.tui.text import error_sentence, plain_str
 from rankterm.tui.themes import DEFAULT_THEME, load_themes
 
 if TYPE_CHECKING:  # the service layer is imported when a service is opened, not at start
@@ -112,7 +115,9 @@ class RanktermApp(App):
     def on_mount(self) -> None:
         self._theme_ready = True
         for problem in self.theme_problems:
-            self.notify(problem, title="Theme skipped", severity="warning", markup=False, timeout=8)
+            self.notify(
+                plain_str(problem), title="Theme skipped", severity="warning", markup=False, timeout=8
+            )
         opening_demo = self.client is None and self.demo and self.demo_factory is not None
         self.switch_mode("dashboard" if self.client is not None or opening_demo else "login")
         if self.client is not None:
@@ -155,7 +160,7 @@ class RanktermApp(App):
         elif self.demo:
             self.sub_title = "demo group"
         else:
-            self.sub_title = self.profile_name or self.client.base_url
+            self.sub_title = plain_str(self.profile_name or self.client.base_url)
 
     async def open_client(
         self, client: RankingClient, *, demo: bool = False, profile_name: str | None = None
@@ -170,7 +175,8 @@ class RanktermApp(App):
             self._update_sub_title()
             self._attach_outbox(client)
             self.refresh_bindings()
-            self.screen.action_refresh()  # type: ignore[attr-defined]
+            if isinstance(self.screen, RanktermScreen):
+                self.screen.reload_data()
             return
         if self.current_mode != "login":
             await self.switch_mode("login")
@@ -192,15 +198,14 @@ class RanktermApp(App):
     async def open_demo(self) -> None:
         """Open a fresh copy of the demo group (`demo_factory`, run in a thread), then the dashboard."""
         if self.demo_factory is None:
-            self.notify("The demo group is not available here.", severity="error")
+            self.say("The demo group is not available here.", "error")
             return
-        screen = self.screen
-        if hasattr(screen, "say"):
-            screen.say("Opening the demo group…")
+        if isinstance(self.screen, RanktermScreen):
+            self.screen.say("Opening the demo group…")
         try:
             client = await asyncio.to_thread(self.demo_factory)  # seeding takes a moment: keep the UI live
         except RanktermError as exc:
-            self.notify(str(exc), severity="error", markup=False)
+            self.say(error_sentence(exc), "error")
             return
         await self.open_client(client, demo=True)
 
@@ -216,11 +221,7 @@ class RanktermApp(App):
         try:
             outbox = (self.outbox_factory or memory_outbox)(client, self.demo)
         except (OSError, RanktermError) as exc:
-            self.notify(
-                f"The outbox could not be opened ({exc}); matches are kept in memory only.",
-                severity="error",
-                markup=False,
-            )
+            self.say(f"The outbox could not be opened ({exc}); matches are kept in memory only.", "error")
             outbox = memory_outbox(client, self.demo)
         self.outbox_runner = OutboxRunner(self, outbox, client)
         client.reachability_listeners.append(self._reachable)
@@ -252,9 +253,26 @@ class RanktermApp(App):
     async def _to_login(self, reason: str) -> None:
         await self.switch_mode("login")
         message = f"{reason} Unsent matches are kept in the outbox."
-        if hasattr(self.screen, "say"):
-            self.screen.say(message, error=True)
-        self.notify(message, severity="error", markup=False, timeout=10)
+        if isinstance(self.screen, RanktermScreen):
+            self.screen.say(message, "error")
+        toast(self, message, "error", timeout=10)
+
+    # ------------------------------------------------------------------ saying
+
+    def say(self, text: str, kind: str = "info") -> None:
+        """A toast of one sentence from the app itself (shown as typed)."""
+        toast(self, text, kind)  # type: ignore[arg-type]
+
+    def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
+        """The one handler of an error nobody expected in a worker (`base.task`): one sentence, no traceback,
+        on the current screen's line when it has one; the app keeps running."""
+        if event.state != WorkerState.ERROR or event.worker.error is None:
+            return
+        sentence = error_sentence(event.worker.error)
+        if isinstance(self.screen, RanktermScreen):
+            self.screen.say(sentence, "error", to="both")
+        else:
+            toast(self, sentence, "error")
 
     # ------------------------------------------------------------------ actions
 
@@ -265,7 +283,7 @@ class RanktermApp(App):
 
     async def action_open_mode(self, mode: str) -> None:
         if mode in CLIENT_MODES and self.client is None:
-            self.notify("Open a profile or the demo group first.", severity="warning")
+            self.say("Open a profile or the demo group first.", "warning")
             return
         await self.switch_mode(mode)
 
@@ -277,7 +295,7 @@ class RanktermApp(App):
         try:
             save_config(self.config)
         except (RanktermError, OSError) as exc:
-            self.notify(f"The theme could not be saved: {exc}", severity="error", markup=False)
+            self.say(f"The theme could not be saved: {exc}", "error")
 
     def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
         yield from super().get_system_commands(screen)

@@ -1,28 +1,63 @@
-"""The base every rankterm screen builds on: typed access to the client and one way to show an error.
+"""The base every rankterm screen builds on: typed access to the app and the client, one way to say things,
+and one handler for an error nobody expected.
 
     class GamesScreen(RanktermScreen):
-        @work(exclusive=True, group="games")
+        INFO = "#games-caption"               # the line `say()` writes; without one, `say()` is a toast
+
+        @task(group="games")
         async def load(self) -> None:
             try:
                 games = await self.client.games()
             except RanktermError as exc:
                 self.show_error(exc)
 
+A screen catches `RanktermError` and nothing broader: anything else raised in a `@task` worker reaches
+`RanktermApp.on_worker_state_changed`, which says one sentence (never a traceback) and keeps the app running.
 A screen never builds a URL or touches httpx: `self.client` is the app's `RankingClient`.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, ClassVar, Literal
 
+from textual import work
+from textual.css.query import NoMatches
 from textual.screen import Screen
+from textual.widgets import Static
 
 from rankterm.api.errors import AuthError, RanktermError
-from rankterm.tui.text import error_sentence
+from rankterm.tui.text import error_sentence, plain, plain_str
 
 if TYPE_CHECKING:
     from rankterm.api.client import RankingClient
     from rankterm.tui.app import RanktermApp
+
+Kind = Literal["info", "ok", "warning", "error"]
+"""What a sentence is: the class of the info line ("-ok", "-warning", "-error") and the toast's severity."""
+
+Where = Literal["line", "toast", "both"]
+"""Where `say()` puts a sentence: the screen's info line (a toast when it has none), a toast, or both."""
+
+_SEVERITY: dict[str, Literal["information", "warning", "error"]] = {
+    "info": "information",
+    "ok": "information",
+    "warning": "warning",
+    "error": "error",
+}
+
+
+def task(*, group: str, exclusive: bool = True) -> Callable[[Any], Any]:
+    """`@work` for a screen's loading: an unexpected error is said by the app's one handler, never a crash."""
+    return work(exclusive=exclusive, group=group, exit_on_error=False)
+
+
+def toast(node: Any, text: str, kind: Kind = "info", *, timeout: float | None = None) -> None:
+    """A toast of one sentence that is shown as typed (no markup, no escape)."""
+    if timeout is None:
+        node.notify(plain_str(text), severity=_SEVERITY[kind], markup=False)
+    else:
+        node.notify(plain_str(text), severity=_SEVERITY[kind], markup=False, timeout=timeout)
 
 
 class NoClient(RanktermError):
@@ -33,7 +68,10 @@ class NoClient(RanktermError):
 
 
 class RanktermScreen(Screen):
-    """A screen of rankterm: `self.client` is the service, `self.show_error(exc)` tells what went wrong."""
+    """A screen of rankterm: `self.client` is the service, `self.say(text, kind)` tells the user."""
+
+    INFO: ClassVar[str | None] = None
+    """The selector of the screen's one-line info (a Static) that `say()` writes; None: `say()` toasts."""
 
     @property
     def rankterm(self) -> RanktermApp:
@@ -43,14 +81,14 @@ class RanktermScreen(Screen):
     @property
     def client(self) -> RankingClient:
         """The app's client; raises `NoClient` (a RanktermError) when none is open."""
-        client = getattr(self.app, "client", None)
+        client = self.rankterm.client
         if client is None:
             raise NoClient()
         return client
 
     @property
     def has_client(self) -> bool:
-        return getattr(self.app, "client", None) is not None
+        return self.rankterm.client is not None
 
     def on_mount(self) -> None:
         """Every rankterm screen shows the status line (outbox counts, offline banner) above its footer.
@@ -60,10 +98,29 @@ class RanktermScreen(Screen):
         if not self.query(StatusLine):
             self.mount(StatusLine())
 
+    def reload_data(self) -> None:
+        """Load again what the screen shows (the app calls this when a service is opened under it)."""
+
+    def say(self, text: str, kind: Kind = "info", *, to: Where = "line") -> None:
+        """Tell the user one sentence, shown as typed (never markup): on the screen's info line (coloured by
+        `kind`), as a toast, or both. A screen without an info line toasts."""
+        line: Static | None = None
+        if self.INFO is not None and to != "toast":
+            try:
+                line = self.query_one(self.INFO, Static)
+            except NoMatches:  # not composed yet
+                line = None
+        if line is not None:
+            line.update(plain(text))
+            for name in ("ok", "warning", "error"):
+                line.set_class(kind == name, f"-{name}")
+        if (line is None or to == "both") and text:
+            toast(self, text, kind)
+
     def show_error(self, exc: BaseException) -> None:
-        """Notify one sentence about `exc` (severity error); a refused key or secret goes back to the profiles.
-        Never a traceback."""
-        if isinstance(exc, AuthError) and not exc.token_problem and hasattr(self.app, "credentials_refused"):
-            self.app.credentials_refused(exc)
+        """Say one sentence about `exc` (an error, also as a toast); a refused key or secret goes back to the
+        profiles. Never a traceback."""
+        if isinstance(exc, AuthError) and not exc.token_problem:
+            self.rankterm.credentials_refused(exc)
             return
-        self.notify(error_sentence(exc), severity="error", markup=False)
+        self.say(error_sentence(exc), "error", to="both")

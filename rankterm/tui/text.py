@@ -5,7 +5,10 @@ go through `plain()`: the result is a Textual `Content` that is never read as ma
 name is shown as typed and cannot crash a widget) with every control character made visible (ESC as "␛"), so
 nothing can move the cursor or retitle the terminal. Widgets take a `Content` wherever they take a string:
 `Static.update`, `Label`, `border_title`, `Option` prompts. `notify` takes a plain string: give it
-`plain_str(text)` with `markup=False`, or use `say()` on a screen.
+`plain_str(text)` with `markup=False`, or use `say()` on a screen. `styled()` builds one `Content` from
+several parts, each plain, some with a style of ours ("dim", "bold").
+
+tests/tui/test_display_path.py reads the tui package's source and fails on any other way.
 """
 
 from __future__ import annotations
@@ -26,8 +29,57 @@ def plain(text: object) -> Content:
     return Content(plain_str(text))
 
 
+def styled(*parts: object | tuple[object, str]) -> Content:
+    """One `Content` of `parts`, each shown literally: a part is a text, or a (text, style) pair whose style
+    is ours (e.g. "dim"). `styled(("calls", "dim"), " 12%")`."""
+    pieces: list[Content | tuple[str, str]] = []
+    for part in parts:
+        if isinstance(part, tuple):
+            text, style = part
+            pieces.append((plain_str(text), style))
+        else:
+            pieces.append(plain(part))
+    return Content.assemble(*pieces)
+
+
 def error_sentence(exc: BaseException) -> str:
     """One sentence for a person: the error's own for a RanktermError, never a traceback otherwise."""
     if isinstance(exc, RanktermError):
         return str(exc)
     return f"Unexpected error: {type(exc).__name__}."
+
+
+NONE = "\u2013"
+"""An en dash: no value."""
+
+
+def label_text(label: str, code: str) -> str:
+    """What a person reads for a coded value (belt, title, status, weight): the service's label when it gave
+    one; else the code as words ("player_vs_player" -> "player vs player"); a bare number (a code only the
+    service understands) or nothing -> a dash."""
+    if label.strip():
+        return label
+    words = code.replace("_", " ").strip()
+    if not words or words.replace(".", "").isdigit():
+        return NONE
+    return words
+
+
+def weight_text(label: str, code: str) -> str:
+    """A weight as read: its label, else the weight's name capitalised ("heavy" -> "Heavy")."""
+    text = label_text(label, code)
+    return text if label.strip() or text == NONE else text.capitalize()
+
+
+MATCH_TYPES: dict[str, str] = {
+    "player_vs_player": "one against one",
+    "multiplayer": "multiplayer",
+    "faction_vs_faction": "team against team",
+    "player_vs_bot": "one against a bot",
+    "faction_vs_bot": "team against a bot",
+}
+
+
+def match_type_text(code: str) -> str:
+    """A readable word for a match type ("player_vs_player" -> "one against one")."""
+    return MATCH_TYPES.get(code, label_text("", code) if code else "match")

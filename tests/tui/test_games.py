@@ -108,7 +108,25 @@ async def test_create_a_game_by_name_and_by_bgg_id(make_app, wait):
         await wait(pilot)
         await pilot.press(*"bgg:13", "enter")
         await wait(pilot)
-        assert any(n.message.startswith("Catan is ready") for n in app._notifications)
+        said = [n.message for n in app._notifications]
+        assert any(m.startswith("Kitchen Rush is ready") and "after its first match" in m for m in said)
+        # Catan has matches: it is in the group's list already, and is not promised for "after its first match"
+        assert any(m.startswith("Catan (id") and "already in the group's list" in m for m in said)
+        assert not any(m.startswith("Catan") and "first match" in m for m in said)
+
+
+async def test_an_unknown_bgg_id_says_what_the_dialog_lets_you_do(make_app, wait):
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await open_games(app, pilot, wait)
+        await pilot.press("ctrl+n")
+        await wait(pilot)
+        await pilot.press(*"bgg:987654", "enter")
+        await wait(pilot)
+        dialog = app.screen
+        assert isinstance(dialog, AskDialog)
+        assert "name too" not in dialog.error_text  # the dialog has one field: it cannot take both
+        assert "987654" in dialog.error_text and "type the game's name instead" in dialog.error_text
 
 
 async def test_a_refused_game_keeps_the_dialog_open_with_the_error(make_app, wait):

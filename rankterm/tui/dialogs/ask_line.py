@@ -7,6 +7,12 @@
 The action runs in a worker with the dialog showing loading; an error (a RanktermError's sentence, or a
 ValueError's text) is shown inline under the field and the dialog stays open with the text kept. On success
 the dialog closes with the action's result; escape closes it with None. Enter or ctrl+s submits.
+
+`warn(text)`, when given, is asked first: a sentence it returns (e.g. "that name is taken") is shown as a
+warning and nothing is submitted; Enter again with the same text goes on, a changed text is asked again.
+Every text shown (title, prompt, problem) is shown as typed, never as markup.
+
+This is rankterm's one "ask for a line" dialog.
 """
 
 from __future__ import annotations
@@ -22,6 +28,9 @@ from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Label, Static
 
 from rankterm.api.errors import RanktermError
+from rankterm.tui.text import error_sentence, plain
+
+Warn = Callable[[str], Awaitable[str | None]]
 
 
 class AskDialog(ModalScreen[Any]):
@@ -37,6 +46,7 @@ class AskDialog(ModalScreen[Any]):
     AskDialog #ask-input { margin-top: 1; }
     AskDialog #ask-input.-invalid { background: $error 25%; }
     AskDialog #ask-error { color: $text-error; height: auto; }
+    AskDialog #ask-error.-warning { color: $text-warning; }
     AskDialog #ask-buttons { height: 1; margin-top: 1; align-horizontal: right; }
     AskDialog #ask-buttons Button { margin-left: 1; min-width: 10; }
     """
@@ -54,6 +64,7 @@ class AskDialog(ModalScreen[Any]):
         submit: Callable[[str], Awaitable[Any]],
         placeholder: str = "",
         ok_label: str = "Create",
+        warn: Warn | None = None,
         **kwargs: Any,
     ) -> None:
         super().__init__(**kwargs)
@@ -62,11 +73,13 @@ class AskDialog(ModalScreen[Any]):
         self.placeholder = placeholder
         self.ok_label = ok_label
         self._submit = submit
+        self._warn = warn
+        self._warned_for: str | None = None
 
     def compose(self) -> ComposeResult:
         with Vertical(id="ask-box") as box:
-            box.border_title = self.dialog_title
-            yield Label(self.prompt, id="ask-prompt")
+            box.border_title = plain(self.dialog_title)
+            yield Label(plain(self.prompt), id="ask-prompt")
             yield Input(placeholder=self.placeholder, id="ask-input", compact=True)
             yield Static("", id="ask-error")
             with Horizontal(id="ask-buttons"):
@@ -81,9 +94,12 @@ class AskDialog(ModalScreen[Any]):
         """The inline error shown now ("" when none)."""
         return str(self.query_one("#ask-error", Static).render())
 
-    def show_problem(self, sentence: str) -> None:
-        self.query_one("#ask-error", Static).update(sentence)
-        self.query_one("#ask-input", Input).set_class(bool(sentence), "-invalid")
+    def show_problem(self, sentence: str, *, warning: bool = False) -> None:
+        """One sentence under the field (a warning is shown in the warning colour and lets Enter go on)."""
+        line = self.query_one("#ask-error", Static)
+        line.update(plain(sentence))
+        line.set_class(warning, "-warning")
+        self.query_one("#ask-input", Input).set_class(bool(sentence) and not warning, "-invalid")
 
     @on(Button.Pressed, "#ask-cancel")
     def action_cancel(self) -> None:
@@ -94,18 +110,20 @@ class AskDialog(ModalScreen[Any]):
     def action_submit(self) -> None:
         self.run_submit(self.query_one("#ask-input", Input).value)
 
-    @work(exclusive=True, group="ask-dialog")
+    @work(exclusive=True, group="ask-dialog", exit_on_error=False)
     async def run_submit(self, text: str) -> None:
         box = self.query_one("#ask-box")
         box.loading = True
         try:
+            if self._warn is not None and text.strip() and text != self._warned_for:
+                warning = await self._warn(text)
+                if warning:
+                    self._warned_for = text
+                    self.show_problem(warning, warning=True)
+                    return
             result = await self._submit(text)
-        except RanktermError as exc:
-            self.show_problem(str(exc))
-        except ValueError as exc:
-            self.show_problem(str(exc))
-        except Exception as exc:
-            self.show_problem(f"Unexpected error: {type(exc).__name__}.")
+        except (RanktermError, ValueError) as exc:
+            self.show_problem(error_sentence(exc) if isinstance(exc, RanktermError) else str(exc))
         else:
             self.dismiss(result)
             return

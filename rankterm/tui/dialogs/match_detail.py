@@ -13,6 +13,7 @@ from textual.screen import ModalScreen
 from textual.widgets import DataTable, Static
 
 from rankterm.api.models import Faction, Match
+from rankterm.tui.text import match_type_text, plain, weight_text
 from rankterm.tui.widgets.text_table import TextTable
 
 
@@ -36,7 +37,8 @@ def match_facts(match: Match) -> list[str]:
     """
     game = match.game.name if match.game else "?"
     lines = [
-        f"{match.date[:16]} · {game} · weight {match.weight_label or match.weight} · {match.type or 'match'}"
+        f"{match.date[:16]} · {game} · weight {weight_text(match.weight_label, match.weight)}"
+        + f" · {match_type_text(match.type)}"
         + (" · draw" if match.draw else "")
     ]
     if match.external_id:
@@ -85,9 +87,9 @@ class MatchDetailScreen(ModalScreen[None]):
     def compose(self) -> ComposeResult:
         match = self.match
         with Vertical(id="md-box") as box:
-            box.border_title = f"Match {match.number} · {match.game.name if match.game else 'game?'}"
+            box.border_title = plain(f"Match {match.number} · {match.game.name if match.game else 'game?'}")
             box.border_subtitle = "esc close"
-            yield Static("\n".join(match_facts(match)), id="md-facts", markup=False)
+            yield Static(plain("\n".join(match_facts(match))), id="md-facts")
             yield TextTable(id="md-table", cursor_type="row", zebra_stripes=True)
 
     def on_mount(self) -> None:

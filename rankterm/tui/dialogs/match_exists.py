@@ -15,7 +15,8 @@ from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Input, Label, Static
 
-from rankterm.tui.text import error_sentence
+from rankterm.api.errors import RanktermError
+from rankterm.tui.text import error_sentence, plain
 from rankterm.tui.widgets.form_input import FormInput
 
 Ask = Callable[[str], Awaitable[bool]]
@@ -84,7 +85,7 @@ class MatchExistsDialog(ModalScreen[None]):
 
     def _say(self, text: str, kind: str) -> None:
         answer = self.query_one("#mx-answer", Static)
-        answer.update(text)
+        answer.update(plain(text))
         for name in ("-yes", "-no", "-error"):
             answer.set_class(name == kind, name)
 
@@ -96,13 +97,13 @@ class MatchExistsDialog(ModalScreen[None]):
             return
         self.lookup(wanted)
 
-    @work(exclusive=True, group="match-exists")
+    @work(exclusive=True, group="match-exists", exit_on_error=False)
     async def lookup(self, wanted: str) -> None:
         box = self.query_one("#mx-box")
         box.loading = True
         try:
             exists = await self.ask(wanted)
-        except Exception as exc:  # one sentence, never a traceback
+        except RanktermError as exc:
             self.answer = None
             self._say(error_sentence(exc), "-error")
             return

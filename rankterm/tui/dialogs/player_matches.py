@@ -17,8 +17,9 @@ from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import DataTable, Static
 
+from rankterm.api.errors import RanktermError
 from rankterm.api.models import Faction, Match, MatchesPage, Player, Subset
-from rankterm.tui.text import error_sentence
+from rankterm.tui.text import error_sentence, plain
 from rankterm.tui.widgets.text_table import TextTable
 
 MAX_PAGES = 4
@@ -92,7 +93,7 @@ class PlayerMatchesScreen(ModalScreen[None]):
 
     def compose(self) -> ComposeResult:
         with Vertical(id="pm-box") as box:
-            box.border_title = f"{self.player.label} · recent matches"
+            box.border_title = plain(f"{self.player.label} · recent matches")
             box.border_subtitle = "esc close"
             yield Static("Looking through the newest matches…", id="pm-info", markup=False)
             yield TextTable(id="pm-table", cursor_type="row", zebra_stripes=True)
@@ -107,7 +108,7 @@ class PlayerMatchesScreen(ModalScreen[None]):
     def action_close(self) -> None:
         self.dismiss(None)
 
-    @work(exclusive=True, group="player-matches")
+    @work(exclusive=True, group="player-matches", exit_on_error=False)
     async def load(self) -> None:
         box = self.query_one("#pm-box")
         box.loading = True
@@ -125,7 +126,7 @@ class PlayerMatchesScreen(ModalScreen[None]):
                         self.found.append((match, faction))
                 page += 1
             complete = page > total_pages
-        except Exception as exc:  # one sentence, never a traceback
+        except RanktermError as exc:
             self._say(error_sentence(exc), error=True)
             return
         finally:
@@ -134,7 +135,7 @@ class PlayerMatchesScreen(ModalScreen[None]):
 
     def _say(self, text: str, *, error: bool = False) -> None:
         info = self.query_one("#pm-info", Static)
-        info.update(text)
+        info.update(plain(text))
         info.set_class(error, "-error")
 
     def _fill(self, complete: bool) -> None:

@@ -11,7 +11,9 @@ from collections.abc import Callable
 
 from textual.screen import Screen
 
-# mode name -> (module under rankterm.tui.screens, class name, title)
+from rankterm.tui.text import plain_str
+
+# mode name -> (module under rankterm.tui.screens, class name, title): the one place titles are declared
 SCREENS: dict[str, tuple[str, str, str]] = {
     "dashboard": ("dashboard", "DashboardScreen", "Dashboard"),
     "games": ("games", "GamesScreen", "Games"),
@@ -26,10 +28,12 @@ SCREENS: dict[str, tuple[str, str, str]] = {
 
 def screen_factory(mode: str) -> Callable[[], Screen]:
     """A callable that builds the screen of `mode`, importing its module on first use."""
-    module_name, class_name, _title = SCREENS[mode]
+    module_name, class_name, title = SCREENS[mode]
 
     def build() -> Screen:
         module = importlib.import_module(f"{__name__}.{module_name}")
-        return getattr(module, class_name)()
+        screen: Screen = getattr(module, class_name)()
+        screen.title = plain_str(title)  # the one place a screen's title is declared
+        return screen
 
     return build

@@ -9,16 +9,14 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING, Any
 
-from rich.text import Text
-from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.widgets import Footer, Header, Static
 
-from rankterm.api.text import display_safe
-from rankterm.tui.base import RanktermScreen
-from rankterm.tui.text import error_sentence
+from rankterm.api.errors import RanktermError
+from rankterm.tui.base import RanktermScreen, task
+from rankterm.tui.text import error_sentence, plain, styled
 from rankterm.tui.widgets.usage_bar import UsageBar
 
 if TYPE_CHECKING:
@@ -88,13 +86,15 @@ class DashboardScreen(RanktermScreen):
         yield Footer()
 
     def on_mount(self) -> None:
-        self.title = "Dashboard"
         self.action_refresh()
 
     def action_refresh(self) -> None:
         self.load()
 
-    @work(exclusive=True, group="dashboard")
+    def reload_data(self) -> None:
+        self.load()
+
+    @task(group="dashboard")
     async def load(self) -> None:
         panels = [self.query_one(f"#{name}") for name in ("dash-status", "dash-counters", "dash-quota")]
         for panel in panels:
@@ -110,7 +110,7 @@ class DashboardScreen(RanktermScreen):
             for panel_id, step in steps:
                 try:
                     await step()
-                except Exception as exc:
+                except RanktermError as exc:
                     self._panel_error(panel_id, exc)
                     if panel_id == "dash-status":
                         self.show_error(exc)
@@ -121,42 +121,32 @@ class DashboardScreen(RanktermScreen):
                 panel.loading = False
 
     def _panel_error(self, panel_id: str, exc: BaseException) -> None:
-        text = Text(error_sentence(exc), style="")
         target = {"dash-status": "#dash-status-text", "dash-counters": "#dash-counters-text"}.get(panel_id)
-        if target is None:
-            self.query_one("#dash-quota-note", Static).update(text)
-            self.query_one("#dash-quota-note").add_class("panel-error")
-        else:
-            self.query_one(target, Static).update(text)
-            self.query_one(target).add_class("panel-error")
+        widget = self.query_one(target or "#dash-quota-note", Static)
+        widget.update(plain(error_sentence(exc)))
+        widget.add_class("panel-error")
 
     async def _load_status(self) -> None:
         status: ServiceStatus = await self.client.status()
         items = status.items() or [("status", "the service answered with no details")]
         width = max(len(humanize(key)) for key, _ in items) + 2
-        text = Text()
+        parts: list[object] = []
         for n, (key, value) in enumerate(items):
-            text.append("\n" if n else "")
-            text.append(display_safe(humanize(key)).ljust(width), style="dim")
-            text.append(display_safe(_value(value)))
+            parts += ["\n" if n else "", (humanize(key).ljust(width), "dim"), _value(value)]
         widget = self.query_one("#dash-status-text", Static)
         widget.remove_class("panel-error")
-        widget.update(text)
+        widget.update(styled(*parts))
 
     async def _load_counters(self) -> None:
         counts: MatchStatus = await self.client.match_status()
         width = max(len(str(getattr(counts, key))) for key, _ in COUNTERS)
-        text = Text(no_wrap=True, overflow="ellipsis")
+        parts: list[object] = []
         for n, (key, meaning) in enumerate(COUNTERS):
-            text.append("\n" if n else "")
-            text.append(
-                str(getattr(counts, key)).rjust(width, "\u2007"), style="bold"
-            )  # figure spaces: not stripped
-            text.append(f"  {key:<9} ")
-            text.append(meaning, style="dim")
+            figures = str(getattr(counts, key)).rjust(width, "\u2007")  # figure spaces: not stripped
+            parts += ["\n" if n else "", (figures, "bold"), f"  {key:<9} ", (meaning, "dim")]
         widget = self.query_one("#dash-counters-text", Static)
         widget.remove_class("panel-error")
-        widget.update(text)
+        widget.update(styled(*parts))
 
     async def _load_quota(self) -> None:
         quota: Quota = await self.client.quota()
@@ -171,7 +161,8 @@ class DashboardScreen(RanktermScreen):
             if label in bars:
                 bars.pop(label).percent = percent
             else:
-                new.append(UsageBar(label, percent, label_width=24, id=f"quota-{key}"))
+                safe_id = re.sub(r"[^A-Za-z0-9_-]", "_", key)  # a key of the service's own may hold anything
+                new.append(UsageBar(label, percent, label_width=24, id=f"quota-{safe_id}"))
         for stale in bars.values():
             await stale.remove()
         if new:

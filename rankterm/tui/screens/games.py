@@ -10,18 +10,19 @@ Keys: / search · F4 popular on/off · ctrl+n new game (a name, or a BGG id) · 
 
 from __future__ import annotations
 
-from textual import on, work
+from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal
 from textual.timer import Timer
 from textual.widgets import DataTable, Footer, Header, Input, Label, Static
 
+from rankterm.api.errors import NotFound, RanktermError
 from rankterm.api.models import Game
 from rankterm.api.text import ascii_digits
-from rankterm.tui.base import RanktermScreen
+from rankterm.tui.base import RanktermScreen, task
 from rankterm.tui.dialogs.ask_line import AskDialog
-from rankterm.tui.text import error_sentence
+from rankterm.tui.text import error_sentence, weight_text
 from rankterm.tui.widgets.text_table import TextTable
 
 SEARCH_DELAY = 0.3
@@ -57,6 +58,7 @@ class GamesScreen(RanktermScreen):
     """The group's games, search, popular games, new game."""
 
     AUTO_FOCUS = "#games-table"
+    INFO = "#games-caption"
 
     DEFAULT_CSS = """
     GamesScreen #games-bar { height: 1; margin: 1 1 0 1; }
@@ -95,7 +97,6 @@ class GamesScreen(RanktermScreen):
         yield Footer()
 
     def on_mount(self) -> None:
-        self.title = "Games"
         table = self.query_one("#games-table", DataTable)
         table.add_column("Name", key="name")
         table.add_column("Weight", key="weight", width=10)
@@ -105,33 +106,28 @@ class GamesScreen(RanktermScreen):
 
     # ------------------------------------------------------------------ showing
 
-    def caption(self, text: str, *, error: bool = False) -> None:
-        widget = self.query_one("#games-caption", Static)
-        widget.update(text)
-        widget.set_class(error, "-error")
-
     def show_games(self, games: list[Game], caption: str, *, new_ids: frozenset[int] = frozenset()) -> None:
         table = self.query_one("#games-table", DataTable)
         table.clear()
         for game in games:
             name = game.name + ("  (new)" if game.id in new_ids else "")
             bgg = "" if game.bgg_id_game is None else str(game.bgg_id_game)
-            table.add_row(name, game.weight_label or game.weight, bgg, key=str(game.id))
+            table.add_row(name, weight_text(game.weight_label, game.weight), bgg, key=str(game.id))
         self.shown = list(games)
-        self.caption(caption)
+        self.say(caption)
 
     # ------------------------------------------------------------------ loading
 
-    @work(exclusive=True, group="games")
+    @task(group="games")
     async def load_group(self, refresh: bool = False) -> None:
         self.view = "group"
         table = self.query_one("#games-table", DataTable)
         table.loading = True
         try:
             games = await self.client.games(refresh=refresh)
-        except Exception as exc:
-            self.caption(f"The group's games could not be read. {error_sentence(exc)}", error=True)
+        except RanktermError as exc:
             self.show_error(exc)
+            self.say(f"The group's games could not be read. {error_sentence(exc)}", "error")
             return
         finally:
             table.loading = False
@@ -143,30 +139,30 @@ class GamesScreen(RanktermScreen):
             caption += f", and {len(extra)} new without a match yet"
         self.show_games(games + extra, caption + ".", new_ids=frozenset(g.id for g in extra))
 
-    @work(exclusive=True, group="games")
+    @task(group="games")
     async def search(self, text: str) -> None:
         self.view = "search"
         table = self.query_one("#games-table", DataTable)
         table.loading = True
         try:
             games = await self.client.search_games(text)
-        except Exception as exc:
-            self.caption(f"Search failed. {error_sentence(exc)}", error=True)
+        except RanktermError as exc:
+            self.say(f"Search failed. {error_sentence(exc)}", "error")
             return
         finally:
             table.loading = False
         found = f"{len(games)} game" + ("" if len(games) == 1 else "s")
         self.show_games(games, f"Search “{text}”: {found} found (esc: back to the group's games).")
 
-    @work(exclusive=True, group="games")
+    @task(group="games")
     async def load_popular(self) -> None:
         self.view = "popular"
         table = self.query_one("#games-table", DataTable)
         table.loading = True
         try:
             games = await self.client.popular_games()
-        except Exception as exc:
-            self.caption(f"Popular games could not be read. {error_sentence(exc)}", error=True)
+        except RanktermError as exc:
+            self.say(f"Popular games could not be read. {error_sentence(exc)}", "error")
             return
         finally:
             table.loading = False
@@ -185,7 +181,7 @@ class GamesScreen(RanktermScreen):
         elif not text and self.view == "search":
             self.load_group()
         elif text:
-            self.caption(f"Type at least {SEARCH_MIN} characters to search.")
+            self.say(f"Type at least {SEARCH_MIN} characters to search.")
 
     def _search_now(self, text: str) -> None:
         self._search_timer = None
@@ -231,7 +227,16 @@ class GamesScreen(RanktermScreen):
 
     def action_new_game(self) -> None:
         async def create(text: str) -> Game:
-            return await self.client.create_game(**parse_game_request(text))  # type: ignore[arg-type]
+            wanted = parse_game_request(text)
+            try:
+                return await self.client.create_game(**wanted)  # type: ignore[arg-type]
+            except NotFound as exc:
+                if "bgg_id" not in wanted:
+                    raise
+                raise ValueError(
+                    f"The catalogue has no game with BGG id {wanted['bgg_id']}: check the id, or type the "
+                    "game's name instead."
+                ) from exc
 
         dialog = AskDialog(
             "New game",
@@ -242,10 +247,26 @@ class GamesScreen(RanktermScreen):
         self.app.push_screen(dialog, self._created)
 
     def _created(self, game: Game | None) -> None:
-        if game is None:
-            return
-        if all(g.id != game.id for g in self.created):
-            self.created.append(game)
-        self.notify(f"{game.name} is ready (id {game.id}); it joins the group's list after its first match.")
-        self.query_one("#games-search", Input).value = ""
+        if game is not None:
+            self.query_one("#games-search", Input).value = ""
+            self.show_created(game)
+
+    @task(group="games")
+    async def show_created(self, game: Game) -> None:
+        """Say where the game stands (new, or already in the group's list), then show the group's games."""
+        try:
+            group = await self.client.games(refresh=True)
+        except RanktermError as exc:
+            self.show_error(exc)
+            group = []
+        if any(g.id == game.id for g in group):
+            self.say(f"{game.name} (id {game.id}) is already in the group's list.", "ok", to="toast")
+        else:
+            if all(g.id != game.id for g in self.created):
+                self.created.append(game)
+            self.say(
+                f"{game.name} is ready (id {game.id}); it joins the group's list after its first match.",
+                "ok",
+                to="toast",
+            )
         self.load_group()

@@ -14,19 +14,18 @@ from __future__ import annotations
 import contextlib
 import os
 
-from textual import on, work
+from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Grid, Horizontal, Vertical, VerticalScroll
-from textual.css.query import NoMatches
 from textual.widgets import Button, Checkbox, Footer, Header, Input, Label, OptionList, Static
 from textual.widgets.option_list import Option
 
 from rankterm.api.client import RankingClient
 from rankterm.api.errors import RanktermError
 from rankterm.config import Profile, save_config
-from rankterm.tui.base import RanktermScreen
-from rankterm.tui.text import error_sentence
+from rankterm.tui.base import RanktermScreen, task
+from rankterm.tui.text import error_sentence, plain
 
 DEMO_OPTION = "__demo__"
 
@@ -43,6 +42,7 @@ class LoginScreen(RanktermScreen):
     """Profiles: choose, create, test, save; or open the demo group."""
 
     AUTO_FOCUS = "#login-list"
+    INFO = "#login-status"
 
     DEFAULT_CSS = """
     LoginScreen #login-body { height: 1fr; }
@@ -106,7 +106,6 @@ class LoginScreen(RanktermScreen):
         yield Footer()
 
     def on_mount(self) -> None:
-        self.title = "Profiles"
         self.fill_list()
         self.query_one("#login-list", OptionList).focus()
 
@@ -127,7 +126,7 @@ class LoginScreen(RanktermScreen):
             if name == self.rankterm.profile_name and not self.rankterm.demo and self.has_client:
                 marks.append("open")
             label = f"{name} ({', '.join(marks)})" if marks else name
-            options.append(Option(label, id=f"p:{name}"))
+            options.append(Option(plain(label), id=f"p:{name}"))
         listing = self.query_one("#login-list", OptionList)
         highlighted = listing.highlighted
         listing.set_options(options)
@@ -194,34 +193,24 @@ class LoginScreen(RanktermScreen):
             field = self.query_one(f"#{problem.field}", Input)
             field.add_class("-invalid")
             field.focus()
-            self.say(str(problem), error=True)
+            self.say(str(problem), "error")
             return None
-
-    def say(self, sentence: str, *, error: bool = False, ok: bool = False) -> None:
-        """Show one sentence under the form (green when ok, red on error)."""
-        try:
-            status = self.query_one("#login-status", Static)
-        except NoMatches:  # not composed yet
-            return
-        status.update(sentence)
-        status.set_class(error, "-error")
-        status.set_class(ok, "-ok")
 
     def _temporary_client(self, profile: Profile) -> RankingClient | None:
         if profile.secret_env and profile.secret_env not in os.environ:
             self.say(
                 f"The environment variable {profile.secret_env} is not set: it should hold the secret.",
-                error=True,
+                "error",
             )
             return None
         factory = self.rankterm.client_factory
         if factory is None:
-            self.say("Profiles cannot be opened in this session.", error=True)
+            self.say("Profiles cannot be opened in this session.", "error")
             return None
         try:
             return factory(profile)
         except (RanktermError, ValueError) as exc:
-            self.say(error_sentence(exc) if isinstance(exc, RanktermError) else str(exc), error=True)
+            self.say(error_sentence(exc) if isinstance(exc, RanktermError) else str(exc), "error")
             return None
 
     # ------------------------------------------------------------------ actions
@@ -232,7 +221,7 @@ class LoginScreen(RanktermScreen):
         if profile is not None:
             self.test_connection(profile)
 
-    @work(exclusive=True, group="login")
+    @task(group="login")
     async def test_connection(self, profile: Profile) -> None:
         client = self._temporary_client(profile)
         if client is None:
@@ -243,11 +232,11 @@ class LoginScreen(RanktermScreen):
         try:
             await client.authenticate()
             status = await client.status()
-        except Exception as exc:
-            self.say(error_sentence(exc), error=True)
+        except RanktermError as exc:
+            self.say(error_sentence(exc), "error")
         else:
             shown = ", ".join(f"{k} {v}" for k, v in status.items()[:3])
-            self.say(f"Connected to {profile.base_url}" + (f": {shown}." if shown else "."), ok=True)
+            self.say(f"Connected to {profile.base_url}" + (f": {shown}." if shown else "."), "ok")
         finally:
             status_widget.loading = False
             with contextlib.suppress(Exception):
@@ -267,10 +256,10 @@ class LoginScreen(RanktermScreen):
         try:
             path = save_config(config)
         except (RanktermError, OSError) as exc:
-            self.say(f"The profile could not be saved: {exc}", error=True)
+            self.say(f"The profile could not be saved: {exc}", "error")
             return
         self.fill_list()
-        self.say(f"Saved profile {profile.name} to {path}.", ok=True)
+        self.say(f"Saved profile {profile.name} to {path}.", "ok")
 
     @on(Button.Pressed, "#b-open")
     def action_open_profile(self) -> None:
@@ -278,7 +267,7 @@ class LoginScreen(RanktermScreen):
         if profile is not None:
             self.open_profile(profile)
 
-    @work(exclusive=True, group="login")
+    @task(group="login")
     async def open_profile(self, profile: Profile) -> None:
         client = self._temporary_client(profile)
         if client is None:
@@ -286,8 +275,8 @@ class LoginScreen(RanktermScreen):
         self.say(f"Opening {profile.name}…")
         try:
             await client.authenticate()  # a cached, unexpired token makes no call
-        except Exception as exc:
-            self.say(error_sentence(exc), error=True)
+        except RanktermError as exc:
+            self.say(error_sentence(exc), "error")
             await client.aclose()
             return
         self.say("")
@@ -297,7 +286,7 @@ class LoginScreen(RanktermScreen):
     def action_open_demo(self) -> None:
         self.open_demo()
 
-    @work(exclusive=True, group="login")
+    @task(group="login")
     async def open_demo(self) -> None:
         await self.rankterm.open_demo()
         self.say("")

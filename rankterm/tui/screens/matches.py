@@ -18,11 +18,12 @@ from textual.binding import Binding
 from textual.containers import Horizontal
 from textual.widgets import DataTable, Footer, Header, Static
 
+from rankterm.api.errors import RanktermError
 from rankterm.api.models import Match, MatchesPage
 from rankterm.tui.dialogs.match_detail import MatchDetailScreen
 from rankterm.tui.dialogs.match_exists import MatchExistsDialog
 from rankterm.tui.screens.subset_paged import SubsetPagedScreen
-from rankterm.tui.text import error_sentence
+from rankterm.tui.text import error_sentence, weight_text
 from rankterm.tui.widgets.pager import Pager
 from rankterm.tui.widgets.subset_picker import SubsetPicker, subset_title
 from rankterm.tui.widgets.text_table import TextTable, fill_table
@@ -44,6 +45,7 @@ class MatchesScreen(SubsetPagedScreen):
     """Recorded matches, by subset, paged."""
 
     PREFIX = "matches"
+    INFO = "#matches-info"
 
     DEFAULT_CSS = """
     MatchesScreen #matches-controls {
@@ -87,16 +89,13 @@ class MatchesScreen(SubsetPagedScreen):
         yield TextTable(id="matches-table", cursor_type="row", zebra_stripes=True)
         yield Footer()
 
-    def on_mount(self) -> None:
-        self.title = "Matches"
-
     async def _load(self, page: int) -> None:
         table = self.table
         table.loading = True
         try:
             data = await self.client.matches_page(page, subset=self.picker.subset_id)
-        except Exception as exc:  # one sentence, never a traceback
-            self.say(error_sentence(exc), error=True)
+        except RanktermError as exc:
+            self.say(error_sentence(exc), "error")
             return
         finally:
             table.loading = False
@@ -111,7 +110,7 @@ class MatchesScreen(SubsetPagedScreen):
                 str(match.number),
                 match.date[:16],
                 match.game.name if match.game else "",
-                match.weight_label or match.weight,
+                weight_text(match.weight_label, match.weight),
                 one_line_summary(match),
             )
             for match in data.data

@@ -13,14 +13,15 @@ from __future__ import annotations
 
 import unicodedata
 
-from textual import on, work
+from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal
 from textual.widgets import DataTable, Footer, Header, Input, Label, Static
 
+from rankterm.api.errors import RanktermError
 from rankterm.api.models import Player, PlayersPage
-from rankterm.tui.base import RanktermScreen
+from rankterm.tui.base import RanktermScreen, task
 from rankterm.tui.dialogs.ask_line import AskDialog
 from rankterm.tui.text import error_sentence
 from rankterm.tui.widgets.text_table import TextTable
@@ -37,10 +38,18 @@ def matches_filter(player: Player, text: str) -> bool:
     return not needle or needle in fold(player.display_name) or needle in fold(player.username)
 
 
+def same_name(players: list[Player], name: str) -> list[Player]:
+    """The players already called `name` (a member's display name or username, or a ghost's name without
+    its *), case- and accent-blind."""
+    wanted = fold(name.strip().lstrip("*"))
+    return [p for p in players if wanted and wanted in (fold(p.display_name.lstrip("*")), fold(p.username))]
+
+
 class PlayersScreen(RanktermScreen):
     """The group's players, paged; filter; new ghost player."""
 
     AUTO_FOCUS = "#players-table"
+    INFO = "#players-caption"
 
     DEFAULT_CSS = """
     PlayersScreen #players-bar { height: 1; margin: 1 1 0 1; }
@@ -80,7 +89,6 @@ class PlayersScreen(RanktermScreen):
         yield Footer()
 
     def on_mount(self) -> None:
-        self.title = "Players"
         table = self.query_one("#players-table", DataTable)
         table.add_column("Name", key="name")
         table.add_column("Kind", key="kind", width=7)
@@ -94,11 +102,6 @@ class PlayersScreen(RanktermScreen):
     def filter_text(self) -> str:
         return self.query_one("#players-filter", Input).value.strip()
 
-    def caption(self, text: str, *, error: bool = False) -> None:
-        widget = self.query_one("#players-caption", Static)
-        widget.update(text)
-        widget.set_class(error, "-error")
-
     def show_players(self, players: list[Player], caption: str, select: str | None = None) -> None:
         table = self.query_one("#players-table", DataTable)
         table.clear()
@@ -106,7 +109,7 @@ class PlayersScreen(RanktermScreen):
             kind = "ghost" if player.ghost else "member"
             table.add_row(player.label, kind, player.username or "—", key=player.id)
         self.shown = list(players)
-        self.caption(caption)
+        self.say(caption)
         if select is not None:
             for row, player in enumerate(players):
                 if player.id == select:
@@ -115,15 +118,15 @@ class PlayersScreen(RanktermScreen):
 
     # ------------------------------------------------------------------ loading
 
-    @work(exclusive=True, group="players")
+    @task(group="players")
     async def load_page(self, number: int, select: str | None = None) -> None:
         table = self.query_one("#players-table", DataTable)
         table.loading = True
         try:
             page = await self.client.players_page(number)
-        except Exception as exc:
-            self.caption(f"Players could not be read. {error_sentence(exc)}", error=True)
+        except RanktermError as exc:
             self.show_error(exc)
+            self.say(f"Players could not be read. {error_sentence(exc)}", "error")
             return
         finally:
             table.loading = False
@@ -136,14 +139,14 @@ class PlayersScreen(RanktermScreen):
             caption += " · [ ] to turn"
         self.show_players(page.data, caption, select)
 
-    @work(exclusive=True, group="players")
+    @task(group="players")
     async def apply_filter(self, text: str) -> None:
         table = self.query_one("#players-table", DataTable)
         table.loading = True
         try:
             everyone = await self.client.players()
-        except Exception as exc:
-            self.caption(f"Players could not be read. {error_sentence(exc)}", error=True)
+        except RanktermError as exc:
+            self.say(f"Players could not be read. {error_sentence(exc)}", "error")
             return
         finally:
             table.loading = False
@@ -152,12 +155,12 @@ class PlayersScreen(RanktermScreen):
             found, f"Filter “{text}”: {len(found)} of all {len(everyone)} players (esc: clear)."
         )
 
-    @work(exclusive=True, group="players-jump")
+    @task(group="players-jump")
     async def jump_to(self, player: Player) -> None:
         """Show the page that holds `player`, cursor on them."""
         try:
             everyone = await self.client.players(refresh=True)
-        except Exception as exc:
+        except RanktermError as exc:
             self.show_error(exc)
             everyone = []
         per_page = (self.current.rows_for_page if self.current else 0) or 25
@@ -182,7 +185,7 @@ class PlayersScreen(RanktermScreen):
 
     def action_page(self, step: int) -> None:
         if self.filter_text:
-            self.notify("Clear the filter (esc) to turn pages.", severity="warning")
+            self.say("Clear the filter (esc) to turn pages.", "warning", to="toast")
             return
         target = min(max(1, self.page_number + step), self.total_pages)
         if target != self.page_number:
@@ -211,17 +214,25 @@ class PlayersScreen(RanktermScreen):
                 raise ValueError("Type the ghost player's name.")
             return await self.client.create_player(name)
 
+        async def taken(text: str) -> str | None:
+            found = same_name(await self.client.players(), text)
+            if not found:
+                return None
+            who = ", ".join(f"{p.label} ({'ghost' if p.ghost else 'member'})" for p in found[:3])
+            return f"Already in the group: {who}. Enter creates another one anyway; or change the name."
+
         dialog = AskDialog(
             "New ghost player",
             "A ghost player has no account; the service shows their name with a * in front.",
             placeholder="Name",
             submit=create,
+            warn=taken,
         )
         self.app.push_screen(dialog, self._created)
 
     def _created(self, player: Player | None) -> None:
         if player is None:
             return
-        self.notify(f"Ghost player {player.label} created.")
+        self.say(f"Ghost player {player.label} created.", "ok", to="toast")
         self.query_one("#players-filter", Input).value = ""
         self.jump_to(player)

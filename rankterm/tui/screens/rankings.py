@@ -18,18 +18,17 @@ from textual.binding import Binding
 from textual.containers import Horizontal
 from textual.widgets import DataTable, Footer, Header, Input, Label, Static
 
+from rankterm.api.errors import RanktermError
 from rankterm.api.models import RankingRow, RankingsPage, Subset
 from rankterm.api.text import ascii_digits
 from rankterm.tui.dialogs.player_matches import PlayerMatchesScreen
 from rankterm.tui.screens.subset_paged import SubsetPagedScreen
-from rankterm.tui.text import error_sentence
+from rankterm.tui.text import NONE, error_sentence, label_text
 from rankterm.tui.widgets.form_input import FormInput
 from rankterm.tui.widgets.pager import Pager
 from rankterm.tui.widgets.subset_picker import SubsetPicker, subset_title
 from rankterm.tui.widgets.text_table import TextTable, fill_table
 
-NONE = "\u2013"
-"""An en dash: no change, or no value."""
 COLUMNS = ("Pos", "Δ", "Player", "Ree", "ΔRee", "Belt", "Title", "Status")
 
 
@@ -70,6 +69,7 @@ class RankingsScreen(SubsetPagedScreen):
     """Standings, by subset and match number, paged."""
 
     PREFIX = "rank"
+    INFO = "#rank-info"
 
     DEFAULT_CSS = """
     RankingsScreen #rank-controls {
@@ -128,7 +128,6 @@ class RankingsScreen(SubsetPagedScreen):
         yield Footer()
 
     def on_mount(self) -> None:
-        self.title = "Rankings"
         self.watch(self.app, "theme", self._retheme, init=False)
 
     def _retheme(self, _theme: str) -> None:
@@ -144,8 +143,8 @@ class RankingsScreen(SubsetPagedScreen):
             data = await self.client.rankings_page(
                 page, subset=self.picker.subset_id, match=self.match_number
             )
-        except Exception as exc:  # one sentence, never a traceback
-            self.say(error_sentence(exc), error=True)
+        except RanktermError as exc:
+            self.say(error_sentence(exc), "error")
             return
         finally:
             table.loading = False
@@ -166,9 +165,9 @@ class RankingsScreen(SubsetPagedScreen):
                     Text(row.player.label),
                     Text(format_ree(row.ree)),
                     change,
-                    Text(row.belt_label or row.belt),
-                    Text(row.title_label or row.title),
-                    Text(row.status_label or row.status),
+                    Text(label_text(row.belt_label, row.belt)),
+                    Text(label_text(row.title_label, row.title)),
+                    Text(label_text(row.status_label, row.status)),
                 ]
             )
         fill_table(self.table, COLUMNS, cells, [r.player.id for r in data.data])
@@ -191,7 +190,7 @@ class RankingsScreen(SubsetPagedScreen):
             number = parse_match_number(event.value)
         except ValueError as exc:
             field.add_class("-invalid")
-            self.say(str(exc), error=True)
+            self.say(str(exc), "error")
             return
         field.remove_class("-invalid")
         if number is None and event.value.strip().lower() != "last":
@@ -209,7 +208,7 @@ class RankingsScreen(SubsetPagedScreen):
             parse_match_number(event.value)
         except ValueError as exc:
             event.input.add_class("-invalid")
-            self.say(str(exc), error=True)
+            self.say(str(exc), "error")
         else:
             if event.input.has_class("-invalid"):
                 event.input.remove_class("-invalid")

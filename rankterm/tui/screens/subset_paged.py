@@ -1,6 +1,7 @@
 """`SubsetPagedScreen`: what the rankings and matches screens share: a subset picker, a pager, a table.
 
-The subclass names its widgets' id prefix (`PREFIX`: "#<prefix>-table", "-subset", "-pager", "-info") and
+The subclass names its widgets' id prefix (`PREFIX`: "#<prefix>-table", "-subset", "-pager"; its `INFO` line
+is "#<prefix>-info") and
 loads one page in `_load(page)`; the base keeps the subset list fresh (cached by the client), reloads when
 the screen comes back, and turns a subset change or a page key into a page load, one at a time.
 """
@@ -9,11 +10,12 @@ from __future__ import annotations
 
 from typing import ClassVar
 
-from textual import on, work
+from textual import on
 from textual.binding import Binding
-from textual.widgets import DataTable, Select, Static
+from textual.widgets import DataTable, Select
 
-from rankterm.tui.base import RanktermScreen
+from rankterm.api.errors import RanktermError
+from rankterm.tui.base import RanktermScreen, task
 from rankterm.tui.text import error_sentence
 from rankterm.tui.widgets.pager import Pager
 from rankterm.tui.widgets.subset_picker import SubsetPicker
@@ -52,29 +54,24 @@ class SubsetPagedScreen(RanktermScreen):
     def pager(self) -> Pager:
         return self.query_one(f"#{self.PREFIX}-pager", Pager)
 
-    def say(self, text: str, *, error: bool = False) -> None:
-        info = self.query_one(f"#{self.PREFIX}-info", Static)
-        info.update(text)
-        info.set_class(error, "-error")
-
     # ------------------------------------------------------------------ loading
 
-    @work(exclusive=True, group="subset-page")
+    @task(group="subset-page")
     async def reload(self) -> None:
         """Subsets (cached by the client), then the page shown (something may have been recorded meanwhile)."""
         if not self.has_client:
             return
         try:
             subsets = await self.client.subsets()
-        except Exception as exc:  # one sentence, never a traceback
-            self.say(error_sentence(exc), error=True)
+        except RanktermError as exc:
+            self.say(error_sentence(exc), "error")
             return
         keep = self.picker.value if isinstance(self.picker.value, str) else None
         self.picker.set_subsets(subsets, keep=keep)
         self._shown_subset = self.picker.value
         await self._load(self.pager.page)
 
-    @work(exclusive=True, group="subset-page")
+    @task(group="subset-page")
     async def load_page(self, page: int) -> None:
         await self._load(page)
 

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from textual.widgets import Static
 
+from rankterm.tui.text import plain
+
 
 class StatusLine(Static):
     """Outbox counts (pending · sent · rejected), an offline banner, and why sending is paused."""
@@ -47,7 +49,7 @@ class StatusLine(Static):
             parts.append(f"Outbox: {pending} pending · {sent} sent · {rejected} rejected (o)")
         if note:
             parts.append(note)
-        self.update("  ·  ".join(parts))
+        self.update(plain("  ·  ".join(parts)))
         self.set_class(bool(parts), "-shown")
         self.set_class(offline, "-offline")
         self.set_class(bool(rejected) and not offline, "-rejected")

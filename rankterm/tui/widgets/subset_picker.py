@@ -8,9 +8,11 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from rich.text import Text
 from textual.widgets import Select
 
 from rankterm.api.models import Subset
+from rankterm.tui.text import plain_str
 
 
 def order_subsets(subsets: Iterable[Subset]) -> list[Subset]:
@@ -65,7 +67,7 @@ class SubsetPicker(Select[str]):
         """Offer `subsets` (ordered main first); select `keep` when offered, else the main subset."""
         ordered = order_subsets(subsets)
         self._subsets = {s.id: s for s in ordered}
-        self.set_options([(subset_label(s), s.id) for s in ordered])
+        self.set_options([(Text(plain_str(subset_label(s))), s.id) for s in ordered])
         if keep is not None and keep in self._subsets:
             self.value = keep
         elif ordered:

@@ -21,6 +21,7 @@ from textual.message import Message
 from textual.widgets import Input, OptionList
 from textual.widgets.option_list import Option
 
+from rankterm.tui.text import plain
 from rankterm.tui.widgets.form_input import FormInput
 from rankterm.tui.widgets.suggestion_list import SuggestionList
 
@@ -167,7 +168,7 @@ class TypeAhead(Vertical):
             return
         self._shown = self.matches(text)
         options = self.query_one(SuggestionList)
-        options.set_options([Option(self.suggestion_prompt(i)) for i in self._shown])
+        options.set_options([Option(plain(self.suggestion_prompt(i))) for i in self._shown])
         if self._shown:
             options.highlighted = 0
             self.add_class("-open")

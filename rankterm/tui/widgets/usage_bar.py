@@ -13,6 +13,8 @@ from rich.text import Text
 from textual.reactive import reactive
 from textual.widget import Widget
 
+from rankterm.tui.text import plain_str
+
 WARNING_FROM = 70.0
 ERROR_FROM = 90.0
 
@@ -44,7 +46,7 @@ class UsageBar(Widget):
 
     def __init__(self, label: str, percent: float | None = None, *, label_width: int = 22, **kwargs) -> None:
         super().__init__(**kwargs)
-        self.label = label
+        self.label = plain_str(label)
         self.label_width = label_width
         self.percent = percent
 

@@ -17,8 +17,9 @@ from textual import on, work
 from textual.message import Message
 from textual.timer import Timer
 
+from rankterm.api.errors import RanktermError
 from rankterm.api.models import Game
-from rankterm.tui.text import error_sentence
+from rankterm.tui.text import error_sentence, plain_str
 from rankterm.tui.widgets.typeahead import TypeAhead
 
 SEARCH_DELAY = 0.3
@@ -124,16 +125,16 @@ class GamePicker(TypeAhead):
             return
         self._timer = self.set_timer(SEARCH_DELAY, lambda: self._search(wanted))
 
-    @work(exclusive=True, group="game-search")
+    @work(exclusive=True, group="game-search", exit_on_error=False)
     async def _search(self, wanted: str) -> None:
         self._timer = None
         if self.search is None or self.text.strip() != wanted:
             return
         try:
             found = await self.search(wanted)
-        except Exception as exc:  # one sentence, never a traceback
+        except RanktermError as exc:
             self.search_error = error_sentence(exc)
-            self.notify(self.search_error, severity="error", markup=False)
+            self.notify(plain_str(self.search_error), severity="error", markup=False)
             return
         self.search_error = None
         if self.text.strip() != wanted:

@@ -7,6 +7,7 @@ from textual.message import Message
 from textual.widgets import Static
 
 from rankterm.api.models import Player
+from rankterm.tui.text import plain
 
 
 class PlayerChip(Static):
@@ -24,7 +25,7 @@ class PlayerChip(Static):
     """
 
     def __init__(self, player: Player) -> None:
-        super().__init__(f"{player.label} \u00d7", markup=False)
+        super().__init__(plain(f"{player.label} \u00d7"))
         self.player = player
 
     class Remove(Message):
