@@ -3,7 +3,7 @@
     rankterm [--profile NAME]     the app on a configured service
     rankterm demo                 the app on an in-process demo group (no account, no network)
     rankterm serve [...]          host the embedded service for the room (see `rankterm serve --help`)
-    rankterm locate               print where config, token cache and data live
+    rankterm locate               print where config, token cache, data and the group's mirror live
 
 This is the composition root: the only place that joins the app, the service layer and the embedded service.
 Imports are made where they are needed, so that the first screen comes up before the heavy parts load.
@@ -34,34 +34,58 @@ def _parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command")
     sub.add_parser("demo", help="open the app on an embedded demo group, in-process")
     sub.add_parser("serve", help="run the embedded ranking service", add_help=False)
-    sub.add_parser("locate", help="print the paths of config, token cache and data")
+    sub.add_parser("locate", help="print the paths of config, token cache, data and mirrors")
     return parser
 
 
-def locate() -> int:
+def locate(profile: str | None = None) -> int:
+    """Print where rankterm keeps its files; the mirror of each profile (or only of `profile`)."""
     from rankterm import config
 
     print(f"config       {config.config_path()}")
     print(f"token cache  {config.token_cache_path()}")
     print(f"data         {config.data_dir()}")
     print(f"user themes  {config.user_themes_dir()}")
+    try:
+        loaded = config.load_config()
+    except RanktermError as exc:
+        print(f"mirror       {config.cache_dir() / 'mirror'} (profiles unknown: {exc})")
+        return 0
+    chosen = loaded.profile(profile)
+    profiles = [chosen] if profile and chosen is not None else list(loaded.profiles.values())
+    if profile and chosen is None:
+        raise RanktermError(f"No profile named {profile!r} in the config (see `rankterm locate`).")
+    if not profiles:
+        print(f"mirror       {config.cache_dir() / 'mirror'} (no profile yet)")
+    for p in profiles:
+        print(f"mirror       {config.mirror_path(p.base_url, p.key)}  ({p.name})")
     return 0
 
 
 def make_demo_client(clock=None) -> RankingClient:
-    """A client on a fresh in-process copy of the demo group."""
+    """A client on a fresh in-process copy of the demo group, with a mirror in memory (the group dies with
+    the process, so nothing of it is written to disk)."""
     from rankterm.api.client import RankingClient
+    from rankterm.api.mirror import Mirror
     from rankterm.server.seed import demo_app
 
     app, key, secret = demo_app(clock=clock)
-    return RankingClient.in_process(app, key=key, secret=secret, base_url="http://demo.rankterm/")
+    base_url = "http://demo.rankterm/"
+    kw = {"clock": clock} if clock is not None else {}
+    mirror = Mirror(None, f"{base_url}|{key}", **kw)
+    return RankingClient.in_process(app, key=key, secret=secret, base_url=base_url, mirror=mirror, **kw)
 
 
 def make_profile_client(profile: Profile) -> RankingClient:
-    """A client for a configured profile, with the on-disk token cache."""
+    """A client for a configured profile, with the on-disk token cache and the profile's mirror.
+
+    A mirror file that could not be used is replaced (or kept in memory); `client.mirror.problem` says so in
+    one sentence, which is also logged.
+    """
     from rankterm.api.auth import TokenCache
     from rankterm.api.client import RankingClient
-    from rankterm.config import token_cache_path
+    from rankterm.api.mirror import Mirror
+    from rankterm.config import mirror_path, mirror_scope, token_cache_path
 
     return RankingClient(
         profile.base_url,
@@ -69,6 +93,9 @@ def make_profile_client(profile: Profile) -> RankingClient:
         secret=profile.resolve_secret(),
         token_cache=TokenCache(token_cache_path()),
         verify_tls=profile.verify_tls,
+        mirror=Mirror(
+            mirror_path(profile.base_url, profile.key), mirror_scope(profile.base_url, profile.key)
+        ),
     )
 
 
@@ -96,6 +123,8 @@ def build_app(*, demo: bool, profile: str | None) -> RanktermApp:
             raise RanktermError(f"No profile named {profile!r} in the config (see `rankterm locate`).")
         if chosen is not None:
             client = make_profile_client(chosen)
+            if client.mirror.problem:
+                print(f"rankterm: warning: {client.mirror.problem}", file=sys.stderr)
     return RanktermApp(
         config=config,
         client=client,
@@ -121,7 +150,7 @@ def main(argv: list[str] | None = None) -> int:
     args = _parser().parse_args(argv)
     try:
         if args.command == "locate":
-            return locate()
+            return locate(args.profile)
         return run_app(demo=args.command == "demo", profile=args.profile)
     except RanktermError as exc:
         print(f"rankterm: {exc}", file=sys.stderr)

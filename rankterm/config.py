@@ -16,6 +16,7 @@ and the problem; a missing file means no profiles yet.
 
 from __future__ import annotations
 
+import hashlib
 import os
 import re
 import stat
@@ -23,6 +24,7 @@ import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 import platformdirs
 import tomli_w
@@ -53,6 +55,21 @@ def data_dir() -> Path:
 
 def token_cache_path() -> Path:
     return cache_dir() / "tokens.toml"
+
+
+def mirror_scope(base_url: str, key: str) -> str:
+    """The scope a group's mirror is kept under: the service and the client key, as the token cache keys it."""
+    return f"{base_url}|{key}"
+
+
+def mirror_path(base_url: str, key: str) -> Path:
+    """The mirror file (SQLite) of one service + key, in the user cache dir: `mirror/<host>-<hash>.db`.
+
+    One file per scope: the host keeps it recognisable, the hash of base URL and key keeps scopes apart.
+    """
+    digest = hashlib.sha256(mirror_scope(base_url, key).encode()).hexdigest()[:16]
+    host = re.sub(r"[^A-Za-z0-9.-]+", "_", urlsplit(base_url).hostname or "service")[:40]
+    return cache_dir() / "mirror" / f"{host}-{digest}.db"
 
 
 def user_themes_dir() -> Path:
@@ -210,7 +227,7 @@ def save_config(config: Config, path: Path | None = None) -> Path:
 def config_warnings(config: Config, path: Path | None = None) -> list[str]:
     """Problems worth a warning: a secret in a file that others can read."""
     path = path or config_path()
-    out = []
+    out: list[str] = []
     try:
         mode = path.stat().st_mode
     except OSError:

@@ -3,8 +3,12 @@
 It takes an `httpx.AsyncClient` (a real one for a URL; one on `httpx.ASGITransport` for the embedded service
 in-process), or makes one from a base URL. It owns the token (fetch, cache, renew before expiry and once on
 A002), retries GETs on connection errors and 5xx with bounded backoff (POSTs never retry blindly), fetches all
-pages of a list concurrently with a bound, sends new matches in batches, and caches the lists that rarely
-change (games, players, subsets) until a write changes them.
+pages of a list concurrently with a bound, and sends new matches in batches.
+
+Its one read cache is the group's mirror (`rankterm.api.mirror`, in memory unless a file-backed one is
+passed): the reads that go through it, and answer from it when the service cannot be reached, are in
+`rankterm.api.mirrored` (see its docstring for what a screen calls to show at once, revalidate, and tell
+how old an answer is).
 """
 
 from __future__ import annotations
@@ -31,26 +35,20 @@ from rankterm.api.errors import (
     UnexpectedResponse,
     error_from_response,
 )
+from rankterm.api.mirror import Mirror
+from rankterm.api.mirrored import MirroredReads
 from rankterm.api.models import (
     ExistsAnswer,
     Game,
-    Match,
-    MatchesPage,
     MatchStatus,
     NewMatch,
     NewMatchAnswer,
     Page,
-    Player,
-    PlayersPage,
     Quota,
-    RankingRow,
-    RankingsPage,
     ServiceStatus,
-    Subset,
 )
 from rankterm.api.wire import DISPLAY_SAFE
 
-M = TypeVar("M")
 P = TypeVar("P", bound=Page)
 
 USER_AGENT = "rankterm"
@@ -77,7 +75,7 @@ def _describe(exc: ValidationError) -> str:
     return f"field {where!r}: {err.get('msg', 'invalid')}"
 
 
-class RankingClient:
+class RankingClient(MirroredReads):
     """The ranking service, as async Python methods returning the models of `rankterm.api.models`."""
 
     def __init__(
@@ -95,7 +93,11 @@ class RankingClient:
         retries: int = 2,
         backoff: float = 0.25,
         clock: Callable[[], float] = time.time,
+        mirror: Mirror | None = None,
+        fresh_for: float = 60.0,
     ) -> None:
+        """`mirror`: the group's mirror (one in memory when None). `fresh_for`: seconds for which a list read
+        from the service is answered from the mirror without asking again (`refresh=True` always asks)."""
         self._own_http = http is None
         if http is None:
             if not base_url:
@@ -115,7 +117,9 @@ class RankingClient:
         self.clock = clock
         self._token: Token | None = None
         self._token_lock = asyncio.Lock()
-        self._cache: dict[str, Any] = {}
+        self.mirror = mirror if mirror is not None else Mirror(None, f"{self.base_url}|{key}", clock=clock)
+        self.fresh_for = fresh_for
+        self._served_stale: dict[str, float] = {}
         self.calls = 0
         """Requests sent (for the quota-minded and for tests)."""
         self.display_safe = False
@@ -278,16 +282,6 @@ class RankingClient:
                 endpoint, message=f"the answer was not understood ({_describe(exc)})"
             ) from None
 
-    async def _cached(self, name: str, load: Callable[[], Awaitable[M]], refresh: bool) -> M:
-        if refresh or name not in self._cache:
-            self._cache[name] = await load()
-        return self._cache[name]
-
-    def invalidate(self, *names: str) -> None:
-        """Drop cached lists (all when no name is given)."""
-        for name in names or list(self._cache):
-            self._cache.pop(name, None)
-
     async def _all_pages(self, fetch: Callable[[int], Awaitable[P]]) -> list[P]:
         """Page 1, then pages 2..N concurrently (at most `concurrency` in flight), in page order."""
         first = await fetch(1)
@@ -307,12 +301,6 @@ class RankingClient:
     async def test(self) -> Any:
         return await self.call(ep.TEST)
 
-    async def games(self, *, refresh: bool = False) -> list[Game]:
-        async def load() -> list[Game]:
-            return self._parse("games", list[Game], await self.call(ep.GAMES))
-
-        return await self._cached("games", load, refresh)
-
     async def popular_games(self) -> list[Game]:
         return self._parse("games popular", list[Game], await self.call(ep.GAMES_POPULAR))
 
@@ -320,61 +308,6 @@ class RankingClient:
         return self._parse(
             "games search", list[Game], await self.call(ep.GAMES_SEARCH, params={"name": name})
         )
-
-    async def create_game(self, *, name: str | None = None, bgg_id: int | None = None) -> Game:
-        if (name is None) == (bgg_id is None):
-            raise ValueError("give a name or a BGG id")
-        params = {"bggId": bgg_id} if bgg_id is not None else {"name": name}
-        games = self._parse("game", list[Game], _as_list(await self.call(ep.GAME, params=params)))
-        if not games:
-            raise UnexpectedResponse("game", message="the answer holds no game")
-        self.invalidate("games")
-        return games[0]
-
-    async def players_page(self, page: int = 1) -> PlayersPage:
-        return self._parse("players", PlayersPage, await self.call(ep.PLAYERS, page=page))
-
-    async def players(self, *, refresh: bool = False) -> list[Player]:
-        """Every player of the group (all pages), cached until a player is created."""
-
-        async def load() -> list[Player]:
-            pages = await self._all_pages(self.players_page)
-            return [p for page in pages for p in page.data]
-
-        return await self._cached("players", load, refresh)
-
-    async def create_player(self, name: str) -> Player:
-        players = self._parse(
-            "player", list[Player], _as_list(await self.call(ep.PLAYER, params={"name": name}))
-        )
-        if not players:
-            raise UnexpectedResponse("player", message="the answer holds no player")
-        self.invalidate("players")
-        return players[0]
-
-    async def matches_page(self, page: int = 1, *, subset: str | None = None) -> MatchesPage:
-        return self._parse("matches", MatchesPage, await self.call(ep.MATCHES, subset=subset, page=page))
-
-    async def all_matches(self, *, subset: str | None = None) -> list[Match]:
-        pages = await self._all_pages(lambda n: self.matches_page(n, subset=subset))
-        return [m for page in pages for m in page.data]
-
-    async def rankings_page(
-        self, page: int = 1, *, subset: str | None = None, match: int | None = None
-    ) -> RankingsPage:
-        return self._parse(
-            "rankings", RankingsPage, await self.call(ep.RANKINGS, subset=subset, match=match, page=page)
-        )
-
-    async def all_rankings(self, *, subset: str | None = None, match: int | None = None) -> list[RankingRow]:
-        pages = await self._all_pages(lambda n: self.rankings_page(n, subset=subset, match=match))
-        return [r for page in pages for r in page.data]
-
-    async def subsets(self, *, refresh: bool = False) -> list[Subset]:
-        async def load() -> list[Subset]:
-            return self._parse("subsets", list[Subset], await self.call(ep.SUBSETS))
-
-        return await self._cached("subsets", load, refresh)
 
     async def match_exists(self, external_id: str) -> bool:
         payload = await self.call(ep.MATCH_EXISTS, params={"id": external_id})
@@ -411,14 +344,10 @@ class RankingClient:
             try:
                 payload = await self.call(ep.MATCH, params=params, json_body=[m.to_wire() for m in batch])
             except (MatchRejected, Offline) as exc:
-                exc.partial = NewMatchAnswer.combine(answers, sizes) if answers else None  # type: ignore[attr-defined]
+                exc.partial = NewMatchAnswer.combine(answers, sizes) if answers else None
                 raise
             answers.append(self._parse("match", NewMatchAnswer, payload))
             sizes.append(len(batch))
         if not dry_run:
-            self.invalidate("games", "subsets")
+            self.invalidate("games", "subsets")  # a new game subset, new counts
         return NewMatchAnswer.combine(answers, sizes)
-
-
-def _as_list(payload: Any) -> Any:
-    return [payload] if isinstance(payload, dict) else payload

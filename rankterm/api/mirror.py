@@ -1,0 +1,333 @@
+"""The group on disk: one SQLite file per profile that holds what the service last said about the group.
+
+The public service meters every call and the Wi-Fi at a game night comes and goes, so `RankingClient` keeps
+one mirror (its only read cache) and answers from it when the service cannot be reached. This module is the
+storage alone: no HTTP, no models, only the wire-form JSON the service sent (parsed again by the client,
+under its own display rules). The client's side is in `rankterm.api.mirrored`.
+
+What it holds:
+
+- the lists `games`, `players`, `subsets`: each replaced whole when read, with the time it was read
+  (`synced_at`) and a `stale` mark that a write from this seat sets (the next read asks the service);
+- `matches`: the group's matches by number (numbers count the group's matches in order of acceptance and
+  are never reused), synced incrementally by the client;
+- `rankings` pages as read, by (subset, match, page): those marked final (standings after a match that is
+  no longer the latest of its subset) are answered forever; the others only when the service is gone.
+
+One file per scope (base URL + key, hashed into the file name: `config.mirror_path`) rather than a scope
+column: a profile's mirror can be deleted, or found corrupt and replaced, without touching another group's,
+and no query or index has to carry the scope. The scope is also written inside, and a file holding another
+scope is started afresh. `path=None` keeps the mirror in memory (the demo: its group dies with the process).
+
+The file is created with mode 0600 (SQLite gives its -wal and -shm files the same mode). Its schema is
+versioned with `PRAGMA user_version`; a file of another version, or one that cannot be read (corrupt, not a
+database), is replaced by an empty mirror and `problem` says so in one sentence: a cache is never worth a
+traceback. A later SQLite failure while reading or writing does the same.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import logging
+import os
+import sqlite3
+import time
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, TypeVar
+
+log = logging.getLogger(__name__)
+
+SCHEMA_VERSION = 1
+LISTS = ("games", "players", "subsets")
+LAST = -1
+"""The `match` key of rankings pages read for the latest match (`rankings/last`)."""
+
+_SCHEMA = f"""
+CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS lists (
+    name TEXT PRIMARY KEY,
+    synced_at REAL NOT NULL,
+    stale INTEGER NOT NULL DEFAULT 0
+);
+CREATE TABLE IF NOT EXISTS items (
+    list TEXT NOT NULL,
+    id TEXT NOT NULL,
+    pos INTEGER NOT NULL,
+    body TEXT NOT NULL,
+    PRIMARY KEY (list, id)
+);
+CREATE TABLE IF NOT EXISTS matches (
+    number INTEGER PRIMARY KEY,
+    game_id TEXT,
+    body TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS matches_by_game ON matches (game_id, number);
+CREATE TABLE IF NOT EXISTS rankings (
+    subset TEXT NOT NULL,
+    match INTEGER NOT NULL,
+    page INTEGER NOT NULL,
+    final INTEGER NOT NULL,
+    fetched_at REAL NOT NULL,
+    body TEXT NOT NULL,
+    PRIMARY KEY (subset, match, page)
+);
+PRAGMA user_version = {SCHEMA_VERSION};
+"""
+
+T = TypeVar("T")
+
+
+@dataclass(frozen=True, slots=True)
+class HeldPage:
+    """A rankings page as the mirror holds it."""
+
+    body: Any
+    final: bool
+    fetched_at: float
+
+
+def _dumps(value: Any) -> str:
+    return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
+
+
+class Mirror:
+    """The mirror of one group (one service scope); see the module docstring."""
+
+    def __init__(
+        self, path: Path | str | None, scope: str = "", *, clock: Callable[[], float] = time.time
+    ) -> None:
+        self.path = Path(path) if path is not None else None
+        self.scope = scope
+        self.clock = clock
+        self.problem: str | None = None
+        """One sentence when the file could not be used as it was (replaced, or kept in memory instead)."""
+        self._db = self._open()
+
+    # ------------------------------------------------------------------ opening, and starting afresh
+
+    def _connect(self) -> sqlite3.Connection:
+        if self.path is None:
+            db = sqlite3.connect(":memory:", isolation_level=None, check_same_thread=False)
+        else:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            if not self.path.exists():
+                os.close(os.open(self.path, os.O_CREAT | os.O_WRONLY, 0o600))
+            db = sqlite3.connect(str(self.path), isolation_level=None, check_same_thread=False, timeout=5)
+            db.execute("PRAGMA journal_mode=WAL")
+            db.execute("PRAGMA synchronous=NORMAL")  # a cache: losing the last write to a power cut is fine
+        return db
+
+    def _open(self) -> sqlite3.Connection:
+        try:
+            db = self._connect()
+            try:
+                version = db.execute("PRAGMA user_version").fetchone()[0]
+                held_scope = None
+                if version == SCHEMA_VERSION:
+                    row = db.execute("SELECT value FROM meta WHERE key = 'scope'").fetchone()
+                    held_scope = row[0] if row else None
+                tables = db.execute("SELECT count(*) FROM sqlite_master").fetchone()[0]
+            except sqlite3.Error:
+                db.close()
+                raise
+            if tables and version != SCHEMA_VERSION:
+                db.close()
+                self._discard(f"was written by another version of rankterm (schema {version})")
+                db = self._connect()
+            elif tables and held_scope != self.scope:
+                db.close()
+                self._discard("holds another service's group")
+                db = self._connect()
+            db.executescript(_SCHEMA)
+            db.execute("INSERT OR REPLACE INTO meta VALUES ('scope', ?)", (self.scope,))
+            return db
+        except sqlite3.DatabaseError as exc:
+            if self.path is None:
+                raise
+            self._discard(f"could not be read ({exc})")
+            try:
+                db = self._connect()
+                db.executescript(_SCHEMA)
+                db.execute("INSERT OR REPLACE INTO meta VALUES ('scope', ?)", (self.scope,))
+                return db
+            except (sqlite3.Error, OSError) as again:
+                return self._in_memory(f"could not be replaced ({again})")
+        except OSError as exc:
+            return self._in_memory(f"could not be opened ({exc.strerror or exc})")
+
+    def _discard(self, why: str) -> None:
+        """Remove the file (and its WAL) so that an empty mirror takes its place."""
+        assert self.path is not None
+        self._say(f"The offline copy of the group {self.path} {why}; it was started afresh.")
+        for suffix in ("", "-wal", "-shm"):
+            Path(f"{self.path}{suffix}").unlink(missing_ok=True)
+
+    def _in_memory(self, why: str) -> sqlite3.Connection:
+        self._say(f"The offline copy of the group {self.path} {why}; it is kept in memory for this run.")
+        self.path = None
+        db = self._connect()
+        db.executescript(_SCHEMA)
+        return db
+
+    def _say(self, sentence: str) -> None:
+        self.problem = sentence
+        log.warning("%s", sentence)
+
+    def _guard(self, action: Callable[[], T], fallback: T) -> T:
+        """Run a read or write; a SQLite failure (a file broken under us) starts an empty mirror instead."""
+        try:
+            return action()
+        except sqlite3.Error as exc:
+            with contextlib.suppress(sqlite3.Error):
+                self._db.close()
+            if self.path is not None and isinstance(exc, sqlite3.DatabaseError):
+                self._discard(f"failed ({exc})")
+            elif self.path is not None:
+                self._say(f"The offline copy of the group {self.path} failed ({exc}); it was reopened.")
+            self._db = self._open()
+            return fallback
+
+    def close(self) -> None:
+        self._db.close()
+
+    # ------------------------------------------------------------------ lists: games, players, subsets
+
+    def synced_at(self, name: str) -> float | None:
+        """When list `name` was last read from the service (clock seconds), None if never."""
+        row = self._guard(
+            lambda: self._db.execute("SELECT synced_at FROM lists WHERE name = ?", (name,)).fetchone(), None
+        )
+        return row[0] if row else None
+
+    def is_fresh(self, name: str, max_age: float) -> bool:
+        """True when list `name` was read less than `max_age` seconds ago and no write has made it stale."""
+        row = self._guard(
+            lambda: self._db.execute("SELECT synced_at, stale FROM lists WHERE name = ?", (name,)).fetchone(),
+            None,
+        )
+        return bool(row) and not row[1] and self.clock() - row[0] < max_age
+
+    def items(self, name: str) -> list[Any] | None:
+        """List `name` in the order the service gave it (wire-form JSON), None if it was never read."""
+
+        def read() -> list[Any] | None:
+            if self._db.execute("SELECT 1 FROM lists WHERE name = ?", (name,)).fetchone() is None:
+                return None
+            rows = self._db.execute("SELECT body FROM items WHERE list = ? ORDER BY pos", (name,))
+            return [json.loads(body) for (body,) in rows]
+
+        return self._guard(read, None)
+
+    def replace(self, name: str, items: Sequence[tuple[str, Any]]) -> None:
+        """Put list `name` as just read: (id, wire-form item) pairs in order; marks it synced now."""
+
+        def write() -> None:
+            with self._db:
+                self._db.execute("BEGIN IMMEDIATE")
+                self._db.execute("DELETE FROM items WHERE list = ?", (name,))
+                self._db.executemany(
+                    "INSERT OR REPLACE INTO items (list, id, pos, body) VALUES (?, ?, ?, ?)",
+                    [(name, key, pos, _dumps(body)) for pos, (key, body) in enumerate(items)],
+                )
+                self._db.execute(
+                    "INSERT OR REPLACE INTO lists (name, synced_at, stale) VALUES (?, ?, 0)",
+                    (name, self.clock()),
+                )
+
+        self._guard(write, None)
+
+    def add_item(self, name: str, key: str, item: Any) -> None:
+        """Put one item just made by this seat at the end of list `name` (only if the list is held)."""
+
+        def write() -> None:
+            with self._db:
+                self._db.execute("BEGIN IMMEDIATE")
+                if self._db.execute("SELECT 1 FROM lists WHERE name = ?", (name,)).fetchone() is None:
+                    return
+                self._db.execute(
+                    "INSERT OR REPLACE INTO items (list, id, pos, body) VALUES (?, ?,"
+                    " (SELECT coalesce(max(pos), -1) + 1 FROM items WHERE list = ?), ?)",
+                    (name, key, name, _dumps(item)),
+                )
+
+        self._guard(write, None)
+
+    def mark_stale(self, *names: str) -> None:
+        """The next read of these lists (all when none is named) asks the service; what is held stays."""
+        chosen = list(names or LISTS)
+
+        def write() -> None:
+            self._db.executemany("UPDATE lists SET stale = 1 WHERE name = ?", [(n,) for n in chosen])
+
+        self._guard(write, None)
+
+    # ------------------------------------------------------------------ matches
+
+    def match_numbers(self) -> tuple[int, int]:
+        """(how many matches are held, the highest number held: 0 when none)."""
+        row = self._guard(
+            lambda: self._db.execute("SELECT count(*), coalesce(max(number), 0) FROM matches").fetchone(),
+            (0, 0),
+        )
+        return int(row[0]), int(row[1])
+
+    def put_matches(
+        self, matches: Iterable[tuple[int, str | None, Any]], *, replace_all: bool = False
+    ) -> None:
+        """Store (number, game id, wire-form match) rows; with `replace_all` they become the only ones."""
+        rows = [(number, game, _dumps(body)) for number, game, body in matches]
+
+        def write() -> None:
+            with self._db:
+                self._db.execute("BEGIN IMMEDIATE")
+                if replace_all:
+                    self._db.execute("DELETE FROM matches")
+                self._db.executemany("INSERT OR REPLACE INTO matches VALUES (?, ?, ?)", rows)
+                self._db.execute(
+                    "INSERT OR REPLACE INTO lists (name, synced_at, stale) VALUES ('matches', ?, 0)",
+                    (self.clock(),),
+                )
+
+        self._guard(write, None)
+
+    def matches(self, *, game_id: str | None = None, offset: int = 0, limit: int | None = None) -> list[Any]:
+        """Held matches newest first (optionally one game's), as wire-form JSON."""
+        sql = "SELECT body FROM matches"
+        args: list[Any] = []
+        if game_id is not None:
+            sql += " WHERE game_id = ?"
+            args.append(game_id)
+        sql += " ORDER BY number DESC LIMIT ? OFFSET ?"
+        args += [-1 if limit is None else limit, offset]
+        return self._guard(lambda: [json.loads(b) for (b,) in self._db.execute(sql, args)], [])
+
+    def count_matches(self, *, game_id: str | None = None) -> int:
+        sql, args = "SELECT count(*) FROM matches", []
+        if game_id is not None:
+            sql, args = sql + " WHERE game_id = ?", [game_id]
+        return self._guard(lambda: int(self._db.execute(sql, args).fetchone()[0]), 0)
+
+    # ------------------------------------------------------------------ rankings pages
+
+    def rankings(self, subset: str, match: int, page: int) -> HeldPage | None:
+        """The rankings page held for (subset, match or LAST, page), if any."""
+        row = self._guard(
+            lambda: self._db.execute(
+                "SELECT body, final, fetched_at FROM rankings WHERE subset = ? AND match = ? AND page = ?",
+                (subset, match, page),
+            ).fetchone(),
+            None,
+        )
+        return HeldPage(json.loads(row[0]), bool(row[1]), row[2]) if row else None
+
+    def put_rankings(self, subset: str, match: int, page: int, body: Any, *, final: bool) -> None:
+        def write() -> None:
+            self._db.execute(
+                "INSERT OR REPLACE INTO rankings VALUES (?, ?, ?, ?, ?, ?)",
+                (subset, match, page, int(final), self.clock(), _dumps(body)),
+            )
+
+        self._guard(write, None)

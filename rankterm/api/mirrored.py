@@ -1,0 +1,391 @@
+"""The reads of `RankingClient` that go through the group's mirror (`rankterm.api.mirror`), its only cache.
+
+What a screen calls:
+
+- **Show at once**: `cached_games()`, `cached_players()`, `cached_subsets()`, `cached_matches()` read the
+  mirror only (no request; an empty list when it holds nothing yet), and `synced_at(name)` says when that
+  list was read from the service (a local, aware `datetime`, or None) for an "as of HH:MM" beside it.
+- **Revalidate**: `games(refresh=True)`, `players(refresh=True)`, `subsets(refresh=True)` ask the service,
+  write the answer into the mirror and return it. Without `refresh` a list read less than `fresh_for`
+  seconds ago (and not made stale by a write from this seat) is answered from the mirror with no request.
+  `sync_matches()` brings the held matches up to date (one request when nothing is new).
+- **Know how old an answer is**: when the service cannot be reached (`Offline`), every list method, and
+  `players_page`, `matches_page`, `rankings_page`, answers from the mirror instead of raising (they raise
+  `Offline` only when the mirror holds nothing for it). `as_of` is then the time the oldest such answer was
+  read from the service; it is None again once each of those reads has reached the service.
+  `as_of_for(name)` gives it for one of "games", "players", "subsets", "matches", "rankings".
+- **Writes from this seat**: `create_game` / `create_player` put the new item in the mirror at once;
+  `add_matches` (in the client) and `invalidate(...)` mark lists stale, so the next read asks the service.
+
+Rankings after an explicit match number are kept forever once that match is not the latest of its subset
+(the service computes activity status at the latest match against the current time, so until a later match
+exists that page can still change), and answered from the mirror with no request. `rankings/last` pages are
+kept only to answer while the service is gone.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import math
+from collections.abc import Awaitable, Callable, Sequence
+from datetime import datetime
+from typing import TYPE_CHECKING, Any, TypeVar
+
+from rankterm.api import endpoints as ep
+from rankterm.api.errors import Offline, UnexpectedResponse
+from rankterm.api.mirror import LAST, Mirror
+from rankterm.api.models import Game, Match, MatchesPage, Page, Player, PlayersPage, RankingsPage, Subset
+
+if TYPE_CHECKING:
+    from pydantic import BaseModel
+
+M = TypeVar("M", bound="BaseModel")
+
+ROWS_PER_PAGE = 25
+"""Rows of a page built from the mirror (the service's page size)."""
+
+
+def _local(ts: float | None) -> datetime | None:
+    return None if ts is None else datetime.fromtimestamp(ts).astimezone()
+
+
+def _wire_items(raw: Any, models: Sequence[Any]) -> list[Any]:
+    """The items as the service sent them when they line up with the parsed ones, else their wire form."""
+    if isinstance(raw, list) and len(raw) == len(models) and all(isinstance(r, dict) for r in raw):
+        return raw
+    return [m.to_wire() for m in models]
+
+
+def _number_of(ref: Any) -> int | None:
+    """The match number in a subset's `lastMatch` (a dict on the wire); None when absent."""
+    value = ref.get("number") if isinstance(ref, dict) else getattr(ref, "number", None)
+    try:
+        return int(value) if value is not None else None
+    except (TypeError, ValueError):
+        return None
+
+
+class MirroredReads:
+    """Mixin of `RankingClient`: the group's lists, matches and rankings, through the mirror."""
+
+    mirror: Mirror
+    clock: Callable[[], float]
+    fresh_for: float
+    _served_stale: dict[str, float]
+
+    if TYPE_CHECKING:
+
+        async def call(
+            self,
+            endpoint: ep.Endpoint,
+            *,
+            subset: str | None = None,
+            match: int | None = None,
+            page: int | None = None,
+            params: dict[str, Any] | None = None,
+            json_body: Any = None,
+        ) -> Any: ...
+        def _parse(self, endpoint: str, model: Any, payload: Any) -> Any: ...
+        async def _all_pages(self, fetch: Callable[[int], Awaitable[Any]]) -> list[Any]: ...
+
+    # ------------------------------------------------------------------ how old an answer is
+
+    @property
+    def as_of(self) -> datetime | None:
+        """None while the answers given came from the service; else when the oldest one served offline was read."""
+        return _local(min(self._served_stale.values())) if self._served_stale else None
+
+    def as_of_for(self, name: str) -> datetime | None:
+        """Like `as_of`, for one of "games", "players", "subsets", "matches", "rankings"."""
+        return _local(self._served_stale.get(name))
+
+    def synced_at(self, name: str) -> datetime | None:
+        """When the mirror's list `name` ("games", "players", "subsets", "matches") was read from the service."""
+        return _local(self.mirror.synced_at(name))
+
+    def _fresh(self, name: str) -> None:
+        self._served_stale.pop(name, None)
+
+    def _stale(self, name: str, when: float | None) -> None:
+        self._served_stale[name] = when if when is not None else 0.0
+
+    def invalidate(self, *names: str) -> None:
+        """Make the next read of these lists (all when none is named) ask the service; the mirror keeps them."""
+        self.mirror.mark_stale(*names)
+
+    # ------------------------------------------------------------------ the mirror alone, no request
+
+    def _held(self, name: str, model: Any) -> list[Any] | None:
+        items = self.mirror.items(name)
+        if items is None:
+            return None
+        try:
+            return self._parse(name, list[model], items)
+        except UnexpectedResponse:
+            return None
+
+    def cached_games(self) -> list[Game]:
+        """The games the mirror holds (no request)."""
+        return self._held("games", Game) or []
+
+    def cached_players(self) -> list[Player]:
+        """The players the mirror holds (no request)."""
+        return self._held("players", Player) or []
+
+    def cached_subsets(self) -> list[Subset]:
+        """The subsets the mirror holds (no request)."""
+        return self._held("subsets", Subset) or []
+
+    def cached_matches(
+        self, *, subset: str | None = None, offset: int = 0, limit: int | None = None
+    ) -> list[Match]:
+        """The held matches newest first, optionally of one subset (main or a game's); no request."""
+        known, game = self._game_of(subset)
+        if not known:
+            return []
+        rows = self.mirror.matches(game_id=game, offset=offset, limit=limit)
+        return self._parse("matches", list[Match], rows)
+
+    def _game_of(self, subset: str | None) -> tuple[bool, str | None]:
+        """(whether the mirror can tell which matches make `subset`, the game id whose they are: None for all)."""
+        if subset is None:
+            return True, None
+        for held in self.cached_subsets():
+            if held.id == subset:
+                if held.is_main:
+                    return True, None
+                if held.game is not None and not held.is_custom:
+                    return True, str(held.game.id)
+        return False, None
+
+    # ------------------------------------------------------------------ lists
+
+    async def _list(
+        self, name: str, model: Any, load: Callable[[], Awaitable[tuple[list[Any], list[Any]]]], refresh: bool
+    ) -> list[Any]:
+        if not refresh and self.mirror.is_fresh(name, self.fresh_for):
+            held = self._held(name, model)
+            if held is not None:
+                self._fresh(name)
+                return held
+        try:
+            models, raw = await load()
+        except Offline:
+            held = self._held(name, model)
+            if held is None:
+                raise
+            self._stale(name, self.mirror.synced_at(name))
+            return held
+        self.mirror.replace(name, [(str(m.id), item) for m, item in zip(models, raw, strict=True)])
+        self._fresh(name)
+        return models
+
+    async def games(self, *, refresh: bool = False) -> list[Game]:
+        """The group's games; see the module docstring for when it asks the service."""
+
+        async def load() -> tuple[list[Game], list[Any]]:
+            payload = await self.call(ep.GAMES)
+            games = self._parse("games", list[Game], payload)
+            return games, _wire_items(payload, games)
+
+        return await self._list("games", Game, load, refresh)
+
+    async def subsets(self, *, refresh: bool = False) -> list[Subset]:
+        """The group's subsets (main, one per game, custom), with their match counts."""
+
+        async def load() -> tuple[list[Subset], list[Any]]:
+            payload = await self.call(ep.SUBSETS)
+            subsets = self._parse("subsets", list[Subset], payload)
+            return subsets, _wire_items(payload, subsets)
+
+        return await self._list("subsets", Subset, load, refresh)
+
+    async def _players_page(self, page: int) -> tuple[PlayersPage, list[Any]]:
+        payload = await self.call(ep.PLAYERS, page=page)
+        parsed = self._parse("players", PlayersPage, payload)
+        return parsed, _wire_items(payload.get("data") if isinstance(payload, dict) else None, parsed.data)
+
+    async def players_page(self, page: int = 1) -> PlayersPage:
+        """One page of the group's players; offline, that page of the players the mirror holds."""
+        try:
+            return (await self._players_page(page))[0]
+        except Offline:
+            held = self._held("players", Player)
+            if held is None:
+                raise
+            self._stale("players", self.mirror.synced_at("players"))
+            start = (page - 1) * ROWS_PER_PAGE
+            return PlayersPage(
+                page=page,
+                total_pages=max(1, math.ceil(len(held) / ROWS_PER_PAGE)),
+                rows_for_page=ROWS_PER_PAGE,
+                total_players=len(held),
+                data=held[start : start + ROWS_PER_PAGE],
+            )
+
+    async def players(self, *, refresh: bool = False) -> list[Player]:
+        """Every player of the group (all pages, fetched concurrently)."""
+
+        async def load() -> tuple[list[Player], list[Any]]:
+            raw: dict[int, list[Any]] = {}
+
+            async def one(n: int) -> PlayersPage:
+                parsed, raw[n] = await self._players_page(n)
+                return parsed
+
+            pages = await self._all_pages(one)
+            return [p for page in pages for p in page.data], [r for n in sorted(raw) for r in raw[n]]
+
+        return await self._list("players", Player, load, refresh)
+
+    async def create_game(self, *, name: str | None = None, bgg_id: int | None = None) -> Game:
+        """Add a game to the group (by name or BoardGameGeek id); the mirror holds it at once."""
+        if (name is None) == (bgg_id is None):
+            raise ValueError("give a name or a BGG id")
+        params = {"bggId": bgg_id} if bgg_id is not None else {"name": name}
+        payload = _as_list(await self.call(ep.GAME, params=params))
+        games = self._parse("game", list[Game], payload)
+        if not games:
+            raise UnexpectedResponse("game", message="the answer holds no game")
+        self.mirror.add_item("games", str(games[0].id), _wire_items(payload, games)[0])
+        self.mirror.mark_stale("subsets")
+        return games[0]
+
+    async def create_player(self, name: str) -> Player:
+        """Add a ghost player to the group; the mirror holds it at once."""
+        payload = _as_list(await self.call(ep.PLAYER, params={"name": name}))
+        players = self._parse("player", list[Player], payload)
+        if not players:
+            raise UnexpectedResponse("player", message="the answer holds no player")
+        self.mirror.add_item("players", players[0].id, _wire_items(payload, players)[0])
+        return players[0]
+
+    # ------------------------------------------------------------------ matches
+
+    async def _matches_page(self, page: int, subset: str | None = None) -> tuple[MatchesPage, list[Any]]:
+        payload = await self.call(ep.MATCHES, subset=subset, page=page)
+        parsed = self._parse("matches", MatchesPage, payload)
+        return parsed, _wire_items(payload.get("data") if isinstance(payload, dict) else None, parsed.data)
+
+    async def matches_page(self, page: int = 1, *, subset: str | None = None) -> MatchesPage:
+        """One page of a subset's matches, newest first; offline, built from the held matches when it can be."""
+        try:
+            return (await self._matches_page(page, subset))[0]
+        except Offline:
+            known, game = self._game_of(subset)
+            if not known or self.mirror.synced_at("matches") is None:
+                raise
+            self._stale("matches", self.mirror.synced_at("matches"))
+            total = self.mirror.count_matches(game_id=game)
+            return MatchesPage(
+                page=page,
+                total_pages=max(1, math.ceil(total / ROWS_PER_PAGE)),
+                rows_for_page=ROWS_PER_PAGE,
+                total_matches=total,
+                data=self.cached_matches(
+                    subset=subset, offset=(page - 1) * ROWS_PER_PAGE, limit=ROWS_PER_PAGE
+                ),
+            )
+
+    async def all_matches(self, *, subset: str | None = None) -> list[Match]:
+        """Every match of a subset, straight from the service (all pages, concurrently)."""
+        pages = await self._all_pages(lambda n: self.matches_page(n, subset=subset))
+        return [m for page in pages for m in page.data]
+
+    async def sync_matches(self) -> int:
+        """Bring the mirror's matches up to date; return how many new ones it now holds.
+
+        Matches pages are newest first and numbers count the group's matches in order of acceptance, so
+        page 1 tells what is new: when its newest number is the highest held and its total is the count
+        held, nothing changed (one request). Otherwise only the pages that can hold new matches are read,
+        concurrently. If the counts still disagree (a match deleted on the service), everything is read again.
+        """
+        held, top = self.mirror.match_numbers()
+        first, first_raw = await self._matches_page(1)
+        total = first.total_matches
+        rows = [(m, r) for m, r in zip(first.data, first_raw, strict=True) if m.number > top]
+        per = first.rows_for_page or len(first.data) or ROWS_PER_PAGE
+        if held == 0 or (top > 0 and total < held):
+            return await self._resync_matches(first, first_raw)
+        wanted = math.ceil(max(0, total - held) / per)
+        if len(rows) == len(first.data) and wanted > 1:
+            gate = asyncio.Semaphore(max(1, getattr(self, "concurrency", 4)))
+
+            async def one(n: int) -> tuple[MatchesPage, list[Any]]:
+                async with gate:
+                    return await self._matches_page(n)
+
+            for page, raw in await asyncio.gather(
+                *(one(n) for n in range(2, min(wanted, first.total_pages) + 1))
+            ):
+                rows += [(m, r) for m, r in zip(page.data, raw, strict=True) if m.number > top]
+        newest = max((m.number for m in first.data), default=top)
+        arrived_since = {m.number for m, _ in rows if m.number > newest}
+        self.mirror.put_matches(self._match_rows(rows))
+        count, _ = self.mirror.match_numbers()
+        if count != total + len(arrived_since):
+            return await self._resync_matches(first, first_raw)
+        self._fresh("matches")
+        return count - held
+
+    async def _resync_matches(self, first: MatchesPage, first_raw: list[Any]) -> int:
+        rows = list(zip(first.data, first_raw, strict=True))
+        if first.total_pages > 1:
+            gate = asyncio.Semaphore(max(1, getattr(self, "concurrency", 4)))
+
+            async def one(n: int) -> tuple[MatchesPage, list[Any]]:
+                async with gate:
+                    return await self._matches_page(n)
+
+            for page, raw in await asyncio.gather(*(one(n) for n in range(2, first.total_pages + 1))):
+                rows += list(zip(page.data, raw, strict=True))
+        held, _ = self.mirror.match_numbers()
+        self.mirror.put_matches(self._match_rows(rows), replace_all=True)
+        self._fresh("matches")
+        count, _ = self.mirror.match_numbers()
+        return max(0, count - held)
+
+    @staticmethod
+    def _match_rows(rows: list[tuple[Match, Any]]) -> list[tuple[int, str | None, Any]]:
+        return [(m.number, str(m.game.id) if m.game is not None else None, raw) for m, raw in rows]
+
+    # ------------------------------------------------------------------ rankings
+
+    async def rankings_page(
+        self, page: int = 1, *, subset: str | None = None, match: int | None = None
+    ) -> RankingsPage:
+        """A page of the standings after `match` (the latest when None); see the module docstring."""
+        key, at = subset or "", LAST if match is None else match
+        held = self.mirror.rankings(key, at, page)
+        if held is not None and held.final:
+            return self._parse("rankings", RankingsPage, held.body)
+        try:
+            payload = await self.call(ep.RANKINGS, subset=subset, match=match, page=page)
+        except Offline:
+            if held is None:
+                raise
+            self._stale("rankings", held.fetched_at)
+            return self._parse("rankings", RankingsPage, held.body)
+        parsed = self._parse("rankings", RankingsPage, payload)
+        last = _number_of(parsed.subset.last_match) if parsed.subset is not None else None
+        final = (
+            match is not None
+            and parsed.match is not None
+            and parsed.match.number == match
+            and last is not None
+            and last > match
+        )
+        self.mirror.put_rankings(key, at, page, payload, final=final)
+        self._fresh("rankings")
+        return parsed
+
+    async def all_rankings(self, *, subset: str | None = None, match: int | None = None) -> list[Any]:
+        """Every row of the standings after `match` (all pages, concurrently)."""
+        pages: list[Page[Any]] = await self._all_pages(
+            lambda n: self.rankings_page(n, subset=subset, match=match)
+        )
+        return [r for page in pages for r in page.data]
+
+
+def _as_list(payload: Any) -> Any:
+    return [payload] if isinstance(payload, dict) else payload
