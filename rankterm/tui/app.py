@@ -35,6 +35,7 @@ if TYPE_CHECKING:  # the service layer is imported when a service is opened, not
     from rankterm.api.models import NewMatch
     from rankterm.config import Profile
     from rankterm.tui.outbox_runner import OutboxFactory, OutboxRunner, Recorded
+    from rankterm.tui.recency import Recent
 
 MODE_NAMES: tuple[str, ...] = tuple(SCREENS)
 CLIENT_MODES = frozenset(MODE_NAMES) - {"login"}
@@ -99,6 +100,8 @@ class RanktermApp(App):
         self.id_factory = id_factory or _default_external_id
         self.profile_name: str | None = None if demo or client is None else self._default_profile_name()
         self._theme_ready = False
+        self._recency: dict[str, Recent] | None = None
+        self._recency_lock = asyncio.Lock()
         loaded = load_themes()
         self.theme_problems = loaded.problems
         for theme in loaded.themes:
@@ -162,11 +165,28 @@ class RanktermApp(App):
         else:
             self.sub_title = plain_str(self.profile_name or self.client.base_url)
 
+    async def player_recency(self) -> dict[str, Recent]:
+        """Each player's last match among the newest page of matches: read once per service (one request),
+        again after a match is recorded; empty when it cannot be read (the pickers then order by name)."""
+        from rankterm.tui.recency import recent_play
+
+        async with self._recency_lock:
+            if self._recency is None:
+                if self.client is None:
+                    return {}
+                try:
+                    page = await self.client.matches_page(1)
+                except RanktermError:
+                    return {}
+                self._recency = recent_play(page.data)
+            return self._recency
+
     async def open_client(
         self, client: RankingClient, *, demo: bool = False, profile_name: str | None = None
     ) -> None:
         """Make `client` the app's service: drop every other screen (they reload on it), open the dashboard."""
         old = self.client
+        self._recency = None
         if old is None and self.current_mode == "dashboard":
             # The first service of a start that showed the dashboard while it loaded: no screen holds data
             # from another service, so the dashboard just loads.
@@ -239,6 +259,7 @@ class RanktermApp(App):
         """Put `matches` in the outbox and send what is pending (see `OutboxRunner.record`)."""
         if self.outbox_runner is None:
             raise RanktermError("No service is open: pick a profile or open the demo group (l).")
+        self._recency = None  # the next picker reads who played last again
         return await self.outbox_runner.record(matches)
 
     def resume_sending(self, force: bool = False) -> None:

@@ -107,3 +107,34 @@ async def test_an_empty_name_is_refused_inline(make_app, wait):
         await wait(pilot)
         assert isinstance(app.screen, AskDialog)
         assert "R003" in app.screen.error_text
+
+
+async def test_a_taken_name_is_warned_about_and_the_user_may_go_on_or_change_it(make_app, demo_client, wait):
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await open_players(app, pilot, wait)
+        await pilot.press("ctrl+n")
+        await wait(pilot)
+        dialog = app.screen
+        assert isinstance(dialog, AskDialog)
+        field = dialog.query_one("#ask-input", Input)
+        for taken, who in (("ADA", "Ada (member)"), ("hugo", "*Hugo (ghost)")):
+            field.value = taken
+            await pilot.press("enter")
+            await wait(pilot)
+            assert app.screen is dialog  # warned, nothing created
+            assert who in dialog.error_text and "anyway" in dialog.error_text
+        field.value = "Quentin"  # changed to a free name: created at once
+        await pilot.press("enter")
+        await wait(pilot)
+        assert isinstance(app.screen, PlayersScreen) and "*Quentin" in names(app)
+        await pilot.press("ctrl+n")
+        await wait(pilot)
+        await pilot.press(*"Ada", "enter")
+        await wait(pilot)
+        assert isinstance(app.screen, AskDialog)  # warned first
+        await pilot.press("enter")  # the same name again: go on
+        await wait(pilot)
+        assert isinstance(app.screen, PlayersScreen)
+        everyone = await demo_client.players(refresh=True)
+        assert sorted(p.label for p in everyone if p.label.lstrip("*") == "Ada") == ["*Ada", "Ada"]

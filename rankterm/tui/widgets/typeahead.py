@@ -125,6 +125,10 @@ class TypeAhead(Vertical):
         """The text of an item's line in the list (the label unless a subclass adds a tag)."""
         return self.label(item)
 
+    def rank(self, text: str, items: Sequence[Any]) -> list[Any]:
+        """The items that match `text`, best first (by default: starting with it, then by label)."""
+        return rank_matches(text, items, self.label)
+
     # ---------------------------------------------------------------- widget
 
     def compose(self) -> ComposeResult:
@@ -152,7 +156,7 @@ class TypeAhead(Vertical):
 
     def matches(self, text: str) -> list[Any]:
         """The suggestions for `text`: matching candidates, then matching `extra` items, no duplicates."""
-        found = rank_matches(text, self.candidates(), self.label)
+        found = self.rank(text, self.candidates())
         keys = {self.item_key(i) for i in found}
         for item in self.extra:
             if self.item_key(item) not in keys:

@@ -4,24 +4,47 @@ Typing filters the group's players (handed over with `set_players`, from `client
 highlighted one and adds a chip; Backspace in the empty field removes the last chip (a click on a chip removes
 that one). Several players make a team. A player may be picked in two factions: the form's validation says so
 rather than hiding the player. Every change posts `PlayerPicker.Changed`.
+
+The right player first (`order_players`): the one whose name is exactly what was typed, then members before
+ghosts (a ghost's `*` would otherwise sort it above the member of the same name), then whoever played most
+recently (`recent`, from the app's one read of the newest matches), then by name. Two players with the same
+name are told apart in the list by the last game each played, or by their id.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from textual import on
+from textual import on, work
 from textual.app import ComposeResult
 from textual.containers import Horizontal
 from textual.message import Message
 
 from rankterm.api.models import Player
+from rankterm.tui.recency import Recent
 from rankterm.tui.widgets.form_input import FormInput
 from rankterm.tui.widgets.match_form.player_chip import PlayerChip
 from rankterm.tui.widgets.suggestion_list import SuggestionList
 from rankterm.tui.widgets.typeahead import TypeAhead
+
+
+def _fold(text: str) -> str:
+    return text.strip().lstrip("*").casefold()
+
+
+def order_players(query: str, players: Sequence[Player], recent: Mapping[str, Recent]) -> list[Player]:
+    """The players whose name (or username) holds `query`, best first: exact name, members before ghosts,
+    latest to play, name starting with the query, then by name."""
+    q = _fold(query)
+    found = [
+        p for p in players if not q or q in _fold(p.label) or (p.username and q in p.username.casefold())
+    ]
+    found.sort(key=lambda p: (not _fold(p.label).startswith(q), _fold(p.label), p.id))
+    found.sort(key=lambda p: recent[p.id].date if p.id in recent else "", reverse=True)
+    found.sort(key=lambda p: (_fold(p.label) != q and p.username.casefold() != q, p.ghost))
+    return found
 
 
 class _PlayerInput(FormInput):
@@ -74,6 +97,8 @@ class PlayerPicker(TypeAhead):
         super().__init__("player…", id=id, classes=classes)
         self.players: list[Player] = list(players)
         self.chosen: list[Player] = []
+        self.recent: dict[str, Recent] = {}
+        """Each player's last match among the newest ones (player id -> date and game)."""
 
     def compose(self) -> ComposeResult:
         with Horizontal(id="chips"):
@@ -94,8 +119,31 @@ class PlayerPicker(TypeAhead):
     def excluded(self, item: Any) -> bool:
         return any(p.id == item.id for p in self.chosen)
 
+    def rank(self, text: str, items: Sequence[Any]) -> list[Any]:
+        return order_players(text, items, self.recent)
+
     def suggestion_prompt(self, item: Any) -> str:
-        return f"{item.label}  · ghost" if item.ghost else item.label
+        text = f"{item.label}  · ghost" if item.ghost else item.label
+        namesakes = [p for p in self.players if p.id != item.id and _fold(p.label) == _fold(item.label)]
+        if namesakes:
+            last = self.recent.get(item.id)
+            text += (
+                f"  · last played {last.game or 'a match'} {last.date[:10]}" if last else f"  · id {item.id}"
+            )
+        return text
+
+    def on_mount(self) -> None:
+        self.load_recent()
+
+    @work(exclusive=True, group="player-recency", exit_on_error=False)
+    async def load_recent(self) -> None:
+        """Who played last (the app reads the newest matches once and shares them with every picker)."""
+        from rankterm.tui.app import RanktermApp
+
+        if isinstance(self.app, RanktermApp):
+            self.recent = await self.app.player_recency()
+            if self.is_open:
+                self.refresh_suggestions()
 
     # ------------------------------------------------------------ chips
 

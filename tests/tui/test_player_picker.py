@@ -1,0 +1,71 @@
+"""The right player: typing a name offers the member before the ghost of that name, the latest to play first,
+and two players of one name are told apart."""
+
+from __future__ import annotations
+
+from rankterm.api.models import Game, Match, Player
+from rankterm.tui.recency import Recent, recent_play
+from rankterm.tui.widgets.match_form.player_picker import PlayerPicker, order_players
+
+from .conftest import settle
+
+
+def player(pid: str, name: str, ghost: bool = False) -> Player:
+    return Player(id=pid, ghost=ghost, username="" if ghost else name.lower(), display_name=name)
+
+
+ADA = player("member00ada", "Ada")
+GHOST_ADA = player("ghost000ada", "*Ada", ghost=True)
+ADAM = player("member0adam", "Adam")
+ADALINE = player("ghost0adali", "*Adaline", ghost=True)
+
+
+def test_the_exact_name_then_members_before_ghosts():
+    everyone = [GHOST_ADA, ADALINE, ADAM, ADA]
+    assert order_players("Ada", everyone, {}) == [ADA, GHOST_ADA, ADAM, ADALINE]
+    assert order_players("*ada", everyone, {})[:2] == [ADA, GHOST_ADA]
+
+
+def test_then_whoever_played_last():
+    zed, zoe = player("member00zed", "Zed"), player("member00zoe", "Zoe")
+    recent = {zoe.id: Recent("2026-05-28 20:00:00", "Catan"), zed.id: Recent("2026-05-01 20:00:00", "Azul")}
+    assert order_players("z", [zed, zoe], recent) == [zoe, zed]
+    assert order_players("z", [zed, zoe], {}) == [zed, zoe]
+
+
+def test_recent_play_keeps_each_players_latest_match():
+    def match(date: str, game: str, *players: Player) -> Match:
+        return Match.model_validate(
+            {
+                "date": date,
+                "game": Game(id=1, name=game).to_wire(),
+                "factions": [{"rank": i + 1, "players": [p.to_wire()]} for i, p in enumerate(players)],
+            }
+        )
+
+    matches = [match("2026-05-02 10:00:00", "Azul", ADA, ADAM), match("2026-05-09 10:00:00", "Catan", ADA)]
+    assert recent_play(matches) == {
+        ADA.id: Recent("2026-05-09 10:00:00", "Catan"),
+        ADAM.id: Recent("2026-05-02 10:00:00", "Azul"),
+    }
+
+
+async def test_enter_on_ada_picks_the_member_and_namesakes_are_told_apart(make_app, demo_client):
+    ghost = await demo_client.create_player("Ada")  # "*Ada": a ghost named like the member Ada
+    app = make_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        await pilot.press("n")
+        await settle(pilot)
+        picker = app.screen.query(PlayerPicker).first()
+        picker.focus_input()
+        await pilot.press("A", "d", "a")
+        await settle(pilot)
+        shown = picker._shown
+        assert [p.label for p in shown[:2]] == ["Ada", "*Ada"]
+        prompts = [picker.suggestion_prompt(p) for p in shown[:2]]
+        assert "last played" in prompts[0]  # the member has matches in the demo group
+        assert prompts[1].endswith(f"· id {ghost.id}")  # the new ghost has none: its id tells it apart
+        await pilot.press("enter")
+        await settle(pilot)
+        assert [p.label for p in picker.chosen] == ["Ada"] and not picker.chosen[0].ghost
