@@ -15,7 +15,9 @@ The plan:
   games (one of them the heavy Brass: Birmingham), Tichu for two teams of two, Pandemic played co-operatively
   against a bot faction ("The Virus"), and two duels;
 - a season of game nights: every week on the weekday of ``start`` (a Friday by default), at the time of
-  ``start``, and some weeks a smaller extra evening four days later at 20:00. A night seats the players who
+  ``start``, and some weeks a smaller extra evening four days later at 20:00. Given ``last_day``, the whole
+  season is moved by whole days so that its last match is played on that day (the service passes the day
+  before its "today", so a demo never lives in the future and a match recorded now is the newest). A night seats the players who
   came at one or two tables per round; a table that finishes early plays again (a duel is often a rematch).
   Matches are chronological with strictly increasing dates and carry external ids ``demo-0001``, ...
 
@@ -28,7 +30,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
-from datetime import datetime, timedelta
+from datetime import date, datetime, timedelta
 from itertools import pairwise
 
 __all__ = ["DemoFaction", "DemoGame", "DemoMatch", "DemoPlan", "DemoPlayer", "demo_plan"]
@@ -158,9 +160,13 @@ _MINUTE = timedelta(minutes=1)
 # --- the plan -------------------------------------------------------------------------------------------
 
 
-def demo_plan(seed: int = 7, matches: int = 300, start: str = "2026-03-06 19:30:00") -> DemoPlan:
+def demo_plan(
+    seed: int = 7, matches: int = 300, start: str = "2026-03-06 19:30:00", last_day: date | None = None
+) -> DemoPlan:
     """Plan the demo group: ``matches`` matches over a season of game nights from ``start``.
 
+    With ``last_day``, every date is moved by the same whole number of days so that the last match is
+    played on ``last_day`` (at its planned time of day); ``start`` then only sets the weekday pattern.
     Deterministic: the same arguments always give the same plan. Raises ValueError on a negative count or a
     ``start`` not in ``YYYY-MM-DD HH:MM:SS`` form.
     """
@@ -178,6 +184,12 @@ def demo_plan(seed: int = 7, matches: int = 300, start: str = "2026-03-06 19:30:
             season.night(extra, main=False)
         week += 1
     planned = season.played[:matches]
+    if last_day is not None and planned:
+        shift = timedelta(days=(last_day - datetime.strptime(planned[-1].date, DATE_FORMAT).date()).days)
+        planned = [
+            _with_date(m, (datetime.strptime(m.date, DATE_FORMAT) + shift).strftime(DATE_FORMAT))
+            for m in planned
+        ]
     out = tuple(
         DemoMatch(
             game=m.game,

@@ -5,8 +5,15 @@
 its games (from the catalogue, as ``POST games/game`` finds them), and the season's matches sent as
 ``POST matches/match`` batches through `Store.add_matches`, so ratings, subsets and history are real.
 
-`demo_app` serves an in-memory demo group. Seeding runs once per process into a template database; each
-call gets an independent, writable copy of it (`Store.clone`, i.e. sqlite3's backup), which is cheap.
+The demo is dated relative to the day it is built, by the service's clock: its last match is played the
+day before (`demo.demo_plan`'s ``last_day``), so a match recorded today sorts above all of it. Everything the
+seeding stamps (group, players, registration of each night's matches, subsets) is dated from the plan, not
+read from the clock, so one day always gives the same demo: a night's matches are registered
+`REGISTERED_AFTER` seconds after the last of them, the group and players an hour before the first match.
+
+`demo_app` serves an in-memory demo group. Seeding runs once per process and day into a template database
+(kept on disk, named by the day and the code); each call gets an independent, writable copy of it
+(`Store.clone`, i.e. sqlite3's backup), which is cheap.
 """
 
 from __future__ import annotations
@@ -16,7 +23,9 @@ import hashlib
 import os
 import sqlite3
 import threading
+import time
 from collections.abc import Callable
+from datetime import UTC, date, datetime, timedelta
 from pathlib import Path
 
 from starlette.applications import Starlette
@@ -25,29 +34,58 @@ import rankterm
 from rankterm.api.models import NewFaction, NewMatch, Weight
 from rankterm.config import cache_dir
 from rankterm.server.app import create_app
-from rankterm.server.demo import demo_plan
+from rankterm.server.demo import DemoMatch, demo_plan
 from rankterm.server.matches import MAX_BATCH
 from rankterm.server.store import Store
+from rankterm.server.wire import parse_time
 
 __all__ = ["DEMO_KEY", "DEMO_SECRET", "demo_app", "demo_store", "seed_demo"]
 
 DEMO_KEY = "demo"
 DEMO_SECRET = "demo-secret"
+REGISTERED_AFTER = 10 * 60
+"""Seconds between a night's last match and the moment the night's matches are registered."""
 
 
-def seed_demo(store: Store, *, seed: int = 7, matches: int = 300) -> tuple[str, str]:
+def build_day(now: float) -> date:
+    """The day (UTC, the service's one time zone) a demo built at `now` belongs to."""
+    return datetime.fromtimestamp(now, UTC).date()
+
+
+def seed_demo(store: Store, *, seed: int = 7, matches: int = 300, day: date | None = None) -> tuple[str, str]:
     """Create the demo group in `store` and return the demo client's (key, secret).
 
+    The season ends the day before `day` (by default the day of `store.clock()`).
     Raises ValueError when the store already has the demo client, RuntimeError if the service refuses a
     planned match (a bug: the plan is meant to be valid).
     """
     if store.has_client(DEMO_KEY):
         raise ValueError("this store already holds the demo group")
-    plan = demo_plan(seed=seed, matches=matches)
-    group = store.create_group(plan.group_name)
-    store.create_client(group, key=DEMO_KEY, secret=DEMO_SECRET)
-    ids = {p.key: store.create_player(group, p.name, ghost=p.ghost, username=p.key).id for p in plan.players}
+    day = day or build_day(store.clock())
+    plan = demo_plan(seed=seed, matches=matches, last_day=day - timedelta(days=1))
+    # The group and its people exist an hour before their first match.
+    before = (parse_time(plan.matches[0].date) if plan.matches else parse_time(f"{day} 00:00:00")) - 3600
+    group = store.create_group(plan.group_name, now=before)
+    store.create_client(group, key=DEMO_KEY, secret=DEMO_SECRET, now=before)
+    ids = {
+        p.key: store.create_player(group, p.name, ghost=p.ghost, username=p.key, now=before).id
+        for p in plan.players
+    }
     games = {g.name: store.create_game(group, name=g.name).id for g in plan.games}
+    _add_nights(store, group, plan.matches, ids, games, parse_time(f"{day} 00:00:00") - 1)
+    return DEMO_KEY, DEMO_SECRET
+
+
+def _add_nights(
+    store: Store,
+    group: int,
+    planned: tuple[DemoMatch, ...],
+    ids: dict[str, str],
+    games: dict[str, int],
+    latest: float,
+) -> None:
+    """Send the planned matches night by night (batches of at most `MAX_BATCH`), each registered
+    `REGISTERED_AFTER` seconds after the night's last match, but never after `latest`."""
     items = [
         NewMatch(
             game=games[m.game],
@@ -63,37 +101,45 @@ def seed_demo(store: Store, *, seed: int = 7, matches: int = 300) -> tuple[str, 
                 for f in m.factions
             ],
         ).to_wire()
-        for m in plan.matches
+        for m in planned
     ]
-    for start in range(0, len(items), MAX_BATCH):
-        answer = store.add_matches(group, items[start : start + MAX_BATCH])
+    start = 0
+    while start < len(items):
+        night = planned[start].date[:10]
+        end = start + 1
+        while end < len(items) and end - start < MAX_BATCH and planned[end].date[:10] == night:
+            end += 1
+        registered = min(parse_time(planned[end - 1].date) + REGISTERED_AFTER, latest)
+        answer = store.add_matches(group, items[start:end], now=registered)
         if answer.rejected:
             first = answer.rejected[0]
             raise RuntimeError(f"demo match {start + first.index + 1} refused: {first.errors}")
-    return DEMO_KEY, DEMO_SECRET
+        start = end
 
 
-_template: Store | None = None
+_template: tuple[date, Store] | None = None
+"""The seeded demo of one day, loaded once per process (a new day seeds or loads that day's)."""
 _template_lock = threading.Lock()
 
 
-def _template_file() -> Path:
-    """Where a seeded demo database is kept between runs, named by a hash of the code that made it.
+def _template_file(day: date) -> Path:
+    """Where the demo seeded for `day` is kept between runs, named by the day and a hash of the code.
 
-    Any change to the service's code or catalogue gives a new name, so a stale demo is never served.
+    Any change to the service's code or catalogue gives a new name, so a stale demo is never served; the
+    day in the name keeps tomorrow's run from serving yesterday's dates.
     """
     digest = hashlib.sha256(rankterm.__version__.encode())
     package = Path(__file__).parent
     for path in sorted([*package.glob("*.py"), package / "catalogue.json"]):
         digest.update(path.name.encode())
         digest.update(path.read_bytes())
-    return cache_dir() / f"demo-{digest.hexdigest()[:16]}.db"
+    return cache_dir() / f"demo-{day.isoformat()}-{digest.hexdigest()[:16]}.db"
 
 
-def _load_or_seed_template() -> Store:
+def _load_or_seed_template(day: date) -> Store:
     path: Path | None = None
     try:
-        path = _template_file()
+        path = _template_file(day)
         if path.exists():
             with Store(path) as on_disk:
                 if on_disk.has_client(DEMO_KEY):
@@ -101,7 +147,7 @@ def _load_or_seed_template() -> Store:
     except (OSError, sqlite3.Error, ValueError):
         pass  # an unreadable cache is only a slower start: seed afresh below
     template = Store(":memory:")
-    seed_demo(template)
+    seed_demo(template, day=day)
     if path is None:
         return template
     with contextlib.suppress(OSError, sqlite3.Error):
@@ -113,17 +159,22 @@ def _load_or_seed_template() -> Store:
         finally:
             target.close()
         os.replace(tmp, path)
+        for old in path.parent.glob("demo-*.db"):  # other days' and other code's demos are never read again
+            if old != path:
+                old.unlink(missing_ok=True)
     return template
 
 
 def demo_store(*, clock: Callable[[], float] | None = None) -> Store:
-    """An independent in-memory store holding the demo group (seeded once per machine and code version,
-    kept in the cache dir, loaded once per process, then copied per call)."""
+    """An independent in-memory store holding the demo group as built on the day of `clock` (the real
+    clock by default): seeded once per machine, day and code version, kept in the cache dir, loaded once
+    per process and day, then copied per call."""
     global _template
+    day = build_day((clock or time.time)())
     with _template_lock:
-        if _template is None:
-            _template = _load_or_seed_template()
-        copy = _template.clone()
+        if _template is None or _template[0] != day:
+            _template = (day, _load_or_seed_template(day))
+        copy = _template[1].clone()
     if clock is not None:
         copy.clock = clock
     return copy

@@ -153,9 +153,9 @@ class Store:
 
     # ------------------------------------------------------------------ groups and clients
 
-    def create_group(self, name: str) -> int:
-        """A new group (with its main subset); returns its id."""
-        created = format_time(self.clock())
+    def create_group(self, name: str, *, now: float | None = None) -> int:
+        """A new group (with its main subset), created at `now` (the clock's time by default); returns its id."""
+        created = format_time(self._now(now))
         with self._write() as conn:
             group_id = int(
                 conn.execute("INSERT INTO groups (name, created) VALUES (?, ?)", (name, created)).lastrowid
@@ -170,7 +170,7 @@ class Store:
             return [(r[0], r[1]) for r in conn.execute("SELECT id, name FROM groups ORDER BY id")]
 
     def create_client(
-        self, group_id: int, *, key: str | None = None, secret: str | None = None
+        self, group_id: int, *, key: str | None = None, secret: str | None = None, now: float | None = None
     ) -> tuple[str, str]:
         """A new API client of the group; returns (key, secret). Only the secret's hash is kept."""
         key = key or tokens.random_id(20)
@@ -179,7 +179,7 @@ class Store:
         with self._write() as conn:
             conn.execute(
                 "INSERT INTO clients (group_id, key, secret_hash, created) VALUES (?, ?, ?, ?)",
-                (group_id, key, hashed, format_time(self.clock())),
+                (group_id, key, hashed, format_time(self._now(now))),
             )
         return key, secret
 
@@ -235,7 +235,9 @@ class Store:
 
     # ------------------------------------------------------------------ players
 
-    def create_player(self, group_id: int, name: Any, *, ghost: bool = True, username: str = "") -> Player:
+    def create_player(
+        self, group_id: int, name: Any, *, ghost: bool = True, username: str = "", now: float | None = None
+    ) -> Player:
         """A new ghost player of the group (a member when `ghost` is False: the demo's regulars).
 
         `Fault` R003 for an empty name or one over 50 characters.
@@ -243,7 +245,7 @@ class Store:
         checked = players.check_name(name)
         with self._write() as conn:
             return players.create(
-                conn, group_id, checked, format_time(self.clock()), ghost=ghost, username=username
+                conn, group_id, checked, format_time(self._now(now)), ghost=ghost, username=username
             )
 
     def players_page(self, group_id: int, page: int) -> PlayersPage:

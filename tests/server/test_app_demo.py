@@ -2,18 +2,21 @@
 
 from __future__ import annotations
 
+from datetime import date
+
 import pytest
 
 from rankterm.server.demo import demo_plan
 from rankterm.server.seed import DEMO_KEY, DEMO_SECRET, demo_app, seed_demo
 from rankterm.server.store import Store
+from rankterm.testing.clock import SettableClock
 
 from .conftest import Api, _client
 
 
 def test_seed_demo_makes_the_planned_group():
-    plan = demo_plan()
-    with Store(":memory:") as store:
+    plan = demo_plan(last_day=date(2026, 5, 27))  # the day before the clock's day
+    with Store(":memory:", clock=SettableClock()) as store:
         assert seed_demo(store) == (DEMO_KEY, DEMO_SECRET)
         [(group, name)] = store.groups()
         assert name == plan.group_name

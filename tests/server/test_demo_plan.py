@@ -6,7 +6,7 @@ import ast
 import json
 import unicodedata
 from collections import Counter
-from datetime import datetime, timedelta
+from datetime import date, datetime, timedelta
 from itertools import pairwise
 from pathlib import Path
 
@@ -352,3 +352,19 @@ def test_catalogue_weights_are_plausible(by_name: dict[str, dict]) -> None:
     assert by_name["Codenames"]["kind"] == "teams"
     assert by_name["Pandemic"]["kind"] == "coop"
     assert WEIGHTS.index(by_name["Skull"]["weight"]) < WEIGHTS.index("normal")
+
+
+def test_last_day_moves_the_whole_season_by_whole_days(plan: DemoPlan) -> None:
+    moved = demo_plan(last_day=date(2026, 5, 27))
+    assert moved.matches[-1].date[:10] == "2026-05-27"
+    assert [m.date[10:] for m in moved.matches] == [m.date[10:] for m in plan.matches]  # same times of day
+    gaps = [
+        datetime.strptime(b.date, DATE_FORMAT) - datetime.strptime(a.date, DATE_FORMAT)
+        for a, b in pairwise(plan.matches)
+    ]
+    moved_gaps = [
+        datetime.strptime(b.date, DATE_FORMAT) - datetime.strptime(a.date, DATE_FORMAT)
+        for a, b in pairwise(moved.matches)
+    ]
+    assert moved_gaps == gaps
+    assert [m.external_id for m in moved.matches] == [m.external_id for m in plan.matches]
