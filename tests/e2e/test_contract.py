@@ -320,7 +320,7 @@ async def test_each_rejection_has_its_m_code_and_the_rest_is_accepted(client):
             game=game,
             weight=Weight.NORMAL,
             factions=[
-                NewFaction(players=[ann.id], rank=1, points="lots"),
+                NewFaction.model_construct(players=[ann.id], rank=1, points="lots", name="", bot=False),
                 NewFaction(players=[bob.id], rank=2),
             ],
         ),
