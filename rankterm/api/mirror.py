@@ -79,6 +79,11 @@ PRAGMA user_version = {SCHEMA_VERSION};
 
 T = TypeVar("T")
 
+_PASSING = [
+    ["SQLITE", code] for code in ("BUSY", "LOCKED", "FULL", "READONLY", "IOERR", "CANTOPEN", "NOMEM", "PERM")
+]
+"""SQLite failures that pass (another seat holding a lock, a full disk): the mirror is kept as it is."""
+
 
 @dataclass(frozen=True, slots=True)
 class HeldPage:
@@ -120,57 +125,56 @@ class Mirror:
             db.execute("PRAGMA synchronous=NORMAL")  # a cache: losing the last write to a power cut is fine
         return db
 
+    def _init(self, db: sqlite3.Connection) -> sqlite3.Connection:
+        db.executescript(_SCHEMA)
+        db.execute("INSERT OR REPLACE INTO meta VALUES ('scope', ?)", (self.scope,))
+        return db
+
     def _open(self) -> sqlite3.Connection:
+        """The connection: to the file as it is when it can be used, else to a new file, else in memory."""
+        if self.path is None:
+            return self._init(self._connect())
         try:
-            db = self._connect()
-            try:
-                version = db.execute("PRAGMA user_version").fetchone()[0]
-                held_scope = None
-                if version == SCHEMA_VERSION:
-                    row = db.execute("SELECT value FROM meta WHERE key = 'scope'").fetchone()
-                    held_scope = row[0] if row else None
-                tables = db.execute("SELECT count(*) FROM sqlite_master").fetchone()[0]
-            except sqlite3.Error:
-                db.close()
-                raise
-            if tables and version != SCHEMA_VERSION:
-                db.close()
-                self._discard(f"was written by another version of rankterm (schema {version})")
-                db = self._connect()
-            elif tables and held_scope != self.scope:
-                db.close()
-                self._discard("holds another service's group")
-                db = self._connect()
-            db.executescript(_SCHEMA)
-            db.execute("INSERT OR REPLACE INTO meta VALUES ('scope', ?)", (self.scope,))
-            return db
-        except sqlite3.DatabaseError as exc:
-            if self.path is None:
-                raise
-            self._discard(f"could not be read ({exc})")
-            try:
-                db = self._connect()
-                db.executescript(_SCHEMA)
-                db.execute("INSERT OR REPLACE INTO meta VALUES ('scope', ?)", (self.scope,))
-                return db
-            except (sqlite3.Error, OSError) as again:
-                return self._in_memory(f"could not be replaced ({again})")
+            return self._open_file()
+        except sqlite3.Error as exc:
+            why = f"could not be read ({exc})"
         except OSError as exc:
-            return self._in_memory(f"could not be opened ({exc.strerror or exc})")
+            why = f"could not be opened ({exc.strerror or exc})"
+        try:
+            self._discard(why)
+            return self._init(self._connect())
+        except (sqlite3.Error, OSError):
+            path, self.path = self.path, None
+            self._say(f"The offline copy of the group {path} {why}; it is kept in memory for this run.")
+            return self._init(self._connect())
+
+    def _open_file(self) -> sqlite3.Connection:
+        db = self._connect()
+        try:
+            version = db.execute("PRAGMA user_version").fetchone()[0]
+            tables = db.execute("SELECT count(*) FROM sqlite_master").fetchone()[0]
+            held_scope = None
+            if tables and version == SCHEMA_VERSION:
+                row = db.execute("SELECT value FROM meta WHERE key = 'scope'").fetchone()
+                held_scope = row[0] if row else None
+        except sqlite3.Error:
+            db.close()
+            raise
+        if tables and (version != SCHEMA_VERSION or held_scope != self.scope):
+            db.close()
+            if version != SCHEMA_VERSION:
+                self._discard(f"was written by another version of rankterm (schema {version})")
+            else:
+                self._discard("holds another service's group")
+            db = self._connect()
+        return self._init(db)
 
     def _discard(self, why: str) -> None:
         """Remove the file (and its WAL) so that an empty mirror takes its place."""
         assert self.path is not None
-        self._say(f"The offline copy of the group {self.path} {why}; it was started afresh.")
         for suffix in ("", "-wal", "-shm"):
             Path(f"{self.path}{suffix}").unlink(missing_ok=True)
-
-    def _in_memory(self, why: str) -> sqlite3.Connection:
-        self._say(f"The offline copy of the group {self.path} {why}; it is kept in memory for this run.")
-        self.path = None
-        db = self._connect()
-        db.executescript(_SCHEMA)
-        return db
+        self._say(f"The offline copy of the group {self.path} {why}; it was started afresh.")
 
     def _say(self, sentence: str) -> None:
         self.problem = sentence
@@ -181,12 +185,14 @@ class Mirror:
         try:
             return action()
         except sqlite3.Error as exc:
-            with contextlib.suppress(sqlite3.Error):
+            if getattr(exc, "sqlite_errorname", "").split("_")[:2] in _PASSING:
+                self._say(f"The offline copy of the group {self.path} could not be used just now ({exc}).")
+                return fallback
+            with contextlib.suppress(sqlite3.Error):  # damaged under us (or its tables gone): start afresh
                 self._db.close()
-            if self.path is not None and isinstance(exc, sqlite3.DatabaseError):
-                self._discard(f"failed ({exc})")
-            elif self.path is not None:
-                self._say(f"The offline copy of the group {self.path} failed ({exc}); it was reopened.")
+            if self.path is not None:
+                with contextlib.suppress(OSError):
+                    self._discard(f"was found damaged ({exc})")
             self._db = self._open()
             return fallback
 

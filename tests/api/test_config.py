@@ -97,3 +97,51 @@ def test_paths_follow_env(monkeypatch, tmp_path):
     monkeypatch.setenv("RANKTERM_DATA_DIR", str(tmp_path / "d"))
     assert cfg.token_cache_path() == tmp_path / "c" / "tokens.toml"
     assert cfg.data_dir() == tmp_path / "d"
+
+
+def test_one_mirror_file_per_service_and_key_in_the_cache_dir(monkeypatch, tmp_path):
+    monkeypatch.setenv("RANKTERM_CACHE_DIR", str(tmp_path / "c"))
+    home = cfg.mirror_path("http://192.168.1.20:8765/", "k1")
+    assert home.parent == tmp_path / "c" / "mirror" and home.name.startswith("192.168.1.20-")
+    assert home == cfg.mirror_path("http://192.168.1.20:8765/", "k1")
+    others = {
+        cfg.mirror_path("http://192.168.1.20:8765/", "k2"),
+        cfg.mirror_path("http://192.168.1.20:9999/", "k1"),
+        cfg.mirror_path("https://api.example.org/a/", "k1"),
+    }
+    assert home not in others and len(others) == 3
+
+
+def test_locate_prints_each_profiles_mirror(cfg_path, monkeypatch, tmp_path, capsys):
+    from rankterm.cli import main
+
+    monkeypatch.setenv("RANKTERM_CACHE_DIR", str(tmp_path / "c"))
+    cfg.save_config(
+        cfg.Config(
+            profiles={
+                "home": cfg.Profile(base_url="http://10.0.0.2:8765/", key="a"),
+                "club": cfg.Profile(base_url="https://rank.example.org/", key="b"),
+            }
+        )
+    )
+    assert main(["locate"]) == 0
+    out = capsys.readouterr().out
+    assert f"{cfg.mirror_path('http://10.0.0.2:8765/', 'a')}  (home)" in out
+    assert f"{cfg.mirror_path('https://rank.example.org/', 'b')}  (club)" in out
+    assert main(["--profile", "club", "locate"]) == 0
+    out = capsys.readouterr().out
+    assert "(club)" in out and "(home)" not in out
+
+
+def test_a_profile_client_keeps_its_group_in_the_profiles_mirror(monkeypatch, tmp_path):
+    from rankterm.cli import make_demo_client, make_profile_client
+
+    monkeypatch.setenv("RANKTERM_CACHE_DIR", str(tmp_path / "c"))
+    profile = cfg.Profile(base_url="http://10.0.0.2:8765/", key="a")
+    client = make_profile_client(profile)
+    assert client.mirror.path == cfg.mirror_path(profile.base_url, profile.key)
+    assert stat.S_IMODE(client.mirror.path.stat().st_mode) == 0o600
+    client.mirror.close()
+    demo = make_demo_client()
+    assert demo.mirror.path is None  # the demo's group dies with the process
+    assert {p.name.split("-")[0] for p in (tmp_path / "c" / "mirror").iterdir()} == {"10.0.0.2"}
