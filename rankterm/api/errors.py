@@ -9,7 +9,10 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from rankterm.api.models import NewMatchAnswer
 
 _CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
 
@@ -22,11 +25,18 @@ def clean_text(text: object, limit: int = 200) -> str:
 
 
 class RanktermError(Exception):
-    """Base of every error rankterm shows to a person."""
+    """Base of every error rankterm shows to a person.
 
-    def __init__(self, message: str) -> None:
+    `partial`: when a batch of matches was under way, the answer for the batches the service had already
+    accepted before this error (None when there were none); `RankingClient.add_matches` fills it in.
+    """
+
+    partial: NewMatchAnswer | None
+
+    def __init__(self, message: str, *, partial: NewMatchAnswer | None = None) -> None:
         super().__init__(message)
         self.message = message
+        self.partial = partial
 
     def __str__(self) -> str:
         return self.message

@@ -194,7 +194,7 @@ class NewMatch(BaseModel):
         out: list[Problem] = []
         factions = self.factions
         if self.game is None:
-            out.append(Problem("game", NO_GAME, "Choose the game of the match."))
+            out.append(Problem("game", NO_GAME, "Choose a game."))
         if len(factions) > MAX_FACTIONS or sum(len(f.players) for f in factions) > MAX_PARTICIPANTS:
             out.append(
                 Problem(
@@ -245,8 +245,37 @@ def read_match(data: Any) -> tuple[NewMatch | None, list[Problem]]:
     try:
         match = NewMatch.model_validate(data)
     except ValidationError as exc:
-        return None, schema_problems(exc)
+        problems = schema_problems(exc)
+        stand_in = _stand_in(data, problems)
+        if stand_in is not None:  # the match-wide rules still speak (a player twice, a faction empty)
+            problems += [p for p in stand_in.problems() if p not in problems]
+        return None, problems
     return match, match.problems()
+
+
+_NEUTRAL = {"rank": 1, "points": "", "name": ""}
+
+
+def _stand_in(data: Any, problems: list[Problem]) -> NewMatch | None:
+    """`data` with each faction's unreadable rank, points or name (and an unreadable date) made neutral,
+    parsed; None when something else is wrong too."""
+    if not isinstance(data, dict) or not isinstance(data.get("factions"), list):
+        return None
+    copy = dict(data)
+    factions = [dict(f) if isinstance(f, dict) else f for f in copy["factions"]]
+    copy["factions"] = factions
+    for problem in problems:
+        parts = problem.field.split(".")
+        if problem.field == "date":
+            copy.pop("date", None)
+        elif len(parts) == 3 and parts[0] == "factions" and parts[1].isdigit() and parts[2] in _NEUTRAL:
+            i = int(parts[1])
+            if i < len(factions) and isinstance(factions[i], dict):
+                factions[i][parts[2]] = _NEUTRAL[parts[2]]
+    try:
+        return NewMatch.model_validate(copy)
+    except ValidationError:
+        return None
 
 
 def schema_problems(exc: ValidationError) -> list[Problem]:

@@ -6,10 +6,15 @@ matches never go to the wrong group. `OutboxSender` sends pending entries in ord
 - before a POST, each entry of the batch is marked *in doubt* (written and synced);
 - a clear answer settles it: accepted -> sent; rejected with M003 (already accepted) after an earlier
   attempt -> sent (that attempt landed); other rejections, and M003 on a first attempt (the external id is
-  another match's) -> rejected, with the reason, editable and resendable;
+  another match's) -> rejected, with the service's errors kept as items (code, message), editable and
+  resendable (a fix may take a new external id: the entry follows it, so it is never listed twice);
 - a network error, timeout or 5xx leaves it in doubt: before it is sent again the sender asks
   `matches/match/exists?id=` and marks it sent if the service has it, so nothing is recorded twice;
 - a quota error pauses sending (until `resume_at`, the next hour, or a manual retry); an auth error stops it.
+
+Every entry gives its `Outcome` (rankterm/api/outcome.py); a send's `SendReport.outcomes` holds those it
+settled. The file's schema has a version (`PRAGMA user_version`); older files are migrated when opened
+(version 1 kept a `reason` text: it becomes one error item with an empty code).
 """
 
 from __future__ import annotations
@@ -19,17 +24,36 @@ import json
 import os
 import sqlite3
 import time
-import uuid
-from collections.abc import Awaitable, Callable, Iterable
+from collections.abc import Awaitable, Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 from pathlib import Path
 
 from rankterm.api.client import RankingClient
-from rankterm.api.errors import AuthError, MatchRejected, Offline, QuotaError, RanktermError, ServiceError
+from rankterm.api.errors import (
+    AuthError,
+    ErrorItem,
+    MatchRejected,
+    Offline,
+    QuotaError,
+    RanktermError,
+    ServiceError,
+)
+from rankterm.api.ids import new_external_id, outbox_scope
 from rankterm.api.models import NewMatch
+from rankterm.api.outcome import ALREADY_ACCEPTED, Outcome, OutcomeState, error_items
 
-ALREADY_ACCEPTED = "M003"
+__all__ = [
+    "ALREADY_ACCEPTED",
+    "Entry",
+    "Outbox",
+    "OutboxSender",
+    "SendReport",
+    "State",
+    "new_external_id",
+    "next_hour",
+    "outbox_scope",
+]
 
 
 class State(StrEnum):
@@ -47,14 +71,25 @@ class Entry:
     state: State
     in_doubt: bool
     attempts: int
-    reason: str
+    errors: tuple[ErrorItem, ...]
+    """The service's errors when rejected (an old file's reason: one item with an empty code)."""
     created_at: float
     updated_at: float
+    match_id: str = ""
+    """The service's id of the recorded match, once sent (empty when it did not say)."""
+
+    def outcome(self, index: int = 0) -> Outcome:
+        """Where this entry stands, as the one outcome type; `index` is its place in a batch."""
+        if self.state is State.SENT:
+            state = OutcomeState.ACCEPTED
+        elif self.state is State.REJECTED:
+            state = OutcomeState.REJECTED
+        else:
+            state = OutcomeState.IN_DOUBT if self.in_doubt else OutcomeState.PENDING
+        return Outcome(index, state, self.external_id, self.errors, match_id=self.match_id)
 
 
-def new_external_id() -> str:
-    return "rt-" + uuid.uuid4().hex[:16]
-
+SCHEMA_VERSION = 2
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS entries (
@@ -65,12 +100,51 @@ CREATE TABLE IF NOT EXISTS entries (
     state TEXT NOT NULL,
     in_doubt INTEGER NOT NULL DEFAULT 0,
     attempts INTEGER NOT NULL DEFAULT 0,
-    reason TEXT NOT NULL DEFAULT '',
+    errors TEXT NOT NULL DEFAULT '[]',
+    match_id TEXT NOT NULL DEFAULT '',
     created_at REAL NOT NULL,
     updated_at REAL NOT NULL,
     UNIQUE (scope, external_id)
 );
 """
+
+
+def _migrate(db: sqlite3.Connection) -> None:
+    """Bring an outbox file to `SCHEMA_VERSION`. Version 1 had a `reason` text column and no `errors`:
+    each non-empty reason becomes one error item with an empty code (the column stays, unused)."""
+    version = db.execute("PRAGMA user_version").fetchone()[0]
+    if version >= SCHEMA_VERSION:
+        return
+    columns = {row[1] for row in db.execute("PRAGMA table_info(entries)")}
+    with db:
+        db.execute("BEGIN IMMEDIATE")
+        if "errors" not in columns:
+            db.execute("ALTER TABLE entries ADD COLUMN errors TEXT NOT NULL DEFAULT '[]'")
+        if "match_id" not in columns:
+            db.execute("ALTER TABLE entries ADD COLUMN match_id TEXT NOT NULL DEFAULT ''")
+        if "reason" in columns:
+            rows = db.execute("SELECT seq, reason FROM entries WHERE reason != ''").fetchall()
+            db.executemany(
+                "UPDATE entries SET errors = ?, reason = '' WHERE seq = ?",
+                [(_dump_errors([ErrorItem("", reason)]), seq) for seq, reason in rows],
+            )
+        db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+
+
+def _dump_errors(errors: Iterable[ErrorItem]) -> str:
+    return json.dumps([{"code": e.code, "message": e.message} for e in errors])
+
+
+def _load_errors(text: str) -> tuple[ErrorItem, ...]:
+    try:
+        raw = json.loads(text or "[]")
+    except ValueError:
+        return (ErrorItem("", text),)
+    if not isinstance(raw, list):
+        return ()
+    return tuple(
+        ErrorItem(str(e.get("code", "")), str(e.get("message", ""))) for e in raw if isinstance(e, dict)
+    )
 
 
 class Outbox:
@@ -92,24 +166,26 @@ class Outbox:
         self._db.execute("PRAGMA journal_mode=WAL")
         self._db.execute("PRAGMA synchronous=FULL")
         self._db.executescript(_SCHEMA)
+        _migrate(self._db)
 
     def close(self) -> None:
         self._db.close()
 
     def _row(self, row: tuple) -> Entry:
-        ext, body, state, in_doubt, attempts, reason, created, updated = row
+        ext, body, state, in_doubt, attempts, errors, created, updated, match_id = row
         return Entry(
             ext,
             NewMatch.model_validate(json.loads(body)),
             State(state),
             bool(in_doubt),
             attempts,
-            reason,
+            _load_errors(errors),
             created,
             updated,
+            match_id,
         )
 
-    _COLUMNS = "external_id, body, state, in_doubt, attempts, reason, created_at, updated_at"
+    _COLUMNS = "external_id, body, state, in_doubt, attempts, errors, created_at, updated_at, match_id"
 
     def add(self, match: NewMatch) -> Entry:
         """Store a match (giving it an external id if it has none); on return it is on disk."""
@@ -163,27 +239,42 @@ class Outbox:
                 [(self.clock(), self.scope, ext) for ext in ids],
             )
 
-    def mark_sent(self, external_ids: Iterable[str]) -> None:
-        self._set(external_ids, state=State.SENT.value, in_doubt=0, reason="")
+    def mark_sent(self, external_ids: Iterable[str], match_id: str = "") -> None:
+        """Settle entries as recorded by the service (`match_id`: its id for them, when one entry)."""
+        self._set(external_ids, state=State.SENT.value, in_doubt=0, errors="[]", match_id=match_id)
 
-    def mark_rejected(self, external_id: str, reason: str) -> None:
-        self._set([external_id], state=State.REJECTED.value, in_doubt=0, reason=reason)
+    def mark_rejected(self, external_id: str, errors: Sequence[ErrorItem]) -> None:
+        """Settle an entry as refused, keeping the service's errors (code and message) as they came."""
+        items = list(errors) or [ErrorItem("", "rejected without a reason")]
+        self._set([external_id], state=State.REJECTED.value, in_doubt=0, errors=_dump_errors(items))
 
     def edit(self, external_id: str, match: NewMatch) -> Entry:
-        """Replace a rejected (or pending, not in doubt) entry's match and make it pending again."""
+        """Replace a rejected (or pending, not in doubt) entry's match and make it pending again.
+
+        When `match` carries another external id (a fix of an M003: the old id was another match's), the
+        entry takes it, keeping its place in the queue; an id another entry of this outbox holds is refused.
+        """
         entry = self.get(external_id)
         if entry is None or entry.state is State.SENT or entry.in_doubt:
             raise ValueError("only a rejected or unsent match can be edited")
-        match = match.model_copy(update={"external_id": external_id})
+        new_id = match.external_id or external_id
+        if new_id != external_id and self.get(new_id) is not None:
+            raise ValueError(f"the external id {new_id} is already in the outbox")
+        match = match.model_copy(update={"external_id": new_id})
         self._set(
-            [external_id], body=json.dumps(match.to_wire()), state=State.PENDING.value, reason="", attempts=0
+            [external_id],
+            body=json.dumps(match.to_wire()),
+            state=State.PENDING.value,
+            errors="[]",
+            attempts=0,
+            external_id=new_id,
         )
-        return self.get(external_id)  # type: ignore[return-value]
+        return self.get(new_id)  # type: ignore[return-value]
 
     def retry(self, external_id: str) -> None:
         entry = self.get(external_id)
         if entry is not None and entry.state is State.REJECTED:
-            self._set([external_id], state=State.PENDING.value, reason="", attempts=0)
+            self._set([external_id], state=State.PENDING.value, errors="[]", attempts=0)
 
     def discard(self, external_id: str) -> None:
         """Forget an entry that is not in doubt (a match in doubt may already be recorded)."""
@@ -204,7 +295,8 @@ class SendReport:
     failures: int = 0
     stopped: RanktermError | None = None
     resume_at: float | None = None
-    reasons: dict[str, str] = field(default_factory=dict)
+    outcomes: dict[str, Outcome] = field(default_factory=dict)
+    """The entries this run settled (sent or rejected), by external id."""
 
     @property
     def paused(self) -> bool:
@@ -241,39 +333,45 @@ class OutboxSender:
         out = []
         for entry in entries:
             if entry.in_doubt and await self.client.match_exists(entry.external_id):
-                self.outbox.mark_sent([entry.external_id])
-                report.sent += 1
+                self._sent(entry.external_id, report)
                 report.confirmed_by_exists += 1
             else:
                 out.append(entry)
         return out
+
+    def _sent(self, external_id: str, report: SendReport, match_id: str = "") -> None:
+        self.outbox.mark_sent([external_id], match_id)
+        report.sent += 1
+        report.outcomes[external_id] = Outcome(0, OutcomeState.ACCEPTED, external_id, match_id=match_id)
+
+    def _rejected(self, external_id: str, errors: Sequence[ErrorItem], report: SendReport) -> None:
+        self.outbox.mark_rejected(external_id, errors)
+        report.rejected += 1
+        entry = self.outbox.get(external_id)
+        report.outcomes[external_id] = Outcome(
+            0, OutcomeState.REJECTED, external_id, entry.errors if entry else ()
+        )
 
     async def _send_batch(self, batch: list[Entry], report: SendReport) -> None:
         self.outbox.mark_in_doubt(e.external_id for e in batch)
         try:
             answer = await self.client.add_matches([e.match for e in batch])
         except MatchRejected as exc:  # the request as a whole was refused: nothing of it was recorded
+            errors = exc.errors or (ErrorItem(exc.code or "", str(exc)),)
             for entry in batch:
-                self.outbox.mark_rejected(entry.external_id, str(exc))
-                report.rejected += 1
-                report.reasons[entry.external_id] = str(exc)
+                self._rejected(entry.external_id, errors, report)
             return
-        for outcome in answer.accepted:
-            self.outbox.mark_sent([batch[outcome.index].external_id])
-            report.sent += 1
-        for outcome in answer.rejected:
-            entry = batch[outcome.index]
-            ext = entry.external_id
+        for item in answer.accepted:
+            self._sent(batch[item.index].external_id, report, item.id)
+        for item in answer.rejected:
+            entry = batch[item.index]
+            errors = error_items(item)
             # M003 after an earlier attempt whose answer was lost: that attempt landed. On a first attempt it
             # means the external id belongs to another match: a real rejection.
-            if entry.attempts > 0 and any(e.code == ALREADY_ACCEPTED for e in outcome.errors):
-                self.outbox.mark_sent([ext])
-                report.sent += 1
-                continue
-            reason = "; ".join(f"{e.message or e.code} ({e.code})" for e in outcome.errors) or "rejected"
-            self.outbox.mark_rejected(ext, reason)
-            report.rejected += 1
-            report.reasons[ext] = reason
+            if entry.attempts > 0 and any(e.code == ALREADY_ACCEPTED for e in errors):
+                self._sent(entry.external_id, report)
+            else:
+                self._rejected(entry.external_id, errors, report)
 
     async def send_pending(self, *, force: bool = False) -> SendReport:
         """Send every pending entry; retry transient failures with backoff, up to `max_rounds` rounds."""

@@ -4,31 +4,28 @@ Every match the form submits is written to the outbox before any request (`recor
 entries are sent. The runner keeps the app's `outbox_counts` and `offline` up to date (the status line shows
 them), retries on its own with a growing delay while something is pending and the service cannot be reached,
 pauses on a quota error until the hour turns, and hands a refused key or secret to the app (`on_refused`).
+
+`record` gives one `Outcome` per match (rankterm/api/outcome.py), the same type a dry run gives; `sending`
+says whether a send is under way (for quitting: a match in flight may already be recorded).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
 
 from textual.timer import Timer
 
 from rankterm.api.client import RankingClient
 from rankterm.api.errors import AuthError, QuotaError, RanktermError
-from rankterm.api.models import MatchError, MatchOutcome, NewMatch, NewMatchAnswer
-from rankterm.api.outbox import Entry, Outbox, OutboxSender, SendReport, State
+from rankterm.api.models import NewMatch
+from rankterm.api.outbox import Entry, Outbox, OutboxSender, SendReport, State, outbox_scope
+from rankterm.api.outcome import BatchOutcome, Outcome, OutcomeState
 
 RETRY_DELAYS = (5.0, 15.0, 30.0, 60.0, 120.0, 300.0)
 """Seconds between automatic retries while the service cannot be reached (the last one repeats)."""
 
-
-@dataclass
-class Recorded:
-    """What became of matches handed to the outbox: the service's answer, and those still waiting."""
-
-    answer: NewMatchAnswer
-    waiting: list[int] = field(default_factory=list)
-    failure: str | None = None
+Recorded = BatchOutcome
+"""The old name of what `record` gives (tui/app.py's annotation still says it)."""
 
 
 class OutboxRunner:
@@ -43,6 +40,13 @@ class OutboxRunner:
         self._timer: Timer | None = None
         self._retry_step = 0
         self.last_report: SendReport | None = None
+        self._sends = 0
+
+    @property
+    def sending(self) -> bool:
+        """True while a send is under way (a request may be in flight: its match may already be recorded,
+        so quitting now leaves it in doubt; the next start asks the service before sending it again)."""
+        return self._sends > 0
 
     def close(self) -> None:
         self.cancel_retry()
@@ -69,31 +73,29 @@ class OutboxRunner:
             )
         return self.outbox.edit(match.external_id, match)
 
-    async def record(self, matches: Sequence[NewMatch]) -> Recorded:
-        """Write `matches` to the outbox (on disk before anything is sent), send what is pending, report."""
+    async def record(self, matches: Sequence[NewMatch]) -> BatchOutcome:
+        """Write `matches` to the outbox (on disk before anything is sent), send what is pending, and give
+        one outcome per match, in order: accepted, rejected (the service's errors), or still waiting."""
         entries = [self._put(m) for m in matches]
         self.refresh_counts()
         report = await self.send(force=True)
-        answer = NewMatchAnswer(total=len(entries))
-        waiting: list[int] = []
+        outcomes = []
         for index, entry in enumerate(entries):
             now = self.outbox.get(entry.external_id)
-            if now is None or now.state is State.PENDING:
-                waiting.append(index)
-            elif now.state is State.SENT:
-                answer.accepted.append(MatchOutcome(index=index, id=entry.external_id))
-            else:
-                answer.rejected.append(
-                    MatchOutcome(index=index, id=entry.external_id, errors=[MatchError(message=now.reason)])
-                )
-        answer.accepted_count, answer.rejected_count = len(answer.accepted), len(answer.rejected)
-        failure = str(report.stopped) if report.stopped is not None and waiting else None
-        return Recorded(answer, waiting, failure)
+            outcomes.append(
+                now.outcome(index) if now else Outcome(index, OutcomeState.PENDING, entry.external_id)
+            )
+        waiting = any(o.waiting for o in outcomes)
+        return BatchOutcome(tuple(outcomes), report.stopped if waiting else None)
 
     async def send(self, *, force: bool = False) -> SendReport:
         """Send every pending entry now; schedule a retry if the service could not be reached."""
         self.cancel_retry()
-        report = await self.sender.send_pending(force=force)
+        self._sends += 1
+        try:
+            report = await self.sender.send_pending(force=force)
+        finally:
+            self._sends -= 1
         self.last_report = report
         self.refresh_counts()
         pending = self.app.outbox_counts.get(State.PENDING.value, 0)
@@ -131,6 +133,7 @@ class OutboxRunner:
         self.refresh_counts()
 
     def replace(self, external_id: str, match: NewMatch) -> None:
+        """Put a fixed `match` in the place of entry `external_id` (it may carry a new external id)."""
         self.outbox.edit(external_id, match)
         self.refresh_counts()
 
@@ -141,4 +144,4 @@ OutboxFactory = Callable[[RankingClient, bool], Outbox]
 
 def memory_outbox(client: RankingClient, demo: bool) -> Outbox:
     """An outbox that lives as long as the app (tests, and the demo whose group dies with the process)."""
-    return Outbox(None, scope=f"{client.base_url}|{client.key}")
+    return Outbox(None, scope=outbox_scope(client.base_url, client.key))

@@ -259,3 +259,14 @@ def test_answer_combine_offsets_indexes():
     both = m.NewMatchAnswer.combine([a, b], [2, 1])
     assert both.total == 3 and both.accepted_count == 2 and both.rejected_count == 1
     assert [o.index for o in both.accepted] == [0, 2] and both.rejected[0].errors[0].code == "M003"
+
+
+def test_match_wide_rules_speak_even_when_a_field_cannot_be_read():
+    data = _duel(rank="")
+    data["factions"][1]["players"] = ["a"]  # and a player twice
+    match, problems = read_match(data)
+    assert match is None
+    assert [(p.field, p.code) for p in problems] == [
+        ("factions.0.rank", "M008"),
+        ("factions.1.players", "M006"),
+    ]

@@ -7,14 +7,17 @@ the soak test in tests/e2e runs the outbox against the real embedded service beh
 from __future__ import annotations
 
 import json
+import sqlite3
 import stat
 
 import httpx
 import pytest
 
 from rankterm.api.client import RankingClient
+from rankterm.api.errors import ErrorItem
 from rankterm.api.models import NewFaction, NewMatch
 from rankterm.api.outbox import Outbox, OutboxSender, State, next_hour
+from rankterm.api.outcome import OutcomeState
 from rankterm.testing.faults import Fault, FaultyTransport
 
 from .conftest import BASE, fail, make_token, ok
@@ -153,7 +156,9 @@ async def test_rejected_kept_with_reason_then_edited_and_resent(tmp_path, record
     report = await OutboxSender(box, client, sleep=no_sleep).send_pending()
     assert report.sent == 1 and report.rejected == 1
     bad = box.get("x1")
-    assert bad.state is State.REJECTED and "bad rank (M008)" in bad.reason
+    assert bad.state is State.REJECTED and bad.errors == (ErrorItem("M008", "bad rank"),)
+    assert report.outcomes["x1"].rejected and report.outcomes["x1"].codes == ("M008",)
+    assert report.outcomes["x2"].accepted and report.outcomes["x2"].match_id == "x2"
     box.edit("x1", match(1, rank2=2))
     assert box.get("x1").state is State.PENDING
     await OutboxSender(box, client, sleep=no_sleep).send_pending()
@@ -204,4 +209,72 @@ async def test_m003_on_a_first_attempt_is_a_collision_not_a_success(tmp_path, re
     box.add(match(1))
     client, _ = make_client(recorder)
     report = await OutboxSender(box, client, sleep=no_sleep).send_pending()
-    assert report.rejected == 1 and box.get("x1").state is State.REJECTED and "(M003)" in box.get("x1").reason
+    assert report.rejected == 1 and box.get("x1").state is State.REJECTED
+    outcome = box.get("x1").outcome()
+    assert outcome.state is OutcomeState.REJECTED and outcome.has_code("M003")
+    assert outcome.errors == (ErrorItem("M003", "dup"),)  # the service's sentence, kept as it came
+
+
+async def test_m003_after_an_earlier_attempt_is_sent(tmp_path, recorder):
+    box = Outbox(tmp_path / "o.db", "s")
+    box.add(match(1))
+    box.mark_in_doubt(["x1"])  # an earlier attempt, whose answer was lost ...
+    recorder.accepted.append("x1")  # ... landed; the service's exists check lags behind (asked: no)
+
+    def lagging(request):
+        if request.url.path.endswith("matches/match/exists"):
+            return ok({"exists": False})
+        return recorder(request)
+
+    client, transport = make_client(recorder)
+    transport.inner = httpx.MockTransport(lagging)
+    report = await OutboxSender(box, client, sleep=no_sleep).send_pending()
+    assert recorder.posts == 1 and report.rejected == 0 and report.sent == 1
+    assert box.get("x1").state is State.SENT and report.outcomes["x1"].accepted
+
+
+def test_an_old_outbox_file_is_migrated_reason_to_one_error_item(tmp_path):
+    path = tmp_path / "old.db"
+    db = sqlite3.connect(path)
+    db.executescript(
+        """CREATE TABLE entries (seq INTEGER PRIMARY KEY AUTOINCREMENT, scope TEXT NOT NULL,
+        external_id TEXT NOT NULL, body TEXT NOT NULL, state TEXT NOT NULL,
+        in_doubt INTEGER NOT NULL DEFAULT 0, attempts INTEGER NOT NULL DEFAULT 0,
+        reason TEXT NOT NULL DEFAULT '', created_at REAL NOT NULL, updated_at REAL NOT NULL,
+        UNIQUE (scope, external_id));"""
+    )
+    body = json.dumps(match(1).to_wire())
+    db.execute(
+        "INSERT INTO entries (scope, external_id, body, state, attempts, reason, created_at, updated_at)"
+        " VALUES ('s', 'x1', ?, 'rejected', 1, 'bad rank (M008)', 1, 1)",
+        (body,),
+    )
+    db.execute(
+        "INSERT INTO entries (scope, external_id, body, state, created_at, updated_at)"
+        " VALUES ('s', 'x2', ?, 'pending', 2, 2)",
+        (body.replace('"x1"', '"x2"'),),
+    )
+    db.commit()
+    db.close()
+    box = Outbox(path, "s")
+    old, pending = box.entries()
+    assert old.state is State.REJECTED and old.errors == (ErrorItem("", "bad rank (M008)"),)
+    assert old.outcome().codes == ()  # an old reason is shown, never searched for a code
+    assert pending.state is State.PENDING and pending.errors == ()
+    box.add(match(3))
+    box.close()
+    again = Outbox(path, "s")  # opening twice migrates once
+    assert [e.external_id for e in again.entries()] == ["x1", "x2", "x3"]
+    assert again.get("x1").errors == (ErrorItem("", "bad rank (M008)"),)
+
+
+def test_a_fix_may_take_a_new_external_id_and_stays_one_entry(tmp_path):
+    box = Outbox(tmp_path / "o.db", "s")
+    box.add(match(1))
+    box.add(match(2))
+    box.mark_rejected("x1", [ErrorItem("M003", "taken")])
+    fixed = box.edit("x1", match(1).model_copy(update={"external_id": "x1-fixed"}))
+    assert fixed.external_id == "x1-fixed" and fixed.state is State.PENDING and fixed.errors == ()
+    assert [e.external_id for e in box.entries()] == ["x1-fixed", "x2"]  # same place in the queue
+    with pytest.raises(ValueError):
+        box.edit("x1-fixed", match(2))  # x2 is another entry's id

@@ -12,7 +12,7 @@ import asyncio
 from hypothesis import HealthCheck, Phase, example, given, settings
 from hypothesis import strategies as st
 
-from rankterm.tui.widgets.match_form.faction_row import parse_rank, points_ok
+from rankterm.api.new_match import read_match
 
 from .conftest import _new_demo_service, fixed_ids, settle
 from .test_match_entry import open_form, quick_fill
@@ -59,8 +59,11 @@ async def _one(rank1: str, rank2: str, points: str, name: str) -> tuple[bool, bo
 @example(rank1="¹", rank2="2", points="", name="")  # once a crash: "¹".isdigit() but int("¹") fails
 def test_random_input_is_refused_inline_or_recorded(isolated_paths, rank1, rank2, points, name):
     problems, recorded, calls, answer = asyncio.run(_one(rank1, rank2, points, name))
-    valid = parse_rank(rank1) is not None and parse_rank(rank2) is not None and points_ok(points.strip())
-    valid = valid and len(name) <= 200
+    factions = [
+        {"players": ["a"], "rank": rank1, "points": points},
+        {"players": ["b"], "rank": rank2, "name": name},
+    ]
+    valid = not read_match({"game": 1, "weight": "normal", "factions": factions})[1]
     if valid:
         assert recorded and not problems, answer
     else:

@@ -12,7 +12,7 @@ from textual.pilot import Pilot
 
 from rankterm.api.errors import ErrorItem, QuotaError
 from rankterm.tui.screens.match_entry import MatchEntryScreen
-from rankterm.tui.widgets.match_form.faction_row import FactionRow, parse_rank, points_ok
+from rankterm.tui.widgets.match_form.faction_row import FactionRow
 from rankterm.tui.widgets.match_form.player_chip import PlayerChip
 from rankterm.tui.widgets.match_form.player_picker import PlayerPicker
 
@@ -106,16 +106,6 @@ async def match_count(pilot: Pilot) -> int:
 
 
 # ---------------------------------------------------------------------- pure helpers
-
-
-def test_rank_and_points_parsing():
-    assert parse_rank("3") == 3
-    assert parse_rank(" 1 ") == 1
-    assert parse_rank("0") is None
-    assert parse_rank("") is None
-    assert parse_rank("10001") is None
-    assert points_ok("") and points_ok("12") and points_ok("-3.5") and points_ok("4,5")
-    assert not points_ok("-") and not points_ok("1.2.3")
 
 
 # ---------------------------------------------------------------------- the form
@@ -229,8 +219,31 @@ async def test_bot_toggle_hides_the_players(make_app):
         await pilot.pause()
         assert row.is_bot and row.has_class("-bot")
         assert not row.query_one(PlayerPicker).display
-        faction, problems = row.read()
-        assert faction.bot and faction.players == [] and problems == []
+        raw = row.raw()
+        assert raw["bot"] and raw["players"] == []
+
+
+async def test_bot_toggle_on_and_off_differ_without_colour(make_app):
+    """In 16 colours (or none) only the text tells on from off: the box must show a mark when on."""
+    async with make_app().run_test(size=(80, 24)) as pilot:
+        screen = await open_form(pilot)
+        box = screen.form.rows[1].bot_box
+        off = box.render().plain
+        box.value = True
+        await pilot.pause()
+        on = box.render().plain
+        assert off != on and "Bot" in on and "Bot" in off
+
+
+async def test_rank_10000_shows_whole_in_the_row(make_app):
+    async with make_app().run_test(size=(80, 24)) as pilot:
+        screen = await open_form(pilot)
+        row = screen.form.rows[0]
+        row.rank_input.value = "10000"
+        screen.form.rows[1].points_input.focus()
+        await pilot.pause()
+        shown = "".join(seg.text for seg in row.rank_input.render_line(0))
+        assert "10000" in shown, shown
 
 
 async def test_add_and_remove_factions_with_keys_renumbers(make_app):

@@ -11,6 +11,7 @@ from rankterm.api.outbox import Outbox, State
 from rankterm.server.app import create_app
 from rankterm.server.seed import DEMO_KEY, DEMO_SECRET, demo_store
 from rankterm.testing.faults import FaultyTransport
+from rankterm.tui.dialogs.confirm import ConfirmDialog
 from rankterm.tui.screens.outbox import OutboxScreen
 from rankterm.tui.widgets.status_line import StatusLine
 
@@ -77,7 +78,10 @@ async def test_a_rejected_match_is_listed_edited_and_sent_again(make_app):
         screen.form.field("external-id").value = "demo-0001"  # the demo's first match has this id: M003
         await pilot.press("ctrl+s")
         await settle(pilot)
-        assert "(M003)" in screen.form.answer.text
+        outcome = screen.last_answer[0]
+        assert outcome.rejected and outcome.has_code("M003")  # an M003 on a first attempt: a real rejection
+        assert f"{outcome.errors[0].message} (M003)" in screen.form.answer.text  # the service's sentence
+        assert screen.form.field("external-id").has_class("-invalid")  # pointed at by its code
         assert pilot.app.outbox_counts["rejected"] == 1
 
         await pilot.press("escape", "o")
@@ -85,7 +89,7 @@ async def test_a_rejected_match_is_listed_edited_and_sent_again(make_app):
         outbox = pilot.app.screen
         assert isinstance(outbox, OutboxScreen)
         assert [(e.external_id, e.state) for e in outbox.entries] == [("demo-0001", State.REJECTED)]
-        assert "already accepted" in outbox.entries[0].reason
+        assert outbox.entries[0].outcome().codes == ("M003",)
 
         await pilot.press("e")
         await settle(pilot)
@@ -93,18 +97,44 @@ async def test_a_rejected_match_is_listed_edited_and_sent_again(make_app):
         assert form_screen.form.field("external-id").value == "demo-0001"
         assert [r.points_input.value for r in form_screen.form.rows] == ["9", "7"]
         assert form_screen.form.game_picker.game.name == "Catan"
-        # Fixing it here means a fresh external id; the outbox keeps the rejected one until discarded.
+        # Fixing it here means a fresh external id: the fix takes the rejected entry's place.
         form_screen.form.field("external-id").value = "fixed-0001"
         await pilot.press("ctrl+s")
         await settle(pilot)
         assert "accepted" in form_screen.form.answer.text
-        assert pilot.app.outbox_counts == {"pending": 0, "sent": 1, "rejected": 1}
+        assert pilot.app.outbox_counts == {"pending": 0, "sent": 1, "rejected": 0}
 
+        await pilot.press("escape", "o")
+        await settle(pilot)
+        assert [(e.external_id, e.state) for e in pilot.app.screen.entries] == [("fixed-0001", State.SENT)]
+
+
+async def test_discard_asks_first(make_app):
+    async with make_app().run_test(size=(100, 30)) as pilot:
+        screen = await open_form(pilot)
+        await quick_fill(pilot, "Catan", [(["Ada"], 1, "9"), (["Ben"], 2, "7")])
+        screen.form.field("external-id").value = "demo-0001"
+        await pilot.press("ctrl+s")
+        await settle(pilot)
         await pilot.press("escape", "o")
         await settle(pilot)
         await pilot.press("x")
         await settle(pilot)
-        assert pilot.app.outbox_counts == {"pending": 0, "sent": 1, "rejected": 0}
+        assert isinstance(pilot.app.screen, ConfirmDialog)
+        assert pilot.app.outbox_counts["rejected"] == 1  # nothing discarded yet
+        await pilot.press("n")
+        await settle(pilot)
+        assert isinstance(pilot.app.screen, OutboxScreen) and pilot.app.outbox_counts["rejected"] == 1
+        await pilot.press("x")
+        await settle(pilot)
+        await pilot.press("enter")  # No has the focus: a habitual Enter keeps the entry
+        await settle(pilot)
+        assert pilot.app.outbox_counts["rejected"] == 1
+        await pilot.press("x")
+        await settle(pilot)
+        await pilot.press("y")
+        await settle(pilot)
+        assert pilot.app.outbox_counts == {"pending": 0, "sent": 0, "rejected": 0}
 
 
 async def test_pending_matches_of_an_earlier_run_are_sent_at_start(make_app, demo_client, tmp_path):

@@ -4,9 +4,12 @@ The form (`MatchForm`): game (type to filter the group's games, the catalogue se
 name ("Game name", "A vs B" or a custom text), notes, external id (generated, editable), and faction rows that
 can be added and removed (players as chips, rank pre-filled by row order, points, faction name, bot toggle).
 
-Nothing is sent until the form passes its own checks. A sent match goes through the outbox (on disk before any
-request); the answer is then shown per match: accepted, rejected (with the reason; the form stays as it was),
-or kept in the outbox while the service cannot be reached. Matches can be queued and sent as one batch.
+Nothing is sent until the form passes the one judge (rankterm/api/new_match.py). A sent match goes through the
+outbox (on disk before any request); what became of it is one `Outcome` per match (rankterm/api/outcome.py),
+the same for a dry run: accepted, rejected (with the service's sentences; the form stays as it was, the field
+a code names marked), or kept in the outbox while the service cannot be reached. Matches can be queued and
+sent as one batch. An empty date means the moment of recording (sending or queueing), by the client's clock.
+A match loaded from the outbox (`edit_entry`) replaces that entry when sent, even under a new external id.
 
 Keys (the ctrl keys work while typing; each F-key does the same for terminals that eat a ctrl key):
 ctrl+s / F5 send · ctrl+y / F3 dry run (the service checks, nothing is saved) · ctrl+f / F6 add a faction ·
@@ -19,6 +22,7 @@ from __future__ import annotations
 
 import asyncio
 from dataclasses import dataclass
+from datetime import UTC, datetime
 
 from textual import on, work
 from textual.app import ComposeResult
@@ -26,7 +30,9 @@ from textual.binding import Binding
 from textual.widget import Widget
 from textual.widgets import Footer, Header, Select
 
-from rankterm.api.models import Game, NewMatch, NewMatchAnswer
+from rankterm.api.errors import ErrorItem, RanktermError
+from rankterm.api.models import Game, NewMatch
+from rankterm.api.outcome import ALREADY_ACCEPTED, BatchOutcome, Outcome, OutcomeState, from_answer
 from rankterm.tui.base import RanktermScreen
 from rankterm.tui.text import error_sentence
 from rankterm.tui.widgets.match_form.answer import BAD, NOTE, OK
@@ -46,11 +52,16 @@ class Pending:
     queued: bool
 
 
-def _reason(errors: list) -> str:
+def describe_errors(errors: tuple[ErrorItem, ...]) -> str:
+    """The service's errors for a person: each message with its code, "; " between them."""
     return (
         "; ".join(f"{e.message or e.code}" + (f" ({e.code})" if e.message and e.code else "") for e in errors)
         or "no reason given"
     )
+
+
+FIELD_OF_CODE = {ALREADY_ACCEPTED: "external_id", "M004": "game", "M005": "factions"}
+"""The form field a rejection code is about (the service's own codes; the others are judged in the form)."""
 
 
 class MatchEntryScreen(RanktermScreen):
@@ -75,14 +86,26 @@ class MatchEntryScreen(RanktermScreen):
         self._queued_key: tuple | None = None
         self.recorded: set[str] = set()
         """External ids accepted in this session: a second send of the same form is refused here."""
-        self.last_answer: NewMatchAnswer | None = None
+        self.last_answer: BatchOutcome | None = None
+        """What became of the last batch sent or checked: one `Outcome` per match."""
         self.sending = False
         """True while a batch is on its way: a second send waits (it would race the first)."""
+        self.editing: str | None = None
+        """The external id of the outbox entry loaded by `edit_entry`: sending replaces that entry."""
 
     def compose(self) -> ComposeResult:
         yield Header()
         yield MatchForm(id="match-form", search=self._search_games)
         yield Footer()
+
+    def now(self) -> datetime:
+        """The moment of recording, by the client's clock (UTC, the service's time zone)."""
+        clock = self.client.clock if self.has_client else None
+        return datetime.fromtimestamp(clock() if clock else datetime.now(UTC).timestamp(), UTC)
+
+    def has_unsent_input(self) -> bool:
+        """True when quitting now would lose a match: the form holds one not yet sent, or the queue does."""
+        return bool(self.queue) or self.form.has_unsent_input()
 
     def on_mount(self) -> None:
         self.title = "New match"
@@ -138,10 +161,11 @@ class MatchEntryScreen(RanktermScreen):
 
     def action_queue(self) -> None:
         """Put the form's match in the batch; keep game and players for the next one."""
-        match = self.form.collect(self._taken_ids())
+        match = self.form.collect(self._taken_ids(), self.now())
         if match is None:
             return
         self.queue.append(Pending(match, self.form.label(match), queued=True))
+        self.form.mark_sent()
         self.form.next_match(self.rankterm.new_external_id())
         self._queued_key = self.form.key()
         count = len(self.queue)
@@ -163,6 +187,7 @@ class MatchEntryScreen(RanktermScreen):
 
     def action_rematch(self) -> None:
         """Start again with the same game and players: ranks, points and notes cleared, a new external id."""
+        self.editing = None
         self.form.next_match(self.rankterm.new_external_id())
         self.form.answer.show([(NOTE, "Rematch: same game and players. Enter the results, then ctrl+s.")])
         self._focus_first_row()
@@ -171,6 +196,7 @@ class MatchEntryScreen(RanktermScreen):
         """A blank form and an empty queue."""
         self.queue.clear()
         self._queued_key = None
+        self.editing = None
         self._update_queue_line()
         self.form.answer.clear()
         await self.form.clear(self.rankterm.new_external_id())
@@ -208,7 +234,7 @@ class MatchEntryScreen(RanktermScreen):
             return
         pending = list(self.queue)
         if not pending or self.form.key() != self._queued_key:
-            match = self.form.collect(self._taken_ids())
+            match = self.form.collect(self._taken_ids(), self.now())
             if match is None:
                 return
             pending.append(Pending(match, self.form.label(match), queued=False))
@@ -225,86 +251,91 @@ class MatchEntryScreen(RanktermScreen):
         form = self.form
         form.loading = True
         self.sending = True
-        answer: NewMatchAnswer | None = None
-        waiting: list[int] = []
-        failure: str | None = None
+        matches = [p.match for p in pending]
         try:
             if dry_run:
-                answer = await self.client.add_matches([p.match for p in pending], dry_run=True)
+                answer = await self.client.add_matches(matches, dry_run=True)
+                batch = from_answer(matches, answer, dry_run=True)
             else:
-                recorded = await self.rankterm.record_matches([p.match for p in pending])
-                answer, waiting, failure = recorded.answer, recorded.waiting, recorded.failure
+                self._replace_edited(pending)
+                batch = await self.rankterm.record_matches(matches)
         except Exception as exc:  # one sentence, never a traceback
-            failure = error_sentence(exc)
-            answer = getattr(exc, "partial", None)
+            failure = exc if isinstance(exc, RanktermError) else RanktermError(error_sentence(exc))
+            # A dry run cut short leaves matches unchecked; a send that failed before the outbox took the
+            # matches leaves them unrecorded (the outbox itself never raises for the service's sake).
+            uncovered = OutcomeState.PENDING if dry_run else OutcomeState.REJECTED
+            batch = from_answer(
+                matches, failure.partial, dry_run=dry_run, failure=failure, uncovered=uncovered
+            )
         finally:
             form.loading = False
             self.sending = False
-        self.last_answer = answer
-        self._report(pending, answer, failure, dry_run, waiting)
+        self.last_answer = batch
+        self._report(pending, batch)
+
+    def _replace_edited(self, pending: list[Pending]) -> None:
+        """The form's match fixes the outbox entry `editing`: it takes that entry's place (under its new
+        external id, when the fix changed it), so the old rejection is not listed beside the fix."""
+        form_match = next((p.match for p in pending if not p.queued), None)
+        runner = getattr(self.rankterm, "outbox_runner", None)
+        if self.editing is None or form_match is None or runner is None:
+            return
+        if form_match.external_id != self.editing:
+            runner.replace(self.editing, form_match)
+        self.editing = None
 
     async def edit_entry(self, match: NewMatch) -> None:
-        """Load an outbox entry into the form, to fix and send again under the same external id."""
+        """Load an outbox entry into the form, to fix and send again (it replaces the entry when sent)."""
         self.queue.clear()
         self._queued_key = None
         self._update_queue_line()
         await self.form.load(match)
+        self.editing = match.external_id
         self.form.answer.show([(NOTE, f"Editing {match.external_id} from the outbox: fix it, then ctrl+s.")])
         self._focus_first_row()
 
-    def _report(
-        self,
-        pending: list[Pending],
-        answer: NewMatchAnswer | None,
-        failure: str | None,
-        dry_run: bool,
-        waiting: list[int] | None = None,
-    ) -> None:
+    def _line(self, item: Pending, outcome: Outcome) -> tuple[str, str]:
+        where = " [queued]" if item.queued else ""
+        if outcome.accepted:
+            verdict = "would be accepted (dry run, nothing saved)" if outcome.dry_run else "accepted"
+            if not outcome.dry_run and outcome.match_id and outcome.match_id != item.match.external_id:
+                verdict += f" as match id {outcome.match_id}"
+            return OK, f"✔ {item.label}{where}: {verdict}."
+        if outcome.rejected:
+            return BAD, f"✘ {item.label}{where}: rejected: {describe_errors(outcome.errors)}"
+        if outcome.dry_run:
+            return BAD, f"✘ {item.label}{where}: not checked."
+        return NOTE, f"⧗ {item.label}{where}: saved in the outbox, sent when the service answers."
+
+    def _report(self, pending: list[Pending], batch: BatchOutcome) -> None:
         """Say what happened to each match; keep the rejected (form filled, queued ones queued)."""
-        accepted = {o.index: o.id for o in answer.accepted} if answer else {}
-        rejected = {o.index: _reason(o.errors) for o in answer.rejected} if answer else {}
-        kept = set(waiting or ())
-        lines: list[tuple[str, str]] = []
-        for i, item in enumerate(pending):
-            where = " [queued]" if item.queued else ""
-            if i in accepted:
-                verdict = "would be accepted (dry run, nothing saved)" if dry_run else "accepted"
-                if not dry_run and accepted[i] and accepted[i] != item.match.external_id:
-                    verdict += f" as match id {accepted[i]}"
-                lines.append((OK, f"✔ {item.label}{where}: {verdict}."))
-            elif i in kept:
-                lines.append(
-                    (NOTE, f"⧗ {item.label}{where}: saved in the outbox, sent when the service answers.")
-                )
-            elif i in rejected:
-                lines.append((BAD, f"✘ {item.label}{where}: rejected: {rejected[i]}"))
-            else:
-                lines.append((BAD, f"✘ {item.label}{where}: not recorded."))
-        if failure:
-            lines.append((BAD, f"✘ {failure}"))
+        lines = [self._line(item, outcome) for item, outcome in zip(pending, batch.outcomes, strict=True)]
+        if batch.failure is not None:
+            lines.append((BAD, f"✘ {error_sentence(batch.failure)}"))
         form_index = next((i for i, p in enumerate(pending) if not p.queued), None)
-        if not dry_run:
-            done = set(accepted) | kept
+        form_outcome = batch[form_index] if form_index is not None else None
+        if not batch.dry_run:
+            done = {o.index for o in batch.outcomes if o.accepted or o.waiting}
             self.queue = [p for i, p in enumerate(pending) if p.queued and i not in done]
             self.recorded |= {
                 p.match.external_id for i, p in enumerate(pending) if i in done and p.match.external_id
             }
             if form_index is not None and form_index in done:
+                self.form.mark_sent()
                 lines.append((NOTE, AFTER_ACCEPT))
             if not self.queue:
                 self._queued_key = None
-            if accepted:
+            if batch.accepted_count:
                 self.load_lists()  # a catalogue game may have joined the group's games
             self._update_queue_line()
-        if form_index is not None and form_index in rejected:
-            self._mark_rejection(rejected[form_index])
+        if form_outcome is not None and form_outcome.rejected:
+            self._mark_rejection(form_outcome)
             lines.append((NOTE, AFTER_REJECT))
         self.form.answer.show(lines)
         self.form.scroll_home(animate=False)
 
-    def _mark_rejection(self, reason: str) -> None:
-        """Point at the field the service's code names (M003 external id, M004 game); the form stays filled."""
-        if "(M003)" in reason:
-            self.form.mark("external_id")
-        if "(M004)" in reason:
-            self.form.mark("game")
+    def _mark_rejection(self, outcome: Outcome) -> None:
+        """Point at the fields the service's codes name (M003 external id, M004 game …); the form stays."""
+        for code in outcome.codes:
+            if code in FIELD_OF_CODE:
+                self.form.mark(FIELD_OF_CODE[code])

@@ -1,26 +1,42 @@
 """Outbox (mode "outbox"): every match submitted from this app, and where it stands.
 
 An entry is pending (on disk, not yet confirmed by the service; "in doubt" when a send got no answer: the
-service is asked before it is sent again), sent, or rejected (with the service's reason). A rejected entry
-can be edited in the match form and sent again under the same external id, retried as it is, or discarded.
+service is asked before it is sent again), sent, or rejected (with the service's errors, each message with its
+code). A rejected entry can be edited in the match form and sent again (it replaces the entry, even under a
+new external id), retried as it is, or discarded (after a yes/no question).
 
 Keys: enter / e edit in the match form · ctrl+r retry (rejected -> pending) · s send pending now (also lifts
-a quota pause) · delete / x discard · F5 reload.
+a quota pause) · delete / x discard (asks first) · F5 reload.
 """
 
 from __future__ import annotations
 
-from rich.text import Text
 from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding
+from textual.content import Content
 from textual.widgets import DataTable, Footer, Header, Static
 
-from rankterm.api.outbox import Entry, State
+from rankterm.api.outbox import Entry
+from rankterm.api.outcome import OutcomeState
 from rankterm.tui.base import RanktermScreen
+from rankterm.tui.dialogs.confirm import ConfirmDialog
+from rankterm.tui.screens.match_entry import describe_errors
+from rankterm.tui.text import plain, plain_str
 from rankterm.tui.widgets.text_table import TextTable
 
-STATE_STYLE = {State.PENDING: "yellow", State.SENT: "green", State.REJECTED: "red"}
+STATE_STYLE = {
+    OutcomeState.PENDING: "yellow",
+    OutcomeState.IN_DOUBT: "yellow",
+    OutcomeState.ACCEPTED: "green",
+    OutcomeState.REJECTED: "red",
+}
+STATE_LABEL = {
+    OutcomeState.PENDING: "pending",
+    OutcomeState.IN_DOUBT: "pending (in doubt)",
+    OutcomeState.ACCEPTED: "sent",
+    OutcomeState.REJECTED: "rejected",
+}
 
 
 class OutboxScreen(RanktermScreen):
@@ -91,19 +107,19 @@ class OutboxScreen(RanktermScreen):
         table.clear()
         self.entries = runner.entries() if runner is not None else []
         for entry in self.entries:
-            state = entry.state.value + (" (in doubt)" if entry.in_doubt else "")
+            outcome = entry.outcome()
             game = (
                 self._games.get(entry.match.game or 0, f"game {entry.match.game}")
                 if entry.match.game
                 else "-"
             )
             table.add_row(
-                Text(state, style=STATE_STYLE[entry.state]),
-                Text(entry.external_id),
-                Text(game),
-                Text(self._sides(entry)),
+                Content.styled(STATE_LABEL[outcome.state], STATE_STYLE[outcome.state]),
+                plain(entry.external_id),
+                plain(game),
+                plain(self._sides(entry)),
                 str(entry.attempts),
-                Text(entry.reason),
+                plain(describe_errors(outcome.errors) if outcome.rejected else ""),
                 key=entry.external_id,
             )
         if self.entries:
@@ -126,7 +142,7 @@ class OutboxScreen(RanktermScreen):
         entry = self._selected()
         if entry is None:
             return
-        if entry.state is State.SENT or entry.in_doubt:
+        if entry.outcome().state in (OutcomeState.ACCEPTED, OutcomeState.IN_DOUBT):
             self.notify("Only a rejected or unsent match can be edited.", severity="warning")
             return
         await self.app.switch_mode("match")
@@ -134,7 +150,7 @@ class OutboxScreen(RanktermScreen):
 
     def action_retry(self) -> None:
         entry = self._selected()
-        if entry is None or entry.state is not State.REJECTED:
+        if entry is None or not entry.outcome().rejected:
             self.notify("Pick a rejected match to retry.", severity="warning")
             return
         self.runner.retry(entry.external_id)
@@ -146,15 +162,27 @@ class OutboxScreen(RanktermScreen):
             self.notify("Sending the pending matches.", timeout=3)
 
     def action_discard(self) -> None:
+        """Ask, then forget the selected entry (a match in doubt is refused: it may be recorded)."""
         entry = self._selected()
         if entry is None:
             return
-        try:
-            self.runner.discard(entry.external_id)
-        except ValueError as exc:
-            self.notify(str(exc).capitalize() + ".", severity="warning", markup=False)
+        ext = entry.external_id
+        detail = (
+            "It will not be sent." if not entry.outcome().accepted else "It stays recorded by the service."
+        )
+        self.app.push_screen(
+            ConfirmDialog(f"Discard {ext} from the outbox?", detail), lambda yes: self._discard(ext, yes)
+        )
+
+    def _discard(self, external_id: str, yes: bool | None) -> None:
+        if not yes:
             return
-        self.notify(f"Discarded {entry.external_id}.", timeout=3, markup=False)
+        try:
+            self.runner.discard(external_id)
+        except ValueError as exc:
+            self.notify(plain_str(str(exc).capitalize() + "."), severity="warning", markup=False)
+            return
+        self.notify(plain_str(f"Discarded {external_id}."), timeout=3, markup=False)
 
     def action_reload(self) -> None:
         self.load_names()

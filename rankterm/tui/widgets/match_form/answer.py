@@ -11,6 +11,8 @@ from collections.abc import Iterable
 from textual.containers import Vertical
 from textual.widgets import Static
 
+from rankterm.tui.text import plain
+
 OK = "ok"
 BAD = "bad"
 NOTE = "note"
@@ -54,7 +56,7 @@ class MatchFormAnswer(Vertical):
         """Replace the panel with `lines`: (kind, text), kind one of "ok", "bad", "note"."""
         self.lines = list(lines)
         self.remove_children()
-        self.mount_all(Static(text, classes=f"-{kind}", markup=False) for kind, text in self.lines)
+        self.mount_all(Static(plain(text), classes=f"-{kind}") for kind, text in self.lines)
         self.set_class(bool(self.lines), "-shown")
 
     def clear(self) -> None:

@@ -29,7 +29,7 @@ class FactionRowHeader(Horizontal):
         margin: 0;
     }
     FactionRowHeader > #h-rank {
-        width: 5;
+        width: 6;
     }
     FactionRowHeader > #h-points {
         width: 8;

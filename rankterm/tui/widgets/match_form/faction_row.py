@@ -1,14 +1,16 @@
 """`FactionRow`: one faction of the match form, on one line: players, rank, points, faction name, bot.
 
 The rank starts as the row's place (1, 2, 3 …) and stays editable for ties; the bot toggle hides the players
-(a bot faction carries rank, points and name only). `read()` gives the `NewFaction` the row stands for, or the
-problems that stop it (a rank that is not a whole number from 1, points that are not a number); the form
-shows every problem under its row with `show_problem`, the field marked `-invalid`.
+(a bot faction carries rank, points and name only) and shows a mark when on, so that on and off differ
+without colour. `raw()` gives the row as typed, in wire form: the rules of a valid faction live once, in
+`rankterm.api.new_match`, and the form shows each problem under its row with `show_problem`, the field
+marked `-invalid`.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 from textual import on
 from textual.app import ComposeResult
@@ -16,33 +18,27 @@ from textual.containers import Horizontal, Vertical
 from textual.events import DescendantBlur, DescendantFocus
 from textual.widgets import Checkbox, Input, Label, Static
 
-from rankterm.api.models import NewFaction, Player
-from rankterm.api.text import ascii_digits
+from rankterm.api.models import Player
+from rankterm.api.new_match import MAX_NAME
 from rankterm.tui.widgets.form_input import FormInput
 from rankterm.tui.widgets.match_form.player_picker import PlayerPicker
 
-MAX_RANK = 10_000
 
+class BotToggle(Checkbox):
+    """The bot toggle: its box shows a mark only when on (a bare box off), so that on and off differ in
+    16 colours and with no colour at all, not by colour alone."""
 
-def parse_rank(text: str) -> int | None:
-    """A rank typed in the form: a whole number from 1 to 10000, else None."""
-    text = text.strip()
-    if not ascii_digits(text):
-        return None
-    value = int(text)
-    return value if 1 <= value <= MAX_RANK else None
+    OFF_MARK = " "
+    ON_MARK = "X"
 
+    def __init__(self, label: str = "Bot", value: bool = False, **kwargs: Any) -> None:
+        super().__init__(label, value, **kwargs)
+        self.BUTTON_INNER = self.ON_MARK if value else self.OFF_MARK
 
-def points_ok(text: str) -> bool:
-    """Points may be empty, or a number (a comma as the decimal mark is fine)."""
-    text = text.strip().replace(",", ".")
-    if not text:
-        return True
-    try:
-        value = float(text)
-    except ValueError:
-        return False
-    return value == value and value not in (float("inf"), float("-inf"))
+    def watch_value(self) -> None:
+        self.BUTTON_INNER = self.ON_MARK if self.value else self.OFF_MARK
+        super().watch_value()
+        self.refresh()
 
 
 class FactionRow(Vertical):
@@ -81,7 +77,7 @@ class FactionRow(Vertical):
         margin: 0 0 0 1;
     }
     FactionRow #rank {
-        width: 5;
+        width: 6;
     }
     FactionRow #points {
         width: 8;
@@ -133,8 +129,8 @@ class FactionRow(Vertical):
                 restrict=r"[-0-9.,]*",
                 max_length=12,
             )
-            yield FormInput(placeholder="faction name", id="faction-name", compact=True, max_length=200)
-            yield Checkbox("Bot", id="bot", compact=True)
+            yield FormInput(placeholder="faction name", id="faction-name", compact=True, max_length=MAX_NAME)
+            yield BotToggle("Bot", id="bot", compact=True)
         yield Static("", classes="problem", markup=False)
 
     # ------------------------------------------------------------ parts
@@ -207,30 +203,16 @@ class FactionRow(Vertical):
         self.points_input.value = points
         self.name_input.value = name
 
-    def read(self) -> tuple[NewFaction, list[tuple[str, str]]]:
-        """The faction this row stands for, and the problems of its own fields, as (field, sentence).
-
-        With a problem the faction is a stand-in (rank 1, no points) so that the match-wide checks (no
-        players, a player twice) can still run; the form sends nothing while any problem remains.
-        """
-        problems: list[tuple[str, str]] = []
-        rank = parse_rank(self.rank_input.value)
-        if rank is None:
-            problems.append(
-                ("rank", f"Faction {self.position}: the rank must be a whole number from 1 to {MAX_RANK}.")
-            )
-        points = self.points_input.value.strip().replace(",", ".")
-        if not points_ok(points):
-            problems.append(("points", f"Faction {self.position}: the points must be a number."))
-            points = ""
-        faction = NewFaction(
-            players=[] if self.is_bot else self.picker.player_ids,
-            rank=rank or 1,
-            points=points,
-            name=self.name_input.value.strip()[:200],
-            bot=self.is_bot,
-        )
-        return faction, problems
+    def raw(self) -> dict[str, Any]:
+        """The faction as typed, in wire form (rank and points as text), for `rankterm.api.new_match` to
+        judge: the row itself checks nothing."""
+        return {
+            "players": [] if self.is_bot else self.picker.player_ids,
+            "rank": self.rank_input.value,
+            "points": self.points_input.value,
+            "name": self.name_input.value,
+            "bot": self.is_bot,
+        }
 
     # ------------------------------------------------------------ problems
 
@@ -249,6 +231,7 @@ class FactionRow(Vertical):
             "players": self.picker,
             "rank": self.rank_input,
             "points": self.points_input,
+            "name": self.name_input,
         }.get(field)
         if target is not None:
             target.add_class("-invalid")

@@ -1,24 +1,32 @@
 """`MatchForm`: the fields of one new match, its own checks, and the panels around it.
 
-Game (a `GamePicker`), weight, name ("Game name", "A vs B" or a custom text), notes, external id, and the
-faction rows (`FactionRow`, added and removed by the screen's keys). `collect()` reads the form into a
-`NewMatch`, or shows every problem (`NewMatch.problems()` plus ranks and points that do not parse) under its
-field, the field marked `-invalid`, and gives None. It never sends anything: the screen does.
+Game (a `GamePicker`), weight, name ("Game name", "A vs B" or a custom text), notes, date, external id, and
+the faction rows (`FactionRow`, added and removed by the screen's keys). `collect()` reads the form into a
+`NewMatch`, or shows every problem the one judge (`rankterm.api.new_match.read_match`) finds, each sentence
+under its field, the field marked `-invalid`, and gives None. It never sends anything: the screen does.
+
+The date: empty means "now", and "now" is the moment the match is recorded (sent or queued), taken from the
+clock the screen passes to `collect`, so a form left open for an hour is not dated when it was opened. A
+typed date (UTC, the service's time zone; YYYY-MM-DD HH:MM[:SS] or YYYY-MM-DD) is kept as typed.
+`has_unsent_input()` tells whether the form holds a match that was not sent (or queued) yet.
 The answer panel (`MatchFormAnswer`) and the queue line sit inside the same scroll, at its top and bottom.
 """
 
 from __future__ import annotations
 
 from collections.abc import Collection, Sequence
+from datetime import datetime
+from typing import Any
 
-from pydantic import ValidationError
 from textual import on
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.widget import Widget
 from textual.widgets import Input, Label, Select, Static
 
-from rankterm.api.models import NAME_GAME, NAME_VERSUS, Game, NewMatch, Player, Weight
+from rankterm.api.models import DATE_FORMAT, NAME_GAME, NAME_VERSUS, Game, NewMatch, Player, Weight
+from rankterm.api.new_match import MAX_NAME, read_match
+from rankterm.tui.text import plain
 from rankterm.tui.widgets.form_input import FormInput
 from rankterm.tui.widgets.match_form.answer import MatchFormAnswer
 from rankterm.tui.widgets.match_form.faction_header import FactionRowHeader
@@ -65,6 +73,9 @@ class MatchForm(VerticalScroll, can_focus=False):
     MatchForm #notes, MatchForm #external-id {
         width: 1fr;
     }
+    MatchForm #date {
+        width: 20;
+    }
     MatchForm Input.-invalid {
         background: $error 25%;
     }
@@ -100,6 +111,7 @@ class MatchForm(VerticalScroll, can_focus=False):
         super().__init__(id=id)
         self._search = search
         self.players: list[Player] = []
+        self._sent_key: tuple | None = None
 
     def compose(self) -> ComposeResult:
         yield MatchFormAnswer(id="answer")
@@ -112,12 +124,21 @@ class MatchForm(VerticalScroll, can_focus=False):
             yield Select(WEIGHT_CHOICES, value=Weight.NORMAL, allow_blank=False, compact=True, id="weight")
             yield Label("Name", classes="inner-label")
             yield Select(NAME_CHOICES, value=NAME_GAME, allow_blank=False, compact=True, id="name-choice")
-            yield FormInput(placeholder="match name", id="custom-name", compact=True, max_length=200)
+            yield FormInput(placeholder="match name", id="custom-name", compact=True, max_length=MAX_NAME)
         with Horizontal(classes="field"):
             yield Label("Notes")
             yield FormInput(placeholder="optional", id="notes", compact=True, max_length=5000)
         with Horizontal(classes="field"):
-            yield Label("Ext. id")
+            yield Label("Date")
+            yield FormInput(
+                placeholder="now",
+                id="date",
+                compact=True,
+                max_length=19,
+                restrict=r"[0-9: -]*",
+                tooltip="Empty: the moment you send or queue it. Else YYYY-MM-DD HH:MM (UTC).",
+            )
+            yield Label("Ext. id", classes="inner-label")
             yield FormInput(id="external-id", compact=True, max_length=100)
         yield FactionRowHeader()
         with Vertical(id="factions"):
@@ -136,7 +157,7 @@ class MatchForm(VerticalScroll, can_focus=False):
         return self.query_one("#answer", MatchFormAnswer)
 
     def field(self, name: str) -> Input:
-        """One of the text fields: "custom-name", "notes", "external-id"."""
+        """One of the text fields: "custom-name", "notes", "date", "external-id"."""
         return self.query_one(f"#{name}", Input)
 
     @property
@@ -179,6 +200,7 @@ class MatchForm(VerticalScroll, can_focus=False):
         """Clear what belongs to one match (ranks, points, notes); keep game, players, weight and name."""
         self.clear_problems()
         self.field("notes").value = ""
+        self.field("date").value = ""
         self.field("external-id").value = external_id
         for row in self.rows:
             row.reset_result()
@@ -189,7 +211,7 @@ class MatchForm(VerticalScroll, can_focus=False):
         self.game_picker.choose(None)
         self.query_one("#weight", Select).value = Weight.NORMAL
         self.query_one("#name-choice", Select).value = NAME_GAME
-        for name in ("custom-name", "notes"):
+        for name in ("custom-name", "notes", "date"):
             self.field(name).value = ""
         self.field("external-id").value = external_id
         rows = self.rows
@@ -213,6 +235,7 @@ class MatchForm(VerticalScroll, can_focus=False):
             self.query_one("#name-choice", Select).value = CUSTOM
             self.field("custom-name").value = match.name
         self.field("notes").value = match.notes
+        self.field("date").value = match.date or ""  # the date it was recorded with, not the fix's
         known = {p.id: p for p in self.players}
         while len(self.rows) < len(match.factions):
             await self.add_row()
@@ -253,22 +276,19 @@ class MatchForm(VerticalScroll, can_focus=False):
             game.id if game else None,
             self.query_one("#weight", Select).value,
             self.query_one("#name-choice", Select).value,
-            *(self.field(n).value for n in ("custom-name", "notes", "external-id")),
+            *(self.field(n).value for n in ("custom-name", "notes", "date", "external-id")),
             rows,
         )
 
-    def collect(self, taken_ids: Collection[str] = ()) -> NewMatch | None:
+    def collect(self, taken_ids: Collection[str] = (), now: datetime | None = None) -> NewMatch | None:
         """The match in the form, or None after showing why it cannot be sent.
 
         `taken_ids`: external ids that are already recorded or queued (refused here, before the service).
+        `now`: the date an empty date field stands for (the moment of recording); None leaves the date
+        to the service.
         """
         self.clear_problems()
         problems: list[tuple[str, str]] = []
-        factions = []
-        for i, row in enumerate(self.rows):
-            faction, found = row.read()
-            factions.append(faction)
-            problems += [(f"factions.{i}.{field}", sentence) for field, sentence in found]
         game = self.game_picker.game
         if game is None and self.game_picker.text.strip():
             problems.append(("game", "Pick the game from the list (type, then Enter)."))
@@ -278,25 +298,40 @@ class MatchForm(VerticalScroll, can_focus=False):
         external_id = self.field("external-id").value.strip()
         if external_id and external_id in taken_ids:
             problems.append(("external_id", "This external id is already used: ctrl+r starts a rematch."))
-        match: NewMatch | None = None
-        try:
-            match = NewMatch(
-                game=game.id if game else None,
-                weight=self.query_one("#weight", Select).value,
-                name=self.name_value,
-                notes=self.field("notes").value.strip(),
-                factions=factions,
-                external_id=external_id or None,
-            )
-        except ValidationError as exc:
-            problems.append(("match", f"The match is not valid: {exc.errors()[0].get('msg', 'invalid')}."))
-        if match is not None:
-            has_game = any(field == "game" for field, _ in problems)
-            problems += [(f, s) for f, _, s in match.problems() if not (f == "game" and has_game)]
-        if problems:
-            self.show_problems(problems)
+        date = self.field("date").value.strip()
+        raw: dict[str, Any] = {
+            "game": game.id if game else None,
+            "weight": self.query_one("#weight", Select).value,
+            "name": self.name_value,
+            "notes": self.field("notes").value.strip(),
+            "factions": [row.raw() for row in self.rows],
+            "id": external_id or None,
+            "date": date or (now.strftime(DATE_FORMAT) if now is not None else None),
+        }
+        match, judged = read_match(raw)
+        has_game = any(field == "game" for field, _ in problems)
+        problems += [(p.field, p.sentence) for p in judged if not (p.field == "game" and has_game)]
+        if problems or match is None:
+            self.show_problems(problems or [("match", "The match cannot be read.")])
             return None
         return match
+
+    def has_unsent_input(self) -> bool:
+        """True when the form holds a match (a game, a player, points, a faction name or notes) that has
+        not been sent or queued since it was last changed; the screen calls `mark_sent` after a send."""
+        filled = (
+            self.game_picker.game is not None
+            or bool(self.field("notes").value.strip())
+            or any(
+                row.picker.player_ids or row.points_input.value.strip() or row.name_input.value.strip()
+                for row in self.rows
+            )
+        )
+        return filled and self.key() != self._sent_key
+
+    def mark_sent(self) -> None:
+        """What the form holds now went to the outbox (or the queue): not unsent input any more."""
+        self._sent_key = self.key()
 
     def label(self, match: NewMatch) -> str:
         """One line naming a match: "Catan: Ada, Ben+Chiara, bot (rt-1a2b)", sides in rank order."""
@@ -316,7 +351,7 @@ class MatchForm(VerticalScroll, can_focus=False):
         box.remove_class("-shown")
         self.game_picker.remove_class("-invalid")
         self.query_one(FactionRowHeader).remove_class("-invalid")
-        for name in ("custom-name", "external-id"):
+        for name in ("custom-name", "date", "external-id"):
             self.field(name).remove_class("-invalid")
         for row in self.rows:
             row.clear_problems()
@@ -340,7 +375,12 @@ class MatchForm(VerticalScroll, can_focus=False):
                 row = rows[int(parts[1])]
                 row.show_problem(parts[2], sentence)
                 in_rows += 1
-                inputs = {"players": row.picker.input, "rank": row.rank_input, "points": row.points_input}
+                inputs = {
+                    "players": row.picker.input,
+                    "rank": row.rank_input,
+                    "points": row.points_input,
+                    "name": row.name_input,
+                }
                 first_in_rows = first_in_rows or inputs.get(parts[2])
             else:
                 if sentence not in top:
@@ -349,7 +389,7 @@ class MatchForm(VerticalScroll, can_focus=False):
         if in_rows:
             top.append(f"{in_rows} problem{'s' if in_rows > 1 else ''} in the faction rows below.")
         box = self.query_one("#form-problem", Static)
-        box.update("\n".join(f"✘ {s}" for s in top))
+        box.update(plain("\n".join(f"✘ {s}" for s in top)))
         box.add_class("-shown")
         self.scroll_home(animate=False)
         target = first or first_in_rows
@@ -357,7 +397,7 @@ class MatchForm(VerticalScroll, can_focus=False):
             target.focus()
 
     def mark(self, field: str) -> Widget | None:
-        """Mark a form-wide field ("game", "factions", "name", "external_id") invalid; its input."""
+        """Mark a form-wide field ("game", "factions", "name", "date", "external_id") invalid; its input."""
         if field == "game":
             self.game_picker.add_class("-invalid")
             return self.game_picker.input
@@ -365,8 +405,8 @@ class MatchForm(VerticalScroll, can_focus=False):
             self.query_one(FactionRowHeader).add_class("-invalid")
             rows = self.rows
             return rows[-1].picker.input if rows else None
-        if field in ("name", "external_id"):
-            widget = self.field("custom-name" if field == "name" else "external-id")
+        if field in ("name", "date", "external_id"):
+            widget = self.field({"name": "custom-name", "date": "date", "external_id": "external-id"}[field])
             widget.add_class("-invalid")
             return widget
         return None
