@@ -14,8 +14,10 @@ What a screen calls:
   `Offline` only when the mirror holds nothing for it). `as_of` is then the time the oldest such answer was
   read from the service; it is None again once each of those reads has reached the service.
   `as_of_for(name)` gives it for one of "games", "players", "subsets", "matches", "rankings".
-- **Writes from this seat**: `create_game` / `create_player` put the new item in the mirror at once;
-  `add_matches` (in the client) and `invalidate(...)` mark lists stale, so the next read asks the service.
+- **Writes from this seat**: `create_player` puts the new player in the mirror at once (so
+  `cached_players()` and offline answers hold it) and, like `create_game`,
+  `add_matches` (in the client) and `invalidate(...)`, marks the list stale, so the next read asks the
+  service (a created game is one of the group's games only once a match of it is played).
 
 Rankings after an explicit match number are kept forever once that match is not the latest of its subset
 (the service computes activity status at the latest match against the current time, so until a later match
@@ -239,7 +241,7 @@ class MirroredReads:
         return await self._list("players", Player, load, refresh)
 
     async def create_game(self, *, name: str | None = None, bgg_id: int | None = None) -> Game:
-        """Add a game to the group (by name or BoardGameGeek id); the mirror holds it at once."""
+        """Create a game (by name or BoardGameGeek id); it joins the group's games with its first match."""
         if (name is None) == (bgg_id is None):
             raise ValueError("give a name or a BGG id")
         params = {"bggId": bgg_id} if bgg_id is not None else {"name": name}
@@ -247,8 +249,9 @@ class MirroredReads:
         games = self._parse("game", list[Game], payload)
         if not games:
             raise UnexpectedResponse("game", message="the answer holds no game")
-        self.mirror.add_item("games", str(games[0].id), _wire_items(payload, games)[0])
-        self.mirror.mark_stale("subsets")
+        # The group's games are those with a match played (SERVICE.md): a new game joins them with its
+        # first match, so it is not put in the list here; the next read asks.
+        self.mirror.mark_stale("games")
         return games[0]
 
     async def create_player(self, name: str) -> Player:
@@ -257,7 +260,10 @@ class MirroredReads:
         players = self._parse("player", list[Player], payload)
         if not players:
             raise UnexpectedResponse("player", message="the answer holds no player")
+        # In the mirror at once (the cached list and an offline answer hold it), at the end; the list is also
+        # marked stale, so the next read online takes the service's order (by name) and its other changes.
         self.mirror.add_item("players", players[0].id, _wire_items(payload, players)[0])
+        self.mirror.mark_stale("players")
         return players[0]
 
     # ------------------------------------------------------------------ matches

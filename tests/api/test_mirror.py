@@ -169,14 +169,21 @@ async def test_writes_from_this_seat_land_in_the_mirror(group):
     ghost = await seat.create_player("Walk-in")
     game = await seat.create_game(name="Hanabi")
     assert seat.calls == calls + 2
-    assert [p.id for p in await seat.players()] == [p.id for p in players] + [ghost.id]
-    assert [g.id for g in await seat.games()] == [g.id for g in games] + [game.id]
-    assert seat.calls == calls + 2  # both from the answers to the writes
+    assert [p.id for p in seat.cached_players()] == [p.id for p in players] + [ghost.id]
+    net(seat).down = True
+    assert ghost.id in [p.id for p in await seat.players()]  # offline too, from the answer to the write
+    net(seat).down = False
+    calls = seat.calls
+    assert ghost.id in [p.id for p in await seat.players()]  # online: asked again, for the service's order
+    assert [g.id for g in await seat.games()] == [g.id for g in games]  # asked: not played yet
+    assert seat.calls == calls + 2
     main = next(s for s in subsets if s.is_main)
-    await seat.add_matches(duel(games[0].id, players[0].id, ghost.id))
+    await seat.add_matches(duel(game.id, players[0].id, ghost.id))
     calls = seat.calls
     fresh_main = next(s for s in await seat.subsets() if s.is_main)
     assert seat.calls == calls + 1 and fresh_main.count_matches == main.count_matches + 1
+    assert game.id in [g.id for g in await seat.games()]  # its first match made it one of the group's
+    assert seat.calls == calls + 2
 
 
 async def test_rankings_after_a_past_match_are_read_once(group):
