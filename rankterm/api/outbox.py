@@ -189,21 +189,29 @@ class Outbox:
 
     def add(self, match: NewMatch) -> Entry:
         """Store a match (giving it an external id if it has none); on return it is on disk."""
-        if not match.external_id:
-            match = match.model_copy(update={"external_id": new_external_id()})
+        external_id = match.external_id or new_external_id()
+        if external_id != match.external_id:
+            match = match.model_copy(update={"external_id": external_id})
         now = self.clock()
         with self._db:
             self._db.execute(
                 "INSERT INTO entries (scope, external_id, body, state, created_at, updated_at) VALUES (?,?,?,?,?,?)",
-                (self.scope, match.external_id, json.dumps(match.to_wire()), State.PENDING, now, now),
+                (self.scope, external_id, json.dumps(match.to_wire()), State.PENDING, now, now),
             )
-        return self.get(match.external_id)  # type: ignore[return-value]
+        return self._must_get(external_id)
 
     def get(self, external_id: str) -> Entry | None:
         row = self._db.execute(
             f"SELECT {self._COLUMNS} FROM entries WHERE scope=? AND external_id=?", (self.scope, external_id)
         ).fetchone()
         return self._row(row) if row else None
+
+    def _must_get(self, external_id: str) -> Entry:
+        """The entry just written under `external_id` (it is there: the write and this read share a lock)."""
+        entry = self.get(external_id)
+        if entry is None:
+            raise LookupError(f"outbox entry {external_id} vanished")
+        return entry
 
     def entries(self, *states: State) -> list[Entry]:
         """Entries in submission order, optionally only those in `states`."""
@@ -269,7 +277,7 @@ class Outbox:
             attempts=0,
             external_id=new_id,
         )
-        return self.get(new_id)  # type: ignore[return-value]
+        return self._must_get(new_id)
 
     def retry(self, external_id: str) -> None:
         entry = self.get(external_id)

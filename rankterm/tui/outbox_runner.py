@@ -65,7 +65,7 @@ class OutboxRunner:
     def _put(self, match: NewMatch) -> Entry:
         """Add `match`, or replace a rejected/unsent entry with the same external id (a fixed resubmission)."""
         existing = self.outbox.get(match.external_id) if match.external_id else None
-        if existing is None:
+        if existing is None or match.external_id is None:
             return self.outbox.add(match)
         if existing.state is State.SENT or existing.in_doubt:
             raise RanktermError(
