@@ -66,14 +66,11 @@ def make_demo_client(clock=None) -> RankingClient:
     """A client on a fresh in-process copy of the demo group, with a mirror in memory (the group dies with
     the process, so nothing of it is written to disk)."""
     from rankterm.api.client import RankingClient
-    from rankterm.api.mirror import Mirror
     from rankterm.server.seed import demo_app
 
     app, key, secret = demo_app(clock=clock)
-    base_url = "http://demo.rankterm/"
     kw = {"clock": clock} if clock is not None else {}
-    mirror = Mirror(None, f"{base_url}|{key}", **kw)
-    return RankingClient.in_process(app, key=key, secret=secret, base_url=base_url, mirror=mirror, **kw)
+    return RankingClient.in_process(app, key=key, secret=secret, base_url="http://demo.rankterm/", **kw)
 
 
 def make_profile_client(profile: Profile) -> RankingClient:
@@ -84,8 +81,9 @@ def make_profile_client(profile: Profile) -> RankingClient:
     """
     from rankterm.api.auth import TokenCache
     from rankterm.api.client import RankingClient
+    from rankterm.api.ids import service_scope
     from rankterm.api.mirror import Mirror
-    from rankterm.config import mirror_path, mirror_scope, token_cache_path
+    from rankterm.config import mirror_path, token_cache_path
 
     return RankingClient(
         profile.base_url,
@@ -94,7 +92,7 @@ def make_profile_client(profile: Profile) -> RankingClient:
         token_cache=TokenCache(token_cache_path()),
         verify_tls=profile.verify_tls,
         mirror=Mirror(
-            mirror_path(profile.base_url, profile.key), mirror_scope(profile.base_url, profile.key)
+            mirror_path(profile.base_url, profile.key), service_scope(profile.base_url, profile.key)
         ),
     )
 
@@ -105,7 +103,7 @@ def make_outbox(client: RankingClient, demo: bool) -> Outbox:
     from rankterm.config import data_dir
 
     path = None if demo else data_dir() / "outbox.db"
-    return Outbox(path, scope=f"{client.base_url}|{client.key}")
+    return Outbox(path, scope=client.scope)
 
 
 def build_app(*, demo: bool, profile: str | None) -> RanktermApp:

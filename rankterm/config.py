@@ -31,6 +31,7 @@ import tomli_w
 
 from rankterm.api.auth import write_private
 from rankterm.api.errors import ConfigError
+from rankterm.api.ids import service_scope
 
 APP_NAME = "rankterm"
 
@@ -57,17 +58,12 @@ def token_cache_path() -> Path:
     return cache_dir() / "tokens.toml"
 
 
-def mirror_scope(base_url: str, key: str) -> str:
-    """The scope a group's mirror is kept under: the service and the client key, as the token cache keys it."""
-    return f"{base_url}|{key}"
-
-
 def mirror_path(base_url: str, key: str) -> Path:
     """The mirror file (SQLite) of one service + key, in the user cache dir: `mirror/<host>-<hash>.db`.
 
     One file per scope: the host keeps it recognisable, the hash of base URL and key keeps scopes apart.
     """
-    digest = hashlib.sha256(mirror_scope(base_url, key).encode()).hexdigest()[:16]
+    digest = hashlib.sha256(service_scope(base_url, key).encode()).hexdigest()[:16]
     host = re.sub(r"[^A-Za-z0-9.-]+", "_", urlsplit(base_url).hostname or "service")[:40]
     return cache_dir() / "mirror" / f"{host}-{digest}.db"
 

@@ -35,6 +35,7 @@ from rankterm.api.errors import (
     UnexpectedResponse,
     error_from_response,
 )
+from rankterm.api.ids import service_scope
 from rankterm.api.mirror import Mirror
 from rankterm.api.mirrored import MirroredReads
 from rankterm.api.models import (
@@ -117,7 +118,7 @@ class RankingClient(MirroredReads):
         self.clock = clock
         self._token: Token | None = None
         self._token_lock = asyncio.Lock()
-        self.mirror = mirror if mirror is not None else Mirror(None, f"{self.base_url}|{key}", clock=clock)
+        self.mirror = mirror if mirror is not None else Mirror(None, self.scope, clock=clock)
         self.fresh_for = fresh_for
         self._served_stale: dict[str, float] = {}
         self.calls = 0
@@ -137,6 +138,11 @@ class RankingClient(MirroredReads):
         client = cls(base_url, key=key, secret=secret, http=http, **kw)
         client._own_http = True
         return client
+
+    @property
+    def scope(self) -> str:
+        """This service and key (`ids.service_scope`): what the outbox and the mirror keep things under."""
+        return service_scope(self.base_url, self.key)
 
     def __repr__(self) -> str:  # never shows the secret
         return f"RankingClient({self.base_url!r}, key={self.key!r})"

@@ -1,4 +1,5 @@
-"""The names a match and an outbox go by, made in one place: external ids and the outbox's scope.
+"""The names a match and a service go by, made in one place: external ids, and the scope (service + key) that
+the outbox, the mirror and the token cache keep their things under.
 
 Kept apart from `outbox.py` (which opens SQLite and the client) so that the app can make ids at start
 without loading the service layer; `rankterm.api.outbox` offers the same two functions.
@@ -16,6 +17,7 @@ def new_external_id() -> str:
     return EXTERNAL_ID_PREFIX + uuid.uuid4().hex[:12]
 
 
-def outbox_scope(base_url: str, key: str) -> str:
-    """The outbox scope of a service and key: matches are only ever sent to the group they were made for."""
+def service_scope(base_url: str, key: str) -> str:
+    """The scope of a service and key: an outbox entry is only ever sent, and a mirror only ever answers,
+    for the group it was made for."""
     return f"{base_url}|{key}"

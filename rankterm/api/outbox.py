@@ -39,7 +39,7 @@ from rankterm.api.errors import (
     RanktermError,
     ServiceError,
 )
-from rankterm.api.ids import new_external_id, outbox_scope
+from rankterm.api.ids import new_external_id, service_scope
 from rankterm.api.models import NewMatch
 from rankterm.api.outcome import ALREADY_ACCEPTED, Outcome, OutcomeState, error_items
 
@@ -52,7 +52,7 @@ __all__ = [
     "State",
     "new_external_id",
     "next_hour",
-    "outbox_scope",
+    "service_scope",
 ]
 
 

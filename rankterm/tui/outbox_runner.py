@@ -18,7 +18,7 @@ from textual.timer import Timer
 from rankterm.api.client import RankingClient
 from rankterm.api.errors import AuthError, QuotaError, RanktermError
 from rankterm.api.models import NewMatch
-from rankterm.api.outbox import Entry, Outbox, OutboxSender, SendReport, State, outbox_scope
+from rankterm.api.outbox import Entry, Outbox, OutboxSender, SendReport, State
 from rankterm.api.outcome import BatchOutcome, Outcome, OutcomeState
 
 RETRY_DELAYS = (5.0, 15.0, 30.0, 60.0, 120.0, 300.0)
@@ -144,4 +144,4 @@ OutboxFactory = Callable[[RankingClient, bool], Outbox]
 
 def memory_outbox(client: RankingClient, demo: bool) -> Outbox:
     """An outbox that lives as long as the app (tests, and the demo whose group dies with the process)."""
-    return Outbox(None, scope=outbox_scope(client.base_url, client.key))
+    return Outbox(None, scope=client.scope)
