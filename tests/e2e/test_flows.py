@@ -17,7 +17,7 @@ from rankterm.tui.app import RanktermApp
 from rankterm.tui.screens.match_entry import MatchEntryScreen
 from rankterm.tui.screens.rankings import RankingsScreen
 from tests.tui.conftest import _new_demo_service, fixed_ids
-from tests.tui.test_match_entry import add_players, fill_row, keys, open_form, pick_game, settle
+from tests.tui.pilot import add_players, fill_row, keys, open_form, pick_game, settle
 
 SIZE = (80, 24)
 

@@ -14,8 +14,8 @@ from hypothesis import strategies as st
 
 from rankterm.api.new_match import read_match
 
-from .conftest import _new_demo_service, fixed_ids, settle
-from .test_match_entry import open_form, quick_fill
+from .conftest import _new_demo_service, fixed_ids
+from .pilot import open_form, quick_fill, settle
 
 hostile = st.one_of(
     st.text(max_size=8),

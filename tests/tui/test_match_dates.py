@@ -12,8 +12,8 @@ from rankterm.server.seed import DEMO_KEY, DEMO_SECRET, demo_store
 from rankterm.testing.clock import SettableClock
 from rankterm.testing.faults import FaultyTransport
 
-from .conftest import DEMO_URL, settle
-from .test_match_entry import open_form, quick_fill
+from .conftest import DEMO_URL
+from .pilot import open_form, quick_fill, settle
 
 EIGHT_PM = datetime(2026, 5, 28, 20, 0, tzinfo=UTC).timestamp()
 

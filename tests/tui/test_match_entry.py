@@ -1,112 +1,17 @@
 """The match form, driven by a pilot on the in-process demo group: typing, keys, checks, answers, queue.
 
-The helpers at the top (`open_form`, `pick_game`, `add_players`, `fill_row`, `settle`) are shared with the
-snapshot tests and the end-to-end flows.
+The shared pilot helpers (`open_form`, `pick_game`, `add_players`, `fill_row`, `settle`) are in `pilot.py`.
 """
 
 from __future__ import annotations
 
 import asyncio
 
-from textual.pilot import Pilot
-
 from rankterm.api.errors import ErrorItem, QuotaError
-from rankterm.tui.screens.match_entry import MatchEntryScreen
-from rankterm.tui.widgets.match_form.faction_row import FactionRow
 from rankterm.tui.widgets.match_form.player_chip import PlayerChip
 from rankterm.tui.widgets.match_form.player_picker import PlayerPicker
 
-
-def keys(text: str) -> list[str]:
-    """Key names that type `text` (a space is "space")."""
-    return ["space" if ch == " " else ch for ch in text]
-
-
-async def settle(pilot: Pilot) -> None:
-    """Let every worker finish and the screen catch up."""
-    await pilot.pause()
-    await pilot.app.workers.wait_for_complete()
-    await pilot.pause()
-
-
-async def open_form(pilot: Pilot) -> MatchEntryScreen:
-    await pilot.press("n")
-    await settle(pilot)
-    screen = pilot.app.screen
-    assert isinstance(screen, MatchEntryScreen)
-    return screen
-
-
-async def pick_game(pilot: Pilot, text: str) -> None:
-    """Focus the game field, type `text`, Enter (picks the highlighted suggestion)."""
-    screen = pilot.app.screen
-    assert isinstance(screen, MatchEntryScreen)
-    picker = screen.form.game_picker
-    picker.set_text("")
-    picker.focus_input()
-    await pilot.press(*keys(text))
-    await pilot.pause()
-    await pilot.press("enter")
-    await pilot.pause()
-
-
-async def add_players(pilot: Pilot, row: FactionRow, names: list[str]) -> None:
-    """Type each name in the row's players field and pick it with Enter."""
-    row.picker.focus_input()
-    for name in names:
-        await pilot.press(*keys(name))
-        await pilot.pause()
-        await pilot.press("enter")
-        await pilot.pause()
-
-
-async def fill_row(
-    pilot: Pilot, row: FactionRow, players: list[str], rank: int, points: str = "", name: str = ""
-) -> None:
-    """Players, then Tab to rank (typed only when not the row's own), points and faction name.
-
-    A field reached with Tab has its text selected, so typing replaces it.
-    """
-    await add_players(pilot, row, players)
-    await pilot.press("tab")
-    if row.rank_input.value != str(rank):
-        await pilot.press(*keys(str(rank)))
-    if points or name:
-        await pilot.press("tab", *keys(points))
-    if name:
-        await pilot.press("tab", *keys(name))
-    await pilot.pause()
-
-
-async def quick_fill(
-    pilot: Pilot, game: str, rows: list[tuple[list[str], int, str]], *, bot_row: tuple[int, str] | None = None
-) -> None:
-    """Fill the form from code (no typing), for tests about something else than typing.
-
-    `rows`: (player labels, rank, points) per faction row (rows are added as needed); `bot_row`: a bot
-    faction (rank, points) added at the end.
-    """
-    screen = pilot.app.screen
-    assert isinstance(screen, MatchEntryScreen)
-    form = screen.form
-    form.game_picker.choose(next(g for g in form.game_picker.games if g.name == game))
-    by_label = {p.label: p for p in form.players}
-    wanted = len(rows) + (1 if bot_row else 0)
-    while len(form.rows) < wanted:
-        await form.add_row()
-    for row, (labels, rank, points) in zip(form.rows, rows, strict=False):
-        row.fill(players=[by_label[label] for label in labels], rank=rank, points=points)
-    if bot_row:
-        form.rows[len(rows)].fill(bot=True, rank=bot_row[0], points=bot_row[1])
-    await settle(pilot)
-
-
-async def match_count(pilot: Pilot) -> int:
-    return (await pilot.app.client.matches_page(1)).total
-
-
-# ---------------------------------------------------------------------- pure helpers
-
+from .pilot import add_players, keys, match_count, open_form, quick_fill, settle
 
 # ---------------------------------------------------------------------- the form
 

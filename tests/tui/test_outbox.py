@@ -15,8 +15,8 @@ from rankterm.tui.dialogs.confirm import ConfirmDialog
 from rankterm.tui.screens.outbox import OutboxScreen
 from rankterm.tui.widgets.status_line import StatusLine
 
-from .conftest import DEMO_URL, frozen_clock, settle
-from .test_match_entry import match_count, open_form, quick_fill
+from .conftest import DEMO_URL, frozen_clock
+from .pilot import match_count, open_form, quick_fill, settle
 
 
 def faulty_demo() -> tuple[RankingClient, FaultyTransport, object]:
