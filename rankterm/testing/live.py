@@ -18,8 +18,11 @@ import uvicorn
 class UvicornThread:
     """uvicorn serving an ASGI app on `host` (port 0: any free one) from a thread with its own loop."""
 
-    def __init__(self, app: Any, host: str = "127.0.0.1") -> None:
-        config = uvicorn.Config(app, host=host, port=0, log_level="warning", lifespan="off", access_log=False)
+    def __init__(self, app: Any, host: str = "127.0.0.1", port: int = 0) -> None:
+        """`port` 0 binds any free one; give the port of a stopped server to serve again at the same address."""
+        config = uvicorn.Config(
+            app, host=host, port=port, log_level="warning", lifespan="off", access_log=False
+        )
         self.host = host
         self.server = uvicorn.Server(config)
         self.thread = threading.Thread(target=self.server.run, name="rankterm-live", daemon=True)

@@ -1,0 +1,119 @@
+"""An evening without the service, over a real socket: the seat knows its group from disk and loses nothing.
+
+The table's story (issue 9): a seat syncs once while the service is up; the service stops; the app is
+restarted without it and records a four-player match with players it knows only from its mirror; the service
+comes back and the match arrives once, dated when it was recorded, not when it arrived.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+import pytest
+
+from rankterm.api.auth import TokenCache
+from rankterm.api.client import RankingClient
+from rankterm.api.ids import service_scope
+from rankterm.api.mirror import Mirror
+from rankterm.cli import make_outbox
+from rankterm.config import Config, mirror_path, token_cache_path
+from rankterm.server.app import create_app
+from rankterm.server.seed import DEMO_KEY, DEMO_SECRET, demo_store
+from rankterm.testing.clock import SettableClock
+from rankterm.testing.live import UvicornThread
+from rankterm.tui.app import RanktermApp
+from rankterm.tui.screens.match_entry import MatchEntryScreen
+from tests.tui.pilot import fill_row, open_form, pick_game, settle
+
+EIGHT_PM = datetime(2026, 5, 28, 20, 0, tzinfo=UTC).timestamp()
+PLAYERS = ["Ada", "Ben", "Chiara", "Dev"]
+
+
+@pytest.fixture(autouse=True)
+def own_paths(tmp_path, monkeypatch):
+    monkeypatch.setenv("RANKTERM_CONFIG", str(tmp_path / "config" / "config.toml"))
+    monkeypatch.setenv("RANKTERM_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.setenv("RANKTERM_DATA_DIR", str(tmp_path / "data"))
+
+
+def seat(base_url: str, clock: SettableClock) -> RanktermApp:
+    """The app as `rankterm --profile club` builds it: token cache, mirror and outbox on disk."""
+    client = RankingClient(
+        base_url,
+        key=DEMO_KEY,
+        secret=DEMO_SECRET,
+        token_cache=TokenCache(token_cache_path()),
+        mirror=Mirror(mirror_path(base_url, DEMO_KEY), service_scope(base_url, DEMO_KEY), clock=clock),
+        clock=clock,
+        retries=0,
+        timeout=2.0,
+    )
+    return RanktermApp(config=Config(), client=client, outbox_factory=make_outbox)
+
+
+async def test_a_match_recorded_while_the_service_is_down_arrives_once_with_its_date():
+    clock = SettableClock(EIGHT_PM - 2 * 3600)
+    store = demo_store(clock=clock)
+    server = UvicornThread(create_app(store, clock=clock))
+    port = server.start()
+    base_url = server.base_url
+    try:
+        # 18:00, service up: the seat opens the form once, which reads the group's games and players.
+        async with seat(base_url, clock).run_test(size=(80, 24)) as pilot:
+            await open_form(pilot)
+            assert not pilot.app.offline
+        before = len(await held_matches(store))
+
+        server.stop()
+
+        # 20:00, service down, the app started again: the form offers the group from the mirror.
+        clock.now = EIGHT_PM
+        app = seat(base_url, clock)
+        async with app.run_test(size=(80, 24)) as pilot:
+            screen = await open_form(pilot)
+            assert isinstance(screen, MatchEntryScreen)
+            assert {p.label for p in screen.form.players} >= set(PLAYERS)
+            await pick_game(pilot, "Catan")
+            while len(screen.form.rows) < len(PLAYERS):
+                await screen.form.add_row()
+            await settle(pilot)
+            for rank, (row, name) in enumerate(zip(screen.form.rows, PLAYERS, strict=True), start=1):
+                await fill_row(pilot, row, [name], rank)
+            await pilot.press("ctrl+s")
+            await settle(pilot)
+            assert screen.last_answer[0].waiting
+            assert pilot.app.offline
+            kept = pilot.app.outbox_runner.entries()
+            assert len(kept) == 1 and kept[0].match.date == "2026-05-28 20:00:00"
+
+            # 20:40, the service is back at the same address; the seat sends what waited, once.
+            clock.advance(40 * 60)
+            server = UvicornThread(create_app(store, clock=clock), port=port)
+            server.start()
+            pilot.app.outbox_runner.cancel_retry()
+            pilot.app.resume_sending()
+            await settle(pilot)
+            assert pilot.app.outbox_counts.get("sent") == 1
+            pilot.app.resume_sending(force=True)  # a second send finds nothing to send
+            await settle(pilot)
+    finally:
+        if server.thread.is_alive():
+            server.stop()
+
+    held = await held_matches(store)
+    arrived = [m for m in held if m.external_id == kept[0].external_id]
+    assert len(arrived) == 1
+    assert len(held) == before + 1
+    match = arrived[0]
+    assert match.date == "2026-05-28 20:00:00"
+    assert match.registration_date == "2026-05-28 20:40:00"
+    assert sorted(p.display_name for f in match.factions for p in f.players) == sorted(PLAYERS)
+    assert [f.rank for f in sorted(match.factions, key=lambda f: f.rank)] == [1, 2, 3, 4]
+
+
+async def held_matches(store) -> list:
+    """Every match the service holds, read through a fresh in-process client on the same store."""
+    async with RankingClient.in_process(
+        create_app(store, clock=store.clock), key=DEMO_KEY, secret=DEMO_SECRET
+    ) as client:
+        return await client.all_matches()
