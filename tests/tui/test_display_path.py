@@ -76,7 +76,9 @@ def problems_in(source: str, filename: str = "<source>") -> list[str]:
     for node in ast.walk(tree):
         if isinstance(node, ast.Call):
             name = _name(node.func)
-            if name == "notify":
+            if name == "Input" and isinstance(node.func, ast.Name):
+                report(node, "Input(): use FormInput, which never holds a control character")
+            elif name == "notify":
                 markup = next((k.value for k in node.keywords if k.arg == "markup"), None)
                 if not (isinstance(markup, ast.Constant) and markup.value is False):
                     report(node, "notify() without markup=False")
@@ -108,7 +110,6 @@ AWAITING_THEIR_OWNERS = frozenset(
     {
         "rankterm/tui/screens/match_entry.py",
         "rankterm/tui/screens/outbox.py",
-        "rankterm/tui/widgets/match_form/answer.py",
         "rankterm/tui/widgets/match_form/faction_row.py",
         "rankterm/tui/widgets/match_form/form.py",
     }
@@ -150,6 +151,7 @@ def test_the_reading_catches_each_unsafe_way():
         "Option(self.suggestion_prompt(i))",
         'Static("\\n".join(lines), markup=False)',
         'class Chip(Static):\n    def __init__(self, p):\n        super().__init__(f"{p.label} x")',
+        'yield Input(placeholder="Name", id="ask-input")',
     ]
     for source in unsafe:
         assert problems_in(source), source

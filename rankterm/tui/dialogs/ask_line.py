@@ -29,6 +29,7 @@ from textual.widgets import Button, Input, Label, Static
 
 from rankterm.api.errors import RanktermError
 from rankterm.tui.text import error_sentence, plain
+from rankterm.tui.widgets.form_input import FormInput
 
 Warn = Callable[[str], Awaitable[str | None]]
 
@@ -80,7 +81,7 @@ class AskDialog(ModalScreen[Any]):
         with Vertical(id="ask-box") as box:
             box.border_title = plain(self.dialog_title)
             yield Label(plain(self.prompt), id="ask-prompt")
-            yield Input(placeholder=self.placeholder, id="ask-input", compact=True)
+            yield FormInput(placeholder=self.placeholder, id="ask-input", compact=True)
             yield Static("", id="ask-error")
             with Horizontal(id="ask-buttons"):
                 yield Button(f"{self.ok_label} ⏎", id="ask-ok", variant="primary", compact=True)

@@ -23,6 +23,7 @@ from rankterm.api.text import ascii_digits
 from rankterm.tui.base import RanktermScreen, task
 from rankterm.tui.dialogs.ask_line import AskDialog
 from rankterm.tui.text import error_sentence, weight_text
+from rankterm.tui.widgets.form_input import FormInput
 from rankterm.tui.widgets.text_table import TextTable
 
 SEARCH_DELAY = 0.3
@@ -91,7 +92,7 @@ class GamesScreen(RanktermScreen):
         yield Header()
         with Horizontal(id="games-bar"):
             yield Label("Search (/)")
-            yield Input(placeholder="the catalogue, 2 letters or more", id="games-search", compact=True)
+            yield FormInput(placeholder="the catalogue, 2 letters or more", id="games-search", compact=True)
         yield Static("", id="games-caption")
         yield TextTable(id="games-table", cursor_type="row", zebra_stripes=True)
         yield Footer()

@@ -26,6 +26,7 @@ from rankterm.api.errors import RanktermError
 from rankterm.config import Profile, save_config
 from rankterm.tui.base import RanktermScreen, task
 from rankterm.tui.text import error_sentence, plain
+from rankterm.tui.widgets.form_input import FormInput
 
 DEMO_OPTION = "__demo__"
 
@@ -84,15 +85,17 @@ class LoginScreen(RanktermScreen):
                 form.border_title = "Profile"
                 with Grid(id="login-grid"):
                     yield Label("Name")
-                    yield Input(placeholder="home", id="f-name", compact=True)
+                    yield FormInput(placeholder="home", id="f-name", compact=True)
                     yield Label("Base URL")
-                    yield Input(placeholder="http://192.168.1.20:8765/", id="f-url", compact=True)
+                    yield FormInput(placeholder="http://192.168.1.20:8765/", id="f-url", compact=True)
                     yield Label("Key")
-                    yield Input(placeholder="client key", id="f-key", compact=True)
+                    yield FormInput(placeholder="client key", id="f-key", compact=True)
                     yield Label("Secret")
-                    yield Input(placeholder="typed here, masked", password=True, id="f-secret", compact=True)
+                    yield FormInput(
+                        placeholder="typed here, masked", password=True, id="f-secret", compact=True
+                    )
                     yield Label("or env var")
-                    yield Input(placeholder="NAME of a variable holding it", id="f-env", compact=True)
+                    yield FormInput(placeholder="NAME of a variable holding it", id="f-env", compact=True)
                 yield Static(
                     "The env var, when given, wins; it is read when the profile is opened.", classes="hint"
                 )

@@ -24,6 +24,7 @@ from rankterm.api.models import Player, PlayersPage
 from rankterm.tui.base import RanktermScreen, task
 from rankterm.tui.dialogs.ask_line import AskDialog
 from rankterm.tui.text import error_sentence
+from rankterm.tui.widgets.form_input import FormInput
 from rankterm.tui.widgets.text_table import TextTable
 
 
@@ -83,7 +84,7 @@ class PlayersScreen(RanktermScreen):
         yield Header()
         with Horizontal(id="players-bar"):
             yield Label("Filter (/)")
-            yield Input(placeholder="all players, by name", id="players-filter", compact=True)
+            yield FormInput(placeholder="all players, by name", id="players-filter", compact=True)
         yield Static("", id="players-caption")
         yield TextTable(id="players-table", cursor_type="row", zebra_stripes=True)
         yield Footer()

@@ -1,7 +1,11 @@
-"""`FormInput`: the text field of the match form: an `Input` that leaves ctrl+d to the form, cursor steady.
+"""`FormInput`: rankterm's one-line text field: an `Input` that never holds a control character, leaves ctrl+d
+to the match form, and keeps its cursor steady.
 
+A control character pasted into a field (an ESC sequence, a bell) would be drawn by `Input` as it is, i.e.
+sent to the terminal, where it can clear the screen or retitle the window: the field turns it into its
+visible symbol ("␛") as soon as it arrives, as `rankterm.tui.text.plain` does for every text shown.
 Textual's `Input` binds ctrl+d to "delete right" (the Delete key does the same). In the match form ctrl+d
-removes the focused faction, so the form's fields keep every binding of `Input` except that one key.
+removes the focused faction, so the fields keep every binding of `Input` except that one key.
 """
 
 from __future__ import annotations
@@ -10,6 +14,8 @@ from typing import Any
 
 from textual.binding import Binding, BindingType
 from textual.widgets import Input
+
+from rankterm.tui.text import plain_str
 
 FREED_KEYS = frozenset({"ctrl+d"})
 
@@ -42,6 +48,10 @@ class FormInput(Input, inherit_bindings=False):
     """
 
     BINDINGS = _without(list(Input.BINDINGS), FREED_KEYS)
+
+    def validate_value(self, value: str) -> str:
+        """No control character ever reaches the field (nor, through it, the terminal)."""
+        return plain_str(value)
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)

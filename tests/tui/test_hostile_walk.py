@@ -1,0 +1,284 @@
+"""A walk through every screen and dialog with hostile names: markup, escapes, RTL, emoji, 200 characters.
+
+Against (a) the embedded service whose players and games bear those names (and have played), and (b) a service
+answering in the public, lenient shapes (tests/tui/public_service.py), at 80x24 and 120x40: every screen is
+visited, the same strings are typed into every text field, nothing crashes, and the names are shown as typed
+(an ESC as "␛"), never read as markup.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from textual.widgets import DataTable, Input
+
+from rankterm.api.models import NewFaction, NewMatch
+from rankterm.api.text import display_safe
+from rankterm.tui.dialogs.ask_line import AskDialog
+from rankterm.tui.dialogs.match_detail import MatchDetailScreen
+from rankterm.tui.dialogs.match_exists import MatchExistsDialog
+from rankterm.tui.dialogs.player_matches import PlayerMatchesScreen
+from rankterm.tui.text import NONE
+from rankterm.tui.widgets.match_form.game_picker import GamePicker
+from rankterm.tui.widgets.match_form.player_picker import PlayerPicker
+
+from .conftest import settle
+from .public_service import public_client
+
+ESC = "\x1b[2J\x1b]0;pwned\x07"
+HOSTILE = [
+    "[/]",
+    "[/b]",
+    "Evil [/b] Eve",
+    "[b]Bold[/b]",
+    "[link=http://x]L[/link]",
+    "[reverse]R",
+    ESC,
+    "שלום עולם",
+    "🎲 Dice 🎲",
+    "Long " + "x" * 195,
+]
+SIZES = [(80, 24), (120, 40)]
+
+
+def shown(text: str, width: int = 10) -> str:
+    """The start of `text` as it must appear on screen: control characters as symbols, nothing taken away."""
+    return display_safe(text)[:width]
+
+
+def screen_text(app: Any) -> str:
+    """Everything the current screen (with its toasts) shows, as plain text."""
+    strips = app.screen._compositor.render_strips()
+    return "\n".join("".join(segment.text for segment in strip) for strip in strips)
+
+
+def table_text(app: Any) -> str:
+    """Every cell of the current screen's table, as plain text (rows out of view included)."""
+    table = app.screen.query_one(DataTable)
+    return "\n".join(" | ".join(str(c) for c in table.get_row_at(i)) for i in range(table.row_count))
+
+
+def assert_clean(app: Any) -> str:
+    text = screen_text(app)
+    assert "\x1b" not in text and "\x07" not in text
+    return text
+
+
+async def type_into(pilot: Any, field: Input, text: str, *, key: bool = False) -> None:
+    """Put `text` in `field` as a person would end up with it (with `key`, its first letter typed)."""
+    field.focus()
+    if key:
+        field.value = ""
+        await pilot.press(text[0])  # one letter typed is enough to open the player suggestions
+    field.value = text
+    await pilot.pause()
+
+
+async def seed_embedded(client: Any) -> None:
+    """Hostile players (ghosts; the service keeps at most 50 characters) and games, each with a match."""
+    players = [await client.create_player(name) for name in HOSTILE if len(name) <= 50]
+    games = [await client.create_game(name=name) for name in HOSTILE if len(name) <= 100]
+    matches = [
+        NewMatch(
+            game=game.id,
+            weight="normal",
+            notes=HOSTILE[n],
+            factions=[
+                NewFaction(players=[players[n % len(players)].id], rank=1, points="3"),
+                NewFaction(players=[players[(n + 1) % len(players)].id], rank=2, points="1"),
+            ],
+        )
+        for n, game in enumerate(games)
+    ]
+    answer = await client.add_matches(matches)
+    assert answer.accepted_count == len(games)
+
+
+async def quick(pilot: Any) -> None:
+    """Let the workers started by the last key finish, and repaint."""
+    await pilot.app.workers.wait_for_complete()
+    await pilot.pause()
+
+
+async def go(pilot: Any, key: str) -> None:
+    """Open a screen by its app-wide key (with no text field focused, which would take the letter)."""
+    pilot.app.screen.set_focus(None)
+    await pilot.press(key)
+    await settle(pilot)
+
+
+async def walk(app: Any, pilot: Any, game_names: list[str], player_names: list[str], typing: bool) -> None:
+    """Every screen and dialog; with `typing`, every hostile string in every text field as well."""
+    texts = HOSTILE if typing else []
+    await settle(pilot)
+    assert_clean(app)  # the dashboard: status values and quota keys of the service's own
+
+    # games: the list, a search for each string, the new-game dialog with each string
+    await go(pilot, "g")
+    cells = table_text(app)
+    for name in game_names:
+        assert shown(name) in cells
+    search = app.screen.query_one("#games-search", Input)
+    for text in texts:
+        await type_into(pilot, search, text)
+        await pilot.press("enter")
+        await quick(pilot)
+        assert shown(text) in assert_clean(app)  # the caption says what was searched
+    await pilot.press("escape")
+    for text in texts or HOSTILE[:1]:
+        await pilot.press("ctrl+n")
+        await quick(pilot)
+        dialog = app.screen
+        assert isinstance(dialog, AskDialog)
+        await type_into(pilot, dialog.query_one(Input), text)
+        await pilot.press("enter")
+        await quick(pilot)
+        if app.screen is dialog:  # refused: the reason is said in the dialog
+            assert dialog.error_text
+            await pilot.press("escape")
+            await quick(pilot)
+        else:  # created: the toast names it
+            assert shown(text, 6) in assert_clean(app)
+
+    # players: the filter with each string, the new-ghost dialog with each string
+    await go(pilot, "p")
+    cells = table_text(app)
+    for name in player_names:
+        assert shown(name) in cells
+    field = app.screen.query_one("#players-filter", Input)
+    for text in texts:
+        await type_into(pilot, field, text)
+        await quick(pilot)
+        assert shown(text) in assert_clean(app)  # the caption: Filter “…”
+    await pilot.press("escape")
+    for text in texts or HOSTILE[1:2]:
+        await pilot.press("ctrl+n")
+        await quick(pilot)
+        dialog = app.screen
+        assert isinstance(dialog, AskDialog)
+        await type_into(pilot, dialog.query_one(Input), text)
+        await pilot.press("enter")
+        await quick(pilot)
+        if app.screen is dialog and "anyway" in dialog.error_text:  # taken: warned, by name
+            assert shown(text, 6) in assert_clean(app)
+            await pilot.press("enter")
+            await quick(pilot)
+        if app.screen is dialog:
+            await pilot.press("escape")
+            await quick(pilot)
+
+    # new match: the game and player suggestions for each string
+    await go(pilot, "n")
+    games = app.screen.query_one(GamePicker)
+    players = app.screen.query(PlayerPicker).first()
+    for text in texts:
+        await type_into(pilot, games.input, text)
+        assert_clean(app)
+        await type_into(pilot, players.input, text)
+        assert_clean(app)
+    await type_into(pilot, games.input, "[/b]")
+    await settle(pilot, 0.35)  # the catalogue is searched too
+    assert_clean(app)
+    for name in player_names[:3]:
+        await type_into(pilot, players.input, name[1:4], key=True)
+        assert shown(name, 4) in assert_clean(app)  # the suggestion list shows it as typed
+    players.input.value = ""
+    await pilot.press("escape")
+
+    # rankings: every hostile player's row, and Enter on one opens their matches (its border title)
+    await go(pilot, "r")
+    cells = table_text(app)
+    for name in player_names:
+        assert shown(name) in cells
+    table = app.screen.query_one(DataTable)
+    table.focus()
+    for row in range(min(2, table.row_count)):
+        table.move_cursor(row=row)
+        await pilot.press("enter")
+        await settle(pilot)
+        assert isinstance(app.screen, PlayerMatchesScreen)
+        assert shown(app.screen.player.label) in assert_clean(app)
+        await pilot.press("escape")
+        await settle(pilot)
+
+    # matches: the newest match in full, and the exists dialog with each string
+    await go(pilot, "m")
+    assert_clean(app)
+    table = app.screen.query_one(DataTable)
+    table.focus()
+    table.move_cursor(row=0)
+    await pilot.press("enter")
+    await settle(pilot)
+    assert isinstance(app.screen, MatchDetailScreen)
+    game = app.screen.match.game
+    assert game is not None and shown(game.name, 6) in assert_clean(app)
+    await pilot.press("escape")
+    await settle(pilot)
+    await pilot.press("x")
+    await settle(pilot)
+    assert isinstance(app.screen, MatchExistsDialog)
+    for text in texts or HOSTILE[2:3]:
+        await type_into(pilot, app.screen.query_one(Input), text)
+        await pilot.press("enter")
+        await quick(pilot)
+        assert_clean(app)
+    await pilot.press("escape")
+    await settle(pilot)
+
+    # outbox, then profiles: a profile named with each string is listed as typed
+    await go(pilot, "o")
+    assert_clean(app)
+    await go(pilot, "l")
+    for text in texts[:4] or HOSTILE[3:4]:
+        app.screen.query_one("#f-name", Input).value = text
+        app.screen.query_one("#f-url", Input).value = "http://x.example/"
+        await pilot.press("ctrl+s")
+        await quick(pilot)
+        assert_clean(app)
+        assert shown(text) in assert_clean(app)  # the profiles list
+    await go(pilot, "d")
+    assert_clean(app)
+
+
+# One app per service: every string typed into every field at 80x24, then every screen again at 120x40.
+async def test_hostile_names_on_the_embedded_service(make_app, demo_client):
+    await seed_embedded(demo_client)
+    app = make_app()
+    async with app.run_test(size=SIZES[0]) as pilot:
+        game_names = [n for n in HOSTILE if len(n) <= 100]
+        player_names = ["*" + n for n in HOSTILE if len(n) <= 50]
+        await walk(app, pilot, game_names, player_names, typing=True)
+        await pilot.resize_terminal(*SIZES[1])
+        await walk(app, pilot, game_names, player_names, typing=False)
+
+
+async def test_hostile_names_from_a_public_service(make_app):
+    client = public_client(HOSTILE)
+    app = make_app(client=client, demo=False)
+    async with app.run_test(size=SIZES[1]) as pilot:
+        player_names = [("*" + n) if i % 2 else n for i, n in enumerate(HOSTILE)]
+        await walk(app, pilot, HOSTILE, player_names, typing=True)
+        await pilot.resize_terminal(*SIZES[0])
+        await walk(app, pilot, HOSTILE, player_names, typing=False)
+
+
+async def test_codes_from_a_public_service_read_as_words(make_app):
+    app = make_app(client=public_client(HOSTILE), demo=False)
+    async with app.run_test(size=SIZES[1]) as pilot:
+        # belts, titles and statuses as their labels, a code without a label as a dash
+        await go(pilot, "r")
+        cells = table_text(app)
+        assert "White belt" in cells and "Emperor" in cells and "Very active" in cells
+        first = app.screen.query_one(DataTable).get_row_at(0)
+        assert [str(c) for c in first[5:7]] == [NONE, "Emperor"]  # belt "2" came without a label
+        # a match's type as a word, its weight as a word
+        await go(pilot, "m")
+        table = app.screen.query_one(DataTable)
+        table.focus()
+        table.move_cursor(row=0)
+        await pilot.press("enter")
+        await settle(pilot)
+        assert isinstance(app.screen, MatchDetailScreen)
+        text = screen_text(app)
+        assert "one against one" in text and "player_vs_player" not in text
+        assert "weight Heavy" in text
