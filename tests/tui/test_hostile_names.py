@@ -42,3 +42,66 @@ async def test_every_text_the_app_reads_is_display_safe(make_app, demo_client):
         players = await pilot.app.client.players(refresh=True)
         assert "*␛]0;pwned␇Zed" in [p.display_name for p in players]
         assert not any("\x1b" in p.display_name for p in players)
+
+
+async def test_markup_typed_in_the_players_filter_is_shown_as_typed(make_app):
+    async with make_app().run_test(size=(80, 24)) as pilot:
+        await pilot.press("p")
+        await settle(pilot)
+        for typed in ("[/]", "[/b]", "[reverse]M"):
+            pilot.app.screen.query_one("#players-filter").value = typed  # was: MarkupError in the caption
+            await settle(pilot)
+            caption = pilot.app.screen.query_one("#players-caption")
+            assert str(caption.render()).startswith(f"Filter “{typed}”")
+
+
+async def test_a_ghost_named_with_markup_is_created_suggested_and_detailed_as_typed(make_app, demo_client):
+    from rankterm.api.models import NewFaction, NewMatch
+    from rankterm.tui.dialogs.player_matches import PlayerMatchesScreen
+    from rankterm.tui.widgets.match_form.player_picker import PlayerPicker
+
+    mallory = await demo_client.create_player("[b]Markup[/b] Mallory")
+    ada = next(p for p in await demo_client.players() if p.label == "Ada")
+    game = (await demo_client.games())[0]
+    await demo_client.add_matches(
+        NewMatch(
+            game=game.id,
+            weight="normal",
+            factions=[NewFaction(players=[mallory.id], rank=1), NewFaction(players=[ada.id], rank=2)],
+        )
+    )
+    async with make_app().run_test(size=(120, 40)) as pilot:
+        app = pilot.app
+        # the new-ghost dialog, then its toast: was a MarkupError ("closing tag '[/b]' ... nothing to close")
+        await pilot.press("p")
+        await settle(pilot)
+        await pilot.press("ctrl+n")
+        await settle(pilot)
+        app.screen.query_one("#ask-input").value = "Bad [/b] Guy"
+        await pilot.press("enter")
+        await settle(pilot)
+        assert any("*Bad [/b] Guy created" in n.message for n in app._notifications)
+        # a seat's suggestions list both names as typed: was a MarkupError on the first letter
+        await pilot.press("n")
+        await settle(pilot)
+        picker = app.screen.query(PlayerPicker).first()
+        picker.focus_input()
+        await pilot.press("b")
+        await settle(pilot)
+        options = picker.query_one("SuggestionList")
+        prompts = [str(options.get_option_at_index(i).prompt) for i in range(options.option_count)]
+        assert "*Bad [/b] Guy  · ghost" in prompts and "*[b]Markup[/b] Mallory  · ghost" in prompts
+        # Enter on the player in the rankings: the detail's border title was a MarkupError (or bold)
+        app.screen.set_focus(None)
+        await pilot.press("r")
+        await settle(pilot)
+        table = app.screen.query_one(DataTable)
+        row = next(i for i in range(table.row_count) if "Mallory" in str(table.get_row_at(i)[2]))
+        table.focus()
+        table.move_cursor(row=row)
+        await pilot.press("enter")
+        await settle(pilot)
+        assert isinstance(app.screen, PlayerMatchesScreen)
+        box = app.screen.query_one("#pm-box")
+        assert box._border_title.plain == "*[b]Markup[/b] Mallory · recent matches"
+        assert not box._border_title.spans  # nothing taken as a style
