@@ -9,7 +9,8 @@ from rankterm.api.models import Match
 from rankterm.tui.dialogs.match_detail import MatchDetailScreen
 from rankterm.tui.dialogs.match_exists import MatchExistsDialog
 from rankterm.tui.screens.matches import MatchesScreen, one_line_summary
-from tests.tui.test_match_entry import keys, settle
+
+from .conftest import keys, settle
 
 
 async def open_matches(pilot: Pilot) -> MatchesScreen:

@@ -14,7 +14,8 @@ from rankterm.api.errors import Offline
 from rankterm.api.models import NewFaction, NewMatch, Subset, Weight
 from rankterm.tui.screens.rankings import PlayerMatchesScreen, RankingsScreen, parse_match_number
 from rankterm.tui.widgets.subset_picker import order_subsets
-from tests.tui.test_match_entry import keys, settle
+
+from .conftest import keys, settle
 
 GUESTS = 20
 
