@@ -12,12 +12,16 @@ the dialog closes with the action's result; escape closes it with None. Enter or
 warning and nothing is submitted; Enter again with the same text goes on, a changed text is asked again.
 Every text shown (title, prompt, problem) is shown as typed, never as markup.
 
+A dialog that answers and stays open for the next question (e.g. "does this external id exist?") has its
+`submit` return an `Answer`: its sentence is shown under the field in its kind's colour, the text is kept.
+
 This is rankterm's one "ask for a line" dialog.
 """
 
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
 from typing import Any
 
 from textual import on, work
@@ -34,6 +38,14 @@ from rankterm.tui.widgets.form_input import FormInput
 Warn = Callable[[str], Awaitable[str | None]]
 
 
+@dataclass(frozen=True)
+class Answer:
+    """What `submit` returns to keep the dialog open and say something: `kind` is "ok", "warning" or "info"."""
+
+    text: str
+    kind: str = "info"
+
+
 class AskDialog(ModalScreen[Any]):
     """Ask for one line, run `submit(text)`, close with its result; errors stay inline."""
 
@@ -48,13 +60,15 @@ class AskDialog(ModalScreen[Any]):
     AskDialog #ask-input.-invalid { background: $error 25%; }
     AskDialog #ask-error { color: $text-error; height: auto; }
     AskDialog #ask-error.-warning { color: $text-warning; }
+    AskDialog #ask-error.-ok { color: $text-success; }
+    AskDialog #ask-error.-info { color: $text-muted; }
     AskDialog #ask-buttons { height: 1; margin-top: 1; align-horizontal: right; }
     AskDialog #ask-buttons Button { margin-left: 1; min-width: 10; }
     """
 
     BINDINGS = [
         Binding("escape", "cancel", "Cancel"),
-        Binding("ctrl+s", "submit", "Create"),
+        Binding("ctrl+s", "submit", "Submit"),
     ]
 
     def __init__(
@@ -66,6 +80,7 @@ class AskDialog(ModalScreen[Any]):
         placeholder: str = "",
         ok_label: str = "Create",
         warn: Warn | None = None,
+        value: str = "",
         **kwargs: Any,
     ) -> None:
         super().__init__(**kwargs)
@@ -76,12 +91,15 @@ class AskDialog(ModalScreen[Any]):
         self._submit = submit
         self._warn = warn
         self._warned_for: str | None = None
+        self.initial = value
+        self.last_answer: Answer | None = None
+        """The last `Answer` shown (a dialog that stays open), None after an error."""
 
     def compose(self) -> ComposeResult:
         with Vertical(id="ask-box") as box:
             box.border_title = plain(self.dialog_title)
             yield Label(plain(self.prompt), id="ask-prompt")
-            yield FormInput(placeholder=self.placeholder, id="ask-input", compact=True)
+            yield FormInput(self.initial, placeholder=self.placeholder, id="ask-input", compact=True)
             yield Static("", id="ask-error")
             with Horizontal(id="ask-buttons"):
                 yield Button(f"{self.ok_label} ⏎", id="ask-ok", variant="primary", compact=True)
@@ -97,10 +115,15 @@ class AskDialog(ModalScreen[Any]):
 
     def show_problem(self, sentence: str, *, warning: bool = False) -> None:
         """One sentence under the field (a warning is shown in the warning colour and lets Enter go on)."""
+        self.last_answer = None
+        self._show(sentence, "warning" if warning else "error")
+
+    def _show(self, sentence: str, kind: str) -> None:
         line = self.query_one("#ask-error", Static)
         line.update(plain(sentence))
-        line.set_class(warning, "-warning")
-        self.query_one("#ask-input", Input).set_class(bool(sentence) and not warning, "-invalid")
+        for name in ("warning", "ok", "info"):
+            line.set_class(kind == name, f"-{name}")
+        self.query_one("#ask-input", Input).set_class(bool(sentence) and kind == "error", "-invalid")
 
     @on(Button.Pressed, "#ask-cancel")
     def action_cancel(self) -> None:
@@ -126,8 +149,12 @@ class AskDialog(ModalScreen[Any]):
         except (RanktermError, ValueError) as exc:
             self.show_problem(error_sentence(exc) if isinstance(exc, RanktermError) else str(exc))
         else:
-            self.dismiss(result)
-            return
+            if isinstance(result, Answer):
+                self.last_answer = result
+                self._show(result.text, result.kind)
+            else:
+                self.dismiss(result)
+                return
         finally:
             box.loading = False
         self.query_one("#ask-input", Input).focus()
