@@ -9,6 +9,8 @@ What it holds:
 
 - the lists `games`, `players`, `subsets`: each replaced whole when read, with the time it was read
   (`synced_at`) and a `stale` mark that a write from this seat sets (the next read asks the service);
+  `players` also holds the ghost players this seat made while the service was gone, under their local ids
+  (`ids.is_local_id`), kept across reads until the outbox sends them (then the service's player replaces them);
 - `matches`: the group's matches by number (numbers count the group's matches in order of acceptance and
   are never reused), synced incrementally by the client;
 - `rankings` pages as read, by (subset, match, page): those marked final (standings after a match that is
@@ -227,16 +229,26 @@ class Mirror:
 
         return self._guard(read, None)
 
-    def replace(self, name: str, items: Sequence[tuple[str, Any]]) -> None:
-        """Put list `name` as just read: (id, wire-form item) pairs in order; marks it synced now."""
+    def replace(
+        self, name: str, items: Sequence[tuple[str, Any]], *, keep: Callable[[str], bool] | None = None
+    ) -> None:
+        """Put list `name` as just read: (id, wire-form item) pairs in order; marks it synced now.
+
+        `keep`: held items whose id it accepts stay, after the new ones (ghost players this seat made that
+        the service does not have yet: `ids.is_local_id`)."""
 
         def write() -> None:
             with self._db:
                 self._db.execute("BEGIN IMMEDIATE")
+                kept: list[tuple[str, Any]] = []
+                if keep is not None:
+                    rows = self._db.execute("SELECT id, body FROM items WHERE list = ? ORDER BY pos", (name,))
+                    given = {key for key, _ in items}
+                    kept = [(key, json.loads(body)) for key, body in rows if keep(key) and key not in given]
                 self._db.execute("DELETE FROM items WHERE list = ?", (name,))
                 self._db.executemany(
                     "INSERT OR REPLACE INTO items (list, id, pos, body) VALUES (?, ?, ?, ?)",
-                    [(name, key, pos, _dumps(body)) for pos, (key, body) in enumerate(items)],
+                    [(name, key, pos, _dumps(body)) for pos, (key, body) in enumerate([*items, *kept])],
                 )
                 self._db.execute(
                     "INSERT OR REPLACE INTO lists (name, synced_at, stale) VALUES (?, ?, 0)",
@@ -258,6 +270,14 @@ class Mirror:
                     " (SELECT coalesce(max(pos), -1) + 1 FROM items WHERE list = ?), ?)",
                     (name, key, name, _dumps(item)),
                 )
+
+        self._guard(write, None)
+
+    def remove_item(self, name: str, key: str) -> None:
+        """Take one item out of list `name` (a local ghost player the service has now made, or that was dropped)."""
+
+        def write() -> None:
+            self._db.execute("DELETE FROM items WHERE list = ? AND id = ?", (name, key))
 
         self._guard(write, None)
 

@@ -18,6 +18,10 @@ What a screen calls:
   `cached_players()` and offline answers hold it) and, like `create_game`,
   `add_matches` (in the client) and `invalidate(...)`, marks the list stale, so the next read asks the
   service (a created game is one of the group's games only once a match of it is played).
+- **Ghosts made offline** (the outbox queues them, rankterm/api/outbox_ghosts.py): `hold_player` puts one in
+  the mirror under its local id, where every read of the players keeps it (`players()` too, online) until
+  `drop_player` takes it out once the service has made it; `players_now()` is the service's list, never an
+  older copy, for telling whether a ghost whose answer was lost was made.
 
 Rankings after an explicit match number are kept forever once that match is not the latest of its subset
 (the service computes activity status at the latest match against the current time, so until a later match
@@ -35,6 +39,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from rankterm.api import endpoints as ep
 from rankterm.api.errors import Offline, UnexpectedResponse
+from rankterm.api.ids import is_local_id
 from rankterm.api.mirror import LAST, Mirror
 from rankterm.api.models import Game, Match, MatchesPage, Page, Player, PlayersPage, RankingsPage, Subset
 
@@ -178,8 +183,11 @@ class MirroredReads:
                 raise
             self._stale(name, self.mirror.synced_at(name))
             return held
-        self.mirror.replace(name, [(str(m.id), item) for m, item in zip(models, raw, strict=True)])
+        keep = is_local_id if name == "players" else None
+        self.mirror.replace(name, [(str(m.id), item) for m, item in zip(models, raw, strict=True)], keep=keep)
         self._fresh(name)
+        if keep is not None:  # the ghosts this seat made that the outbox has not sent yet: still offered
+            models = models + [m for m in self._held(name, model) or [] if keep(str(m.id))]
         return models
 
     async def games(self, *, refresh: bool = False) -> list[Game]:
@@ -225,20 +233,43 @@ class MirroredReads:
                 data=held[start : start + ROWS_PER_PAGE],
             )
 
+    async def _load_players(self) -> tuple[list[Player], list[Any]]:
+        raw: dict[int, list[Any]] = {}
+
+        async def one(n: int) -> PlayersPage:
+            parsed, raw[n] = await self._players_page(n)
+            return parsed
+
+        pages = await self._all_pages(one)
+        return [p for page in pages for p in page.data], [r for n in sorted(raw) for r in raw[n]]
+
     async def players(self, *, refresh: bool = False) -> list[Player]:
-        """Every player of the group (all pages, fetched concurrently)."""
+        """Every player of the group (all pages, fetched concurrently), and the ghosts this seat made that the
+        outbox has not sent yet (local ids: `ids.is_local_id`)."""
+        return await self._list("players", Player, self._load_players, refresh)
 
-        async def load() -> tuple[list[Player], list[Any]]:
-            raw: dict[int, list[Any]] = {}
+    async def players_now(self, *, refresh: bool = False) -> list[Player]:
+        """The service's players as they are now: from the mirror when read less than `fresh_for` ago (and
+        not made stale; unless `refresh`), else from the service. Never an older copy: raises `Offline` when
+        the service cannot be reached. Local ghosts are left out. (The outbox uses it to settle a ghost.)"""
+        if not refresh and self.mirror.is_fresh("players", self.fresh_for):
+            held = self._held("players", Player)
+            if held is not None:
+                return [p for p in held if not is_local_id(p.id)]
+        models, raw = await self._load_players()
+        items = [(str(m.id), item) for m, item in zip(models, raw, strict=True)]
+        self.mirror.replace("players", items, keep=is_local_id)
+        self._fresh("players")
+        return models
 
-            async def one(n: int) -> PlayersPage:
-                parsed, raw[n] = await self._players_page(n)
-                return parsed
+    def hold_player(self, player: Player) -> None:
+        """Put a player made by this seat in the mirror, at the end, without asking the service (a ghost
+        queued in the outbox, under its local id): `cached_players()` and offline answers offer it."""
+        self.mirror.add_item("players", str(player.id), player.to_wire())
 
-            pages = await self._all_pages(one)
-            return [p for page in pages for p in page.data], [r for n in sorted(raw) for r in raw[n]]
-
-        return await self._list("players", Player, load, refresh)
+    def drop_player(self, player_id: str) -> None:
+        """Take a player out of the mirror (a local ghost the service has now made, or that was discarded)."""
+        self.mirror.remove_item("players", player_id)
 
     async def create_game(self, *, name: str | None = None, bgg_id: int | None = None) -> Game:
         """Create a game (by name or BoardGameGeek id); it joins the group's games with its first match."""

@@ -12,9 +12,15 @@ matches never go to the wrong group. `OutboxSender` sends pending entries in ord
   `matches/match/exists?id=` and marks it sent if the service has it, so nothing is recorded twice;
 - a quota error pauses sending (until `resume_at`, the next hour, or a manual retry); an auth error stops it.
 
+Ghost players made while the service cannot be reached are entries too (`GhostEntry`, kind 'ghost'), in
+the same order and scope: a ghost is sent before the matches that follow it, its real id then replaces its
+local id in the matches that name it, and a match naming a local id is never sent (rankterm/api/
+outbox_ghosts.py). `entries()` and `get()` are the matches alone; `ghosts()` the ghosts; `queue()` both.
+
 Every entry gives its `Outcome` (rankterm/api/outcome.py); a send's `SendReport.outcomes` holds those it
 settled. The file's schema has a version (`PRAGMA user_version`); older files are migrated when opened
-(version 1 kept a `reason` text: it becomes one error item with an empty code).
+(version 1 kept a `reason` text: it becomes one error item with an empty code; version 2 had no `kind`:
+every entry is a match).
 """
 
 from __future__ import annotations
@@ -38,14 +44,17 @@ from rankterm.api.errors import (
     QuotaError,
     RanktermError,
     ServiceError,
+    UnexpectedResponse,
 )
 from rankterm.api.ids import new_external_id, service_scope
-from rankterm.api.models import NewMatch
+from rankterm.api.models import NewMatch, Player
+from rankterm.api.outbox_ghosts import GHOST, GhostEntry, GhostQueue, GhostSending, local_ids
 from rankterm.api.outcome import ALREADY_ACCEPTED, Outcome, OutcomeState, error_items
 
 __all__ = [
     "ALREADY_ACCEPTED",
     "Entry",
+    "GhostEntry",
     "Outbox",
     "OutboxSender",
     "SendReport",
@@ -89,12 +98,13 @@ class Entry:
         return Outcome(index, state, self.external_id, self.errors, match_id=self.match_id)
 
 
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS entries (
     seq INTEGER PRIMARY KEY AUTOINCREMENT,
     scope TEXT NOT NULL,
+    kind TEXT NOT NULL DEFAULT 'match',
     external_id TEXT NOT NULL,
     body TEXT NOT NULL,
     state TEXT NOT NULL,
@@ -111,7 +121,8 @@ CREATE TABLE IF NOT EXISTS entries (
 
 def _migrate(db: sqlite3.Connection) -> None:
     """Bring an outbox file to `SCHEMA_VERSION`. Version 1 had a `reason` text column and no `errors`:
-    each non-empty reason becomes one error item with an empty code (the column stays, unused)."""
+    each non-empty reason becomes one error item with an empty code (the column stays, unused). Version 2
+    had no `kind` (ghost entries came with 3): every entry it holds is a match."""
     version = db.execute("PRAGMA user_version").fetchone()[0]
     if version >= SCHEMA_VERSION:
         return
@@ -122,6 +133,8 @@ def _migrate(db: sqlite3.Connection) -> None:
             db.execute("ALTER TABLE entries ADD COLUMN errors TEXT NOT NULL DEFAULT '[]'")
         if "match_id" not in columns:
             db.execute("ALTER TABLE entries ADD COLUMN match_id TEXT NOT NULL DEFAULT ''")
+        if "kind" not in columns:
+            db.execute("ALTER TABLE entries ADD COLUMN kind TEXT NOT NULL DEFAULT 'match'")
         if "reason" in columns:
             rows = db.execute("SELECT seq, reason FROM entries WHERE reason != ''").fetchall()
             db.executemany(
@@ -147,8 +160,8 @@ def _load_errors(text: str) -> tuple[ErrorItem, ...]:
     )
 
 
-class Outbox:
-    """Durable queue of new matches for one service scope (base URL + key)."""
+class Outbox(GhostQueue):
+    """Durable queue of new matches (and the ghost players they name) for one service scope (base URL + key)."""
 
     def __init__(
         self, path: Path | str | None, scope: str, *, clock: Callable[[], float] = time.time
@@ -188,7 +201,9 @@ class Outbox:
     _COLUMNS = "external_id, body, state, in_doubt, attempts, errors, created_at, updated_at, match_id"
 
     def add(self, match: NewMatch) -> Entry:
-        """Store a match (giving it an external id if it has none); on return it is on disk."""
+        """Store a match (giving it an external id if it has none); on return it is on disk. A ghost it names
+        by local id that the service has made meanwhile is named by the service's id."""
+        match = self.resolve(match)
         external_id = match.external_id or new_external_id()
         if external_id != match.external_id:
             match = match.model_copy(update={"external_id": external_id})
@@ -202,7 +217,8 @@ class Outbox:
 
     def get(self, external_id: str) -> Entry | None:
         row = self._db.execute(
-            f"SELECT {self._COLUMNS} FROM entries WHERE scope=? AND external_id=?", (self.scope, external_id)
+            f"SELECT {self._COLUMNS} FROM entries WHERE scope=? AND kind!=? AND external_id=?",
+            (self.scope, GHOST, external_id),
         ).fetchone()
         return self._row(row) if row else None
 
@@ -214,15 +230,26 @@ class Outbox:
         return entry
 
     def entries(self, *states: State) -> list[Entry]:
-        """Entries in submission order, optionally only those in `states`."""
-        sql = f"SELECT {self._COLUMNS} FROM entries WHERE scope=?"
-        args: list = [self.scope]
+        """Match entries in submission order, optionally only those in `states` (ghosts: `ghosts()`)."""
+        sql = f"SELECT {self._COLUMNS} FROM entries WHERE scope=? AND kind!=?"
+        args: list = [self.scope, GHOST]
         if states:
             sql += f" AND state IN ({','.join('?' * len(states))})"
             args += [s.value for s in states]
         return [self._row(r) for r in self._db.execute(sql + " ORDER BY seq", args)]
 
+    def queue(self, *states: State) -> list[Entry | GhostEntry]:
+        """Matches and ghosts together, in submission order, optionally only those in `states`."""
+        sql = f"SELECT kind, {self._COLUMNS} FROM entries WHERE scope=?"
+        args: list = [self.scope]
+        if states:
+            sql += f" AND state IN ({','.join('?' * len(states))})"
+            args += [s.value for s in states]
+        rows = self._db.execute(sql + " ORDER BY seq", args).fetchall()
+        return [self._ghost(r[1:]) if r[0] == GHOST else self._row(r[1:]) for r in rows]
+
     def counts(self) -> dict[State, int]:
+        """How many entries (matches and ghosts) are in each state."""
         out = dict.fromkeys(State, 0)
         for state, n in self._db.execute(
             "SELECT state, COUNT(*) FROM entries WHERE scope=? GROUP BY state", (self.scope,)
@@ -268,7 +295,7 @@ class Outbox:
         new_id = match.external_id or external_id
         if new_id != external_id and self.get(new_id) is not None:
             raise ValueError(f"the external id {new_id} is already in the outbox")
-        match = match.model_copy(update={"external_id": new_id})
+        match = self.resolve(match).model_copy(update={"external_id": new_id})
         self._set(
             [external_id],
             body=json.dumps(match.to_wire()),
@@ -290,7 +317,10 @@ class Outbox:
         if entry is not None and entry.in_doubt:
             raise ValueError("this match may already be recorded; send it again to find out")
         with self._db:
-            self._db.execute("DELETE FROM entries WHERE scope=? AND external_id=?", (self.scope, external_id))
+            self._db.execute(
+                "DELETE FROM entries WHERE scope=? AND kind!=? AND external_id=?",
+                (self.scope, GHOST, external_id),
+            )
 
 
 @dataclass
@@ -298,13 +328,21 @@ class SendReport:
     """What one `send_pending` run did."""
 
     sent: int = 0
+    """Matches sent (ghost players made: `ghosts`)."""
     rejected: int = 0
+    """Matches rejected (ghost players refused: `ghost_refusals`)."""
     confirmed_by_exists: int = 0
     failures: int = 0
     stopped: RanktermError | None = None
     resume_at: float | None = None
     outcomes: dict[str, Outcome] = field(default_factory=dict)
-    """The entries this run settled (sent or rejected), by external id."""
+    """The matches this run settled (sent or rejected), by external id."""
+    waiting: int = 0
+    """Matches left pending because they name a ghost player not made yet (queued, in doubt or rejected)."""
+    ghosts: dict[str, Player] = field(default_factory=dict)
+    """The ghost players this run made (or found made), by local id."""
+    ghost_refusals: dict[str, RanktermError] = field(default_factory=dict)
+    """The service's refusal of each ghost this run rejected, by local id."""
 
     @property
     def paused(self) -> bool:
@@ -315,8 +353,8 @@ def next_hour(now: float) -> float:
     return (int(now) // 3600 + 1) * 3600.0
 
 
-class OutboxSender:
-    """Sends an outbox's pending entries through a client, exactly once each."""
+class OutboxSender(GhostSending):
+    """Sends an outbox's pending entries (ghosts, then the matches after them) through a client, exactly once each."""
 
     def __init__(
         self,
@@ -335,12 +373,22 @@ class OutboxSender:
         self.max_backoff = max_backoff
         self.sleep = sleep
         self.resume_at: float | None = None
+        self._one_at_a_time = asyncio.Lock()
 
-    async def _settle_doubts(self, entries: list[Entry], report: SendReport) -> list[Entry]:
+    async def _settle_doubts(
+        self, entries: list[Entry | GhostEntry], report: SendReport
+    ) -> list[Entry | GhostEntry]:
         """Ask the service about entries in doubt; return those that still need sending."""
-        out = []
+        out: list[Entry | GhostEntry] = []
+        players: list[Player] | None = None  # read once for every ghost in doubt
         for entry in entries:
-            if entry.in_doubt and await self.client.match_exists(entry.external_id):
+            if isinstance(entry, GhostEntry):
+                if entry.in_doubt:
+                    made, players = await self._settle_ghost(entry, report, players)
+                    if made:
+                        continue
+                out.append(entry)
+            elif entry.in_doubt and await self.client.match_exists(entry.external_id):
                 self._sent(entry.external_id, report)
                 report.confirmed_by_exists += 1
             else:
@@ -361,6 +409,9 @@ class OutboxSender:
         )
 
     async def _send_batch(self, batch: list[Entry], report: SendReport) -> None:
+        batch = self._sendable(batch, report)  # the guard: a match naming a local id is never sent
+        if not batch:
+            return
         self.outbox.mark_in_doubt(e.external_id for e in batch)
         try:
             answer = await self.client.add_matches([e.match for e in batch])
@@ -381,8 +432,39 @@ class OutboxSender:
             else:
                 self._rejected(entry.external_id, errors, report)
 
+    async def _send_in_order(self, pending: list[Entry | GhostEntry], report: SendReport) -> None:
+        """Matches in batches of `batch_size`; a ghost ends the batch before it and is sent on its own, so it
+        is made before the matches after it (which are read again: its real id may now stand in them)."""
+        batch: list[Entry] = []
+        reread = bool(report.ghosts)  # a ghost settled from a lost answer has rewritten the matches after it
+        for item in pending:
+            if isinstance(item, GhostEntry):
+                await self._send_batch(batch, report)
+                batch = []
+                await self._send_ghost(item, report)
+                reread = True
+                continue
+            entry = self.outbox.get(item.external_id) if reread else item
+            if entry is None or entry.state is not State.PENDING:
+                continue
+            if local_ids(entry.match):  # waits for its ghost (the guard in `_send_batch` says the same)
+                self._sendable([entry], report)
+                continue
+            batch.append(entry)
+            if len(batch) >= self.client.batch_size:
+                await self._send_batch(batch, report)
+                batch = []
+        await self._send_batch(batch, report)
+
     async def send_pending(self, *, force: bool = False) -> SendReport:
-        """Send every pending entry; retry transient failures with backoff, up to `max_rounds` rounds."""
+        """Send every pending entry; retry transient failures with backoff, up to `max_rounds` rounds.
+
+        One send at a time (a second caller waits for the first): a ghost's POST is not idempotent, so two
+        sends must never both find it pending and post it."""
+        async with self._one_at_a_time:
+            return await self._send_pending(force)
+
+    async def _send_pending(self, force: bool) -> SendReport:
         report = SendReport()
         if self.resume_at is not None and not force and self.client.clock() < self.resume_at:
             report.resume_at = self.resume_at
@@ -390,12 +472,13 @@ class OutboxSender:
         self.resume_at = None
         delay = self.backoff
         for round_no in range(self.max_rounds):
+            report.waiting = 0
             try:
-                pending = await self._settle_doubts(self.outbox.entries(State.PENDING), report)
-                size = self.client.batch_size
-                for start in range(0, len(pending), size):
-                    await self._send_batch(pending[start : start + size], report)
-                report.stopped = None
+                await self._send_in_order(
+                    await self._settle_doubts(self.outbox.queue(State.PENDING), report), report
+                )
+                if not isinstance(report.stopped, UnexpectedResponse):
+                    report.stopped = None
                 return report
             except QuotaError as exc:
                 self.resume_at = report.resume_at = next_hour(self.client.clock())

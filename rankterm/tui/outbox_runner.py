@@ -7,6 +7,11 @@ pauses on a quota error until the hour turns, and hands a refused key or secret 
 
 `record` gives one `Outcome` per match (rankterm/api/outcome.py), the same type a dry run gives; `sending`
 says whether a send is under way (for quitting: a match in flight may already be recorded).
+
+`create_ghost` makes a ghost player through the outbox too: queued on disk first, then sent at once. When the
+service cannot be reached it gives the local player (`ids.is_local_id(player.id)`), which the mirror offers
+to the match form at once; the outbox sends it before the matches that name it. `ghosts()`, `rename_ghost`
+and `discard_ghost` are the Outbox screen's actions on ghost entries.
 """
 
 from __future__ import annotations
@@ -17,8 +22,8 @@ from textual.timer import Timer
 
 from rankterm.api.client import RankingClient
 from rankterm.api.errors import AuthError, QuotaError, RanktermError
-from rankterm.api.models import NewMatch
-from rankterm.api.outbox import Entry, Outbox, OutboxSender, SendReport, State
+from rankterm.api.models import NewMatch, Player
+from rankterm.api.outbox import Entry, GhostEntry, Outbox, OutboxSender, SendReport, State
 from rankterm.api.outcome import BatchOutcome, Outcome, OutcomeState
 
 RETRY_DELAYS = (5.0, 15.0, 30.0, 60.0, 120.0, 300.0)
@@ -58,7 +63,20 @@ class OutboxRunner:
         self.app.outbox_counts = {state.value: n for state, n in self.outbox.counts().items()}
 
     def entries(self) -> list[Entry]:
+        """The match entries, in submission order (ghost entries: `ghosts()`; both: `queue()`)."""
         return self.outbox.entries()
+
+    def ghosts(self) -> list[GhostEntry]:
+        """The ghost player entries, in submission order."""
+        return self.outbox.ghosts()
+
+    def queue(self) -> list[Entry | GhostEntry]:
+        """Matches and ghosts together, in submission order (what the Outbox screen lists)."""
+        return self.outbox.queue()
+
+    def waiting_for(self, entry: Entry) -> list[GhostEntry]:
+        """The ghost entries an unsent match waits for (it names them by local id)."""
+        return self.outbox.waiting_for(entry.match) if entry.state is not State.SENT else []
 
     # ------------------------------------------------------------------ sending
 
@@ -87,6 +105,46 @@ class OutboxRunner:
             )
         waiting = any(o.waiting for o in outcomes)
         return BatchOutcome(tuple(outcomes), report.stopped if waiting else None)
+
+    async def create_ghost(self, name: str) -> Player:
+        """Make a ghost player called `name`: queued in the outbox (on disk, before any request), then sent.
+
+        Gives the service's player when it was made now; else (the service cannot be reached, the answer was
+        lost, sending is paused) the local player, whose id `ids.is_local_id` tells, held in the mirror so
+        the match form offers it at once. A name the service refuses raises its error (`ApiError`, e.g.
+        R003) and nothing stays queued; an empty or too long name raises ValueError before anything."""
+        entry = self.outbox.add_ghost(name)
+        client = self.sender.client
+        client.hold_player(entry.player)
+        self.refresh_counts()
+        report = await self.send()
+        refusal = report.ghost_refusals.get(entry.local_id)
+        if refusal is not None:
+            self.discard_ghost(entry.local_id)
+            raise refusal
+        made = report.ghosts.get(entry.local_id)
+        if made is not None:
+            return made
+        now = self.outbox.get_ghost(entry.local_id)
+        return now.player if now is not None else entry.player
+
+    def rename_ghost(self, local_id: str, name: str) -> GhostEntry:
+        """Fix a rejected ghost's name (the mirror's local player follows); it is pending again."""
+        entry = self.outbox.rename_ghost(local_id, name)
+        self.sender.client.drop_player(local_id)
+        self.sender.client.hold_player(entry.player)
+        self.refresh_counts()
+        return entry
+
+    def discard_ghost(self, local_id: str) -> list[str]:
+        """Forget a ghost entry (not in doubt) and its local player; the unsent matches naming it become
+        rejected (code `GHOST_DISCARDED`), to be given another player. Returns their external ids."""
+        entry = self.outbox.get_ghost(local_id)
+        naming = self.outbox.discard_ghost(local_id)
+        if entry is not None and not entry.player_id:
+            self.sender.client.drop_player(local_id)
+        self.refresh_counts()
+        return naming
 
     async def send(self, *, force: bool = False) -> SendReport:
         """Send every pending entry now; schedule a retry if the service could not be reached."""

@@ -13,8 +13,9 @@ import pytest
 
 from rankterm.api import errors as er
 from rankterm.api.client import RankingClient
+from rankterm.api.ids import new_local_id
 from rankterm.api.mirror import SCHEMA_VERSION, Mirror
-from rankterm.api.models import NewFaction, NewMatch
+from rankterm.api.models import NewFaction, NewMatch, Player
 from rankterm.server.seed import demo_app
 from rankterm.testing.clock import SettableClock
 from rankterm.testing.faults import FaultyTransport
@@ -184,6 +185,28 @@ async def test_writes_from_this_seat_land_in_the_mirror(group):
     assert seat.calls == calls + 1 and fresh_main.count_matches == main.count_matches + 1
     assert game.id in [g.id for g in await seat.games()]  # its first match made it one of the group's
     assert seat.calls == calls + 2
+
+
+async def test_a_ghost_held_under_a_local_id_stays_through_reads_until_dropped(group, tmp_path):
+    seat = group()
+    players = await seat.players()
+    local = Player(id=new_local_id(), ghost=True, display_name="*Walk-in")
+    seat.hold_player(local)
+    assert [p.id for p in seat.cached_players()] == [p.id for p in players] + [local.id]
+    calls = seat.calls
+    assert local.id in [p.id for p in await seat.players(refresh=True)]  # online: asked, and still kept
+    assert seat.calls > calls
+    assert local.id in [p.id for p in seat.cached_players()]
+    assert local.id not in [p.id for p in await seat.players_now()]  # the service's list: not a local one
+    net(seat).down = True
+    assert local.id in [p.id for p in await seat.players()]  # offline: from the mirror, with it
+    with pytest.raises(er.Offline):
+        await seat.players_now(refresh=True)  # never an older copy
+    again = group()  # a restart: the mirror file holds it
+    assert local.id in [p.id for p in again.cached_players()]
+    seat.drop_player(local.id)
+    assert local.id not in [p.id for p in seat.cached_players()]
+    assert len(seat.cached_players()) == len(players)
 
 
 async def test_rankings_after_a_past_match_are_read_once(group):
