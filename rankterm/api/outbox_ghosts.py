@@ -46,6 +46,7 @@ from rankterm.api.errors import (
 )
 from rankterm.api.ids import is_local_id, new_local_id
 from rankterm.api.models import NewMatch, Player
+from rankterm.api.outcome import Outcome, OutcomeState
 from rankterm.api.text import display_safe
 
 if TYPE_CHECKING:
@@ -85,6 +86,16 @@ class GhostEntry:
     def player(self) -> Player:
         """The player to show and to put in a faction: the service's once sent, else the local one."""
         return local_ghost(self.player_id or self.local_id, self.name)
+
+    def outcome(self, index: int = 0) -> Outcome:
+        """Where this ghost stands, as a match's would (`external_id`: the local id; `match_id`: the
+        service's player id once made), so a screen shows both kinds of entry with one set of labels."""
+        state = OutcomeState(
+            {"sent": "accepted", "rejected": "rejected"}.get(
+                self.state.value, "in_doubt" if self.in_doubt else "pending"
+            )
+        )
+        return Outcome(index, state, self.local_id, self.errors, match_id=self.player_id)
 
 
 def check_name(name: str) -> str:

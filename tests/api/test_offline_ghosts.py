@@ -249,6 +249,7 @@ async def test_a_ghost_the_service_refuses_holds_its_matches_until_it_is_renamed
     report = await world.runner.send()
     [ghost] = world.outbox.ghosts()
     assert ghost.state is State.REJECTED and [e.code for e in ghost.errors] == ["R003"]
+    assert ghost.outcome().rejected and ghost.outcome().has_code("R003")
     assert ghost.errors[0].message == "This name cannot be used."
     [entry] = world.outbox.entries()
     assert entry.state is State.PENDING and not entry.in_doubt and report.waiting == 1
