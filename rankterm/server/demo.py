@@ -247,9 +247,10 @@ class _Season:
                     night.append(self._play(spec, seats, when))
                     tonight[spec.game.name] = tonight.get(spec.game.name, 0) + 1
                     when += timedelta(minutes=run + 5)
-                    spec = self._again(spec, len(seats), round_end - when)
-                    if spec is None:
+                    following = self._again(spec, len(seats), round_end - when)
+                    if following is None:
                         break
+                    spec = following
                     run = round(spec.minutes * rng.uniform(0.85, 1.2))
                     if rng.random() < 0.5:
                         seats = tuple(rng.sample(seats, len(seats)))

@@ -171,7 +171,7 @@ def rate_match(
     keys: list[tuple[str, ...]] = []
     olds: list[list[Skill]] = []
     teams = []
-    ranks: list[int] = []
+    ranks: list[float] = []
     for faction in factions:
         participants = tuple(faction.participants)
         if not participants:
@@ -197,10 +197,10 @@ def rate_match(
 
     result: dict[str, Skill] = {}
     for faction_keys, old_skills, new_team in zip(keys, olds, rated, strict=True):
-        for key, old, raw in zip(faction_keys, old_skills, new_team, strict=False):
-            mu = old.mu + factor * (raw.mu - old.mu)
-            sigma = old.sigma * (raw.sigma / old.sigma) ** factor
-            sigma = min(sigma, max(old.sigma, _INITIAL.sigma))
+        for key, before, raw in zip(faction_keys, old_skills, new_team, strict=False):
+            mu = before.mu + factor * (raw.mu - before.mu)
+            sigma = before.sigma * (raw.sigma / before.sigma) ** factor
+            sigma = min(sigma, max(before.sigma, _INITIAL.sigma))
             result[key] = Skill(mu=mu, sigma=sigma)
     return result
 
