@@ -56,11 +56,11 @@ NONE = "\u2013"
 def label_text(label: str, code: str) -> str:
     """What a person reads for a coded value (belt, title, status, weight): the service's label when it gave
     one; else the code as words ("player_vs_player" -> "player vs player"); a bare number (a code only the
-    service understands) or nothing -> a dash."""
+    service understands) -> a dash; nothing -> nothing."""
     if label.strip():
         return label
     words = code.replace("_", " ").strip()
-    if not words or words.replace(".", "").isdigit():
+    if words.replace(".", "").isdigit():
         return NONE
     return words
 

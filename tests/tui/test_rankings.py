@@ -78,6 +78,7 @@ async def test_rankings_show_the_latest_standings_of_the_group(make_app):
         assert screen.picker.value == "main"
         assert screen.page_data is not None and screen.page_data.match.number == 300
         assert "after match 300 (latest)" in info(screen)
+        assert info(screen).endswith(" · 300 matches")  # the page has no count: the subset's (not "0")
         assert str(screen.pager.render()).startswith("page 1 of 1")
         first = table.get_row_at(0)
         assert str(first[0]) == "1" and str(first[2]) == "Ada"

@@ -179,7 +179,11 @@ class RankingsScreen(SubsetPagedScreen):
             return
         when = data.match.date[:16]
         last = " (latest)" if self.match_number is None else ""
-        self.say(f"{name} · after match {data.match.number}{last} · {when} · {data.total} matches")
+        # A rankings page carries no count of its own (WIRE.md): the subset's count holds for the latest
+        # standings; after an earlier match, the count up to it is not known, so none is shown.
+        count = data.total or (shown.count_matches if shown and self.match_number is None else 0)
+        counted = f" · {count} matches" if count else ""
+        self.say(f"{name} · after match {data.match.number}{last} · {when}{counted}")
 
     # ------------------------------------------------------------------ events and keys
 
