@@ -247,6 +247,20 @@ async def walk(
     await go(pilot, "d")
     assert_clean(app)
 
+    # the command palette: every key of the screen as a command, searched with markup
+    await pilot.press("ctrl+p")
+    await settle(pilot)
+    palette = app.screen.query_one(Input)
+    for text in texts[:2] or ["[/b]"]:
+        palette.value = text
+        await quick(pilot)
+        assert_clean(app)
+    palette.value = "ref"
+    await quick(pilot)
+    assert "Refresh" in assert_clean(app)
+    await pilot.press("escape")
+    await settle(pilot)
+
 
 # One app per service: its strings typed into every field at one size, then every screen again at the other.
 async def test_hostile_names_on_the_embedded_service(make_app, demo_client):
