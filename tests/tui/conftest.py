@@ -122,8 +122,3 @@ async def settle(pilot: Any, delay: float = 0.0) -> None:
 def wait() -> Callable[..., Any]:
     """`await wait(pilot, delay=0.0)`: see `settle`."""
     return settle
-
-
-def keys(text: str) -> list[str]:
-    """Key names that type `text` (a space is "space")."""
-    return ["space" if ch == " " else ch for ch in text]

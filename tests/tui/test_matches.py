@@ -9,8 +9,7 @@ from rankterm.api.models import Match
 from rankterm.tui.dialogs.match_detail import MatchDetailScreen
 from rankterm.tui.dialogs.match_exists import MatchExistsDialog
 from rankterm.tui.screens.matches import MatchesScreen, one_line_summary
-
-from .conftest import keys, settle
+from tests.tui.pilot import keys, settle
 
 
 async def open_matches(pilot: Pilot) -> MatchesScreen:

@@ -14,8 +14,7 @@ from rankterm.api.errors import Offline
 from rankterm.api.models import NewFaction, NewMatch, Subset, Weight
 from rankterm.tui.screens.rankings import PlayerMatchesScreen, RankingsScreen, parse_match_number
 from rankterm.tui.widgets.subset_picker import order_subsets
-
-from .conftest import keys, settle
+from tests.tui.pilot import keys, settle
 
 GUESTS = 20
 
