@@ -21,6 +21,8 @@ import pytest
 from rankterm.api.client import RankingClient
 from rankterm.config import Config, Profile
 
+from .pilot import settle
+
 FROZEN_NOW = 1_780_000_000.0
 """2026-05-28 20:26:40 UTC: the demo service's clock and the client's, in every TUI test."""
 
@@ -107,15 +109,6 @@ def make_app(demo_service: DemoService, demo_client: RankingClient) -> Callable[
         return RanktermApp(**args)
 
     return build
-
-
-async def settle(pilot: Any, delay: float = 0.0) -> None:
-    """Let messages, timers (`delay` seconds) and workers finish, then repaint."""
-    await pilot.pause(delay or None)
-    await pilot.app.workers.wait_for_complete()
-    await pilot.pause()
-    await pilot.app.workers.wait_for_complete()
-    await pilot.pause()
 
 
 @pytest.fixture

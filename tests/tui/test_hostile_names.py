@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from textual.widgets import DataTable
 
-from .conftest import settle
+from .pilot import settle
 
 NAMES = ["[bold red]Evil[/]", "\x1b[2JWipe\x1b[0m", "Robert'); DROP TABLE players;--"]
 

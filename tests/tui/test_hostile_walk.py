@@ -22,7 +22,7 @@ from rankterm.tui.text import NONE
 from rankterm.tui.widgets.match_form.game_picker import GamePicker
 from rankterm.tui.widgets.match_form.player_picker import PlayerPicker
 
-from .conftest import settle
+from .pilot import settle
 from .public_service import public_client
 
 ESC = "\x1b[2J\x1b]0;pwned\x07"

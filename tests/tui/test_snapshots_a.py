@@ -11,7 +11,7 @@ import asyncio
 import pytest
 
 from rankterm.config import Config, Profile
-from tests.tui.conftest import settle
+from tests.tui.pilot import settle
 
 SIZES = [pytest.param((80, 24), id="80x24"), pytest.param((120, 40), id="120x40")]
 
