@@ -4,8 +4,15 @@
 
 Starting with a client opens the dashboard; without one, the login/profiles screen. The login screen swaps the
 client with `open_client()`: every screen but the current one is dropped, so each reloads on the new service.
+A damaged mirror file (`client.mirror.problem`) is said once, as a warning, when a client is opened.
 Every binding of the current screen is also a command of the palette (ctrl+p). Nothing repaints while idle:
 no clock in the header, and text cursors do not blink.
+
+The group changed: `group_changed()` (after `record_matches`, after the outbox sends something, when the
+service answers again) marks the lists stale and bumps `group_version`; the screen shown revalidates at once,
+the others when shown again (`base.RanktermScreen`). `as_of` (from `client.as_of`) is what the status line
+says offline. Quitting (q, ctrl+q) with a filled match form, a send in flight or matches pending in the outbox
+asks first (`ConfirmDialog`), naming how many are pending; with nothing unsent it quits at once.
 """
 
 from __future__ import annotations
@@ -14,6 +21,7 @@ import asyncio
 import contextlib
 import uuid
 from collections.abc import Callable, Iterable
+from datetime import datetime
 from typing import TYPE_CHECKING
 
 from textual import events
@@ -75,6 +83,11 @@ class RanktermApp(App):
     """True while the service cannot be reached."""
     outbox_note = reactive("")
     """Why sending is paused, when it is."""
+    as_of: reactive[datetime | None] = reactive(None)
+    """When the oldest answer shown was read from the service, while one came from the mirror (offline)."""
+    group_version = reactive(0)
+    """Counts the changes to the group this seat knows of (a match sent, the service back): screens watch
+    it and revalidate what they show (`group_changed`). The one "the group changed" signal."""
 
     def __init__(
         self,
@@ -102,6 +115,8 @@ class RanktermApp(App):
         self._theme_ready = False
         self._recency: dict[str, Recent] | None = None
         self._recency_lock = asyncio.Lock()
+        self._problems_said: set[int] = set()
+        self._asking_quit = False
         loaded = load_themes()
         self.theme_problems = loaded.problems
         for theme in loaded.themes:
@@ -125,6 +140,7 @@ class RanktermApp(App):
         self.switch_mode("dashboard" if self.client is not None or opening_demo else "login")
         if self.client is not None:
             self._attach_outbox(self.client)
+            self._say_mirror_problem(self.client)
         if opening_demo:
             # `rankterm demo`: the dashboard shows at once (loading), the demo group follows from a thread,
             # started after the first paint so that its imports do not hold the first screen back.
@@ -194,6 +210,7 @@ class RanktermApp(App):
             self.client, self.demo, self.profile_name = client, demo, profile_name
             self._update_sub_title()
             self._attach_outbox(client)
+            self._say_mirror_problem(client)
             self.refresh_bindings()
             if isinstance(self.screen, RanktermScreen):
                 self.screen.reload_data()
@@ -206,6 +223,7 @@ class RanktermApp(App):
         self.profile_name = profile_name
         self._update_sub_title()
         self._attach_outbox(client)
+        self._say_mirror_problem(client)
         for mode in CLIENT_MODES:
             await self.remove_mode(mode)
             self.add_mode(mode, screen_factory(mode))
@@ -214,6 +232,13 @@ class RanktermApp(App):
         if old is not None and old is not client:
             with contextlib.suppress(Exception):
                 await old.aclose()
+
+    def _say_mirror_problem(self, client: RankingClient) -> None:
+        """The mirror file of `client` was damaged (and replaced): say so once, as a warning."""
+        problem = getattr(client.mirror, "problem", None)
+        if problem and id(client) not in self._problems_said:
+            self._problems_said.add(id(client))
+            toast(self, problem, "warning", timeout=10)
 
     async def open_demo(self) -> None:
         """Open a fresh copy of the demo group (`demo_factory`, run in a thread), then the dashboard."""
@@ -252,20 +277,46 @@ class RanktermApp(App):
     def _reachable(self, reachable: bool) -> None:
         was_offline = self.offline
         self.offline = not reachable
-        if was_offline and reachable and self.outbox_counts.get("pending"):
-            self.resume_sending()
+        if was_offline and reachable:
+            if self.outbox_counts.get("pending"):
+                self.resume_sending()
+            self.group_changed()  # what is shown came from the mirror: read it again from the service
+
+    # ------------------------------------------------------------------ the group changed
+
+    def note_freshness(self) -> None:
+        """Take the client's `as_of` (how old the answers shown are) for the status line; screens call this
+        after each load."""
+        self.as_of = self.client.as_of if self.client is not None else None
+
+    def group_changed(self) -> None:
+        """The group changed (matches sent from this seat, the service answering again): the lists a write
+        touches are read from the service next time, and every screen revalidates what it shows (the one
+        shown now at once, the others when they are shown again)."""
+        if self.client is not None:
+            self.client.invalidate("games", "subsets", "players")
+        self._recency = None
+        self.group_version += 1
 
     async def record_matches(self, matches: list[NewMatch]) -> Recorded:
         """Put `matches` in the outbox and send what is pending (see `OutboxRunner.record`)."""
         if self.outbox_runner is None:
             raise RanktermError("No service is open: pick a profile or open the demo group (l).")
         self._recency = None  # the next picker reads who played last again
-        return await self.outbox_runner.record(matches)
+        try:
+            return await self.outbox_runner.record(matches)
+        finally:
+            self.group_changed()
 
     def resume_sending(self, force: bool = False) -> None:
         """Send the outbox's pending entries in a worker (one at a time)."""
         if self.outbox_runner is not None:
-            self.run_worker(self.outbox_runner.send(force=force), group="outbox", exclusive=True)
+            self.run_worker(self._send_pending(self.outbox_runner, force), group="outbox", exclusive=True)
+
+    async def _send_pending(self, runner: OutboxRunner, force: bool) -> None:
+        report = await runner.send(force=force)
+        if report.sent or report.ghosts:
+            self.group_changed()
 
     def credentials_refused(self, exc: AuthError) -> None:
         """The key or secret no longer works: back to the profiles, with the reason; the outbox keeps all."""
@@ -294,6 +345,54 @@ class RanktermApp(App):
             self.screen.say(sentence, "error", to="both")
         else:
             toast(self, sentence, "error")
+
+    # ------------------------------------------------------------------ quitting
+
+    def _match_screen(self) -> Screen | None:
+        """The match-entry screen when its mode was opened (found through the modes: no import)."""
+        stacks: dict[str, list[Screen]] = getattr(self, "_screen_stacks", {})
+        for screen in stacks.get("match", []):
+            if hasattr(screen, "has_unsent_input"):
+                return screen
+        return None
+
+    def unsent_reason(self) -> str | None:
+        """Why quitting now could lose or leave a match (a filled form, a send in flight, matches pending in
+        the outbox), with how many are pending; None when nothing is unsent."""
+        screen = self._match_screen()
+        pending = self.outbox_counts.get("pending", 0)
+        parts = []
+        if screen is not None and screen.has_unsent_input():  # type: ignore[attr-defined]
+            parts.append("The new match form holds a match not sent yet.")
+        if self.outbox_runner is not None and self.outbox_runner.sending:
+            parts.append("A match is being sent right now.")
+        if pending:
+            many = "1 match is" if pending == 1 else f"{pending} matches are"
+            parts.append(f"{many} still pending in the outbox (kept, and sent the next time rankterm runs).")
+        return " ".join(parts) or None
+
+    async def action_quit(self) -> None:
+        """Quit at once, unless something is unsent: then ask first (n keeps the app)."""
+        reason = self.unsent_reason()
+        if reason is None:
+            self.exit()
+            return
+        if self._asking_quit:
+            return
+        from rankterm.tui.dialogs.confirm import ConfirmDialog
+
+        self._asking_quit = True
+
+        def answered(yes: bool | None) -> None:
+            self._asking_quit = False
+            if yes:
+                self.exit()
+
+        detail = "A match being sent may already be recorded: the next start asks the service first."
+        sending = self.outbox_runner is not None and self.outbox_runner.sending
+        self.push_screen(
+            ConfirmDialog(f"{reason} Quit anyway?", detail if sending else "", yes="Quit (y)"), answered
+        )
 
     # ------------------------------------------------------------------ actions
 

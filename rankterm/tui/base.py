@@ -11,6 +11,12 @@ and one handler for an error nobody expected.
             except RanktermError as exc:
                 self.show_error(exc)
 
+Fresh lists: a list screen shows what the client's mirror holds at once (`client.cached_*()`), revalidates in
+a `@task` worker (`refresh=True`) when it is shown (its ScreenResume) and on F5, redraws only what changed, and
+calls `note_freshness()` after a load so the status line says how old an offline answer is. When the group
+changes (a match sent from this seat, the service answering again) the app bumps its `group_version`: the
+screen shown calls `group_changed()` (by default `reload_data()`), the others revalidate when shown again.
+
 A screen catches `RanktermError` and nothing broader: anything else raised in a `@task` worker reaches
 `RanktermApp.on_worker_state_changed`, which says one sentence (never a traceback) and keeps the app running.
 A screen never builds a URL or touches httpx: `self.client` is the app's `RankingClient`.
@@ -97,9 +103,25 @@ class RanktermScreen(Screen):
 
         if not self.query(StatusLine):
             self.mount(StatusLine())
+        self.watch(self.app, "group_version", self._group_version_changed, init=False)
+
+    def _group_version_changed(self, _version: int) -> None:
+        if self.is_current:  # the others revalidate when they are shown again (their ScreenResume)
+            self.group_changed()
+
+    def group_changed(self) -> None:
+        """The group changed (the app's `group_version`) while this screen is shown: revalidate what it
+        shows. The default reloads (`reload_data`)."""
+        self.reload_data()
 
     def reload_data(self) -> None:
         """Load again what the screen shows (the app calls this when a service is opened under it)."""
+
+    def note_freshness(self) -> None:
+        """Tell the status line how old the answers just shown are (`client.as_of`); call after a load."""
+        note = getattr(self.app, "note_freshness", None)
+        if note is not None:
+            note()
 
     def say(self, text: str, kind: Kind = "info", *, to: Where = "line") -> None:
         """Tell the user one sentence, shown as typed (never markup): on the screen's info line (coloured by

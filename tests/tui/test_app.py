@@ -128,3 +128,17 @@ async def test_the_sub_title_names_the_profile_the_client_was_made_from(make_app
     async with app.run_test(size=(80, 24)) as pilot:
         await wait(pilot)
         assert app.sub_title == "club"
+
+
+async def test_a_damaged_mirror_is_said_once_when_the_client_is_opened(make_app, demo_service, wait):
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait(pilot)
+        client = demo_service.client()
+        client.mirror.problem = "The group's mirror file was damaged; it was replaced by an empty one."
+        await app.open_client(client)
+        await wait(pilot)
+        await app.open_client(client)  # the same client again: not said twice
+        await wait(pilot)
+        said = [n for n in app._notifications if "mirror file was damaged" in str(n.message)]
+        assert len(said) == 1 and said[0].severity == "warning"

@@ -1,7 +1,9 @@
 """Dashboard: the service's status (whatever keys it returns), the match status counters, quota usage bars.
 
 The three are asked one after the other in one worker (quota last, so it counts the calls just made) and shown
-when they arrive; refresh with F5 or ctrl+r ("r" is the rankings key app-wide). Nothing repaints while idle.
+when they arrive: whenever the screen is shown, after a match is sent from this seat, and on F5 or ctrl+r
+("r" is the rankings key app-wide). What is shown stays up while it is asked again (the loading indicator is
+for the first time only). Nothing repaints while idle.
 """
 
 from __future__ import annotations
@@ -85,8 +87,12 @@ class DashboardScreen(RanktermScreen):
                 yield Static("", id="dash-quota-note")
         yield Footer()
 
-    def on_mount(self) -> None:
-        self.action_refresh()
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self._loaded = False
+
+    def on_screen_resume(self) -> None:
+        self.load()
 
     def action_refresh(self) -> None:
         self.load()
@@ -98,9 +104,10 @@ class DashboardScreen(RanktermScreen):
     async def load(self) -> None:
         panels = [self.query_one(f"#{name}") for name in ("dash-status", "dash-counters", "dash-quota")]
         for panel in panels:
-            panel.loading = True
+            panel.loading = not self._loaded
         if not self.has_client:
             return  # the service is being opened (the demo group is built at start): it loads us when ready
+        self._loaded = True
         steps = (
             ("dash-status", self._load_status),
             ("dash-counters", self._load_counters),
@@ -119,6 +126,7 @@ class DashboardScreen(RanktermScreen):
         finally:
             for panel in panels:
                 panel.loading = False
+            self.note_freshness()
 
     def _panel_error(self, panel_id: str, exc: BaseException) -> None:
         target = {"dash-status": "#dash-status-text", "dash-counters": "#dash-counters-text"}.get(panel_id)

@@ -5,6 +5,10 @@ plus the games created in this session, marked "new"), the search results, or th
 Typing in the search field starts a 300 ms one-shot timer (restarted on every change, no polling); at 2
 characters or more it searches `games/search`; clearing the field shows the group's games again.
 
+The group's games are shown at once from the mirror when the screen opens, then asked of the service whenever
+the screen is shown (and on F5, and after a match sent from this seat); the table is redrawn only if they
+changed. Offline they come from the mirror, and the status line says how old they are.
+
 Keys: / search · F4 popular on/off · ctrl+n new game (a name, or a BGG id) · F5 refresh · esc clear search.
 """
 
@@ -87,6 +91,7 @@ class GamesScreen(RanktermScreen):
         """Games created in this session (they join the group's list after their first match)."""
         self._search_timer: Timer | None = None
         self.shown: list[Game] = []
+        self._shown: object = None
 
     def compose(self) -> ComposeResult:
         yield Header()
@@ -103,11 +108,26 @@ class GamesScreen(RanktermScreen):
         table.add_column("Weight", key="weight", width=10)
         table.add_column("BGG id", key="bgg", width=8)
         table.focus()
-        self.load_group()
+        if self.has_client:  # what the mirror holds, at once (no request); shown, it is revalidated
+            held = self.client.cached_games()
+            if held:
+                self._show_group(held)
+
+    def on_screen_resume(self) -> None:
+        if self.view == "group":
+            self.load_group(refresh=True)
+
+    def reload_data(self) -> None:
+        if self.view == "group":
+            self.load_group(refresh=True)
 
     # ------------------------------------------------------------------ showing
 
     def show_games(self, games: list[Game], caption: str, *, new_ids: frozenset[int] = frozenset()) -> None:
+        shown = (list(games), caption, new_ids)
+        if shown == self._shown:
+            return  # the same list: no redraw
+        self._shown = shown
         table = self.query_one("#games-table", DataTable)
         table.clear()
         for game in games:
@@ -123,7 +143,7 @@ class GamesScreen(RanktermScreen):
     async def load_group(self, refresh: bool = False) -> None:
         self.view = "group"
         table = self.query_one("#games-table", DataTable)
-        table.loading = True
+        table.loading = not table.row_count  # a list already shown stays up while it is revalidated
         try:
             games = await self.client.games(refresh=refresh)
         except RanktermError as exc:
@@ -132,6 +152,11 @@ class GamesScreen(RanktermScreen):
             return
         finally:
             table.loading = False
+            self.note_freshness()
+        if self.view == "group":
+            self._show_group(games)
+
+    def _show_group(self, games: list[Game]) -> None:
         known = {g.id for g in games}
         extra = [g for g in self.created if g.id not in known]
         word = "game" if len(games) == 1 else "games"
@@ -252,7 +277,7 @@ class GamesScreen(RanktermScreen):
             self.query_one("#games-search", Input).value = ""
             self.show_created(game)
 
-    @task(group="games")
+    @task(group="games-created")  # not cancelled by the revalidation the dialog's closing starts
     async def show_created(self, game: Game) -> None:
         """Say where the game stands (new, or already in the group's list), then show the group's games."""
         try:

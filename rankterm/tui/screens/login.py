@@ -166,7 +166,7 @@ class LoginScreen(RanktermScreen):
 
     def read_form(self) -> Profile:
         """The profile the form describes; raises FormProblem naming the field that is wrong."""
-        for widget in self.query("#login-grid Input"):
+        for widget in self.query("#login-grid Input").results(Input):
             widget.remove_class("-invalid")
         name = self.query_one("#f-name", Input).value.strip()
         url = self.query_one("#f-url", Input).value.strip()
@@ -295,7 +295,7 @@ class LoginScreen(RanktermScreen):
         self.say("")
 
     def action_new_profile(self) -> None:
-        for widget in self.query("#login-grid Input"):
+        for widget in self.query("#login-grid Input").results(Input):
             widget.value = ""
             widget.remove_class("-invalid")
         self.query_one("#login-default", Checkbox).value = False

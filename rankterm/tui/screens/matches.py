@@ -5,11 +5,17 @@ date, game, summary (the sides in rank order, on one line), weight. Enter opens 
 rank order, players, points, the winner and any bot marked). x (or ctrl+e) asks whether a match with a given
 external id exists.
 
+The page is shown at once from the mirror when it holds it; shown again (or after F5, or a match sent from
+this seat), the subsets, the held matches and the page are asked again and redrawn only if they changed;
+offline, they come from the mirror (the status line says how old).
+
 Keys: [ / ] (or pageup / pagedown) previous / next page · Enter details · x or ctrl+e "does external id X
 exist?" · F5 reload · s the subset picker. Everything loads in a worker; errors are one sentence on the line above the table.
 """
 
 from __future__ import annotations
+
+import contextlib
 
 from rich.text import Text
 from textual import on
@@ -32,6 +38,8 @@ RANK_SEP = " \u203a "
 """A single right-pointing angle quote between names: the first placed first."""
 COLUMNS = ("No.", "Date", "Game", "Weight", "Summary")
 MIN_SUMMARY = 16
+PAGE_ROWS = 25
+"""Rows of a page (the service's page size): what is shown from the mirror before the first answer."""
 """The summary column is cut (…) to what the table's width leaves it, but never below this."""
 
 
@@ -79,6 +87,7 @@ class MatchesScreen(SubsetPagedScreen):
     def __init__(self) -> None:
         super().__init__()
         self.page_data: MatchesPage | None = None
+        self._shown_page: object = None
 
     def compose(self) -> ComposeResult:
         yield Header()
@@ -89,9 +98,25 @@ class MatchesScreen(SubsetPagedScreen):
         yield TextTable(id="matches-table", cursor_type="row", zebra_stripes=True)
         yield Footer()
 
+    async def _revalidate(self) -> None:
+        """The mirror's matches brought up to date (one request when nothing is new), so that they can be
+        shown at once next time and offline; unreachable, what it holds stays."""
+        with contextlib.suppress(RanktermError):  # the page read next says why (or comes from the mirror)
+            await self.client.sync_matches()
+
+    def _show_held(self, page: int) -> None:
+        """Before the first answer: the page as the mirror holds it (no request), if it holds any."""
+        subset = self.picker.subset
+        if self.page_data is not None or subset is None:
+            return
+        held = self.client.cached_matches(subset=subset.id, offset=(page - 1) * PAGE_ROWS, limit=PAGE_ROWS)
+        if held:
+            self._fill(MatchesPage(page=page, total_pages=page, rows_for_page=PAGE_ROWS, data=held))
+
     async def _load(self, page: int) -> None:
         table = self.table
-        table.loading = True
+        self._show_held(page)
+        table.loading = self.page_data is None and not table.row_count
         try:
             data = await self.client.matches_page(page, subset=self.picker.subset_id)
         except RanktermError as exc:
@@ -99,6 +124,10 @@ class MatchesScreen(SubsetPagedScreen):
             return
         finally:
             table.loading = False
+        shown = (data, self.picker.value)
+        if shown == self._shown_page:
+            return  # nothing changed: no redraw
+        self._shown_page = shown
         self.page_data = data
         self.pager.show(data.page, data.total_pages, data.total)
         self._fill(data)

@@ -5,6 +5,9 @@ standings right after it), and the pager ("page n of N"). The table: position, i
 success colour, ▼ down in the error colour, a dash for none), player, ree, its change, belt, title, status.
 Enter on a player's row opens their recent matches in the chosen subset.
 
+Shown again (or after F5, or a match sent from this seat), the subsets and the page are asked again and the
+table redrawn only if they changed; offline, both come from the mirror (the status line says how old).
+
 Keys: [ / ] (or pageup / pagedown) previous / next page · Enter a player's recent matches · F5 reload ·
 / the match-number field · s the subset picker. Everything loads in a worker; errors are one sentence on the line above the table.
 """
@@ -115,6 +118,7 @@ class RankingsScreen(SubsetPagedScreen):
         super().__init__()
         self.page_data: RankingsPage | None = None
         self.match_number: int | None = None
+        self._shown_page: object = None
 
     def compose(self) -> ComposeResult:
         yield Header()
@@ -138,7 +142,7 @@ class RankingsScreen(SubsetPagedScreen):
     async def _load(self, page: int) -> None:
         subset = self.picker.subset
         table = self.table
-        table.loading = True
+        table.loading = self.page_data is None  # a page already shown stays up while it is revalidated
         try:
             data = await self.client.rankings_page(
                 page, subset=self.picker.subset_id, match=self.match_number
@@ -148,6 +152,10 @@ class RankingsScreen(SubsetPagedScreen):
             return
         finally:
             table.loading = False
+        shown = (data, subset, self.match_number)
+        if shown == self._shown_page:
+            return  # nothing changed: no redraw
+        self._shown_page = shown
         self.page_data = data
         self.pager.show(data.page, data.total_pages)
         self._fill(data, subset)

@@ -1,9 +1,10 @@
 """`SubsetPagedScreen`: what the rankings and matches screens share: a subset picker, a pager, a table.
 
 The subclass names its widgets' id prefix (`PREFIX`: "#<prefix>-table", "-subset", "-pager"; its `INFO` line
-is "#<prefix>-info") and
-loads one page in `_load(page)`; the base keeps the subset list fresh (cached by the client), reloads when
-the screen comes back, and turns a subset change or a page key into a page load, one at a time.
+is "#<prefix>-info") and loads one page in `_load(page)` (redrawing only when the page changed); the base
+shows the subsets the mirror holds at once, revalidates them and the page shown whenever the screen is shown
+again, on F5 and when the group changes (`reload`), and turns a subset change or a page key into a page load,
+one at a time. `_revalidate()` is the subclass's hook to bring its mirror up to date first.
 """
 
 from __future__ import annotations
@@ -37,7 +38,18 @@ class SubsetPagedScreen(RanktermScreen):
         super().__init__(**kwargs)
         self._shown_subset: object = None
 
+    def on_mount(self) -> None:
+        """The subsets the mirror holds, at once (no request); `reload` revalidates them when shown."""
+        if self.has_client:
+            held = self.client.cached_subsets()
+            if held:
+                self.picker.set_subsets(held)
+                self._shown_subset = self.picker.value
+
     def on_screen_resume(self) -> None:
+        self.reload()
+
+    def reload_data(self) -> None:
         self.reload()
 
     # ------------------------------------------------------------------ parts
@@ -58,22 +70,30 @@ class SubsetPagedScreen(RanktermScreen):
 
     @task(group="subset-page")
     async def reload(self) -> None:
-        """Subsets (cached by the client), then the page shown (something may have been recorded meanwhile)."""
+        """Subsets asked of the service (their counts may have changed), then the page shown; offline, both
+        come from the mirror and the status line says how old they are."""
         if not self.has_client:
             return
         try:
-            subsets = await self.client.subsets()
+            subsets = await self.client.subsets(refresh=True)
         except RanktermError as exc:
             self.say(error_sentence(exc), "error")
+            self.note_freshness()
             return
         keep = self.picker.value if isinstance(self.picker.value, str) else None
         self.picker.set_subsets(subsets, keep=keep)
         self._shown_subset = self.picker.value
+        await self._revalidate()
         await self._load(self.pager.page)
+        self.note_freshness()
 
     @task(group="subset-page")
     async def load_page(self, page: int) -> None:
         await self._load(page)
+        self.note_freshness()
+
+    async def _revalidate(self) -> None:
+        """Bring what the mirror holds for this screen up to date before the page is read (default: nothing)."""
 
     async def _load(self, page: int) -> None:
         raise NotImplementedError

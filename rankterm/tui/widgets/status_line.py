@@ -1,10 +1,14 @@
 """`StatusLine`: one line above the footer saying where unsent matches stand, and whether the service is reachable.
 
 Hidden while there is nothing to say (empty outbox, service reachable), so an 80x24 window keeps its line.
-It redraws only when the app's `outbox_counts`, `offline` or `outbox_note` change: never while idle.
+Offline it says how old what is shown is ("offline · as of 20:26", from the app's `as_of`, the client's);
+the note goes once the service answers again. It redraws only when the app's `outbox_counts`, `offline`,
+`as_of` or `outbox_note` change: never while idle.
 """
 
 from __future__ import annotations
+
+from datetime import datetime
 
 from textual.widgets import Static
 
@@ -33,7 +37,7 @@ class StatusLine(Static):
         super().__init__("", markup=False, id="status-line")
 
     def on_mount(self) -> None:
-        for name in ("outbox_counts", "offline", "outbox_note"):
+        for name in ("outbox_counts", "offline", "outbox_note", "as_of"):
             self.watch(self.app, name, self._changed, init=False)
         self._changed()
 
@@ -41,10 +45,12 @@ class StatusLine(Static):
         counts: dict[str, int] = getattr(self.app, "outbox_counts", {}) or {}
         offline: bool = getattr(self.app, "offline", False)
         note: str = getattr(self.app, "outbox_note", "")
+        as_of: datetime | None = getattr(self.app, "as_of", None)
         pending, sent, rejected = (counts.get(k, 0) for k in ("pending", "sent", "rejected"))
         parts = []
         if offline:
-            parts.append("⚠ Offline: matches are kept and sent when the service answers")
+            old = f" · as of {as_of:%H:%M}" if as_of is not None else ""
+            parts.append(f"⚠ Offline{old}: matches are kept and sent when the service answers")
         if pending or sent or rejected:
             parts.append(f"Outbox: {pending} pending · {sent} sent · {rejected} rejected (o)")
         if note:

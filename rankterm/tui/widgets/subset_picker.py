@@ -1,7 +1,8 @@
 """`SubsetPicker`: choose which subset of the group a list shows (the main subset first, then one per game).
 
 A `Select` over the subsets the service lists (`client.subsets()`); the screen loads them and hands them over
-with `set_subsets()`. Its value is the chosen subset's id; `subset` gives the `Subset` itself.
+with `set_subsets()` (first what the mirror holds, then what the service says: it redraws only when a subset
+or a count changed). Its value is the chosen subset's id; `subset` gives the `Subset` itself.
 """
 
 from __future__ import annotations
@@ -62,16 +63,28 @@ class SubsetPicker(Select[str]):
             [], prompt="Subset", allow_blank=True, id=id, classes=classes, compact=True, type_to_search=True
         )
         self._subsets: dict[str, Subset] = {}
+        self._labels: list[tuple[str, str]] = []
 
-    def set_subsets(self, subsets: Iterable[Subset], keep: str | None = None) -> None:
-        """Offer `subsets` (ordered main first); select `keep` when offered, else the main subset."""
+    def set_subsets(self, subsets: Iterable[Subset], keep: str | None = None) -> bool:
+        """Offer `subsets` (ordered main first); select `keep` when offered, else the main subset.
+        Returns False (and redraws nothing) when the same subsets, with the same counts, are offered."""
         ordered = order_subsets(subsets)
+        labels = [(s.id, plain_str(subset_label(s))) for s in ordered]
         self._subsets = {s.id: s for s in ordered}
-        self.set_options([(Text(plain_str(subset_label(s))), s.id) for s in ordered])
+        if labels == self._labels and (keep is None or keep == self.value):
+            return False
+        self._labels = labels
+        self.set_options([(Text(label), sid) for sid, label in labels])
         if keep is not None and keep in self._subsets:
             self.value = keep
         elif ordered:
             self.value = ordered[0].id
+        return True
+
+    @property
+    def labels(self) -> list[str]:
+        """The subsets offered, as they read in the picker, in order."""
+        return [label for _id, label in self._labels]
 
     @property
     def subset(self) -> Subset | None:
