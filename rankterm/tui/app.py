@@ -348,21 +348,23 @@ class RanktermApp(App):
 
     # ------------------------------------------------------------------ quitting
 
-    def _match_screen(self) -> Screen | None:
-        """The match-entry screen when its mode was opened (found through the modes: no import)."""
-        stacks: dict[str, list[Screen]] = getattr(self, "_screen_stacks", {})
-        for screen in stacks.get("match", []):
-            if hasattr(screen, "has_unsent_input"):
-                return screen
-        return None
+    def _unsent_screens(self) -> list[RanktermScreen]:
+        """Screens of any opened mode that hold something typed and not sent (see `has_unsent_input`)."""
+        out = []
+        for mode in MODE_NAMES:
+            try:
+                stack = self.get_screen_stack(mode)
+            except KeyError:
+                continue
+            out += [s for s in stack if isinstance(s, RanktermScreen) and s.has_unsent_input()]
+        return out
 
     def unsent_reason(self) -> str | None:
         """Why quitting now could lose or leave a match (a filled form, a send in flight, matches pending in
         the outbox), with how many are pending; None when nothing is unsent."""
-        screen = self._match_screen()
         pending = self.outbox_counts.get("pending", 0)
         parts = []
-        if screen is not None and screen.has_unsent_input():  # type: ignore[attr-defined]
+        if self._unsent_screens():
             parts.append("The new match form holds a match not sent yet.")
         if self.outbox_runner is not None and self.outbox_runner.sending:
             parts.append("A match is being sent right now.")

@@ -123,6 +123,11 @@ class RanktermScreen(Screen):
         if note is not None:
             note()
 
+    def has_unsent_input(self) -> bool:
+        """Whether leaving the app now would lose something typed on this screen (the match form says yes
+        when it holds a match not sent yet); quitting asks first when any open screen says so."""
+        return False
+
     def say(self, text: str, kind: Kind = "info", *, to: Where = "line") -> None:
         """Tell the user one sentence, shown as typed (never markup): on the screen's info line (coloured by
         `kind`), as a toast, or both. A screen without an info line toasts."""
