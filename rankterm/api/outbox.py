@@ -89,12 +89,7 @@ class Entry:
 
     def outcome(self, index: int = 0) -> Outcome:
         """Where this entry stands, as the one outcome type; `index` is its place in a batch."""
-        if self.state is State.SENT:
-            state = OutcomeState.ACCEPTED
-        elif self.state is State.REJECTED:
-            state = OutcomeState.REJECTED
-        else:
-            state = OutcomeState.IN_DOUBT if self.in_doubt else OutcomeState.PENDING
+        state = OutcomeState.of_entry(self.state.value, self.in_doubt)
         return Outcome(index, state, self.external_id, self.errors, match_id=self.match_id)
 
 

@@ -90,11 +90,7 @@ class GhostEntry:
     def outcome(self, index: int = 0) -> Outcome:
         """Where this ghost stands, as a match's would (`external_id`: the local id; `match_id`: the
         service's player id once made), so a screen shows both kinds of entry with one set of labels."""
-        state = OutcomeState(
-            {"sent": "accepted", "rejected": "rejected"}.get(
-                self.state.value, "in_doubt" if self.in_doubt else "pending"
-            )
-        )
+        state = OutcomeState.of_entry(self.state.value, self.in_doubt)
         return Outcome(index, state, self.local_id, self.errors, match_id=self.player_id)
 
 

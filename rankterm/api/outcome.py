@@ -32,6 +32,15 @@ class OutcomeState(StrEnum):
     IN_DOUBT = "in_doubt"
     """Sent, no answer came back: the service is asked before it is sent again."""
 
+    @classmethod
+    def of_entry(cls, stored: str, in_doubt: bool) -> OutcomeState:
+        """The outcome of an outbox entry from its stored state ("pending", "sent", "rejected")."""
+        if stored == "sent":
+            return cls.ACCEPTED
+        if stored == "rejected":
+            return cls.REJECTED
+        return cls.IN_DOUBT if in_doubt else cls.PENDING
+
 
 @dataclass(frozen=True, slots=True)
 class RatingChange:
