@@ -120,9 +120,7 @@ def build_app(*, demo: bool, profile: str | None) -> RanktermApp:
         if profile and chosen is None:
             raise RanktermError(f"No profile named {profile!r} in the config (see `rankterm locate`).")
         if chosen is not None:
-            client = make_profile_client(chosen)
-            if client.mirror.problem:
-                print(f"rankterm: warning: {client.mirror.problem}", file=sys.stderr)
+            client = make_profile_client(chosen)  # the app says once if its mirror had a problem
     return RanktermApp(
         config=config,
         client=client,
