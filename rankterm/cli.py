@@ -44,7 +44,7 @@ def locate(profile: str | None = None) -> int:
 
     print(f"config       {config.config_path()}")
     print(f"token cache  {config.token_cache_path()}")
-    print(f"data         {config.data_dir()}")
+    print(f"outbox       {config.outbox_path()}")
     print(f"user themes  {config.user_themes_dir()}")
     try:
         loaded = config.load_config()
@@ -100,9 +100,9 @@ def make_profile_client(profile: Profile) -> RankingClient:
 def make_outbox(client: RankingClient, demo: bool) -> Outbox:
     """The outbox for a client: on disk under the data dir for a real service, in memory for the demo."""
     from rankterm.api.outbox import Outbox
-    from rankterm.config import data_dir
+    from rankterm.config import outbox_path
 
-    path = None if demo else data_dir() / "outbox.db"
+    path = None if demo else outbox_path()
     return Outbox(path, scope=client.scope)
 
 

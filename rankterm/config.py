@@ -58,6 +58,11 @@ def token_cache_path() -> Path:
     return cache_dir() / "tokens.toml"
 
 
+def outbox_path() -> Path:
+    """The outbox (SQLite): every match recorded for any profile, until the service has it."""
+    return data_dir() / "outbox.db"
+
+
 def mirror_path(base_url: str, key: str) -> Path:
     """The mirror file (SQLite) of one service + key, in the user cache dir: `mirror/<host>-<hash>.db`.
 

@@ -116,6 +116,7 @@ def test_locate_prints_each_profiles_mirror(cfg_path, monkeypatch, tmp_path, cap
     from rankterm.cli import main
 
     monkeypatch.setenv("RANKTERM_CACHE_DIR", str(tmp_path / "c"))
+    monkeypatch.setenv("RANKTERM_DATA_DIR", str(tmp_path / "d"))
     cfg.save_config(
         cfg.Config(
             profiles={
@@ -128,6 +129,7 @@ def test_locate_prints_each_profiles_mirror(cfg_path, monkeypatch, tmp_path, cap
     out = capsys.readouterr().out
     assert f"{cfg.mirror_path('http://10.0.0.2:8765/', 'a')}  (home)" in out
     assert f"{cfg.mirror_path('https://rank.example.org/', 'b')}  (club)" in out
+    assert f"outbox       {tmp_path / 'd' / 'outbox.db'}" in out.splitlines()
     assert main(["--profile", "club", "locate"]) == 0
     out = capsys.readouterr().out
     assert "(club)" in out and "(home)" not in out
