@@ -290,3 +290,78 @@ async def test_the_form_does_not_repaint_while_idle(make_app):
         assert frames == []
         await pilot.press("c")  # and typing does draw
         assert frames
+
+
+# ---------------------------------------------------------------------- lists, offline first
+
+
+async def test_a_ghost_made_on_another_seat_is_offered_once_the_form_is_entered_again(make_app, demo_service):
+    async with make_app().run_test(size=(80, 24)) as pilot:
+        screen = await open_form(pilot)
+        assert "*Kim" not in [p.label for p in screen.form.players]
+        async with demo_service.client() as other_seat:
+            await other_seat.create_player("Kim")
+        await pilot.press("escape", "p")
+        await settle(pilot)
+        screen = await open_form(pilot)
+        row = screen.form.rows[0]
+        await add_players(pilot, row, ["Kim"])
+        assert [p.label for p in row.picker.chosen] == ["*Kim"]
+
+
+async def test_the_form_shows_the_mirrors_lists_before_the_service_answers(make_app, demo_service):
+    async with make_app().run_test(size=(80, 24)) as pilot:
+        await open_form(pilot)
+        await pilot.press("escape", "p")
+        await settle(pilot)
+        async with demo_service.client() as other_seat:
+            await other_seat.create_player("Kim")
+        client = pilot.app.client
+        await client.players(refresh=True)  # e.g. the players screen's filter: the mirror holds *Kim
+        held = client.cached_players()
+        assert "*Kim" in [p.label for p in held]
+        answered = asyncio.Event()
+        real_players = client.players
+
+        async def slow_players(**kw):
+            await answered.wait()
+            return await real_players(**kw)
+
+        client.players = slow_players
+        await pilot.press("n")
+        await pilot.pause()
+        screen = pilot.app.screen
+        assert [p.id for p in screen.form.players] == [p.id for p in held]  # at once, no answer yet
+        answered.set()
+        await settle(pilot)
+
+
+# ---------------------------------------------------------------------- names that are not ours
+
+EVIL = "Evil [/b] Eve\x1b[2J"
+
+
+async def test_a_name_with_markup_in_a_row_problem_and_in_the_queue_line_shows_as_typed(
+    make_app, demo_client
+):
+    await demo_client.create_player(EVIL)
+    async with make_app().run_test(size=(120, 30)) as pilot:
+        screen = await open_form(pilot)
+        evil = next(p for p in screen.form.players if "Evil" in p.label)
+        await quick_fill(pilot, "Catan", [([evil.label], 1, "9"), (["Ben"], 2, "7")])
+        row = screen.form.rows[0]
+        row.show_problem("players", f"Faction 1: *{EVIL} cannot play this game.")
+        await settle(pilot)
+        shown = str(row.query_one(".problem").render())
+        assert shown == "*Evil [/b] Eve␛[2J cannot play this game."
+        await pilot.press("ctrl+l")
+        await settle(pilot)
+        assert "Queue: 1 match waiting" in str(screen.form.query_one("#queue-line").render())
+        assert f"Queued match 1: Catan: {evil.label}, Ben" in screen.form.answer.text
+        screen.form.show_queue(f"Queue: *{EVIL} and Ben waiting")  # a line that names a player
+        await settle(pilot)
+        line = str(screen.form.query_one("#queue-line").render())
+        assert line == "Queue: *Evil [/b] Eve␛[2J and Ben waiting"
+        await pilot.press("ctrl+r")  # the queue line stays up as the form changes; the app runs on
+        await settle(pilot)
+        assert pilot.app.is_running

@@ -106,7 +106,9 @@ async def test_an_empty_name_is_refused_inline(make_app, wait):
         await pilot.press("enter")
         await wait(pilot)
         assert isinstance(app.screen, AskDialog)
-        assert "R003" in app.screen.error_text
+        # Too long for the service: one sentence, said before anything is queued or sent.
+        assert app.screen.error_text == "A player's name has at most 50 characters."
+        assert app.outbox_runner.queue() == []
 
 
 async def test_a_taken_name_is_warned_about_and_the_user_may_go_on_or_change_it(make_app, demo_client, wait):

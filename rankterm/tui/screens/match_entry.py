@@ -24,16 +24,16 @@ import asyncio
 from dataclasses import dataclass
 from datetime import UTC, datetime
 
-from textual import on, work
+from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.widget import Widget
 from textual.widgets import Footer, Header, Select
 
 from rankterm.api.errors import ErrorItem, RanktermError
-from rankterm.api.models import Game, NewMatch
+from rankterm.api.models import Game, NewMatch, Player
 from rankterm.api.outcome import ALREADY_ACCEPTED, BatchOutcome, Outcome, OutcomeState, from_answer
-from rankterm.tui.base import RanktermScreen
+from rankterm.tui.base import RanktermScreen, task
 from rankterm.tui.text import error_sentence
 from rankterm.tui.widgets.match_form.answer import BAD, NOTE, OK
 from rankterm.tui.widgets.match_form.faction_row import FactionRow
@@ -108,7 +108,6 @@ class MatchEntryScreen(RanktermScreen):
         return bool(self.queue) or self.form.has_unsent_input()
 
     def on_mount(self) -> None:
-        self.title = "New match"
         self.form.field("external-id").value = self.rankterm.new_external_id()
 
     def on_screen_resume(self) -> None:
@@ -126,17 +125,35 @@ class MatchEntryScreen(RanktermScreen):
 
     # ------------------------------------------------------------------ loading
 
-    @work(exclusive=True, group="match-lists")
+    @task(group="match-lists")
     async def load_lists(self) -> None:
-        """The group's games and players for the pickers (cached by the client: no call when unchanged)."""
+        """The group's games and players for the pickers, offline first: what the mirror holds at once (no
+        request), then the service's lists (revalidated), shown when they differ. So a player made on
+        another seat, or a ghost queued offline on this one, is offered when the form is entered again."""
         if not self.has_client:
             return
+        client = self.client
+        held = (client.cached_games(), self._with_queued_ghosts(client.cached_players()))
+        if held[0] or held[1]:
+            self.form.set_lists(*held)
         try:
-            games, players = await asyncio.gather(self.client.games(), self.client.players())
-        except Exception as exc:  # one sentence, never a traceback
-            self.show_error(exc)
+            games, players = await asyncio.gather(client.games(refresh=True), client.players(refresh=True))
+        except RanktermError as exc:
+            if not (held[0] or held[1]):  # nothing to offer: say why (else the mirror's lists stand)
+                self.show_error(exc)
             return
-        self.form.set_lists(games, players)
+        fresh = (games, self._with_queued_ghosts(players))
+        if fresh != held:
+            self.form.set_lists(*fresh)
+
+    def _with_queued_ghosts(self, players: list[Player]) -> list[Player]:
+        """`players` and the ghosts this seat queued that the service has not made yet (local ids), even
+        when the mirror held no list to keep them in (none was read before the network went)."""
+        runner = self.rankterm.outbox_runner
+        if runner is None:
+            return players
+        known = {p.id for p in players}
+        return players + [g.player for g in runner.ghosts() if not g.player_id and g.local_id not in known]
 
     async def _search_games(self, name: str) -> list[Game]:
         return await self.client.search_games(name)
@@ -151,11 +168,11 @@ class MatchEntryScreen(RanktermScreen):
     def action_remove_faction(self) -> None:
         row = self.focused_row()
         if row is None:
-            self.notify("Move to a faction row (Tab) to remove it.", severity="warning")
+            self.say("Move to a faction row (Tab) to remove it.", "warning", to="toast")
             return
         following = self.form.remove_row(row)
         if following is None:
-            self.notify("The form keeps at least one faction row.", severity="warning")
+            self.say("The form keeps at least one faction row.", "warning", to="toast")
             return
         self.call_after_refresh(following.focus_first)
 
@@ -230,7 +247,7 @@ class MatchEntryScreen(RanktermScreen):
 
     def _submit(self, *, dry_run: bool) -> None:
         if self.sending:
-            self.notify("Still sending the last batch: its answer comes first.", severity="warning")
+            self.say("Still sending the last batch: its answer comes first.", "warning", to="toast")
             return
         pending = list(self.queue)
         if not pending or self.form.key() != self._queued_key:
@@ -244,7 +261,7 @@ class MatchEntryScreen(RanktermScreen):
         self.form.answer.show([(NOTE, f"{verb} {len(pending)} match{'es' if len(pending) > 1 else ''}…")])
         self.send(pending, dry_run)
 
-    @work(exclusive=True, group="match-send")
+    @task(group="match-send")
     async def send(self, pending: list[Pending], dry_run: bool) -> None:
         """Send `pending` as one batch: a dry run straight to the service, a real send through the outbox
         (on disk first; kept there and sent later when the service cannot be reached)."""
@@ -259,8 +276,7 @@ class MatchEntryScreen(RanktermScreen):
             else:
                 self._replace_edited(pending)
                 batch = await self.rankterm.record_matches(matches)
-        except Exception as exc:  # one sentence, never a traceback
-            failure = exc if isinstance(exc, RanktermError) else RanktermError(error_sentence(exc))
+        except RanktermError as failure:
             # A dry run cut short leaves matches unchecked; a send that failed before the outbox took the
             # matches leaves them unrecorded (the outbox itself never raises for the service's sake).
             uncovered = OutcomeState.PENDING if dry_run else OutcomeState.REJECTED
@@ -277,7 +293,7 @@ class MatchEntryScreen(RanktermScreen):
         """The form's match fixes the outbox entry `editing`: it takes that entry's place (under its new
         external id, when the fix changed it), so the old rejection is not listed beside the fix."""
         form_match = next((p.match for p in pending if not p.queued), None)
-        runner = getattr(self.rankterm, "outbox_runner", None)
+        runner = self.rankterm.outbox_runner
         if self.editing is None or form_match is None or runner is None:
             return
         if form_match.external_id != self.editing:

@@ -1,28 +1,36 @@
-"""Outbox (mode "outbox"): every match submitted from this app, and where it stands.
+"""Outbox (mode "outbox"): every match submitted from this app, every ghost player made while the service could
+not be reached, and where each stands, in the order they were submitted (a ghost before the matches that
+name it: it is sent first).
 
 An entry is pending (on disk, not yet confirmed by the service; "in doubt" when a send got no answer: the
 service is asked before it is sent again), sent, or rejected (with the service's errors, each message with its
-code). A rejected entry can be edited in the match form and sent again (it replaces the entry, even under a
-new external id), retried as it is, or discarded (after a yes/no question).
+code). A rejected match can be edited in the match form and sent again (it replaces the entry, even under a
+new external id), retried as it is, or discarded (after a yes/no question). A pending match that names a
+ghost not made yet says which one it waits for.
 
-Keys: enter / e edit in the match form · ctrl+r retry (rejected -> pending) · s send pending now (also lifts
-a quota pause) · delete / x discard (asks first) · F5 reload.
+A ghost entry can be renamed (e: a rejected or unsent one; then it is sent), retried under the same name
+(ctrl+r), or discarded (asks first: the matches that name it become rejected, to be given another player).
+
+Keys: enter / e edit in the match form (a ghost: rename) · ctrl+r retry (rejected -> pending) · s send pending
+now (also lifts a quota pause) · delete / x discard (asks first) · F5 reload.
 """
 
 from __future__ import annotations
 
-from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.content import Content
 from textual.widgets import DataTable, Footer, Header, Static
 
-from rankterm.api.outbox import Entry
+from rankterm.api.errors import RanktermError
+from rankterm.api.outbox import Entry, GhostEntry
 from rankterm.api.outcome import OutcomeState
-from rankterm.tui.base import RanktermScreen
+from rankterm.tui.base import RanktermScreen, task
+from rankterm.tui.dialogs.ask_line import AskDialog
 from rankterm.tui.dialogs.confirm import ConfirmDialog
-from rankterm.tui.screens.match_entry import describe_errors
-from rankterm.tui.text import plain, plain_str
+from rankterm.tui.outbox_runner import OutboxRunner
+from rankterm.tui.screens.match_entry import MatchEntryScreen, describe_errors
+from rankterm.tui.text import plain
 from rankterm.tui.widgets.text_table import TextTable
 
 STATE_STYLE = {
@@ -38,9 +46,27 @@ STATE_LABEL = {
     OutcomeState.REJECTED: "rejected",
 }
 
+CAPTION_KEYS = "e edits a rejected match in the form · on a ghost: e renames, ctrl+r retries, x discards"
+
+
+def ghost_label(ghost: GhostEntry) -> str:
+    """A queued ghost as the service will show it: `*name`."""
+    return ghost.player.label
+
+
+def waits_for(ghosts: list[GhostEntry]) -> str:
+    """The Reason of a pending match held back by ghosts not made yet ("waits for ghost *Dan")."""
+    parts = []
+    for ghost in ghosts:
+        text = ghost_label(ghost)
+        if ghost.outcome().rejected:
+            text += f" (refused: {describe_errors(ghost.errors)})"
+        parts.append(text)
+    return f"waits for ghost {', '.join(parts)}" if parts else ""
+
 
 class OutboxScreen(RanktermScreen):
-    """The outbox's entries, newest last, with their state and reason."""
+    """The outbox's entries (matches and ghost players), newest last, with their state and reason."""
 
     AUTO_FOCUS = "#outbox-table"
 
@@ -59,7 +85,7 @@ class OutboxScreen(RanktermScreen):
 
     def __init__(self, **kwargs) -> None:
         super().__init__(**kwargs)
-        self.entries: list[Entry] = []
+        self.entries: list[Entry | GhostEntry] = []
         self._names: dict[str, str] = {}
         self._games: dict[int, str] = {}
 
@@ -72,7 +98,6 @@ class OutboxScreen(RanktermScreen):
         yield Footer()
 
     def on_mount(self) -> None:
-        self.title = "Outbox"
         self.watch(self.app, "outbox_counts", lambda _: self.show(), init=False)
         self.load_names()
 
@@ -80,24 +105,68 @@ class OutboxScreen(RanktermScreen):
         self.show()
 
     @property
-    def runner(self):
-        return getattr(self.app, "outbox_runner", None)
+    def runner(self) -> OutboxRunner | None:
+        return self.rankterm.outbox_runner
 
-    @work(exclusive=True, group="outbox-names")
+    @task(group="outbox-names")
     async def load_names(self) -> None:
-        """Player and game names for the table (cached lists: usually no call). Ids stand in when offline."""
+        """Player and game names for the table: the mirror's at once (no request), then the service's (its
+        answer, or the mirror's again while it cannot be reached). Ids stand in for what neither knows."""
+        if not self.has_client:
+            return
+        client = self.client
+        self._remember(client.cached_players(), client.cached_games())
+        self.show()
         try:
-            self._names = {p.id: p.label for p in await self.client.players()}
-            self._games = {g.id: g.name for g in await self.client.games()}
-        except Exception:  # offline is the outbox's normal case: show ids instead of names
-            pass
+            self._remember(await client.players(), await client.games())
+        except RanktermError:  # offline is the outbox's normal case: the held names (or ids) stand
+            return
         self.show()
 
+    def _remember(self, players: list, games: list) -> None:
+        self._names |= {p.id: p.label for p in players}
+        self._games |= {g.id: g.name for g in games}
+
+    # ------------------------------------------------------------------ showing
+
     def _sides(self, entry: Entry) -> str:
+        names = dict(self._names)
+        if self.runner is not None:  # a ghost not made yet goes by its local id: name it as it will be
+            names |= {g.local_id: ghost_label(g) for g in self.runner.ghosts()}
         ordered = sorted(entry.match.factions, key=lambda f: f.rank)
         return ", ".join(
-            f"{f.rank}. " + ("bot" if f.bot else "+".join(self._names.get(p, p) for p in f.players))
+            f"{f.rank}. " + ("bot" if f.bot else "+".join(names.get(p, p) for p in f.players))
             for f in ordered
+        )
+
+    def _match_row(self, entry: Entry) -> tuple[Content, ...]:
+        outcome = entry.outcome()
+        game = self._games.get(entry.match.game or 0, f"game {entry.match.game}") if entry.match.game else "-"
+        if outcome.rejected:
+            reason = describe_errors(outcome.errors)
+        elif self.runner is not None and outcome.state is OutcomeState.PENDING:
+            reason = waits_for(self.runner.waiting_for(entry))
+        else:
+            reason = ""
+        return (
+            Content.styled(STATE_LABEL[outcome.state], STATE_STYLE[outcome.state]),
+            plain(entry.external_id),
+            plain(game),
+            plain(self._sides(entry)),
+            plain(entry.attempts),
+            plain(reason),
+        )
+
+    def _ghost_row(self, ghost: GhostEntry) -> tuple[Content, ...]:
+        outcome = ghost.outcome()
+        who = ghost_label(ghost) + (f" → player id {ghost.player_id}" if ghost.player_id else "")
+        return (
+            Content.styled(STATE_LABEL[outcome.state], STATE_STYLE[outcome.state]),
+            plain(ghost.local_id),
+            plain("new ghost player"),
+            plain(who),
+            plain(ghost.attempts),
+            plain(describe_errors(ghost.errors) if outcome.rejected else ""),
         )
 
     def show(self) -> None:
@@ -105,66 +174,103 @@ class OutboxScreen(RanktermScreen):
         table = self.query_one("#outbox-table", DataTable)
         cursor = table.cursor_row
         table.clear()
-        self.entries = runner.entries() if runner is not None else []
+        self.entries = runner.queue() if runner is not None else []
         for entry in self.entries:
-            outcome = entry.outcome()
-            game = (
-                self._games.get(entry.match.game or 0, f"game {entry.match.game}")
-                if entry.match.game
-                else "-"
-            )
-            table.add_row(
-                Content.styled(STATE_LABEL[outcome.state], STATE_STYLE[outcome.state]),
-                plain(entry.external_id),
-                plain(game),
-                plain(self._sides(entry)),
-                str(entry.attempts),
-                plain(describe_errors(outcome.errors) if outcome.rejected else ""),
-                key=entry.external_id,
-            )
+            if isinstance(entry, GhostEntry):
+                table.add_row(*self._ghost_row(entry), key=f"ghost:{entry.local_id}")
+            else:
+                table.add_row(*self._match_row(entry), key=entry.external_id)
         if self.entries:
             table.move_cursor(row=min(max(cursor, 0), len(self.entries) - 1))
-        counts = getattr(self.app, "outbox_counts", {})
+        counts = self.rankterm.outbox_counts
+        caption = (
+            f"{counts.get('pending', 0)} pending · {counts.get('sent', 0)} sent · "
+            f"{counts.get('rejected', 0)} rejected · {CAPTION_KEYS}"
+        )
         self.query_one("#outbox-caption", Static).update(
-            f"{counts.get('pending', 0)} pending · {counts.get('sent', 0)} sent · {counts.get('rejected', 0)} "
-            "rejected · e edits a rejected match in the form"
+            plain(caption)
             if self.entries
             else "The outbox is empty: every match you send passes through here first."
         )
 
-    def _selected(self) -> Entry | None:
+    def _selected(self) -> Entry | GhostEntry | None:
         table = self.query_one("#outbox-table", DataTable)
         if not self.entries or table.cursor_row < 0:
             return None
         return self.entries[min(table.cursor_row, len(self.entries) - 1)]
 
+    # ------------------------------------------------------------------ actions
+
     async def action_edit(self) -> None:
         entry = self._selected()
         if entry is None:
             return
+        if isinstance(entry, GhostEntry):
+            self._ask_ghost_name(entry)
+            return
         if entry.outcome().state in (OutcomeState.ACCEPTED, OutcomeState.IN_DOUBT):
-            self.notify("Only a rejected or unsent match can be edited.", severity="warning")
+            self.say("Only a rejected or unsent match can be edited.", "warning", to="toast")
             return
         await self.app.switch_mode("match")
-        await self.app.screen.edit_entry(entry.match)
+        form = self.app.screen
+        if isinstance(form, MatchEntryScreen):
+            await form.edit_entry(entry.match)
+
+    def _ask_ghost_name(self, ghost: GhostEntry) -> None:
+        """Rename a rejected or unsent ghost (the AskDialog shows a refused name inline), then send it."""
+        runner = self.runner
+        if runner is None or ghost.outcome().state in (OutcomeState.ACCEPTED, OutcomeState.IN_DOUBT):
+            self.say("Only a rejected or unsent ghost player can be renamed.", "warning", to="toast")
+            return
+        local_id = ghost.local_id
+
+        async def rename(text: str) -> GhostEntry:
+            return runner.rename_ghost(local_id, text)
+
+        dialog = AskDialog(
+            "Rename ghost player",
+            "The name the service makes the ghost player under (it shows it with a * in front).",
+            placeholder="Name",
+            ok_label="Rename",
+            submit=rename,
+            value=ghost.name,
+        )
+        self.app.push_screen(dialog, self._renamed)
+
+    def _renamed(self, ghost: GhostEntry | None) -> None:
+        if ghost is None:
+            return
+        self.rankterm.resume_sending(force=True)
+        self.say(f"Sending ghost player {ghost_label(ghost)}.", "info", to="toast")
 
     def action_retry(self) -> None:
         entry = self._selected()
-        if entry is None or not entry.outcome().rejected:
-            self.notify("Pick a rejected match to retry.", severity="warning")
+        runner = self.runner
+        if runner is None or entry is None or not entry.outcome().rejected:
+            self.say("Pick a rejected entry to retry.", "warning", to="toast")
             return
-        self.runner.retry(entry.external_id)
-        self.app.resume_sending(force=True)
+        try:
+            if isinstance(entry, GhostEntry):
+                runner.rename_ghost(entry.local_id, entry.name)  # the same name, pending again
+            else:
+                runner.retry(entry.external_id)
+        except ValueError as exc:
+            self.say(str(exc).capitalize() + ".", "warning", to="toast")
+            return
+        self.rankterm.resume_sending(force=True)
 
     def action_send_now(self) -> None:
         if self.runner is not None:
-            self.app.resume_sending(force=True)
-            self.notify("Sending the pending matches.", timeout=3)
+            self.rankterm.resume_sending(force=True)
+            self.say("Sending the pending entries.", "info", to="toast")
 
     def action_discard(self) -> None:
-        """Ask, then forget the selected entry (a match in doubt is refused: it may be recorded)."""
+        """Ask, then forget the selected entry (one in doubt is refused: it may be recorded)."""
         entry = self._selected()
         if entry is None:
+            return
+        if isinstance(entry, GhostEntry):
+            self._ask_discard_ghost(entry)
             return
         ext = entry.external_id
         detail = (
@@ -174,15 +280,45 @@ class OutboxScreen(RanktermScreen):
             ConfirmDialog(f"Discard {ext} from the outbox?", detail), lambda yes: self._discard(ext, yes)
         )
 
-    def _discard(self, external_id: str, yes: bool | None) -> None:
-        if not yes:
+    def _ask_discard_ghost(self, ghost: GhostEntry) -> None:
+        runner = self.runner
+        if runner is None:
+            return
+        naming = [
+            e for e in runner.entries() if any(g.local_id == ghost.local_id for g in runner.waiting_for(e))
+        ]
+        if ghost.outcome().accepted:
+            detail = "It stays made on the service."
+        else:
+            count = len(naming)
+            detail = (
+                f"Its {count} match{'es' if count != 1 else ''} become{'s' if count == 1 else ''} rejected "
+                "to give them another player."
+            )
+        question = f"Discard ghost player {ghost_label(ghost)} from the outbox?"
+        self.app.push_screen(ConfirmDialog(question, detail), lambda yes: self._discard_ghost(ghost, yes))
+
+    def _discard_ghost(self, ghost: GhostEntry, yes: bool | None) -> None:
+        runner = self.runner
+        if not yes or runner is None:
             return
         try:
-            self.runner.discard(external_id)
+            runner.discard_ghost(ghost.local_id)
         except ValueError as exc:
-            self.notify(plain_str(str(exc).capitalize() + "."), severity="warning", markup=False)
+            self.say(str(exc).capitalize() + ".", "warning", to="toast")
             return
-        self.notify(plain_str(f"Discarded {external_id}."), timeout=3, markup=False)
+        self.say(f"Discarded ghost player {ghost_label(ghost)}.", "info", to="toast")
+
+    def _discard(self, external_id: str, yes: bool | None) -> None:
+        runner = self.runner
+        if not yes or runner is None:
+            return
+        try:
+            runner.discard(external_id)
+        except ValueError as exc:
+            self.say(str(exc).capitalize() + ".", "warning", to="toast")
+            return
+        self.say(f"Discarded {external_id}.", "info", to="toast")
 
     def action_reload(self) -> None:
         self.load_names()

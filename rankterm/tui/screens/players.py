@@ -3,8 +3,9 @@
 Paging asks the service for one page (`players/<n>`) and says "page n of N". The filter searches ALL the
 group's players (every page, fetched once and cached by the client until a player is created), case- and
 accent-blind, and shows every match at once; clearing it goes back to the page you were on. A new ghost
-player is asked for in a small dialog (errors shown inline); once created the list jumps to the page that
-holds them, with the cursor on their row.
+player is asked for in a small dialog (errors shown inline) and made through the outbox: once created the
+list jumps to the page that holds them, with the cursor on their row; when the service cannot be reached it
+is saved (a local player the match form offers at once) and made before the matches that name it.
 
 Keys: [ / ] (or pageup / pagedown) previous / next page · / filter · ctrl+n new ghost player · F5 refresh.
 """
@@ -20,6 +21,7 @@ from textual.containers import Horizontal
 from textual.widgets import DataTable, Footer, Header, Input, Label, Static
 
 from rankterm.api.errors import RanktermError
+from rankterm.api.ids import is_local_id
 from rankterm.api.models import Player, PlayersPage
 from rankterm.tui.base import RanktermScreen, task
 from rankterm.tui.dialogs.ask_line import AskDialog
@@ -213,10 +215,19 @@ class PlayersScreen(RanktermScreen):
             name = text.strip()
             if not name:
                 raise ValueError("Type the ghost player's name.")
-            return await self.client.create_player(name)
+            runner = self.rankterm.outbox_runner
+            if runner is None:
+                return await self.client.create_player(name)
+            # Through the outbox: made now when the service answers, else queued (a local player, sent
+            # before the matches that name it). A refused or too long name is said in the dialog.
+            return await runner.create_ghost(name)
 
         async def taken(text: str) -> str | None:
-            found = same_name(await self.client.players(), text)
+            try:
+                everyone = await self.client.players()
+            except RanktermError:  # offline with nothing held: nobody to warn about
+                return None
+            found = same_name(everyone, text)
             if not found:
                 return None
             who = ", ".join(f"{p.label} ({'ghost' if p.ghost else 'member'})" for p in found[:3])
@@ -234,6 +245,14 @@ class PlayersScreen(RanktermScreen):
     def _created(self, player: Player | None) -> None:
         if player is None:
             return
-        self.say(f"Ghost player {player.label} created.", "ok", to="toast")
         self.query_one("#players-filter", Input).value = ""
+        if is_local_id(player.id):  # queued in the outbox: no page of the service holds it yet
+            self.say(
+                f"Ghost player {player.label} saved; it is made on the service when it can be reached, "
+                "before the matches that name it.",
+                "ok",
+                to="toast",
+            )
+            return
+        self.say(f"Ghost player {player.label} created.", "ok", to="toast")
         self.jump_to(player)

@@ -20,6 +20,7 @@ from textual.widgets import Checkbox, Input, Label, Static
 
 from rankterm.api.models import Player
 from rankterm.api.new_match import MAX_NAME
+from rankterm.tui.text import plain
 from rankterm.tui.widgets.form_input import FormInput
 from rankterm.tui.widgets.match_form.player_picker import PlayerPicker
 
@@ -110,7 +111,7 @@ class FactionRow(Vertical):
 
     def compose(self) -> ComposeResult:
         with Horizontal(classes="line"):
-            yield Label(f"{self.position}.", classes="num")
+            yield Label(plain(f"{self.position}."), classes="num")
             yield PlayerPicker(players=self._players)
             yield Static("bot faction", classes="bot-label")
             yield FormInput(
@@ -173,7 +174,7 @@ class FactionRow(Vertical):
         if self.rank_input.value.strip() in ("", str(self.position)):
             self.rank_input.value = str(position)
         self.position = position
-        self.query_one(".num", Label).update(f"{position}.")
+        self.query_one(".num", Label).update(plain(f"{position}."))
 
     def reset_result(self) -> None:
         """Clear what belongs to one match (rank back to the row's place, points) and keep the rest."""
@@ -240,7 +241,7 @@ class FactionRow(Vertical):
             sentence = sentence[len(prefix)].upper() + sentence[len(prefix) + 1 :]
         if sentence not in self._problems:
             self._problems.append(sentence)
-        self.query_one(".problem", Static).update(" ".join(self._problems))
+        self.query_one(".problem", Static).update(plain(" ".join(self._problems)))
         self.add_class("-has-problem")
 
     @on(DescendantFocus)

@@ -413,5 +413,5 @@ class MatchForm(VerticalScroll, can_focus=False):
 
     def show_queue(self, text: str) -> None:
         line = self.query_one("#queue-line", Static)
-        line.update(text)
+        line.update(plain(text))
         line.set_class(bool(text), "-shown")

@@ -148,8 +148,10 @@ class PlayerPicker(TypeAhead):
     # ------------------------------------------------------------ chips
 
     def set_players(self, players: Sequence[Player]) -> None:
-        """The group's players (the candidates)."""
+        """The group's players (the candidates); an open list of suggestions follows them."""
         self.players = list(players)
+        if self.is_mounted and self.is_open:
+            self.refresh_suggestions()
 
     @property
     def player_ids(self) -> list[str]:
