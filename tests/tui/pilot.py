@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from textual.pilot import Pilot
 
+from rankterm.api.client import RankingClient
+from rankterm.api.models import NewFaction, NewMatch, Weight
 from rankterm.tui.screens.match_entry import MatchEntryScreen
 from rankterm.tui.widgets.match_form.faction_row import FactionRow
 
@@ -97,3 +99,21 @@ async def quick_fill(
 
 async def match_count(pilot: Pilot) -> int:
     return (await pilot.app.client.matches_page(1)).total
+
+
+GUESTS = 20
+
+
+async def crowd_catan(client: RankingClient) -> int:
+    """Twenty ghosts and one Catan match between them; the new match's number."""
+    guests = [await client.create_player(f"Guest {i:02d}") for i in range(1, GUESTS + 1)]
+    catan = next(g for g in await client.games() if g.name == "Catan")
+    match = NewMatch(
+        game=catan.id,
+        weight=Weight.NORMAL,
+        external_id="crowd-1",
+        factions=[NewFaction(players=[g.id], rank=i + 1, points=str(40 - i)) for i, g in enumerate(guests)],
+    )
+    answer = await client.add_matches(match)
+    assert answer.accepted_count == 1
+    return (await client.matches_page(1)).data[0].number

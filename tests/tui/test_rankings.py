@@ -1,7 +1,8 @@
 """The rankings screen on the demo group: subsets, match number, pages, a player's recent matches.
 
-`crowd_catan` (shared with the snapshot tests) adds twenty ghost players and one big Catan match, so that the
-Catan standings have a second page (the service shows 25 rows a page; the demo group has ten players).
+`crowd_catan` (in pilot.py, shared with the snapshot tests) adds twenty ghost players and one big Catan match,
+so that the Catan standings have a second page (the service shows 25 rows a page; the demo group has ten
+players).
 """
 
 from __future__ import annotations
@@ -9,29 +10,11 @@ from __future__ import annotations
 from textual.pilot import Pilot
 from textual.widgets import DataTable, Input
 
-from rankterm.api.client import RankingClient
 from rankterm.api.errors import Offline
 from rankterm.api.models import NewFaction, NewMatch, Subset, Weight
 from rankterm.tui.screens.rankings import PlayerMatchesScreen, RankingsScreen, parse_match_number
 from rankterm.tui.widgets.subset_picker import order_subsets
-from tests.tui.pilot import keys, settle
-
-GUESTS = 20
-
-
-async def crowd_catan(client: RankingClient) -> int:
-    """Twenty ghosts and one Catan match between them; the new match's number."""
-    guests = [await client.create_player(f"Guest {i:02d}") for i in range(1, GUESTS + 1)]
-    catan = next(g for g in await client.games() if g.name == "Catan")
-    match = NewMatch(
-        game=catan.id,
-        weight=Weight.NORMAL,
-        external_id="crowd-1",
-        factions=[NewFaction(players=[g.id], rank=i + 1, points=str(40 - i)) for i, g in enumerate(guests)],
-    )
-    answer = await client.add_matches(match)
-    assert answer.accepted_count == 1
-    return (await client.matches_page(1)).data[0].number
+from tests.tui.pilot import crowd_catan, keys, settle
 
 
 async def open_rankings(pilot: Pilot) -> RankingsScreen:

@@ -13,8 +13,7 @@ import pytest
 from textual.pilot import Pilot
 from textual.widgets import Input
 
-from tests.tui.pilot import open_form, pick_game, quick_fill, settle
-from tests.tui.test_rankings import crowd_catan
+from tests.tui.pilot import crowd_catan, open_form, pick_game, quick_fill, settle
 
 SIZES = [pytest.param((80, 24), id="80x24"), pytest.param((120, 40), id="120x40")]
 
