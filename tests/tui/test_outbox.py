@@ -4,6 +4,8 @@ matches are edited and sent again, revoked credentials go back to the profiles k
 from __future__ import annotations
 
 import httpx
+from textual.coordinate import Coordinate
+from textual.widgets import DataTable
 
 from rankterm.api.client import RankingClient
 from rankterm.api.models import NewFaction, NewMatch
@@ -90,6 +92,14 @@ async def test_a_rejected_match_is_listed_edited_and_sent_again(make_app):
         assert isinstance(outbox, OutboxScreen)
         assert [(e.external_id, e.state) for e in outbox.entries] == [("demo-0001", State.REJECTED)]
         assert outbox.entries[0].outcome().codes == ("M003",)
+        table = outbox.query_one("#outbox-table", DataTable)
+        state, external_id, game = (table.get_cell_at(Coordinate(0, i)) for i in range(3))
+        widths = [c.get_render_width(table) - 2 * table.cell_padding for c in table.ordered_columns[:3]]
+        assert [str(state), str(external_id), str(game)] == ["rejected", "demo-0001", "Catan"]
+        # no cell clipped to its column's title (the columns were once as narrow as "State", "Game")
+        assert all(
+            w >= n for w, n in zip(widths, [len("rejected"), len("demo-0001"), len("Catan")], strict=True)
+        )
 
         await pilot.press("e")
         await settle(pilot)

@@ -1,7 +1,7 @@
 """Snapshots of login, dashboard, games (a search typed) and players (page 2), at 80x24 and 120x40.
 
 The demo group runs in-process with its clock frozen; each shot waits for timers and workers first.
-Update with `pytest tests/tui/test_snapshots_a.py --snapshot-update`, then LOOK at every SVG.
+Update with `pytest tests/tui/test_snapshots_service_and_lists.py --snapshot-update`, then LOOK at every SVG.
 """
 
 from __future__ import annotations

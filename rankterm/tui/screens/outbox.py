@@ -17,9 +17,9 @@ now (also lifts a quota pause) · delete / x discard (asks first) · F5 reload.
 
 from __future__ import annotations
 
+from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.content import Content
 from textual.widgets import DataTable, Footer, Header, Static
 
 from rankterm.api.errors import RanktermError
@@ -139,7 +139,7 @@ class OutboxScreen(RanktermScreen):
             for f in ordered
         )
 
-    def _match_row(self, entry: Entry) -> tuple[Content, ...]:
+    def _match_row(self, entry: Entry) -> tuple[Text | str, ...]:
         outcome = entry.outcome()
         game = self._games.get(entry.match.game or 0, f"game {entry.match.game}") if entry.match.game else "-"
         if outcome.rejected:
@@ -148,25 +148,26 @@ class OutboxScreen(RanktermScreen):
             reason = waits_for(self.runner.waiting_for(entry))
         else:
             reason = ""
+        # str cells: TextTable shows them as plain, display-safe text, and measures the column widths by them
         return (
-            Content.styled(STATE_LABEL[outcome.state], STATE_STYLE[outcome.state]),
-            plain(entry.external_id),
-            plain(game),
-            plain(self._sides(entry)),
-            plain(entry.attempts),
-            plain(reason),
+            Text(STATE_LABEL[outcome.state], style=STATE_STYLE[outcome.state]),
+            entry.external_id,
+            game,
+            self._sides(entry),
+            str(entry.attempts),
+            reason,
         )
 
-    def _ghost_row(self, ghost: GhostEntry) -> tuple[Content, ...]:
+    def _ghost_row(self, ghost: GhostEntry) -> tuple[Text | str, ...]:
         outcome = ghost.outcome()
         who = ghost_label(ghost) + (f" → player id {ghost.player_id}" if ghost.player_id else "")
         return (
-            Content.styled(STATE_LABEL[outcome.state], STATE_STYLE[outcome.state]),
-            plain(ghost.local_id),
-            plain("new ghost player"),
-            plain(who),
-            plain(ghost.attempts),
-            plain(describe_errors(ghost.errors) if outcome.rejected else ""),
+            Text(STATE_LABEL[outcome.state], style=STATE_STYLE[outcome.state]),
+            ghost.local_id,
+            "new ghost player",
+            who,
+            str(ghost.attempts),
+            describe_errors(ghost.errors) if outcome.rejected else "",
         )
 
     def show(self) -> None:
