@@ -16,10 +16,12 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+import httpx
 import pytest
 
 from rankterm.api.client import RankingClient
 from rankterm.config import Config, Profile
+from rankterm.testing.faults import FaultyTransport
 
 from .pilot import settle
 
@@ -49,6 +51,15 @@ class DemoService:
             base_url=DEMO_URL,
             clock=frozen_clock,
         )
+
+    def downable_client(self) -> tuple[RankingClient, FaultyTransport]:
+        """A client whose network can be cut (`transport.down = True`), with no retries or backoff."""
+        transport = FaultyTransport(httpx.ASGITransport(app=self.asgi))
+        http = httpx.AsyncClient(transport=transport, base_url=DEMO_URL)
+        client = RankingClient(
+            DEMO_URL, key=self.key, secret=self.secret, http=http, clock=frozen_clock, retries=0, backoff=0
+        )
+        return client, transport
 
 
 @pytest.fixture(autouse=True)

@@ -117,3 +117,20 @@ async def crowd_catan(client: RankingClient) -> int:
     answer = await client.add_matches(match)
     assert answer.accepted_count == 1
     return (await client.matches_page(1)).data[0].number
+
+
+async def catan_duel(
+    client: RankingClient, external_id: str, winner: str = "Ada", loser: str = "Ben"
+) -> NewMatch:
+    """A two-player Catan match between two of the group's players (by display name), not yet sent."""
+    players = {p.display_name: p.id for p in await client.players()}
+    catan = next(g for g in await client.games() if g.name == "Catan")
+    return NewMatch(
+        game=catan.id,
+        weight=Weight.NORMAL,
+        external_id=external_id,
+        factions=[
+            NewFaction(players=[players[winner]], rank=1),
+            NewFaction(players=[players[loser]], rank=2),
+        ],
+    )

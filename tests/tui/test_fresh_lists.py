@@ -6,20 +6,17 @@ updates the subset counts, and with the network down the lists open from the mir
 
 from __future__ import annotations
 
-import httpx
 from textual.pilot import Pilot
 
 from rankterm.api.client import RankingClient
 from rankterm.api.models import NewFaction, NewMatch, Weight
-from rankterm.testing.faults import FaultyTransport
 from rankterm.tui.screens.games import GamesScreen
 from rankterm.tui.screens.matches import MatchesScreen
 from rankterm.tui.screens.rankings import RankingsScreen
 from rankterm.tui.widgets.status_line import StatusLine
 from rankterm.tui.widgets.subset_picker import SubsetPicker
 
-from .conftest import DEMO_URL, DemoService, frozen_clock
-from .pilot import settle
+from .pilot import catan_duel, settle
 
 
 async def ghost_match(client: RankingClient, name: str, external_id: str) -> None:
@@ -116,31 +113,12 @@ async def test_subset_count_follows_a_match_recorded_on_this_seat(make_app):
         screen = app.screen
         assert isinstance(screen, RankingsScreen)
         before = main_label(screen)
-        players = {p.display_name: p.id for p in await app.client.players()}
-        catan = next(g for g in await app.client.games() if g.name == "Catan")
-        match = NewMatch(
-            game=catan.id,
-            weight=Weight.NORMAL,
-            external_id=app.new_external_id(),
-            factions=[
-                NewFaction(players=[players["Ada"]], rank=1),
-                NewFaction(players=[players["Ben"]], rank=2),
-            ],
-        )
+        match = await catan_duel(app.client, app.new_external_id())
         await app.record_matches([match])
         await settle(pilot)
         assert main_label(screen) != before  # redrawn at once: the screen is shown
         count = int(before.split("·")[1].split()[0])
         assert main_label(screen) == f"Main · {count + 1} matches"
-
-
-def downable_client(service: DemoService) -> tuple[RankingClient, FaultyTransport]:
-    transport = FaultyTransport(httpx.ASGITransport(app=service.asgi))
-    http = httpx.AsyncClient(transport=transport, base_url=DEMO_URL)
-    client = RankingClient(
-        DEMO_URL, key=service.key, secret=service.secret, http=http, clock=frozen_clock, retries=0, backoff=0
-    )
-    return client, transport
 
 
 def status_text(pilot: Pilot) -> str:
@@ -149,7 +127,7 @@ def status_text(pilot: Pilot) -> str:
 
 
 async def test_network_down_rankings_and_matches_open_from_the_mirror(make_app, demo_service):
-    client, transport = downable_client(demo_service)
+    client, transport = demo_service.downable_client()
     async with make_app(client=client).run_test(size=(100, 30)) as pilot:
         await go(pilot, "r")
         rankings = pilot.app.screen

@@ -3,16 +3,11 @@ are pending; n keeps the app. With nothing unsent it quits at once."""
 
 from __future__ import annotations
 
-import httpx
 from textual.widgets import Static
 
-from rankterm.api.client import RankingClient
-from rankterm.api.models import NewFaction, NewMatch, Weight
-from rankterm.testing.faults import FaultyTransport
 from rankterm.tui.dialogs.confirm import ConfirmDialog
 
-from .conftest import DEMO_URL, DemoService, frozen_clock
-from .pilot import open_form, quick_fill, settle
+from .pilot import catan_duel, open_form, quick_fill, settle
 
 
 def question(dialog: ConfirmDialog) -> str:
@@ -43,32 +38,13 @@ async def test_quit_with_a_filled_form_asks_and_n_keeps_the_app(make_app):
         assert app._exit
 
 
-def downable_client(service: DemoService) -> tuple[RankingClient, FaultyTransport]:
-    transport = FaultyTransport(httpx.ASGITransport(app=service.asgi))
-    http = httpx.AsyncClient(transport=transport, base_url=DEMO_URL)
-    client = RankingClient(
-        DEMO_URL, key=service.key, secret=service.secret, http=http, clock=frozen_clock, retries=0, backoff=0
-    )
-    return client, transport
-
-
 async def test_quit_with_a_pending_outbox_entry_names_it(make_app, demo_service):
-    client, transport = downable_client(demo_service)
+    client, transport = demo_service.downable_client()
     app = make_app(client=client)
     async with app.run_test(size=(100, 30)) as pilot:
         await settle(pilot)
-        players = {p.display_name: p.id for p in await client.players()}
-        catan = next(g for g in await client.games() if g.name == "Catan")
+        match = await catan_duel(client, app.new_external_id())
         transport.down = True
-        match = NewMatch(
-            game=catan.id,
-            weight=Weight.NORMAL,
-            external_id=app.new_external_id(),
-            factions=[
-                NewFaction(players=[players["Ada"]], rank=1),
-                NewFaction(players=[players["Ben"]], rank=2),
-            ],
-        )
         await app.record_matches([match])
         await settle(pilot)
         assert app.outbox_counts.get("pending") == 1
