@@ -1,12 +1,5 @@
-"""The `rankterm` command: the app, the demo, the embedded service, and a few headless helpers.
-
-    rankterm [--profile NAME]     the app on a configured service
-    rankterm demo                 the app on an in-process demo group (no account, no network)
-    rankterm serve [...]          host the embedded service for the room (see `rankterm serve --help`)
-    rankterm locate               print where config, token cache, data and the group's mirror live
-
-This is the composition root: the only place that joins the app, the service layer and the embedded service.
-Imports are made where they are needed, so that the first screen comes up before the heavy parts load.
+"""The app as `rankterm`, `rankterm demo` start it, `rankterm locate`, and the clients, mirrors and outboxes
+every command opens (`make_profile_client`, `make_demo_client`, `make_outbox`).
 """
 
 from __future__ import annotations
@@ -15,7 +8,6 @@ import argparse
 import sys
 from typing import TYPE_CHECKING
 
-from rankterm import __version__
 from rankterm.api.errors import RanktermError
 
 if TYPE_CHECKING:
@@ -25,17 +17,16 @@ if TYPE_CHECKING:
     from rankterm.tui.app import RanktermApp
 
 
-def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
-        prog="rankterm", description="Rankings for game groups, in the terminal."
-    )
-    parser.add_argument("--version", action="version", version=f"rankterm {__version__}")
-    parser.add_argument("--profile", help="profile of config.toml to open")
-    sub = parser.add_subparsers(dest="command")
-    sub.add_parser("demo", help="open the app on an embedded demo group, in-process")
+ORDER = 10
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    """`rankterm demo`, `rankterm serve` (parsed by the service itself) and `rankterm locate`."""
+    demo = sub.add_parser("demo", help="open the app on an embedded demo group, in-process")
+    demo.set_defaults(run=lambda args: run_app(demo=True, profile=None))
     sub.add_parser("serve", help="run the embedded ranking service", add_help=False)
-    sub.add_parser("locate", help="print the paths of config, token cache, data and mirrors")
-    return parser
+    where = sub.add_parser("locate", help="print the paths of config, token cache, data and mirrors")
+    where.set_defaults(run=lambda args: locate(args.profile))
 
 
 def locate(profile: str | None = None) -> int:
@@ -135,21 +126,3 @@ def run_app(*, demo: bool, profile: str | None) -> int:
     app = build_app(demo=demo, profile=profile)
     app.run()
     return app.return_code or 0
-
-
-def main(argv: list[str] | None = None) -> int:
-    argv = list(sys.argv[1:] if argv is None else argv)
-    if argv[:1] == ["serve"]:
-        from rankterm.server.serve import main as serve_main
-
-        return serve_main(argv[1:])
-    args = _parser().parse_args(argv)
-    try:
-        if args.command == "locate":
-            return locate(args.profile)
-        return run_app(demo=args.command == "demo", profile=args.profile)
-    except RanktermError as exc:
-        print(f"rankterm: {exc}", file=sys.stderr)
-        return 2
-    except KeyboardInterrupt:
-        return 130

@@ -1,0 +1,76 @@
+"""The `rankterm` command: the app, the demo, the embedded service, and the headless commands.
+
+    rankterm [--profile NAME]     the app on a configured service
+    rankterm demo                 the app on an in-process demo group (no account, no network)
+    rankterm serve [...]          host the embedded service for the room (see `rankterm serve --help`)
+    rankterm locate               print where config, token cache, data and the group's mirror live
+    rankterm <command> --help     every other command (headless reads, stats, import/export, board, web)
+
+This package is the composition root: the only place that joins the app, the service layer and the embedded
+service. Each command lives in a module of this package that defines `register(subparsers)`; the parser is
+built from every such module, so adding a command touches only its own file. A module's `ORDER` (an int,
+default 50) places it in `--help`. Imports are made where they are needed, so that the first screen comes up
+before the heavy parts load.
+
+Exit codes of every command: 0 done, 1 a refusal from the service (its one-line message on stderr), 2 a usage
+or configuration error, 3 the service cannot be reached, 130 interrupted.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import os
+import pkgutil
+import sys
+
+from rankterm import __version__
+from rankterm.api.errors import RanktermError
+from rankterm.cli.app import build_app, make_demo_client, make_outbox, make_profile_client
+
+__all__ = ["build_app", "main", "make_demo_client", "make_outbox", "make_profile_client"]
+
+
+def _command_modules() -> list:
+    """Every module of this package that registers a command, in `ORDER`."""
+    modules = []
+    for info in pkgutil.iter_modules(__path__):
+        module = importlib.import_module(f"{__name__}.{info.name}")
+        if hasattr(module, "register"):
+            modules.append(module)
+    return sorted(modules, key=lambda m: (getattr(m, "ORDER", 50), m.__name__))
+
+
+def parser() -> argparse.ArgumentParser:
+    """The whole command line: global options, then one subcommand a module."""
+    top = argparse.ArgumentParser(prog="rankterm", description="Rankings for game groups, in the terminal.")
+    top.add_argument("--version", action="version", version=f"rankterm {__version__}")
+    top.add_argument("--profile", help="profile of config.toml to open")
+    sub = top.add_subparsers(dest="command", metavar="COMMAND")
+    for module in _command_modules():
+        module.register(sub)
+    return top
+
+
+def main(argv: list[str] | None = None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    if argv[:1] == ["serve"]:
+        from rankterm.server.serve import main as serve_main
+
+        return serve_main(argv[1:])
+    args = parser().parse_args(argv)
+    run = getattr(args, "run", None)
+    try:
+        if run is None:
+            from rankterm.cli.app import run_app
+
+            return run_app(demo=False, profile=args.profile)
+        return int(run(args))
+    except RanktermError as exc:
+        print(f"rankterm: {exc}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        return 130
+    except BrokenPipeError:  # `rankterm games | head`: the reader left; nothing more to say
+        sys.stdout = open(os.devnull, "w")  # noqa: SIM115 - stays open: Python flushes stdout at exit
+        return 0
