@@ -1,0 +1,152 @@
+"""The browser seat: `rankterm web` in a real process, opened by a real headless Chromium (Playwright).
+
+The page draws the terminal with xterm.js on a canvas, so what the app drew is read where the browser reads
+it: every websocket message the page receives is also kept (an init script wraps `WebSocket`), decoded and
+stripped of escape sequences, exactly the bytes xterm.js paints. The test checks that the page really paints
+(the terminal element has a size, and its screenshot weighs several times an empty page's), that the dashboard arrives, and
+that a key typed into the page changes the screen. Debian's chromium is installed by `.ci/run`.
+"""
+
+from __future__ import annotations
+
+import re
+import shutil
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+
+import pytest
+
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+CHROMIUM_FLAGS = [
+    "--headless=new",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+CODE = "SEAT2345"
+
+KEEP_FRAMES = """
+(() => {
+  window.__seat = [];
+  const decoder = new TextDecoder();
+  const Native = window.WebSocket;
+  window.WebSocket = function (url, protocols) {
+    const ws = protocols === undefined ? new Native(url) : new Native(url, protocols);
+    ws.addEventListener("message", async (event) => {
+      let data = event.data;
+      if (data instanceof Blob) data = await data.arrayBuffer();
+      window.__seat.push(typeof data === "string" ? data : decoder.decode(data));
+    });
+    return ws;
+  };
+  window.WebSocket.prototype = Native.prototype;
+  Object.assign(window.WebSocket, Native);
+})();
+"""
+
+ESCAPES = re.compile(r"\x1b\[[0-9;?<>=]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(\x07|\x1b\\)|\x1b[@-_]")
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.fixture
+def web_seat() -> Iterator[str]:
+    """`rankterm web --demo` on a free port with a join code; yields its address."""
+    port = free_port()
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "rankterm", "web", "--demo", "--port", str(port), "--join-code", CODE],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
+    try:
+        assert proc.stdout is not None
+        first = proc.stdout.readline()
+        assert "serving" in first, first
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+
+
+def drawn_text(page) -> str:
+    return ESCAPES.sub("", "".join(page.evaluate("window.__seat")))
+
+
+def wait_for_text(page, needle: str, timeout: float = 30.0, start: int = 0) -> str:
+    deadline = time.monotonic() + timeout
+    text = ""
+    while time.monotonic() < deadline:
+        text = drawn_text(page)[start:]
+        if needle in text:
+            return text
+        page.wait_for_timeout(200)
+    raise AssertionError(f"{needle!r} never reached the browser; it drew: {text[-600:]!r}")
+
+
+def test_a_browser_seat_draws_the_dashboard_and_answers_a_key(web_seat: str) -> None:
+    from playwright.sync_api import sync_playwright
+
+    assert CHROMIUM, "Debian's chromium is needed for the browser seat test (.ci/run installs it)"
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_FLAGS)
+        try:
+            page = browser.new_page(viewport={"width": 1100, "height": 700})
+            flat = len(page.screenshot())  # an empty page: what "nothing painted" weighs as a PNG
+            page.add_init_script(KEEP_FRAMES)
+
+            refused = page.goto(web_seat + "/")
+            assert refused is not None and refused.status == 401  # the join page, nothing of the app
+            assert page.locator("input[name=code]").count() == 1
+            page.fill("input[name=code]", CODE.lower())  # typed as people type it
+            page.click("button[type=submit]")
+
+            text = wait_for_text(page, "Dashboard")
+            assert "demo group" in wait_for_text(page, "demo group")
+            box = page.locator(".xterm-screen").bounding_box()
+            assert box is not None and box["width"] > 400 and box["height"] > 200
+            painted = len(page.screenshot())
+            assert painted > 5 * flat, f"the page looks empty ({painted} bytes of PNG, {flat} when blank)"
+
+            before = len(drawn_text(page))
+            page.locator(".xterm-screen").click()
+            page.keyboard.press("g")
+            after = wait_for_text(page, "the catalogue, 2 letters or more", start=before)
+            assert "Games" in after
+            assert "Dashboard" in text
+        finally:
+            browser.close()
+
+
+def test_a_websocket_from_another_site_is_refused(web_seat: str) -> None:
+    import httpx
+
+    with httpx.Client() as http:
+        joined = http.get(web_seat + f"/?code={CODE}", follow_redirects=True)
+        assert joined.status_code == 200 and "textual-terminal" in joined.text
+        upgrade = {
+            "Connection": "Upgrade",
+            "Upgrade": "websocket",
+            "Sec-WebSocket-Version": "13",
+            "Sec-WebSocket-Key": "dGhlIHNhbXBsZSBub25jZQ==",
+        }
+        elsewhere = http.get(web_seat + "/ws", headers={**upgrade, "Origin": "http://evil.example"})
+        assert elsewhere.status_code == 403
+        wrong = httpx.post(web_seat + "/join", data={"code": "NOPE"})
+        assert wrong.status_code == 403 and "not the code" in wrong.text
+        stranger = httpx.get(web_seat + "/ws", headers=upgrade)
+        assert stranger.status_code == 403  # no cookie, no code: nothing but the join page
