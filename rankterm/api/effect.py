@@ -1,0 +1,274 @@
+"""What a match did: each player's change of ree and of position, from the standings before and after it.
+
+    effect = await match_effect(client, 301)              # the main subset
+    effect.sentence()   # "Elena +58 (3→1) · Ada +18 · Ben +11 · Chiara -87 (1→4)" (a U+2212 minus)
+
+"After" is the standings after match n (`rankings[/subset]/n`); "before" is the standings after the
+previous match of the same subset (n - 1 in the main subset, which holds every match; in a game's subset
+the previous match of that game, found among the matches the mirror holds, else n - 1, which the service
+answers with the standings after the subset's latest match up to n - 1). Standings after a match that is
+not the latest never change and the mirror keeps them, so "before" costs one call the first time and none
+after; "after" costs one call (a second page only when a player of the match is not on the first).
+
+The pure part (`effect_of`, `sentence`, `player_text`, `signed`) takes rows and gives text: the CLI and the
+scoreboard use the same. `match_effect` is the one function that reads the two standings; `number_of`
+finds a just-recorded match's number (the send answers with its id, not its number) from the matches list.
+Nothing here knows Textual or Rich.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from rankterm.api.errors import RanktermError
+from rankterm.api.models import Match, RankingRow, RankingsPage
+
+if TYPE_CHECKING:
+    from rankterm.api.client import RankingClient
+
+MINUS = "\u2212"
+"""The minus sign of a negative change (not the hyphen)."""
+
+ARROW = "\u2192"
+
+SEPARATOR = " \u00b7 "
+"""What stands between the players of a sentence: a middle dot, a space each side."""
+
+
+class EffectUnknown(RanktermError):
+    """The standings cannot tell what this match did (yet): it is not in them, or not rated yet."""
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerEffect:
+    """One player's change with a match: ree and position before and after (before None: new to the
+    standings)."""
+
+    player_id: str
+    name: str
+    rank: int
+    """The player's faction's place in the match (1 won)."""
+    ree_after: float | None
+    position_after: int
+    ree_before: float | None = None
+    position_before: int | None = None
+
+    @property
+    def new(self) -> bool:
+        """True when the player was not in the standings before this match."""
+        return self.position_before is None
+
+    @property
+    def delta(self) -> float | None:
+        """The change of ree (None for a player new to the standings, or a ree the service did not give)."""
+        if self.ree_before is None or self.ree_after is None:
+            return None
+        return self.ree_after - self.ree_before
+
+    @property
+    def climbed(self) -> int:
+        """Places gained (positive) or lost (negative); 0 when unchanged or new."""
+        if self.position_before is None:
+            return 0
+        return self.position_before - self.position_after
+
+    @property
+    def moved(self) -> bool:
+        """True when the position changed (a player new to the standings has moved: from nowhere)."""
+        return self.position_before != self.position_after
+
+
+@dataclass(frozen=True, slots=True)
+class MatchEffect:
+    """What match `number` did to its players in one subset (None: the main subset)."""
+
+    number: int
+    subset: str | None
+    game: str
+    date: str
+    players: tuple[PlayerEffect, ...]
+    before_number: int | None = None
+    """The match whose standings were "before" (None: there were none: everyone is new)."""
+
+    def sentence(self) -> str:
+        """One line: `Elena +58 (3→1) · Ada +18 · Ben +11 · Chiara -87 (1→4)` (with U+2212 for the minus)."""
+        return sentence(self.players)
+
+    def of(self, player_id: str) -> PlayerEffect | None:
+        return next((p for p in self.players if p.player_id == player_id), None)
+
+
+def signed(value: float) -> str:
+    """A change of ree as a whole number with its sign: "+58", "-87" (U+2212, not a hyphen), "±0"."""
+    whole = round(value)
+    if whole > 0:
+        return f"+{whole}"
+    if whole < 0:
+        return f"{MINUS}{-whole}"
+    return "\u00b10"
+
+
+def player_text(effect: PlayerEffect) -> str:
+    """One player's part of the sentence: "Elena +58 (3→1)", "Ada +18", "Dora new (→5)".
+
+    The position is shown only when it changed; a player new to the standings shows "new" and where they
+    entered.
+    """
+    if effect.new:
+        return f"{effect.name} new ({ARROW}{effect.position_after})"
+    delta = effect.delta
+    text = effect.name if delta is None else f"{effect.name} {signed(delta)}"
+    if effect.moved:
+        text += f" ({effect.position_before}{ARROW}{effect.position_after})"
+    return text
+
+
+def sentence(players: Iterable[PlayerEffect]) -> str:
+    """The players' parts joined by " · "."""
+    return SEPARATOR.join(player_text(p) for p in players)
+
+
+def participants(match: Match) -> dict[str, tuple[str, int]]:
+    """The players of a match (bots have none): id -> (name, their faction's rank)."""
+    out: dict[str, tuple[str, int]] = {}
+    for faction in match.factions:
+        for player in faction.players:
+            out.setdefault(player.id, (player.label, faction.rank))
+    return out
+
+
+def effect_of(
+    match: Match,
+    before: Iterable[RankingRow],
+    after: Iterable[RankingRow],
+    *,
+    subset: str | None = None,
+    before_number: int | None = None,
+) -> MatchEffect:
+    """What `match` did, from the standings before and after it (rows of any pages that hold its players).
+
+    Players are in the order of the match's result (the winners first), then by change of ree (largest
+    first). A player of the match missing from `after` (the service lists no bots) is left out.
+    """
+    who = participants(match)
+    old = {r.player.id: r for r in before if r.player.id in who}
+    effects = []
+    for row in after:
+        pid = row.player.id
+        if pid not in who:
+            continue
+        name, rank = who[pid]
+        prior = old.get(pid)
+        effects.append(
+            PlayerEffect(
+                player_id=pid,
+                name=row.player.label or name,
+                rank=rank,
+                ree_after=_number(row.ree),
+                position_after=row.position,
+                ree_before=_number(prior.ree) if prior is not None else None,
+                position_before=prior.position if prior is not None else None,
+            )
+        )
+    effects.sort(key=lambda e: (e.rank, -(e.delta if e.delta is not None else 0.0), e.name.casefold()))
+    return MatchEffect(
+        number=match.number,
+        subset=subset,
+        game=match.game.name if match.game is not None else "",
+        date=match.date,
+        players=tuple(effects),
+        before_number=before_number,
+    )
+
+
+def previous_number(number: int, held: Sequence[Match]) -> int:
+    """The match before `number` in a subset whose matches the mirror holds (`held`, any order): the
+    highest number below it; `number - 1` when none is held (the service then answers with the standings
+    after the subset's latest match up to it)."""
+    below = [m.number for m in held if m.number < number]
+    return max(below) if below else number - 1
+
+
+def _number(value: object) -> float | None:
+    try:
+        return float(value) if value is not None else None  # type: ignore[arg-type]
+    except (TypeError, ValueError):
+        return None
+
+
+async def _rows_of(
+    client: RankingClient,
+    subset: str | None,
+    number: int,
+    wanted: set[str],
+    first: RankingsPage | None = None,
+) -> tuple[RankingsPage, list[RankingRow]]:
+    """Page 1 of the standings after `number` (or `first`, already read), then further pages only while a
+    player of `wanted` is still missing."""
+    page = first if first is not None else await client.rankings_page(1, subset=subset, match=number)
+    rows = [r for r in page.data if r.player.id in wanted]
+    found = {r.player.id for r in rows}
+    at = page.page or 1
+    while wanted - found and at < page.total_pages:
+        at += 1
+        more = await client.rankings_page(at, subset=subset, match=number)
+        rows += [r for r in more.data if r.player.id in wanted - found]
+        found |= {r.player.id for r in more.data} & wanted
+    return page, rows
+
+
+async def match_effect(
+    client: RankingClient,
+    number: int,
+    subset: str | None = None,
+    *,
+    after: RankingsPage | None = None,
+) -> MatchEffect:
+    """What match `number` did in `subset` (None: the main subset), read from the two standings.
+
+    `after`: page 1 of the standings after that match when the caller already read it (the scoreboard
+    reads the latest standings anyway), so it is not asked again.
+
+    Raises:
+        EffectUnknown: the standings after `number` are not those of that match (it is not in the
+            subset, or the service has not rated it yet).
+        RanktermError: the service could not be read (Offline, QuotaError, ...) and the mirror did not hold
+            the standings.
+    """
+    if after is None or after.match is None or after.match.number != number:
+        after = await client.rankings_page(1, subset=subset, match=number)
+    match = after.match
+    if match is None or match.number != number:
+        where = "this subset" if subset else "the standings"
+        raise EffectUnknown(f"Match {number} is not in {where} yet.")
+    who = set(participants(match))
+    _, rows_after = await _rows_of(client, subset, number, who, first=after)
+    # the main subset holds every match; a game's subset: its previous match, from the matches held
+    previous = number - 1 if subset is None else previous_number(number, client.cached_matches(subset=subset))
+    rows_before: list[RankingRow] = []
+    before_number: int | None = None
+    if previous >= 1:
+        before_page, rows_before = await _rows_of(client, subset, previous, who)
+        if before_page.match is not None and before_page.match.number < number:
+            before_number = before_page.match.number
+        else:  # no earlier match in this subset: everyone is new to it
+            rows_before = []
+    return effect_of(match, rows_before, rows_after, subset=subset, before_number=before_number)
+
+
+async def number_of(client: RankingClient, *, match_id: str = "", external_id: str = "") -> int | None:
+    """The number of a recorded match, known by the service's id or its external id: the mirror's matches
+    are brought up to date (one matches call when little is new; no rankings call) and searched newest
+    first. None when the service does not list it (yet)."""
+    known = {match_id, external_id} - {""}
+    if not known:
+        return None
+    await client.sync_matches()
+    for held in client.cached_matches(limit=100):
+        # the send's answer names a match by the service's id or by the external id (as the public service
+        # does), so either may stand in `match_id`
+        if str(held.id) in known or (held.external_id and held.external_id in known):
+            return held.number
+    return None
