@@ -218,6 +218,31 @@ class Mirror:
         )
         return bool(row) and not row[1] and self.clock() - row[0] < max_age
 
+    def is_stale(self, name: str) -> bool:
+        """True when a write from this seat marked list `name` stale and no read has cleared the mark since."""
+        row = self._guard(
+            lambda: self._db.execute("SELECT stale FROM lists WHERE name = ?", (name,)).fetchone(), None
+        )
+        return bool(row and row[0])
+
+    def note(self, key: str) -> Any:
+        """A small JSON value kept beside the group under `key` (None when absent), e.g. a quota ledger."""
+        row = self._guard(
+            lambda: self._db.execute("SELECT value FROM meta WHERE key = ?", (f"note:{key}",)).fetchone(), None
+        )
+        try:
+            return json.loads(row[0]) if row else None
+        except ValueError:
+            return None
+
+    def set_note(self, key: str, value: Any) -> None:
+        """Keep a small JSON value under `key` (see `note`)."""
+
+        def write() -> None:
+            self._db.execute("INSERT OR REPLACE INTO meta VALUES (?, ?)", (f"note:{key}", _dumps(value)))
+
+        self._guard(write, None)
+
     def items(self, name: str) -> list[Any] | None:
         """List `name` in the order the service gave it (wire-form JSON), None if it was never read."""
 
@@ -348,6 +373,17 @@ class Mirror:
             None,
         )
         return HeldPage(json.loads(row[0]), bool(row[1]), row[2]) if row else None
+
+    def rankings_pages(self, subset: str, match: int) -> dict[int, HeldPage]:
+        """Every page held for (subset, match or LAST), by page number."""
+        rows: list[Any] = self._guard(
+            lambda: self._db.execute(
+                "SELECT page, body, final, fetched_at FROM rankings WHERE subset = ? AND match = ?",
+                (subset, match),
+            ).fetchall(),
+            [],
+        )
+        return {int(r[0]): HeldPage(json.loads(r[1]), bool(r[2]), r[3]) for r in rows}
 
     def put_rankings(self, subset: str, match: int, page: int, body: Any, *, final: bool) -> None:
         def write() -> None:

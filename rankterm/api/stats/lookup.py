@@ -6,10 +6,14 @@ casefolded). More than one candidate at the first rule that finds any: `Ambiguou
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import unicodedata
+from collections.abc import Callable, Sequence
+from typing import TypeVar
 
 from rankterm.api.errors import RanktermError
 from rankterm.api.models import Game, Player
+
+T = TypeVar("T")
 
 
 class NameNotFound(RanktermError):
@@ -26,14 +30,36 @@ class AmbiguousName(RanktermError):
 
 def fold(text: str) -> str:
     """Text compared ignoring case and accents."""
-    raise NotImplementedError
+    decomposed = unicodedata.normalize("NFKD", text)
+    return "".join(c for c in decomposed if not unicodedata.combining(c)).casefold().strip()
+
+
+def _find(items: Sequence[T], query: str, what: str, key: Callable[[T], str], name: Callable[[T], str]) -> T:
+    wanted = query.strip()
+    rules: list[Callable[[T], bool]] = [
+        lambda item: key(item) == wanted,
+        lambda item: name(item) == wanted,
+        lambda item: fold(name(item)) == fold(wanted),
+    ]
+    for rule in rules:
+        found = [item for item in items if rule(item)]
+        if len(found) == 1:
+            return found[0]
+        if found:
+            listed = ", ".join(f"{name(i)} ({key(i)})" for i in found)
+            raise AmbiguousName(
+                f"{len(found)} {what}s are called {query!r}: {listed}; give the id.",
+                [(key(i), name(i)) for i in found],
+            )
+    raise NameNotFound(f"No {what} is called {query!r} (nor has that id).")
 
 
 def find_player(players: Sequence[Player], query: str) -> Player:
-    """The player whose id or name is `query`. Raises NameNotFound or AmbiguousName."""
-    raise NotImplementedError
+    """The player whose id or name (display name, else username) is `query`. Raises NameNotFound or
+    AmbiguousName."""
+    return _find(players, query, "player", lambda p: str(p.id), lambda p: p.label)
 
 
 def find_game(games: Sequence[Game], query: str) -> Game:
     """The game whose id or name is `query`. Raises NameNotFound or AmbiguousName."""
-    raise NotImplementedError
+    return _find(games, query, "game", lambda g: str(g.id), lambda g: g.name)

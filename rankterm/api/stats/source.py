@@ -8,19 +8,51 @@ and answered with no request at all (so a second open of a page makes 0 requests
 
 from __future__ import annotations
 
+import weakref
 from typing import TYPE_CHECKING
 
+from rankterm.api.errors import Offline
 from rankterm.api.models import Match
 
 if TYPE_CHECKING:
     from rankterm.api.client import RankingClient
 
+_parsed: weakref.WeakKeyDictionary[RankingClient, tuple[tuple[int, int, bool], list[Match]]] = (
+    weakref.WeakKeyDictionary()
+)
+"""Per client: the held matches parsed, under (count, highest number, display_safe) of the mirror then."""
+
+
+def is_synced(client: RankingClient, max_age: float | None = None) -> bool:
+    """True when the held matches can be trusted with no request: synced less than `max_age` seconds ago
+    (the client's `fresh_for` by default) and no match recorded from this seat since (recording marks the
+    subsets list stale: `RankingClient.add_matches`)."""
+    age = client.fresh_for if max_age is None else max_age
+    mirror = client.mirror
+    return mirror.is_fresh("matches", age) and not mirror.is_stale("subsets")
+
 
 async def group_matches(client: RankingClient, *, max_age: float | None = None) -> list[Match]:
-    """Every match of the group, oldest first (by number), from the mirror after an incremental sync."""
-    raise NotImplementedError
+    """Every match of the group, oldest first (by number), from the mirror after an incremental sync.
+
+    No request when `is_synced(client, max_age)`; else `client.sync_matches()` (one request when nothing is
+    new). Offline, the held matches (raises `Offline` only when the mirror has never held them).
+    """
+    if not is_synced(client, max_age):
+        try:
+            await client.sync_matches()
+        except Offline:
+            if client.mirror.synced_at("matches") is None:
+                raise
+    return held_matches(client)
 
 
 def held_matches(client: RankingClient) -> list[Match]:
     """Every match the mirror holds, oldest first, with no request (parsed once per change of the mirror)."""
-    raise NotImplementedError
+    count, top = client.mirror.match_numbers()
+    key = (count, top, client.display_safe)
+    cached = _parsed.get(client)
+    if cached is None or cached[0] != key:
+        cached = (key, list(reversed(client.cached_matches())))
+        _parsed[client] = cached
+    return list(cached[1])
