@@ -222,6 +222,31 @@ def _done(page: MatchesPage) -> asyncio.Task[MatchesPage]:
     return asyncio.ensure_future(ready())
 
 
+async def matches_newest_first(client: RankingClient, *, subset: str | None = None) -> AsyncIterator[Match]:
+    """Every match (of `subset`), newest first as the service pages them, one page held (and the next one
+    fetched ahead) at a time. A match recorded meanwhile pushes the older ones a place down the pages: those
+    seen again are skipped (only numbers below the last given are given), and the new one is not."""
+    first = await matches_page(client, 1, subset)
+    pages = first.total_pages
+    ahead = asyncio.ensure_future(matches_page(client, 2, subset)) if pages > 1 else None
+    last: int | None = None
+    page: MatchesPage | None = first
+    n = 1
+    try:
+        while page is not None:
+            for match in sorted(page.data, key=lambda m: m.number, reverse=True):
+                if last is None or match.number < last:
+                    yield match
+                    last = match.number
+            if ahead is None:
+                break
+            page, n = await ahead, n + 1
+            ahead = asyncio.ensure_future(matches_page(client, n + 1, subset)) if n < pages else None
+    finally:
+        if ahead is not None:
+            ahead.cancel()
+
+
 async def all_players(
     client: RankingClient, *, fetch: Callable[[int], Awaitable[PlayersPage]] | None = None
 ) -> AsyncIterator[Player]:

@@ -14,7 +14,13 @@
 coroutine, closes the client, and maps the exception tree to the exit codes of `rankterm.cli`: 0 done,
 1 a refusal from the service (its one-line message on stderr), 2 a usage or configuration error, 3 offline.
 Tables are drawn with Rich on a terminal and as plain tab-separated text when piped; CSV and JSON are the
-same wherever they go. Text that is not ours is printed as it is (Rich markup is never read from it).
+same wherever they go. Text that is not ours is printed as it is (Rich markup is never read from it), and in
+the table format the client reads it `display_safe` (control characters shown as symbols, so nothing from
+the service moves the cursor or retitles the terminal); CSV and JSON keep it exact.
+
+Argument types for usage errors that argparse reports (exit 2): `positive_int` (--page, --after), `subset_id`
+(never all digits, no "/"). `RowWriter` streams rows page by page; `served` refuses an answer that came from
+the mirror because the service could not be reached (headless commands print only what the service said).
 """
 
 from __future__ import annotations
@@ -28,6 +34,7 @@ from collections.abc import Awaitable, Callable, Iterable, Sequence
 from typing import IO, TYPE_CHECKING, Any
 
 from rankterm.api.errors import ApiError, Offline, RanktermError
+from rankterm.api.text import ascii_digits, display_safe
 
 if TYPE_CHECKING:
     from rankterm.api.client import RankingClient
@@ -37,10 +44,36 @@ EXIT_OK, EXIT_REFUSED, EXIT_USAGE, EXIT_OFFLINE = 0, 1, 2, 3
 Headless = Callable[["RankingClient", argparse.Namespace], Awaitable[int]]
 
 
+class UsageError(RanktermError):
+    """A command given something it cannot use (exit 2), found after parsing."""
+
+
 def add_source_arguments(parser: argparse.ArgumentParser) -> None:
-    """`--demo` (an in-process demo group) and `--profile P` (also accepted after the command)."""
+    """`--demo` (an in-process demo group) and `--profile P` (also accepted before the command)."""
     parser.add_argument("--demo", action="store_true", help="use an in-process demo group (no network)")
-    parser.add_argument("--profile", dest="command_profile", help="profile of config.toml to use")
+    parser.add_argument("--profile", dest="command_profile", metavar="PROFILE", help="profile of config.toml")
+
+
+def positive_int(text: str) -> int:
+    """An argparse type: an integer from 1 (a page, a match number)."""
+    if not ascii_digits(text.strip()) or int(text) < 1:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number from 1")
+    return int(text)
+
+
+def subset_id(text: str) -> str:
+    """An argparse type: a subset id as `rankterm subsets` lists them (never all digits: WIRE.md)."""
+    value = text.strip()
+    if not value or ascii_digits(value) or "/" in value or not value.isprintable() or len(value) > 100:
+        raise argparse.ArgumentTypeError(
+            f"{text[:40]!r} is not a subset id (`rankterm subsets` lists them, e.g. main or g13)"
+        )
+    return value
+
+
+def profile_name(args: argparse.Namespace) -> str | None:
+    """The profile asked for, after the command or before it (`rankterm --profile P games`)."""
+    return getattr(args, "command_profile", None) or getattr(args, "profile", None)
 
 
 def add_format_argument(parser: argparse.ArgumentParser, *formats: str) -> None:
@@ -50,14 +83,26 @@ def add_format_argument(parser: argparse.ArgumentParser, *formats: str) -> None:
     )
 
 
+def source_name(args: argparse.Namespace) -> str:
+    """What the group of `args` is called: "demo", or the name of the profile used."""
+    if getattr(args, "demo", False):
+        return "demo"
+    from rankterm.config import load_config
+
+    profile = load_config().profile(profile_name(args))
+    return profile.name if profile is not None else (profile_name(args) or "")
+
+
 def open_client(args: argparse.Namespace) -> RankingClient:
     """The client a headless command works on: the demo group, the chosen profile, or the default profile."""
     from rankterm.cli.app import make_demo_client, make_profile_client
     from rankterm.config import load_config
 
+    name = profile_name(args)
     if getattr(args, "demo", False):
+        if name:
+            raise UsageError("Give --demo or --profile, not both.")
         return make_demo_client()
-    name = getattr(args, "command_profile", None) or getattr(args, "profile", None)
     config = load_config()
     profile = config.profile(name)
     if profile is None:
@@ -81,6 +126,7 @@ def run_headless(args: argparse.Namespace, command: Headless, client: RankingCli
 
     async def go() -> int:
         opened = client if client is not None else open_client(args)
+        opened.display_safe = getattr(args, "format", None) == "table"
         try:
             return await command(opened, args)
         finally:
@@ -92,6 +138,17 @@ def run_headless(args: argparse.Namespace, command: Headless, client: RankingCli
     except RanktermError as exc:
         print(f"rankterm: {exc}", file=sys.stderr)
         return exit_code(exc)
+
+
+def served(client: RankingClient, *names: str) -> None:
+    """Raise `Offline` when an answer of `names` (any, when none is named) came from the mirror because the
+    service could not be reached: a script must not take this machine's old copy for the service's answer."""
+    stale = {name: client.as_of_for(name) for name in names} if names else {"": client.as_of}
+    for name, when in stale.items():
+        if when is not None:
+            raise Offline(
+                name or "service", f"only this machine's copy of {when:%Y-%m-%d %H:%M} could answer"
+            )
 
 
 def is_terminal(stream: IO[str] | None = None) -> bool:
@@ -107,6 +164,85 @@ def _cell(value: Any) -> str:
     return str(value)
 
 
+class RowWriter:
+    """Rows printed as they come (page by page), in `fmt`: "table" (Rich on a terminal, drawn at `close()`;
+    tab-separated when piped, streamed), "csv", "json" (a list of objects: `add_item` for wire shapes, or
+    rows keyed by `columns`) or "jsonl" (one object a line)."""
+
+    def __init__(
+        self, fmt: str, columns: Sequence[str], *, title: str | None = None, out: IO[str] | None = None
+    ) -> None:
+        self.fmt, self.columns, self.title = fmt, list(columns), title
+        if fmt == "table":  # whatever a command passes, nothing raw from outside reaches a terminal
+            self.columns = [display_safe(c) for c in self.columns]
+            self.title = display_safe(title) if title else title
+        self.out = out or sys.stdout
+        self.count = 0
+        self._rich_rows: list[list[str]] | None = None
+        self._csv: Any = None
+        if fmt == "csv":
+            self._csv = csv.writer(self.out, lineterminator="\n")
+            self._csv.writerow(self.columns)
+        elif fmt == "json":
+            self.out.write("[")
+        elif fmt == "table" and is_terminal(self.out):
+            self._rich_rows = []
+        elif fmt == "table":
+            if self.title:
+                print(f"# {_flat(self.title)}", file=self.out)
+            print("\t".join(self.columns), file=self.out)
+
+    def add(self, row: Sequence[Any], item: Any = None) -> None:
+        """One row; `item` is what json/jsonl print for it (default: the row keyed by the columns)."""
+        if self.fmt in ("json", "jsonl"):
+            self.add_item(dict(zip(self.columns, row, strict=True)) if item is None else item)
+            return
+        self.count += 1
+        if self._csv is not None:
+            self._csv.writerow([_cell(v) for v in row])
+        elif self._rich_rows is not None:
+            self._rich_rows.append([display_safe(_cell(v)) for v in row])
+        else:
+            print("\t".join(_flat(display_safe(_cell(v))) for v in row), file=self.out)
+
+    def add_item(self, item: Any) -> None:
+        """One JSON value (json, jsonl)."""
+        text = json.dumps(item, ensure_ascii=False)
+        if self.fmt == "jsonl":
+            self.out.write(text + "\n")
+        else:
+            self.out.write(("\n  " if self.count == 0 else ",\n  ") + text)
+        self.count += 1
+
+    def close(self) -> None:
+        if self.fmt == "json":
+            self.out.write("\n]\n" if self.count else "]\n")
+        elif self._rich_rows is not None:
+            from rich.console import Console
+            from rich.table import Table
+            from rich.text import Text
+
+            table = Table(title=Text(self.title) if self.title else None, title_justify="left")
+            for column in self.columns:
+                table.add_column(Text(column))
+            for row in self._rich_rows:
+                table.add_row(*(Text(v) for v in row))
+            Console(file=self.out).print(table)
+            self._rich_rows = []
+        self.out.flush()
+
+    def __enter__(self) -> RowWriter:
+        return self
+
+    def __exit__(self, kind: object, *rest: object) -> None:
+        if kind is None:
+            self.close()
+
+
+def _flat(text: str) -> str:
+    return text.replace("\t", " ").replace("\n", " ")
+
+
 def emit_rows(
     fmt: str,
     columns: Sequence[str],
@@ -117,30 +253,9 @@ def emit_rows(
 ) -> None:
     """Print `rows` under `columns` as a table (Rich on a terminal, tab-separated when piped), CSV, or JSON
     (a list of objects keyed by `columns`)."""
-    out = out or sys.stdout
-    if fmt == "csv":
-        writer = csv.writer(out, lineterminator="\n")
-        writer.writerow(columns)
-        writer.writerows([_cell(v) for v in row] for row in rows)
-    elif fmt == "json":
-        emit_json([dict(zip(columns, row, strict=True)) for row in rows], out=out)
-    elif is_terminal(out):
-        from rich.console import Console
-        from rich.table import Table
-        from rich.text import Text
-
-        table = Table(title=Text(title) if title else None, title_justify="left")
-        for column in columns:
-            table.add_column(Text(column))
+    with RowWriter(fmt, columns, title=title, out=out) as writer:
         for row in rows:
-            table.add_row(*(Text(_cell(v)) for v in row))
-        Console(file=out).print(table)
-    else:
-        if title:
-            print(f"# {title}", file=out)
-        print("\t".join(columns), file=out)
-        for row in rows:
-            print("\t".join(_cell(v).replace("\t", " ").replace("\n", " ") for v in row), file=out)
+            writer.add(row)
 
 
 def emit_json(document: Any, *, out: IO[str] | None = None) -> None:

@@ -1,0 +1,65 @@
+"""`rankterm export FILE`: the whole group (games, players, matches with their factions, oldest first) as one
+JSON document (format `rankterm-export`, version 1), or with `--format csv` one row per faction player.
+
+    rankterm export league.json                  the default profile's group
+    rankterm --profile home export plays.csv --format csv
+    rankterm export - --demo | jq '.counts'      `-` writes to stdout
+
+The format, and how the matches come oldest first while only a page is held, are in `rankterm.api.export`.
+The file is written through a temporary file beside it and renamed only once complete: FILE is never half
+written (a failed export leaves it as it was). Exit codes as every headless command: 0, 1 refused by the
+service, 2 usage (or FILE cannot be written), 3 the service cannot be reached.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import TYPE_CHECKING
+
+from rankterm.cli.common import (
+    EXIT_OK,
+    UsageError,
+    add_format_argument,
+    add_source_arguments,
+    run_headless,
+    source_name,
+)
+
+if TYPE_CHECKING:
+    from rankterm.api.client import RankingClient
+
+ORDER = 60
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    parser = sub.add_parser(
+        "export",
+        help="write the whole group to a file (JSON, or CSV one row per faction player)",
+        description="Write the whole group (games, players, matches oldest first) to FILE.",
+    )
+    parser.add_argument("file", metavar="FILE", help="where to write; - for stdout")
+    add_source_arguments(parser)
+    add_format_argument(parser, "json", "csv")
+    parser.set_defaults(run=lambda args: run_headless(args, run_export))
+
+
+async def run_export(client: RankingClient, args: argparse.Namespace) -> int:
+    from rankterm.api.export import export, export_to_path, public_url
+
+    group = {"name": source_name(args), "service": public_url(client.base_url)}
+    if args.file == "-":
+        await export(client, sys.stdout, args.format, group=group)
+        sys.stdout.flush()
+        return EXIT_OK
+    try:
+        counts = await export_to_path(client, args.file, args.format, group=group)
+    except OSError as exc:
+        raise UsageError(f"Cannot write {args.file}: {exc.strerror or exc}.") from None
+    what = (
+        f"{counts.rows} rows of "
+        if args.format == "csv"
+        else f"{counts.games} games, {counts.players} players, "
+    )
+    print(f"rankterm: exported {what}{counts.matches} matches to {args.file}.", file=sys.stderr)
+    return EXIT_OK

@@ -1,0 +1,273 @@
+"""Headless reads: `rankterm games|players|matches|rankings|subsets|quota|status`, for scripts and chat bots.
+
+    rankterm rankings --demo                         the latest standings, a table on a terminal
+    rankterm --profile home rankings --after 120     the standings after match 120
+    rankterm matches --subset g13 --format jsonl     every Catan match, one JSON object a line
+    rankterm players --page 2 --format json          page 2 as the service answers it
+
+Every command takes `--demo` or `--profile P` (also before the command) and `--format`: `table` (Rich on a
+terminal, tab-separated when piped), `csv`, `json` (WIRE.md's shapes, one document; the matches command also
+`jsonl`). Lists that come in pages (players, matches, rankings) print every page unless `--page N` is given;
+in json, every page is one list of the items, and `--page N` is that page exactly as the service answers it.
+Matches come newest first, as the service gives them, streamed a page at a time.
+
+Only what the service said is printed: when it cannot be reached the command says so on stderr and exits 3,
+even where this machine's mirror holds a copy (the app shows that copy, marked "as of").
+"""
+
+from __future__ import annotations
+
+import argparse
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
+from rankterm.cli.common import (
+    EXIT_OK,
+    RowWriter,
+    add_format_argument,
+    add_source_arguments,
+    emit_json,
+    emit_rows,
+    positive_int,
+    run_headless,
+    served,
+    subset_id,
+)
+
+if TYPE_CHECKING:
+    from rankterm.api.client import RankingClient
+    from rankterm.api.models import Faction, Match, RankingRow
+
+ORDER = 20
+
+RANKINGS_PAGE_KEYS = ("page", "totalPages", "rowsForPage", "data", "subset", "match")
+"""The keys of a rankings page on the wire, exactly (WIRE.md): no count key."""
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    """One subcommand a read."""
+
+    def command(name: str, help: str, run: Any, *formats: str) -> argparse.ArgumentParser:
+        parser = sub.add_parser(name, help=help, description=help)
+        add_source_arguments(parser)
+        add_format_argument(parser, *(formats or ("table", "csv", "json")))
+        parser.set_defaults(run=lambda args: run_headless(args, run))
+        return parser
+
+    def paged(parser: argparse.ArgumentParser) -> None:
+        parser.add_argument(
+            "--page", type=positive_int, metavar="N", help="only page N (from 1); default every page"
+        )
+
+    def subset(parser: argparse.ArgumentParser) -> None:
+        parser.add_argument(
+            "--subset", type=subset_id, metavar="S", help="a subset id (`rankterm subsets`); default main"
+        )
+
+    command("games", "the group's games", read_games)
+    paged(command("players", "the group's players", read_players))
+    matches = command(
+        "matches", "the group's matches, newest first", read_matches, "table", "csv", "json", "jsonl"
+    )
+    subset(matches)
+    paged(matches)
+    rankings = command("rankings", "the standings (the latest, or after a match)", read_rankings)
+    subset(rankings)
+    rankings.add_argument(
+        "--after",
+        type=positive_int,
+        metavar="N",
+        help="the standings after match number N (default: the latest)",
+    )
+    paged(rankings)
+    command("subsets", "the group's subsets (main, one per game, custom)", read_subsets)
+    command("quota", "quota used by this client, in percent", read_quota)
+    command("status", "the service's status", read_status)
+
+
+# ---------------------------------------------------------------------------------------------- games, players
+
+
+async def read_games(client: RankingClient, args: argparse.Namespace) -> int:
+    games = await client.games(refresh=True)
+    served(client, "games")
+    if args.format == "json":
+        emit_json([g.to_wire() for g in games])
+    else:
+        rows = [[g.id, g.name, g.weight_label or g.weight, g.bgg_id_game] for g in games]
+        emit_rows(args.format, ["id", "name", "weight", "bgg_id"], rows, title="Games")
+    return EXIT_OK
+
+
+async def read_players(client: RankingClient, args: argparse.Namespace) -> int:
+    if args.page is not None:
+        page = await client.players_page(args.page)
+        served(client, "players")
+        if args.format == "json":
+            emit_json(page.to_wire())
+            return EXIT_OK
+        players, title = page.data, f"Players, page {page.page} of {page.total_pages}"
+    else:
+        players, title = await client.players_now(refresh=True), "Players"
+        if args.format == "json":
+            emit_json([p.to_wire() for p in players])
+            return EXIT_OK
+    rows = [[p.id, p.display_name, p.username, p.ghost] for p in players]
+    emit_rows(args.format, ["id", "name", "username", "ghost"], rows, title=title)
+    return EXIT_OK
+
+
+# ---------------------------------------------------------------------------------------------- matches
+
+
+def faction_text(faction: Faction) -> str:
+    """`rank name (points)`: the players joined by "+" (a bot says so), the faction's name before them."""
+    names = " + ".join(p.label for p in faction.players) or ("bot" if faction.bot else "")
+    if faction.name and faction.name != names:
+        names = f"{faction.name}: {names}" if names else faction.name
+    points = "" if faction.points is None else f" ({faction.points:g})"
+    return f"{faction.rank}. {names}{points}"
+
+
+def result_text(match: Match) -> str:
+    """The factions of a match by rank, on one line."""
+    return "  ".join(faction_text(f) for f in sorted(match.factions, key=lambda f: f.rank))
+
+
+MATCH_COLUMNS = ("number", "date", "game", "result", "weight", "id", "external_id")
+
+
+def match_row(match: Match) -> list[Any]:
+    game = match.game.name if match.game else ""
+    return [match.number, match.date, game, result_text(match), match.weight, match.id, match.external_id]
+
+
+async def read_matches(client: RankingClient, args: argparse.Namespace) -> int:
+    from rankterm.api.export import matches_newest_first, matches_page
+
+    if args.page is not None and args.format == "json":
+        emit_json((await matches_page(client, args.page, args.subset)).to_wire())
+        return EXIT_OK
+    where = f" of subset {args.subset}" if args.subset else ""
+    title = f"Matches{where}, page {args.page}" if args.page else f"Matches{where}"
+    columns: Sequence[str] = MATCH_COLUMNS if args.format != "table" else MATCH_COLUMNS[:5]
+    with RowWriter(args.format, columns, title=title) as writer:
+        if args.page is not None:
+            for match in (await matches_page(client, args.page, args.subset)).data:
+                writer.add(match_row(match)[: len(columns)], match.to_wire())
+        else:
+            async for match in matches_newest_first(client, subset=args.subset):
+                writer.add(match_row(match)[: len(columns)], match.to_wire())
+    return EXIT_OK
+
+
+# ---------------------------------------------------------------------------------------------- rankings
+
+
+RANKING_COLUMNS = ("position", "player", "ree", "change", "moved", "belt", "title", "status", "player_id")
+
+
+def _signed(value: float | int | None, digits: int = 0) -> str:
+    """+12.3, -0.2, 0 (as the app shows them, without its arrows and colours)."""
+    if value is None:
+        return ""
+    return f"{value:+.{digits}f}" if round(value, digits) else "0"
+
+
+def ranking_row(row: RankingRow) -> list[Any]:
+    ree = "" if row.ree is None else f"{row.ree:.1f}"
+    return [
+        row.position,
+        row.player.label,
+        ree,
+        _signed(row.delta_ree, 1),
+        _signed(row.delta_position),
+        row.belt_label or row.belt,
+        row.title_label or row.title,
+        row.status_label or row.status,
+        row.player.id,
+    ]
+
+
+def ranking_csv_row(row: RankingRow) -> list[Any]:
+    """Numbers as the service sent them (CSV is for scripts)."""
+    return [
+        row.position,
+        row.player.label,
+        row.ree,
+        row.delta_ree,
+        row.delta_position,
+        row.belt_label or row.belt,
+        row.title_label or row.title,
+        row.status_label or row.status,
+        row.player.id,
+    ]
+
+
+async def read_rankings(client: RankingClient, args: argparse.Namespace) -> int:
+    first = await client.rankings_page(args.page or 1, subset=args.subset, match=args.after)
+    served(client, "rankings")
+    if args.page is not None and args.format == "json":
+        wire = first.to_wire()
+        emit_json({key: wire.get(key) for key in RANKINGS_PAGE_KEYS})
+        return EXIT_OK
+    rows = list(first.data)
+    if args.page is None and first.total_pages > 1:
+        # The later pages after the same match as page 1, even if a match is recorded meanwhile.
+        at = first.match.number if first.match is not None else args.after
+        for n in range(2, first.total_pages + 1):
+            rows += (await client.rankings_page(n, subset=args.subset, match=at)).data
+        served(client, "rankings")
+    if args.format == "json":
+        emit_json([r.to_wire() for r in rows])
+        return EXIT_OK
+    subset_name = first.subset.name if first.subset is not None else (args.subset or "main")
+    after = f"after match {first.match.number} ({first.match.date})" if first.match else "before any match"
+    title = f"Rankings, {subset_name}, {after}"
+    if args.page is not None:
+        title += f", page {first.page} of {first.total_pages}"
+    make = ranking_csv_row if args.format == "csv" else ranking_row
+    emit_rows(args.format, RANKING_COLUMNS, [make(r) for r in rows], title=title)
+    return EXIT_OK
+
+
+# ---------------------------------------------------------------------------------------------- the rest
+
+
+def _number_of(ref: Any) -> Any:
+    return ref.get("number") if isinstance(ref, dict) else getattr(ref, "number", None)
+
+
+async def read_subsets(client: RankingClient, args: argparse.Namespace) -> int:
+    subsets = await client.subsets(refresh=True)
+    served(client, "subsets")
+    if args.format == "json":
+        emit_json([s.to_wire() for s in subsets])
+        return EXIT_OK
+    rows = [
+        [s.id, s.name, s.type, s.count_matches, _number_of(s.first_match), _number_of(s.last_match)]
+        for s in subsets
+    ]
+    columns = ["id", "name", "type", "matches", "first_match", "last_match"]
+    emit_rows(args.format, columns, rows, title="Subsets")
+    return EXIT_OK
+
+
+async def read_quota(client: RankingClient, args: argparse.Namespace) -> int:
+    quota = await client.quota()
+    wire = quota.to_wire()
+    wire.update(quota.model_extra or {})
+    if args.format == "json":
+        emit_json(wire)
+    else:
+        emit_rows(args.format, ["quota", "used"], list(wire.items()), title="Quota used by this client")
+    return EXIT_OK
+
+
+async def read_status(client: RankingClient, args: argparse.Namespace) -> int:
+    status = await client.status()
+    if args.format == "json":
+        emit_json(dict(status.items()))
+    else:
+        emit_rows(args.format, ["key", "value"], status.items(), title="Service status")
+    return EXIT_OK
