@@ -131,6 +131,9 @@ class RanktermApp(App):
     # ------------------------------------------------------------------ lifecycle
 
     def on_mount(self) -> None:
+        from rankterm.tui.live import LiveProbe
+
+        self.live = LiveProbe(self)  # another seat's new match or player, noticed (rankterm/tui/live.py)
         self._theme_ready = True
         for problem in self.theme_problems:
             self.notify(
@@ -147,11 +150,19 @@ class RanktermApp(App):
             self.call_after_refresh(self.run_worker, self.open_demo(), group="app-open", exclusive=True)
 
     async def on_unmount(self) -> None:
+        if getattr(self, "live", None) is not None:
+            self.live.stop()
         if self.outbox_runner is not None:
             self.outbox_runner.close()
         if self.client is not None:
             with contextlib.suppress(Exception):  # closing on the way out never shows a traceback
                 await self.client.aclose()
+
+    async def on_event(self, event: events.Event) -> None:
+        """Every key and mouse event tells the live probe that someone is at this seat."""
+        if isinstance(event, events.InputEvent) and getattr(self, "live", None) is not None:
+            self.live.touched()
+        await super().on_event(event)
 
     def on_descendant_focus(self, event: events.DescendantFocus) -> None:
         """No blinking cursors: a blink is a repaint twice a second while idle, and over SSH bytes count."""
@@ -270,6 +281,8 @@ class RanktermApp(App):
             outbox = memory_outbox(client, self.demo)
         self.outbox_runner = OutboxRunner(self, outbox, client)
         client.reachability_listeners.append(self._reachable)
+        if getattr(self, "live", None) is not None:
+            self.live.attach(client)  # its baseline now, then a probe every few seconds
         self.outbox_runner.refresh_counts()
         if self.outbox_counts.get("pending"):
             self.resume_sending()

@@ -203,6 +203,15 @@ class PlayersScreen(RanktermScreen):
             field.value = ""  # the Changed handler reloads the page
         self.query_one("#players-table", DataTable).focus()
 
+    def reload_data(self) -> None:
+        """The group changed (another seat's player, a ghost sent): the page (or the filter) is read again,
+        the cursor kept on the player it was on."""
+        if self.filter_text:
+            self.action_refresh()
+            return
+        row = self.query_one("#players-table", DataTable).cursor_row
+        self.load_page(self.page_number, select=self.shown[row].id if 0 <= row < len(self.shown) else None)
+
     def action_refresh(self) -> None:
         if self.filter_text:
             self.client.invalidate("players")

@@ -2,8 +2,10 @@
 
 Hidden while there is nothing to say (empty outbox, service reachable), so an 80x24 window keeps its line.
 Offline it says how old what is shown is ("offline · as of 20:26", from the app's `as_of`, the client's);
-the note goes once the service answers again. It redraws only when the app's `outbox_counts`, `offline`,
-`as_of` or `outbox_note` change: never while idle.
+the note goes once the service answers again. When the live probe (rankterm/tui/live.py) stops because the
+quota is nearly spent, it says so ("Live updates paused: calls per hour at 84% of the quota (F5 reloads)").
+It redraws only when the app's `outbox_counts`, `offline`, `as_of` or `outbox_note`, or the probe's note,
+change: never while idle, never for a probe that found nothing new.
 """
 
 from __future__ import annotations
@@ -16,7 +18,7 @@ from rankterm.tui.text import plain
 
 
 class StatusLine(Static):
-    """Outbox counts (pending · sent · rejected), an offline banner, and why sending is paused."""
+    """Outbox counts (pending · sent · rejected), an offline banner, why sending or live updates are paused."""
 
     DEFAULT_CSS = """
     StatusLine {
@@ -39,6 +41,9 @@ class StatusLine(Static):
     def on_mount(self) -> None:
         for name in ("outbox_counts", "offline", "outbox_note", "as_of"):
             self.watch(self.app, name, self._changed, init=False)
+        live = getattr(self.app, "live", None)
+        if live is not None:
+            live.changed.subscribe(self, self._changed)
         self._changed()
 
     def _changed(self, *_: object) -> None:
@@ -55,6 +60,10 @@ class StatusLine(Static):
             parts.append(f"Outbox: {pending} pending · {sent} sent · {rejected} rejected (o)")
         if note:
             parts.append(note)
+        live = getattr(self.app, "live", None)
+        live_note: str = getattr(live, "note", "") if live is not None else ""
+        if live_note and not offline:
+            parts.append(live_note)
         self.update(plain("  ·  ".join(parts)))
         self.set_class(bool(parts), "-shown")
         self.set_class(offline, "-offline")
