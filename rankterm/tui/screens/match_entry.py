@@ -349,6 +349,10 @@ class MatchEntryScreen(RanktermScreen):
             lines.append((NOTE, AFTER_REJECT))
         self.form.answer.show(lines)
         self.form.scroll_home(animate=False)
+        if not batch.dry_run and batch.accepted_count and self.has_client:
+            # what each accepted match did to the standings: under its line and as a toast, read in a worker
+            accepted = [(i, o) for i, o in enumerate(batch.outcomes) if o.accepted]
+            self.form.answer.follow(self.client, accepted)
 
     def _mark_rejection(self, outcome: Outcome) -> None:
         """Point at the fields the service's codes name (M003 external id, M004 game …); the form stays."""

@@ -1,21 +1,71 @@
-"""`MatchFormAnswer`: what the service said about the matches just sent, one line a match.
+"""`MatchFormAnswer`: what the service said about the matches just sent, one line a match, and what each did.
 
 "✔ accepted" lines in the success colour, "✘ rejected: <reason>" lines in the error colour, and a plain line
 for anything else (a dry run, a hint, an error that refused the whole request). Empty, it takes no room.
+
+What a match did (issue 10): after a send, `follow()` reads, in a worker, each accepted match's effect on the
+main standings (rankterm/api/effect.py: its number from the matches list, then the standings before and after
+it) and shows it under the match's line and as a toast: `Match 301 · Elena +58 (3→1) · Ada +18 · ...`.
+When it cannot be read (offline, the rankings quota, not rated yet) the line says the match was recorded and
+that its effect shows when the service answers; it is read again when the group changes (the app's
+`group_version`, e.g. the service answering again) and a few times on a timer, then shown and toasted. The
+answer itself is never held back by this and never lost.
 """
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from textual.containers import Vertical
 from textual.widgets import Static
 
-from rankterm.tui.text import plain
+from rankterm.api.effect import EffectUnknown, MatchEffect, match_effect, number_of
+from rankterm.api.errors import RanktermError
+from rankterm.tui.text import plain, plain_str
+
+if TYPE_CHECKING:
+    from rankterm.api.client import RankingClient
+    from rankterm.api.outcome import Outcome
 
 OK = "ok"
 BAD = "bad"
 NOTE = "note"
+EFFECT = "effect"
+
+WAITING = "Recorded; what it did to the standings shows when the service answers."
+RETRY_AFTER = (3.0, 10.0, 30.0)
+"""Seconds before each timed retry of an effect that could not be read (the group changing retries too)."""
+MAX_OWED = 10
+"""At most this many effects are waited for; an older one is dropped (its match stays recorded)."""
+
+
+def effect_text(effect: MatchEffect) -> str:
+    """The line and the toast for what a match did: "Match 301 · Elena +58 (3→1) · Ada +18"."""
+    said = effect.sentence()
+    return f"Match {effect.number} · {said}" if said else f"Match {effect.number}: no ranked player in it."
+
+
+async def read_effect(client: RankingClient, outcome: Outcome) -> MatchEffect:
+    """What an accepted match did in the main subset: its number (from the outcome, else from the matches
+    list), then the two standings. Raises RanktermError when it cannot be read now."""
+    number = outcome.number
+    if number is None:
+        number = await number_of(client, match_id=outcome.match_id, external_id=outcome.external_id or "")
+    if number is None:
+        raise EffectUnknown("The service does not list the match yet.")
+    return await match_effect(client, number)
+
+
+@dataclass
+class _Owed:
+    """An accepted match whose effect is still to be shown."""
+
+    token: int
+    outcome: Outcome
+    tries: int = 0
 
 
 class MatchFormAnswer(Vertical):
@@ -46,15 +96,34 @@ class MatchFormAnswer(Vertical):
     MatchFormAnswer > .-note {
         color: $text-muted;
     }
+    MatchFormAnswer > .-effect {
+        color: $text;
+        text-style: bold;
+        padding-left: 2;
+    }
     """
 
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id)
         self.lines: list[tuple[str, str]] = []
+        self._tokens: list[int | None] = []
+        """Parallel to `lines`: the token of the match a line is about (its effect goes under it)."""
+        self._counter = itertools.count(1)
+        self._owed: list[_Owed] = []
+        self._client: RankingClient | None = None
+        self.effects: list[MatchEffect] = []
+        """Every effect shown since the screen opened, newest last (for tests and for the log)."""
+
+    def on_mount(self) -> None:
+        self.watch(self.app, "group_version", self._group_changed, init=False)
 
     def show(self, lines: Iterable[tuple[str, str]]) -> None:
         """Replace the panel with `lines`: (kind, text), kind one of "ok", "bad", "note"."""
         self.lines = list(lines)
+        self._tokens = [None] * len(self.lines)
+        self._redraw()
+
+    def _redraw(self) -> None:
         self.remove_children()
         self.mount_all(Static(plain(text), classes=f"-{kind}") for kind, text in self.lines)
         self.set_class(bool(self.lines), "-shown")
@@ -66,3 +135,68 @@ class MatchFormAnswer(Vertical):
     def text(self) -> str:
         """All lines as plain text (for tests and for the log)."""
         return "\n".join(text for _, text in self.lines)
+
+    # ------------------------------------------------------------------ what each match did
+
+    def follow(self, client: RankingClient, accepted: Iterable[tuple[int, Outcome]]) -> None:
+        """Read what each accepted match did and show it under its line (line `index`, as `show` was given
+        them) and as a toast; in a worker, so the answer is never held back."""
+        self._client = client
+        fresh = []
+        for index, outcome in accepted:
+            token = next(self._counter)
+            if 0 <= index < len(self._tokens):
+                self._tokens[index] = token
+            fresh.append(_Owed(token, outcome))
+        if not fresh:
+            return
+        self._owed = (self._owed + fresh)[-MAX_OWED:]
+        self._read_owed()
+
+    def _group_changed(self, _version: int) -> None:
+        if self._owed:
+            self._read_owed()
+
+    def _retry_later(self) -> None:
+        tries = min((o.tries for o in self._owed), default=len(RETRY_AFTER))
+        if tries <= len(RETRY_AFTER):
+            self.set_timer(RETRY_AFTER[tries - 1], self._read_owed)
+
+    def _read_owed(self) -> None:
+        self.run_worker(self._read(), group="match-effect", exclusive=True, exit_on_error=False)
+
+    async def _read(self) -> None:
+        client = self._client
+        if client is None:
+            return
+        failed = False
+        for owed in list(self._owed):  # in order: a match's "after" is the next one's "before" (mirrored)
+            try:
+                effect = await read_effect(client, owed.outcome)
+            except RanktermError:
+                owed.tries += 1
+                failed = True
+                if owed.tries == 1:
+                    self._set_effect(owed.token, NOTE, WAITING)
+                continue
+            self._owed.remove(owed)
+            self.effects.append(effect)
+            text = effect_text(effect)
+            self._set_effect(owed.token, EFFECT, text)
+            self.app.notify(plain_str(text), title="What the match did", markup=False, timeout=12)
+        if failed:
+            self._retry_later()
+
+    def _set_effect(self, token: int, kind: str, text: str) -> None:
+        """Put `text` under the line of match `token` (replacing what was said of its effect before)."""
+        if token not in self._tokens:
+            return  # that answer was replaced since: the toast still tells
+        at = self._tokens.index(token)
+        entry = (kind, f"↳ {text}")
+        following = at + 1
+        if following < len(self.lines) and self._tokens[following] == -token:
+            self.lines[following] = entry
+        else:
+            self.lines.insert(following, entry)
+            self._tokens.insert(following, -token)
+        self._redraw()
