@@ -6,24 +6,38 @@ with a stable rule (every k-th match, k a power of two, plus the latest), so tha
 and never asks again for the others. For each number the page holding the player is guessed from their
 position at the previous point, so a point usually costs one call.
 
-Quota: at most `quota_share` of the hourly ranking-call quota is spent on history. The quota endpoint gives
-percentages only, so the budget is kept in points of `rankingCallsPerHour`: its value when history first
-spent in this hour is the baseline (kept in the mirror), and calls go out in rounds, the quota read again
-after each, sized from the cost per call seen so far, stopping before the meter could pass baseline + share.
-What is not loaded now is loaded by the next call (`History.loaded` < `History.wanted`).
+Quota: at most `quota_share` of the hourly ranking-call quota is spent (`budget.QuotaBudget`: calls go out
+in rounds, the quota read before each). Pages already held in the mirror cost nothing, final or not (ree and
+position after a match never change; only the activity status of the latest standings does), so a second
+open with nothing new makes no request. What is not loaded now is loaded by the next call
+(`History.loaded` < `History.wanted`), the coarse points first (the first, the latest, then halfway ...), so
+a chart cut short by the quota still spans the whole time.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+import asyncio
+import math
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
+
+from rankterm.api.errors import NotFound, Offline, QuotaError
+from rankterm.api.stats.budget import QuotaBudget
+from rankterm.api.stats.rules import faction_of, player_ids
+from rankterm.api.stats.source import group_matches, held_matches
 
 if TYPE_CHECKING:
     from rankterm.api.client import RankingClient
+    from rankterm.api.models import Match
 
 DEFAULT_SHARE = 0.25
 """Share of the hourly ranking-call quota history may spend."""
+
+ROWS_PER_PAGE = 25
+"""Rows of a rankings page until one is seen (WIRE.md: 25 seen)."""
+
+OFFLINE, QUOTA = "offline", "quota"
 
 
 @dataclass(frozen=True, slots=True)
@@ -38,8 +52,8 @@ class HistoryPoint:
 
 @dataclass(frozen=True, slots=True)
 class History:
-    """The points loaded (oldest first), how many were wanted, and why loading stopped short, if it did:
-    "quota" (the share of the hour is spent, or the service refused), "offline", or None."""
+    """The points loaded (in match order, oldest first), how many were wanted, and why loading stopped
+    short, if it did: "quota" (the share of the hour is spent, or the service refused), "offline", or None."""
 
     points: list[HistoryPoint]
     loaded: int
@@ -67,7 +81,188 @@ def thin(numbers: list[int], max_points: int) -> list[int]:
     """At most `max_points` of `numbers` (in order): every k-th from the first, k the smallest power of two
     that fits, plus the last. Stable: a number picked stays picked when more are appended (until k doubles,
     when the new picks are a subset of the old)."""
-    raise NotImplementedError
+    if max_points <= 0 or not numbers:
+        return []
+    if len(numbers) <= max_points:
+        return list(numbers)
+    if max_points == 1:
+        return [numbers[-1]]
+    k = 1
+    while math.ceil(len(numbers) / k) + 1 > max_points:
+        k *= 2
+    picks = numbers[::k]
+    if picks[-1] != numbers[-1]:
+        picks.append(numbers[-1])
+    return picks
+
+
+def coarse_first(count: int) -> list[int]:
+    """Indexes 0..count-1, the last and the first first, then by halving: a chart cut short spans the time."""
+    if count <= 0:
+        return []
+    order = [count - 1, 0] if count > 1 else [0]
+    seen = set(order)
+    step = 1 << max(0, (count - 1).bit_length())
+    while step >= 1:
+        for i in range(0, count, step):
+            if i not in seen:
+                seen.add(i)
+                order.append(i)
+        step //= 2
+    return order
+
+
+@dataclass(frozen=True, slots=True)
+class _Row:
+    player_id: str
+    ree: float | None
+    delta: float | None
+    position: int
+
+
+def _number(value: Any) -> float | None:
+    try:
+        return float(value) if value not in (None, "") else None
+    except (TypeError, ValueError):
+        return None
+
+
+def _raw_row(raw: Any) -> _Row | None:
+    """A row of a held page as the service sent it, read leniently."""
+    if not isinstance(raw, dict) or not isinstance(raw.get("player"), dict):
+        return None
+    position = _number(raw.get("position"))
+    return _Row(
+        str(raw["player"].get("id", "")),
+        _number(raw.get("ree")),
+        _number(raw.get("deltaRee")),
+        int(position) if position is not None else 0,
+    )
+
+
+@dataclass
+class _Want:
+    """One match's standings, and the players whose rows are still to be found in them."""
+
+    number: int
+    missing: set[str]
+    guess: int = 1
+    total_pages: int | None = None
+    tried: set[int] = field(default_factory=set)
+    found: dict[str, _Row] = field(default_factory=dict)
+
+    def take(self, rows: Iterable[_Row], page: int, total_pages: int) -> None:
+        self.tried.add(page)
+        self.total_pages = max(1, total_pages)
+        for row in rows:
+            if row.player_id in self.missing:
+                self.missing.discard(row.player_id)
+                self.found[row.player_id] = row
+
+    @property
+    def settled(self) -> bool:
+        """Every player found, or every page looked at."""
+        return not self.missing or (
+            self.total_pages is not None
+            and len(self.tried & set(range(1, self.total_pages + 1))) >= self.total_pages
+        )
+
+    def next_page(self) -> int:
+        """The untried page nearest the guess (below it first)."""
+        last = self.total_pages if self.total_pages is not None else self.guess
+        guess = min(max(1, self.guess), max(1, last))
+        for distance in range(0, last + 1):
+            for page in (guess - distance, guess + distance):
+                if 1 <= page <= last and page not in self.tried:
+                    return page
+        return guess
+
+
+def _look_held(client: RankingClient, key: str, want: _Want) -> None:
+    for page, held in sorted(client.mirror.rankings_pages(key, want.number).items()):
+        body = held.body if isinstance(held.body, dict) else {}
+        data = body.get("data")
+        data = data if isinstance(data, list) else []
+        total = _number(body.get("totalPages"))
+        rows = [r for r in (_raw_row(x) for x in data) if r is not None]
+        want.take(rows, page, int(total) if total else 1)
+
+
+async def _load(
+    client: RankingClient,
+    wants: list[_Want],
+    subset: str | None,
+    share: float,
+    guess: Callable[[_Want], int] | None = None,
+) -> str | None:
+    """Find the wanted rows: held pages first, then the service within the budget, in the order of `wants`.
+    `guess(want)` names the page to try first for a want with nothing found yet. Returns why it stopped
+    short (`OFFLINE`, `QUOTA`) or None."""
+    key = subset or ""
+    for want in wants:
+        _look_held(client, key, want)
+    pending = [w for w in wants if not w.settled]
+    if not pending:
+        return None
+    budget = QuotaBudget(client, share)
+    gate = asyncio.Semaphore(max(1, getattr(client, "concurrency", 4)))
+    while pending:
+        try:
+            grant = await budget.grant()
+        except Offline:
+            return OFFLINE
+        if grant <= 0:
+            return QUOTA
+        if guess is not None:
+            for want in pending[:grant]:
+                want.guess = guess(want)
+        batch = [(w, w.next_page()) for w in pending[:grant]]
+
+        async def one(want: _Want, page: int) -> Any:
+            async with gate:
+                return await client.rankings_page(page, subset=subset, match=want.number)
+
+        answers = await asyncio.gather(*(one(w, p) for w, p in batch), return_exceptions=True)
+        budget.spent(len(batch))
+        stopped: str | None = None
+        for (want, page), answer in zip(batch, answers, strict=True):
+            if isinstance(answer, Offline):
+                stopped = OFFLINE
+            elif isinstance(answer, QuotaError):
+                stopped = stopped or QUOTA
+            elif isinstance(answer, NotFound):
+                want.take([], page, 0)  # no such standings: settled, nothing found
+                want.missing.clear()
+            elif isinstance(answer, BaseException):
+                raise answer  # any other refusal is the caller's to show
+            else:
+                rows = [_Row(str(r.player.id), r.ree, r.delta_ree, r.position) for r in answer.data]
+                want.take(rows, page, answer.total_pages)
+        if stopped is not None:
+            return stopped
+        pending = [w for w in pending if not w.settled]
+    return None
+
+
+async def _matches_of(client: RankingClient, subset: str | None) -> tuple[list[Match], str | None]:
+    """The group's matches that make `subset` (all for the main subset, a custom one or an unknown one), and
+    the subset id to ask rankings for (None for the main subset)."""
+    matches = await group_matches(client)
+    if subset is None:
+        return matches, None
+    subsets = client.cached_subsets()
+    if not any(s.id == subset for s in subsets):
+        try:
+            subsets = await client.subsets()
+        except Offline:
+            subsets = []
+    held = next((s for s in subsets if s.id == subset), None)
+    if held is not None and held.is_main:
+        return matches, subset
+    if held is not None and held.game is not None and not held.is_custom:
+        game = held.game.id
+        return [m for m in matches if m.game is not None and m.game.id == game], subset
+    return matches, subset
 
 
 async def player_history(
@@ -79,8 +274,38 @@ async def player_history(
     quota_share: float = DEFAULT_SHARE,
 ) -> History:
     """The player's ree and position after their matches (in `subset`; None = the main subset: all matches),
-    thinned to at most `max_points`; the matches come from the mirror (`source.group_matches`)."""
-    raise NotImplementedError
+    thinned to at most `max_points` (`thin`); the matches come from the mirror (`source.group_matches`).
+
+    Raises `Offline` only when the mirror has never held the group's matches; otherwise what is held is
+    returned and `stopped` says why the rest is missing."""
+    matches, asked = await _matches_of(client, subset)
+    mine = sorted((m for m in matches if faction_of(m, player_id) is not None), key=lambda m: m.number)
+    dates = {m.number: m.date for m in mine}
+    picks = thin([m.number for m in mine], max_points)
+    wants = {n: _Want(n, {player_id}) for n in picks}
+    ordered = [wants[picks[i]] for i in coarse_first(len(picks))]
+    stopped = await _load(client, ordered, asked, quota_share, _nearest_page(ordered, player_id))
+    points = []
+    for n in picks:
+        row = wants[n].found.get(player_id)
+        if row is not None and row.ree is not None:
+            points.append(HistoryPoint(n, dates[n], row.ree, row.position))
+    loaded = sum(1 for w in wants.values() if w.settled)
+    return History(points, loaded, len(picks), stopped if loaded < len(picks) else None)
+
+
+def _nearest_page(wants: list[_Want], player_id: str) -> Callable[[_Want], int]:
+    """A guess of the page holding the player after a match: from their position at the nearest match
+    already found (page 1 when none is)."""
+
+    def guess(want: _Want) -> int:
+        known = [(w.number, w.found[player_id]) for w in wants if player_id in w.found]
+        if not known:
+            return want.guess
+        _, row = min(known, key=lambda k: abs(k[0] - want.number))
+        return max(1, math.ceil(row.position / ROWS_PER_PAGE)) if row.position else want.guess
+
+    return guess
 
 
 async def ree_around(
@@ -90,5 +315,20 @@ async def ree_around(
     quota_share: float = DEFAULT_SHARE,
 ) -> ReeAround:
     """Ree before and after each of the matches `numbers` (main subset) for their players: the standings
-    after match n give ree after it and `deltaRee` (ree before = ree - deltaRee), one read per match."""
-    raise NotImplementedError
+    after match n give ree after it and `deltaRee` (ree before = ree - deltaRee), one read per page.
+    The matches' players come from the mirror (`source.held_matches`: call `group_matches` first)."""
+    by_number = {m.number: m for m in held_matches(client)}
+    wanted = sorted({n for n in numbers if n in by_number})
+    wants = [_Want(n, {q for f in by_number[n].factions for q in player_ids(f)}) for n in wanted]
+    stopped = await _load(client, wants, None, quota_share)
+    out = ReeAround(loaded=sum(1 for w in wants if w.settled), wanted=len(wants))
+    for want in wants:
+        for q, row in want.found.items():
+            if row.ree is None:
+                continue
+            out.after[(want.number, q)] = row.ree
+            if row.delta is not None:
+                out.before[(want.number, q)] = round(row.ree - row.delta, 2)
+    return ReeAround(
+        out.before, out.after, out.loaded, out.wanted, stopped if out.loaded < out.wanted else None
+    )

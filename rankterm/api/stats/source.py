@@ -29,20 +29,24 @@ def is_synced(client: RankingClient, max_age: float | None = None) -> bool:
     subsets list stale: `RankingClient.add_matches`)."""
     age = client.fresh_for if max_age is None else max_age
     mirror = client.mirror
-    return mirror.is_fresh("matches", age) and not mirror.is_stale("subsets")
+    return age > 0 and mirror.is_fresh("matches", age) and not mirror.is_stale("subsets")
 
 
-async def group_matches(client: RankingClient, *, max_age: float | None = None) -> list[Match]:
+async def group_matches(
+    client: RankingClient, *, max_age: float | None = None, offline_ok: bool = True
+) -> list[Match]:
     """Every match of the group, oldest first (by number), from the mirror after an incremental sync.
 
-    No request when `is_synced(client, max_age)`; else `client.sync_matches()` (one request when nothing is
-    new). Offline, the held matches (raises `Offline` only when the mirror has never held them).
+    No request when `is_synced(client, max_age)` (`max_age=0` always checks); else `client.sync_matches()`
+    (one request when nothing is new). Offline, the held matches when `offline_ok` (raises `Offline` when
+    the mirror has never held them, or always when not `offline_ok`: a headless command prints only what
+    the service said).
     """
     if not is_synced(client, max_age):
         try:
             await client.sync_matches()
         except Offline:
-            if client.mirror.synced_at("matches") is None:
+            if not offline_ok or client.mirror.synced_at("matches") is None:
                 raise
     return held_matches(client)
 
