@@ -1,7 +1,7 @@
 """A player or a game by name or id, as typed on the command line.
 
 Exact id first, then exact name, then the name ignoring case and accents (NFKD, combining marks dropped,
-casefolded). More than one candidate at the first rule that finds any: `AmbiguousName` listing them.
+casefolded) and a ghost's leading "*". More than one candidate at the first rule that finds any: `AmbiguousName` listing them.
 """
 
 from __future__ import annotations
@@ -39,7 +39,7 @@ def _find(items: Sequence[T], query: str, what: str, key: Callable[[T], str], na
     rules: list[Callable[[T], bool]] = [
         lambda item: key(item) == wanted,
         lambda item: name(item) == wanted,
-        lambda item: fold(name(item)) == fold(wanted),
+        lambda item: fold(name(item).lstrip("*")) == fold(wanted.lstrip("*")),  # a ghost's "*" optional
     ]
     for rule in rules:
         found = [item for item in items if rule(item)]

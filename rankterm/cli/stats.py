@@ -1,0 +1,306 @@
+"""`rankterm stats player|h2h|game|tonight`: the figures of the stats pages, for scripts and chat bots.
+
+    rankterm stats player Ada --demo                  a player's page as tables
+    rankterm stats h2h Ada Ben --demo --format json   Ada against Ben; `h2h Ada` = Ada against everyone
+    rankterm stats game Catan --demo                  a game's figures
+    rankterm stats tonight --hours 12 --demo          the evening: who won what, biggest gain and upset
+
+A player or game is named by id or by name (exact, then ignoring case and accents); an unknown or ambiguous
+name exits 2 with the candidates on stderr. The figures come from the group's matches, which the mirror holds
+and syncs by match number (one request when nothing is new); `tonight` also reads the standings after the
+evening's matches, within a quarter of the hourly ranking-call quota (`--quota-share`). Like every headless
+read, only what the service said is printed: offline, exit 3.
+"""
+
+from __future__ import annotations
+
+import argparse
+from datetime import UTC, datetime, timedelta
+from typing import TYPE_CHECKING, Any
+
+from rankterm.cli.common import (
+    EXIT_OK,
+    UsageError,
+    add_format_argument,
+    add_source_arguments,
+    emit_json,
+    emit_rows,
+    run_headless,
+)
+
+if TYPE_CHECKING:
+    from rankterm.api.client import RankingClient
+    from rankterm.api.models import Match, Player
+
+ORDER = 30
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    """`rankterm stats` and its four subcommands."""
+    stats = sub.add_parser("stats", help="figures of a player, two players, a game or tonight")
+    kinds = stats.add_subparsers(dest="stats_kind", metavar="KIND", required=True)
+
+    def kind(name: str, help: str, run: Any) -> argparse.ArgumentParser:
+        p = kinds.add_parser(name, help=help)
+        add_source_arguments(p)
+        add_format_argument(p, "table", "json")
+        p.set_defaults(run=lambda args: run_headless(args, run))
+        return p
+
+    kind("player", "a player's figures", player_command).add_argument("player", metavar="NAME|ID")
+    h2h = kind("h2h", "head-to-head of two players (or one against everyone)", h2h_command)
+    h2h.add_argument("a", metavar="A")
+    h2h.add_argument("b", metavar="B", nargs="?", help="the other player (omitted: everyone)")
+    kind("game", "a game's figures", game_command).add_argument("game", metavar="NAME|ID")
+    night = kind(
+        "tonight", "the matches since a time: who won what, biggest gain, biggest upset", tonight_command
+    )
+    when = night.add_mutually_exclusive_group()
+    when.add_argument("--hours", type=float, default=12.0, help="matches of the last N hours (default 12)")
+    when.add_argument("--since", help='matches since "YYYY-MM-DD HH:MM" (UTC, the service\'s time zone)')
+    night.add_argument(
+        "--quota-share",
+        type=float,
+        default=0.25,
+        help="share of the hourly ranking-call quota to spend on ree (default 0.25; 0: none)",
+    )
+
+
+# ---------------------------------------------------------------------- reading the group
+
+
+async def _matches(client: RankingClient) -> list[Match]:
+    from rankterm.api.stats.source import group_matches
+
+    return await group_matches(client, max_age=0, offline_ok=False)
+
+
+async def _players(client: RankingClient, matches: list[Match]) -> list[Player]:
+    """The group's players, and anyone the matches name that the list lacks."""
+    from rankterm.api.models import Player
+
+    players = list(await client.players())
+    known = {str(p.id) for p in players}
+    for match in matches:
+        for faction in match.factions:
+            for p in [] if faction.bot else faction.players:
+                if str(p.id) not in known:
+                    known.add(str(p.id))
+                    players.append(Player.model_validate(p.to_wire()))
+    return players
+
+
+async def _player(client: RankingClient, matches: list[Match], query: str) -> Player:
+    from rankterm.api.stats.lookup import find_player
+
+    return find_player(await _players(client, matches), query)
+
+
+def _percent(rate: float | None) -> str:
+    return "" if rate is None else f"{round(100 * rate)}%"
+
+
+def _ree(value: float) -> str:
+    return f"{value:.0f}"
+
+
+# ---------------------------------------------------------------------- the commands
+
+
+async def player_command(client: RankingClient, args: argparse.Namespace) -> int:
+    from rankterm.api.stats.documents import player_document
+    from rankterm.api.stats.figures import player_figures
+
+    matches = await _matches(client)
+    player = await _player(client, matches, args.player)
+    f = player_figures(matches, str(player.id))
+    name = f.name if f.played else player.label
+    if args.format == "json":
+        document = player_document(f)
+        document["player"]["name"] = name
+        emit_json(document)
+        return EXIT_OK
+
+    def rival(r: Any) -> str:
+        return "" if r is None else f"{r.name} ({r.ahead}-{r.behind}, {r.ties} tied, in {r.meetings})"
+
+    best = f.best_game
+    rows: list[list[Any]] = [
+        ["matches", f.played],
+        ["wins", f.wins],
+        ["draws", f.draws],
+        ["losses", f.losses],
+        ["win rate", _percent(f.win_rate)],
+        ["current streak", f.current_streak],
+        ["longest streak", f.longest_streak],
+        ["form", f.form_line],
+        [
+            "best game",
+            "" if best is None else f"{best.game_name} ({_percent(best.win_rate)} of {best.played})",
+        ],
+        ["nemesis", rival(f.nemesis)],
+        ["favourite victim", rival(f.victim)],
+    ]
+    emit_rows(args.format, ["figure", "value"], rows, title=name)
+    if f.per_game:
+        emit_rows(
+            args.format,
+            ["game", "matches", "wins", "draws", "losses", "win rate"],
+            [[g.game_name, g.played, g.wins, g.draws, g.losses, _percent(g.win_rate)] for g in f.per_game],
+            title="per game",
+        )
+    return EXIT_OK
+
+
+async def h2h_command(client: RankingClient, args: argparse.Namespace) -> int:
+    from rankterm.api.stats.documents import h2h_document
+    from rankterm.api.stats.figures import head_to_head
+
+    matches = await _matches(client)
+    a = await _player(client, matches, args.a)
+    b = await _player(client, matches, args.b) if args.b is not None else None
+    if b is not None and b.id == a.id:
+        raise UsageError("Give two different players (or one, against everyone).")
+    h = head_to_head(matches, str(a.id), None if b is None else str(b.id))
+    if args.format == "json":
+        emit_json(h2h_document(h))
+        return EXIT_OK
+    counts = ["meetings", f"{h.a_name} ahead", f"{h.b_name} ahead", "ties", "together", "won together"]
+    emit_rows(
+        args.format,
+        ["game", *counts],
+        [
+            ["all games", h.meetings, h.a_ahead, h.b_ahead, h.ties, h.together, h.together_wins],
+            *[
+                [g.game_name, g.meetings, g.a_ahead, g.b_ahead, g.ties, g.together, g.together_wins]
+                for g in h.per_game
+            ],
+        ],
+        title=f"{h.a_name} against {h.b_name}",
+    )
+    if h.last:
+        ahead = {"a": h.a_name, "tie": "tie"}
+        emit_rows(
+            args.format,
+            ["match", "date", "game", "against", f"{h.a_name} rank", "their rank", "ahead"],
+            [
+                [
+                    m.match_number,
+                    m.date,
+                    m.game_name,
+                    m.other_name,
+                    m.a_rank,
+                    m.b_rank,
+                    ahead.get(m.outcome, m.other_name),
+                ]
+                for m in h.last
+            ],
+            title="last meetings",
+        )
+    return EXIT_OK
+
+
+async def game_command(client: RankingClient, args: argparse.Namespace) -> int:
+    from rankterm.api.models import Game
+    from rankterm.api.stats.documents import game_document
+    from rankterm.api.stats.figures import game_figures
+    from rankterm.api.stats.lookup import find_game
+    from rankterm.api.stats.rules import game_names
+
+    matches = await _matches(client)
+    games = [Game(id=gid, name=name) for gid, name in game_names(matches).items()]
+    game = find_game(games, args.game)
+    g = game_figures(matches, game.id)
+    if args.format == "json":
+        emit_json(game_document(g))
+        return EXIT_OK
+    top, streak = g.top_winner, g.longest_streak
+    rows: list[list[Any]] = [
+        ["matches", g.played],
+        ["players", g.players],
+        ["average factions", "" if g.average_factions is None else f"{g.average_factions:.1f}"],
+        ["most wins", "" if top is None else f"{top.name} ({top.wins} of {top.played})"],
+        [
+            "longest streak",
+            ""
+            if streak is None
+            else f"{streak.name} ({streak.length}, matches {streak.first}-{streak.last})",
+        ],
+    ]
+    if g.bot_matches:
+        rows.insert(3, ["bot wins", f"{g.bot_wins} of {g.bot_matches} ({_percent(g.bot_win_rate)})"])
+    emit_rows(args.format, ["figure", "value"], rows, title=g.name)
+    return EXIT_OK
+
+
+def _since(args: argparse.Namespace, now: float) -> datetime:
+    if args.since:
+        for layout in ("%Y-%m-%d %H:%M:%S", "%Y-%m-%d %H:%M", "%Y-%m-%dT%H:%M", "%Y-%m-%d"):
+            try:
+                return datetime.strptime(args.since.strip(), layout)
+            except ValueError:
+                continue
+        raise UsageError(f"--since {args.since!r}: give a time as YYYY-MM-DD HH:MM (UTC).")
+    if not 0 < args.hours <= 24 * 366:
+        raise UsageError("--hours: give a number of hours above 0.")
+    return (datetime.fromtimestamp(now, UTC) - timedelta(hours=args.hours)).replace(tzinfo=None)
+
+
+async def tonight_command(client: RankingClient, args: argparse.Namespace) -> int:
+    from rankterm.api.stats.documents import tonight_document
+    from rankterm.api.stats.figures import tonight
+    from rankterm.api.stats.history import ReeAround, ree_around
+
+    if not 0 <= args.quota_share <= 1:
+        raise UsageError("--quota-share: give a share from 0 to 1 (0.25 is a quarter).")
+    since = _since(args, client.clock())
+    matches = await _matches(client)
+    evening = tonight(matches, since)
+    ree = ReeAround()
+    if evening.matches and args.quota_share > 0:
+        ree = await ree_around(client, [m.number for m in evening.matches], quota_share=args.quota_share)
+        evening = tonight(matches, since, ree.before, ree.after)
+    if args.format == "json":
+        emit_json(tonight_document(evening, ree_loaded=ree.loaded, ree_wanted=ree.wanted))
+        return EXIT_OK
+
+    def winners(m: Any) -> str:
+        if m.bot_won:
+            return "the game (bot)"
+        names = ", ".join(m.winner_names)
+        return f"{names} (tied)" if m.draw else names
+
+    emit_rows(
+        args.format,
+        ["match", "date", "game", "won"],
+        [[m.number, m.date, m.game_name, winners(m)] for m in evening.matches],
+        title=f"since {since:%Y-%m-%d %H:%M} UTC",
+    )
+    gain, upset = evening.biggest_gain, evening.biggest_upset
+    rows: list[list[Any]] = [[t.name, t.wins, t.played] for t in evening.tallies]
+    if rows:
+        emit_rows(args.format, ["player", "wins", "matches"], rows, title="players")
+    notes: list[list[Any]] = [
+        [
+            "biggest gain",
+            ""
+            if gain is None
+            else f"{gain.name} +{gain.gain:.0f} ({_ree(gain.before)} → {_ree(gain.after)})",
+        ],
+        [
+            "biggest upset",
+            ""
+            if upset is None
+            else f"{upset.name} won {upset.game_name} (match {upset.match_number}) from {_ree(upset.ree_before)}",
+        ],
+    ]
+    if ree.wanted:
+        notes.append(
+            [
+                "ree loaded",
+                f"{ree.loaded} of {ree.wanted} matches" + (f" ({ree.stopped})" if ree.stopped else ""),
+            ]
+        )
+    if evening.matches:
+        emit_rows(args.format, ["figure", "value"], notes, title="tonight")
+    return EXIT_OK
