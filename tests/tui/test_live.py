@@ -134,15 +134,13 @@ async def test_another_seats_match_moves_the_dashboard_counters(make_app, demo_s
 
 
 async def test_a_probe_that_finds_nothing_new_changes_nothing_and_draws_nothing(make_app, monkeypatch):
-    monkeypatch.setenv(ENV_EVERY, "0.02")
+    monkeypatch.setenv(ENV_EVERY, "0.05")
     app = make_app()
     async with app.run_test(size=(80, 24)) as pilot:
         await _on(pilot, "r")
-        await pilot.pause(0.2)
-        await settle(pilot)
         version, probes, calls = app.group_version, app.live.probes, app.client.calls
         frames = _count_frames(app)
-        await asyncio.sleep(0.6)  # about 30 probes
+        await asyncio.sleep(0.5)  # about 10 probes
         assert app.live.probes >= probes + 5
         assert app.client.calls >= calls + 5  # they did ask the service
         assert app.group_version == version
@@ -174,10 +172,15 @@ async def test_at_80_percent_of_the_quota_the_probe_stops_and_the_status_line_sa
     app, client, _ = _app_on_small_quota(100)
     async with app.run_test(size=(80, 24)) as pilot:
         screen = await _on(pilot, "r")
+        app.live.quota_every = 1  # each probe reads the quota first
+        calls = app.client.calls
+        assert not await app.live.probe_once()
+        assert app.client.calls == calls + 2  # below the gate: the quota, then the probe
+        assert not app.live.gated
+        assert "Live updates" not in _info(screen, "#status-line")
         other = client()
         while (await other.quota()).usage()["callsPerHour"] < 80:
             await other.status()  # the same API client: the same meter
-        app.live.quota_every = 1  # the next probe reads the quota first
         calls = app.client.calls
         assert not await app.live.probe_once()
         assert app.client.calls == calls + 1  # the quota, and no probe
@@ -189,22 +192,10 @@ async def test_at_80_percent_of_the_quota_the_probe_stops_and_the_status_line_sa
         await other.aclose()
 
 
-async def test_below_the_gate_the_probe_runs_and_says_nothing(by_hand):
-    app, _, _ = _app_on_small_quota(1000)
-    async with app.run_test(size=(80, 24)) as pilot:
-        screen = await _on(pilot, "r")
-        app.live.quota_every = 1
-        calls = app.client.calls
-        assert not await app.live.probe_once()
-        assert app.client.calls == calls + 2  # the quota, then the probe
-        assert not app.live.gated
-        assert "Live updates" not in _info(screen, "#status-line")
-
-
 # ---------------------------------------------------------------------- how often
 
 
-async def test_a_quiet_seat_probes_every_minute_and_a_key_brings_it_back(make_app, by_hand):
+async def test_a_quiet_seat_probes_every_minute_a_key_brings_it_back_and_dialogs_pause_it(make_app, by_hand):
     app = make_app()
     async with app.run_test(size=(80, 24)) as pilot:
         await _on(pilot, "r")
@@ -220,25 +211,20 @@ async def test_a_quiet_seat_probes_every_minute_and_a_key_brings_it_back(make_ap
         assert live.interval() == 60.0
         live.schedule()
         assert live._due - clock() == 60.0
-        await pilot.press("right")  # any key: active again, the next probe comes forward
+        await pilot.press("down")  # any key: active again, the next probe comes forward
         assert live.interval() == 5.0
         assert live._due - clock() == 5.0
 
-
-async def test_the_probe_pauses_under_a_dialog_and_on_the_form(make_app, by_hand):
-    app = make_app()
-    async with app.run_test(size=(80, 24)) as pilot:
-        await _on(pilot, "r")
-        assert app.live.wanted()
+        assert live.wanted()
         await pilot.press("enter")  # a player's recent matches, over the rankings
         await settle(pilot)
         assert len(app.screen_stack) == 2
-        assert not app.live.wanted()
+        assert not live.wanted()
         await pilot.press("escape")
         await settle(pilot)
-        assert app.live.wanted()
-        await _on(pilot, "n")
-        assert not app.live.wanted()
+        assert live.wanted()
+        await _on(pilot, "n")  # the match form: never disturbed
+        assert not live.wanted()
 
 
 async def test_offline_the_probe_waits_like_the_outbox_and_the_service_back_revalidates_once(

@@ -1,0 +1,193 @@
+"""Two seats on one service over a real socket: seat A records a match, seat B (sitting on the rankings) shows it
+on its own, and B writes nothing to its terminal while nothing changes.
+
+The service is the embedded demo group served by uvicorn on 127.0.0.1 (port 0), as the other e2e tests serve
+it, on the real clock (seat B is another process, whose token must be valid by its own clock).
+
+- Seat B is the real `rankterm --profile room` process under a pseudo-terminal (80x24), with live updates
+  every second (`RANKTERM_LIVE_EVERY=1`): what it writes is counted byte for byte as a terminal receives it,
+  which is the figure that matters over SSH; Textual's headless driver writes nothing, so it could not be
+  measured in-process.
+- Seat A is a `RanktermApp` in this process (headless), on its own `RankingClient` to the same URL, that
+  records a match through its outbox as the form does (`record_matches`).
+
+The idle check counts B's bytes for 2.5 s after its screen has settled: two probes or more at 1 s, as many as
+10 s at the default 5 s make (benchmarks/bench_live.py measures a whole idle minute at the default).
+The service counts what B asks meanwhile, so the test knows the probes did run during the silence.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import fcntl
+import os
+import pty
+import re
+import select
+import signal
+import struct
+import sys
+import termios
+import time
+from collections import Counter
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from rankterm.api.client import RankingClient
+from rankterm.api.models import NewFaction, NewMatch, Weight
+from rankterm.config import Config
+from rankterm.server.seed import DEMO_KEY, DEMO_SECRET, demo_app
+from rankterm.testing.live import UvicornThread
+from rankterm.tui.app import RanktermApp
+
+ROOT = Path(__file__).resolve().parents[2]
+ANSI = re.compile(r"\x1b(\[[0-9;?<>=]*[ -/]*[@-~]|\][^\x07\x1b]*(\x07|\x1b\\)|[@-Z\\-_])")
+
+
+class Counting:
+    """The service's ASGI app, counting the paths asked (to know that B's probes ran)."""
+
+    def __init__(self, app: Any) -> None:
+        self.app = app
+        self.paths: Counter[str] = Counter()
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        if scope.get("type") == "http":
+            self.paths[scope.get("path", "")] += 1
+        await self.app(scope, receive, send)
+
+
+@pytest.fixture
+def room() -> Iterator[tuple[str, Counting]]:
+    """The demo group on a real socket: (base URL, the counting app)."""
+    asgi, _, _ = demo_app()
+    counting = Counting(asgi)
+    server = UvicornThread(counting)
+    port = server.start()
+    try:
+        yield f"http://127.0.0.1:{port}/", counting
+    finally:
+        server.stop()
+
+
+class Seat:
+    """`rankterm --profile room` under a pseudo-terminal; `read(seconds)` takes what it wrote meanwhile."""
+
+    def __init__(self, env: dict[str, str]) -> None:
+        self.pid, self.fd = pty.fork()
+        if self.pid == 0:  # the child
+            os.environ.clear()
+            os.environ.update(env)
+            os.execv(sys.executable, [sys.executable, "-m", "rankterm", "--profile", "room"])
+        fcntl.ioctl(self.fd, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 80, 0, 0))
+        self.seen = ""
+
+    def read(self, seconds: float) -> bytes:
+        out = bytearray()
+        end = time.monotonic() + seconds
+        while (left := end - time.monotonic()) > 0:
+            ready, _, _ = select.select([self.fd], [], [], left)
+            if not ready:
+                continue
+            try:
+                chunk = os.read(self.fd, 65536)
+            except OSError:
+                break
+            if not chunk:
+                break
+            out += chunk
+        self.seen += ANSI.sub("", out.decode("utf-8", "replace"))
+        return bytes(out)
+
+    def wait_for(self, text: str, limit: float) -> bool:
+        """Read until `text` has been shown (escape sequences aside), at most `limit` seconds."""
+        end = time.monotonic() + limit
+        while text not in self.seen and time.monotonic() < end:
+            self.read(0.1)
+        return text in self.seen
+
+    def settle(self, quiet: float = 0.5, limit: float = 10.0) -> None:
+        """Read until nothing came for `quiet` seconds."""
+        end = time.monotonic() + limit
+        while time.monotonic() < end and self.read(quiet):
+            pass
+
+    def press(self, keys: bytes) -> None:
+        os.write(self.fd, keys)
+
+    def close(self) -> None:
+        with contextlib.suppress(OSError):
+            self.press(b"\x11")  # ctrl+q
+        self.read(0.3)
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(self.pid, signal.SIGTERM)
+        os.waitpid(self.pid, 0)
+        os.close(self.fd)
+
+
+def _seat_env(tmp: Path, url: str) -> dict[str, str]:
+    tmp.mkdir(parents=True, exist_ok=True)
+    config = tmp / "config.toml"
+    config.write_text(
+        f'default_profile = "room"\n\n[profiles.room]\nbase_url = "{url}"\nkey = "{DEMO_KEY}"\n'
+        f'secret = "{DEMO_SECRET}"\n',
+        encoding="utf-8",
+    )
+    env = {k: v for k, v in os.environ.items() if k in ("PATH", "HOME", "LANG", "LC_ALL")}
+    env.update(
+        TERM="xterm-256color",
+        RANKTERM_CONFIG=str(config),
+        RANKTERM_CACHE_DIR=str(tmp / "cache"),
+        RANKTERM_DATA_DIR=str(tmp / "data"),
+        RANKTERM_LIVE_EVERY="1",
+        PYTHONPATH=str(ROOT),
+    )
+    return env
+
+
+async def _duel(client: RankingClient) -> NewMatch:
+    players = {p.display_name: p.id for p in await client.players()}
+    catan = next(g for g in await client.games() if g.name == "Catan")
+    return NewMatch(
+        game=catan.id,
+        weight=Weight.NORMAL,
+        external_id="seat-a-1",
+        factions=[NewFaction(players=[players["Ada"]], rank=1), NewFaction(players=[players["Ben"]], rank=2)],
+    )
+
+
+async def test_seat_b_shows_seat_as_match_within_5_s_and_writes_nothing_while_idle(
+    room, tmp_path, monkeypatch
+):
+    url, service = room
+    seat_b = Seat(_seat_env(tmp_path / "b", url))
+    try:
+        assert seat_b.wait_for("Dashboard", 20), seat_b.seen[-500:]
+        seat_b.settle()
+        seat_b.press(b"r")
+        assert seat_b.wait_for("after match 300 (latest)", 10), seat_b.seen[-500:]
+        seat_b.settle()
+
+        monkeypatch.setenv("RANKTERM_LIVE_EVERY", "0")  # seat A only sends here
+        seat_a = RanktermApp(
+            config=Config(), client=RankingClient(url, key=DEMO_KEY, secret=DEMO_SECRET), demo=True
+        )
+        async with seat_a.run_test(size=(80, 24)):
+            outcome = await seat_a.record_matches([await _duel(seat_a.client)])
+            assert outcome.accepted_count == 1  # match 301
+            sent = time.monotonic()
+            shown = await asyncio.to_thread(seat_b.wait_for, "after match 301 (latest)", 5.0)
+            assert shown, seat_b.seen[-500:]
+            assert time.monotonic() - sent <= 5.0
+
+        await asyncio.to_thread(seat_b.settle)
+        probes = service.paths["/matches/status"]
+        idle = await asyncio.to_thread(seat_b.read, 2.5)
+        assert service.paths["/matches/status"] >= probes + 2  # B kept asking…
+        assert idle == b""  # …and wrote nothing
+    finally:
+        seat_b.close()
