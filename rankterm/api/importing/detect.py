@@ -1,0 +1,79 @@
+"""What kind of file an import was given, told by its content (never by its name), and the reader for it.
+
+- ``<`` … ``<plays``: BoardGameGeek plays XML (`bgg.py`);
+- ``{"format": "rankterm-export"``: rankterm's own JSON export (`rankterm_export.py`);
+- any other JSON object: a BG Stats export (`bgstats.py`; checked when read);
+- a first line with the columns of rankterm's CSV export: that CSV (`rankterm_export.py`);
+- a first line with ``date``, ``game`` and ``player`` columns: CSV of plays (`csv_plays.py`).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+from rankterm.api.errors import RanktermError
+from rankterm.api.importing import bgg, bgstats, csv_plays, rankterm_export
+from rankterm.api.importing.plays import SourcePlay
+
+SNIFF = 64 * 1024
+
+
+@dataclass(frozen=True)
+class Source:
+    """A file to import and how to read it; `plays()` reads it again from the start each time."""
+
+    kind: str
+    """"bgstats", "bgg", "csv", "rankterm" (JSON) or "rankterm-csv"."""
+    label: str
+    path: Path
+    reader: Callable[[Path], Iterator[SourcePlay]]
+
+    def plays(self) -> Iterator[SourcePlay]:
+        return self.reader(self.path)
+
+
+def _bgstats(path: Path) -> Iterator[SourcePlay]:
+    with path.open("rb") as fh:
+        try:
+            document = json.load(fh)
+        except ValueError as exc:
+            raise RanktermError(f"{path.name}: the JSON cannot be read ({exc}).") from None
+    if not bgstats.looks_like(document):
+        raise RanktermError(
+            f"{path.name}: a JSON file that is neither a BG Stats export (players, games, plays) nor a "
+            "rankterm export."
+        )
+    yield from bgstats.plays(document)
+
+
+def open_source(path: Path | str) -> Source:
+    """The source at `path`, by its content; `RanktermError` when it is none of the known kinds."""
+    path = Path(path)
+    try:
+        with path.open("rb") as fh:
+            head = fh.read(SNIFF)
+    except OSError as exc:
+        raise RanktermError(f"{path}: cannot be read ({exc.strerror or exc}).") from None
+    text = head.decode("utf-8", errors="replace").lstrip("\ufeff \t\r\n")
+    if text.startswith("<"):
+        if "<plays" in text:
+            return Source("bgg", "BoardGameGeek plays (XML)", path, bgg.read)
+        raise RanktermError(f"{path.name}: an XML file, but not BoardGameGeek plays (<plays>).")
+    if text.startswith("{"):
+        compact = "".join(text[:200].split())
+        if compact.startswith('{"format":"' + rankterm_export.FORMAT + '"'):
+            return Source("rankterm", "rankterm export (JSON)", path, rankterm_export.read_json)
+        return Source("bgstats", "BG Stats export", path, _bgstats)
+    first = text.splitlines()[0] if text else ""
+    header = csv_plays.header_fields(first)
+    if header is not None and rankterm_export.is_export_header(header[1]):
+        return Source("rankterm-csv", "rankterm export (CSV)", path, rankterm_export.read_csv)
+    if header is not None:
+        return Source("csv", "CSV of plays", path, csv_plays.read)
+    raise RanktermError(
+        f"{path.name}: not a file rankterm can import: a BG Stats export (.bgsplay/.json), BoardGameGeek "
+        f"plays (XML), a rankterm export, or CSV with the header {csv_plays.HEADER}."
+    )

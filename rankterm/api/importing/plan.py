@@ -1,0 +1,363 @@
+"""The dry run of an import: every play of a file judged, mapped and ranked, and what would be sent.
+
+    plan = await plan_import(client, open_source(path), map_file=load_map(m), outbox=outbox)
+    plan.to_record, plan.players, plan.games, plan.skipped, plan.preview   # the dry-run table
+    for match in plan.matches(): ...                                        # oldest first (send.py)
+
+For each play, in this order (the first that applies says why it is skipped):
+
+1. the same external id earlier in the file: "appears twice in the file";
+2. what the source says (an ignored or incomplete play, a date that cannot be read);
+3. the group has it already (a match with that external id) or the outbox holds it (sent from there):
+   counted as `already` (`queued` for the outbox), neither listed nor sent again;
+4. for the public service (rankade.com), a date more than 31 days ago (it refuses to backdate further);
+5. its finishing order cannot be rebuilt (`ranks.py`);
+6. its game or one of its people cannot be given a game or player (`mapping.py`);
+7. what the service's rules say of the match (`new_match.read_match`: the M-code and its sentence).
+
+Memory stays flat: plays are read one at a time; what will be sent is written to a temporary SQLite file
+(deleted on `close()`) with the external ids already seen and those the group holds, and read back oldest
+first; only the distinct people and games, the first `LISTED_SKIPS` skipped plays (and a count per reason)
+and the first `PREVIEW` matches are held.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import time
+from collections import Counter
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field, replace
+from datetime import UTC, datetime, timedelta
+from typing import TYPE_CHECKING, Any
+from urllib.parse import urlsplit
+
+from rankterm.api.ids import new_local_id
+from rankterm.api.importing.detect import Source
+from rankterm.api.importing.mapping import (
+    GameChoice,
+    GameMapping,
+    MapFile,
+    PlayerChoice,
+    PlayerMapping,
+    Unresolved,
+)
+from rankterm.api.importing.plays import SourcePlay
+from rankterm.api.importing.ranks import Side, sides
+from rankterm.api.models import NewMatch
+from rankterm.api.new_match import MAX_NAME, read_match
+from rankterm.api.wire import DATE_FORMAT
+
+if TYPE_CHECKING:
+    from rankterm.api.client import RankingClient
+    from rankterm.api.outbox import Outbox
+
+PREVIEW = 20
+LISTED_SKIPS = 200
+PUBLIC_BACKDATE_DAYS = 31
+PUBLIC_HOST = "rankade.com"
+
+TWICE = "twice in the file"
+SOURCE = "left out by the source"
+TOO_OLD = "older than the public service takes"
+NO_ORDER = "no finishing order"
+NO_GAME = "game"
+NO_PLAYER = "player"
+
+
+def is_public(base_url: str) -> bool:
+    """Whether `base_url` is the public service (its rules on imported plays apply: FORMATS.md)."""
+    host = (urlsplit(base_url).hostname or "").lower()
+    return host == PUBLIC_HOST or host.endswith("." + PUBLIC_HOST)
+
+
+@dataclass(frozen=True, slots=True)
+class Skipped:
+    """A play left out, and why (a row of the dry run's skipped table)."""
+
+    where: str
+    external_id: str
+    kind: str
+    """The reason's kind, for the counts: one of the constants above, or an M-code."""
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
+class Planned:
+    """A match to record (a row of the dry run's preview)."""
+
+    external_id: str
+    where: str
+    date: str
+    game: str
+    result: str
+    """``1. Ada · 2. Bob, Carla (Blue) · 3. Bot``"""
+
+
+@dataclass
+class Plan:
+    """What an import would do; `matches()` gives what is to be sent, oldest first. Close it when done."""
+
+    source: Source
+    public: bool
+    plays_read: int = 0
+    to_record: int = 0
+    already: int = 0
+    """Plays the group has already (or the outbox holds): not sent again."""
+    queued: int = 0
+    """Of `already`, those the outbox holds (it sends them)."""
+    skip_counts: Counter[str] = field(default_factory=Counter)
+    skipped: list[Skipped] = field(default_factory=list)
+    players: list[PlayerChoice] = field(default_factory=list)
+    games: list[GameChoice] = field(default_factory=list)
+    preview: list[Planned] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+    """Sentences about the target (the public service's rules) to show with the table."""
+    seconds: float = 0.0
+    _db: sqlite3.Connection | None = None
+
+    @property
+    def skipped_count(self) -> int:
+        return sum(self.skip_counts.values())
+
+    @property
+    def new_players(self) -> list[PlayerChoice]:
+        return [p for p in self.players if p.new]
+
+    @property
+    def new_games(self) -> list[GameChoice]:
+        return [g for g in self.games if g.new]
+
+    def matches(self) -> Iterator[NewMatch]:
+        """The matches to send, oldest first (plays of one date in the source's order); new players and games
+        stand in as `PlayerChoice.player_id` (a local id) and `GameChoice.game_id` (negative)."""
+        if self._db is None:
+            return
+        cursor = self._db.execute("SELECT body FROM planned ORDER BY date, ord, rowid")
+        while rows := cursor.fetchmany(500):
+            for (body,) in rows:
+                yield NewMatch.model_validate(json.loads(body))
+
+    def close(self) -> None:
+        if self._db is not None:
+            self._db.close()
+            self._db = None
+
+    def __enter__(self) -> Plan:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+_SCHEMA = """
+CREATE TABLE planned (
+    external_id TEXT PRIMARY KEY, date TEXT NOT NULL, ord INTEGER NOT NULL, place TEXT NOT NULL, body TEXT NOT NULL
+);
+CREATE INDEX planned_order ON planned (date, ord);
+CREATE TABLE seen (external_id TEXT PRIMARY KEY, place TEXT NOT NULL);
+CREATE TABLE known (external_id TEXT PRIMARY KEY);
+"""
+
+
+class _Planner:
+    def __init__(
+        self,
+        client: RankingClient,
+        plan: Plan,
+        players: PlayerMapping,
+        games: GameMapping,
+        map_file: MapFile,
+        outbox: Outbox | None,
+        oldest: str | None,
+    ) -> None:
+        self.client, self.plan, self.players, self.games = client, plan, players, games
+        self.map_file, self.outbox, self.oldest = map_file, outbox, oldest
+        assert plan._db is not None
+        self.db = plan._db
+
+    def skip(self, play: SourcePlay, kind: str, reason: str) -> None:
+        self.plan.skip_counts[kind] += 1
+        if len(self.plan.skipped) < LISTED_SKIPS:
+            self.plan.skipped.append(Skipped(play.where, play.external_id, kind, reason))
+
+    async def take(self, play: SourcePlay) -> None:
+        ext = play.external_id
+        first = self.db.execute("SELECT place FROM seen WHERE external_id = ?", (ext,)).fetchone()
+        if first is not None:
+            self.skip(play, TWICE, f"the same play as {first[0]} (external id {ext})")
+            return
+        self.db.execute("INSERT INTO seen (external_id, place) VALUES (?, ?)", (ext, play.where))
+        if play.skip:
+            self.skip(play, SOURCE, play.skip)
+            return
+        if play.date is None:
+            self.skip(play, SOURCE, "it has no date")
+            return
+        if self.db.execute("SELECT 1 FROM known WHERE external_id = ?", (ext,)).fetchone():
+            self.plan.already += 1  # counted, not listed: a second import of a big file lists nothing
+            return
+        if self.outbox is not None and self.outbox.get(ext) is not None:
+            self.plan.already += 1
+            self.plan.queued += 1
+            return
+        if self.oldest is not None and play.date < self.oldest:
+            self.skip(
+                play,
+                TOO_OLD,
+                f"played {play.date[:10]}: the public service takes matches of the last "
+                f"{PUBLIC_BACKDATE_DAYS} days only (longer for paid groups)",
+            )
+            return
+        play = replace(play, game=self.map_file.game(play.game))
+        ranked, why = sides(play)
+        if why:
+            self.skip(play, NO_ORDER, why)
+            return
+        try:
+            game = await self.games.resolve(play.game)
+        except Unresolved as exc:
+            self.skip(play, NO_GAME, str(exc))
+            return
+        try:
+            chosen = [[self.players.resolve(play.seats[i]) for i in side.seats] for side in ranked]
+        except Unresolved as exc:
+            self.skip(play, NO_PLAYER, str(exc))
+            return
+        body = _wire(play, game, ranked, chosen)
+        _match, problems = read_match(body)
+        if problems:
+            problem = problems[0]
+            more = f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""
+            self.skip(play, problem.code, problem.sentence.rstrip(".") + more)
+            return
+        self.db.execute(
+            "INSERT INTO planned (external_id, date, ord, place, body) VALUES (?, ?, ?, ?, ?)",
+            (ext, play.date, play.order, play.where, json.dumps(body)),
+        )
+        self.plan.to_record += 1
+        game.plays += 1
+        for choice in {id(c): c for side in chosen for c in side}.values():
+            choice.plays += 1
+
+    def finish(self) -> None:
+        plan = self.plan
+        people = {id(c): c for c in self.players.chosen.values() if c.plays}
+        plan.players = sorted(people.values(), key=lambda c: (not c.new, c.source.casefold()))
+        games = [c for c in self.games.chosen.values() if isinstance(c, GameChoice) and c.plays]
+        plan.games = sorted(games, key=lambda c: (not c.new, c.source.casefold()))
+        rows = self.db.execute(
+            "SELECT place, body FROM planned ORDER BY date, ord, rowid LIMIT ?", (PREVIEW,)
+        )
+        names = {c.player_id: c.name for c in people.values()}
+        titles = {c.game_id: c.name for c in games}
+        for place, body in rows.fetchall():
+            match = json.loads(body)
+            title = titles.get(match["game"], "")
+            plan.preview.append(Planned(match["id"], place, match["date"], title, _result(match, names)))
+
+
+def _wire(
+    play: SourcePlay, game: GameChoice, ranked: list[Side], chosen: list[list[PlayerChoice]]
+) -> dict[str, Any]:
+    factions = []
+    for side, people in zip(ranked, chosen, strict=True):
+        faction: dict[str, Any] = {"rank": side.rank, "points": side.points, "name": side.name[:MAX_NAME]}
+        if side.bot:
+            faction["bot"] = True
+        else:
+            faction["players"] = [p.player_id for p in people]
+        factions.append(faction)
+    return {
+        "game": game.game_id,
+        "weight": play.weight,
+        "name": "",
+        "notes": play.notes,
+        "factions": factions,
+        "id": play.external_id,
+        "date": play.date,
+    }
+
+
+def _result(match: dict[str, Any], names: dict[str, str]) -> str:
+    parts = []
+    for faction in sorted(match["factions"], key=lambda f: f["rank"]):
+        who = "Bot" if faction.get("bot") else ", ".join(names.get(p, p) for p in faction.get("players", []))
+        label = f"{faction['rank']}. {who}"
+        if faction.get("name"):
+            label += f" ({faction['name']})"
+        parts.append(label)
+    return " · ".join(parts)
+
+
+async def plan_import(
+    client: RankingClient,
+    source: Source,
+    *,
+    map_file: MapFile | None = None,
+    outbox: Outbox | None = None,
+    public: bool | None = None,
+    now: float | None = None,
+    progress: Callable[[int], None] | None = None,
+) -> Plan:
+    """The dry run of importing `source` into the client's group (see the module docstring); nothing is
+    written to the service. `public` (default: by the service's address) applies the public service's rules;
+    `progress(plays_read)` is called every 100 plays."""
+    started = time.perf_counter()
+    public = is_public(client.base_url) if public is None else public
+    map_file = map_file or MapFile()
+    db = sqlite3.connect("", isolation_level=None)  # a private temporary file, gone when closed
+    db.executescript(_SCHEMA)
+    plan = Plan(source=source, public=public, _db=db)
+    try:
+        group_players = await client.players(refresh=True)
+        group_games = await client.games(refresh=True)
+        await _load_known(client, db)
+        oldest = None
+        if public:
+            when = datetime.fromtimestamp(now if now is not None else client.clock(), UTC)
+            oldest = (when - timedelta(days=PUBLIC_BACKDATE_DAYS)).strftime(DATE_FORMAT)
+            plan.notes += [
+                f"The public service: matches older than {PUBLIC_BACKDATE_DAYS} days are left out (paid groups "
+                "can backdate further), matches go oldest first, and every match, game and request counts "
+                "against the quota; the number of ghosts a group may have is limited.",
+            ]
+        planner = _Planner(
+            client,
+            plan,
+            PlayerMapping(group_players, map_file, new_local_id),
+            GameMapping(client, group_games),
+            map_file,
+            outbox,
+            oldest,
+        )
+        db.execute("BEGIN")
+        for play in source.plays():
+            plan.plays_read += 1
+            await planner.take(play)
+            if progress is not None and plan.plays_read % 100 == 0:
+                progress(plan.plays_read)
+        db.execute("COMMIT")
+        planner.finish()
+    except BaseException:
+        plan.close()
+        raise
+    plan.seconds = time.perf_counter() - started
+    return plan
+
+
+async def _load_known(client: RankingClient, db: sqlite3.Connection) -> None:
+    """The external ids of the group's matches, from the mirror brought up to date (one request when
+    nothing is new), into the `known` table."""
+    await client.sync_matches()
+    offset, step = 0, 1000
+    while True:
+        matches = client.cached_matches(offset=offset, limit=step)
+        if not matches:
+            return
+        db.executemany(
+            "INSERT OR IGNORE INTO known (external_id) VALUES (?)",
+            [(m.external_id,) for m in matches if m.external_id],
+        )
+        offset += step
