@@ -151,12 +151,20 @@ async def read_matches(client: RankingClient, args: argparse.Namespace) -> int:
     where = f" of subset {args.subset}" if args.subset else ""
     title = f"Matches{where}, page {args.page}" if args.page else f"Matches{where}"
     columns: Sequence[str] = MATCH_COLUMNS if args.format != "table" else MATCH_COLUMNS[:5]
+    if args.page is not None:
+        matches: Any = iter((await matches_page(client, args.page, args.subset)).data)
+        first = next(matches, None)
+    else:
+        matches = matches_newest_first(client, subset=args.subset)
+        first = await anext(matches, None)  # nothing printed before the service has answered
     with RowWriter(args.format, columns, title=title) as writer:
+        if first is not None:
+            writer.add(match_row(first)[: len(columns)], first.to_wire())
         if args.page is not None:
-            for match in (await matches_page(client, args.page, args.subset)).data:
+            for match in matches:
                 writer.add(match_row(match)[: len(columns)], match.to_wire())
         else:
-            async for match in matches_newest_first(client, subset=args.subset):
+            async for match in matches:
                 writer.add(match_row(match)[: len(columns)], match.to_wire())
     return EXIT_OK
 

@@ -1,0 +1,234 @@
+"""`rankterm export`: the whole group as one JSON document (matches oldest first) or CSV one row per faction
+player, streamed a page at a time, written through a temporary file; run through `main([...])` against
+`--demo`, and against a real `rankterm serve` process for the offline exit code."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import os
+import re
+import select
+import subprocess
+import sys
+import time
+from collections.abc import AsyncIterator, Iterator
+from pathlib import Path
+
+import pytest
+
+from rankterm.api import export as export_module
+from rankterm.api.client import RankingClient
+from rankterm.api.errors import Offline
+from rankterm.api.export import CSV_COLUMNS, matches_oldest_first
+from rankterm.api.models import MatchesPage, NewFaction, NewMatch
+from rankterm.cli import main, make_demo_client
+
+
+@pytest.fixture(autouse=True)
+def isolated(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    monkeypatch.setenv("RANKTERM_CONFIG", str(tmp_path / "config" / "config.toml"))
+    monkeypatch.setenv("RANKTERM_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.setenv("RANKTERM_DATA_DIR", str(tmp_path / "data"))
+    return tmp_path
+
+
+@pytest.fixture
+async def demo() -> AsyncIterator[RankingClient]:
+    client = make_demo_client()
+    yield client
+    await client.aclose()
+
+
+def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_json_export_is_the_group_in_match_order(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    target = tmp_path / "league.json"
+    code, out, err = run(capsys, "export", str(target), "--demo")
+    assert (code, out) == (0, "")
+    assert err == f"rankterm: exported 8 games, 10 players, 300 matches to {target}.\n"
+    doc = json.loads(target.read_text(encoding="utf-8"))
+    assert list(doc) == [
+        "format",
+        "version",
+        "exported",
+        "generator",
+        "group",
+        "games",
+        "players",
+        "matches",
+        "counts",
+    ]
+    assert (doc["format"], doc["version"]) == ("rankterm-export", 1)
+    assert re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ", doc["exported"])
+    assert doc["group"] == {"name": "demo", "service": "http://demo.rankterm/"}
+    assert doc["counts"] == {"games": 8, "players": 10, "matches": 300}
+    assert [m["number"] for m in doc["matches"]] == list(range(1, 301))
+    # The same wire shapes as the reads give (a fresh demo group is the same group).
+    _, games, _ = run(capsys, "games", "--demo", "--format", "json")
+    _, players, _ = run(capsys, "players", "--demo", "--format", "json")
+    _, matches, _ = run(capsys, "matches", "--demo", "--format", "json")
+    assert [g["name"] for g in doc["games"]] == [g["name"] for g in json.loads(games)]
+    assert [p["displayName"] for p in doc["players"]] == [p["displayName"] for p in json.loads(players)]
+    read = json.loads(matches)[::-1]
+    assert [(m["externalId"], m["date"], m["summary"]) for m in doc["matches"]] == [
+        (m["externalId"], m["date"], m["summary"]) for m in read
+    ]
+    assert set(doc["matches"][0]) == set(read[0]) and set(doc["matches"][0]["factions"][0]) == set(
+        read[0]["factions"][0]
+    )
+
+
+def test_csv_export_one_row_per_faction_player(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = run(capsys, "export", "-", "--demo", "--format", "csv")
+    assert (code, err) == (0, "")  # to stdout: nothing but the CSV
+    rows = list(csv.reader(io.StringIO(out)))
+    assert tuple(rows[0]) == CSV_COLUMNS
+    _, matches, _ = run(capsys, "matches", "--demo", "--format", "json")
+    wanted = [
+        (m["number"], index, p["id"] if p else "")
+        for m in reversed(json.loads(matches))
+        for index, f in enumerate(m["factions"], start=1)
+        for p in (f["players"] or [None])
+    ]
+    got = [(int(r[1]), int(r[3]), r[CSV_COLUMNS.index("player_id")]) for r in rows[1:]]
+    assert got == wanted
+    bots = [r for r in rows[1:] if r[CSV_COLUMNS.index("bot")] == "1"]
+    assert bots and all(r[CSV_COLUMNS.index("player")] == "" for r in bots)
+
+
+def test_json_to_stdout(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = run(capsys, "export", "-", "--demo")
+    assert (code, err) == (0, "")
+    assert json.loads(out)["counts"]["matches"] == 300
+
+
+async def test_the_walk_holds_a_page_and_fetches_one_ahead(demo: RankingClient) -> None:
+    requested: list[int] = []
+
+    async def fetch(n: int) -> MatchesPage:
+        requested.append(n)
+        return await export_module.matches_page(demo, n)
+
+    numbers = []
+    async for match in matches_oldest_first(demo, fetch=fetch):
+        numbers.append(match.number)
+        pages_given = -(-len(numbers) // 25)  # pages whose matches have been yielded, from the oldest
+        assert len(requested) <= 1 + pages_given + 1  # page 1 (read first), those, one ahead
+    assert numbers == list(range(1, 301))
+    assert requested == [1, *range(12, 1, -1)]  # page 1 is read once and used at the end
+
+
+async def test_a_match_recorded_during_the_export_is_neither_skipped_nor_doubled(demo: RankingClient) -> None:
+    players = await demo.players()
+    games = await demo.games()
+    duel = NewMatch(
+        game=games[0].id,
+        weight="normal",
+        factions=[NewFaction(players=[players[0].id], rank=1), NewFaction(players=[players[1].id], rank=2)],
+    )
+    numbers = []
+    async for match in matches_oldest_first(demo):
+        numbers.append(match.number)
+        if len(numbers) in (10, 140):  # every page of the walk moves by one, twice
+            await demo.add_matches(duel)
+    assert numbers == list(range(1, 303))
+
+
+async def test_a_player_made_during_the_walk_restarts_it_without_doubles(demo: RankingClient) -> None:
+    for n in range(30):
+        await demo.create_player(f"Guest {n:02d}")
+    before = {p.id for p in await demo.players_now(refresh=True)}
+    assert len(before) == 40
+    seen = []
+    async for player in export_module.all_players(demo):
+        seen.append(player.id)
+        if len(seen) == 3:
+            await demo.create_player("Aaron")  # sorted onto page 1, pushing one onto page 2
+    assert len(seen) == len(set(seen)) == 41 and before < set(seen)
+
+
+def test_a_failed_export_leaves_the_file_as_it_was(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    target = tmp_path / "league.json"
+    target.write_text("the export of last week\n")
+    real = export_module.matches_page
+
+    async def flaky(client: RankingClient, page: int, subset: str | None = None) -> MatchesPage:
+        if page == 9:
+            raise Offline("matches", "connection reset")
+        return await real(client, page, subset)
+
+    monkeypatch.setattr(export_module, "matches_page", flaky)
+    code, out, err = run(capsys, "export", str(target), "--demo")
+    assert (code, out) == (3, "") and err.startswith("rankterm: Cannot reach the service (matches)")
+    assert target.read_text() == "the export of last week\n"
+    assert [name for name in os.listdir(tmp_path) if name.startswith(".league.json.")] == []  # no temp file
+
+
+# ---------------------------------------------------------------------------------------------- rankterm serve
+
+
+def _serve(tmp_path: Path) -> Iterator[tuple[subprocess.Popen[str], str]]:
+    """`rankterm serve --demo` on a free port of 127.0.0.1 with a fresh database; yields it and a profile for it."""
+    proc = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "rankterm",
+            "serve",
+            "--db",
+            str(tmp_path / "service.db"),
+            "--port",
+            "0",
+            "--demo",
+        ],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env={**os.environ, "PYTHONUNBUFFERED": "1"},
+    )
+    assert proc.stdout is not None
+    printed: list[str] = []
+    deadline = time.monotonic() + 60
+    while not printed or not printed[-1].startswith("rankterm service on"):
+        ready, _, _ = select.select([proc.stdout], [], [], max(0.0, deadline - time.monotonic()))
+        line = proc.stdout.readline() if ready else ""
+        if not line:
+            proc.kill()
+            pytest.fail(
+                f"rankterm serve did not start: {''.join(printed)} {proc.stderr.read() if proc.stderr else ''}"
+            )
+        printed.append(line)
+    url = printed[-1].split()[3]
+    key, secret = re.search(r"client key '([^']+)', secret '([^']+)'", "".join(printed)).groups()  # type: ignore[union-attr]
+    try:
+        yield proc, f'[profiles.home]\nbase_url = "{url}"\nkey = "{key}"\nsecret = "{secret}"\n'
+    finally:
+        proc.kill()
+        proc.wait(10)
+
+
+def test_export_from_rankterm_serve_then_offline(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    for proc, snippet in _serve(tmp_path):
+        config = tmp_path / "config" / "config.toml"
+        config.parent.mkdir()
+        config.write_text(snippet)
+        target = tmp_path / "plays.csv"
+        code, _, err = run(capsys, "--profile", "home", "export", str(target), "--format", "csv")
+        assert code == 0 and err.startswith("rankterm: exported ") and "300 matches" in err
+        exported = target.read_text()
+        assert exported.startswith(",".join(CSV_COLUMNS) + "\n")
+        proc.kill()
+        proc.wait(10)
+        code, out, err = run(capsys, "export", str(target), "--profile", "home")
+        assert (code, out) == (3, "")
+        assert err.startswith("rankterm: Cannot reach the service") and err.count("\n") == 1
+        assert target.read_text() == exported  # never a half file
+        assert not [name for name in os.listdir(tmp_path) if name.endswith(".part")]
