@@ -1,0 +1,175 @@
+"""`rankterm import FILE`: plays from BG Stats, BoardGameGeek, a CSV file or rankterm's own export, into the
+group, through the outbox.
+
+    rankterm import plays.xml --dry-run               what would be recorded, made and skipped, and why
+    rankterm import bgstats.bgsplay --map players.toml
+    rankterm --profile home import league.json         a group exported with `rankterm export`
+    rankterm import plays.csv --demo                   try it on an in-process demo group
+
+The kind of file is told by its content (rankterm/api/importing/detect.py). The dry run (always shown; with
+`--dry-run` nothing else happens) lists who each person of the file is in the group (or a new ghost), each
+game (the group's, the catalogue's, or new), the plays skipped and why, and the first matches to record.
+Then the new games are made, and the ghosts and matches go through the outbox, oldest first, in the
+service's batches (`--batch`, default the client's 10), each match with an external id from the file: a
+dropped connection loses nothing (what was queued is sent by the next run or by the app) and importing the
+same file again records nothing new. A progress bar on a terminal; a summary at the end.
+
+`--format json` prints the dry run (and then what was sent) as JSON on stdout.
+
+Exit codes: 0 done (or nothing new); 1 the service rejected matches or refused the import (quota, key);
+2 a file or map that cannot be used; 3 the service cannot be reached (what was queued waits in the outbox).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import TYPE_CHECKING
+
+from rankterm.cli.common import (
+    EXIT_OFFLINE,
+    EXIT_OK,
+    EXIT_REFUSED,
+    add_format_argument,
+    add_source_arguments,
+    emit_json,
+    emit_rows,
+    is_terminal,
+    positive_int,
+    run_headless,
+)
+
+if TYPE_CHECKING:
+    from rankterm.api.client import RankingClient
+    from rankterm.api.importing import ImportReport, Plan
+
+ORDER = 61
+
+MAX_BATCH = 100
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    parser = sub.add_parser(
+        "import",
+        help="import plays from BG Stats, BoardGameGeek, CSV or a rankterm export (dry run first)",
+        description="Import the plays of FILE into the group, through the outbox. The kind of file is told by "
+        "its content: a BG Stats export (.bgsplay/.json), BoardGameGeek plays (XML), a rankterm export (JSON "
+        "or CSV), or CSV with the header date,game,player,team,rank,score.",
+    )
+    parser.add_argument("file", metavar="FILE", help="the file to import")
+    parser.add_argument("--dry-run", action="store_true", help="show what would be done, and do nothing")
+    parser.add_argument(
+        "--map", metavar="TOML", help="names of the file to the group's players, co-op and lowest-wins games"
+    )
+    parser.add_argument(
+        "--batch",
+        type=positive_int,
+        metavar="N",
+        help=f"matches per request (default 10; at most {MAX_BATCH}: the embedded service's limit)",
+    )
+    add_source_arguments(parser)
+    add_format_argument(parser, "table", "json")
+    parser.set_defaults(run=lambda args: run_headless(args, run_import))
+
+
+def _say(text: str) -> None:
+    print(text, file=sys.stderr)
+
+
+async def run_import(client: RankingClient, args: argparse.Namespace) -> int:
+    from rankterm.api.importing import load_map, open_source, plan_import
+    from rankterm.cli.app import make_outbox
+
+    source = open_source(args.file)
+    map_file = load_map(args.map) if args.map else None
+    if args.batch:
+        client.batch_size = min(args.batch, MAX_BATCH)
+    outbox = make_outbox(client, bool(args.demo))
+    try:
+        reading = _Reading() if is_terminal(sys.stderr) else None
+        plan = await plan_import(client, source, map_file=map_file, outbox=outbox, progress=reading)
+        if reading is not None:
+            reading.done()
+        with plan:
+            show_plan(plan, args.format)
+            if args.dry_run:
+                return EXIT_OK
+            if plan.to_record == 0 and not plan.queued:
+                _say("rankterm: nothing new to record.")
+                return EXIT_OK
+            report = await _send(plan, client, outbox)
+        if args.format == "json":
+            from rankterm.api.importing.report import report_json
+
+            emit_json({"sent": report_json(report)})
+        return _exit(report)
+    finally:
+        outbox.close()
+
+
+class _Reading:
+    """ "reading… N plays" on stderr while the file is planned (a terminal only)."""
+
+    def __init__(self) -> None:
+        self.shown = False
+
+    def __call__(self, plays: int) -> None:
+        sys.stderr.write(f"\rreading {plays} plays…")
+        sys.stderr.flush()
+        self.shown = True
+
+    def done(self) -> None:
+        if self.shown:
+            sys.stderr.write("\r\033[K")
+            sys.stderr.flush()
+
+
+def show_plan(plan: Plan, fmt: str) -> None:
+    """The dry run: JSON on stdout, or sentences and tables."""
+    from rankterm.api.importing.report import as_json, sections, summary
+
+    if fmt == "json":
+        emit_json({"dryRun": as_json(plan)})
+        return
+    for line in summary(plan):
+        print(line)
+    for section in sections(plan):
+        if section.rows:
+            print()
+            emit_rows("table", section.columns, section.rows, title=section.title)
+
+
+async def _send(plan: Plan, client: RankingClient, outbox) -> ImportReport:
+    from rankterm.api.importing import send_plan
+    from rankterm.api.importing.report import outcome
+    from rankterm.api.outbox import OutboxSender
+
+    sender = OutboxSender(outbox, client)
+    if is_terminal(sys.stderr):
+        from rich.console import Console
+        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+
+        columns = (TextColumn("sending"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn())
+        with Progress(*columns, console=Console(stderr=True), transient=True) as bar:
+            task = bar.add_task("sending", total=max(1, plan.to_record))
+            report = await send_plan(
+                plan,
+                client,
+                outbox,
+                sender.send_pending,
+                progress=lambda n, _t: bar.update(task, completed=n),
+            )
+    else:
+        report = await send_plan(plan, client, outbox, sender.send_pending)
+    _say(f"rankterm: {outcome(report)}")
+    return report
+
+
+def _exit(report: ImportReport) -> int:
+    from rankterm.api.errors import Offline
+
+    if isinstance(report.stopped, Offline):
+        return EXIT_OFFLINE
+    if report.stopped is not None or report.rejected or report.left_out:
+        return EXIT_REFUSED
+    return EXIT_OK
