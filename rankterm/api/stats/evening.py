@@ -59,7 +59,7 @@ def tonight_figures(
                     upset = Upset(m.number, game_name, q, p.label, before)
     tallies = sorted(
         (Tally(q, names[q], wins[q], len(ns)) for q, ns in played.items()),
-        key=lambda t: (-t.wins, -t.played, t.name.casefold(), t.player_id),
+        key=lambda t: (-t.wins, -(t.win_rate or 0.0), t.name.casefold(), t.player_id),
     )
     gains = []
     for q, numbers in played.items():

@@ -253,7 +253,8 @@ class Upset:
 
 @dataclass(frozen=True, slots=True)
 class Tonight:
-    """Matches since `since`, in the order played; `tallies` most wins first.
+    """Matches since `since`, in the order played; `tallies` everyone who played, most wins first (then the
+    better win rate).
 
     `biggest_gain` and `biggest_upset` need ree (see `history.ree_around`); None when it was not given or
     not loaded for anyone who qualifies."""
