@@ -72,6 +72,7 @@ class RanktermApp(App):
         Binding("r", "open_mode('rankings')", "Rankings"),
         Binding("m", "open_mode('matches')", "Matches"),
         Binding("o", "open_mode('outbox')", "Outbox"),
+        Binding("s", "open_mode('stats')", "Stats"),
         Binding("l", "open_mode('login')", "Profiles"),
         Binding("ctrl+t", "change_theme", "Theme", show=False),
         Binding("q", "quit", "Quit", show=False),

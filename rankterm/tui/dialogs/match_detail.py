@@ -119,3 +119,13 @@ class MatchDetailScreen(ModalScreen[None]):
 
     def action_close(self) -> None:
         self.dismiss(None)
+
+    def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
+        """Enter on a faction: its (first) player's page; Escape comes back here."""
+        from rankterm.tui.screens.stats.player_page import PlayerPageScreen
+
+        factions = sorted(self.match.factions, key=lambda f: f.rank)
+        if 0 <= event.cursor_row < len(factions) and not factions[event.cursor_row].bot:
+            players = factions[event.cursor_row].players
+            if players:
+                self.app.push_screen(PlayerPageScreen(players[0]))

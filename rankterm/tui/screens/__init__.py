@@ -22,6 +22,7 @@ SCREENS: dict[str, tuple[str, str, str]] = {
     "rankings": ("rankings", "RankingsScreen", "Rankings"),
     "matches": ("matches", "MatchesScreen", "Matches"),
     "outbox": ("outbox", "OutboxScreen", "Outbox"),
+    "stats": ("stats", "StatsScreen", "Stats"),
     "login": ("login", "LoginScreen", "Profiles"),
 }
 

@@ -296,3 +296,12 @@ class GamesScreen(RanktermScreen):
                 to="toast",
             )
         self.load_group()
+
+    @on(DataTable.RowSelected, "#games-table")
+    def _open_game(self, event: DataTable.RowSelected) -> None:
+        """Enter on a game: its page (figures and standings, the Stats mode's stories)."""
+        from rankterm.tui.screens.stats.game_page import GamePageScreen
+
+        game = next((g for g in self.shown if str(g.id) == event.row_key.value), None)
+        if game is not None:
+            self.app.push_screen(GamePageScreen(game))

@@ -265,3 +265,12 @@ class PlayersScreen(RanktermScreen):
             return
         self.say(f"Ghost player {player.label} created.", "ok", to="toast")
         self.jump_to(player)
+
+    @on(DataTable.RowSelected, "#players-table")
+    def _open_player(self, event: DataTable.RowSelected) -> None:
+        """Enter on a player: their page (a player's page, the Stats mode's stories)."""
+        from rankterm.tui.screens.stats.player_page import PlayerPageScreen
+
+        player = next((p for p in self.shown if p.id == event.row_key.value), None)
+        if player is not None and not is_local_id(player.id):
+            self.app.push_screen(PlayerPageScreen(player))

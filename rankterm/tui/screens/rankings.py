@@ -24,7 +24,7 @@ from textual.widgets import DataTable, Footer, Header, Input, Label, Static
 from rankterm.api.errors import RanktermError
 from rankterm.api.models import RankingRow, RankingsPage, Subset
 from rankterm.api.text import ascii_digits
-from rankterm.tui.dialogs.player_matches import PlayerMatchesScreen
+from rankterm.tui.screens.stats.player_page import PlayerPageScreen
 from rankterm.tui.screens.subset_paged import SubsetPagedScreen
 from rankterm.tui.text import NONE, error_sentence, label_text
 from rankterm.tui.widgets.form_input import FormInput
@@ -241,5 +241,4 @@ class RankingsScreen(SubsetPagedScreen):
         row = next((r for r in data.data if r.player.id == player_id), None)
         if row is None:
             return
-        subset = self.picker.subset
-        self.app.push_screen(PlayerMatchesScreen(row.player, subset, fetch=self.client.matches_page))
+        self.app.push_screen(PlayerPageScreen(row.player))

@@ -1,0 +1,188 @@
+"""Head-to-head: two players (or a player and everyone): how often they met, who finished ahead, ties, per game,
+and their last meetings. The body of the Stats mode's Head-to-head tab.
+
+The counts are `rankterm.api.stats.head_to_head` over the group's matches (no request), the same figures
+`rankterm stats h2h` prints. A bar shows the shares with shapes as well as colours (█ the first player ahead,
+▒ ties, ░ the second ahead), so it reads in 16 colours and with NO_COLOR.
+"""
+
+from __future__ import annotations
+
+from rich.text import Text
+from textual import on
+from textual.app import ComposeResult
+from textual.containers import Horizontal, Vertical
+from textual.widgets import DataTable, Label, Select, Static
+
+from rankterm.api.models import Match
+from rankterm.api.stats import HeadToHead, head_to_head
+from rankterm.tui.screens.stats.choices import most_active, most_met, options, players_in
+from rankterm.tui.screens.stats.words import plural, short_day, tally_bar
+from rankterm.tui.text import plain_str, styled
+from rankterm.tui.widgets.text_table import TextTable
+
+EVERYONE = "*everyone*"
+"""The second picker's value for "everyone" (never a player id: ids are letters and digits)."""
+
+
+def summary(h2h: HeadToHead) -> list[object | tuple[object, str]]:
+    """The counts in words, as `styled()` parts: "23 meetings · Ada ahead 14 · Ben ahead 8 · 1 tie"."""
+    parts: list[object | tuple[object, str]] = [
+        (plural(h2h.meetings, "meeting"), "bold"),
+        " · ",
+        h2h.a_name,
+        f" ahead {h2h.a_ahead} · ",
+        h2h.b_name,
+        f" ahead {h2h.b_ahead} · ",
+        plural(h2h.ties, "tie"),
+    ]
+    if h2h.together:
+        parts.append((f" · together {h2h.together}, won {h2h.together_wins}", "dim"))
+    return parts
+
+
+def _cell(value: int | str, right: bool = True) -> Text:
+    return Text(plain_str(value), justify="right" if right else "left")
+
+
+class HeadToHeadView(Vertical):
+    """Two pickers, the counts, a bar, the counts per game and the last meetings."""
+
+    DEFAULT_CSS = """
+    HeadToHeadView { height: 1fr; padding: 0 1; }
+    HeadToHeadView #h2h-pick { height: 1; }
+    HeadToHeadView #h2h-pick Select { width: 24; }
+    HeadToHeadView #h2h-pick Label { width: auto; margin: 0 1; color: $text-muted; }
+    HeadToHeadView #h2h-summary { height: auto; margin-top: 1; }
+    HeadToHeadView #h2h-bar { height: 1; }
+    HeadToHeadView #h2h-tables { height: 1fr; margin-top: 1; }
+    HeadToHeadView #h2h-tables > Vertical { width: 1fr; }
+    HeadToHeadView #h2h-games-box { margin-right: 2; }
+    HeadToHeadView .h2h-title { height: 1; color: $text-muted; }
+    HeadToHeadView DataTable { height: 1fr; }
+    """
+
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.matches: list[Match] = []
+        self.figures: HeadToHead | None = None
+        self._players: dict[str, str] = {}
+        self._filling = False
+
+    def compose(self) -> ComposeResult:
+        with Horizontal(id="h2h-pick"):
+            yield Select([], prompt="Player", allow_blank=True, id="h2h-a", compact=True, type_to_search=True)
+            yield Label("against")
+            yield Select([], prompt="Player", allow_blank=True, id="h2h-b", compact=True, type_to_search=True)
+        yield Static("", id="h2h-summary")
+        yield Static("", id="h2h-bar")
+        with Horizontal(id="h2h-tables"):
+            with Vertical(id="h2h-games-box"):
+                yield Static("Per game", classes="h2h-title")
+                yield TextTable(id="h2h-games", cursor_type="row", zebra_stripes=True)
+            with Vertical(id="h2h-last-box"):
+                yield Static("Last meetings, newest first", classes="h2h-title")
+                yield TextTable(id="h2h-last", cursor_type="row", zebra_stripes=True)
+
+    @property
+    def a_select(self) -> Select[str]:
+        return self.query_one("#h2h-a", Select)
+
+    @property
+    def b_select(self) -> Select[str]:
+        return self.query_one("#h2h-b", Select)
+
+    def show(self, matches: list[Match]) -> None:
+        """Offer the players of `matches` and draw the pair picked (first time: the most active player and
+        the one they met most)."""
+        self.matches = matches
+        players = players_in(matches)
+        a, b = self.a_select.value, self.b_select.value
+        if players != self._players:
+            self._players = players
+            self._filling = True
+            self.a_select.set_options(options(players))
+            self.b_select.set_options([(Text("everyone"), EVERYONE), *options(players)])
+            self._filling = False
+        if not isinstance(a, str) or a not in players:
+            a = most_active(matches) or ""
+        if not isinstance(b, str) or (b != EVERYONE and b not in players):
+            b = (most_met(matches, a) if a else None) or EVERYONE
+        self.pick(a, b)
+
+    def pick(self, a_id: str, b_id: str | None) -> None:
+        """Show A against B (None or EVERYONE: against everyone)."""
+        b_value = EVERYONE if b_id is None else b_id
+        self._filling = True
+        if a_id in self._players:
+            self.a_select.value = a_id
+        if b_value == EVERYONE or b_value in self._players:
+            self.b_select.value = b_value
+        self._filling = False
+        self._draw()
+
+    @on(Select.Changed)
+    def _changed(self, event: Select.Changed) -> None:
+        event.stop()
+        if not self._filling:
+            self._draw()
+
+    def _draw(self) -> None:
+        a, b = self.a_select.value, self.b_select.value
+        if not isinstance(a, str) or not a:
+            self.query_one("#h2h-summary", Static).update("Pick a player.")
+            return
+        b_id = None if not isinstance(b, str) or b == EVERYONE else b
+        if b_id == a:
+            self.query_one("#h2h-summary", Static).update("Pick two different players (or everyone).")
+            return
+        h2h = head_to_head(self.matches, a, b_id)
+        self.figures = h2h
+        self.query_one("#h2h-summary", Static).update(styled(*summary(h2h)))
+        width = max(10, self.size.width - 4 - len(h2h.a_name[:20]) - len(h2h.b_name[:20]))
+        bar = tally_bar(h2h.a_ahead, h2h.b_ahead, h2h.ties, min(width, 60))
+        self.query_one("#h2h-bar", Static).update(
+            styled(h2h.a_name[:20], " ", bar, " ", h2h.b_name[:20]) if h2h.meetings else styled(("", ""))
+        )
+        self._fill_games(h2h)
+        self._fill_last(h2h)
+
+    def _fill_games(self, h2h: HeadToHead) -> None:
+        table = self.query_one("#h2h-games", DataTable)
+        table.clear(columns=True)
+        for key, title in (("game", "Game"), ("met", "Met"), ("a", h2h.a_name[:10]), ("b", h2h.b_name[:10])):
+            table.add_column(Text(plain_str(title)), key=key)
+        table.add_column("Tie", key="tie")
+        for g in h2h.per_game:
+            if not g.meetings:
+                continue
+            table.add_row(
+                _cell(g.game_name, right=False),
+                _cell(g.meetings),
+                _cell(g.a_ahead),
+                _cell(g.b_ahead),
+                _cell(g.ties),
+                key=str(g.game_id),
+            )
+
+    def _fill_last(self, h2h: HeadToHead) -> None:
+        table = self.query_one("#h2h-last", DataTable)
+        table.clear(columns=True)
+        everyone = h2h.b_id is None
+        columns = [("no", "No."), ("date", "Date"), ("game", "Game")]
+        if everyone:
+            columns.append(("other", "Against"))
+        columns.append(("ahead", "Ahead"))
+        for key, title in columns:
+            table.add_column(title, key=key)
+        for meeting in h2h.last:
+            ahead = {"a": h2h.a_name, "b": meeting.other_name, "tie": "tie"}[meeting.outcome]
+            cells = [
+                _cell(meeting.match_number),
+                _cell(short_day(meeting.date)),
+                _cell(meeting.game_name, False),
+            ]
+            if everyone:
+                cells.append(_cell(meeting.other_name, False))
+            cells.append(_cell(ahead, False))
+            table.add_row(*cells, key=str(meeting.match_number))

@@ -1,0 +1,180 @@
+"""Stats (mode "stats", key s): the group's stories in four tabs: a player's page, head-to-head, a game's page
+and tonight.
+
+Every tab is drawn from the group's matches, shown at once from the mirror and revalidated (see
+`StoryScreen`); each picks who or what it shows with a one-line picker. The Player and Game tabs show the
+same page that Enter on a player or a game opens elsewhere.
+
+Keys: 1 Player · 2 Head-to-head · 3 Game · 4 Tonight · v ree/position chart · Enter on a player or a game
+opens their page · F5 reload.
+"""
+
+from __future__ import annotations
+
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical
+from textual.widgets import DataTable, Footer, Header, Label, Select, Static, TabbedContent, TabPane
+
+from rankterm.api.models import Match
+from rankterm.tui.screens.stats.base import StoryScreen
+from rankterm.tui.screens.stats.choices import games_in, most_active, options, players_in
+from rankterm.tui.screens.stats.game_page import GameStory, open_player_row
+from rankterm.tui.screens.stats.head_to_head import HeadToHeadView
+from rankterm.tui.screens.stats.player_page import PlayerStory, open_game_row
+from rankterm.tui.screens.stats.tonight import TonightView
+
+TABS = ("player", "h2h", "game", "tonight")
+
+
+class StatsScreen(StoryScreen):
+    """The four stories of the group, one tab each."""
+
+    INFO = "#stats-info"
+
+    DEFAULT_CSS = """
+    StatsScreen #stats-info { height: auto; padding: 0 1; color: $text-muted; }
+    StatsScreen #stats-info.-error { color: $text-error; }
+    StatsScreen TabPane { padding: 0; }
+    StatsScreen .stats-pick { height: 1; padding: 0 1; }
+    StatsScreen .stats-pick Label { width: auto; margin-right: 1; color: $text-muted; }
+    StatsScreen .stats-pick Select { width: 28; }
+    """
+
+    BINDINGS = [
+        Binding("1", "tab('player')", "Player", show=False),
+        Binding("2", "tab('h2h')", "H2H", show=False),
+        Binding("3", "tab('game')", "Game", show=False),
+        Binding("4", "tab('tonight')", "Tonight", show=False),
+        Binding("v", "toggle_chart", "Ree/position"),
+        Binding("f5", "reload", "Reload"),
+    ]
+
+    def __init__(self, **kwargs) -> None:
+        super().__init__(**kwargs)
+        self._players: dict[str, str] = {}
+        self._games: dict[int, str] = {}
+        self._filling = False
+
+    def compose(self) -> ComposeResult:
+        yield Header()
+        yield Static("", id="stats-info")
+        with TabbedContent(initial="player", id="stats-tabs"):
+            with TabPane("1 Player", id="player"), Vertical():
+                with Horizontal(classes="stats-pick"):
+                    yield Label("Player")
+                    yield Select([], prompt="Player", id="stats-player", compact=True, type_to_search=True)
+                yield PlayerStory(id="stats-player-story")
+            with TabPane("2 Head-to-head", id="h2h"):
+                yield HeadToHeadView(id="stats-h2h")
+            with TabPane("3 Game", id="game"), Vertical():
+                with Horizontal(classes="stats-pick"):
+                    yield Label("Game")
+                    yield Select([], prompt="Game", id="stats-game", compact=True, type_to_search=True)
+                yield GameStory(id="stats-game-story")
+            with TabPane("4 Tonight", id="tonight"):
+                yield TonightView(id="stats-tonight")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        super().on_mount()
+        if not self.matches:
+            self.say("Reading the group's matches…")
+
+    # ------------------------------------------------------------------ drawing
+
+    @property
+    def tab(self) -> str:
+        return self.query_one(TabbedContent).active or "player"
+
+    def show_matches(self, matches: list[Match]) -> None:
+        self.say("" if matches else "No match recorded yet: the stories start with the first one.")
+        self._fill_pickers(matches)
+        self._draw_tab()
+
+    def _fill_pickers(self, matches: list[Match]) -> None:
+        players, games = players_in(matches), games_in(matches)
+        player_pick = self.query_one("#stats-player", Select)
+        game_pick = self.query_one("#stats-game", Select)
+        self._filling = True
+        try:
+            if players != self._players:
+                self._players = players
+                chosen = player_pick.value
+                player_pick.set_options(options(players))
+                first = chosen if isinstance(chosen, str) and chosen in players else most_active(matches)
+                if first is not None:
+                    player_pick.value = first
+            if games != self._games:
+                self._games = games
+                chosen_game = game_pick.value
+                game_pick.set_options(options(games))
+                if isinstance(chosen_game, str) and chosen_game.isdigit() and int(chosen_game) in games:
+                    game_pick.value = chosen_game
+                elif games:
+                    busiest = max(
+                        games, key=lambda g: (sum(1 for m in matches if m.game and m.game.id == g), -g)
+                    )
+                    game_pick.value = str(busiest)
+        finally:
+            self._filling = False
+
+    def _draw_tab(self) -> None:
+        """Draw the tab shown (the others are drawn when shown)."""
+        if not self.matches and not self.has_client:
+            return
+        client = self.client if self.has_client else None
+        tab = self.tab
+        if tab == "player":
+            value = self.query_one("#stats-player", Select).value
+            if isinstance(value, str):
+                self.query_one(PlayerStory).show(self.matches, value, client)
+        elif tab == "h2h":
+            self.query_one(HeadToHeadView).show(self.matches)
+        elif tab == "game":
+            value = self.query_one("#stats-game", Select).value
+            if isinstance(value, str) and value.lstrip("-").isdigit():
+                self.query_one(GameStory).show(self.matches, int(value), client)
+        elif tab == "tonight":
+            self.query_one(TonightView).show(self.matches, client)
+
+    # ------------------------------------------------------------------ events and keys
+
+    @on(TabbedContent.TabActivated)
+    def _tab_shown(self, event: TabbedContent.TabActivated) -> None:
+        if self.matches:
+            self._draw_tab()
+
+    @on(Select.Changed, "#stats-player, #stats-game")
+    def _picked(self, event: Select.Changed) -> None:
+        if not self._filling and self.matches:
+            self._draw_tab()
+
+    def action_tab(self, tab: str) -> None:
+        self.query_one(TabbedContent).active = tab
+
+    def action_toggle_chart(self) -> None:
+        self.query_one(PlayerStory).toggle_chart()
+
+    def action_reload(self) -> None:
+        super().action_reload()
+        if not self.has_client:
+            return
+        if self.tab == "player":
+            self.query_one(PlayerStory).reload_history(self.client)
+        elif self.tab == "tonight":
+            self.query_one(TonightView).reload_ree()
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "toggle_chart" and self.is_mounted and self.tab != "player":
+            return None
+        return True
+
+    @on(DataTable.RowSelected, "#ps-games, #h2h-games")
+    def _open_game(self, event: DataTable.RowSelected) -> None:
+        open_game_row(self, event)
+
+    @on(DataTable.RowSelected, "#gs-standings, #tn-tally")
+    def _open_player(self, event: DataTable.RowSelected) -> None:
+        open_player_row(self, event)

@@ -1,0 +1,313 @@
+"""A player's page: ree over their matches as a chart, position over time, and the figures that tell their story.
+
+`PlayerStory` is the page's body (the Stats mode's Player tab shows it under a picker); `PlayerPageScreen` is
+the page pushed by Enter on a player anywhere (rankings, players, a match's players): Escape returns.
+
+The figures (matches, wins, win rate overall and per game, current and longest streak, best game, nemesis,
+favourite victim, the last 10 results as a form line) come from the group's matches at once
+(`rankterm.api.stats.player_figures`). The chart needs the standings after the player's matches: they are read
+in a worker (`player_history`, which spends at most a share of the hourly quota and keeps every page it read),
+and the chart's title says how much is loaded ("42 of 60 points"); what the quota left out is asked again
+later, in the background (every `RETRY_SECONDS` while the page is shown, and on F5).
+
+Keys: v switches the chart between ree and position (at 40 lines or more both are shown) · h the player's
+recent matches (rank and points of each) · Enter on a game opens its page · F5 reload · Escape back (the
+pushed page).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from rich.text import Text
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical
+from textual.timer import Timer
+from textual.widgets import DataTable, Footer, Header, Static
+
+from rankterm.api.errors import RanktermError
+from rankterm.api.models import Match, Player
+from rankterm.api.stats import PlayerFigures, player_figures
+from rankterm.api.stats.history import History, player_history
+from rankterm.tui.base import task
+from rankterm.tui.screens.stats.base import StoryScreen
+from rankterm.tui.screens.stats.words import axis_labels, day, facts, form_line, percent, plural
+from rankterm.tui.text import NONE, error_sentence, plain, plain_str, styled
+from rankterm.tui.widgets.chart import LineChart
+from rankterm.tui.widgets.text_table import TextTable
+
+if TYPE_CHECKING:
+    from rankterm.api.client import RankingClient
+
+TALL = 34
+"""From this many lines of terminal up, both charts (ree and position) are shown."""
+RETRY_SECONDS = 300.0
+"""While a page is shown with history left out by the quota, it asks again this often."""
+GAME_COLUMNS = ("Game", "Played", "Won", "Drawn", "Lost", "Rate")
+
+
+def figure_rows(fig: PlayerFigures) -> list[tuple[str, object]]:
+    """The figures beside the chart, as label/value rows (names plain)."""
+    rows: list[tuple[str, object]] = [
+        ("Played", fig.played),
+        ("Won", f"{fig.wins} · {percent(fig.win_rate)}"),
+        ("Drawn", fig.draws),
+        ("Streak", f"{fig.current_streak} now · {fig.longest_streak} best"),
+    ]
+    best = fig.best_game
+    if best is None:
+        rows.append(("Best game", NONE))
+    else:
+        rows += [("Best game", plain(best.game_name)), ("", f"{percent(best.win_rate)} of {best.played}")]
+    for label, rival, count, word in (
+        ("Nemesis", fig.nemesis, fig.nemesis.behind if fig.nemesis else 0, "ahead in"),
+        ("Victim", fig.victim, fig.victim.ahead if fig.victim else 0, "behind in"),
+    ):
+        if rival is None:
+            rows.append((label, NONE))
+        else:
+            rows += [(label, plain(rival.name)), ("", f"{word} {count} of {rival.meetings}")]
+    return rows
+
+
+class PlayerStory(Vertical):
+    """One player's page body: head line, chart(s) beside the figures, form line, results per game."""
+
+    DEFAULT_CSS = """
+    PlayerStory { height: 1fr; padding: 0 1; }
+    PlayerStory #ps-head { height: 1; text-style: bold; }
+    PlayerStory #ps-top { height: 11; }
+    PlayerStory.-tall #ps-top { height: 22; }
+    PlayerStory #ps-charts { width: 1fr; }
+    PlayerStory .ps-chart-title { height: 1; color: $text-muted; }
+    PlayerStory LineChart { height: 1fr; }
+    PlayerStory #ps-pos-title, PlayerStory #ps-pos { display: none; }
+    PlayerStory.-position #ps-pos-title, PlayerStory.-position #ps-pos { display: block; }
+    PlayerStory.-position #ps-ree-title, PlayerStory.-position #ps-ree { display: none; }
+    PlayerStory.-tall #ps-pos-title, PlayerStory.-tall #ps-pos,
+    PlayerStory.-tall #ps-ree-title, PlayerStory.-tall #ps-ree { display: block; }
+    PlayerStory #ps-facts { width: 30; height: auto; margin-left: 2; }
+    PlayerStory #ps-form { height: 1; margin-top: 1; }
+    PlayerStory #ps-games { height: 1fr; min-height: 3; }
+    """
+
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.player_id: str | None = None
+        self.figures: PlayerFigures | None = None
+        self.history: History | None = None
+        self._history_for: tuple[str, tuple[int, ...]] | None = None
+
+    def compose(self) -> ComposeResult:
+        yield Static("", id="ps-head")
+        with Horizontal(id="ps-top"):
+            with Vertical(id="ps-charts"):
+                yield Static("Ree over matches", id="ps-ree-title", classes="ps-chart-title")
+                yield LineChart(id="ps-ree", empty="Reading the standings after each match…")
+                yield Static("Position over matches", id="ps-pos-title", classes="ps-chart-title")
+                yield LineChart(
+                    id="ps-pos", reverse=True, integer=True, empty="Reading the standings after each match…"
+                )
+            yield Static("", id="ps-facts")
+        yield Static("", id="ps-form")
+        yield TextTable(id="ps-games", cursor_type="row", zebra_stripes=True)
+
+    def on_mount(self) -> None:
+        self._fit()
+
+    def on_resize(self) -> None:
+        self._fit()
+
+    def _fit(self) -> None:
+        self.set_class(self.app.size.height >= TALL, "-tall")
+
+    def toggle_chart(self) -> None:
+        """Ree <-> position (when only one chart fits)."""
+        self.toggle_class("-position")
+
+    # ------------------------------------------------------------------ drawing
+
+    def show(self, matches: list[Match], player_id: str, client: RankingClient | None) -> None:
+        """Draw the player's figures from `matches` at once; read the chart's history in the background."""
+        self.player_id = player_id
+        fig = player_figures(matches, player_id)
+        self.figures = fig
+        head = styled(
+            (fig.name, "bold"),
+            (f" · {plural(fig.played, 'match', 'matches')} · {fig.wins} won ({percent(fig.win_rate)})", ""),
+            (f" · since {day(fig.first_date)}" if fig.first_date else "", "dim"),
+        )
+        self.query_one("#ps-head", Static).update(head)
+        self.query_one("#ps-facts", Static).update(facts(figure_rows(fig)))
+        self.query_one("#ps-form", Static).update(
+            styled(("Form       ", "dim"), form_line(fig.form), ("  (newest last)", "dim"))
+        )
+        rows = [
+            [
+                Text(g.game_name),
+                Text(str(g.played), justify="right"),
+                Text(str(g.wins), justify="right"),
+                Text(str(g.draws), justify="right"),
+                Text(str(g.losses), justify="right"),
+                Text(percent(g.win_rate), justify="right"),
+            ]
+            for g in fig.per_game
+        ]
+        self._fill_games(rows, [str(g.game_id) for g in fig.per_game])
+        wanted = (player_id, fig.match_numbers)
+        if client is not None and fig.played and wanted != self._history_for:
+            self._history_for = wanted
+            self.load_history(client, player_id)
+        elif not fig.played:
+            self._show_history(History(points=[], loaded=0, wanted=0))
+
+    def _fill_games(self, rows: list[list[Text]], keys: list[str]) -> None:
+        table = self.query_one("#ps-games", DataTable)
+        table.clear(columns=True)
+        for title in GAME_COLUMNS:
+            table.add_column(title, key=title)
+        for row, key in zip(rows, keys, strict=True):
+            table.add_row(*row, key=key)
+
+    @task(group="player-history")
+    async def load_history(self, client: RankingClient, player_id: str) -> None:
+        if self.history is None or self.history.points == []:
+            self._chart_titles("reading the standings…")
+        try:
+            history = await player_history(client, player_id)
+        except RanktermError as exc:
+            self._chart_titles(error_sentence(exc))
+            return
+        if player_id != self.player_id:
+            return
+        self._show_history(history)
+
+    def reload_history(self, client: RankingClient) -> None:
+        """Ask again for what the quota left out (F5, the retry timer)."""
+        if self.player_id is not None:
+            self.load_history(client, self.player_id)
+
+    def _show_history(self, history: History) -> None:
+        self.history = history
+        points = history.points
+        labels = axis_labels([p.date for p in points])
+        xs = [p.match_number for p in points]
+        empty = "No match yet." if not history.wanted else "No standings could be read yet."
+        ree = self.query_one("#ps-ree", LineChart)
+        pos = self.query_one("#ps-pos", LineChart)
+        ree.empty = pos.empty = empty
+        ree.show_series(xs, [p.ree for p in points], labels)
+        pos.show_series(xs, [p.position for p in points], labels)
+        if history.complete:
+            note = f"{history.loaded} points" if history.loaded != 1 else "1 point"
+        else:
+            why = {"quota": " · the rest when the quota allows", "offline": " · offline"}.get(
+                history.stopped or "", " · loading…"
+            )
+            note = f"{history.loaded} of {history.wanted} points{why}"
+        self._chart_titles(note)
+
+    def _chart_titles(self, note: str) -> None:
+        last = self.history.points[-1] if self.history and self.history.points else None
+        now_ree = f" · {last.ree:.0f} now" if last else ""
+        now_pos = f" · #{last.position} now" if last else ""
+        tall = self.has_class("-tall")
+        self.query_one("#ps-ree-title", Static).update(
+            styled(("Ree", "bold"), now_ree, (f" · {note}" + ("" if tall else " · v: position"), "dim"))
+        )
+        self.query_one("#ps-pos-title", Static).update(
+            styled(("Position", "bold"), now_pos, (f" · {note}" + ("" if tall else " · v: ree"), "dim"))
+        )
+
+    @property
+    def history_incomplete(self) -> bool:
+        return self.history is not None and not self.history.complete
+
+
+class PlayerPageScreen(StoryScreen):
+    """A player's page, pushed by Enter on a player: Escape returns to where it was opened."""
+
+    INFO = "#pp-info"
+    AUTO_FOCUS = "#ps-games"
+
+    DEFAULT_CSS = """
+    PlayerPageScreen #pp-info { height: auto; padding: 0 1; color: $text-muted; }
+    PlayerPageScreen #pp-info.-error { color: $text-error; }
+    """
+
+    BINDINGS = [
+        Binding("escape", "app.pop_screen", "Back"),
+        Binding("v", "toggle_chart", "Ree/position"),
+        Binding("h", "recent_matches", "Recent matches"),
+        Binding("f5", "reload", "Reload"),
+    ]
+
+    def __init__(self, player: Player | str) -> None:
+        super().__init__()
+        self.player: Player = Player(id=player) if isinstance(player, str) else player
+        self.player_id = str(self.player.id)
+        self.player_name = self.player.label
+        self._retry: Timer | None = None
+
+    def compose(self) -> ComposeResult:
+        yield Header()
+        yield Static("", id="pp-info")
+        yield PlayerStory(id="pp-story")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.title = plain_str(f"Player · {self.player_name}")
+        super().on_mount()
+        if not self.matches:
+            self.say("Reading the group's matches…")
+        self._retry = self.set_interval(RETRY_SECONDS, self._retry_history, pause=False)
+
+    @property
+    def story(self) -> PlayerStory:
+        return self.query_one(PlayerStory)
+
+    def show_matches(self, matches: list[Match]) -> None:
+        self.say("")
+        self.story.show(matches, self.player_id, self.client if self.has_client else None)
+        if self.story.figures is not None and self.story.figures.played:
+            self.title = plain_str(f"Player · {self.story.figures.name}")
+
+    def _retry_history(self) -> None:
+        if self.is_current and self.story.history_incomplete and self.has_client:
+            self.story.reload_history(self.client)
+
+    def action_reload(self) -> None:
+        super().action_reload()
+        if self.has_client:
+            self.story.reload_history(self.client)
+
+    def action_toggle_chart(self) -> None:
+        self.story.toggle_chart()
+
+    def action_recent_matches(self) -> None:
+        """The player's recent matches, each with its rank and points (the service's newest pages)."""
+        from rankterm.tui.dialogs.player_matches import PlayerMatchesScreen
+
+        if not self.has_client:
+            return
+        figures = self.story.figures
+        player = self.player
+        if figures is not None and figures.played and not player.display_name:
+            player = Player(id=player.id, display_name=figures.name)
+        self.app.push_screen(PlayerMatchesScreen(player, None, fetch=self.client.matches_page))
+
+    @on(DataTable.RowSelected, "#ps-games")
+    def _open_game(self, event: DataTable.RowSelected) -> None:
+        open_game_row(self, event)
+
+
+def open_game_row(screen: StoryScreen, event: DataTable.RowSelected) -> None:
+    """Enter on a game's row (its key the game id): that game's page."""
+    key = event.row_key.value
+    if key is None or not key.lstrip("-").isdigit():
+        return
+    from rankterm.tui.screens.stats.game_page import GamePageScreen
+
+    screen.app.push_screen(GamePageScreen(int(key)))

@@ -1,0 +1,233 @@
+"""Tonight: the matches since a chosen time (the last 12 hours unless another is picked): who won what, the
+biggest ree gain and the biggest upset (the winner with the lowest ree before the match). The body of the
+Stats mode's Tonight tab.
+
+Who won what is `rankterm.api.stats.tonight` over the group's matches, at once. The gain and the upset need
+ree before and after each of the evening's matches: `history.ree_around` reads the standings after them in
+a worker (quota-aware, kept in the mirror) and the highlights follow when they arrive, saying how many of the
+evening's matches they cover. Times are the service's (UTC), as the matches carry them.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+from typing import TYPE_CHECKING
+
+from rich.text import Text
+from textual import on
+from textual.app import ComposeResult
+from textual.containers import Horizontal, Vertical
+from textual.widgets import DataTable, Label, Select, Static
+
+from rankterm.api.errors import RanktermError
+from rankterm.api.models import Match
+from rankterm.api.stats import Tonight, tonight
+from rankterm.api.stats.history import ReeAround, ree_around
+from rankterm.tui.base import task
+from rankterm.tui.screens.stats.words import parse_date, plural
+from rankterm.tui.text import NONE, error_sentence, plain, plain_str, styled
+from rankterm.tui.widgets.text_table import TextTable
+
+if TYPE_CHECKING:
+    from rankterm.api.client import RankingClient
+
+SINCE_CHOICES: tuple[tuple[str, str], ...] = (
+    ("12h", "the last 12 hours"),
+    ("24h", "the last 24 hours"),
+    ("72h", "the last 3 days"),
+    ("168h", "the last 7 days"),
+    ("night", "the last game night"),
+)
+"""The "since" picker: a span back from now, or the 12 hours before the group's newest match."""
+DEFAULT_SINCE = "12h"
+NIGHT_HOURS = 12
+
+
+def since_for(choice: str, now: datetime, matches: list[Match]) -> datetime:
+    """The time a choice of the picker means (naive UTC, as the wire's dates)."""
+    if choice == "night":
+        newest = max((parse_date(m.date) for m in matches), default=None, key=lambda d: d or datetime.min)
+        if newest is not None:
+            return newest - timedelta(hours=NIGHT_HOURS)
+        choice = DEFAULT_SINCE
+    hours = int(choice.rstrip("h")) if choice.rstrip("h").isdigit() else NIGHT_HOURS
+    return now - timedelta(hours=hours)
+
+
+def when_text(since: datetime) -> str:
+    """ "Wed 27 May 20:26"."""
+    return f"{since:%a} {since.day} {since:%b %H:%M}"
+
+
+def highlights(evening: Tonight, around: ReeAround | None) -> list[object | tuple[object, str]]:
+    """The biggest gain and the biggest upset in words (`styled()` parts), or why they are not known yet."""
+    parts: list[object | tuple[object, str]] = [("Biggest ree gain  ", "dim")]
+    gain = evening.biggest_gain
+    if gain is not None:
+        parts += [(gain.name, "bold"), f" +{gain.gain:.1f} ({gain.before:.0f} → {gain.after:.0f})"]
+    else:
+        parts.append(NONE if around is not None and around.loaded else "reading the standings…")
+    parts.append(("\nBiggest upset     ", "dim"))
+    upset = evening.biggest_upset
+    if upset is not None:
+        parts += [
+            (upset.name, "bold"),
+            f" won match {upset.match_number} (",
+            upset.game_name,
+            f") from ree {upset.ree_before:.0f}",
+        ]
+    else:
+        parts.append(NONE if around is not None and around.loaded else "reading the standings…")
+    if around is not None and around.wanted and around.loaded < around.wanted:
+        why = " (quota: the rest later, F5)" if around.stopped == "quota" else ""
+        parts.append((f"\nree read for {around.loaded} of {around.wanted} matches{why}", "dim"))
+    return parts
+
+
+class TonightView(Vertical):
+    """The "since" picker, a summary, the highlights, the evening's matches and who won how many."""
+
+    DEFAULT_CSS = """
+    TonightView { height: 1fr; padding: 0 1; }
+    TonightView #tn-pick { height: 1; }
+    TonightView #tn-pick Label { width: auto; margin-right: 1; color: $text-muted; }
+    TonightView #tn-since { width: 26; }
+    TonightView #tn-summary { height: auto; margin-top: 1; }
+    TonightView #tn-highlights { height: auto; margin-bottom: 1; }
+    TonightView #tn-tables { height: 1fr; }
+    TonightView #tn-matches-box { width: 2fr; margin-right: 2; }
+    TonightView #tn-tally-box { width: 1fr; }
+    TonightView .tn-title { height: 1; color: $text-muted; }
+    TonightView DataTable { height: 1fr; }
+    """
+
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.matches: list[Match] = []
+        self.client: RankingClient | None = None
+        self.evening: Tonight | None = None
+        self.around: ReeAround | None = None
+        self._around_for: tuple[int, ...] | None = None
+
+    def compose(self) -> ComposeResult:
+        with Horizontal(id="tn-pick"):
+            yield Label("Since")
+            yield Select(
+                [(label, key) for key, label in SINCE_CHOICES],
+                value=DEFAULT_SINCE,
+                allow_blank=False,
+                id="tn-since",
+                compact=True,
+            )
+        yield Static("", id="tn-summary")
+        yield Static("", id="tn-highlights")
+        with Horizontal(id="tn-tables"):
+            with Vertical(id="tn-matches-box"):
+                yield Static("Who won what", classes="tn-title")
+                yield TextTable(id="tn-matches", cursor_type="row", zebra_stripes=True)
+            with Vertical(id="tn-tally-box"):
+                yield Static("Wins", classes="tn-title")
+                yield TextTable(id="tn-tally", cursor_type="row", zebra_stripes=True)
+
+    @property
+    def choice(self) -> str:
+        value = self.query_one("#tn-since", Select).value
+        return value if isinstance(value, str) else DEFAULT_SINCE
+
+    def choose(self, choice: str) -> None:
+        """Pick a "since" choice (a key of SINCE_CHOICES) and draw it."""
+        self.query_one("#tn-since", Select).value = choice
+
+    def show(self, matches: list[Match], client: RankingClient | None) -> None:
+        """Draw the evening from `matches` at once; read ree around its matches in the background."""
+        self.matches, self.client = matches, client
+        self._draw()
+
+    @on(Select.Changed, "#tn-since")
+    def _since_changed(self, event: Select.Changed) -> None:
+        event.stop()
+        if self.matches:
+            self._draw()
+
+    def _now(self) -> datetime:
+        clock = self.client.clock if self.client is not None else None
+        stamp = clock() if clock is not None else datetime.now(UTC).timestamp()
+        return datetime.fromtimestamp(stamp, UTC).replace(tzinfo=None)
+
+    def _draw(self) -> None:
+        since = since_for(self.choice, self._now(), self.matches)
+        numbers = tuple(
+            m.number for m in self.matches if (when := parse_date(m.date)) is not None and when >= since
+        )
+        around = self.around if numbers == self._around_for else None
+        evening = tonight(
+            self.matches,
+            since,
+            around.before if around else None,
+            around.after if around else None,
+        )
+        self.evening = evening
+        players = {q for row in evening.tallies for q in [row.player_id]}
+        summary = styled(
+            ("Since ", "dim"),
+            when_text(since),
+            (" UTC", "dim"),
+            f" · {plural(len(evening.matches), 'match', 'matches')} · {plural(len(players), 'player')}",
+        )
+        self.query_one("#tn-summary", Static).update(summary)
+        if not evening.matches:
+            newest = max(self.matches, key=lambda m: (m.date, m.number), default=None)
+            note = "No match in this time."
+            if newest is not None:
+                note += f" The last was played {when_text(parse_date(newest.date) or since)}: pick “the last game night”."
+            self.query_one("#tn-highlights", Static).update(plain(note))
+        else:
+            self.query_one("#tn-highlights", Static).update(styled(*highlights(evening, around)))
+        self._fill(evening)
+        if numbers and self.client is not None and numbers != self._around_for:
+            self._around_for = numbers
+            self.around = None
+            self.load_ree(self.client, numbers)
+
+    def reload_ree(self) -> None:
+        """Ask again for the ree the quota left out (F5)."""
+        if self._around_for and self.client is not None:
+            self.load_ree(self.client, self._around_for)
+
+    @task(group="tonight-ree")
+    async def load_ree(self, client: RankingClient, numbers: tuple[int, ...]) -> None:
+        try:
+            around = await ree_around(client, numbers)
+        except RanktermError as exc:
+            self.query_one("#tn-highlights", Static).update(plain(error_sentence(exc)))
+            return
+        if numbers != self._around_for:
+            return
+        self.around = around
+        self._draw()
+
+    def _fill(self, evening: Tonight) -> None:
+        table = self.query_one("#tn-matches", DataTable)
+        table.clear(columns=True)
+        for key, title in (("no", "No."), ("time", "Time"), ("game", "Game"), ("won", "Won")):
+            table.add_column(title, key=key)
+        for row in reversed(evening.matches):
+            won = "the bot" if row.bot_won else ", ".join(row.winner_names) + (" (draw)" if row.draw else "")
+            table.add_row(
+                Text(str(row.number), justify="right"),
+                Text(row.date[11:16]),
+                Text(plain_str(row.game_name)),
+                Text(plain_str(won or NONE)),
+                key=str(row.number),
+            )
+        tally = self.query_one("#tn-tally", DataTable)
+        tally.clear(columns=True)
+        for key, title in (("player", "Player"), ("won", "Won"), ("played", "of")):
+            tally.add_column(title, key=key)
+        for t in evening.tallies:
+            tally.add_row(
+                Text(plain_str(t.name)),
+                Text(str(t.wins), justify="right"),
+                Text(str(t.played), justify="right"),
+                key=t.player_id,
+            )

@@ -1,0 +1,99 @@
+"""How the stats pages say their figures: percentages, dates, a form line, a tally bar, rows of facts.
+
+Everything here is our own wording around figures from `rankterm.api.stats`; a name from outside goes in
+as a part of `styled()` (shown literally), never as markup.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import datetime
+
+from textual.content import Content
+
+from rankterm.api.models import DATE_FORMAT
+from rankterm.tui.text import NONE, plain, styled
+
+RESULT_STYLE = {"W": "bold $text-success", "D": "$text-warning", "L": "$text-error"}
+"""A result's colour in the form line; the letter alone says it (NO_COLOR, 16 colours)."""
+
+
+def percent(value: float | None) -> str:
+    """0.4836 -> "48%"; None -> a dash."""
+    return NONE if value is None else f"{value * 100:.0f}%"
+
+
+def parse_date(text: str | None) -> datetime | None:
+    """The wire's "YYYY-MM-DD HH:MM:SS" as a datetime (None when it is not one)."""
+    if not text:
+        return None
+    try:
+        return datetime.strptime(text, DATE_FORMAT)
+    except ValueError:
+        return None
+
+
+def day(text: str | None) -> str:
+    """ "2026-05-27 22:27:00" -> "27 May 2026"; nothing -> a dash."""
+    when = parse_date(text)
+    return NONE if when is None else f"{when.day} {when:%b %Y}"
+
+
+def short_day(text: str | None) -> str:
+    """ "2026-05-27 22:27:00" -> "27 May"."""
+    when = parse_date(text)
+    return NONE if when is None else f"{when.day} {when:%b}"
+
+
+def axis_labels(dates: Sequence[str]) -> list[str]:
+    """One label per date for a chart's x axis: "27 May" within half a year, "May 2026" over a longer span."""
+    parsed = [parse_date(d) for d in dates]
+    known = [p for p in parsed if p is not None]
+    long = bool(known) and (max(known) - min(known)).days > 183
+    out = []
+    for when, text in zip(parsed, dates, strict=True):
+        if when is None:
+            out.append(text[:10])
+        else:
+            out.append(f"{when:%b %Y}" if long else f"{when.day} {when:%b}")
+    return out
+
+
+def form_line(form: Sequence[str]) -> Content:
+    """ "W W L W D", each letter in its colour (the letters carry the meaning without colour)."""
+    if not form:
+        return plain(NONE)
+    parts: list[object | tuple[object, str]] = []
+    for i, result in enumerate(form):
+        if i:
+            parts.append(" ")
+        parts.append((result, RESULT_STYLE.get(result, "")))
+    return styled(*parts)
+
+
+def facts(rows: Sequence[tuple[str, object]], width: int = 11) -> Content:
+    """Label/value lines: the label dim and padded to `width`, the value shown literally (a name may be one).
+    A row whose label is "" continues the value above."""
+    parts: list[object | tuple[object, str]] = []
+    for i, (label, value) in enumerate(rows):
+        if i:
+            parts.append("\n")
+        parts.append((label.ljust(width), "dim"))
+        parts.append(value if isinstance(value, Content) else str(value))
+    return styled(*parts) if parts else plain("")
+
+
+def tally_bar(a: int, b: int, ties: int, width: int) -> Content:
+    """A bar of `width` cells: A's share as █, ties as ▒, B's as ░ (shapes, not colours, tell them apart)."""
+    total = a + b + ties
+    if total <= 0 or width <= 0:
+        return plain("")
+    cells_a = round(width * a / total)
+    cells_t = round(width * ties / total)
+    cells_b = max(0, width - cells_a - cells_t)
+    return styled(("█" * cells_a, "$text-success"), ("▒" * cells_t, "dim"), ("░" * cells_b, "$text-error"))
+
+
+def plural(count: int, one: str, many: str | None = None) -> str:
+    """ "1 match", "3 matches"."""
+    return f"{count} {one if count == 1 else (many or one + 's')}"
