@@ -10,7 +10,8 @@ For each play, in this order (the first that applies says why it is skipped):
 2. what the source says (an ignored or incomplete play, a date that cannot be read);
 3. the group has it already (a match with that external id) or the outbox holds it (sent from there):
    counted as `already` (`queued` for the outbox), neither listed nor sent again;
-4. for the public service (rankade.com), a date more than 31 days ago (it refuses to backdate further);
+4. for the public service (rankade.com), a date more than 31 days ago (it refuses to backdate further) or
+   in the future;
 5. its finishing order cannot be rebuilt (`ranks.py`);
 6. its game or one of its people cannot be given a game or player (`mapping.py`);
 7. what the service's rules say of the match (`new_match.read_match`: the M-code and its sentence).
@@ -61,6 +62,7 @@ PUBLIC_HOST = "rankade.com"
 TWICE = "twice in the file"
 SOURCE = "left out by the source"
 TOO_OLD = "older than the public service takes"
+FUTURE = "dated in the future"
 NO_ORDER = "no finishing order"
 NO_GAME = "game"
 NO_PLAYER = "player"
@@ -139,6 +141,13 @@ class Plan:
             for (body,) in rows:
                 yield NewMatch.model_validate(json.loads(body))
 
+    def holds(self, external_id: str) -> bool:
+        """Whether `external_id` is one of the file's plays."""
+        if self._db is None:
+            return False
+        row = self._db.execute("SELECT 1 FROM seen WHERE external_id = ?", (external_id,)).fetchone()
+        return row is not None
+
     def close(self) -> None:
         if self._db is not None:
             self._db.close()
@@ -170,10 +179,10 @@ class _Planner:
         games: GameMapping,
         map_file: MapFile,
         outbox: Outbox | None,
-        oldest: str | None,
+        window: tuple[str, str] | None,
     ) -> None:
         self.client, self.plan, self.players, self.games = client, plan, players, games
-        self.map_file, self.outbox, self.oldest = map_file, outbox, oldest
+        self.map_file, self.outbox, self.window = map_file, outbox, window
         assert plan._db is not None
         self.db = plan._db
 
@@ -202,7 +211,10 @@ class _Planner:
             self.plan.already += 1
             self.plan.queued += 1
             return
-        if self.oldest is not None and play.date < self.oldest:
+        if self.window is not None and play.date > self.window[1]:
+            self.skip(play, FUTURE, f"played {play.date[:16]}, after now: the public service refuses it")
+            return
+        if self.window is not None and play.date < self.window[0]:
             self.skip(
                 play,
                 TOO_OLD,
@@ -314,10 +326,13 @@ async def plan_import(
         group_players = await client.players(refresh=True)
         group_games = await client.games(refresh=True)
         await _load_known(client, db)
-        oldest = None
+        window = None
         if public:
             when = datetime.fromtimestamp(now if now is not None else client.clock(), UTC)
-            oldest = (when - timedelta(days=PUBLIC_BACKDATE_DAYS)).strftime(DATE_FORMAT)
+            window = (
+                (when - timedelta(days=PUBLIC_BACKDATE_DAYS)).strftime(DATE_FORMAT),
+                when.strftime(DATE_FORMAT),
+            )
             plan.notes += [
                 f"The public service: matches older than {PUBLIC_BACKDATE_DAYS} days are left out (paid groups "
                 "can backdate further), matches go oldest first, and every match, game and request counts "
@@ -330,7 +345,7 @@ async def plan_import(
             GameMapping(client, group_games),
             map_file,
             outbox,
-            oldest,
+            window,
         )
         db.execute("BEGIN")
         for play in source.plays():

@@ -117,22 +117,21 @@ async def send_plan(
     games = await make_games(plan, client, report)
     ghosts = queue_ghosts(plan, client, outbox)
     total = plan.to_record
-    unsent: list[str] = []
+    unsent = 0
     for done, match in enumerate(plan.matches(), start=1):
         game = match.game if match.game is None or match.game >= 0 else games.get(match.game)
         if game is None:
             report.left_out += 1
         else:
             outbox.add(with_ids(match.model_copy(update={"game": game}), ghosts))
-            if report.stopped is None:
-                unsent.append(match.external_id or "")
-        if len(unsent) >= chunk:
-            await _send(send, unsent, report)
-            unsent = []
+            unsent += 1
+        if unsent >= chunk and report.stopped is None:
+            await _send(send, plan, report)
+            unsent = 0
         if progress is not None and done % chunk == 0:
             progress(done, total)
-    if unsent:
-        await _send(send, unsent, report)
+    if report.stopped is None and (unsent or plan.queued or ghosts):
+        await _send(send, plan, report)  # the rest, and what an earlier run left queued
     report.waiting = _waiting(outbox, plan)
     if progress is not None:
         progress(total, total)
@@ -141,12 +140,11 @@ async def send_plan(
     return report
 
 
-async def _send(send: Callable[[], Awaitable[SendReport]], ids: list[str], report: ImportReport) -> None:
-    """Send what is pending; count the outcomes of `ids` (this chunk)."""
+async def _send(send: Callable[[], Awaitable[SendReport]], plan: Plan, report: ImportReport) -> None:
+    """Send what is pending; count the outcomes of this file's matches."""
     sent = await send()
-    for ext in ids:
-        outcome = sent.outcomes.get(ext)
-        if outcome is None:
+    for ext, outcome in sent.outcomes.items():
+        if not plan.holds(ext):
             continue
         if outcome.accepted:
             report.recorded += 1
@@ -160,11 +158,7 @@ async def _send(send: Callable[[], Awaitable[SendReport]], ids: list[str], repor
 
 
 def _waiting(outbox: Outbox, plan: Plan) -> int:
-    """Matches of this plan still pending in the outbox."""
+    """Matches of this file still pending in the outbox (queued now or by an earlier run)."""
     from rankterm.api.outbox import State
 
-    return sum(
-        1
-        for match in plan.matches()
-        if (entry := outbox.get(match.external_id or "")) is not None and entry.state is State.PENDING
-    )
+    return sum(1 for entry in outbox.entries(State.PENDING) if plan.holds(entry.external_id))
