@@ -142,22 +142,32 @@ def _raw_row(raw: Any) -> _Row | None:
 
 @dataclass
 class _Want:
-    """One match's standings, and the players whose rows are still to be found in them."""
+    """One match's standings, and the players whose rows are still to be found in them.
+
+    `guess`: the page to try first; `estimate`: the ree the one missing player is thought to have (from a
+    nearby point), which tells, when the guessed page does not hold them, whether to look above or below."""
 
     number: int
     missing: set[str]
     guess: int = 1
+    estimate: float | None = None
     total_pages: int | None = None
     tried: set[int] = field(default_factory=set)
     found: dict[str, _Row] = field(default_factory=dict)
+    spans: dict[int, tuple[float, float]] = field(default_factory=dict)
 
     def take(self, rows: Iterable[_Row], page: int, total_pages: int) -> None:
         self.tried.add(page)
         self.total_pages = max(1, total_pages)
+        rees = []
         for row in rows:
+            if row.ree is not None:
+                rees.append(row.ree)
             if row.player_id in self.missing:
                 self.missing.discard(row.player_id)
                 self.found[row.player_id] = row
+        if rees:
+            self.spans[page] = (min(rees), max(rees))
 
     @property
     def settled(self) -> bool:
@@ -168,11 +178,15 @@ class _Want:
         )
 
     def next_page(self) -> int:
-        """The untried page nearest the guess (below it first)."""
+        """The untried page nearest the guess, on the side the estimate points to (below it otherwise)."""
         last = self.total_pages if self.total_pages is not None else self.guess
         guess = min(max(1, self.guess), max(1, last))
+        step = -1
+        span = self.spans.get(guess)
+        if span is not None and self.estimate is not None and self.estimate < span[0]:
+            step = 1  # lower ree than everyone on the guessed page: further down the standings
         for distance in range(0, last + 1):
-            for page in (guess - distance, guess + distance):
+            for page in (guess + step * distance, guess - step * distance):
                 if 1 <= page <= last and page not in self.tried:
                     return page
         return guess
@@ -188,16 +202,22 @@ def _look_held(client: RankingClient, key: str, want: _Want) -> None:
         want.take(rows, page, int(total) if total else 1)
 
 
+Guess = Callable[[_Want], None]
+"""Sets a want's `guess` and `estimate` from what is found so far."""
+
+
 async def _load(
     client: RankingClient,
     wants: list[_Want],
     subset: str | None,
     share: float,
-    guess: Callable[[_Want], int] | None = None,
+    guess: Guess | None = None,
 ) -> str | None:
     """Find the wanted rows: held pages first, then the service within the budget, in the order of `wants`.
-    `guess(want)` names the page to try first for a want with nothing found yet. Returns why it stopped
-    short (`OFFLINE`, `QUOTA`) or None."""
+
+    Each grant of the budget is spent in waves asked concurrently. With `guess` (one player's points), a wave
+    is at most as large as the points found so far (2 at first), so that each later point guesses its page
+    from a found neighbour close in time. Returns why it stopped short (`OFFLINE`, `QUOTA`) or None."""
     key = subset or ""
     for want in wants:
         _look_held(client, key, want)
@@ -206,41 +226,45 @@ async def _load(
         return None
     budget = QuotaBudget(client, share)
     gate = asyncio.Semaphore(max(1, getattr(client, "concurrency", 4)))
+
+    async def one(want: _Want, page: int) -> Any:
+        async with gate:
+            return await client.rankings_page(page, subset=subset, match=want.number)
+
     while pending:
         try:
-            grant = await budget.grant()
+            left = await budget.grant()
         except Offline:
             return OFFLINE
-        if grant <= 0:
+        if left <= 0:
             return QUOTA
-        if guess is not None:
-            for want in pending[:grant]:
-                want.guess = guess(want)
-        batch = [(w, w.next_page()) for w in pending[:grant]]
-
-        async def one(want: _Want, page: int) -> Any:
-            async with gate:
-                return await client.rankings_page(page, subset=subset, match=want.number)
-
-        answers = await asyncio.gather(*(one(w, p) for w, p in batch), return_exceptions=True)
-        budget.spent(len(batch))
-        stopped: str | None = None
-        for (want, page), answer in zip(batch, answers, strict=True):
-            if isinstance(answer, Offline):
-                stopped = OFFLINE
-            elif isinstance(answer, QuotaError):
-                stopped = stopped or QUOTA
-            elif isinstance(answer, NotFound):
-                want.take([], page, 0)  # no such standings: settled, nothing found
-                want.missing.clear()
-            elif isinstance(answer, BaseException):
-                raise answer  # any other refusal is the caller's to show
-            else:
-                rows = [_Row(str(r.player.id), r.ree, r.delta_ree, r.position) for r in answer.data]
-                want.take(rows, page, answer.total_pages)
-        if stopped is not None:
-            return stopped
-        pending = [w for w in pending if not w.settled]
+        while left > 0 and pending:
+            size = left
+            if guess is not None:
+                size = min(left, max(2, sum(1 for w in wants if w.found)))
+                for want in pending[:size]:
+                    guess(want)
+            batch = [(w, w.next_page()) for w in pending[:size]]
+            answers = await asyncio.gather(*(one(w, p) for w, p in batch), return_exceptions=True)
+            budget.spent(len(batch))
+            left -= len(batch)
+            stopped: str | None = None
+            for (want, page), answer in zip(batch, answers, strict=True):
+                if isinstance(answer, Offline):
+                    stopped = OFFLINE
+                elif isinstance(answer, QuotaError):
+                    stopped = stopped or QUOTA
+                elif isinstance(answer, NotFound):
+                    want.take([], page, 0)  # no such standings: settled, nothing found
+                    want.missing.clear()
+                elif isinstance(answer, BaseException):
+                    raise answer  # any other refusal is the caller's to show
+                else:
+                    rows = [_Row(str(r.player.id), r.ree, r.delta_ree, r.position) for r in answer.data]
+                    want.take(rows, page, answer.total_pages)
+            if stopped is not None:
+                return stopped
+            pending = [w for w in pending if not w.settled]
     return None
 
 
@@ -294,16 +318,18 @@ async def player_history(
     return History(points, loaded, len(picks), stopped if loaded < len(picks) else None)
 
 
-def _nearest_page(wants: list[_Want], player_id: str) -> Callable[[_Want], int]:
-    """A guess of the page holding the player after a match: from their position at the nearest match
-    already found (page 1 when none is)."""
+def _nearest_page(wants: list[_Want], player_id: str) -> Guess:
+    """Guess the page holding the player after a match, and their ree, from the found point nearest in
+    match number (page 1 and no estimate while none is found)."""
 
-    def guess(want: _Want) -> int:
+    def guess(want: _Want) -> None:
         known = [(w.number, w.found[player_id]) for w in wants if player_id in w.found]
         if not known:
-            return want.guess
+            return
         _, row = min(known, key=lambda k: abs(k[0] - want.number))
-        return max(1, math.ceil(row.position / ROWS_PER_PAGE)) if row.position else want.guess
+        if row.position:
+            want.guess = max(1, math.ceil(row.position / ROWS_PER_PAGE))
+        want.estimate = row.ree
 
     return guess
 

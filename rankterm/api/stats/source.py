@@ -4,14 +4,18 @@
 `max_age` seconds old (the client's `fresh_for` by default), with no write from this seat since, is trusted
 and answered with no request at all (so a second open of a page makes 0 requests); otherwise
 `client.sync_matches()` is called (one request when nothing is new). Offline, the held matches are returned.
+A write from this seat is told by the stale mark `add_matches` puts on the subsets list, so the first call
+reads the subsets once if the mirror does not hold them. A screen that hears of another seat's match (the app's
+`group_changed`, from the live probe) asks again with `max_age=0`.
 """
 
 from __future__ import annotations
 
+import contextlib
 import weakref
 from typing import TYPE_CHECKING
 
-from rankterm.api.errors import Offline
+from rankterm.api.errors import Offline, RanktermError
 from rankterm.api.models import Match
 
 if TYPE_CHECKING:
@@ -25,11 +29,17 @@ _parsed: weakref.WeakKeyDictionary[RankingClient, tuple[tuple[int, int, bool], l
 
 def is_synced(client: RankingClient, max_age: float | None = None) -> bool:
     """True when the held matches can be trusted with no request: synced less than `max_age` seconds ago
-    (the client's `fresh_for` by default) and no match recorded from this seat since (recording marks the
-    subsets list stale: `RankingClient.add_matches`)."""
+    (the client's `fresh_for` by default; 0 never trusts), no match recorded from this seat since (recording
+    marks the held subsets list stale: `RankingClient.add_matches`), and the held subsets, if read after the
+    sync, count no more matches in the main subset than the mirror holds."""
     age = client.fresh_for if max_age is None else max_age
     mirror = client.mirror
-    return age > 0 and mirror.is_fresh("matches", age) and not mirror.is_stale("subsets")
+    if age <= 0 or not mirror.is_fresh("matches", age):
+        return False
+    if mirror.synced_at("subsets") is None or mirror.is_stale("subsets"):
+        return False
+    main = next((s for s in client.cached_subsets() if s.is_main), None)
+    return main is None or main.count_matches <= mirror.match_numbers()[0]
 
 
 async def group_matches(
@@ -42,6 +52,9 @@ async def group_matches(
     the mirror has never held them, or always when not `offline_ok`: a headless command prints only what
     the service said).
     """
+    if client.mirror.synced_at("subsets") is None:
+        with contextlib.suppress(RanktermError):  # held from now on, so that a write here can be told
+            await client.subsets()
     if not is_synced(client, max_age):
         try:
             await client.sync_matches()
