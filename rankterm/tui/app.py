@@ -74,6 +74,7 @@ class RanktermApp(App):
         Binding("o", "open_mode('outbox')", "Outbox"),
         Binding("s", "open_mode('stats')", "Stats"),
         Binding("l", "open_mode('login')", "Profiles"),
+        Binding("b", "open_mode('board')", "Scoreboard", show=False),
         Binding("ctrl+t", "change_theme", "Theme", show=False),
         Binding("q", "quit", "Quit", show=False),
     ]
@@ -99,6 +100,8 @@ class RanktermApp(App):
         client_factory: ClientFactory | None = None,
         id_factory: Callable[[], str] | None = None,
         outbox_factory: OutboxFactory | None = None,
+        home: str = "dashboard",
+        kiosk: bool = False,
         **kwargs,
     ) -> None:
         super().__init__(**kwargs)
@@ -112,6 +115,10 @@ class RanktermApp(App):
         self.demo_factory = demo_factory
         self.client_factory = client_factory
         self.id_factory = id_factory or _default_external_id
+        self.home = home
+        """The mode a service opens on (`rankterm board`: "board")."""
+        self.kiosk = kiosk
+        """Read-only: only the home screen is shown (`rankterm board`); nothing can be entered."""
         self.profile_name: str | None = None if demo or client is None else self._default_profile_name()
         self._theme_ready = False
         self._recency: dict[str, Recent] | None = None
@@ -141,7 +148,9 @@ class RanktermApp(App):
                 plain_str(problem), title="Theme skipped", severity="warning", markup=False, timeout=8
             )
         opening_demo = self.client is None and self.demo and self.demo_factory is not None
-        self.switch_mode("dashboard" if self.client is not None or opening_demo else "login")
+        self.switch_mode(self.home if self.client is not None or opening_demo else "login")
+        if self.kiosk:  # a board nobody touches is still watched: the live probe keeps its active pace
+            self.live.idle_every = self.live.every
         if self.client is not None:
             self._attach_outbox(self.client)
             self._say_mirror_problem(self.client)
@@ -215,7 +224,7 @@ class RanktermApp(App):
         """Make `client` the app's service: drop every other screen (they reload on it), open the dashboard."""
         old = self.client
         self._recency = None
-        if old is None and self.current_mode == "dashboard":
+        if old is None and self.current_mode == self.home:
             # The first service of a start that showed the dashboard while it loaded: no screen holds data
             # from another service, so the dashboard just loads.
             client.display_safe = True
@@ -239,7 +248,7 @@ class RanktermApp(App):
         for mode in CLIENT_MODES:
             await self.remove_mode(mode)
             self.add_mode(mode, screen_factory(mode))
-        await self.switch_mode("dashboard")
+        await self.switch_mode(self.home)
         self.refresh_bindings()
         if old is not None and old is not client:
             with contextlib.suppress(Exception):
@@ -413,6 +422,8 @@ class RanktermApp(App):
     # ------------------------------------------------------------------ actions
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if self.kiosk and action == "open_mode" and parameters and parameters[0] != self.home:
+            return False  # kiosk (`rankterm board`): read-only, no other screen
         if action == "open_mode" and parameters and parameters[0] in CLIENT_MODES and self.client is None:
             return None  # shown dimmed: there is no service to show yet
         return True

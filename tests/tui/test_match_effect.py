@@ -15,9 +15,9 @@ from .conftest import DEMO_URL, frozen_clock
 from .pilot import open_form, quick_fill, settle
 
 
-def counted_client(demo_service, *, quota_on_rankings: int = 0) -> tuple[RankingClient, list[str]]:
-    """A client on the test's demo group whose requests are listed; the first `quota_on_rankings` rankings
-    calls are answered 429 (the rankings quota)."""
+def counted_client(demo_service) -> tuple[RankingClient, list[str], FaultyTransport]:
+    """A client on the test's demo group whose requests are listed, and whose rankings calls can be refused
+    with a 429 (the rankings quota: `faults.script = [Fault.QUOTA_429]`)."""
     paths: list[str] = []
 
     class Listing(httpx.AsyncBaseTransport):
@@ -30,7 +30,6 @@ def counted_client(demo_service, *, quota_on_rankings: int = 0) -> tuple[Ranking
 
     faults = FaultyTransport(
         httpx.ASGITransport(app=demo_service.asgi),
-        script=[Fault.QUOTA_429] * quota_on_rankings,
         applies_to=lambda r: r.url.path.strip("/").startswith("rankings"),
     )
     http = httpx.AsyncClient(transport=Listing(faults), base_url=DEMO_URL)
@@ -43,7 +42,7 @@ def counted_client(demo_service, *, quota_on_rankings: int = 0) -> tuple[Ranking
         retries=0,
         backoff=0,
     )
-    return client, paths
+    return client, paths, faults
 
 
 def rankings_calls(paths: list[str]) -> int:
@@ -54,70 +53,51 @@ def toasts(app) -> list[str]:
     return [str(n.message) for n in app._notifications]
 
 
-async def test_a_sent_match_shows_what_it_did_under_its_line_and_as_a_toast(make_app, demo_service):
-    client, paths = counted_client(demo_service)
+async def test_a_sent_batch_shows_what_each_match_did_and_a_rankings_quota_only_delays_it(
+    make_app, demo_service
+):
+    client, paths, faults = counted_client(demo_service)
     app = make_app(client=client)
     async with app.run_test(size=(100, 30)) as pilot:
         screen = await open_form(pilot)
         await quick_fill(pilot, "Catan", [(["*Jonas"], 1, "10"), (["Ada"], 2, "4")])
-        before = rankings_calls(paths)
-        await pilot.press("ctrl+s")
-        await settle(pilot)
-        answer = screen.form.answer
-        assert len(answer.effects) == 1
-        effect = answer.effects[0]
-        assert rankings_calls(paths) - before <= 2
-        lines = answer.text.splitlines()
-        accepted = next(i for i, line in enumerate(lines) if "accepted" in line)
-        assert lines[accepted + 1] == f"↳ Match {effect.number} · {effect.sentence()}"
-        assert f"Match {effect.number} · {effect.sentence()}" in toasts(app)
-        # the figures are those of the standings the service itself tells for that match
-        again = await match_effect(client, effect.number)
-        assert again.sentence() == effect.sentence()
-        jonas, ada = effect.players
-        assert (jonas.name, ada.name) == ("*Jonas", "Ada")
-        assert jonas.delta is not None and jonas.delta > 0 and ada.delta is not None and ada.delta < 0
-        assert "Jonas +" in effect.sentence() and "Ada \u2212" in effect.sentence()
-
-
-async def test_a_batch_shows_each_matchs_effect_in_order(make_app, demo_service):
-    client, paths = counted_client(demo_service)
-    async with make_app(client=client).run_test(size=(100, 30)) as pilot:
-        screen = await open_form(pilot)
-        await quick_fill(pilot, "7 Wonders Duel", [(["Dev"], 1, "60"), (["Chiara"], 2, "52")])
-        await pilot.press("ctrl+l")
+        await pilot.press("ctrl+l")  # queued; the form keeps game and players for the rematch
         await settle(pilot)
         rows = screen.form.rows
         rows[0].rank_input.value, rows[1].rank_input.value = "2", "1"
-        await pilot.press("ctrl+l")
-        await settle(pilot)
         before = rankings_calls(paths)
-        await pilot.press("ctrl+s")
-        await settle(pilot)
-        effects = screen.form.answer.effects
-        assert [e.number for e in effects] == [effects[0].number, effects[0].number + 1]
-        assert rankings_calls(paths) - before <= 2 * len(effects)
-        text = screen.form.answer.text
-        assert text.index(f"↳ Match {effects[0].number} ·") < text.index(f"↳ Match {effects[1].number} ·")
-        # the second match's "before" is the first one's "after"
-        first, second = ({p.name: p for p in e.players} for e in effects)
-        assert second["Dev"].ree_before == first["Dev"].ree_after
-
-
-async def test_a_rankings_quota_keeps_the_answer_and_the_effect_follows_later(make_app, demo_service):
-    client, _ = counted_client(demo_service, quota_on_rankings=1)
-    app = make_app(client=client)
-    async with app.run_test(size=(100, 30)) as pilot:
-        screen = await open_form(pilot)
-        await quick_fill(pilot, "Catan", [(["Ben"], 1, "10"), (["Farid"], 2, "4")])
-        await pilot.press("ctrl+s")
+        await pilot.press("ctrl+s")  # the queued match and the form's: one batch of two
         await settle(pilot)
         answer = screen.form.answer
+        first, second = answer.effects
+        assert second.number == first.number + 1
+        assert rankings_calls(paths) - before <= 2 * 2
+        lines = answer.text.splitlines()
+        for effect, accepted in zip(
+            answer.effects, [i for i, t in enumerate(lines) if "accepted" in t], strict=True
+        ):
+            assert lines[accepted + 1] == f"↳ Match {effect.number} · {effect.sentence()}"
+            assert f"Match {effect.number} · {effect.sentence()}" in toasts(app)
+        # the figures are those of the service's standings for that match
+        assert (await match_effect(client, first.number)).sentence() == first.sentence()
+        jonas, ada = first.players
+        assert (jonas.name, ada.name) == ("*Jonas", "Ada")
+        assert jonas.delta is not None and jonas.delta > 0 and ada.delta is not None and ada.delta < 0
+        assert "Jonas +" in first.sentence() and "Ada \u2212" in first.sentence()
+        # the second match's "before" is the first one's "after"
+        assert {p.name: p.ree_before for p in second.players} == {p.name: p.ree_after for p in first.players}
+
+        # the rankings quota is spent: the answer comes whole, the effect waits for the service
+        faults.script = [Fault.QUOTA_429]
+        await pilot.press("ctrl+r")  # a rematch
+        await settle(pilot)
+        await pilot.press("ctrl+s")
+        await settle(pilot)
         assert "accepted" in answer.text and f"↳ {WAITING}" in answer.text
-        assert answer.effects == [] and screen.last_answer.accepted_count == 1
+        assert len(answer.effects) == 2 and screen.last_answer.accepted_count == 1
         app.group_changed()  # e.g. the service answering again, or another seat recording
         await settle(pilot)
-        assert len(answer.effects) == 1
-        assert WAITING not in answer.text
-        assert f"↳ Match {answer.effects[0].number} · Ben +" in answer.text
-        assert any(t.startswith(f"Match {answer.effects[0].number} · Ben +") for t in toasts(app))
+        third = answer.effects[-1]
+        assert third.number == second.number + 1 and WAITING not in answer.text
+        assert f"↳ Match {third.number} · {third.sentence()}" in answer.text
+        assert f"Match {third.number} · {third.sentence()}" in toasts(app)

@@ -23,6 +23,7 @@ SCREENS: dict[str, tuple[str, str, str]] = {
     "matches": ("matches", "MatchesScreen", "Matches"),
     "outbox": ("outbox", "OutboxScreen", "Outbox"),
     "stats": ("stats", "StatsScreen", "Stats"),
+    "board": ("board", "BoardScreen", "Scoreboard"),
     "login": ("login", "LoginScreen", "Profiles"),
 }
 

@@ -1,0 +1,74 @@
+"""`rankterm board`: the app started straight on the scoreboard, read-only, for a TV or a spare laptop.
+
+    rankterm board                  the default profile's group
+    rankterm board --profile club   another profile's
+    rankterm board --demo           an in-process demo group (no account, no network)
+
+Kiosk: the scoreboard is the only screen (the app's screen keys do nothing, there is no form), it updates
+itself when another seat records a match (the live probe keeps its active pace even when nobody touches
+this seat), and q quits (with nothing that can be entered here, there is nothing to ask about, unless an
+earlier run of this profile left matches pending in the outbox, which this seat still sends).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import TYPE_CHECKING
+
+from rankterm.api.errors import RanktermError
+from rankterm.cli.common import add_source_arguments, profile_name
+
+if TYPE_CHECKING:
+    from rankterm.tui.app import RanktermApp
+
+ORDER = 12
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    board = sub.add_parser(
+        "board",
+        help="a read-only, full-screen scoreboard for a TV or a spare laptop",
+        description="The scoreboard, read-only: standings in big type, the last match and what it did, "
+        "the last five matches; it follows the matches other seats record.",
+    )
+    add_source_arguments(board)
+    board.set_defaults(run=run_board)
+
+
+def build_board(*, demo: bool, profile: str | None) -> RanktermApp:
+    """The app as `rankterm board` starts it: kiosk mode, on the scoreboard."""
+    from rankterm.cli.app import make_demo_client, make_outbox, make_profile_client
+    from rankterm.config import config_warnings, load_config
+    from rankterm.tui.app import RanktermApp
+
+    config = load_config()
+    for warning in config_warnings(config):
+        print(f"rankterm: warning: {warning}", file=sys.stderr)
+    client = None
+    if demo:
+        if profile:
+            raise RanktermError("Give --demo or --profile, not both.")
+    else:
+        chosen = config.profile(profile)
+        if chosen is None:
+            if profile:
+                raise RanktermError(f"No profile named {profile!r} in the config (see `rankterm locate`).")
+            raise RanktermError("No profile is configured: run `rankterm` to add one, or pass --demo.")
+        client = make_profile_client(chosen)
+    return RanktermApp(
+        config=config,
+        client=client,
+        demo=demo,
+        demo_factory=make_demo_client,
+        client_factory=make_profile_client,
+        outbox_factory=make_outbox,
+        home="board",
+        kiosk=True,
+    )
+
+
+def run_board(args: argparse.Namespace) -> int:
+    app = build_board(demo=bool(getattr(args, "demo", False)), profile=profile_name(args))
+    app.run()
+    return app.return_code or 0

@@ -1,0 +1,102 @@
+"""`BoardView`: what the scoreboard shows of one subset, and the text helpers its panels share.
+
+A view is read by the board screen (standings, the last match's effect, the last five matches) and drawn by
+the podium and the panels; two views that compare equal draw the same, so an unchanged view is not drawn
+again (no bytes written).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import UTC, datetime
+
+from rich.cells import cell_len, set_cell_size
+
+from rankterm.api.effect import MatchEffect, PlayerEffect
+from rankterm.api.models import Match, RankingRow
+
+WIDE = 110
+"""From this many columns the board shows five places in big type, and more per line (title and status,
+dates, ree after)."""
+TALL = 34
+"""From this many rows the board also shows what the last match did in big type."""
+
+
+@dataclass(frozen=True)
+class BoardView:
+    """One subset as the board shows it."""
+
+    subset_id: str | None
+    """None: the main subset."""
+    title: str
+    rows: tuple[RankingRow, ...] = ()
+    """The top of the latest standings (page 1)."""
+    match: Match | None = None
+    """The subset's last match (the one the standings are after)."""
+    effect: MatchEffect | None = None
+    effect_note: str = ""
+    """Why the effect is not shown, when it is not."""
+    recent: tuple[Match, ...] = ()
+    """The subset's last matches, newest first (five at most)."""
+
+    def effect_of(self, player_id: str) -> PlayerEffect | None:
+        return self.effect.of(player_id) if self.effect is not None else None
+
+
+def fit(text: str, width: int) -> str:
+    """`text` cut (with "…") or padded to exactly `width` cells."""
+    if width <= 0:
+        return ""
+    if cell_len(text) > width:
+        return set_cell_size(text, width - 1) + "…"
+    return set_cell_size(text, width)
+
+
+def whole(value: object) -> str:
+    """A ree as a whole number ("2934"), a dash when unknown."""
+    try:
+        return str(round(float(value)))  # type: ignore[arg-type]
+    except (TypeError, ValueError):
+        return "\u2013"
+
+
+def arrow(climbed: int) -> str:
+    """Places gained or lost: "▲2", "▼1", "" for none."""
+    if climbed > 0:
+        return f"▲{climbed}"
+    if climbed < 0:
+        return f"▼{-climbed}"
+    return ""
+
+
+def when(match: Match, *, wide: bool = False) -> str:
+    """A match's date as read on the board: "27 May 22:27" ("Wed 27 May 22:27" wide); its text if odd."""
+    moment = match.when
+    if moment is None:
+        return match.date[:16]
+    return moment.strftime("%a %d %b %H:%M" if wide else "%d %b %H:%M")
+
+
+def winners(match: Match) -> str:
+    """Who won a match: the players (or faction names, or "bot") of the factions ranked first."""
+    best = min((f.rank for f in match.factions), default=None)
+    names: list[str] = []
+    for faction in match.factions:
+        if faction.rank != best:
+            continue
+        if faction.bot:
+            names.append(faction.name or "bot")
+        else:
+            names += [p.label for p in faction.players] or [faction.name]
+    return ", ".join(n for n in names if n)
+
+
+def timestamp(match: Match) -> float | None:
+    """When a match was recorded (or played), as seconds since the epoch (the service's dates are UTC)."""
+    for text in (match.registration_date, match.date):
+        try:
+            moment = datetime.strptime(text, "%Y-%m-%d %H:%M:%S")
+        except ValueError:
+            continue
+        return moment.replace(tzinfo=UTC).timestamp()
+    return None

@@ -1,0 +1,143 @@
+"""The scoreboard (issue 10, part 3), driven by a pilot on the demo group in-process: what it shows, the kiosk
+that shows nothing else, another seat's match arriving (marked, then the game's standings in turn), names shown
+as typed, a board at rest that writes nothing, and `rankterm board` on the command line."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+from textual.content import Content
+
+from rankterm.api.effect import match_effect
+from rankterm.api.models import NewFaction, NewMatch
+from rankterm.cli import parser
+from rankterm.cli.board import build_board
+from rankterm.tui.screens.board import BoardScreen
+from rankterm.tui.widgets.board.panels import LastMatchPanel, RecentPanel, StandingsPanel
+from rankterm.tui.widgets.board.podium import EffectBox, PodiumBox
+
+from .pilot import settle
+
+
+def text_of(screen: BoardScreen, panel: type) -> str:
+    return str(screen.query_one(panel).render())
+
+
+def podium_titles(screen: BoardScreen) -> list[str]:
+    return [
+        Content.from_markup(box.border_title or "").plain for box in screen.query(PodiumBox) if box.display
+    ]
+
+
+async def open_board(pilot) -> BoardScreen:
+    await settle(pilot)
+    screen = pilot.app.screen
+    assert isinstance(screen, BoardScreen)
+    return screen
+
+
+async def record_duel(client, winner: str, loser: str, external_id: str) -> int:
+    """Another seat records a 7 Wonders Duel; the new match's number."""
+    ids = {p.display_name: p.id for p in await client.players(refresh=True)}
+    duel = next(g for g in await client.games() if g.name == "7 Wonders Duel")
+    answer = await client.add_matches(
+        NewMatch(
+            game=duel.id,
+            weight="normal",
+            external_id=external_id,
+            factions=[NewFaction(players=[ids[winner]], rank=1), NewFaction(players=[ids[loser]], rank=2)],
+        )
+    )
+    assert answer.accepted_count == 1
+    return (await client.matches_page(1)).data[0].number
+
+
+async def test_the_board_shows_the_standings_the_last_match_and_the_last_five(make_app, demo_client):
+    app = make_app(home="board", kiosk=True)
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await open_board(pilot)
+        effect = await match_effect(demo_client, 300)
+        assert podium_titles(screen) == ["1  Ada", "2  Chiara", "3  Elena"]
+        standings = text_of(screen, StandingsPanel).splitlines()
+        assert standings[1].split()[:2] == ["4", "Ben"] and len(standings) == 8  # head + places 4 to 10
+        greta = next(line for line in standings if "Greta" in line)
+        assert greta.rstrip().endswith("\u221232")  # she played the last match: her change is marked
+        last = text_of(screen, LastMatchPanel).splitlines()
+        assert last[0].startswith("LAST MATCH #300 Catan")
+        assert [line.split()[1] for line in last[1:]] == [p.name for p in effect.players]
+        elena = next(line for line in last if "Elena" in line)
+        assert "+50" in elena and "4→3" in elena
+        recent = text_of(screen, RecentPanel).splitlines()
+        assert [line.split()[0] for line in recent[1:]] == ["#300", "#299", "#298", "#297", "#296"]
+        assert len(screen.views) == 1  # the demo's last match is a day old: no cycle
+        assert app.current_mode == "board"
+
+
+async def test_another_seats_match_is_marked_and_its_games_standings_take_turns(make_app, demo_service):
+    other = demo_service.client()
+    app = make_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.press("b")  # in the app, b opens the board
+        screen = await open_board(pilot)
+        ghost = await other.create_player("Evil [/b] Eve")
+        number = await record_duel(other, ghost.display_name, "Ada", "seat-2-1")
+        app.group_changed()  # what the live probe calls when it notices the other seat's match
+        await settle(pilot)
+        assert screen.view.match.number == number
+        assert list(screen.views) == [None, "g286"] and screen.cycling
+        assert "*Evil [/b] Eve" in text_of(screen, LastMatchPanel)  # shown as typed, never markup
+        boxes = [
+            Content.from_markup(b.border_title or "").plain for b in screen.query(EffectBox) if b.display
+        ]
+        assert boxes == ["1. *Evil [/b] Eve", "2. Ada"]
+        screen.flip()  # what the cycle's timer does after MAIN_SECONDS
+        await pilot.pause()
+        assert screen.view.title == "7 Wonders Duel" and screen.view.subset_id == "g286"
+        duel = await match_effect(other, number, "g286")
+        assert screen.view.effect == duel and duel.before_number == 291  # that game's previous match
+        assert "7 Wonders Duel" in str(screen.query_one("#board-title").render())
+        screen.cycle_until = 0.0  # the match is no longer fresh
+        screen._turn()
+        await pilot.pause()
+        assert list(screen.views) == [None] and screen.view.title == "Main" and screen._timer is None
+        await pilot.press("o")  # not a kiosk: the other screens are a key away
+        await pilot.pause()
+        assert app.current_mode == "outbox"
+        await other.aclose()
+
+
+async def test_a_kiosk_board_at_rest_writes_nothing_shows_nothing_else_and_quits_at_once(make_app):
+    app = make_app(home="board", kiosk=True)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await open_board(pilot)
+        await pilot.pause(0.2)
+        frames: list[int] = []
+        display = app._display
+
+        def counting(screen, renderable):
+            frames.append(1)
+            return display(screen, renderable)
+
+        app._display = counting
+        await asyncio.sleep(0.8)
+        assert frames == []
+        app.screen.reload_data()  # revalidated, nothing changed: nothing drawn
+        await settle(pilot)
+        assert frames == []
+        for key in ("n", "d", "r", "l", "o"):  # a kiosk shows nothing else
+            await pilot.press(key)
+            await pilot.pause()
+            assert app.current_mode == "board"
+        await pilot.press("q")
+        await pilot.pause()
+        assert app._exit  # nothing can be entered here: nothing to ask about
+
+
+def test_rankterm_board_is_a_command_that_builds_a_kiosk(monkeypatch):
+    args = parser().parse_args(["board", "--demo"])
+    assert args.run.__name__ == "run_board" and args.demo
+    app = build_board(demo=True, profile=None)
+    assert app.kiosk and app.home == "board" and app.client is None and app.demo
+    with pytest.raises(Exception, match="No profile"):
+        build_board(demo=False, profile=None)
