@@ -9,10 +9,9 @@ import io
 import json
 import os
 import re
-import select
 import subprocess
 import sys
-import time
+import threading
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 
@@ -195,17 +194,17 @@ def _serve(tmp_path: Path) -> Iterator[tuple[subprocess.Popen[str], str]]:
         env={**os.environ, "PYTHONUNBUFFERED": "1"},
     )
     assert proc.stdout is not None
+    guard = threading.Timer(60, proc.kill)  # a service that never starts fails the test, never hangs it
+    guard.start()
     printed: list[str] = []
-    deadline = time.monotonic() + 60
-    while not printed or not printed[-1].startswith("rankterm service on"):
-        ready, _, _ = select.select([proc.stdout], [], [], max(0.0, deadline - time.monotonic()))
-        line = proc.stdout.readline() if ready else ""
-        if not line:
-            proc.kill()
-            pytest.fail(
-                f"rankterm serve did not start: {''.join(printed)} {proc.stderr.read() if proc.stderr else ''}"
-            )
-        printed.append(line)
+    try:
+        while not printed or not printed[-1].startswith("rankterm service on"):
+            line = proc.stdout.readline()
+            if not line:
+                pytest.fail(f"rankterm serve did not start: {''.join(printed)}")
+            printed.append(line)
+    finally:
+        guard.cancel()
     url = printed[-1].split()[3]
     key, secret = re.search(r"client key '([^']+)', secret '([^']+)'", "".join(printed)).groups()  # type: ignore[union-attr]
     try:
