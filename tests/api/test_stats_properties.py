@@ -85,7 +85,7 @@ def counts(h: Any) -> tuple[int, int, int, int, int, int]:
     return h.meetings, h.a_ahead, h.b_ahead, h.ties, h.together, h.together_wins
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=25, deadline=None)
 @given(match_lists(), st.sampled_from(PEOPLE), st.sampled_from(PEOPLE))
 def test_head_to_head_is_the_brute_force_count(matches, a, b):
     if a == b:
@@ -104,7 +104,7 @@ def test_head_to_head_is_the_brute_force_count(matches, a, b):
     )
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=25, deadline=None)
 @given(match_lists(), st.sampled_from(PEOPLE))
 def test_against_everyone_is_the_sum_over_the_others(matches, a):
     total = counts(head_to_head(matches, a, None))
@@ -112,7 +112,7 @@ def test_against_everyone_is_the_sum_over_the_others(matches, a):
     assert total == tuple(sum(p[i] for p in parts) for i in range(6))
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=25, deadline=None)
 @given(match_lists(), st.sampled_from(PEOPLE))
 def test_streaks_and_form_are_the_brute_force_ones(matches, player):
     played = sorted((m for m in matches if rank_and_side(m, player)), key=lambda m: (m.date, m.number))

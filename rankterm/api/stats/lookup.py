@@ -1,7 +1,8 @@
 """A player or a game by name or id, as typed on the command line.
 
-Exact id first, then exact name, then the name ignoring case and accents (NFKD, combining marks dropped,
-casefolded) and a ghost's leading "*". More than one candidate at the first rule that finds any: `AmbiguousName` listing them.
+Exact id first, then exact name (a ghost's with or without its leading "*"), then the name ignoring case,
+accents (NFKD, combining marks dropped, casefolded) and a ghost's "*". More than one candidate at the first
+rule that finds any: `AmbiguousName` listing them.
 """
 
 from __future__ import annotations
@@ -38,7 +39,7 @@ def _find(items: Sequence[T], query: str, what: str, key: Callable[[T], str], na
     wanted = query.strip()
     rules: list[Callable[[T], bool]] = [
         lambda item: key(item) == wanted,
-        lambda item: name(item) == wanted,
+        lambda item: wanted in (name(item), name(item).removeprefix("*")),
         lambda item: fold(name(item).lstrip("*")) == fold(wanted.lstrip("*")),  # a ghost's "*" optional
     ]
     for rule in rules:
