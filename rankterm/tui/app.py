@@ -465,3 +465,14 @@ class RanktermApp(App):
                 await self.run_action(action, node)
 
             yield SystemCommand(f"{binding.description} ({label or key})", binding.tooltip or "", run)
+
+        if self.client is not None:  # the import screen (issue 12): no key of its own, a palette command
+
+            async def open_import() -> None:
+                await self.action_open_mode("import")
+
+            yield SystemCommand(
+                "Import plays…",
+                "BG Stats, BoardGameGeek, CSV or a rankterm export: check, then send",
+                open_import,
+            )

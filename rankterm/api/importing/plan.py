@@ -24,6 +24,7 @@ and the first `PREVIEW` matches are held.
 
 from __future__ import annotations
 
+import asyncio
 import json
 import sqlite3
 import time
@@ -351,8 +352,10 @@ async def plan_import(
         for play in source.plays():
             plan.plays_read += 1
             await planner.take(play)
-            if progress is not None and plan.plays_read % 100 == 0:
-                progress(plan.plays_read)
+            if plan.plays_read % 100 == 0:
+                if progress is not None:
+                    progress(plan.plays_read)
+                await asyncio.sleep(0)  # an app stays responsive while a big file is read
         db.execute("COMMIT")
         planner.finish()
     except BaseException:
