@@ -466,7 +466,7 @@ class RanktermApp(App):
 
             yield SystemCommand(f"{binding.description} ({label or key})", binding.tooltip or "", run)
 
-        if self.client is not None:  # the import screen (issue 12): no key of its own, a palette command
+        if self.client is not None and not self.kiosk:  # the import screen (issue 12): a palette command
 
             async def open_import() -> None:
                 await self.action_open_mode("import")
