@@ -1,7 +1,7 @@
 """`StoryScreen`: the base of the screens that tell stories from the group's matches (the Stats mode, a
 player's page, a game's page).
 
-The matches come from the client's mirror at once (`client.cached_matches()`, no request) and are then
+The matches come from the client's mirror at once (`held_matches`, no request) and are then
 revalidated in a worker (`group_matches`: only what is new is read); the story is drawn again only when the
 matches changed (their count or newest number). The same happens when the screen is shown again, on F5, and
 when the group changes (a match sent from this seat). Offline, what the mirror holds is shown and the status
@@ -16,8 +16,8 @@ from textual.binding import Binding
 
 from rankterm.api.errors import RanktermError
 from rankterm.api.models import Match
-from rankterm.api.stats.source import group_matches
-from rankterm.tui.base import RanktermScreen, task
+from rankterm.api.stats.source import group_matches, held_matches
+from rankterm.tui.base import Kind, RanktermScreen, Where, task
 from rankterm.tui.text import error_sentence
 
 
@@ -38,7 +38,7 @@ class StoryScreen(RanktermScreen):
 
     def on_mount(self) -> None:
         if self.has_client:
-            held = self.client.cached_matches()
+            held = held_matches(self.client)
             if held:
                 self._take(held)
 
@@ -73,6 +73,13 @@ class StoryScreen(RanktermScreen):
         self._key = key
         self.matches = sorted(matches, key=lambda m: m.number)
         self.show_matches(self.matches)
+
+    def say(self, text: str, kind: Kind = "info", *, to: Where = "line") -> None:
+        """As `RanktermScreen.say`; the info line takes no room while it has nothing to say (80x24)."""
+        super().say(text, kind, to=to)
+        if self.INFO is not None and to != "toast":
+            for line in self.query(self.INFO):
+                line.display = bool(text)
 
     def show_matches(self, matches: list[Match]) -> None:
         """Draw the story from the group's matches (oldest first)."""

@@ -38,8 +38,8 @@ def most_active(matches: Sequence[Match]) -> str | None:
     counts: Counter[str] = Counter()
     names = players_in(matches)
     for match in matches:
-        ids = {str(p.id) for f in match.factions if not f.bot for p in f.players}
-        counts.update(ids)
+        for q in {str(p.id) for f in match.factions if not f.bot for p in f.players}:
+            counts[q] += 1
     if not counts:
         return None
     return min(counts, key=lambda q: (-counts[q], names.get(q, "").casefold(), q))
@@ -55,13 +55,11 @@ def most_met(matches: Sequence[Match], player_id: str) -> str | None:
         )
         if mine is None:
             continue
-        counts.update(
-            str(p.id)
-            for f in match.factions
-            if f is not mine and not f.bot
-            for p in f.players
-            if str(p.id) != player_id
-        )
+        for f in match.factions:
+            if f is not mine and not f.bot:
+                for p in f.players:
+                    if str(p.id) != player_id:
+                        counts[str(p.id)] += 1
     if not counts:
         return None
     return min(counts, key=lambda q: (-counts[q], names.get(q, "").casefold(), q))

@@ -25,7 +25,7 @@ from rankterm.api.models import Game, Match, RankingRow, Subset
 from rankterm.api.stats import GameFigures, game_figures
 from rankterm.tui.base import task
 from rankterm.tui.screens.stats.base import StoryScreen
-from rankterm.tui.screens.stats.words import day, facts, percent, plural
+from rankterm.tui.screens.stats.words import day, fact_parts, percent, plural
 from rankterm.tui.text import NONE, error_sentence, label_text, plain, plain_str, styled
 from rankterm.tui.widgets.text_table import TextTable
 
@@ -53,9 +53,7 @@ def game_rows(fig: GameFigures) -> list[tuple[str, object]]:
     rows.append(
         (
             "Most wins",
-            NONE
-            if top is None
-            else styled(top.name, f" · {top.wins} of {top.played} ({percent(top.win_rate)})"),
+            NONE if top is None else f"{top.name} · {top.wins} of {top.played} ({percent(top.win_rate)})",
         )
     )
     streak = fig.longest_streak
@@ -64,10 +62,8 @@ def game_rows(fig: GameFigures) -> list[tuple[str, object]]:
             "Streak",
             NONE
             if streak is None
-            else styled(
-                streak.name,
-                f" · {plural(streak.length, 'win')} in a row (matches {streak.first} to {streak.last})",
-            ),
+            else f"{streak.name} · {plural(streak.length, 'win')} in a row"
+            f" (matches {streak.first} to {streak.last})",
         )
     )
     return rows
@@ -119,7 +115,7 @@ class GameStory(Vertical):
         self.query_one("#gs-head", Static).update(
             styled((name, "bold"), (f" · {plural(fig.played, 'match', 'matches')}", ""))
         )
-        self.query_one("#gs-facts", Static).update(facts(game_rows(fig), width=10))
+        self.query_one("#gs-facts", Static).update(styled(*fact_parts(game_rows(fig), width=10)))
         if changed:
             self.rows = []
             self._shown = None

@@ -17,9 +17,13 @@ from textual.widgets import DataTable, Label, Select, Static
 from rankterm.api.models import Match
 from rankterm.api.stats import HeadToHead, head_to_head
 from rankterm.tui.screens.stats.choices import most_active, most_met, options, players_in
-from rankterm.tui.screens.stats.words import plural, short_day, tally_bar
-from rankterm.tui.text import plain_str, styled
+from rankterm.tui.screens.stats.words import bar_parts, plural, short_day
+from rankterm.tui.text import plain, plain_str, styled
 from rankterm.tui.widgets.text_table import TextTable
+
+WIDE = 100
+"""From this many columns up, game names are shown whole in the tables; below, cut to `GAME_WIDTH`."""
+GAME_WIDTH = 12
 
 EVERYONE = "*everyone*"
 """The second picker's value for "everyone" (never a player id: ids are letters and digits)."""
@@ -140,9 +144,9 @@ class HeadToHeadView(Vertical):
         self.figures = h2h
         self.query_one("#h2h-summary", Static).update(styled(*summary(h2h)))
         width = max(10, self.size.width - 4 - len(h2h.a_name[:20]) - len(h2h.b_name[:20]))
-        bar = tally_bar(h2h.a_ahead, h2h.b_ahead, h2h.ties, min(width, 60))
+        bar = bar_parts(h2h.a_ahead, h2h.b_ahead, h2h.ties, min(width, 60))
         self.query_one("#h2h-bar", Static).update(
-            styled(h2h.a_name[:20], " ", bar, " ", h2h.b_name[:20]) if h2h.meetings else styled(("", ""))
+            styled(h2h.a_name[:20], " ", *bar, " ", h2h.b_name[:20]) if h2h.meetings else plain("")
         )
         self._fill_games(h2h)
         self._fill_last(h2h)
@@ -150,31 +154,31 @@ class HeadToHeadView(Vertical):
     def _fill_games(self, h2h: HeadToHead) -> None:
         table = self.query_one("#h2h-games", DataTable)
         table.clear(columns=True)
-        for key, title in (("game", "Game"), ("met", "Met"), ("a", h2h.a_name[:10]), ("b", h2h.b_name[:10])):
+        narrow = self.app.size.width < WIDE
+        table.add_column("Game", key="game", width=GAME_WIDTH if narrow else None)
+        for key, title in (("met", "Met"), ("a", h2h.a_name[:8]), ("b", h2h.b_name[:8])):
             table.add_column(Text(plain_str(title)), key=key)
-        table.add_column("Tie", key="tie")
+        if h2h.ties:
+            table.add_column("Tie", key="tie")
         for g in h2h.per_game:
             if not g.meetings:
                 continue
-            table.add_row(
-                _cell(g.game_name, right=False),
-                _cell(g.meetings),
-                _cell(g.a_ahead),
-                _cell(g.b_ahead),
-                _cell(g.ties),
-                key=str(g.game_id),
-            )
+            cells = [_cell(g.game_name, right=False), _cell(g.meetings), _cell(g.a_ahead), _cell(g.b_ahead)]
+            if h2h.ties:
+                cells.append(_cell(g.ties))
+            table.add_row(*cells, key=str(g.game_id))
 
     def _fill_last(self, h2h: HeadToHead) -> None:
         table = self.query_one("#h2h-last", DataTable)
         table.clear(columns=True)
         everyone = h2h.b_id is None
+        narrow = self.app.size.width < WIDE
         columns = [("no", "No."), ("date", "Date"), ("game", "Game")]
         if everyone:
             columns.append(("other", "Against"))
         columns.append(("ahead", "Ahead"))
         for key, title in columns:
-            table.add_column(title, key=key)
+            table.add_column(title, key=key, width=GAME_WIDTH if narrow and key == "game" else None)
         for meeting in h2h.last:
             ahead = {"a": h2h.a_name, "b": meeting.other_name, "tie": "tie"}[meeting.outcome]
             cells = [
@@ -185,4 +189,4 @@ class HeadToHeadView(Vertical):
             if everyone:
                 cells.append(_cell(meeting.other_name, False))
             cells.append(_cell(ahead, False))
-            table.add_row(*cells, key=str(meeting.match_number))
+            table.add_row(*cells)  # against everyone, one match can be several meetings

@@ -33,8 +33,8 @@ from rankterm.api.stats import PlayerFigures, player_figures
 from rankterm.api.stats.history import History, player_history
 from rankterm.tui.base import task
 from rankterm.tui.screens.stats.base import StoryScreen
-from rankterm.tui.screens.stats.words import axis_labels, day, facts, form_line, percent, plural
-from rankterm.tui.text import NONE, error_sentence, plain, plain_str, styled
+from rankterm.tui.screens.stats.words import axis_labels, day, fact_parts, form_parts, percent, plural
+from rankterm.tui.text import NONE, error_sentence, plain_str, styled
 from rankterm.tui.widgets.chart import LineChart
 from rankterm.tui.widgets.text_table import TextTable
 
@@ -60,7 +60,7 @@ def figure_rows(fig: PlayerFigures) -> list[tuple[str, object]]:
     if best is None:
         rows.append(("Best game", NONE))
     else:
-        rows += [("Best game", plain(best.game_name)), ("", f"{percent(best.win_rate)} of {best.played}")]
+        rows += [("Best game", best.game_name), ("", f"{percent(best.win_rate)} of {best.played}")]
     for label, rival, count, word in (
         ("Nemesis", fig.nemesis, fig.nemesis.behind if fig.nemesis else 0, "ahead in"),
         ("Victim", fig.victim, fig.victim.ahead if fig.victim else 0, "behind in"),
@@ -68,7 +68,7 @@ def figure_rows(fig: PlayerFigures) -> list[tuple[str, object]]:
         if rival is None:
             rows.append((label, NONE))
         else:
-            rows += [(label, plain(rival.name)), ("", f"{word} {count} of {rival.meetings}")]
+            rows += [(label, rival.name), ("", f"{word} {count} of {rival.meetings}")]
     return rows
 
 
@@ -134,15 +134,16 @@ class PlayerStory(Vertical):
         self.player_id = player_id
         fig = player_figures(matches, player_id)
         self.figures = fig
-        head = styled(
-            (fig.name, "bold"),
-            (f" · {plural(fig.played, 'match', 'matches')} · {fig.wins} won ({percent(fig.win_rate)})", ""),
-            (f" · since {day(fig.first_date)}" if fig.first_date else "", "dim"),
+        self.query_one("#ps-head", Static).update(
+            styled(
+                (fig.name, "bold"),
+                f" · {plural(fig.played, 'match', 'matches')} · {fig.wins} won ({percent(fig.win_rate)})",
+                (f" · since {day(fig.first_date)}" if fig.first_date else "", "dim"),
+            )
         )
-        self.query_one("#ps-head", Static).update(head)
-        self.query_one("#ps-facts", Static).update(facts(figure_rows(fig)))
+        self.query_one("#ps-facts", Static).update(styled(*fact_parts(figure_rows(fig))))
         self.query_one("#ps-form", Static).update(
-            styled(("Form       ", "dim"), form_line(fig.form), ("  (newest last)", "dim"))
+            styled(("Form       ", "dim"), *form_parts(fig.form), ("  (newest last)", "dim"))
         )
         rows = [
             [

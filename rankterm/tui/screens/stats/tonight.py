@@ -168,13 +168,14 @@ class TonightView(Vertical):
         )
         self.evening = evening
         players = {q for row in evening.tallies for q in [row.player_id]}
-        summary = styled(
-            ("Since ", "dim"),
-            when_text(since),
-            (" UTC", "dim"),
-            f" · {plural(len(evening.matches), 'match', 'matches')} · {plural(len(players), 'player')}",
+        self.query_one("#tn-summary", Static).update(
+            styled(
+                ("Since ", "dim"),
+                when_text(since),
+                (" UTC", "dim"),
+                f" · {plural(len(evening.matches), 'match', 'matches')} · {plural(len(players), 'player')}",
+            )
         )
-        self.query_one("#tn-summary", Static).update(summary)
         if not evening.matches:
             newest = max(self.matches, key=lambda m: (m.date, m.number), default=None)
             note = "No match in this time."

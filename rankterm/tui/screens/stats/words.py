@@ -9,10 +9,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from datetime import datetime
 
-from textual.content import Content
-
 from rankterm.api.models import DATE_FORMAT
-from rankterm.tui.text import NONE, plain, styled
+from rankterm.tui.text import NONE
 
 RESULT_STYLE = {"W": "bold $text-success", "D": "$text-warning", "L": "$text-error"}
 """A result's colour in the form line; the letter alone says it (NO_COLOR, 16 colours)."""
@@ -59,39 +57,45 @@ def axis_labels(dates: Sequence[str]) -> list[str]:
     return out
 
 
-def form_line(form: Sequence[str]) -> Content:
-    """ "W W L W D", each letter in its colour (the letters carry the meaning without colour)."""
+Part = object | tuple[object, str]
+"""A part of `styled()`: a text shown literally, or a (text, style of ours) pair."""
+
+
+def form_parts(form: Sequence[str]) -> list[Part]:
+    """ "W W L W D" as `styled()` parts, each letter in its colour (the letters carry the meaning without
+    colour)."""
     if not form:
-        return plain(NONE)
-    parts: list[object | tuple[object, str]] = []
+        return [NONE]
+    parts: list[Part] = []
     for i, result in enumerate(form):
         if i:
             parts.append(" ")
         parts.append((result, RESULT_STYLE.get(result, "")))
-    return styled(*parts)
+    return parts
 
 
-def facts(rows: Sequence[tuple[str, object]], width: int = 11) -> Content:
-    """Label/value lines: the label dim and padded to `width`, the value shown literally (a name may be one).
-    A row whose label is "" continues the value above."""
-    parts: list[object | tuple[object, str]] = []
+def fact_parts(rows: Sequence[tuple[str, object]], width: int = 11) -> list[Part]:
+    """Label/value lines as `styled()` parts: the label dim and padded to `width`, the value shown literally
+    (a name may be one). A row whose label is "" continues the value above."""
+    parts: list[Part] = []
     for i, (label, value) in enumerate(rows):
         if i:
             parts.append("\n")
         parts.append((label.ljust(width), "dim"))
-        parts.append(value if isinstance(value, Content) else str(value))
-    return styled(*parts) if parts else plain("")
+        parts.append(str(value))
+    return parts
 
 
-def tally_bar(a: int, b: int, ties: int, width: int) -> Content:
-    """A bar of `width` cells: A's share as █, ties as ▒, B's as ░ (shapes, not colours, tell them apart)."""
+def bar_parts(a: int, b: int, ties: int, width: int) -> list[Part]:
+    """A bar of `width` cells as `styled()` parts: A's share as █, ties as ▒, B's as ░ (shapes, not colours,
+    tell them apart)."""
     total = a + b + ties
     if total <= 0 or width <= 0:
-        return plain("")
+        return []
     cells_a = round(width * a / total)
     cells_t = round(width * ties / total)
     cells_b = max(0, width - cells_a - cells_t)
-    return styled(("█" * cells_a, "$text-success"), ("▒" * cells_t, "dim"), ("░" * cells_b, "$text-error"))
+    return [("█" * cells_a, "$text-success"), ("▒" * cells_t, "dim"), ("░" * cells_b, "$text-error")]
 
 
 def plural(count: int, one: str, many: str | None = None) -> str:
