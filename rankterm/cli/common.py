@@ -218,11 +218,17 @@ class RowWriter:
         if self.fmt == "json":
             self.out.write("\n]\n" if self.count else "]\n")
         elif self._rich_rows is not None:
+            from rich import box
             from rich.console import Console
             from rich.table import Table
             from rich.text import Text
 
-            table = Table(title=Text(self.title) if self.title else None, title_justify="left")
+            table = Table(
+                title=Text(self.title) if self.title else None,
+                title_justify="left",
+                box=box.SIMPLE_HEAD,  # no inner rules: 80 columns hold the standings' 8
+                pad_edge=False,
+            )
             for column in self.columns:
                 table.add_column(Text(column))
             for row in self._rich_rows:
@@ -240,7 +246,8 @@ class RowWriter:
 
 
 def _flat(text: str) -> str:
-    return text.replace("\t", " ").replace("\n", " ")
+    """One cell on one line of tab-separated text."""
+    return text.replace("\t", " ").replace("\n", "  ")
 
 
 def emit_rows(

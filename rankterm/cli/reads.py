@@ -129,17 +129,25 @@ def faction_text(faction: Faction) -> str:
     return f"{faction.rank}. {names}{points}"
 
 
-def result_text(match: Match) -> str:
-    """The factions of a match by rank, on one line."""
-    return "  ".join(faction_text(f) for f in sorted(match.factions, key=lambda f: f.rank))
+def result_text(match: Match, sep: str = "  ") -> str:
+    """The factions of a match by rank, joined by `sep`."""
+    return sep.join(faction_text(f) for f in sorted(match.factions, key=lambda f: f.rank))
 
 
 MATCH_COLUMNS = ("number", "date", "game", "result", "weight", "id", "external_id")
+MATCH_TABLE_COLUMNS = ("#", "date", "game", "result", "weight")
 
 
 def match_row(match: Match) -> list[Any]:
+    """A match for scripts (csv): every column, the date as the service gives it."""
     game = match.game.name if match.game else ""
     return [match.number, match.date, game, result_text(match), match.weight, match.id, match.external_id]
+
+
+def match_table_row(match: Match) -> list[Any]:
+    """A match for people: a faction a line (one line each when piped), the date to the minute, no ids."""
+    game = match.game.name if match.game else ""
+    return [match.number, match.date[:16], game, result_text(match, "\n"), match.weight]
 
 
 async def read_matches(client: RankingClient, args: argparse.Namespace) -> int:
@@ -150,7 +158,8 @@ async def read_matches(client: RankingClient, args: argparse.Namespace) -> int:
         return EXIT_OK
     where = f" of subset {args.subset}" if args.subset else ""
     title = f"Matches{where}, page {args.page}" if args.page else f"Matches{where}"
-    columns: Sequence[str] = MATCH_COLUMNS if args.format != "table" else MATCH_COLUMNS[:5]
+    columns: Sequence[str] = MATCH_TABLE_COLUMNS if args.format == "table" else MATCH_COLUMNS
+    row = match_table_row if args.format == "table" else match_row
     if args.page is not None:
         matches: Any = iter((await matches_page(client, args.page, args.subset)).data)
         first = next(matches, None)
@@ -159,13 +168,13 @@ async def read_matches(client: RankingClient, args: argparse.Namespace) -> int:
         first = await anext(matches, None)  # nothing printed before the service has answered
     with RowWriter(args.format, columns, title=title) as writer:
         if first is not None:
-            writer.add(match_row(first)[: len(columns)], first.to_wire())
+            writer.add(row(first), first.to_wire())
         if args.page is not None:
             for match in matches:
-                writer.add(match_row(match)[: len(columns)], match.to_wire())
+                writer.add(row(match), match.to_wire())
         else:
             async for match in matches:
-                writer.add(match_row(match)[: len(columns)], match.to_wire())
+                writer.add(row(match), match.to_wire())
     return EXIT_OK
 
 
@@ -234,8 +243,13 @@ async def read_rankings(client: RankingClient, args: argparse.Namespace) -> int:
     title = f"Rankings, {subset_name}, {after}"
     if args.page is not None:
         title += f", page {first.page} of {first.total_pages}"
-    make = ranking_csv_row if args.format == "csv" else ranking_row
-    emit_rows(args.format, RANKING_COLUMNS, [make(r) for r in rows], title=title)
+    if args.format == "csv":
+        emit_rows(args.format, RANKING_COLUMNS, [ranking_csv_row(r) for r in rows], title=title)
+    else:  # for people: no ids, short headers
+        table = [ranking_row(r)[:-1] for r in rows]
+        emit_rows(
+            args.format, ["#", "player", "ree", "Δree", "Δpos", "belt", "title", "status"], table, title=title
+        )
     return EXIT_OK
 
 

@@ -71,8 +71,8 @@ def test_every_read_prints_a_table_when_piped(capsys: pytest.CaptureFixture[str]
     for command, columns in [
         ("games", "id\tname\tweight\tbgg_id"),
         ("players", "id\tname\tusername\tghost"),
-        ("matches", "number\tdate\tgame\tresult\tweight"),
-        ("rankings", "position\tplayer\tree\tchange\tmoved\tbelt\ttitle\tstatus\tplayer_id"),
+        ("matches", "#\tdate\tgame\tresult\tweight"),
+        ("rankings", "#\tplayer\tree\tΔree\tΔpos\tbelt\ttitle\tstatus"),
         ("subsets", "id\tname\ttype\tmatches\tfirst_match\tlast_match"),
         ("quota", "quota\tused"),
         ("status", "key\tvalue"),
@@ -229,7 +229,7 @@ def test_names_from_the_service_reach_a_terminal_literally_and_harmless(
         code, drawn, err = run(capsys, command, "--profile", "league")
         assert (code, err) == (0, ""), command
         assert "\x1b" not in drawn and "\x07" not in drawn, command
-        assert "┃" in drawn or "│" in drawn, command  # a Rich table
+        assert "─" in drawn and "\t" not in drawn, command  # a Rich table, not tab-separated text
     assert "Catan [i]" in drawn  # not read as markup
     _, players, _ = run(capsys, "players", "--profile", "league")
     assert "Evil [/b] Eve" in players and "␛" in players
