@@ -49,7 +49,7 @@ MODE_NAMES: tuple[str, ...] = tuple(SCREENS)
 CLIENT_MODES = frozenset(MODE_NAMES) - {"login"}
 """Modes that need an open service."""
 
-_NOT_IN_PALETTE = frozenset({"quit", "command_palette", "change_theme", "help_quit"})
+_NOT_IN_PALETTE = frozenset({"command_palette", "help_quit"})
 
 ClientFactory = Callable[["Profile"], "RankingClient"]
 DemoFactory = Callable[[], "RankingClient"]
@@ -65,19 +65,26 @@ class RanktermApp(App):
     TITLE = "rankterm"
     MODES = {mode: screen_factory(mode) for mode in MODE_NAMES}
     BINDINGS = [
-        Binding("d", "open_mode('dashboard')", "Dashboard"),
-        Binding("g", "open_mode('games')", "Games"),
-        Binding("p", "open_mode('players')", "Players"),
-        Binding("n", "open_mode('match')", "New match"),
-        Binding("r", "open_mode('rankings')", "Rankings"),
-        Binding("m", "open_mode('matches')", "Matches"),
-        Binding("o", "open_mode('outbox')", "Outbox"),
-        Binding("s", "open_mode('stats')", "Stats"),
-        Binding("l", "open_mode('login')", "Profiles"),
+        # The footer (KeyFooter) shows the screen's own keys, then the app's keys marked show=True (? and q) on
+        # its right at any width; the screens' letters are in the help overlay (?) and the palette (ctrl+p).
+        Binding("d", "open_mode('dashboard')", "Dashboard", show=False),
+        Binding("g", "open_mode('games')", "Games", show=False),
+        Binding("p", "open_mode('players')", "Players", show=False),
+        Binding("n", "open_mode('match')", "New match", show=False),
+        Binding("r", "open_mode('rankings')", "Rankings", show=False),
+        Binding("m", "open_mode('matches')", "Matches", show=False),
+        Binding("o", "open_mode('outbox')", "Outbox", show=False),
+        Binding("s", "open_mode('stats')", "Stats", show=False),
+        Binding("l", "open_mode('login')", "Profiles", show=False),
         Binding("b", "open_mode('board')", "Scoreboard", show=False),
         Binding("ctrl+t", "change_theme", "Theme", show=False),
-        Binding("q", "quit", "Quit", show=False),
+        Binding("question_mark", "show_keys", "Keys"),
+        Binding("f1", "show_keys", "Keys", show=False),  # "?" types in a text field; F1 works there too
+        Binding("q", "quit", "Quit"),
     ]
+    CSS = """
+    ToastRack { margin-bottom: 2; }  /* above the status line (docked above the footer), never over it */
+    """
 
     outbox_counts: reactive[dict[str, int]] = reactive(dict, always_update=True)
     """Entries of the outbox by state ("pending", "sent", "rejected"), for the status line."""
@@ -444,27 +451,31 @@ class RanktermApp(App):
         except (RanktermError, OSError) as exc:
             self.say(f"The theme could not be saved: {exc}", "error")
 
-    def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
-        yield from super().get_system_commands(screen)
-        seen: set[str] = set()
-        for key, active in screen.active_bindings.items():
-            binding = active.binding
-            if (
-                not binding.description
-                or not active.enabled
-                or binding.action in seen
-                or binding.action in _NOT_IN_PALETTE
-                or not type(active.node).__module__.startswith("rankterm.")
-            ):
-                continue  # Textual's own widget keys (scrolling, tab) and what the palette already has
-            seen.add(binding.action)
-            node = active.node
-            label = binding.key_display or self.get_key_display(binding)
+    def action_show_keys(self) -> None:
+        """The help overlay: every key of the screen shown (and its focused widget) and of the app."""
+        from rankterm.tui.dialogs.help import KeysScreen
 
-            async def run(action: str = binding.action, node=node) -> None:
+        if not isinstance(self.screen, KeysScreen):
+            self.push_screen(KeysScreen(self.screen))
+
+    def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
+        """Every key of the screen, its focused widget and the app that a rankterm class declares, named with
+        its keys ("Next page (] or pgdn)"), as `dialogs.help` reads them; Textual's own Theme, Quit and Keys
+        give way to ours (which say their keys)."""
+        from rankterm.tui.dialogs.help import palette_entries
+
+        entries = [e for e in palette_entries(screen) if e.action not in _NOT_IN_PALETTE]
+        ours = {e.action for e in entries if e.node is self}
+        replaced = {"Theme": "change_theme", "Quit": "quit", "Keys": "show_keys"}
+        for command in super().get_system_commands(screen):
+            if replaced.get(str(command.title)) not in ours:
+                yield command
+        for entry in entries:
+
+            async def run(action: str = entry.action, node=entry.node) -> None:
                 await self.run_action(action, node)
 
-            yield SystemCommand(f"{binding.description} ({label or key})", binding.tooltip or "", run)
+            yield SystemCommand(f"{entry.description} ({' or '.join(entry.keys)})", "", run)
 
         if self.client is not None and not self.kiosk:  # the import screen (issue 12): a palette command
 

@@ -14,23 +14,26 @@ from typing import TYPE_CHECKING, Any
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
-from textual.widgets import Footer, Header, Static
+from textual.widgets import Header, Static
 
 from rankterm.api.errors import RanktermError
 from rankterm.tui.base import RanktermScreen, task
 from rankterm.tui.text import error_sentence, plain, styled
+from rankterm.tui.widgets.key_footer import KeyFooter
 from rankterm.tui.widgets.usage_bar import UsageBar
 
 if TYPE_CHECKING:
     from rankterm.api.models import MatchStatus, Quota, ServiceStatus
 
 COUNTERS: tuple[tuple[str, str], ...] = (
-    ("queued", "accepted, waiting to be inserted"),
-    ("waiting", "inserted, waiting for subsets"),
+    ("queued", "accepted, not inserted"),
+    ("waiting", "inserted, no subset yet"),
     ("added", "in their subsets"),
     ("processed", "ratings computed"),
-    ("total", "recorded through the interface"),
+    ("total", "sent through the API"),
 )
+"""The match status counters and what each means: short enough that at 80 columns the counters panel shows
+every name and meaning whole (its width is its content's), the service panel taking what is left."""
 
 
 def humanize(key: str) -> str:
@@ -61,9 +64,10 @@ class DashboardScreen(RanktermScreen):
         border: round $primary 50%; border-title-color: $text-primary; padding: 0 1; height: auto;
     }
     DashboardScreen #dash-status { width: 1fr; min-height: 4; }
-    DashboardScreen #dash-counters { width: 1fr; min-height: 4; }
+    DashboardScreen #dash-status-text { text-wrap: nowrap; text-overflow: ellipsis; }
+    DashboardScreen #dash-counters { width: auto; min-width: 30; max-width: 60%; min-height: 4; }
     DashboardScreen #dash-quota { min-height: 4; }
-    DashboardScreen #dash-counters-text { text-wrap: nowrap; text-overflow: ellipsis; }
+    DashboardScreen #dash-counters-text { width: auto; text-wrap: nowrap; text-overflow: ellipsis; }
     DashboardScreen .panel-error { color: $text-error; }
     """
 
@@ -80,12 +84,12 @@ class DashboardScreen(RanktermScreen):
                     status.border_title = "Service"
                     yield Static("", id="dash-status-text")
                 with Vertical(id="dash-counters", classes="panel") as counters:
-                    counters.border_title = "Matches sent through the interface"
+                    counters.border_title = "Matches via the API"
                     yield Static("", id="dash-counters-text")
             with Vertical(id="dash-quota", classes="panel") as quota:
                 quota.border_title = "Quota used"
                 yield Static("", id="dash-quota-note")
-        yield Footer()
+        yield KeyFooter()
 
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)

@@ -14,12 +14,12 @@ Keys: / search · F4 popular on/off · ctrl+n new game (a name, or a BGG id) · 
 
 from __future__ import annotations
 
-from textual import on
+from textual import events, on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal
 from textual.timer import Timer
-from textual.widgets import DataTable, Footer, Header, Input, Label, Static
+from textual.widgets import DataTable, Header, Input, Label, Static
 
 from rankterm.api.errors import NotFound, RanktermError
 from rankterm.api.models import Game
@@ -28,6 +28,7 @@ from rankterm.tui.base import RanktermScreen, task
 from rankterm.tui.dialogs.ask_line import AskDialog
 from rankterm.tui.text import error_sentence, weight_text
 from rankterm.tui.widgets.form_input import FormInput
+from rankterm.tui.widgets.key_footer import KeyFooter
 from rankterm.tui.widgets.text_table import TextTable
 
 SEARCH_DELAY = 0.3
@@ -99,8 +100,8 @@ class GamesScreen(RanktermScreen):
             yield Label("Search (/)")
             yield FormInput(placeholder="the catalogue, 2 letters or more", id="games-search", compact=True)
         yield Static("", id="games-caption")
-        yield TextTable(id="games-table", cursor_type="row", zebra_stripes=True)
-        yield Footer()
+        yield TextTable(id="games-table", cursor_type="row", zebra_stripes=True, await_first_rows=True)
+        yield KeyFooter()
 
     def on_mount(self) -> None:
         table = self.query_one("#games-table", DataTable)
@@ -128,12 +129,14 @@ class GamesScreen(RanktermScreen):
         if shown == self._shown:
             return  # the same list: no redraw
         self._shown = shown
-        table = self.query_one("#games-table", DataTable)
+        table = self.query_one("#games-table", TextTable)
+        was_on = table.cursor_key()
         table.clear()
         for game in games:
             name = game.name + ("  (new)" if game.id in new_ids else "")
             bgg = "" if game.bgg_id_game is None else str(game.bgg_id_game)
             table.add_row(name, weight_text(game.weight_label, game.weight), bgg, key=str(game.id))
+        table.keep_cursor_on(was_on)  # a list revalidated under the cursor keeps it on its game
         self.shown = list(games)
         self.say(caption)
 
@@ -142,19 +145,23 @@ class GamesScreen(RanktermScreen):
     @task(group="games")
     async def load_group(self, refresh: bool = False) -> None:
         self.view = "group"
-        table = self.query_one("#games-table", DataTable)
-        table.loading = not table.row_count  # a list already shown stays up while it is revalidated
+        table = self.query_one("#games-table", TextTable)
+        table.expect_rows()  # keys typed before the rows are kept for them
         try:
-            games = await self.client.games(refresh=refresh)
-        except RanktermError as exc:
-            self.show_error(exc)
-            self.say(f"The group's games could not be read. {error_sentence(exc)}", "error")
-            return
+            table.loading = not table.row_count  # a list already shown stays up while it is revalidated
+            try:
+                games = await self.client.games(refresh=refresh)
+            except RanktermError as exc:
+                self.show_error(exc)
+                self.say(f"The group's games could not be read. {error_sentence(exc)}", "error")
+                return
+            finally:
+                table.loading = False
+                self.note_freshness()
+            if self.view == "group":
+                self._show_group(games)
         finally:
-            table.loading = False
-            self.note_freshness()
-        if self.view == "group":
-            self._show_group(games)
+            table.rows_arrived()
 
     def _show_group(self, games: list[Game]) -> None:
         known = {g.id for g in games}
@@ -168,31 +175,39 @@ class GamesScreen(RanktermScreen):
     @task(group="games")
     async def search(self, text: str) -> None:
         self.view = "search"
-        table = self.query_one("#games-table", DataTable)
-        table.loading = True
+        table = self.query_one("#games-table", TextTable)
+        table.expect_rows()  # keys typed before the rows are kept for them
         try:
-            games = await self.client.search_games(text)
-        except RanktermError as exc:
-            self.say(f"Search failed. {error_sentence(exc)}", "error")
-            return
+            table.loading = True
+            try:
+                games = await self.client.search_games(text)
+            except RanktermError as exc:
+                self.say(f"Search failed. {error_sentence(exc)}", "error")
+                return
+            finally:
+                table.loading = False
+            found = f"{len(games)} game" + ("" if len(games) == 1 else "s")
+            self.show_games(games, f"Search “{text}”: {found} found (esc: back to the group's games).")
         finally:
-            table.loading = False
-        found = f"{len(games)} game" + ("" if len(games) == 1 else "s")
-        self.show_games(games, f"Search “{text}”: {found} found (esc: back to the group's games).")
+            table.rows_arrived()
 
     @task(group="games")
     async def load_popular(self) -> None:
         self.view = "popular"
-        table = self.query_one("#games-table", DataTable)
-        table.loading = True
+        table = self.query_one("#games-table", TextTable)
+        table.expect_rows()  # keys typed before the rows are kept for them
         try:
-            games = await self.client.popular_games()
-        except RanktermError as exc:
-            self.say(f"Popular games could not be read. {error_sentence(exc)}", "error")
-            return
+            table.loading = True
+            try:
+                games = await self.client.popular_games()
+            except RanktermError as exc:
+                self.say(f"Popular games could not be read. {error_sentence(exc)}", "error")
+                return
+            finally:
+                table.loading = False
+            self.show_games(games, f"Popular games: {len(games)} (F4: back to the group's games).")
         finally:
-            table.loading = False
-        self.show_games(games, f"Popular games: {len(games)} (F4: back to the group's games).")
+            table.rows_arrived()
 
     # ------------------------------------------------------------------ search field
 
@@ -221,6 +236,12 @@ class GamesScreen(RanktermScreen):
                 self._search_timer.stop()
             self._search_now(text)
         self.query_one("#games-table", DataTable).focus()
+
+    def on_key(self, event: events.Key) -> None:
+        """A cursor key or Enter typed before the table had the focus (the screen just opened), or while it
+        shows its loading indicator (Textual then gives keys to the screen), is the table's."""
+        if self.focused is None or self.focused.loading:
+            self.query_one("#games-table", TextTable).take_key(event)
 
     # ------------------------------------------------------------------ actions
 

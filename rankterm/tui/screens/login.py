@@ -18,7 +18,7 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Grid, Horizontal, Vertical, VerticalScroll
-from textual.widgets import Button, Checkbox, Footer, Header, Input, Label, OptionList, Static
+from textual.widgets import Button, Checkbox, Header, Input, Label, OptionList, Static
 from textual.widgets.option_list import Option
 
 from rankterm.api.client import RankingClient
@@ -27,6 +27,7 @@ from rankterm.config import Profile, save_config
 from rankterm.tui.base import RanktermScreen, task
 from rankterm.tui.text import error_sentence, plain
 from rankterm.tui.widgets.form_input import FormInput
+from rankterm.tui.widgets.key_footer import KeyFooter
 
 DEMO_OPTION = "__demo__"
 
@@ -73,6 +74,7 @@ class LoginScreen(RanktermScreen):
         Binding("ctrl+s", "save_profile", "Save"),
         Binding("ctrl+o", "open_profile", "Open"),
         Binding("ctrl+n", "new_profile", "New"),
+        Binding("escape", "to_list", "Back to the profiles", show=False),  # then a letter is a screen key
     ]
 
     def compose(self) -> ComposeResult:
@@ -106,7 +108,7 @@ class LoginScreen(RanktermScreen):
                     yield Button("Open ^o", id="b-open", compact=True, variant="primary")
                     yield Button("Demo F2", id="b-demo", compact=True)
                 yield Static("", id="login-status")
-        yield Footer()
+        yield KeyFooter()
 
     def on_mount(self) -> None:
         self.fill_list()
@@ -114,6 +116,10 @@ class LoginScreen(RanktermScreen):
 
     def on_screen_resume(self) -> None:
         self.fill_list()
+
+    def action_to_list(self) -> None:
+        """Leave the form's field (Escape): the profile list takes the keys again."""
+        self.query_one("#login-list", OptionList).focus()
 
     # ------------------------------------------------------------------ the list
 

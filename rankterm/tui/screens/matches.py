@@ -1,7 +1,8 @@
 """Matches (mode "matches"): the recorded matches of a subset, newest first, a page at a time.
 
 A subset picker (main first, then one per game) and the pager ("page n of N · 300 matches"); the table: number,
-date, game, summary (the sides in rank order, on one line), weight. Enter opens the match in full (factions in
+date, game, weight, summary (the sides in rank order, on one line: whole names, "+2" for those the width
+leaves no room for; fitted again when the window is resized). Enter opens the match in full (factions in
 rank order, players, points, the winner and any bot marked). x (or ctrl+e) asks whether a match with a given
 external id exists.
 
@@ -10,7 +11,8 @@ this seat), the subsets, the held matches and the page are asked again and redra
 offline, they come from the mirror (the status line says how old).
 
 Keys: [ / ] (or pageup / pagedown) previous / next page · Enter details · x or ctrl+e "does external id X
-exist?" · F5 reload · s the subset picker. Everything loads in a worker; errors are one sentence on the line above the table.
+exist?" · F5 reload · s the subset picker · Escape back to the table. Closing a match's detail leaves the
+cursor on that match (a page revalidated under it keeps the cursor on its row). Everything loads in a worker; errors are one sentence on the line above the table.
 """
 
 from __future__ import annotations
@@ -22,7 +24,7 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal
-from textual.widgets import DataTable, Footer, Header, Static
+from textual.widgets import DataTable, Header, Static
 
 from rankterm.api.errors import RanktermError
 from rankterm.api.models import Match, MatchesPage
@@ -30,6 +32,7 @@ from rankterm.tui.dialogs.match_detail import MatchDetailScreen
 from rankterm.tui.dialogs.match_exists import MatchExistsDialog
 from rankterm.tui.screens.subset_paged import SubsetPagedScreen
 from rankterm.tui.text import error_sentence, weight_text
+from rankterm.tui.widgets.key_footer import KeyFooter
 from rankterm.tui.widgets.pager import Pager
 from rankterm.tui.widgets.subset_picker import SubsetPicker, subset_title
 from rankterm.tui.widgets.text_table import TextTable, fill_table
@@ -38,15 +41,34 @@ RANK_SEP = " \u203a "
 """A single right-pointing angle quote between names: the first placed first."""
 COLUMNS = ("No.", "Date", "Game", "Weight", "Summary")
 MIN_SUMMARY = 16
+"""The summary column gets what the table's width leaves it, but never less than this."""
 PAGE_ROWS = 25
 """Rows of a page (the service's page size): what is shown from the mirror before the first answer."""
-"""The summary column is cut (…) to what the table's width leaves it, but never below this."""
+
+
+def summary_parts(match: Match) -> list[str]:
+    """The sides of the match in rank order (its summary's lines)."""
+    return [p.strip() for p in match.summary.splitlines() if p.strip()]
 
 
 def one_line_summary(match: Match) -> str:
     """The match's summary (names joined by newlines, in rank order) on one line, joined by `RANK_SEP`."""
-    parts = [p.strip() for p in match.summary.splitlines() if p.strip()]
-    return RANK_SEP.join(parts)
+    return RANK_SEP.join(summary_parts(match))
+
+
+def fit_summary(parts: list[str], room: int) -> str:
+    """The sides joined by `RANK_SEP`, as many whole ones as fit in `room` cells and "+N" for the others
+    ("Elena, Chiara, Dev +2" with the angle quotes): a name is never cut, unless the first alone is too long (then "…")."""
+    whole = RANK_SEP.join(parts)
+    if Text(whole).cell_len <= room or not parts:
+        return whole
+    for shown in range(len(parts) - 1, 0, -1):
+        text = f"{RANK_SEP.join(parts[:shown])} +{len(parts) - shown}"
+        if Text(text).cell_len <= room:
+            return text
+    first = Text(parts[0])
+    first.truncate(room, overflow="ellipsis")
+    return first.plain
 
 
 class MatchesScreen(SubsetPagedScreen):
@@ -88,6 +110,12 @@ class MatchesScreen(SubsetPagedScreen):
         super().__init__()
         self.page_data: MatchesPage | None = None
         self._shown_page: object = None
+        self._filled_width = 0
+
+    def on_resize(self) -> None:
+        """A wider or narrower window: the summaries are fitted again to the room they have."""
+        if self.page_data is not None and self.table.size.width != self._filled_width:
+            self._fill(self.page_data)
 
     def compose(self) -> ComposeResult:
         yield Header()
@@ -95,8 +123,8 @@ class MatchesScreen(SubsetPagedScreen):
             yield SubsetPicker(id="matches-subset")
             yield Pager("matches", id="matches-pager")
         yield Static("Loading the matches…", id="matches-info", markup=False)
-        yield TextTable(id="matches-table", cursor_type="row", zebra_stripes=True)
-        yield Footer()
+        yield TextTable(id="matches-table", cursor_type="row", zebra_stripes=True, await_first_rows=True)
+        yield KeyFooter()
 
     async def _revalidate(self) -> None:
         """The mirror's matches brought up to date (one request when nothing is new), so that they can be
@@ -140,18 +168,18 @@ class MatchesScreen(SubsetPagedScreen):
                 match.date[:16],
                 match.game.name if match.game else "",
                 weight_text(match.weight_label, match.weight),
-                one_line_summary(match),
             )
             for match in data.data
         ]
         widths = [max([len(c), *(len(r[i]) for r in rows)]) for i, c in enumerate(COLUMNS[:-1])]
-        room = table.size.width - sum(widths) - 2 * len(COLUMNS) - table.styles.scrollbar_size_vertical - 1
+        width = table.size.width or self.size.width or self.app.size.width  # before the first layout too
+        room = width - sum(widths) - 2 * len(COLUMNS) - table.styles.scrollbar_size_vertical - 1
         room = max(MIN_SUMMARY, room)
-        cells = []
-        for row in rows:
-            summary = Text(row[-1])
-            summary.truncate(room, overflow="ellipsis")
-            cells.append([*(Text(c) for c in row[:-1]), summary])
+        self._filled_width = width
+        cells = [
+            [*(Text(c) for c in row), Text(fit_summary(summary_parts(match), room))]
+            for row, match in zip(rows, data.data, strict=True)
+        ]
         fill_table(table, COLUMNS, cells, [str(m.number) for m in data.data])
         subset = self.picker.subset
         name = subset_title(subset) if subset else "Main"

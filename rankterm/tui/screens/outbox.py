@@ -18,9 +18,10 @@ now (also lifts a quota pause) · delete / x discard (asks first) · F5 reload.
 from __future__ import annotations
 
 from rich.text import Text
+from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.widgets import DataTable, Footer, Header, Static
+from textual.widgets import DataTable, Header, Static
 
 from rankterm.api.errors import RanktermError
 from rankterm.api.outbox import Entry, GhostEntry
@@ -31,6 +32,7 @@ from rankterm.tui.dialogs.confirm import ConfirmDialog
 from rankterm.tui.outbox_runner import OutboxRunner
 from rankterm.tui.screens.match_entry import MatchEntryScreen, describe_errors
 from rankterm.tui.text import plain
+from rankterm.tui.widgets.key_footer import KeyFooter
 from rankterm.tui.widgets.text_table import TextTable
 
 STATE_STYLE = {
@@ -73,6 +75,7 @@ class OutboxScreen(RanktermScreen):
     DEFAULT_CSS = """
     OutboxScreen #outbox-caption { height: auto; padding: 0 1; margin: 1 0 0 0; color: $text-muted; }
     OutboxScreen #outbox-table { height: 1fr; margin: 0 1; }
+    OutboxScreen #outbox-reason { height: auto; max-height: 4; padding: 0 1; color: $text-warning; }
     """
 
     BINDINGS = [
@@ -95,7 +98,8 @@ class OutboxScreen(RanktermScreen):
         table = TextTable(id="outbox-table", cursor_type="row", zebra_stripes=True)
         table.add_columns("State", "External id", "Game", "Sides (by rank)", "Tries", "Reason")
         yield table
-        yield Footer()
+        yield Static("", id="outbox-reason", markup=False)  # the cursor's entry's reason, whole (wrapped)
+        yield KeyFooter()
 
     def on_mount(self) -> None:
         self.watch(self.app, "outbox_counts", lambda _: self.show(), init=False)
@@ -183,6 +187,7 @@ class OutboxScreen(RanktermScreen):
                 table.add_row(*self._match_row(entry), key=entry.external_id)
         if self.entries:
             table.move_cursor(row=min(max(cursor, 0), len(self.entries) - 1))
+        self._show_reason()
         counts = self.rankterm.outbox_counts
         caption = (
             f"{counts.get('pending', 0)} pending · {counts.get('sent', 0)} sent · "
@@ -193,6 +198,29 @@ class OutboxScreen(RanktermScreen):
             if self.entries
             else "The outbox is empty: every match you send passes through here first."
         )
+
+    def reason_of(self, entry: Entry | GhostEntry) -> str:
+        """Why an entry stands where it does (the service's errors, the ghost a match waits for), or ""."""
+        row = self._ghost_row(entry) if isinstance(entry, GhostEntry) else self._match_row(entry)
+        return str(row[-1])
+
+    def _show_reason(self) -> None:
+        """Under the table, the reason of the entry under the cursor in full: the Reason column is cut at the
+        window's edge when the sides are long (80 columns), this line wraps."""
+        entry = self._selected()
+        line = self.query_one("#outbox-reason", Static)
+        reason = self.reason_of(entry) if entry is not None else ""
+        if entry is None or not reason:
+            line.update("")
+            line.display = False
+            return
+        who = f"ghost {ghost_label(entry)}" if isinstance(entry, GhostEntry) else entry.external_id
+        line.update(plain(f"{who}: {reason}"))
+        line.display = True
+
+    @on(DataTable.RowHighlighted, "#outbox-table")
+    def _highlighted(self) -> None:
+        self._show_reason()
 
     def _selected(self) -> Entry | GhostEntry | None:
         table = self.query_one("#outbox-table", DataTable)

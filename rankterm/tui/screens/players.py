@@ -14,11 +14,11 @@ from __future__ import annotations
 
 import unicodedata
 
-from textual import on
+from textual import events, on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal
-from textual.widgets import DataTable, Footer, Header, Input, Label, Static
+from textual.widgets import DataTable, Header, Input, Label, Static
 
 from rankterm.api.errors import RanktermError
 from rankterm.api.ids import is_local_id
@@ -27,6 +27,7 @@ from rankterm.tui.base import RanktermScreen, task
 from rankterm.tui.dialogs.ask_line import AskDialog
 from rankterm.tui.text import error_sentence
 from rankterm.tui.widgets.form_input import FormInput
+from rankterm.tui.widgets.key_footer import KeyFooter
 from rankterm.tui.widgets.text_table import TextTable
 
 
@@ -48,6 +49,10 @@ def same_name(players: list[Player], name: str) -> list[Player]:
     return [p for p in players if wanted and wanted in (fold(p.display_name.lstrip("*")), fold(p.username))]
 
 
+PAGES = Binding.Group("Pages")
+"""[ and ] read as one item in the footer: "[ ] Pages"."""
+
+
 class PlayersScreen(RanktermScreen):
     """The group's players, paged; filter; new ghost player."""
 
@@ -64,8 +69,8 @@ class PlayersScreen(RanktermScreen):
     """
 
     BINDINGS = [
-        Binding("left_square_bracket", "page(-1)", "Prev page", key_display="["),
-        Binding("right_square_bracket", "page(1)", "Next page", key_display="]"),
+        Binding("left_square_bracket", "page(-1)", "Prev page", key_display="[", group=PAGES),
+        Binding("right_square_bracket", "page(1)", "Next page", key_display="]", group=PAGES),
         Binding("pageup", "page(-1)", "Prev page", show=False, priority=True),
         Binding("pagedown", "page(1)", "Next page", show=False, priority=True),
         Binding("slash,ctrl+f", "focus_filter", "Filter", key_display="/"),
@@ -88,8 +93,8 @@ class PlayersScreen(RanktermScreen):
             yield Label("Filter (/)")
             yield FormInput(placeholder="all players, by name", id="players-filter", compact=True)
         yield Static("", id="players-caption")
-        yield TextTable(id="players-table", cursor_type="row", zebra_stripes=True)
-        yield Footer()
+        yield TextTable(id="players-table", cursor_type="row", zebra_stripes=True, await_first_rows=True)
+        yield KeyFooter()
 
     def on_mount(self) -> None:
         table = self.query_one("#players-table", DataTable)
@@ -106,57 +111,62 @@ class PlayersScreen(RanktermScreen):
         return self.query_one("#players-filter", Input).value.strip()
 
     def show_players(self, players: list[Player], caption: str, select: str | None = None) -> None:
-        table = self.query_one("#players-table", DataTable)
+        table = self.query_one("#players-table", TextTable)
+        was_on = table.cursor_key()
         table.clear()
         for player in players:
             kind = "ghost" if player.ghost else "member"
             table.add_row(player.label, kind, player.username or "—", key=player.id)
         self.shown = list(players)
         self.say(caption)
-        if select is not None:
-            for row, player in enumerate(players):
-                if player.id == select:
-                    table.move_cursor(row=row)
-                    break
+        table.keep_cursor_on(select if select is not None else was_on)  # the same player stays under it
 
     # ------------------------------------------------------------------ loading
 
     @task(group="players")
     async def load_page(self, number: int, select: str | None = None) -> None:
-        table = self.query_one("#players-table", DataTable)
-        table.loading = True
+        table = self.query_one("#players-table", TextTable)
+        table.expect_rows()  # keys typed before the rows are kept for them (also when this load is cancelled)
         try:
-            page = await self.client.players_page(number)
-        except RanktermError as exc:
-            self.show_error(exc)
-            self.say(f"Players could not be read. {error_sentence(exc)}", "error")
-            return
+            table.loading = True
+            try:
+                page = await self.client.players_page(number)
+            except RanktermError as exc:
+                self.show_error(exc)
+                self.say(f"Players could not be read. {error_sentence(exc)}", "error")
+                return
+            finally:
+                table.loading = False
+            self.current = page
+            self.page_number = page.page
+            self.total_pages = max(1, page.total_pages)
+            total = page.total or len(page.data)
+            caption = f"Page {self.page_number} of {self.total_pages} · {total} players"
+            if self.total_pages > 1:
+                caption += " · [ ] to turn"
+            self.show_players(page.data, caption, select)
         finally:
-            table.loading = False
-        self.current = page
-        self.page_number = page.page
-        self.total_pages = max(1, page.total_pages)
-        total = page.total or len(page.data)
-        caption = f"Page {self.page_number} of {self.total_pages} · {total} players"
-        if self.total_pages > 1:
-            caption += " · [ ] to turn"
-        self.show_players(page.data, caption, select)
+            table.rows_arrived()
 
     @task(group="players")
     async def apply_filter(self, text: str) -> None:
-        table = self.query_one("#players-table", DataTable)
-        table.loading = True
+        table = self.query_one("#players-table", TextTable)
+        table.expect_rows()
         try:
-            everyone = await self.client.players()
-        except RanktermError as exc:
-            self.say(f"Players could not be read. {error_sentence(exc)}", "error")
-            return
+            table.loading = True
+            try:
+                everyone = await self.client.players()
+            except RanktermError as exc:
+                self.say(f"Players could not be read. {error_sentence(exc)}", "error")
+                return
+            finally:
+                table.loading = False
+            found = [p for p in everyone if matches_filter(p, text)]
+            self.show_players(
+                found, f"Filter “{text}”: {len(found)} of all {len(everyone)} players (esc: clear)."
+            )
         finally:
-            table.loading = False
-        found = [p for p in everyone if matches_filter(p, text)]
-        self.show_players(
-            found, f"Filter “{text}”: {len(found)} of all {len(everyone)} players (esc: clear)."
-        )
+            table.rows_arrived()
 
     @task(group="players-jump")
     async def jump_to(self, player: Player) -> None:
@@ -183,6 +193,12 @@ class PlayersScreen(RanktermScreen):
     @on(Input.Submitted, "#players-filter")
     def _filter_submitted(self) -> None:
         self.query_one("#players-table", DataTable).focus()
+
+    def on_key(self, event: events.Key) -> None:
+        """A cursor key or Enter typed before the table had the focus (the screen just opened), or while it
+        shows its loading indicator (Textual then gives keys to the screen), is the table's."""
+        if self.focused is None or self.focused.loading:
+            self.query_one("#players-table", TextTable).take_key(event)
 
     # ------------------------------------------------------------------ actions
 

@@ -19,7 +19,7 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal
-from textual.widgets import DataTable, Footer, Header, Input, Label, Static
+from textual.widgets import DataTable, Header, Input, Label, Static
 
 from rankterm.api.errors import RanktermError
 from rankterm.api.models import RankingRow, RankingsPage, Subset
@@ -29,6 +29,7 @@ from rankterm.tui.screens.stats.player_page import PlayerPageScreen
 from rankterm.tui.screens.subset_paged import SubsetPagedScreen
 from rankterm.tui.text import NONE, error_sentence, label_text
 from rankterm.tui.widgets.form_input import FormInput
+from rankterm.tui.widgets.key_footer import KeyFooter
 from rankterm.tui.widgets.pager import Pager
 from rankterm.tui.widgets.subset_picker import SubsetPicker, subset_title
 from rankterm.tui.widgets.text_table import TextTable, fill_table
@@ -129,8 +130,8 @@ class RankingsScreen(SubsetPagedScreen):
             yield FormInput("last", id="rank-match", compact=True, max_length=9, restrict=r"[0-9A-Za-z]*")
             yield Pager("", id="rank-pager")
         yield Static("Loading the standings…", id="rank-info", markup=False)
-        yield TextTable(id="rank-table", cursor_type="row", zebra_stripes=True)
-        yield Footer()
+        yield TextTable(id="rank-table", cursor_type="row", zebra_stripes=True, await_first_rows=True)
+        yield KeyFooter()
 
     def on_mount(self) -> None:
         self.watch(self.app, "theme", self._retheme, init=False)

@@ -11,15 +11,19 @@ from __future__ import annotations
 
 from typing import ClassVar
 
-from textual import on
+from textual import events, on
 from textual.binding import Binding
-from textual.widgets import DataTable, Select
+from textual.widgets import Select
 
 from rankterm.api.errors import RanktermError
 from rankterm.tui.base import RanktermScreen, task
 from rankterm.tui.text import error_sentence
 from rankterm.tui.widgets.pager import Pager
 from rankterm.tui.widgets.subset_picker import SubsetPicker
+from rankterm.tui.widgets.text_table import TextTable
+
+PAGES = Binding.Group("Pages")
+"""[ and ] read as one item in the footer: "[ ] Pages"."""
 
 
 class SubsetPagedScreen(RanktermScreen):
@@ -28,10 +32,11 @@ class SubsetPagedScreen(RanktermScreen):
     PREFIX: ClassVar[str] = ""
 
     BINDINGS: ClassVar = [
-        Binding("left_square_bracket", "page(-1)", "Prev page", key_display="["),
-        Binding("right_square_bracket", "page(1)", "Next page", key_display="]"),
+        Binding("left_square_bracket", "page(-1)", "Prev page", key_display="[", group=PAGES),
+        Binding("right_square_bracket", "page(1)", "Next page", key_display="]", group=PAGES),
         Binding("pageup", "page(-1)", "Prev page", show=False, priority=True),
         Binding("pagedown", "page(1)", "Next page", show=False, priority=True),
+        Binding("escape", "to_table", "Back to the table", show=False),  # then a letter is a screen key
     ]
 
     def __init__(self, **kwargs) -> None:
@@ -55,8 +60,8 @@ class SubsetPagedScreen(RanktermScreen):
     # ------------------------------------------------------------------ parts
 
     @property
-    def table(self) -> DataTable:
-        return self.query_one(f"#{self.PREFIX}-table", DataTable)
+    def table(self) -> TextTable:
+        return self.query_one(f"#{self.PREFIX}-table", TextTable)
 
     @property
     def picker(self) -> SubsetPicker:
@@ -74,23 +79,31 @@ class SubsetPagedScreen(RanktermScreen):
         come from the mirror and the status line says how old they are."""
         if not self.has_client:
             return
+        self.table.expect_rows()  # keys typed before the rows are kept for them (TextTable)
         try:
-            subsets = await self.client.subsets(refresh=True)
-        except RanktermError as exc:
-            self.say(error_sentence(exc), "error")
+            try:
+                subsets = await self.client.subsets(refresh=True)
+            except RanktermError as exc:
+                self.say(error_sentence(exc), "error")
+                self.note_freshness()
+                return
+            keep = self.picker.value if isinstance(self.picker.value, str) else None
+            self.picker.set_subsets(subsets, keep=keep)
+            self._shown_subset = self.picker.value
+            await self._revalidate()
+            await self._load(self.pager.page)
             self.note_freshness()
-            return
-        keep = self.picker.value if isinstance(self.picker.value, str) else None
-        self.picker.set_subsets(subsets, keep=keep)
-        self._shown_subset = self.picker.value
-        await self._revalidate()
-        await self._load(self.pager.page)
-        self.note_freshness()
+        finally:
+            self.table.rows_arrived()
 
     @task(group="subset-page")
     async def load_page(self, page: int) -> None:
-        await self._load(page)
-        self.note_freshness()
+        self.table.expect_rows()
+        try:
+            await self._load(page)
+            self.note_freshness()
+        finally:
+            self.table.rows_arrived()
 
     async def _revalidate(self) -> None:
         """Bring what the mirror holds for this screen up to date before the page is read (default: nothing)."""
@@ -112,8 +125,18 @@ class SubsetPagedScreen(RanktermScreen):
     def _page_changed(self, event: Pager.Changed) -> None:
         self.load_page(event.page)
 
+    def on_key(self, event: events.Key) -> None:
+        """A cursor key or Enter typed before the table had the focus (the screen just opened), or while it
+        shows its loading indicator (Textual then gives keys to the screen), is the table's."""
+        if self.focused is None or self.focused.loading:
+            self.table.take_key(event)
+
     def action_page(self, step: int) -> None:
         self.pager.go_to(self.pager.page + step)
+
+    def action_to_table(self) -> None:
+        """Leave the field or picker the cursor is in (Escape): the table takes the keys again."""
+        self.table.focus()
 
     def action_reload(self) -> None:
         self.reload()

@@ -8,7 +8,13 @@ terminal as it is. Every table in rankterm shows names that came from other peop
 `fill_table` puts one page of rows in a table, each column exactly as wide as this page needs: a `DataTable`
 keeps a column as wide as the widest cell it ever held and works widths out later, when idle, so a page from
 another subset would inherit old widths. Columns are made again for every page, so what is shown depends on
-the page only (and snapshots are stable).
+the page only (and snapshots are stable). The cursor stays on the row it was on (by row key) when that row is
+still there: a page revalidated under the cursor never moves it to another row.
+
+Keys typed before the rows: a screen calls `expect_rows()` when it starts loading and `rows_arrived()` when it
+is done (in a `finally`). Meanwhile the cursor keys and Enter pressed on the table while it has no rows (or
+shows its loading indicator) are kept, in order, and replayed on the rows once they are there: `r` then at
+once `down down enter` opens the third player, however slow the service.
 """
 
 from __future__ import annotations
@@ -17,16 +23,101 @@ from collections.abc import Sequence
 from typing import Any
 
 from rich.text import Text
+from textual import events
+from textual.coordinate import Coordinate
 from textual.widgets import DataTable
+from textual.widgets.data_table import RowDoesNotExist
 
 from rankterm.api.text import display_safe
 
+KEPT_KEYS = frozenset({"up", "down", "home", "end", "ctrl+home", "ctrl+end", "enter"})
+"""The keys kept while the rows are on their way (the table's cursor keys and Enter)."""
+
 
 class TextTable(DataTable):
-    """A DataTable that shows `str` cells literally."""
+    """A DataTable that shows `str` cells literally, and keeps the keys typed before its rows."""
+
+    def __init__(self, *args: Any, await_first_rows: bool = False, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._expecting = 0
+        self._first = await_first_rows
+        """A list screen's table keeps keys from the start, before its first load has even begun."""
+        self._kept: list[str] = []
 
     def add_row(self, *cells: Any, **kwargs: Any) -> Any:
         return super().add_row(*(Text(display_safe(c)) if isinstance(c, str) else c for c in cells), **kwargs)
+
+    @property
+    def kept_keys(self) -> list[str]:
+        """The keys kept until the rows arrive (for tests and the curious)."""
+        return list(self._kept)
+
+    def expect_rows(self) -> None:
+        """Rows are being loaded: keep the cursor keys pressed until `rows_arrived()` (loads may overlap: the
+        keys are replayed when the last one is over)."""
+        self._expecting += 1
+
+    def rows_arrived(self) -> None:
+        """The load is over (rows or not): replay the keys kept, in order, on what the table now shows."""
+        self._expecting = max(0, self._expecting - 1)
+        self._first = False
+        if self._expecting:
+            return
+        kept, self._kept = self._kept, []
+        for key in kept:
+            self._press(key)
+
+    def _press(self, key: str) -> None:
+        """Do now what `key` does on the table (its binding's action), after what is already queued."""
+        for binding in self._bindings.key_to_bindings.get(key, []):
+            self.call_later(self.run_action, binding.action)
+            return
+
+    def _keeps(self, key: str) -> bool:
+        return (
+            bool(self._expecting or self._first)
+            and key in KEPT_KEYS
+            and (self.row_count == 0 or self.loading)
+        )
+
+    async def _on_key(self, event: events.Key) -> None:
+        if self._keeps(event.key):
+            self._kept.append(event.key)
+            event.stop()
+            event.prevent_default()
+            return
+        await super()._on_key(event)
+
+    def take_key(self, event: events.Key) -> bool:
+        """A key that reached the screen before the table had the focus (just after the screen was opened):
+        the table takes it (kept, or handled now) and the focus. False for a key that is not the table's."""
+        if event.key not in KEPT_KEYS:
+            return False
+        event.stop()
+        event.prevent_default()
+        self.focus()
+        if self._keeps(event.key):
+            self._kept.append(event.key)
+        else:
+            self._press(event.key)
+        return True
+
+    def cursor_key(self) -> str | None:
+        """The key of the row under the cursor (None on an empty table)."""
+        if not self.row_count or not 0 <= self.cursor_row < self.row_count:
+            return None
+        key = self.coordinate_to_cell_key(Coordinate(self.cursor_row, 0)).row_key.value
+        return None if key is None else str(key)
+
+    def keep_cursor_on(self, key: str | None) -> None:
+        """Put the cursor back on the row `key` if the table (filled again) still holds it."""
+        if key is None:
+            return
+        try:
+            row = self.get_row_index(key)
+        except RowDoesNotExist:  # that row is gone: the cursor stays where the new rows put it
+            return
+        self.move_cursor(row=row, animate=False)
 
 
 def fill_table(
@@ -37,7 +128,9 @@ def fill_table(
     *,
     min_widths: Sequence[int] | None = None,
 ) -> None:
-    """Replace the table's columns and rows; each column as wide as its widest cell (or its title)."""
+    """Replace the table's columns and rows; each column as wide as its widest cell (or its title). The cursor
+    stays on its row when the new rows still hold it (by key)."""
+    was_on = table.cursor_key() if isinstance(table, TextTable) else None
     widths = [len(title) for title in columns]
     for row in rows:
         for i, cell in enumerate(row):
@@ -49,3 +142,5 @@ def fill_table(
         table.add_column(title, key=title, width=width)
     for row, key in zip(rows, keys, strict=True):
         table.add_row(*row, key=key)
+    if isinstance(table, TextTable):
+        table.keep_cursor_on(was_on)
