@@ -276,9 +276,13 @@ class BoardScreen(RanktermScreen):
 
     def _title(self, view: BoardView) -> Content:
         match = view.match
-        after = f" · after match {match.number} · {when(match)}" if match is not None else " · no match yet"
-        parts: list[object] = [("SCOREBOARD  ", "bold"), (view.title, "bold reverse"), after]
-        if len(self.views) > 1:  # the cycle: which views take turns
-            names = [v.title for v in self.views.values()]
-            parts.append("   turns: " + " ⇄ ".join(names))
+        wide = self.app.size.width >= WIDE
+        if match is None:
+            after = " · no match yet"
+        else:
+            after = f" · after match {match.number}" + (f" · {when(match, wide=True)}" if wide else "")
+        parts: list[object] = [("SCOREBOARD  ", "bold"), (view.title, "bold"), after]
+        others = [v.title for key, v in self.views.items() if key != self.shown]
+        if others:  # the cycle: which view takes turns with this one
+            parts.append(("   in turn with " + ", ".join(others), "italic"))
         return styled(*parts)

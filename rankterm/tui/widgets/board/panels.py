@@ -144,8 +144,9 @@ class LastMatchPanel(BoardPanel):
         if match is None:
             return [styled(("LAST MATCH", HEAD)), styled(("No match yet.", DIM))]
         game = match.game.name if match.game is not None else ""
-        head = styled(("LAST MATCH ", HEAD), (f"#{match.number} {game}", "bold"), (f" · {when(match)}", DIM))
-        out = [head.truncate(width, ellipsis=True)]
+        head = styled(("LAST MATCH ", HEAD), (f"#{match.number} {game}", "bold"))
+        dated = head + styled((f" · {when(match)}", DIM))
+        out = [(dated if dated.cell_length <= width else head).truncate(width, ellipsis=True)]
         room = max(1, height - 1)
         if view.effect is None or not view.effect.players:
             body = [

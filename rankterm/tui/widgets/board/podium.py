@@ -36,9 +36,10 @@ class PodiumBox(Vertical):
         align-horizontal: center;
     }
     PodiumBox.-first { border: heavy $accent; }
+    PodiumBox.-played { border: heavy $primary; }
     PodiumBox.-up { border: heavy $success; border-subtitle-color: $text-success; }
     PodiumBox.-down { border: heavy $error; border-subtitle-color: $text-error; }
-    PodiumBox > Digits { width: auto; }
+    PodiumBox > Digits { width: auto; text-style: bold; }
     """
 
     def compose(self) -> ComposeResult:
@@ -54,10 +55,11 @@ class PodiumBox(Vertical):
             parts.append(arrow(effect.climbed))
             change = " ".join(p for p in parts if p)
         self.border_subtitle = plain(change) if change else None
-        gained = effect is not None and (effect.new or (effect.delta or 0) >= 0)
+        whole_change = round(effect.delta) if effect is not None and effect.delta is not None else 0
         self.set_class(row.position == 1 and effect is None, "-first")
-        self.set_class(effect is not None and gained, "-up")
-        self.set_class(effect is not None and not gained, "-down")
+        self.set_class(effect is not None, "-played")
+        self.set_class(effect is not None and (effect.new or whole_change > 0), "-up")
+        self.set_class(whole_change < 0, "-down")
 
 
 class Podium(Horizontal):
@@ -108,7 +110,7 @@ class EffectBox(Vertical):
         align-horizontal: center;
     }
     EffectBox.-down { border: round $error; }
-    EffectBox > Digits { width: auto; }
+    EffectBox > Digits { width: auto; text-style: bold; }
     """
 
     def compose(self) -> ComposeResult:
