@@ -355,6 +355,31 @@ class Mirror:
         args += [-1 if limit is None else limit, offset]
         return self._guard(lambda: [json.loads(b) for (b,) in self._db.execute(sql, args)], [])
 
+    def select_matches(
+        self,
+        *,
+        containing: str | None = None,
+        numbers: Iterable[int] | None = None,
+        game_id: str | None = None,
+        since: str | None = None,
+    ) -> list[Any]:
+        """Held matches newest first, as wire-form JSON, narrowed before they are parsed: whose stored text
+        contains `containing` (e.g. a player's quoted id: a superset, to be checked on the parsed matches),
+        numbered in `numbers`, of one game, or dated at or after `since` ("YYYY-MM-DD HH:MM:SS")."""
+        sql, args = "SELECT body FROM matches WHERE 1", list[Any]()
+        if containing is not None:
+            sql, args = sql + " AND instr(body, ?) > 0", [*args, containing]
+        if numbers is not None:
+            wanted = sorted({int(n) for n in numbers})
+            sql += f" AND number IN ({','.join('?' * len(wanted))})" if wanted else " AND 0"
+            args += wanted
+        if game_id is not None:
+            sql, args = sql + " AND game_id = ?", [*args, game_id]
+        if since is not None:
+            sql, args = sql + " AND json_extract(body, '$.date') >= ?", [*args, since]
+        sql += " ORDER BY number DESC"
+        return self._guard(lambda: [json.loads(b) for (b,) in self._db.execute(sql, args)], [])
+
     def count_matches(self, *, game_id: str | None = None) -> int:
         sql, args = "SELECT count(*) FROM matches", []
         if game_id is not None:

@@ -30,7 +30,7 @@ from rankterm.cli.common import (
 
 if TYPE_CHECKING:
     from rankterm.api.client import RankingClient
-    from rankterm.api.models import Match, Player
+    from rankterm.api.models import Player
 
 ORDER = 30
 
@@ -69,31 +69,16 @@ def register(sub: argparse._SubParsersAction) -> None:
 # ---------------------------------------------------------------------- reading the group
 
 
-async def _matches(client: RankingClient) -> list[Match]:
-    from rankterm.api.stats.source import group_matches
+async def _synced(client: RankingClient) -> None:
+    from rankterm.api.stats.source import sync_group
 
-    return await group_matches(client, max_age=0, offline_ok=False)
-
-
-async def _players(client: RankingClient, matches: list[Match]) -> list[Player]:
-    """The group's players, and anyone the matches name that the list lacks."""
-    from rankterm.api.models import Player
-
-    players = list(await client.players())
-    known = {str(p.id) for p in players}
-    for match in matches:
-        for faction in match.factions:
-            for p in [] if faction.bot else faction.players:
-                if str(p.id) not in known:
-                    known.add(str(p.id))
-                    players.append(Player.model_validate(p.to_wire()))
-    return players
+    await sync_group(client, max_age=0, offline_ok=False)
 
 
-async def _player(client: RankingClient, matches: list[Match], query: str) -> Player:
+async def _player(client: RankingClient, query: str) -> Player:
     from rankterm.api.stats.lookup import find_player
 
-    return find_player(await _players(client, matches), query)
+    return find_player(await client.players(), query)
 
 
 def _percent(rate: float | None) -> str:
@@ -110,10 +95,11 @@ def _ree(value: float) -> str:
 async def player_command(client: RankingClient, args: argparse.Namespace) -> int:
     from rankterm.api.stats.documents import player_document
     from rankterm.api.stats.figures import player_figures
+    from rankterm.api.stats.source import player_matches
 
-    matches = await _matches(client)
-    player = await _player(client, matches, args.player)
-    f = player_figures(matches, str(player.id))
+    await _synced(client)
+    player = await _player(client, args.player)
+    f = player_figures(player_matches(client, str(player.id)), str(player.id))
     name = f.name if f.played else player.label
     if args.format == "json":
         document = player_document(f)
@@ -155,13 +141,14 @@ async def player_command(client: RankingClient, args: argparse.Namespace) -> int
 async def h2h_command(client: RankingClient, args: argparse.Namespace) -> int:
     from rankterm.api.stats.documents import h2h_document
     from rankterm.api.stats.figures import head_to_head
+    from rankterm.api.stats.source import player_matches
 
-    matches = await _matches(client)
-    a = await _player(client, matches, args.a)
-    b = await _player(client, matches, args.b) if args.b is not None else None
+    await _synced(client)
+    a = await _player(client, args.a)
+    b = await _player(client, args.b) if args.b is not None else None
     if b is not None and b.id == a.id:
         raise UsageError("Give two different players (or one, against everyone).")
-    h = head_to_head(matches, str(a.id), None if b is None else str(b.id))
+    h = head_to_head(player_matches(client, str(a.id)), str(a.id), None if b is None else str(b.id))
     if args.format == "json":
         emit_json(h2h_document(h))
         return EXIT_OK
@@ -201,16 +188,14 @@ async def h2h_command(client: RankingClient, args: argparse.Namespace) -> int:
 
 
 async def game_command(client: RankingClient, args: argparse.Namespace) -> int:
-    from rankterm.api.models import Game
     from rankterm.api.stats.documents import game_document
     from rankterm.api.stats.figures import game_figures
     from rankterm.api.stats.lookup import find_game
-    from rankterm.api.stats.rules import game_names
+    from rankterm.api.stats.source import game_matches
 
-    matches = await _matches(client)
-    games = [Game(id=gid, name=name) for gid, name in game_names(matches).items()]
-    game = find_game(games, args.game)
-    g = game_figures(matches, game.id)
+    await _synced(client)
+    game = find_game(await client.games(), args.game)
+    g = game_figures(game_matches(client, game.id), game.id)
     if args.format == "json":
         emit_json(game_document(g))
         return EXIT_OK
@@ -250,11 +235,13 @@ async def tonight_command(client: RankingClient, args: argparse.Namespace) -> in
     from rankterm.api.stats.documents import tonight_document
     from rankterm.api.stats.figures import tonight
     from rankterm.api.stats.history import ReeAround, ree_around
+    from rankterm.api.stats.source import matches_since
 
     if not 0 <= args.quota_share <= 1:
         raise UsageError("--quota-share: give a share from 0 to 1 (0.25 is a quarter).")
     since = _since(args, client.clock())
-    matches = await _matches(client)
+    await _synced(client)
+    matches = matches_since(client, since)
     evening = tonight(matches, since)
     ree = ReeAround()
     if evening.matches and args.quota_share > 0:

@@ -7,6 +7,7 @@ from __future__ import annotations
 import itertools
 import math
 import random
+from datetime import datetime
 
 import httpx
 import pytest
@@ -14,9 +15,10 @@ import pytest
 from rankterm.api.client import RankingClient
 from rankterm.api.errors import Offline
 from rankterm.api.models import NewFaction, NewMatch
+from rankterm.api.stats import source
 from rankterm.api.stats.history import coarse_first, player_history, ree_around, thin
 from rankterm.api.stats.rules import faction_of, player_ids
-from rankterm.api.stats.source import group_matches, held_matches
+from rankterm.api.stats.source import group_matches, held_matches, player_matches, sync_group
 from rankterm.server.app import create_app
 from rankterm.server.quota import QuotaLimits
 from rankterm.server.seed import DEMO_KEY, DEMO_SECRET, demo_store
@@ -106,6 +108,26 @@ async def test_a_second_open_makes_no_request_and_a_match_from_this_seat_is_seen
     asked = len(seat.net.paths)
     await group_matches(seat.client, max_age=0)
     assert seat.net.paths[asked:] == ["matches/1"]  # forced: the one cheap check
+
+
+async def test_a_player_a_game_an_evening_read_only_their_matches_from_the_mirror(demo):
+    seat = demo()
+    await sync_group(seat.client)
+    assert source._parsed.get(seat.client) is None  # nothing parsed whole yet
+    narrowed = player_matches(seat.client, "nobody"), source.game_matches(seat.client, -1)
+    assert narrowed == ([], [])
+    first = await group_matches(seat.client)
+    player, game = player_ids(first[-1].factions[0])[0], first[-1].game.id
+    since = datetime.strptime(first[-20].date, "%Y-%m-%d %H:%M:%S")
+    source._narrow_memo.clear()
+    source._parsed.clear()
+    for _ in ("read from the mirror", "filtered from the whole, parsed"):
+        assert player_matches(seat.client, player) == [m for m in first if faction_of(m, player)]
+        assert source.game_matches(seat.client, game) == [m for m in first if m.game.id == game]
+        assert source.matches_since(seat.client, since) == [m for m in first if m.date >= first[-20].date]
+        assert source.matches_numbered(seat.client, [3, 1, 999]) == first[:3:2]
+        held_matches(seat.client)  # parsed whole: the next round filters it
+        source._narrow_memo.clear()
 
 
 async def test_offline_the_held_matches_answer_unless_told_not_to(demo):

@@ -24,8 +24,8 @@ from typing import TYPE_CHECKING, Any
 
 from rankterm.api.errors import NotFound, Offline, QuotaError
 from rankterm.api.stats.budget import QuotaBudget
-from rankterm.api.stats.rules import faction_of, player_ids
-from rankterm.api.stats.source import group_matches, held_matches
+from rankterm.api.stats.rules import player_ids
+from rankterm.api.stats.source import matches_numbered, player_matches, sync_group
 
 if TYPE_CHECKING:
     from rankterm.api.client import RankingClient
@@ -268,10 +268,13 @@ async def _load(
     return None
 
 
-async def _matches_of(client: RankingClient, subset: str | None) -> tuple[list[Match], str | None]:
-    """The group's matches that make `subset` (all for the main subset, a custom one or an unknown one), and
+async def _matches_of(
+    client: RankingClient, player_id: str, subset: str | None
+) -> tuple[list[Match], str | None]:
+    """The player's matches that make `subset` (all for the main subset, a custom one or an unknown one), and
     the subset id to ask rankings for (None for the main subset)."""
-    matches = await group_matches(client)
+    await sync_group(client)
+    matches = player_matches(client, player_id)
     if subset is None:
         return matches, None
     subsets = client.cached_subsets()
@@ -281,9 +284,7 @@ async def _matches_of(client: RankingClient, subset: str | None) -> tuple[list[M
         except Offline:
             subsets = []
     held = next((s for s in subsets if s.id == subset), None)
-    if held is not None and held.is_main:
-        return matches, subset
-    if held is not None and held.game is not None and not held.is_custom:
+    if held is not None and held.game is not None and not held.is_main and not held.is_custom:
         game = held.game.id
         return [m for m in matches if m.game is not None and m.game.id == game], subset
     return matches, subset
@@ -298,12 +299,11 @@ async def player_history(
     quota_share: float = DEFAULT_SHARE,
 ) -> History:
     """The player's ree and position after their matches (in `subset`; None = the main subset: all matches),
-    thinned to at most `max_points` (`thin`); the matches come from the mirror (`source.group_matches`).
+    thinned to at most `max_points` (`thin`); the matches come from the mirror, synced (`source.sync_group`).
 
     Raises `Offline` only when the mirror has never held the group's matches; otherwise what is held is
     returned and `stopped` says why the rest is missing."""
-    matches, asked = await _matches_of(client, subset)
-    mine = sorted((m for m in matches if faction_of(m, player_id) is not None), key=lambda m: m.number)
+    mine, asked = await _matches_of(client, player_id, subset)
     dates = {m.number: m.date for m in mine}
     picks = thin([m.number for m in mine], max_points)
     wants = {n: _Want(n, {player_id}) for n in picks}
@@ -342,9 +342,9 @@ async def ree_around(
 ) -> ReeAround:
     """Ree before and after each of the matches `numbers` (main subset) for their players: the standings
     after match n give ree after it and `deltaRee` (ree before = ree - deltaRee), one read per page.
-    The matches' players come from the mirror (`source.held_matches`: call `group_matches` first)."""
-    by_number = {m.number: m for m in held_matches(client)}
-    wanted = sorted({n for n in numbers if n in by_number})
+    The matches' players come from the mirror (`source.matches_numbered`: sync it first)."""
+    by_number = {m.number: m for m in matches_numbered(client, list(numbers))}
+    wanted = sorted(by_number)
     wants = [_Want(n, {q for f in by_number[n].factions for q in player_ids(f)}) for n in wanted]
     stopped = await _load(client, wants, None, quota_share)
     out = ReeAround(loaded=sum(1 for w in wants if w.settled), wanted=len(wants))

@@ -12,11 +12,15 @@ reads the subsets once if the mirror does not hold them. A screen that hears of 
 from __future__ import annotations
 
 import contextlib
+import json
 import weakref
-from typing import TYPE_CHECKING
+from collections.abc import Callable, Iterable
+from datetime import UTC, datetime
+from typing import TYPE_CHECKING, Any
 
 from rankterm.api.errors import Offline, RanktermError
-from rankterm.api.models import Match
+from rankterm.api.models import DATE_FORMAT, Match
+from rankterm.api.stats.rules import faction_of
 
 if TYPE_CHECKING:
     from rankterm.api.client import RankingClient
@@ -25,6 +29,12 @@ _parsed: weakref.WeakKeyDictionary[RankingClient, tuple[tuple[int, int, bool], l
     weakref.WeakKeyDictionary()
 )
 """Per client: the held matches parsed, under (count, highest number, display_safe) of the mirror then."""
+
+_NARROW_KEPT = 16
+_narrow_memo: weakref.WeakKeyDictionary[
+    RankingClient, dict[tuple[Any, ...], tuple[list[Match] | None, list[Match] | None]]
+] = weakref.WeakKeyDictionary()
+"""Per client: the last few narrowed reads (a player's, a game's matches), under the mirror's state and what."""
 
 
 def is_synced(client: RankingClient, max_age: float | None = None) -> bool:
@@ -42,16 +52,12 @@ def is_synced(client: RankingClient, max_age: float | None = None) -> bool:
     return main is None or main.count_matches <= mirror.match_numbers()[0]
 
 
-async def group_matches(
-    client: RankingClient, *, max_age: float | None = None, offline_ok: bool = True
-) -> list[Match]:
-    """Every match of the group, oldest first (by number), from the mirror after an incremental sync.
+async def sync_group(client: RankingClient, *, max_age: float | None = None, offline_ok: bool = True) -> None:
+    """Bring the mirror's matches up to date, with no request when `is_synced(client, max_age)`
+    (`max_age=0` always checks); else `client.sync_matches()` (one request when nothing is new).
 
-    No request when `is_synced(client, max_age)` (`max_age=0` always checks); else `client.sync_matches()`
-    (one request when nothing is new). Offline, the held matches when `offline_ok` (raises `Offline` when
-    the mirror has never held them, or always when not `offline_ok`: a headless command prints only what
-    the service said).
-    """
+    Offline, the held matches stand when `offline_ok` (raises `Offline` when the mirror has never held
+    them, or always when not `offline_ok`: a headless command prints only what the service said)."""
     if client.mirror.synced_at("subsets") is None:
         with contextlib.suppress(RanktermError):  # held from now on, so that a write here can be told
             await client.subsets()
@@ -61,11 +67,21 @@ async def group_matches(
         except Offline:
             if not offline_ok or client.mirror.synced_at("matches") is None:
                 raise
+
+
+async def group_matches(
+    client: RankingClient, *, max_age: float | None = None, offline_ok: bool = True
+) -> list[Match]:
+    """Every match of the group, oldest first (by number): `sync_group`, then `held_matches`."""
+    await sync_group(client, max_age=max_age, offline_ok=offline_ok)
     return held_matches(client)
 
 
 def held_matches(client: RankingClient) -> list[Match]:
-    """Every match the mirror holds, oldest first, with no request (parsed once per change of the mirror)."""
+    """Every match the mirror holds, oldest first, with no request (parsed once per change of the mirror).
+
+    Parsing is the costly part (about 0.1 ms a match): a page about one player, one game or one evening
+    reads only its matches with `player_matches`, `game_matches`, `matches_since`."""
     count, top = client.mirror.match_numbers()
     key = (count, top, client.display_safe)
     cached = _parsed.get(client)
@@ -73,3 +89,56 @@ def held_matches(client: RankingClient) -> list[Match]:
         cached = (key, list(reversed(client.cached_matches())))
         _parsed[client] = cached
     return list(cached[1])
+
+
+def _parse(client: RankingClient, rows: list[Any]) -> list[Match]:
+    return list(reversed(client._parse("matches", list[Match], rows)))
+
+
+def _narrowed(client: RankingClient, what: tuple[Any, ...], rows: Callable[[], list[Any]]) -> list[Match]:
+    """Held matches narrowed by the mirror, parsed, remembered while the mirror holds the same matches."""
+    count, top = client.mirror.match_numbers()
+    key = (count, top, client.display_safe, *what)
+    memo = _narrow_memo.setdefault(client, {})
+    if key not in memo:
+        if len(memo) >= _NARROW_KEPT:
+            memo.pop(next(iter(memo)))
+        whole = _parsed.get(client)
+        if whole is not None and whole[0] == key[:3]:  # everything is parsed already: filter, don't parse
+            memo[key] = None, whole[1]
+        else:
+            memo[key] = _parse(client, rows()), None
+    narrowed, everything = memo[key]
+    return list(narrowed) if narrowed is not None else list(everything or [])
+
+
+def player_matches(client: RankingClient, player_id: str) -> list[Match]:
+    """The held matches `player_id` plays in, oldest first (by number); no request. Enough for
+    `player_figures(.., player_id)`, `head_to_head(.., player_id, ...)` and the player's history."""
+    matches = _narrowed(
+        client,
+        ("player", player_id),
+        lambda: client.mirror.select_matches(containing=json.dumps(player_id, ensure_ascii=False)),
+    )
+    return [m for m in matches if faction_of(m, player_id) is not None]
+
+
+def game_matches(client: RankingClient, game_id: int) -> list[Match]:
+    """The held matches of one game, oldest first; no request. Enough for `game_figures(.., game_id)`."""
+    matches = _narrowed(client, ("game", game_id), lambda: client.mirror.select_matches(game_id=str(game_id)))
+    return [m for m in matches if m.game is not None and m.game.id == game_id]
+
+
+def matches_since(client: RankingClient, since: datetime) -> list[Match]:
+    """The held matches dated at or after `since` (UTC when naive, as `figures.tonight` reads it), oldest
+    first (by number); no request. Enough for `tonight(.., since)`."""
+    utc = since.astimezone(UTC).replace(tzinfo=None) if since.tzinfo is not None else since
+    start = utc.strftime(DATE_FORMAT)
+    matches = _narrowed(client, ("since", start), lambda: client.mirror.select_matches(since=start))
+    return [m for m in matches if m.date >= start]
+
+
+def matches_numbered(client: RankingClient, numbers: Iterable[int]) -> list[Match]:
+    """The held matches of these numbers, oldest first; no request."""
+    wanted = sorted(set(numbers))
+    return _parse(client, client.mirror.select_matches(numbers=wanted))
