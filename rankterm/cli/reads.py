@@ -135,7 +135,7 @@ def result_text(match: Match, sep: str = "  ") -> str:
 
 
 MATCH_COLUMNS = ("number", "date", "game", "result", "weight", "id", "external_id")
-MATCH_TABLE_COLUMNS = ("#", "date", "game", "result", "weight")
+MATCH_TABLE_COLUMNS = ("match", "date", "game", "result", "weight")
 
 
 def match_row(match: Match) -> list[Any]:
@@ -248,7 +248,10 @@ async def read_rankings(client: RankingClient, args: argparse.Namespace) -> int:
     else:  # for people: no ids, short headers
         table = [ranking_row(r)[:-1] for r in rows]
         emit_rows(
-            args.format, ["#", "player", "ree", "Δree", "Δpos", "belt", "title", "status"], table, title=title
+            args.format,
+            ["pos", "player", "ree", "Δree", "Δpos", "belt", "title", "status"],
+            table,
+            title=title,
         )
     return EXIT_OK
 
