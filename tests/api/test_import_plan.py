@@ -12,13 +12,15 @@ import httpx
 import pytest
 
 from rankterm.api.client import RankingClient
-from rankterm.api.errors import Offline
+from rankterm.api.errors import Offline, QuotaError
 from rankterm.api.importing import MapFile, load_map, open_source, plan_import, send_plan
 from rankterm.api.importing.plan import FUTURE, NO_ORDER, NO_PLAYER, SOURCE, TOO_OLD, TWICE
 from rankterm.api.models import Match
 from rankterm.api.outbox import Outbox, OutboxSender, State
 from rankterm.server.app import create_app
+from rankterm.server.quota import QuotaLimits
 from rankterm.server.store import Store
+from rankterm.testing.clock import SettableClock
 from rankterm.testing.faults import FaultyTransport
 
 FIXTURES = Path(__file__).parent.parent / "fixtures" / "import"
@@ -205,3 +207,28 @@ async def test_a_dropped_connection_loses_nothing_and_the_next_import_sends_the_
     assert report.waiting == 0
     assert len(await group.matches()) == 8
     assert group.outbox.counts()[State.SENT] == 10  # 8 matches and 2 ghosts, each once
+
+
+async def test_the_quota_stops_sending_the_rest_waits_and_goes_out_the_next_hour(tmp_path: Path) -> None:
+    clock = SettableClock()
+    store = Store(tmp_path / "service.db", clock=clock)
+    key, secret = store.create_client(store.create_group("Busy"))
+    app = create_app(store, clock=clock, limits=QuotaLimits(matches_per_hour=3))
+    client = RankingClient.in_process(app, key=key, secret=secret, base_url=BASE, clock=clock, batch_size=1)
+    outbox = Outbox(None, scope=client.scope)
+    source = open_source(FIXTURES / "bgstats.json")
+    try:
+        with await plan_import(client, source, map_file=COOP, outbox=outbox) as plan:
+            assert any("Quota used" in note for note in plan.notes)
+            report = await send_plan(plan, client, outbox, OutboxSender(outbox, client).send_pending, chunk=2)
+        assert isinstance(report.stopped, QuotaError)
+        assert (report.recorded, report.waiting) == (3, 5)  # the rest of the file is queued all the same
+        clock.advance(3600)
+        with await plan_import(client, source, map_file=COOP, outbox=outbox) as again:
+            assert (again.to_record, again.queued) == (0, 5)
+            report = await send_plan(again, client, outbox, OutboxSender(outbox, client).send_pending)
+        assert (report.recorded, report.waiting) == (3, 2)
+    finally:
+        outbox.close()
+        await client.aclose()
+        store.close()

@@ -35,6 +35,7 @@ from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
+from rankterm.api.errors import RanktermError
 from rankterm.api.ids import new_local_id
 from rankterm.api.importing.detect import Source
 from rankterm.api.importing.mapping import (
@@ -358,11 +359,31 @@ async def plan_import(
                 await asyncio.sleep(0)  # an app stays responsive while a big file is read
         db.execute("COMMIT")
         planner.finish()
+        if plan.to_record:
+            await _quota_note(client, plan)
     except BaseException:
         plan.close()
         raise
     plan.seconds = time.perf_counter() - started
     return plan
+
+
+async def _quota_note(client: RankingClient, plan: Plan) -> None:
+    """A sentence on the quota (one request): a big import is sent as the quota allows, the rest waits."""
+    try:
+        usage = (await client.quota()).usage()
+    except RanktermError:
+        return
+    shown = ", ".join(
+        f"{label} {usage[key]:g}%"
+        for key, label in (("matchesPerHour", "matches this hour"), ("matchesPerDay", "today"))
+        if usage.get(key) is not None
+    )
+    plan.notes.append(
+        f"Quota used: {shown or 'unknown'}. Every match counts against the service's quota (the embedded "
+        "service takes 500 an hour and 2,000 a day by default): what does not fit waits in the outbox and "
+        "is sent as the hours turn (by the app, or by running the import again)."
+    )
 
 
 async def _load_known(client: RankingClient, db: sqlite3.Connection) -> None:
