@@ -33,7 +33,7 @@ from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.content import Content
 from textual.timer import Timer
-from textual.widgets import Footer, Static
+from textual.widgets import Static
 
 from rankterm.api.effect import EffectUnknown, match_effect
 from rankterm.api.errors import RanktermError
@@ -43,6 +43,7 @@ from rankterm.tui.text import error_sentence, styled
 from rankterm.tui.widgets.board.panels import LastMatchPanel, RecentPanel, StandingsPanel
 from rankterm.tui.widgets.board.podium import EffectStrip, Podium
 from rankterm.tui.widgets.board.view import TALL, WIDE, BoardView, timestamp, when
+from rankterm.tui.widgets.key_footer import KeyFooter
 from rankterm.tui.widgets.subset_picker import subset_title
 
 if TYPE_CHECKING:
@@ -136,7 +137,7 @@ class BoardScreen(RanktermScreen):
             with Vertical(id="board-side"):
                 yield LastMatchPanel(id="board-last")
                 yield RecentPanel(id="board-recent")
-        yield Footer()
+        yield KeyFooter()
 
     def on_screen_resume(self) -> None:
         self.reload_data()

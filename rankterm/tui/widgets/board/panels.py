@@ -28,7 +28,8 @@ def _change(effect: PlayerEffect | None) -> tuple[str, str]:
         return "new", UP
     if effect.delta is None:
         return "", ""
-    return signed(effect.delta), UP if round(effect.delta) >= 0 else DOWN
+    whole_change = round(effect.delta)
+    return signed(effect.delta), UP if whole_change > 0 else DOWN if whole_change < 0 else DIM
 
 
 def _moved(effect: PlayerEffect | None) -> tuple[str, str]:
