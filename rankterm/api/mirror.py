@@ -362,10 +362,12 @@ class Mirror:
         numbers: Iterable[int] | None = None,
         game_id: str | None = None,
         since: str | None = None,
+        after: int | None = None,
     ) -> list[Any]:
         """Held matches newest first, as wire-form JSON, narrowed before they are parsed: whose stored text
         contains `containing` (e.g. a player's quoted id: a superset, to be checked on the parsed matches),
-        numbered in `numbers`, of one game, or dated at or after `since` ("YYYY-MM-DD HH:MM:SS")."""
+        numbered in `numbers`, of one game, dated at or after `since` ("YYYY-MM-DD HH:MM:SS"), or numbered
+        above `after`."""
         sql, args = "SELECT body FROM matches WHERE 1", list[Any]()
         if containing is not None:
             sql, args = sql + " AND instr(body, ?) > 0", [*args, containing]
@@ -377,6 +379,8 @@ class Mirror:
             sql, args = sql + " AND game_id = ?", [*args, game_id]
         if since is not None:
             sql, args = sql + " AND json_extract(body, '$.date') >= ?", [*args, since]
+        if after is not None:
+            sql, args = sql + " AND number > ?", [*args, after]
         sql += " ORDER BY number DESC"
         return self._guard(lambda: [json.loads(b) for (b,) in self._db.execute(sql, args)], [])
 

@@ -104,7 +104,10 @@ async def test_a_second_open_makes_no_request_and_a_match_from_this_seat_is_seen
             factions=[NewFaction(players=[players[0]], rank=1), NewFaction(players=[players[1]], rank=2)],
         )
     )
-    assert len(await group_matches(seat.client)) == 301  # recorded here: not trusted, synced
+    after = await group_matches(seat.client)
+    assert len(after) == 301 and after[-1].number == 301  # recorded here: not trusted, synced
+    assert after[0] is first[0]  # only the new match was parsed, appended to those parsed before
+    assert after == list(reversed(seat.client.cached_matches()))
     asked = len(seat.net.paths)
     await group_matches(seat.client, max_age=0)
     assert seat.net.paths[asked:] == ["matches/1"]  # forced: the one cheap check
