@@ -4,6 +4,7 @@ player, streamed a page at a time, written through a temporary file; run through
 
 from __future__ import annotations
 
+import asyncio
 import csv
 import io
 import json
@@ -16,6 +17,8 @@ from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from rankterm.api import export as export_module
 from rankterm.api.client import RankingClient
@@ -231,3 +234,47 @@ def test_export_from_rankterm_serve_then_offline(capsys: pytest.CaptureFixture[s
         assert err.startswith("rankterm: Cannot reach the service") and err.count("\n") == 1
         assert target.read_text() == exported  # never a half file
         assert not [name for name in os.listdir(tmp_path) if name.endswith(".part")]
+
+
+# ---------------------------------------------------------------------------------------------- the walk, as a property
+
+
+class Pager:
+    """Matches pages as the service makes them (newest first, `per` a page, `totalMatches` on each), over a
+    list that grows between requests as `arrivals` says: what the walk must survive, at every timing."""
+
+    def __init__(self, total: int, per: int, arrivals: list[int]) -> None:
+        self.numbers = list(range(1, total + 1))
+        self.per, self.arrivals = per, arrivals
+
+    async def fetch(self, n: int) -> MatchesPage:
+        for _ in range(self.arrivals.pop(0) if self.arrivals else 0):
+            self.numbers.append(self.numbers[-1] + 1 if self.numbers else 1)
+        newest_first = self.numbers[::-1]
+        rows = newest_first[(n - 1) * self.per : n * self.per]
+        return MatchesPage.model_validate(
+            {
+                "page": n,
+                "totalPages": max(1, -(-len(self.numbers) // self.per)),
+                "rowsForPage": self.per,
+                "totalMatches": len(self.numbers),
+                "data": [{"id": str(x), "number": x} for x in rows],
+            }
+        )
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    total=st.integers(0, 80),
+    per=st.integers(1, 9),
+    arrivals=st.lists(st.integers(0, 3), max_size=30),
+)
+def test_oldest_first_whatever_arrives_meanwhile(total: int, per: int, arrivals: list[int]) -> None:
+    pager = Pager(total, per, list(arrivals))
+
+    async def walk() -> list[int]:
+        return [m.number async for m in matches_oldest_first(None, fetch=pager.fetch)]  # type: ignore[arg-type]
+
+    numbers = asyncio.run(walk())
+    assert numbers == list(range(1, len(numbers) + 1))  # in order, none skipped, none twice
+    assert len(numbers) >= total  # every match there at the start, and the ones seen on page 1 at the end
