@@ -103,6 +103,11 @@ async def to_matches(pilot) -> None:
     await settle(pilot)
 
 
+async def to_board(pilot) -> None:
+    await pilot.press("escape", "b")  # the scoreboard, as `rankterm board` shows it (that one read-only)
+    await settle(pilot)
+
+
 SHOTS: list[tuple[str, str, Steps]] = [
     ("dashboard", "dashboard", to_dashboard),
     ("login", "login", to_login),
@@ -112,6 +117,7 @@ SHOTS: list[tuple[str, str, Steps]] = [
     ("rankings", "rankings", to_rankings),
     ("matches", "matches", to_matches),
     ("outbox", "outbox", to_outbox),
+    ("board", "board", to_board),
 ]
 
 
