@@ -22,7 +22,7 @@ from rankterm.tui.screens.stats.head_to_head import HeadToHeadView
 from rankterm.tui.screens.stats.mode import StatsScreen
 from rankterm.tui.screens.stats.player_page import PlayerPageScreen, PlayerStory
 from rankterm.tui.screens.stats.tonight import TonightView
-from rankterm.tui.widgets.chart import LineChart, even_indices, nice_ticks
+from rankterm.tui.widgets.chart import LineChart, even_indices, integer_ticks, nice_ticks
 from tests.tui.pilot import settle
 
 
@@ -58,6 +58,7 @@ async def open_stats(pilot, tab: str = "1") -> StatsScreen:
 def test_ticks_are_round_and_few():
     assert nice_ticks(1628, 2447, 4) == [1800, 2000, 2200, 2400]
     assert all(len(nice_ticks(lo, lo + span, 5)) <= 5 for lo in (0, 997, 1500) for span in (3, 40, 900))
+    assert integer_ticks(1, 5, 3) == [1, 3, 5] and integer_ticks(1, 10, 4) == [1, 4, 7, 10]  # 1st always
     assert even_indices(38, 4) == [0, 12, 25, 37]
     assert even_indices(1, 4) == [0] and even_indices(0, 4) == []
 

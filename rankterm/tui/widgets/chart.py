@@ -58,6 +58,14 @@ def nice_ticks(low: float, high: float, most: int) -> list[float]:
     return ticks
 
 
+def integer_ticks(low: int, high: int, most: int) -> list[int]:
+    """Whole numbers from `low` (always shown: first place) towards `high`, at most `most`, evenly stepped."""
+    if high <= low:
+        return [low]
+    step = max(1, math.ceil((high - low) / max(1, most - 1)))
+    return list(range(low, high + 1, step))
+
+
 class LineChart(PlotextPlot):
     """A line over match numbers, x labelled with dates; `reverse` puts the smallest value on top."""
 
@@ -118,13 +126,16 @@ class LineChart(PlotextPlot):
             pad = 1.0 if self.integer else max(1.0, abs(low) * 0.01)
             low, high = low - pad, high + pad
         most = max(2, min(6, (height - 2) // 2 + 1))
-        ticks = nice_ticks(low, high, most)
+        ticks: list[float]
         if self.integer:
-            ticks = sorted({round(t) for t in ticks if abs(t - round(t)) < 1e-9}) or [round(low)]
-            gap = ticks[1] - ticks[0] if len(ticks) > 1 else 1
-            for end in (round(min(self.ys)), round(max(self.ys))):  # the best and worst place reached
-                if all(abs(end - t) >= gap for t in ticks):
-                    ticks = sorted({*ticks, end})
+            ticks = [
+                float(t)
+                for t in integer_ticks(
+                    round(min(self.ys)), round(max(self.ys)), max(2, (height - 2) // 3 + 1)
+                )
+            ]
+        else:
+            ticks = nice_ticks(low, high, most)
         shown = [-t for t in ticks] if self.reverse else ticks
         plt.yticks(shown, [f"{t:.0f}" for t in ticks])
         y_lo, y_hi = (-high, -low) if self.reverse else (low, high)

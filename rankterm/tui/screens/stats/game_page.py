@@ -22,7 +22,7 @@ from textual.widgets import DataTable, Footer, Header, Static
 
 from rankterm.api.errors import RanktermError
 from rankterm.api.models import Game, Match, RankingRow, Subset
-from rankterm.api.stats import GameFigures, game_figures
+from rankterm.api.stats import GameFigures, GameRecord, game_figures, player_figures
 from rankterm.tui.base import task
 from rankterm.tui.screens.stats.base import StoryScreen
 from rankterm.tui.screens.stats.words import day, fact_parts, percent, plural
@@ -32,7 +32,7 @@ from rankterm.tui.widgets.text_table import TextTable
 if TYPE_CHECKING:
     from rankterm.api.client import RankingClient
 
-STANDING_COLUMNS = ("Pos", "Player", "Ree", "Status")
+STANDING_COLUMNS = ("Pos", "Player", "Ree", "Played", "Won", "Rate", "Status")
 
 
 def game_rows(fig: GameFigures) -> list[tuple[str, object]]:
@@ -95,6 +95,7 @@ class GameStory(Vertical):
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id)
         self.game_id: int | None = None
+        self.matches: list[Match] = []
         self.figures: GameFigures | None = None
         self.rows: list[RankingRow] = []
         self._shown: object = None
@@ -109,6 +110,7 @@ class GameStory(Vertical):
         """Draw the game's figures from `matches` at once; its standings from the mirror, then the service."""
         changed = game_id != self.game_id
         self.game_id = game_id
+        self.matches = [m for m in matches if m.game is not None and m.game.id == game_id]
         fig = game_figures(matches, game_id)
         self.figures = fig
         name = fig.name or self._known_name(client, game_id)
@@ -147,7 +149,7 @@ class GameStory(Vertical):
         self._fill(rows, subset)
 
     def _fill(self, rows: list[RankingRow], subset: Subset) -> None:
-        shown = ([(r.player.id, r.position, r.ree) for r in rows], subset.count_matches)
+        shown = ([(r.player.id, r.position, r.ree) for r in rows], subset.count_matches, len(self.matches))
         if shown == self._shown:
             return
         self._shown = shown
@@ -162,13 +164,22 @@ class GameStory(Vertical):
         for title in STANDING_COLUMNS:
             table.add_column(title, key=title)
         for row in rows:
+            record = self._record(str(row.player.id))
             table.add_row(
                 Text(str(row.position), justify="right"),
                 Text(plain_str(row.player.label)),
                 Text(NONE if row.ree is None else f"{row.ree:.1f}", justify="right"),
+                Text(str(record.played) if record else "0", justify="right"),
+                Text(str(record.wins) if record else "0", justify="right"),
+                Text(percent(record.win_rate) if record else NONE, justify="right"),
                 Text(plain_str(label_text(row.status_label, row.status))),
                 key=str(row.player.id),
             )
+
+    def _record(self, player_id: str) -> GameRecord | None:
+        """The player's results in this game (their page's row for it: the same rules)."""
+        figures = player_figures(self.matches, player_id)
+        return next((g for g in figures.per_game if g.game_id == self.game_id), None)
 
 
 class GamePageScreen(StoryScreen):

@@ -176,6 +176,8 @@ class HeadToHeadView(Vertical):
         columns = [("no", "No."), ("date", "Date"), ("game", "Game")]
         if everyone:
             columns.append(("other", "Against"))
+        if not narrow:
+            columns.append(("ranks", "Ranks"))
         columns.append(("ahead", "Ahead"))
         for key, title in columns:
             table.add_column(title, key=key, width=GAME_WIDTH if narrow and key == "game" else None)
@@ -188,5 +190,7 @@ class HeadToHeadView(Vertical):
             ]
             if everyone:
                 cells.append(_cell(meeting.other_name, False))
+            if not narrow:
+                cells.append(_cell(f"{meeting.a_rank} v {meeting.b_rank}"))
             cells.append(_cell(ahead, False))
             table.add_row(*cells)  # against everyone, one match can be several meetings

@@ -22,7 +22,7 @@ from rankterm.tui.screens.stats.base import StoryScreen
 from rankterm.tui.screens.stats.choices import games_in, most_active, options, players_in
 from rankterm.tui.screens.stats.game_page import GameStory, open_player_row
 from rankterm.tui.screens.stats.head_to_head import HeadToHeadView
-from rankterm.tui.screens.stats.player_page import PlayerStory, open_game_row
+from rankterm.tui.screens.stats.player_page import TALL, PlayerStory, open_game_row
 from rankterm.tui.screens.stats.tonight import TonightView
 
 TABS = ("player", "h2h", "game", "tonight")
@@ -167,6 +167,8 @@ class StatsScreen(StoryScreen):
             self.query_one(TonightView).reload_ree()
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "toggle_chart" and self.is_mounted and self.app.size.height >= TALL:
+            return False  # both charts are shown
         if action == "toggle_chart" and self.is_mounted and self.tab != "player":
             return None
         return True

@@ -287,6 +287,10 @@ class PlayerPageScreen(StoryScreen):
     def action_toggle_chart(self) -> None:
         self.story.toggle_chart()
 
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        # at TALL lines both charts are shown: nothing to switch
+        return not (action == "toggle_chart" and self.is_mounted and self.app.size.height >= TALL)
+
     def action_recent_matches(self) -> None:
         """The player's recent matches, each with its rank and points (the service's newest pages)."""
         from rankterm.tui.dialogs.player_matches import PlayerMatchesScreen
