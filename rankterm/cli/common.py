@@ -15,8 +15,9 @@ coroutine, closes the client, and maps the exception tree to the exit codes of `
 1 a refusal from the service (its one-line message on stderr), 2 a usage or configuration error, 3 offline.
 Tables are drawn with Rich on a terminal and as plain tab-separated text when piped; CSV and JSON are the
 same wherever they go. Text that is not ours is printed as it is (Rich markup is never read from it), and in
-the table format the client reads it `display_safe` (control characters shown as symbols, so nothing from
-the service moves the cursor or retitles the terminal); CSV and JSON keep it exact.
+the table format every cell and title is made `display_safe` (control characters shown as symbols, so nothing
+from the service moves the cursor or retitles the terminal); CSV and JSON keep it exact. The client itself
+reads exact text (an import compares it, an export keeps it).
 
 Argument types for usage errors that argparse reports (exit 2): `positive_int` (--page, --after), `subset_id`
 (never all digits, no "/"). `RowWriter` streams rows page by page; `served` refuses an answer that came from
@@ -126,7 +127,6 @@ def run_headless(args: argparse.Namespace, command: Headless, client: RankingCli
 
     async def go() -> int:
         opened = client if client is not None else open_client(args)
-        opened.display_safe = getattr(args, "format", None) == "table"
         try:
             return await command(opened, args)
         finally:
