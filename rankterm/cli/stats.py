@@ -152,7 +152,7 @@ async def h2h_command(client: RankingClient, args: argparse.Namespace) -> int:
     if args.format == "json":
         emit_json(h2h_document(h))
         return EXIT_OK
-    counts = ["meetings", f"{h.a_name} ahead", f"{h.b_name} ahead", "ties", "together", "won together"]
+    counts = ["met", f"{h.a_name} ahead", f"{h.b_name} ahead", "tied", "as team", "team won"]
     emit_rows(
         args.format,
         ["game", *counts],
@@ -167,15 +167,18 @@ async def h2h_command(client: RankingClient, args: argparse.Namespace) -> int:
     )
     if h.last:
         ahead = {"a": h.a_name, "tie": "tie"}
+        everyone = h.b_id is None
+        columns = ["match", "day", "game", *(["against"] if everyone else [])]
+        columns += [f"{h.a_name} rank", "their rank" if everyone else f"{h.b_name} rank", "ahead"]
         emit_rows(
             args.format,
-            ["match", "date", "game", "against", f"{h.a_name} rank", "their rank", "ahead"],
+            columns,
             [
                 [
                     m.match_number,
-                    m.date,
+                    m.date[:10],
                     m.game_name,
-                    m.other_name,
+                    *([m.other_name] if everyone else []),
                     m.a_rank,
                     m.b_rank,
                     ahead.get(m.outcome, m.other_name),

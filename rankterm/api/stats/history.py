@@ -193,12 +193,18 @@ class _Want:
 
 
 def _look_held(client: RankingClient, key: str, want: _Want) -> None:
+    """Take the rows of the missing players from the pages the mirror holds for this match (no request)."""
     for page, held in sorted(client.mirror.rankings_pages(key, want.number).items()):
         body = held.body if isinstance(held.body, dict) else {}
         data = body.get("data")
-        data = data if isinstance(data, list) else []
         total = _number(body.get("totalPages"))
-        rows = [r for r in (_raw_row(x) for x in data) if r is not None]
+        rows = []
+        for raw in data if isinstance(data, list) else []:
+            player = raw.get("player") if isinstance(raw, dict) else None
+            if isinstance(player, dict) and str(player.get("id", "")) in want.missing:
+                row = _raw_row(raw)
+                if row is not None:
+                    rows.append(row)
         want.take(rows, page, int(total) if total else 1)
 
 
