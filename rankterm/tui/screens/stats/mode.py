@@ -143,6 +143,7 @@ class StatsScreen(StoryScreen):
 
     @on(TabbedContent.TabActivated)
     def _tab_shown(self, event: TabbedContent.TabActivated) -> None:
+        self.refresh_bindings()
         if self.matches:
             self._draw_tab()
 
@@ -167,11 +168,10 @@ class StatsScreen(StoryScreen):
             self.query_one(TonightView).reload_ree()
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        if action == "toggle_chart" and self.is_mounted and self.app.size.height >= TALL:
-            return False  # both charts are shown
-        if action == "toggle_chart" and self.is_mounted and self.tab != "player":
-            return None
-        return True
+        if action != "toggle_chart" or not self.is_mounted:
+            return True
+        # the chart is the Player tab's, and at TALL lines both charts are shown
+        return self.tab == "player" and self.app.size.height < TALL
 
     @on(DataTable.RowSelected, "#ps-games, #h2h-games")
     def _open_game(self, event: DataTable.RowSelected) -> None:
