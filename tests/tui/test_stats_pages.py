@@ -230,8 +230,9 @@ async def test_a_hostile_name_shows_as_typed_on_the_player_page_and_head_to_head
 # ---------------------------------------------------------------------- a game's page, tonight
 
 
-async def test_enter_on_a_game_opens_its_page_with_figures_and_standings(make_app, demo_service):
-    async with make_app().run_test(size=(80, 24)) as pilot:
+async def test_a_game_s_page_and_offline_a_player_s_page_from_the_mirror(make_app, demo_service):
+    client, transport = demo_service.downable_client()
+    async with make_app(client=client).run_test(size=(80, 24)) as pilot:
         await settle(pilot)
         await pilot.press("g")
         await settle(pilot)
@@ -247,10 +248,15 @@ async def test_enter_on_a_game_opens_its_page_with_figures_and_standings(make_ap
         facts = text_of(page, "#gs-facts")
         standings = table_rows(page, "#gs-standings")
         page.query_one("#gs-standings", DataTable).focus()
+        transport.down = True  # the Wi-Fi goes: the player's page comes from the mirror
         await pilot.press("enter")
         await settle(pilot)
-        assert isinstance(pilot.app.screen, PlayerPageScreen)
-        assert pilot.app.screen.player_id == page.query_one(GameStory).rows[0].player.id
+        player_page = pilot.app.screen
+        assert isinstance(player_page, PlayerPageScreen)
+        assert player_page.player_id == page.query_one(GameStory).rows[0].player.id
+        offline_figures = player_page.query_one(PlayerStory).figures
+        assert offline_figures is not None and offline_figures.played > 10
+        assert "offline" in text_of(player_page, "#ps-ree-title")  # no standings could be read
         await pilot.press("escape")
         await settle(pilot)
         await pilot.press("escape")
@@ -258,8 +264,10 @@ async def test_enter_on_a_game_opens_its_page_with_figures_and_standings(make_ap
         assert pilot.app.screen is games
 
     async with demo_service.client() as client:
-        expected = game_figures(await group_matches(client), page.game_id)
+        matches = await group_matches(client)
+        expected = game_figures(matches, page.game_id)
         ranked = await client.all_rankings(subset=f"g{page.game_id}")
+    assert offline_figures == player_figures(matches, player_page.player_id)
     assert f"Matches   {expected.played} · " in facts
     assert f"Players   {expected.players}" in facts
     assert (
