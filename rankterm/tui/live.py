@@ -149,6 +149,7 @@ class LiveProbe:
         self._offline_step = 0
         self._version = 0
         self._running = False
+        self._runs = 0
 
     # ------------------------------------------------------------------ state
 
@@ -244,13 +245,16 @@ class LiveProbe:
 
     def _start(self, probe: Any) -> None:
         self._running = True
+        self._runs += 1
+        run_id = self._runs
 
         async def run() -> None:
             try:
                 await probe
             finally:
-                self._running = False
-                self.schedule()
+                if run_id == self._runs:  # not a probe cancelled by a newer one (a client opened meanwhile)
+                    self._running = False
+                    self.schedule()
 
         self.app.run_worker(run(), group="live-probe", exclusive=True, exit_on_error=False)
 
