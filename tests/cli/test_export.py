@@ -263,7 +263,7 @@ class Pager:
         )
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=100, deadline=None)
 @given(
     total=st.integers(0, 80),
     per=st.integers(1, 9),
