@@ -166,6 +166,31 @@ async def test_history_is_the_standings_after_the_players_matches_and_is_read_on
     assert again == history and len(seat.net.paths) == asked  # held pages, synced matches: no request
 
 
+async def test_history_in_a_games_subset_is_over_that_games_matches(demo):
+    seat = demo()
+    matches = await group_matches(seat.client)
+    player = player_ids(matches[-1].factions[0])[0]
+    game = matches[-1].game.id
+    subset = next(s for s in await seat.client.subsets() if s.game is not None and s.game.id == game)
+    history = await player_history(seat.client, player, subset=subset.id)
+    theirs = [m.number for m in matches if m.game.id == game and faction_of(m, player)]
+    assert history.complete and [p.match_number for p in history.points] == thin(theirs, 60)
+    rows = await demo().client.all_rankings(subset=subset.id, match=history.points[0].match_number)
+    first = next(r for r in rows if r.player.id == player)
+    assert (history.points[0].ree, history.points[0].position) == (first.ree, first.position)
+
+
+async def test_history_leaves_the_end_of_the_hour_to_the_standings_screens(demo):
+    seat = demo(QuotaLimits(ranking_calls_per_hour=100))
+    for _ in range(85):  # the standings screens used 85 % of the hour already
+        await seat.client.rankings_page(1)
+    matches = await group_matches(seat.client)
+    before = len(seat.net.rankings())
+    history = await player_history(seat.client, player_ids(matches[-1].factions[0])[0], quota_share=0.5)
+    assert history.stopped == "quota" and 0 < len(seat.net.rankings()) - before <= 4  # up to 89 %
+    assert (await seat.client.quota()).usage()["rankingCallsPerHour"] < 90
+
+
 async def test_history_spends_at_most_its_share_of_the_hour_and_continues_later(demo):
     seat = demo(QuotaLimits(ranking_calls_per_hour=40))  # each ranking call is 2.5 % of the hour
     matches = await group_matches(seat.client)

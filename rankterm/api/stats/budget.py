@@ -10,7 +10,9 @@ read again, and the round is sized so that the meter cannot pass baseline + shar
   than u - baseline + 1 points, and the room left is share·100 - (u - baseline + 1);
 - the cost of one call is at most (u - baseline + 1) / calls made this hour; the first round of an hour,
   with no such figure yet, is `FIRST_ROUND` calls;
-- a round is at most `ROUND_MAX` calls.
+- a round is at most `ROUND_MAX` calls;
+- whatever the share, the stats never take the meter past `CEILING` % (the standings screens need the
+  rest of the hour).
 
 Calls by other screens in the same hour move the meter too and are counted against the stats: the budget
 errs on the side of spending less, never more. When the quota cannot be read (an error other than the
@@ -30,10 +32,11 @@ if TYPE_CHECKING:
 NOTE = "stats.ranking-budget"
 """Where the mirror keeps the hour's ledger."""
 
-FIRST_ROUND = 2
+FIRST_ROUND = 1
 ROUND_MAX = 50
 FALLBACK_PER_HOUR = 100
 METER = "rankingCallsPerHour"
+CEILING = 90
 
 
 class QuotaBudget:
@@ -68,8 +71,8 @@ class QuotaBudget:
             ledger.update(base=usage, calls=0)
         self.client.mirror.set_note(NOTE, ledger)
         spent_hi = usage - ledger["base"] + 1
-        room = self.share * 100 - spent_hi
-        if room <= 0 or usage >= 100:
+        room = min(self.share * 100 - spent_hi, CEILING - usage - 1)
+        if room <= 0:
             return 0
         if ledger["calls"] == 0:
             return FIRST_ROUND if room >= 1 else 0
