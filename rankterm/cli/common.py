@@ -56,9 +56,9 @@ def add_source_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def positive_int(text: str) -> int:
-    """An argparse type: an integer from 1 (a page, a match number)."""
-    if not ascii_digits(text.strip()) or int(text) < 1:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number from 1")
+    """An argparse type: an integer from 1 (a page, a match number), at most a billion."""
+    if not ascii_digits(text.strip()) or not 1 <= int(text) <= 10**9:
+        raise argparse.ArgumentTypeError(f"{text[:40]!r} is not a whole number from 1")
     return int(text)
 
 
