@@ -4,7 +4,8 @@ The standings after match n never change once later matches exist (the mirror ke
 a chart fetches only the match numbers it draws: a player's own matches, thinned to at most `max_points`
 with a stable rule (every k-th match, k a power of two, plus the latest), so that a new match adds one point
 and never asks again for the others. For each number the page holding the player is guessed from their
-position at the previous point, so a point usually costs one call.
+position at the nearest point already found (and their ree there says whether to look up or down when the
+guess misses), so a point usually costs one call.
 
 Quota: at most `quota_share` of the hourly ranking-call quota is spent (`budget.QuotaBudget`: calls go out
 in rounds, the quota read before each). Pages already held in the mirror cost nothing, final or not (ree and
