@@ -86,6 +86,9 @@ CSV_COLUMNS: tuple[str, ...] = (
     "notes",
 )
 
+Progress = Callable[[int, int], None]
+"""Told (matches written, matches in the group) after each page of an export."""
+
 MAX_RESTARTS = 50
 """How often a walk starts again because the group changed under it before it gives up."""
 
@@ -163,9 +166,11 @@ async def matches_oldest_first(
     *,
     subset: str | None = None,
     fetch: Callable[[int], Awaitable[MatchesPage]] | None = None,
+    progress: Progress | None = None,
 ) -> AsyncIterator[Match]:
     """Every match (of `subset`, the main one by default), oldest first, one page held (and one fetched
-    ahead) at a time; see the module docstring for how pages that shift under the walk are handled."""
+    ahead) at a time; see the module docstring for how pages that shift under the walk are handled.
+    `progress(written, total)` is called after each page."""
     get = fetch or (lambda n: matches_page(client, n, subset))
     first = await get(1)
     total, per = first.total_matches, _per(first)
@@ -209,6 +214,8 @@ async def matches_oldest_first(
                     yield match
                     last = match.number
                     written += 1
+            if progress is not None:
+                progress(written, total)
             n -= 1
     finally:
         for task in pages.values():
@@ -323,7 +330,12 @@ class _JsonArray:
 
 
 async def write_json(
-    client: RankingClient, out: IO[str], *, group: dict[str, Any], now: datetime | None = None
+    client: RankingClient,
+    out: IO[str],
+    *,
+    group: dict[str, Any],
+    now: datetime | None = None,
+    progress: Progress | None = None,
 ) -> ExportCounts:
     """Write the group as one `rankterm-export` document to `out`, streaming; return what was written."""
     counts = ExportCounts()
@@ -340,7 +352,7 @@ async def write_json(
     array.close()
     counts.players = array.count
     array = _JsonArray(out, "matches")
-    async for match in matches_oldest_first(client):
+    async for match in matches_oldest_first(client, progress=progress):
         array.add(match.to_wire())
     array.close()
     counts.matches = array.count
@@ -384,12 +396,12 @@ def csv_rows(match: Match) -> Iterator[list[Any]]:
             ]
 
 
-async def write_csv(client: RankingClient, out: IO[str]) -> ExportCounts:
+async def write_csv(client: RankingClient, out: IO[str], *, progress: Progress | None = None) -> ExportCounts:
     """Write every match as CSV rows (`CSV_COLUMNS`), oldest first, streaming; return what was written."""
     counts = ExportCounts()
     writer = csv.writer(out, lineterminator="\n")
     writer.writerow(CSV_COLUMNS)
-    async for match in matches_oldest_first(client):
+    async for match in matches_oldest_first(client, progress=progress):
         counts.matches += 1
         for row in csv_rows(match):
             writer.writerow(row)
@@ -404,14 +416,15 @@ async def export(
     *,
     group: dict[str, Any] | None = None,
     now: datetime | None = None,
+    progress: Progress | None = None,
 ) -> ExportCounts:
     """Write the group to `out` as `fmt` ("json" or "csv")."""
     if client.display_safe:
         raise ValueError("an export keeps the service's text exactly: use a client without display_safe")
     if fmt == "csv":
-        return await write_csv(client, out)
+        return await write_csv(client, out, progress=progress)
     if fmt == "json":
-        return await write_json(client, out, group=group or {}, now=now)
+        return await write_json(client, out, group=group or {}, now=now, progress=progress)
     raise ValueError(f"unknown export format {fmt!r}")
 
 
@@ -428,6 +441,7 @@ async def export_to_path(
     *,
     group: dict[str, Any] | None = None,
     now: datetime | None = None,
+    progress: Progress | None = None,
 ) -> ExportCounts:
     """Write the export to `path` through a temporary file beside it, renamed over `path` only once the
     whole export is written (a failed export leaves `path` as it was, and no temporary file)."""
@@ -435,7 +449,7 @@ async def export_to_path(
     handle, temp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".part", dir=target.parent or ".")
     try:
         with os.fdopen(handle, "w", encoding="utf-8", newline="", errors="backslashreplace") as out:
-            counts = await export(client, out, fmt, group=group, now=now)
+            counts = await export(client, out, fmt, group=group, now=now, progress=progress)
             out.flush()
             os.fsync(out.fileno())
         os.chmod(temp, _default_mode())

@@ -6,9 +6,10 @@ JSON document (format `rankterm-export`, version 1), or with `--format csv` one 
     rankterm export - --demo | jq '.counts'      `-` writes to stdout
 
 The format, and how the matches come oldest first while only a page is held, are in `rankterm.api.export`.
-The file is written through a temporary file beside it and renamed only once complete: FILE is never half
-written (a failed export leaves it as it was). Exit codes as every headless command: 0, 1 refused by the
-service, 2 usage (or FILE cannot be written), 3 the service cannot be reached.
+On a terminal a line on stderr counts the matches written. The file is written through a temporary file
+beside it and renamed only once complete: FILE is never half written (a failed export leaves it as it was).
+Exit codes as every headless command: 0, 1 refused by the service, 2 usage (or FILE cannot be written),
+3 the service cannot be reached.
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from rankterm.cli.common import (
     UsageError,
     add_format_argument,
     add_source_arguments,
+    is_terminal,
     run_headless,
     source_name,
 )
@@ -52,10 +54,14 @@ async def run_export(client: RankingClient, args: argparse.Namespace) -> int:
         await export(client, sys.stdout, args.format, group=group)
         sys.stdout.flush()
         return EXIT_OK
+    progress = _progress if is_terminal(sys.stderr) else None
     try:
-        counts = await export_to_path(client, args.file, args.format, group=group)
+        counts = await export_to_path(client, args.file, args.format, group=group, progress=progress)
     except OSError as exc:
         raise UsageError(f"Cannot write {args.file}: {exc.strerror or exc}.") from None
+    finally:
+        if progress is not None:
+            print("\r\x1b[K", end="", file=sys.stderr, flush=True)
     what = (
         f"{counts.rows} rows of "
         if args.format == "csv"
@@ -63,3 +69,8 @@ async def run_export(client: RankingClient, args: argparse.Namespace) -> int:
     )
     print(f"rankterm: exported {what}{counts.matches} matches to {args.file}.", file=sys.stderr)
     return EXIT_OK
+
+
+def _progress(written: int, total: int) -> None:
+    """`exporting… 1200 of 3000 matches` on one line of the terminal, rewritten after each page."""
+    print(f"\rexporting… {written} of {total} matches", end="", file=sys.stderr, flush=True)

@@ -117,13 +117,17 @@ async def test_the_walk_holds_a_page_and_fetches_one_ahead(demo: RankingClient) 
         requested.append(n)
         return await export_module.matches_page(demo, n)
 
+    told: list[tuple[int, int]] = []
     numbers = []
-    async for match in matches_oldest_first(demo, fetch=fetch):
+    async for match in matches_oldest_first(
+        demo, fetch=fetch, progress=lambda *told_now: told.append(told_now)
+    ):
         numbers.append(match.number)
         pages_given = -(-len(numbers) // 25)  # pages whose matches have been yielded, from the oldest
         assert len(requested) <= 1 + pages_given + 1  # page 1 (read first), those, one ahead
     assert numbers == list(range(1, 301))
     assert requested == [1, *range(12, 1, -1)]  # page 1 is read once and used at the end
+    assert told == [(n, 300) for n in range(25, 301, 25)]  # after each page
 
 
 async def test_a_match_recorded_during_the_export_is_neither_skipped_nor_doubled(demo: RankingClient) -> None:
