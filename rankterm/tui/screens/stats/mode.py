@@ -22,7 +22,7 @@ from rankterm.tui.screens.stats.base import StoryScreen
 from rankterm.tui.screens.stats.choices import games_in, most_active, options, players_in
 from rankterm.tui.screens.stats.game_page import GameStory, open_player_row
 from rankterm.tui.screens.stats.head_to_head import HeadToHeadView
-from rankterm.tui.screens.stats.player_page import TALL, PlayerStory, open_game_row
+from rankterm.tui.screens.stats.player_page import RETRY_SECONDS, TALL, PlayerStory, open_game_row
 from rankterm.tui.screens.stats.tonight import TonightView
 
 TABS = ("player", "h2h", "game", "tonight")
@@ -81,6 +81,13 @@ class StatsScreen(StoryScreen):
         super().on_mount()
         if not self.matches:
             self.say("Reading the group's matches…")
+        self.set_interval(RETRY_SECONDS, self._retry_history)
+
+    def _retry_history(self) -> None:
+        """What the quota left out of the chart, asked again while the Player tab is shown."""
+        story = self.query_one(PlayerStory)
+        if self.is_current and self.tab == "player" and story.history_incomplete and self.has_client:
+            story.reload_history(self.client)
 
     # ------------------------------------------------------------------ drawing
 

@@ -43,6 +43,10 @@ if TYPE_CHECKING:
 
 TALL = 34
 """From this many lines of terminal up, both charts (ree and position) are shown."""
+COARSE_POINTS = 12
+"""Points of the chart read first, so that it shows at once; then up to MAX_POINTS."""
+MAX_POINTS = 60
+"""Points of the chart at most (`player_history`'s max_points): the standings after that many matches."""
 RETRY_SECONDS = 300.0
 """While a page is shown with history left out by the quota, it asks again this often."""
 GAME_COLUMNS = ("Game", "Played", "Won", "Drawn", "Lost", "Rate")
@@ -99,6 +103,7 @@ class PlayerStory(Vertical):
         self.figures: PlayerFigures | None = None
         self.history: History | None = None
         self._history_for: tuple[str, tuple[int, ...]] | None = None
+        self._history_of: str | None = None
 
     def compose(self) -> ComposeResult:
         yield Static("", id="ps-head")
@@ -131,6 +136,11 @@ class PlayerStory(Vertical):
 
     def show(self, matches: list[Match], player_id: str, client: RankingClient | None) -> None:
         """Draw the player's figures from `matches` at once; read the chart's history in the background."""
+        if player_id != self.player_id and self.history is not None:  # another player: not their chart
+            self.history = None
+            for chart in self.query(LineChart):
+                chart.empty = "Reading the standings after each match…"
+                chart.show_series([], [], [])
         self.player_id = player_id
         fig = player_figures(matches, player_id)
         self.figures = fig
@@ -162,7 +172,7 @@ class PlayerStory(Vertical):
             self._history_for = wanted
             self.load_history(client, player_id)
         elif not fig.played:
-            self._show_history(History(points=[], loaded=0, wanted=0))
+            self._show_history(History(points=[], loaded=0, wanted=0), player_id)
 
     def _fill_games(self, rows: list[list[Text]], keys: list[str]) -> None:
         table = self.query_one("#ps-games", DataTable)
@@ -174,24 +184,35 @@ class PlayerStory(Vertical):
 
     @task(group="player-history")
     async def load_history(self, client: RankingClient, player_id: str) -> None:
-        if self.history is None or self.history.points == []:
-            self._chart_titles("reading the standings…")
+        """The chart's points: first a coarse few (drawn at once), then up to MAX_POINTS; the coarse ones are
+        among those (`history.thin` is stable), so the second read asks only for the others."""
+        first = self.history is None or not self.history.points or self._history_of != player_id
+        played = self.figures.played if self.figures is not None else 0
         try:
-            history = await player_history(client, player_id)
+            if first:
+                self._chart_titles("reading the standings…")
+                if played > COARSE_POINTS:
+                    coarse = await player_history(client, player_id, max_points=COARSE_POINTS)
+                    if player_id != self.player_id:
+                        return
+                    if coarse.points:
+                        self._show_history(coarse, player_id, more=True)
+            history = await player_history(client, player_id, max_points=MAX_POINTS)
         except RanktermError as exc:
             self._chart_titles(error_sentence(exc))
             return
         if player_id != self.player_id:
             return
-        self._show_history(history)
+        self._show_history(history, player_id)
 
     def reload_history(self, client: RankingClient) -> None:
         """Ask again for what the quota left out (F5, the retry timer)."""
         if self.player_id is not None:
             self.load_history(client, self.player_id)
 
-    def _show_history(self, history: History) -> None:
+    def _show_history(self, history: History, player_id: str | None = None, *, more: bool = False) -> None:
         self.history = history
+        self._history_of = player_id
         points = history.points
         labels = axis_labels([p.date for p in points])
         xs = [p.match_number for p in points]
@@ -201,7 +222,9 @@ class PlayerStory(Vertical):
         ree.empty = pos.empty = empty
         ree.show_series(xs, [p.ree for p in points], labels)
         pos.show_series(xs, [p.position for p in points], labels)
-        if history.complete:
+        if more:
+            note = f"{history.loaded} points · reading more…"
+        elif history.complete:
             note = f"{history.loaded} points" if history.loaded != 1 else "1 point"
         else:
             why = {"quota": " · the rest when the quota allows", "offline": " · offline"}.get(
