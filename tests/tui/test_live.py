@@ -15,11 +15,11 @@ import pytest
 from rankterm.api.client import RankingClient
 from rankterm.config import Config
 from rankterm.server.quota import QuotaLimits
-from rankterm.testing.clock import SettableClock
+from rankterm.testing.clock import T0, SettableClock
 from rankterm.tui.app import RanktermApp
-from rankterm.tui.live import ENV_EVERY, IDLE_AFTER, LiveProbe
+from rankterm.tui.live import ENV_EVERY, GATED_RECHECK, IDLE_AFTER, LiveProbe
 
-from .conftest import DEMO_URL, frozen_clock
+from .conftest import DEMO_URL
 from .pilot import catan_duel, settle
 
 HOUR = 3600.0
@@ -151,44 +151,54 @@ async def test_a_probe_that_finds_nothing_new_changes_nothing_and_draws_nothing(
 # ---------------------------------------------------------------------- the quota stops it
 
 
-def _app_on_small_quota(calls_per_hour: int) -> tuple[RanktermApp, Any, Any]:
+def _app_on_small_quota(calls_per_hour: int, clock: SettableClock) -> tuple[RanktermApp, Any]:
+    """An app on a demo service whose clients may make `calls_per_hour` calls an hour, on `clock`; and a
+    maker of more clients with the same key (the same meter)."""
     from rankterm.server.app import create_app
     from rankterm.server.seed import DEMO_KEY, DEMO_SECRET, demo_store
 
-    asgi = create_app(
-        demo_store(clock=frozen_clock), clock=frozen_clock, limits=QuotaLimits(calls_per_hour=calls_per_hour)
-    )
+    asgi = create_app(demo_store(clock=clock), clock=clock, limits=QuotaLimits(calls_per_hour=calls_per_hour))
 
     def client() -> RankingClient:
         return RankingClient.in_process(
-            asgi, key=DEMO_KEY, secret=DEMO_SECRET, base_url=DEMO_URL, clock=frozen_clock
+            asgi, key=DEMO_KEY, secret=DEMO_SECRET, base_url=DEMO_URL, clock=clock
         )
 
-    app = RanktermApp(config=Config(), client=client(), demo=True)
-    return app, client, asgi
+    return RanktermApp(config=Config(), client=client(), demo=True), client
 
 
-async def test_at_80_percent_of_the_quota_the_probe_stops_and_the_status_line_says_so(by_hand):
-    app, client, _ = _app_on_small_quota(100)
+async def test_at_80_percent_of_the_quota_the_probe_stops_the_status_line_says_so_and_it_resumes(by_hand):
+    service_clock = SettableClock(T0)
+    app, client = _app_on_small_quota(100, service_clock)
     async with app.run_test(size=(80, 24)) as pilot:
         screen = await _on(pilot, "r")
-        app.live.quota_every = 1  # each probe reads the quota first
+        live: LiveProbe = app.live
+        live.clock = probe_clock = SettableClock(1000.0)
+        live.quota_every = 1  # each probe reads the quota first
         calls = app.client.calls
-        assert not await app.live.probe_once()
+        assert not await live.probe_once()
         assert app.client.calls == calls + 2  # below the gate: the quota, then the probe
-        assert not app.live.gated
+        assert not live.gated
         assert "Live updates" not in _info(screen, "#status-line")
         other = client()
         while (await other.quota()).usage()["callsPerHour"] < 80:
             await other.status()  # the same API client: the same meter
         calls = app.client.calls
-        assert not await app.live.probe_once()
+        assert not await live.probe_once()
         assert app.client.calls == calls + 1  # the quota, and no probe
         await settle(pilot)
         line = _info(screen, "#status-line")
         assert "Live updates paused: calls per hour at 8" in line and "of the quota" in line
-        assert not await app.live.probe_once()
+        assert not await live.probe_once()
         assert app.client.calls == calls + 1  # gated: not even the quota, until GATED_RECHECK has passed
+
+        service_clock.advance(HOUR)  # a new hour: the hourly meter starts again
+        probe_clock.advance(GATED_RECHECK)
+        await _other_seat_records(other, "next-hour")
+        assert await live.probe_once()  # the quota read again, below the gate: probing resumes
+        await settle(pilot)
+        assert not live.gated
+        assert "Live updates" not in _info(screen, "#status-line")
         await other.aclose()
 
 
