@@ -56,7 +56,7 @@ from pydantic import ValidationError
 
 from rankterm import __version__
 from rankterm.api import endpoints as ep
-from rankterm.api.errors import RanktermError, UnexpectedResponse
+from rankterm.api.errors import ApiError, UnexpectedResponse
 from rankterm.api.models import Game, Match, MatchesPage, Player, PlayersPage
 
 if TYPE_CHECKING:
@@ -107,8 +107,12 @@ class ExportCounts:
         return {"games": self.games, "players": self.players, "matches": self.matches}
 
 
-class GroupChanging(RanktermError):
-    """The group kept changing while it was being read, more often than `MAX_RESTARTS`."""
+class GroupChanging(ApiError):
+    """The group kept changing while it was being read, more often than `MAX_RESTARTS` (an answer of the
+    service that cannot be used: exit 1 on the command line)."""
+
+    def __init__(self, endpoint: str) -> None:
+        super().__init__(endpoint, message="the group kept changing while it was read; try again")
 
 
 def public_url(url: str) -> str:
@@ -200,7 +204,7 @@ async def matches_oldest_first(
             if page.total_matches != total:
                 restarts += 1
                 if restarts > MAX_RESTARTS:
-                    raise GroupChanging("The group kept changing while it was exported; try again.")
+                    raise GroupChanging("matches")
                 total = page.total_matches
                 for stale in pages.values():
                     stale.cancel()
@@ -282,7 +286,7 @@ async def all_players(
             return
         restarts += 1
         if restarts > MAX_RESTARTS:
-            raise GroupChanging("The group kept changing while it was exported; try again.")
+            raise GroupChanging("players")
 
 
 # ---------------------------------------------------------------------------------------------- writing

@@ -23,7 +23,7 @@ from hypothesis import strategies as st
 from rankterm.api import export as export_module
 from rankterm.api.client import RankingClient
 from rankterm.api.errors import Offline
-from rankterm.api.export import CSV_COLUMNS, matches_oldest_first
+from rankterm.api.export import CSV_COLUMNS, GroupChanging, matches_oldest_first
 from rankterm.api.models import MatchesPage, NewFaction, NewMatch
 from rankterm.cli import main, make_demo_client
 
@@ -282,3 +282,11 @@ def test_oldest_first_whatever_arrives_meanwhile(total: int, per: int, arrivals:
     numbers = asyncio.run(walk())
     assert numbers == list(range(1, len(numbers) + 1))  # in order, none skipped, none twice
     assert len(numbers) >= total  # every match there at the start, and the ones seen on page 1 at the end
+
+
+async def test_a_group_that_never_stops_changing_ends_the_walk_with_one_sentence() -> None:
+    pager = Pager(60, 10, [0] + [1] * 500)  # a match arrives before every read but the first
+
+    with pytest.raises(GroupChanging, match="kept changing"):
+        async for _ in matches_oldest_first(None, fetch=pager.fetch):  # type: ignore[arg-type]
+            pass
