@@ -78,8 +78,34 @@ def plan(
     return out
 
 
-def ms(values: list[float]) -> str:
-    return f"{statistics.median(values) * 1000:7.1f} ms"
+class Times:
+    """Wall and CPU time of runs of `with` blocks: each block is a run, or with `joined` several blocks make
+    one run until `close()`. CPU time is this process's: on a busy machine it tells what the work costs."""
+
+    def __init__(self, *, joined: bool = False) -> None:
+        self.joined = joined
+        self.wall: list[float] = []
+        self.cpu: list[float] = []
+        self._run = [0.0, 0.0]
+        self._start = (0.0, 0.0)
+
+    def __enter__(self) -> None:
+        self._start = (time.perf_counter(), time.process_time())
+
+    def __exit__(self, *exc: object) -> None:
+        self._run[0] += time.perf_counter() - self._start[0]
+        self._run[1] += time.process_time() - self._start[1]
+        if not self.joined:
+            self.close()
+
+    def close(self) -> None:
+        self.wall.append(self._run[0])
+        self.cpu.append(self._run[1])
+        self._run = [0.0, 0.0]
+
+    def __str__(self) -> str:
+        wall, cpu = statistics.median(self.wall) * 1000, statistics.median(self.cpu) * 1000
+        return f"{wall:7.1f} ms ({cpu:6.1f} ms cpu, max {max(self.wall) * 1000:.1f} ms)"
 
 
 async def main(matches: int, players: int, runs: int) -> None:
@@ -110,52 +136,45 @@ async def main(matches: int, players: int, runs: int) -> None:
           f"{time.perf_counter() - t:.1f} s")  # fmt: skip
 
     chosen = rng.sample(people, runs)
-    read, figures, h2h, game, whole = [], [], [], [], []
+    read, figures, h2h, game, whole, first = Times(), Times(), Times(), Times(), Times(), Times(joined=True)
     played = []
     for pid in chosen:
         source._narrow_memo.clear()  # as a new process would: read the mirror again
         source._parsed.clear()
-        t = time.perf_counter()
-        mine = player_matches(client, pid)
-        read.append(time.perf_counter() - t)
-        t = time.perf_counter()
-        f = player_figures(mine, pid)
-        figures.append(time.perf_counter() - t)
+        with read, first:
+            mine = player_matches(client, pid)
+        with figures, first:
+            f = player_figures(mine, pid)
+        first.close()
         played.append(f.played)
-        t = time.perf_counter()
-        head_to_head(mine, pid, None)
-        h2h.append(time.perf_counter() - t)
-        t = time.perf_counter()
-        game_figures(game_matches(client, games["Catan"][0]), games["Catan"][0])
-        game.append(time.perf_counter() - t)
+        with h2h:
+            head_to_head(mine, pid, None)
+        with game:
+            game_figures(game_matches(client, games["Catan"][0]), games["Catan"][0])
         await player_history(client, pid, quota_share=1.0)  # read once; kept in the mirror
     for _ in range(min(runs, 3)):
         source._parsed.clear()
-        t = time.perf_counter()
-        held_matches(client)
-        whole.append(time.perf_counter() - t)
-    print(f"players sampled: {runs}, playing {min(played)}-{max(played)} matches each")
-    print(f"read the player's matches from the mirror              {ms(read)}")
-    print(f"player_figures over them                               {ms(figures)}")
-    both = [a + b for a, b in zip(read, figures, strict=True)]
-    print(
-        f"  first open of a player's page in a process           {ms(both)}   (max {max(both) * 1000:.1f} ms)"
-    )
-    print(f"head_to_head against everyone                          {ms(h2h)}")
-    print(f"a game's matches read + game_figures                   {ms(game)}")
-    print(f"(for comparison: parse all {len(held)} matches            {ms(whole)})")
+        with whole:
+            held_matches(client)
+    print(f"players sampled: {runs}, playing {', '.join(map(str, played))} matches")
+    print("                                                      wall median (cpu median, wall max)")
+    print(f"read the player's matches from the mirror             {read}")
+    print(f"player_figures over them                              {figures}")
+    print(f"  first open of a player's page in a process          {first}")
+    print(f"head_to_head against everyone                         {h2h}")
+    print(f"a game's matches read + game_figures                  {game}")
+    print(f"(for comparison: parse all {len(held)} matches           {whole})")
 
-    second, requests, points = [], [], []
+    second, requests, points = Times(), [], []
     for pid in chosen:
         calls = client.calls
-        t = time.perf_counter()
-        await sync_group(client)
-        player_figures(player_matches(client, pid), pid)
-        history = await player_history(client, pid, quota_share=1.0)
-        second.append(time.perf_counter() - t)
+        with second:
+            await sync_group(client)
+            player_figures(player_matches(client, pid), pid)
+            history = await player_history(client, pid, quota_share=1.0)
         requests.append(client.calls - calls)
         points.append(f"{history.loaded}/{history.wanted}")
-    print(f"second open (sync check + figures + ree history)       {ms(second)}")
+    print(f"second open (sync check + figures + ree history)      {second}")
     print(f"requests made by the second opens: {requests}  (history points loaded: {', '.join(points)})")
     await client.aclose()
     mirror.close()
