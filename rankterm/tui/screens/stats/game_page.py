@@ -18,7 +18,7 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
-from textual.widgets import DataTable, Footer, Header, Static
+from textual.widgets import DataTable, Header, Static
 
 from rankterm.api.errors import RanktermError
 from rankterm.api.models import Game, Match, RankingRow, Subset
@@ -27,6 +27,7 @@ from rankterm.tui.base import task
 from rankterm.tui.screens.stats.base import StoryScreen
 from rankterm.tui.screens.stats.words import day, fact_parts, percent, plural
 from rankterm.tui.text import NONE, error_sentence, label_text, plain, plain_str, styled
+from rankterm.tui.widgets.key_footer import KeyFooter
 from rankterm.tui.widgets.text_table import TextTable
 
 if TYPE_CHECKING:
@@ -204,7 +205,7 @@ class GamePageScreen(StoryScreen):
         yield Header()
         yield Static("", id="gp-info")
         yield GameStory(id="gp-story")
-        yield Footer()
+        yield KeyFooter()
 
     def on_mount(self) -> None:
         name = self.game_name or GameStory._known_name(self.rankterm.client, self.game_id)

@@ -15,7 +15,7 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
-from textual.widgets import DataTable, Footer, Header, Label, Select, Static, TabbedContent, TabPane
+from textual.widgets import DataTable, Header, Label, Select, Static, TabbedContent, TabPane
 
 from rankterm.api.models import Match
 from rankterm.tui.screens.stats.base import StoryScreen
@@ -24,6 +24,7 @@ from rankterm.tui.screens.stats.game_page import GameStory, open_player_row
 from rankterm.tui.screens.stats.head_to_head import HeadToHeadView
 from rankterm.tui.screens.stats.player_page import RETRY_SECONDS, TALL, PlayerStory, open_game_row
 from rankterm.tui.screens.stats.tonight import TonightView
+from rankterm.tui.widgets.key_footer import KeyFooter
 
 TABS = ("player", "h2h", "game", "tonight")
 
@@ -75,7 +76,7 @@ class StatsScreen(StoryScreen):
                 yield GameStory(id="stats-game-story")
             with TabPane("4 Tonight", id="tonight"):
                 yield TonightView(id="stats-tonight")
-        yield Footer()
+        yield KeyFooter()
 
     def on_mount(self) -> None:
         super().on_mount()

@@ -25,7 +25,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.timer import Timer
-from textual.widgets import DataTable, Footer, Header, Static
+from textual.widgets import DataTable, Header, Static
 
 from rankterm.api.errors import RanktermError
 from rankterm.api.models import Match, Player
@@ -36,6 +36,7 @@ from rankterm.tui.screens.stats.base import StoryScreen
 from rankterm.tui.screens.stats.words import axis_labels, day, fact_parts, form_parts, percent, plural
 from rankterm.tui.text import NONE, error_sentence, plain_str, styled
 from rankterm.tui.widgets.chart import LineChart
+from rankterm.tui.widgets.key_footer import KeyFooter
 from rankterm.tui.widgets.text_table import TextTable
 
 if TYPE_CHECKING:
@@ -279,7 +280,7 @@ class PlayerPageScreen(StoryScreen):
         yield Header()
         yield Static("", id="pp-info")
         yield PlayerStory(id="pp-story")
-        yield Footer()
+        yield KeyFooter()
 
     def on_mount(self) -> None:
         self.title = plain_str(f"Player · {self.player_name}")
