@@ -133,6 +133,17 @@ async def test_a_player_a_game_an_evening_read_only_their_matches_from_the_mirro
         source._narrow_memo.clear()
 
 
+async def test_a_held_match_that_cannot_be_read_is_left_out(demo):
+    seat = demo()
+    held = await group_matches(seat.client)
+    player = player_ids(held[-1].factions[0])[0]
+    seat.client.mirror.put_matches(
+        [(999, None, {"number": 999, "factions": [{"rank": "first", "players": player}]})]
+    )
+    assert held_matches(seat.client) == held
+    assert player_matches(seat.client, player) == [m for m in held if faction_of(m, player)]
+
+
 async def test_offline_the_held_matches_answer_unless_told_not_to(demo):
     seat = demo()
     seat.net.down = True

@@ -22,9 +22,12 @@ from collections.abc import Callable, Iterable
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
+from pydantic import TypeAdapter, ValidationError
+
 from rankterm.api.errors import Offline, RanktermError
 from rankterm.api.models import DATE_FORMAT, Match
 from rankterm.api.stats.rules import faction_of
+from rankterm.api.wire import DISPLAY_SAFE
 
 if TYPE_CHECKING:
     from rankterm.api.client import RankingClient
@@ -97,13 +100,26 @@ def held_matches(client: RankingClient) -> list[Match]:
         appended = bool(new) and held + len(new) == count and new[-1].number == top
         cached = (key, matches + new) if appended else None
     if cached is None or cached[0] != key:
-        cached = (key, list(reversed(client.cached_matches())))
+        cached = (key, _parse(client, client.mirror.matches()))
     _parsed[client] = cached
     return list(cached[1])
 
 
+_MATCHES: TypeAdapter[list[Match]] = TypeAdapter(list[Match])
+
+
 def _parse(client: RankingClient, rows: list[Any]) -> list[Match]:
-    return list(reversed(client._parse("matches", list[Match], rows)))
+    """Held matches (newest first, wire form) parsed oldest first, under the client's display rules; a held
+    match that cannot be read is left out rather than losing the page."""
+    context = DISPLAY_SAFE if client.display_safe else None
+    try:
+        parsed = _MATCHES.validate_python(rows, context=context)
+    except ValidationError:
+        parsed = []
+        for row in rows:
+            with contextlib.suppress(ValidationError):
+                parsed.append(Match.model_validate(row, context=context))
+    return list(reversed(parsed))
 
 
 def _narrowed(client: RankingClient, what: tuple[Any, ...], rows: Callable[[], list[Any]]) -> list[Match]:
