@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from textual.containers import Vertical
+from textual.timer import Timer
 from textual.widgets import Static
 
 from rankterm.api.effect import EffectUnknown, MatchEffect, match_effect, number_of
@@ -111,6 +112,9 @@ class MatchFormAnswer(Vertical):
         self._counter = itertools.count(1)
         self._owed: list[_Owed] = []
         self._client: RankingClient | None = None
+        self._reading = False
+        self._again = False
+        self._retry: Timer | None = None
         self.effects: list[MatchEffect] = []
         """Every effect shown since the screen opened, newest last (for tests and for the log)."""
 
@@ -158,14 +162,33 @@ class MatchFormAnswer(Vertical):
             self._read_owed()
 
     def _retry_later(self) -> None:
-        tries = min((o.tries for o in self._owed), default=len(RETRY_AFTER))
-        if tries <= len(RETRY_AFTER):
-            self.set_timer(RETRY_AFTER[tries - 1], self._read_owed)
+        tries = min((o.tries for o in self._owed), default=len(RETRY_AFTER) + 1)
+        if self._retry is not None:
+            self._retry.stop()
+            self._retry = None
+        if 1 <= tries <= len(RETRY_AFTER):
+            self._retry = self.set_timer(RETRY_AFTER[tries - 1], self._read_owed)
 
     def _read_owed(self) -> None:
-        self.run_worker(self._read(), group="match-effect", exclusive=True, exit_on_error=False)
+        """Read the owed effects in a worker; while one is reading, it reads again when done (a read is never
+        cut short and started over: that would spend rankings calls twice)."""
+        if self._reading:
+            self._again = True
+            return
+        self._reading = True
+        self.run_worker(self._read(), group="match-effect", exit_on_error=False)
 
     async def _read(self) -> None:
+        try:
+            while True:
+                self._again = False
+                await self._read_once()
+                if not (self._again and self._owed):
+                    break
+        finally:
+            self._reading = False
+
+    async def _read_once(self) -> None:
         client = self._client
         if client is None:
             return
