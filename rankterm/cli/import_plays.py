@@ -127,16 +127,19 @@ class _Reading:
 def show_plan(plan: Plan, fmt: str) -> None:
     """The dry run: JSON on stdout, or sentences and tables."""
     from rankterm.api.importing.report import as_json, sections, summary
+    from rankterm.api.text import display_safe
 
     if fmt == "json":
         emit_json({"dryRun": as_json(plan)})
         return
+    # names from the file reach the terminal with their control characters shown as symbols, never sent
     for line in summary(plan):
-        print(line)
+        print(display_safe(line))
     for section in sections(plan):
         if section.rows:
             print()
-            emit_rows("table", section.columns, section.rows, title=section.title)
+            rows = [[display_safe(cell) for cell in row] for row in section.rows]
+            emit_rows("table", section.columns, rows, title=section.title)
 
 
 async def _send(plan: Plan, client: RankingClient, outbox) -> ImportReport:

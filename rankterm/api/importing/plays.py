@@ -17,6 +17,7 @@ from decimal import Decimal, InvalidOperation
 from rankterm.api.wire import DATE_FORMAT
 
 _SUM = re.compile(r"^[+-]?\s*\d+(?:\.\d+)?(?:\s*[+-]\s*\d+(?:\.\d+)?)*$")
+_DATE = re.compile(r"^(\d{4})-(\d{2})-(\d{2})(?:[ T](\d{2}):(\d{2})(?::(\d{2}))?)?Z?$")
 _TERM = re.compile(r"([+-]?)\s*(\d+(?:\.\d+)?)")
 
 
@@ -142,18 +143,19 @@ def utc_date(text: str) -> str | None:
 
 
 def _parse(text: str) -> datetime | None:
-    value = (text or "").strip().replace("T", " ")
-    if value.endswith("Z"):
-        value = value[:-1]
-    for fmt, noon in ((DATE_FORMAT, False), ("%Y-%m-%d %H:%M", False), ("%Y-%m-%d", True)):
-        try:
-            parsed = datetime.strptime(value, fmt)
-        except ValueError:
-            continue
-        if not 1970 <= parsed.year <= 2200:
-            return None
-        return parsed.replace(hour=12) if noon else parsed
-    return None
+    """``YYYY-MM-DD`` (at 12:00), ``YYYY-MM-DD hh:mm`` or ``YYYY-MM-DD hh:mm:ss`` (a ``T`` and a ``Z`` allowed)."""
+    found = _DATE.match((text or "").strip())
+    if found is None:
+        return None
+    year, month, day, hour, minute, second = found.groups()
+    if not 1970 <= int(year) <= 2200:
+        return None
+    try:
+        if hour is None:
+            return datetime(int(year), int(month), int(day), 12)
+        return datetime(int(year), int(month), int(day), int(hour), int(minute), int(second or 0))
+    except ValueError:
+        return None
 
 
 def as_bool(value: object) -> bool:

@@ -71,7 +71,7 @@ class ImportScreen(RanktermScreen):
         with Horizontal(id="import-files"):
             yield FormInput(placeholder="file: a BG Stats, BGG, CSV or rankterm export", id="import-path")
             yield FormInput(placeholder="map file (optional)", id="import-map")
-        yield Static(HINT, id="import-info", markup=False)
+        yield Static(plain(HINT), id="import-info", markup=False)
         yield Static("", id="import-summary", markup=False)
         yield ProgressBar(id="import-progress", show_eta=False)
         with TabbedContent(*TABS, id="import-tabs"):
