@@ -29,7 +29,7 @@ from rankterm.tui.dialogs.ask_line import AskDialog
 from rankterm.tui.text import error_sentence, weight_text
 from rankterm.tui.widgets.form_input import FormInput
 from rankterm.tui.widgets.key_footer import KeyFooter
-from rankterm.tui.widgets.text_table import TextTable
+from rankterm.tui.widgets.text_table import TextTable, type_ahead
 
 SEARCH_DELAY = 0.3
 SEARCH_MIN = 2
@@ -240,6 +240,8 @@ class GamesScreen(RanktermScreen):
     def on_key(self, event: events.Key) -> None:
         """A cursor key or Enter typed before the table had the focus (the screen just opened), or while it
         shows its loading indicator (Textual then gives keys to the screen), is the table's."""
+        if type_ahead(self, event, self.query_one("#games-search", Input)):
+            return
         if self.focused is None or self.focused.loading:
             self.query_one("#games-table", TextTable).take_key(event)
 

@@ -28,7 +28,7 @@ from rankterm.tui.dialogs.ask_line import AskDialog
 from rankterm.tui.text import error_sentence
 from rankterm.tui.widgets.form_input import FormInput
 from rankterm.tui.widgets.key_footer import KeyFooter
-from rankterm.tui.widgets.text_table import TextTable
+from rankterm.tui.widgets.text_table import TextTable, type_ahead
 
 
 def fold(text: str) -> str:
@@ -197,6 +197,8 @@ class PlayersScreen(RanktermScreen):
     def on_key(self, event: events.Key) -> None:
         """A cursor key or Enter typed before the table had the focus (the screen just opened), or while it
         shows its loading indicator (Textual then gives keys to the screen), is the table's."""
+        if type_ahead(self, event, self.query_one("#players-filter", Input)):
+            return
         if self.focused is None or self.focused.loading:
             self.query_one("#players-table", TextTable).take_key(event)
 

@@ -15,7 +15,7 @@ Keys: [ / ] (or pageup / pagedown) previous / next page · Enter a player's rece
 from __future__ import annotations
 
 from rich.text import Text
-from textual import on
+from textual import events, on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal
@@ -32,7 +32,7 @@ from rankterm.tui.widgets.form_input import FormInput
 from rankterm.tui.widgets.key_footer import KeyFooter
 from rankterm.tui.widgets.pager import Pager
 from rankterm.tui.widgets.subset_picker import SubsetPicker, subset_title
-from rankterm.tui.widgets.text_table import TextTable, fill_table
+from rankterm.tui.widgets.text_table import TextTable, fill_table, type_ahead
 
 COLUMNS = ("Pos", "Δ", "Player", "Ree", "ΔRee", "Belt", "Title", "Status")
 
@@ -227,6 +227,11 @@ class RankingsScreen(SubsetPagedScreen):
             if event.input.has_class("-invalid"):
                 event.input.remove_class("-invalid")
                 self.say("Enter shows the standings after that match.")
+
+    def on_key(self, event: events.Key) -> None:
+        """`/` and the digits typed right after it reach the match-number field, however fast."""
+        if not type_ahead(self, event, self.query_one("#rank-match", Input)):
+            super().on_key(event)
 
     def action_focus_match(self) -> None:
         self.query_one("#rank-match", Input).focus()

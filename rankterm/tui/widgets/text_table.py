@@ -25,7 +25,8 @@ from typing import Any
 from rich.text import Text
 from textual import events
 from textual.coordinate import Coordinate
-from textual.widgets import DataTable
+from textual.screen import Screen
+from textual.widgets import DataTable, Input
 from textual.widgets.data_table import RowDoesNotExist
 
 from rankterm.api.text import display_safe
@@ -144,3 +145,22 @@ def fill_table(
         table.add_row(*row, key=key)
     if isinstance(table, TextTable):
         table.keep_cursor_on(was_on)
+
+
+def type_ahead(screen: Screen, event: events.Key, field: Input, field_key: str = "slash") -> bool:
+    """Keys typed ahead on a list screen, in the order typed: `field_key` (/) moves the cursor to `field` at
+    once (not after the keys already on their way, as a binding would), and a printable key that reached the
+    screen while `field` has the cursor (it was sent on before the cursor moved) is typed into it. Call from
+    the screen's `on_key`; True when the key was taken."""
+    focused = screen.focused
+    if event.key == field_key and not isinstance(focused, Input):
+        event.stop()
+        event.prevent_default()
+        screen.set_focus(field)
+        return True
+    if focused is field and event.is_printable:
+        event.stop()
+        event.prevent_default()
+        field.post_message(events.Key(event.key, event.character))
+        return True
+    return False

@@ -1,0 +1,341 @@
+"""Keys a person can find (issue 10): at 80x24 every screen's footer shows whole keys only, and always a way to
+quit and to see every key; `?` opens the help overlay, built from the bindings; every binding is in the palette
+with its key; one Escape leaves a field; Enter in the rankings' match field hands the table the keys; closing a
+match's detail leaves the cursor on it; keys typed faster than the lists load reach the row they were meant for.
+
+The screens are walked from the SCREENS table, so a mode added later is held to the same rules.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import unicodedata
+
+import httpx
+from textual import events
+from textual.keys import REPLACED_KEYS, _character_to_key, _get_unicode_name_from_key
+from textual.pilot import Pilot
+from textual.widgets import Footer, Input, Static
+from textual.widgets._footer import FooterKey
+from textual.widgets._toast import Toast
+
+from rankterm.api.client import RankingClient
+from rankterm.tui.dialogs.help import DESCRIPTIONS, KeysScreen, key_display, key_sections
+from rankterm.tui.dialogs.match_detail import MatchDetailScreen
+from rankterm.tui.screens import SCREENS
+from rankterm.tui.screens.matches import MatchesScreen, fit_summary
+from rankterm.tui.screens.players import PlayersScreen
+from rankterm.tui.screens.rankings import RankingsScreen
+from rankterm.tui.widgets.key_footer import KeyFooter
+from rankterm.tui.widgets.status_line import StatusLine
+from rankterm.tui.widgets.text_table import TextTable
+
+from .conftest import DEMO_URL, frozen_clock
+from .pilot import settle
+
+MODES = list(SCREENS)
+
+
+def _event(key: str) -> events.Key:
+    if len(key) == 1 and not key.isalnum():
+        key = _character_to_key(key)
+    try:
+        character: str | None = unicodedata.lookup(_get_unicode_name_from_key(REPLACED_KEYS.get(key, key)))
+    except KeyError:
+        character = key if len(key) == 1 else None
+    return events.Key(key, character)
+
+
+async def type_at(pilot: Pilot, keys: list[str], gap: float) -> None:
+    """Keys `gap` seconds apart, each sent as a terminal sends it, not waiting for the app (unlike press)."""
+    for key in keys:
+        event = _event(key)
+        event.set_sender(pilot.app)
+        pilot.app.post_message(event)
+        await asyncio.sleep(gap)
+
+
+class LateService(httpx.AsyncBaseTransport):
+    """The embedded service answering every request `delay` seconds late (a slow café Wi-Fi)."""
+
+    def __init__(self, inner: httpx.AsyncBaseTransport, delay: float) -> None:
+        self.inner = inner
+        self.delay = delay
+
+    async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
+        await asyncio.sleep(self.delay)
+        return await self.inner.handle_async_request(request)
+
+
+def late_client(demo_service, delay: float = 0.1) -> RankingClient:
+    transport = LateService(httpx.ASGITransport(app=demo_service.asgi), delay)
+    http = httpx.AsyncClient(transport=transport, base_url=DEMO_URL)
+    return RankingClient(
+        DEMO_URL, key=demo_service.key, secret=demo_service.secret, http=http, clock=frozen_clock, retries=0
+    )
+
+
+async def open_mode(pilot: Pilot, mode: str) -> None:
+    await pilot.app.switch_mode(mode)
+    await settle(pilot)
+
+
+def typing_in_a_field(pilot: Pilot) -> bool:
+    return isinstance(pilot.app.screen.focused, Input)
+
+
+# ---------------------------------------------------------------------------------------------- the footer
+
+
+def footer_problems(pilot: Pilot, mode: str) -> list[str]:
+    """What is wrong with the footer of the screen shown: a key cut or hidden, no quit or help key."""
+    screen = pilot.app.screen
+    footer = screen.query_one(Footer)
+    if not isinstance(footer, KeyFooter):
+        return [
+            f"{mode}: the footer is a {type(footer).__name__}, not a KeyFooter (keys get cut at 80 columns)"
+        ]
+    problems = []
+    always = footer.query_one("#footer-always")
+    for key in footer.query(FooterKey):
+        region = key.region
+        text = key.render()
+        label = f"{mode}: {key.key_display} {key.description}".rstrip()
+        if text.cell_len > region.width:
+            problems.append(f"{label} is cut ({region.width} cells for {text.cell_len})")
+        if region.right > footer.region.right or region.x < footer.region.x:
+            problems.append(f"{label} runs past the footer")
+        if key.parent is not always and region.right > always.region.x:
+            problems.append(f"{label} runs under the always-keys")
+    shown = {key.action: key for key in always.query(FooterKey)}
+    for action, wanted, in_field in (("quit", "q", "^q"), ("show_keys", "?", "f1")):
+        key = shown.get(action)
+        if key is None:
+            problems.append(f"{mode}: no {action} key in the footer")
+            continue
+        expected = in_field if typing_in_a_field(pilot) else wanted
+        if key.key_display != expected:
+            problems.append(f"{mode}: {action} shows {key.key_display!r}, not {expected!r}")
+        if key.key not in screen.active_bindings:  # what the footer says works from where the cursor is
+            problems.append(f"{mode}: the footer's {key.key_display!r} does nothing here")
+    return problems
+
+
+def help_problems(pilot: Pilot, mode: str, under) -> list[str]:
+    """Every key of the screen under the help overlay (its focused widget's, the app's) is listed in it."""
+    screen = pilot.app.screen
+    if not isinstance(screen, KeysScreen):
+        return [f"{mode}: the help key opened {type(screen).__name__}"]
+    text = "\n".join(str(static.render()) for static in screen.query(Static))
+    problems = []
+    for active in under.active_bindings.values():
+        binding = active.binding
+        if not binding.description or binding.system:
+            continue
+        what = DESCRIPTIONS.get(binding.action, binding.description)
+        if key_display(pilot.app, binding) not in text or what not in text:
+            problems.append(f"{mode}: {key_display(pilot.app, binding)} {what} is not in the help overlay")
+    if f"Keys · {SCREENS[mode][2]}" not in str(screen.query_one("#keys-box").border_title):
+        problems.append(f"{mode}: the overlay is not titled by the screen")
+    return problems
+
+
+def palette_problems(pilot: Pilot, mode: str) -> list[str]:
+    """Every key a rankterm class declares (with a description, enabled) is a palette command with its keys."""
+    screen = pilot.app.screen
+    titles = [str(c.title) for c in pilot.app.get_system_commands(screen)]
+    problems = []
+    for section in key_sections(screen):
+        for entry in section.entries:
+            if not entry.ours or not entry.enabled or entry.action == "command_palette":
+                continue
+            found = [t for t in titles if t.startswith(f"{entry.description} (")]
+            if not found or not all(k in found[0] for k in entry.keys):
+                problems.append(
+                    f"{mode}: {entry.description} ({' or '.join(entry.keys)}) is not in the palette"
+                )
+    return problems
+
+
+async def test_every_screen_at_80x24_footer_help_and_palette(make_app):
+    """Walks SCREENS: the footer keeps whole keys and shows quit and help; ? (F1 in a field) opens the
+    overlay listing every key, Escape or ? closes it; every key is in the palette."""
+    async with make_app().run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        problems = []
+        for n, mode in enumerate(MODES):
+            await open_mode(pilot, mode)
+            under = pilot.app.screen
+            problems += footer_problems(pilot, mode)
+            problems += palette_problems(pilot, mode)
+            await pilot.press("f1" if typing_in_a_field(pilot) else "question_mark")
+            await settle(pilot)
+            problems += help_problems(pilot, mode, under)
+            await pilot.press("escape" if n % 2 else "question_mark")  # both close it
+            await settle(pilot)
+            if pilot.app.screen is not under:
+                problems.append(f"{mode}: the overlay did not close")
+        assert not problems
+        await pilot.press("ctrl+p")  # the palette names the help key, and runs it
+        await settle(pilot)
+        await pilot.press(*"keys (?", "enter")
+        await settle(pilot)
+        assert isinstance(pilot.app.screen, KeysScreen)
+
+
+async def test_narrow_footers_drop_whole_keys_and_help_is_sorted_by_place(make_app):
+    async with make_app().run_test(size=(60, 24)) as pilot:
+        await open_mode(pilot, "rankings")
+        assert not footer_problems(pilot, "rankings")
+        footer = pilot.app.screen.query_one(KeyFooter)
+        always = footer.query_one("#footer-always")
+        left = [k for k in footer.query(FooterKey) if k.parent is not always]
+        assert left and len(left) < len(footer.screen_items())  # some keys left out whole, none cut
+        await pilot.press("slash")  # the match-number field: q and ? would be typed there
+        await settle(pilot)
+        assert typing_in_a_field(pilot)
+        assert not footer_problems(pilot, "rankings in its field")
+        await pilot.press("escape")
+        await open_mode(pilot, "matches")
+        sections = key_sections(pilot.app.screen)
+        assert [s.title for s in sections] == ["Matches", "In the table", "Everywhere"]
+        everywhere = {e.description: e.keys for e in sections[-1].entries}
+        for screen in (
+            "Dashboard",
+            "Games",
+            "Players",
+            "New match",
+            "Rankings",
+            "Matches",
+            "Outbox",
+            "Profiles",
+        ):
+            assert screen in everywhere
+        assert everywhere["Quit"][0] == "q" and everywhere["Keys"] == ("?", "f1")  # ours first, then ^q
+
+
+# ---------------------------------------------------------------------------------------------- fields
+
+
+async def test_one_escape_leaves_a_field_then_the_letter_is_a_screen_key(make_app):
+    cases = [
+        ("rankings", ["slash", "1"], "m", "matches"),
+        ("matches", ["s"], "r", "rankings"),
+        ("players", ["slash", "a"], "g", "games"),
+        ("games", ["slash", "c"], "l", "login"),
+    ]
+    async with make_app().run_test(size=(80, 24)) as pilot:
+        for mode, into_field, then, lands_in in cases:
+            await open_mode(pilot, mode)
+            await pilot.press(*into_field)
+            await settle(pilot)
+            focused = pilot.app.screen.focused
+            assert focused is not None and not isinstance(focused, TextTable), mode
+            await pilot.press("escape")
+            await pilot.press(then)
+            await settle(pilot)
+            assert pilot.app.current_mode == lands_in, mode
+        pilot.app.screen.query_one("#f-name", Input).focus()  # the login form
+        await pilot.press("x", "escape", "question_mark")
+        await settle(pilot)
+        assert isinstance(pilot.app.screen, KeysScreen)
+
+
+async def test_enter_in_the_match_number_and_closing_a_match_keep_the_cursor_where_meant(make_app):
+    async with make_app().run_test(size=(80, 24)) as pilot:
+        await open_mode(pilot, "rankings")
+        await pilot.press("slash", "2", "0", "0", "enter")
+        await settle(pilot)
+        rankings = pilot.app.screen
+        assert isinstance(rankings, RankingsScreen)
+        assert rankings.match_number == 200
+        assert rankings.page_data is not None and rankings.page_data.match.number == 200
+        assert rankings.focused is rankings.table  # Enter applied it and gave the table the keys
+        await pilot.press("down")
+        assert rankings.table.cursor_row == 1
+
+        await open_mode(pilot, "matches")
+        matches = pilot.app.screen
+        assert isinstance(matches, MatchesScreen) and matches.page_data is not None
+        await pilot.press("down", "down", "down", "enter")
+        await settle(pilot)
+        detail = pilot.app.screen
+        assert isinstance(detail, MatchDetailScreen)
+        assert detail.match.number == matches.page_data.data[3].number
+        await pilot.press("escape")
+        await settle(pilot)  # the page is revalidated when shown again: the cursor stays on the match
+        assert pilot.app.screen is matches and matches.focused is matches.table
+        assert matches.selected_match().number == detail.match.number
+
+
+# ---------------------------------------------------------------------------------------------- fast keys
+
+
+async def test_keys_typed_faster_than_the_lists_load_reach_the_row_meant(make_app, demo_service):
+    """On a late service: `r down down enter` (40 ms apart) opens the third player, `m down down down enter`
+    (80 ms) the fourth match, `p down enter` (40 ms) the second player; then on the players screen, while the
+    page is read again (F5), `/ e l e enter enter` (40 ms) filters and opens Elena."""
+    async with demo_service.client() as reader:
+        standings = (await reader.rankings_page(1)).data
+        matches = (await reader.matches_page(1)).data
+        players = (await reader.players_page(1)).data
+    app = make_app(client=late_client(demo_service))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await type_at(pilot, ["r", "down", "down", "enter"], 0.04)
+        await settle(pilot)
+        assert getattr(app.screen, "player", None) is not None, type(app.screen).__name__
+        assert app.screen.player.id == standings[2].player.id
+        await pilot.press("escape")
+
+        await type_at(pilot, ["m", "down", "down", "down", "enter"], 0.08)
+        await settle(pilot)
+        assert isinstance(app.screen, MatchDetailScreen)
+        assert app.screen.match.number == matches[3].number
+        await pilot.press("escape")
+
+        await type_at(pilot, ["p", "down", "enter"], 0.04)
+        await settle(pilot)
+        assert getattr(app.screen, "player", None) is not None, type(app.screen).__name__
+        assert app.screen.player.id == players[1].id
+        await pilot.press("escape")
+        await settle(pilot)
+
+        screen = app.screen
+        assert isinstance(screen, PlayersScreen)
+        await type_at(pilot, ["f5"], 0.04)
+        assert screen.query_one("#players-table", TextTable).loading  # the premise: the page is on its way
+        await type_at(pilot, ["slash", "e", "l", "e", "enter", "enter"], 0.04)
+        await settle(pilot)
+        assert screen.filter_text == "ele"
+        assert [p.display_name for p in screen.shown] == ["Elena"]
+        assert getattr(app.screen, "player", None) is not None  # Enter in the table opened her
+        assert app.screen.player.display_name == "Elena"
+
+
+def test_a_summary_keeps_whole_names_and_counts_the_rest():
+    parts = ["Elena", "Chiara", "Dev", "Ben"]
+    assert fit_summary(parts, 40) == "Elena \u203a Chiara \u203a Dev \u203a Ben"
+    assert fit_summary(parts, 24) == "Elena \u203a Chiara \u203a Dev +1"
+    assert fit_summary(parts, 10) == "Elena +3"
+    assert fit_summary(["Bartholomew the Great"], 8) == "Barthol…"
+
+
+async def test_a_toast_never_covers_the_status_line(make_app):
+    async with make_app().run_test(size=(80, 24), notifications=True) as pilot:
+        await open_mode(pilot, "rankings")
+        pilot.app.outbox_counts = {
+            "pending": 2,
+            "sent": 1,
+            "rejected": 0,
+        }  # the status line has something to say
+        pilot.app.notify(
+            "A long toast that says something for a while, over two lines or three at 80 columns."
+        )
+        await settle(pilot)
+        line = pilot.app.screen.query_one(StatusLine)
+        assert line.display and line.region.height == 1
+        toasts = list(pilot.app.screen.query(Toast))
+        assert toasts
+        for toast in toasts:
+            assert not toast.region.overlaps(line.region), (toast.region, line.region)
