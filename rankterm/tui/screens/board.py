@@ -125,6 +125,8 @@ class BoardScreen(RanktermScreen):
         self._drawn: tuple | None = None
         self._timer: Timer | None = None
         self._said = False
+        self._loading = False
+        self._again = False
 
     def compose(self) -> ComposeResult:
         with Horizontal(id="board-bar"):
@@ -149,10 +151,16 @@ class BoardScreen(RanktermScreen):
         self._draw()
 
     def reload_data(self) -> None:
+        """Read again; while a read is under way, once more when it is done (a read cut short and started
+        over would spend its rankings calls twice)."""
+        if self._loading:
+            self._again = True
+            return
+        self._loading = True
         self.load()
 
     def action_reload(self) -> None:
-        self.load()
+        self.reload_data()
 
     def action_flip(self) -> None:
         """Show the other view now (the main standings or the last match's game's)."""
@@ -164,8 +172,19 @@ class BoardScreen(RanktermScreen):
 
     # ------------------------------------------------------------------ loading
 
-    @task(group="board")
+    @task(group="board", exclusive=False)
     async def load(self) -> None:
+        """Read the views until no change came in meanwhile; draw what changed."""
+        try:
+            while True:
+                self._again = False
+                await self._load_once()
+                if not self._again:
+                    break
+        finally:
+            self._loading = False
+
+    async def _load_once(self) -> None:
         """Read the main view (and the game's while cycling); draw what changed."""
         if not self.has_client:
             return
