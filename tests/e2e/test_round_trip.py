@@ -1,7 +1,9 @@
 """Round trip (issue 12): the demo group exported with `rankterm.api.export`, imported into an empty
 `rankterm serve` (a fresh store served by uvicorn on a real socket, a new group with its API client, as
-`rankterm serve` makes them) through the outbox, and the standings after the last match are identical,
-row by row, in the main subset and in every game's; importing the same file again records nothing.
+`rankterm serve` makes them) through the outbox, and the standings after the last match are identical in the
+main subset and in every game's (every player's ree, change, belt, title, status, and the places; see
+`standing` for the one thing the ghosts' * may reorder); importing the same file again records nothing.
+The CSV export comes back the same way.
 
 Both services read one settable clock, so the activity status (computed against "now") agrees too.
 """
@@ -23,27 +25,34 @@ from rankterm.testing.clock import SettableClock
 from rankterm.testing.live import UvicornThread
 
 
-def standing(row: RankingRow) -> tuple[Any, ...]:
-    """A row as a person reads it: name (a ghost's * aside: every imported player is a ghost), ree, moves."""
-    return (
-        row.player.display_name.lstrip("*"),
-        row.position,
-        row.ree,
-        row.delta_ree,
-        row.delta_position,
-        row.belt,
-        row.title,
-        row.status,
-    )
+def standing(rows: list[RankingRow]) -> dict[str, Any]:
+    """The standings as a person reads them: each player's ree, change, belt, title and status by name (a
+    ghost's * aside: every imported player is a ghost), and which places each ree holds (so a player of a
+    ree no one else has is at the same place).
+
+    Players with the same ree (co-op partners with the same history) are ordered by the service by display
+    name, and an imported member becomes a ghost whose name starts with *: their order among themselves, and
+    so their change of place (deltaPosition), may differ; the places that ree holds do not."""
+    places: dict[float | None, list[int]] = {}
+    for row in rows:
+        places.setdefault(row.ree, []).append(row.position)
+    return {
+        "players": {
+            row.player.display_name.lstrip("*"): (row.ree, row.delta_ree, row.belt, row.title, row.status)
+            for row in rows
+        },
+        "places": places,
+    }
 
 
-async def standings(client: RankingClient) -> dict[str, list[tuple[Any, ...]]]:
+async def standings(client: RankingClient) -> dict[str, dict[str, Any]]:
     """Every subset's standings after its last match, by subset name."""
     out = {}
     for subset in await client.subsets(refresh=True):
         if subset.count_matches:
-            rows = await client.all_rankings(subset=None if subset.is_main else subset.id)
-            out[subset.name] = [standing(r) for r in rows]
+            out[subset.name] = standing(
+                await client.all_rankings(subset=None if subset.is_main else subset.id)
+            )
     return out
 
 
@@ -93,5 +102,33 @@ async def test_export_the_demo_import_into_an_empty_serve_same_standings(tmp_pat
         await target.aclose()
         await demo.aclose()
         server.stop()
+        empty_store.close()
+        demo_store.close()
+
+
+async def test_the_csv_export_comes_back_the_same_too(tmp_path: Path) -> None:
+    clock = SettableClock()
+    demo_store = Store(":memory:", clock=clock)
+    key, secret = seed_demo(demo_store, matches=40)
+    demo = RankingClient.in_process(create_app(demo_store, clock=clock), key=key, secret=secret, clock=clock)
+    export = tmp_path / "demo.csv"
+    await export_to_path(demo, export, "csv")
+    empty_store = Store(":memory:", clock=clock)
+    new_key, new_secret = empty_store.create_client(empty_store.create_group("Our group"))
+    target = RankingClient.in_process(
+        create_app(empty_store, clock=clock), key=new_key, secret=new_secret, clock=clock
+    )
+    outbox = Outbox(None, scope=target.scope)
+    try:
+        source = open_source(export)
+        assert source.kind == "rankterm-csv"
+        with await plan_import(target, source, outbox=outbox) as plan:
+            report = await send_plan(plan, target, outbox, OutboxSender(outbox, target).send_pending)
+        assert (report.recorded, plan.skipped_count) == (40, 0)
+        assert await standings(target) == await standings(demo)
+    finally:
+        outbox.close()
+        await target.aclose()
+        await demo.aclose()
         empty_store.close()
         demo_store.close()
