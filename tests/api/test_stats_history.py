@@ -4,7 +4,6 @@ share of the hourly ranking-call quota, continued later, and what happens offlin
 
 from __future__ import annotations
 
-import itertools
 import math
 import random
 from datetime import datetime
@@ -251,19 +250,26 @@ async def test_ree_around_matches_is_before_and_after_each(demo):
     numbers = [m.number for m in matches[-6:]]
     around = await ree_around(seat.client, numbers)
     assert around.loaded == around.wanted == 6 and around.stopped is None
+    assert sorted(set(seat.net.rankings())) == [f"rankings/{n}/1" for n in [numbers[0] - 1, *numbers]]
+    other = demo().client  # the service's own rows: ree after the match, and its change
     for m in matches[-6:]:
+        rows = {r.player.id: r for r in await other.all_rankings(match=m.number)}
         for pid in [p for f in m.factions for p in player_ids(f)]:
-            assert (m.number, pid) in around.before and (m.number, pid) in around.after
-    # ree after a player's match is ree before their next one
-    checked = 0
-    for pid in {pid for (_, pid) in around.before}:
-        theirs = [n for n in numbers if (n, pid) in around.before]
-        for earlier, later in itertools.pairwise(theirs):
-            assert around.after[(earlier, pid)] == pytest.approx(around.before[(later, pid)], abs=0.011)
-            checked += 1
-    assert checked > 0
+            assert around.after[(m.number, pid)] == rows[pid].ree
+            assert around.before[(m.number, pid)] == pytest.approx(
+                rows[pid].ree - rows[pid].delta_ree, abs=0.011
+            )
     asked = len(seat.net.paths)
     assert await ree_around(seat.client, numbers) == around and len(seat.net.paths) == asked
+    # a newcomer's first match: not ranked before it, their ree before is the newcomer's
+    newbie = await seat.client.create_player("Newbie")
+    rival = player_ids(matches[-1].factions[0])[0]
+    duel = [NewFaction(players=[newbie.id], rank=1), NewFaction(players=[rival], rank=2)]
+    await seat.client.add_matches(NewMatch(game=matches[-1].game.id, weight="normal", factions=duel))
+    await sync_group(seat.client)
+    first = await ree_around(seat.client, [301])
+    assert first.after[(301, newbie.id)] > first.before[(301, newbie.id)] > 1000
+    assert first.before[(301, rival)] == around.after[(300, rival)]  # the rival played match 300
 
 
 async def test_a_point_costs_about_one_call_when_the_standings_have_several_pages(tmp_path):

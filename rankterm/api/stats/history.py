@@ -347,21 +347,42 @@ async def ree_around(
     *,
     quota_share: float = DEFAULT_SHARE,
 ) -> ReeAround:
-    """Ree before and after each of the matches `numbers` (main subset) for their players: the standings
-    after match n give ree after it and `deltaRee` (ree before = ree - deltaRee), one read per page.
-    The matches' players come from the mirror (`source.matches_numbered`: sync it first)."""
-    by_number = {m.number: m for m in matches_numbered(client, list(numbers))}
-    wanted = sorted(by_number)
-    wants = [_Want(n, {q for f in by_number[n].factions for q in player_ids(f)}) for n in wanted]
-    stopped = await _load(client, wants, None, quota_share)
-    out = ReeAround(loaded=sum(1 for w in wants if w.settled), wanted=len(wants))
-    for want in wants:
-        for q, row in want.found.items():
-            if row.ree is None:
-                continue
-            out.after[(want.number, q)] = row.ree
-            if row.delta is not None:
-                out.before[(want.number, q)] = round(row.ree - row.delta, 2)
-    return ReeAround(
-        out.before, out.after, out.loaded, out.wanted, stopped if out.loaded < out.wanted else None
-    )
+    """Ree before and after each of the matches `numbers` (main subset) for their players.
+
+    After match n: the standings after n. Before it: the standings after the match before it (n - 1, when the
+    mirror holds it), so an evening of consecutive matches costs one read more than its matches; a player
+    not yet ranked there (their first match), or a match whose previous one is not held, takes ree - deltaRee
+    from the standings after n (`deltaRee` is the change since the standings before the match). The matches'
+    players come from the mirror (`source.matches_numbered`: sync it first)."""
+    asked = set(numbers)
+    held = {m.number: m for m in matches_numbered(client, asked | {n - 1 for n in asked})}
+    evening = sorted(n for n in asked if n in held)
+    players = {n: {q for f in held[n].factions for q in player_ids(f)} for n in evening}
+    wants: dict[int, _Want] = {}
+    for n in evening:
+        wants.setdefault(n, _Want(n, set())).missing |= players[n]
+        if n - 1 in held:
+            wants.setdefault(n - 1, _Want(n - 1, set())).missing |= players[n]
+    order = sorted(wants)  # the match before the evening first: the page guesses do not matter here
+    stopped = await _load(client, [wants[n] for n in order], None, quota_share)
+    before: dict[tuple[int, str], float] = {}
+    after: dict[tuple[int, str], float] = {}
+    loaded = 0
+    for n in evening:
+        prior = wants.get(n - 1) if n - 1 in held else None
+        loaded += wants[n].settled and (prior is None or prior.settled)
+        for q in players[n]:
+            row = wants[n].found.get(q)
+            if row is not None and row.ree is not None:
+                after[(n, q)] = row.ree
+            earlier = prior.found.get(q) if prior is not None else None
+            if earlier is not None and earlier.ree is not None:
+                before[(n, q)] = earlier.ree
+            elif (
+                row is not None
+                and row.ree is not None
+                and row.delta is not None
+                and (prior is None or prior.settled)
+            ):
+                before[(n, q)] = round(row.ree - row.delta, 2)
+    return ReeAround(before, after, loaded, len(evening), stopped if loaded < len(evening) else None)
