@@ -1,5 +1,6 @@
 """Head-to-head and streaks recomputed by brute force over random match lists (hypothesis): teams, ties,
-bots, matches recorded out of the order played."""
+bots, matches recorded out of the order played; and the thinning of a ree chart, which never needs again a
+point it skipped (so what was read stays enough as matches come)."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ from hypothesis import strategies as st
 
 from rankterm.api.models import Match
 from rankterm.api.stats import head_to_head, player_figures
+from rankterm.api.stats.history import thin
 
 PEOPLE = ["a", "b", "c", "d", "e"]
 
@@ -142,3 +144,12 @@ def test_streaks_and_form_are_the_brute_force_ones(matches, player):
             assert (rival.meetings, rival.ahead, rival.behind, rival.ties) == brute_h2h(
                 matches, player, rival.player_id
             )[:4]
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(1, 400), st.integers(1, 400), st.integers(2, 80))
+def test_a_longer_history_never_needs_a_point_a_shorter_one_skipped(n1, grow, most):
+    numbers = list(range(1, n1 + grow + 1))
+    short, long = thin(numbers[:n1], most), thin(numbers, most)
+    assert len(long) <= most and long[0] == 1 and long[-1] == numbers[-1]
+    assert {n for n in long if n < n1} <= set(short)  # read once, never a new old point to read
