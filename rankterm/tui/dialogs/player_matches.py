@@ -1,4 +1,5 @@
-"""`PlayerMatchesScreen`: a modal with one player's recent matches in a subset (opened from the rankings).
+"""`PlayerMatchesScreen`: a modal with one player's recent matches in a subset, each with its rank and points
+(opened with h from a player's page, `rankterm.tui.screens.stats.player_page`, which Enter on a player opens).
 
 The service has no "matches of a player" endpoint, so this reads the subset's newest matches a page at a time
 (`client.matches_page`, at most `MAX_PAGES` pages) and keeps those where the player appears, stopping at

@@ -111,7 +111,7 @@ class TonightView(Vertical):
 
     def compose(self) -> ComposeResult:
         with Horizontal(id="tn-pick"):
-            yield Label("Since")
+            yield Label("Matches of")
             yield Select(
                 [(label, key) for key, label in SINCE_CHOICES],
                 value=DEFAULT_SINCE,
