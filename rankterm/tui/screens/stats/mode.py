@@ -45,7 +45,7 @@ class StatsScreen(StoryScreen):
 
     BINDINGS = [
         Binding("1", "tab('player')", "Player", show=False),
-        Binding("2", "tab('h2h')", "H2H", show=False),
+        Binding("2", "tab('h2h')", "Head-to-head", show=False),
         Binding("3", "tab('game')", "Game", show=False),
         Binding("4", "tab('tonight')", "Tonight", show=False),
         Binding("v", "toggle_chart", "Ree/position"),
