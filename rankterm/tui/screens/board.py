@@ -31,7 +31,6 @@ from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
-from textual.content import Content
 from textual.timer import Timer
 from textual.widgets import Static
 
@@ -283,7 +282,7 @@ class BoardScreen(RanktermScreen):
         if state == self._drawn:
             return  # nothing changed: nothing written
         self._drawn = state
-        self.query_one("#board-title", Static).update(self._title(view))
+        self.query_one("#board-title", Static).update(styled(*self._title(view)))
         self.query_one(Podium).show(view, places)
         self.query_one(EffectStrip).show(view, tall)
         self.query_one(StandingsPanel).show(view, start=places + 1)
@@ -294,7 +293,8 @@ class BoardScreen(RanktermScreen):
         last.show(view)
         self.query_one(RecentPanel).show(view)
 
-    def _title(self, view: BoardView) -> Content:
+    def _title(self, view: BoardView) -> list[object]:
+        """The bar's parts, for `styled()`: the subset, the match, the view taking turns with it."""
         match = view.match
         wide = self.app.size.width >= WIDE
         if match is None:
@@ -305,4 +305,4 @@ class BoardScreen(RanktermScreen):
         others = [v.title for key, v in self.views.items() if key != self.shown]
         if others:  # the cycle: which view takes turns with this one
             parts.append(("   in turn with " + ", ".join(others), "italic"))
-        return styled(*parts)
+        return parts

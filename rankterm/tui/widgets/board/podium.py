@@ -14,7 +14,7 @@ from textual.widgets import Digits
 
 from rankterm.api.effect import ARROW, MINUS, PlayerEffect, signed
 from rankterm.api.models import RankingRow
-from rankterm.tui.text import plain
+from rankterm.tui.text import plain, plain_str
 from rankterm.tui.widgets.board.view import BoardView, arrow, whole
 
 EFFECT_BOXES = 6
@@ -47,7 +47,7 @@ class PodiumBox(Vertical):
 
     def show(self, row: RankingRow, view: BoardView) -> None:
         self.border_title = plain(f"{row.position}  {row.player.label}")
-        self.query_one(Digits).update(whole(row.ree))
+        self.query_one(Digits).update(plain_str(whole(row.ree)))
         effect = view.effect_of(row.player.id)
         change = ""
         if effect is not None:
@@ -128,7 +128,7 @@ class EffectBox(Vertical):
                 else ""
             )
             place = f"{effect.position_before}{ARROW}{effect.position_after}" if effect.moved else ""
-        self.query_one(Digits).update(big)
+        self.query_one(Digits).update(plain_str(big))
         self.border_subtitle = plain(place) if place else None
         self.set_class(effect.delta is not None and round(effect.delta) < 0, "-down")
 
