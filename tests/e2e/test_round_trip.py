@@ -59,11 +59,11 @@ async def standings(client: RankingClient) -> dict[str, dict[str, Any]]:
 async def test_export_the_demo_import_into_an_empty_serve_same_standings(tmp_path: Path) -> None:
     clock = SettableClock()
     demo_store = Store(tmp_path / "demo.db", clock=clock)
-    key, secret = seed_demo(demo_store, matches=120)
+    key, secret = seed_demo(demo_store, matches=80)
     demo = RankingClient.in_process(create_app(demo_store, clock=clock), key=key, secret=secret, clock=clock)
     export = tmp_path / "demo.json"
     counts = await export_to_path(demo, export, "json", group={"name": "demo"})
-    assert counts.matches == 120
+    assert counts.matches == 80
 
     empty_store = Store(tmp_path / "serve.db", clock=clock)
     group = empty_store.create_group("Our group")
@@ -78,10 +78,10 @@ async def test_export_the_demo_import_into_an_empty_serve_same_standings(tmp_pat
         source = open_source(export)
         assert source.kind == "rankterm"
         with await plan_import(target, source, outbox=outbox) as plan:
-            assert (plan.to_record, plan.skipped_count) == (120, 0)
+            assert (plan.to_record, plan.skipped_count) == (80, 0)
             assert len(plan.new_players) == counts.players
             report = await send_plan(plan, target, outbox, OutboxSender(outbox, target).send_pending)
-        assert (report.recorded, report.rejected, report.waiting) == (120, 0, 0)
+        assert (report.recorded, report.rejected, report.waiting) == (80, 0, 0)
 
         before, after = await standings(demo), await standings(target)
         assert set(after) == set(before) and len(before) > 2
@@ -94,9 +94,9 @@ async def test_export_the_demo_import_into_an_empty_serve_same_standings(tmp_pat
         }
 
         with await plan_import(target, open_source(export), outbox=outbox) as again:
-            assert (again.to_record, again.already) == (0, 120)
+            assert (again.to_record, again.already) == (0, 80)
             second = await send_plan(again, target, outbox, OutboxSender(outbox, target).send_pending)
-        assert second.recorded == 0 and len(await target.all_matches()) == 120
+        assert second.recorded == 0 and len(await target.all_matches()) == 80
     finally:
         outbox.close()
         await target.aclose()

@@ -380,9 +380,8 @@ async def _quota_note(client: RankingClient, plan: Plan) -> None:
         if usage.get(key) is not None
     )
     plan.notes.append(
-        f"Quota used: {shown or 'unknown'}. Every match counts against the service's quota (the embedded "
-        "service takes 500 an hour and 2,000 a day by default): what does not fit waits in the outbox and "
-        "is sent as the hours turn (by the app, or by running the import again)."
+        f"Quota used: {shown or 'unknown'}; every match counts, and what does not fit waits in the outbox "
+        "and goes out as the hours turn."
     )
 
 

@@ -49,7 +49,7 @@ class ImportScreen(RanktermScreen):
     ImportScreen #import-info.-ok { color: $text-success; }
     ImportScreen #import-info.-warning { color: $text-warning; }
     ImportScreen #import-info.-error { color: $text-error; }
-    ImportScreen #import-summary { height: auto; max-height: 5; padding: 0 1; }
+    ImportScreen #import-summary { height: auto; max-height: 8; padding: 0 1; }
     ImportScreen #import-progress { margin: 0 1; display: none; }
     ImportScreen #import-progress.-sending { display: block; }
     ImportScreen TabbedContent { height: 1fr; }
