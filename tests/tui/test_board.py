@@ -73,6 +73,23 @@ async def test_the_board_shows_the_standings_the_last_match_and_the_last_five(ma
         assert len(screen.views) == 1  # the demo's last match is a day old: no cycle
         assert app.current_mode == "board"
 
+        # a match of twenty newcomers with long names: at 80x24 what does not fit is counted, never cut off
+        guests = [await demo_client.create_player(f"Guest with a long name {i:02d}") for i in range(20)]
+        catan = next(g for g in await demo_client.games() if g.name == "Catan")
+        places = [NewFaction(players=[g.id], rank=i + 1) for i, g in enumerate(guests)]
+        await demo_client.add_matches(NewMatch(game=catan.id, weight="normal", factions=places))
+        app.group_changed()
+        await settle(pilot)
+        standings = text_of(screen, StandingsPanel).splitlines()
+        last = text_of(screen, LastMatchPanel).splitlines()
+        assert len(standings) == 17  # the panel's height: a head, 15 places, what is not shown
+        assert standings[-1].strip() == "+ 7 more (to #25, and beyond)"  # 30 ranked, 25 a page
+        assert last[0] == "LAST MATCH #301 Catan · 28 May 20:26"
+        assert last[-1].strip() == f"+ {20 - (len(last) - 2)} more" and "new (→" not in last[-1]
+        assert all("…  new →" in line for line in last[1:-1])  # " 1. *Guest with a long…  new →8"
+        recent = text_of(screen, RecentPanel).splitlines()
+        assert [line.split()[0] for line in recent[1:]] == ["#301", "#300", "#299", "#298", "#297"]
+
 
 async def test_another_seats_match_is_marked_and_its_games_standings_take_turns(make_app, demo_service):
     other = demo_service.client()

@@ -84,7 +84,8 @@ async def read_view(client: RankingClient, subset_id: str | None, title: str) ->
     recent = list(client.cached_matches(subset=subset_id, limit=5))
     if match is not None and not any(m.number == match.number for m in recent):
         recent = [match, *(m for m in recent if m.number < match.number)]
-    return BoardView(subset_id, title, tuple(page.data), match, effect, note, tuple(recent[:5]))
+    more = page.total_pages > 1
+    return BoardView(subset_id, title, tuple(page.data), match, effect, note, tuple(recent[:5]), more)
 
 
 class BoardScreen(RanktermScreen):

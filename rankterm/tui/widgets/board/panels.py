@@ -118,7 +118,8 @@ class StandingsPanel(BoardPanel):
                 )
             out.append(line)
         if len(shown) < len(rows):
-            out.append(_more(len(rows) - len(shown)))
+            beyond = f" (to #{rows[-1].position}, and beyond)" if view.more_pages else ""
+            out.append(styled((f"  + {len(rows) - len(shown)} more{beyond}", DIM)))
         return out
 
 

@@ -38,6 +38,8 @@ class BoardView:
     """Why the effect is not shown, when it is not."""
     recent: tuple[Match, ...] = ()
     """The subset's last matches, newest first (five at most)."""
+    more_pages: bool = False
+    """True when the standings go on past `rows` (only their first page is read)."""
 
     def effect_of(self, player_id: str) -> PlayerEffect | None:
         return self.effect.of(player_id) if self.effect is not None else None
