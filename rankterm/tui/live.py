@@ -293,6 +293,11 @@ class LiveProbe:
             return False
         except RanktermError:
             return False  # said by the screens when they load; the probe tries again next time
+        if getattr(self.app, "offline", False):
+            # The players and subsets reads answer from the mirror when the service cannot be reached:
+            # not an answer to compare, and the next probe waits as the outbox does.
+            self._offline_step += 1
+            return False
         self._offline_step = 0
         new = False
         for name, fingerprint in fingerprints.items():

@@ -254,6 +254,10 @@ async def test_offline_the_probe_waits_like_the_outbox_and_the_service_back_reva
         assert live.interval() == RETRY_DELAYS[0]
         assert not await live.probe_once()
         assert live.interval() == RETRY_DELAYS[1]  # never faster than the outbox's retries
+        await _on(pilot, "p")  # the players' page comes from the mirror offline: not an answer to compare
+        assert not await live.probe_once()
+        assert live.interval() == RETRY_DELAYS[2]
+        await _on(pilot, "r")
         version = app.group_version
         transport.down = False
         other = demo_service.client()
