@@ -3,6 +3,11 @@ match form. Every test module imports these from here; no test module imports an
 
 from __future__ import annotations
 
+import asyncio
+import unicodedata
+
+from textual import events
+from textual.keys import REPLACED_KEYS, _character_to_key, _get_unicode_name_from_key
 from textual.pilot import Pilot
 
 from rankterm.api.client import RankingClient
@@ -14,6 +19,35 @@ from rankterm.tui.widgets.match_form.faction_row import FactionRow
 def keys(text: str) -> list[str]:
     """Key names that type `text` (a space is "space")."""
     return ["space" if ch == " " else ch for ch in text]
+
+
+README_KEYS = {"⏎": "enter", "^s": "ctrl+s", "^g": "ctrl+g", "^f": "ctrl+f", "Tab": "tab", "+": "plus"}
+
+
+def sequence(text: str) -> list[str]:
+    """Key names of a key sequence as README writes it: "n C a t ⏎ E ⏎ … ^s" (one key press a word)."""
+    return [README_KEYS.get(word, word) for word in text.split()]
+
+
+def key_event(key: str) -> events.Key:
+    """The event a terminal's key press makes (as Textual's own pilot builds it)."""
+    if len(key) == 1 and not key.isalnum():
+        key = _character_to_key(key)
+    try:
+        character: str | None = unicodedata.lookup(_get_unicode_name_from_key(REPLACED_KEYS.get(key, key)))
+    except KeyError:
+        character = key if len(key) == 1 else None
+    return events.Key(key, character)
+
+
+async def type_at(pilot: Pilot, keys: list[str], gap: float) -> None:
+    """Press `keys` `gap` seconds apart, as a person types: each key reaches the app as the terminal would
+    send it, without waiting for the app to finish with the one before (unlike `pilot.press`)."""
+    for key in keys:
+        event = key_event(key)
+        event.set_sender(pilot.app)
+        pilot.app.post_message(event)
+        await asyncio.sleep(gap)
 
 
 async def settle(pilot: Pilot, delay: float = 0.0) -> None:
@@ -47,12 +81,13 @@ async def pick_game(pilot: Pilot, text: str) -> None:
 
 
 async def add_players(pilot: Pilot, row: FactionRow, names: list[str]) -> None:
-    """Type each name in the row's players field and pick it with Enter."""
+    """Type each name in the row's players field and pick it with `+` (which keeps the focus in the row;
+    Enter would pick and move on to the next faction)."""
     row.picker.focus_input()
     for name in names:
         await pilot.press(*keys(name))
         await pilot.pause()
-        await pilot.press("enter")
+        await pilot.press("+")
         await pilot.pause()
 
 

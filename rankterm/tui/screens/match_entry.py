@@ -110,6 +110,17 @@ class MatchEntryScreen(RanktermScreen):
     def on_mount(self) -> None:
         self.form.field("external-id").value = self.rankterm.new_external_id()
 
+    async def on_screen_suspend(self) -> None:
+        """Another screen opened (not a dialog over this one): a match recorded and untouched since gives way
+        to a blank form now ("n" is a new match; ctrl+r, before leaving, the rematch), and with nothing
+        focused the game field takes the focus now, so that keys typed right after "n" land in it."""
+        if self in self.app.screen_stack:
+            return
+        if self.form.was_sent() and not self.queue and not self.sending:
+            await self.action_new_match()
+        if self.focused is None:
+            self.set_focus(self.form.game_picker.input)
+
     def on_screen_resume(self) -> None:
         self.load_lists()
 
@@ -141,9 +152,11 @@ class MatchEntryScreen(RanktermScreen):
         except RanktermError as exc:
             if not (held[0] or held[1]):  # nothing to offer: say why (else the mirror's lists stand)
                 self.show_error(exc)
+                if self.form.waiting:  # picks typed before the lists: none will come, they are said
+                    self.form.set_lists([], [])
             return
         fresh = (games, self._with_queued_ghosts(players))
-        if fresh != held:
+        if fresh != held or self.form.waiting:
             self.form.set_lists(*fresh)
 
     def _with_queued_ghosts(self, players: list[Player]) -> list[Player]:
@@ -248,6 +261,10 @@ class MatchEntryScreen(RanktermScreen):
     def _submit(self, *, dry_run: bool) -> None:
         if self.sending:
             self.say("Still sending the last batch: its answer comes first.", "warning", to="toast")
+            return
+        if self.form.waiting:  # typed faster than the lists came: sent once the picks are resolved
+            self.form.answer.show([(NOTE, "Waiting for the group's games and players, then sending…")])
+            self.form.when_lists_arrive(lambda: self._submit(dry_run=dry_run))
             return
         pending = list(self.queue)
         if not pending or self.form.key() != self._queued_key:

@@ -2,8 +2,13 @@
 
 The base of the game picker and of the player picker. Typing filters the candidates (`candidates()`, which a
 subclass fills; `extra` holds suggestions found elsewhere, e.g. by a search); Down/Up move the highlight
-while the text keeps the focus; Enter picks the highlighted suggestion and posts `TypeAhead.Picked`; Escape
-closes the list. The list floats over what follows (an overlay), so the form does not jump while typing.
+while the text keeps the focus; Enter picks the highlighted suggestion and posts `TypeAhead.Picked`
+(`enter`, which a subclass may extend: move on, or hold the text until the candidates arrive). Escape is not
+the list's: it leaves the field, as everywhere (the list closes with the focus), so that "Escape, then the
+letter" holds with a list open too. The list floats over what follows (an overlay), so the form does not
+jump while typing. The field holds the keys typed after Enter until the picker knows where the focus goes
+(see `FormInput`); whoever handles `Picked` moves the focus with `hand_focus` or lets them go with
+`release_keys`.
 """
 
 from __future__ import annotations
@@ -63,7 +68,6 @@ class TypeAhead(Vertical):
     BINDINGS = [
         Binding("down", "move(1)", "Next suggestion", show=False),
         Binding("up", "move(-1)", "Previous suggestion", show=False),
-        Binding("escape", "close", "Close suggestions", show=False),
     ]
 
     @dataclass
@@ -102,6 +106,9 @@ class TypeAhead(Vertical):
         self.extra: list[Any] = []
         self._shown: list[Any] = []
         self._quiet = False
+        self.typing = False
+        """True from a key typed in the field until it loses the focus: only then may new candidates open
+        the list (coming back to a field, or re-entering its screen, never opens it by itself)."""
 
     # ---------------------------------------------------------------- for subclasses
 
@@ -132,7 +139,7 @@ class TypeAhead(Vertical):
     # ---------------------------------------------------------------- widget
 
     def compose(self) -> ComposeResult:
-        yield FormInput(self._initial, placeholder=self._placeholder, compact=True)
+        yield FormInput(self._initial, placeholder=self._placeholder, compact=True, hands_over_on=("enter",))
         yield SuggestionList()
 
     @property
@@ -153,6 +160,12 @@ class TypeAhead(Vertical):
 
     def focus_input(self) -> None:
         self.input.focus()
+
+    def release_keys(self) -> None:
+        """The focus stays here: the keys typed after Enter are typed here now."""
+        field = self.input
+        if isinstance(field, FormInput):
+            field.release()
 
     def matches(self, text: str) -> list[Any]:
         """The suggestions for `text`: matching candidates, then matching `extra` items, no duplicates."""
@@ -193,7 +206,7 @@ class TypeAhead(Vertical):
         return None
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        if action in ("move", "close"):
+        if action == "move":
             return self.is_open
         return True
 
@@ -202,9 +215,6 @@ class TypeAhead(Vertical):
         if options.option_count:
             current = options.highlighted or 0
             options.highlighted = (current + step) % options.option_count
-
-    def action_close(self) -> None:
-        self.close()
 
     def pick(self, item: Any) -> None:
         """Take `item` (as if chosen from the list)."""
@@ -217,18 +227,30 @@ class TypeAhead(Vertical):
         if self._quiet:
             self._quiet = False
             return
+        self.typing = True
         self.refresh_suggestions()
         self.post_message(self.Query(self, event.value))
+
+    def best(self, text: str) -> Any | None:
+        """What Enter picks for `text`: the highlighted suggestion, else the only match."""
+        item = self.highlighted_item()
+        if item is None and text.strip():
+            found = self.matches(text)
+            item = found[0] if len(found) == 1 else None
+        return item
+
+    def enter(self, text: str) -> None:
+        """Enter in the field, holding `text`: pick what `best` gives; else nothing, and the focus stays."""
+        item = self.best(text)
+        if item is not None:
+            self.pick(item)
+        else:
+            self.release_keys()
 
     @on(Input.Submitted)
     def _submitted(self, event: Input.Submitted) -> None:
         event.stop()
-        item = self.highlighted_item()
-        if item is None and event.value.strip():
-            found = self.matches(event.value)
-            item = found[0] if len(found) == 1 else None
-        if item is not None:
-            self.pick(item)
+        self.enter(event.value)
 
     @on(OptionList.OptionSelected)
     def _clicked(self, event: OptionList.OptionSelected) -> None:
@@ -238,4 +260,5 @@ class TypeAhead(Vertical):
 
     @on(DescendantBlur)
     def _blurred(self) -> None:
+        self.typing = False
         self.close()

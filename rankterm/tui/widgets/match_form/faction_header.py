@@ -8,7 +8,8 @@ from textual.widgets import Label
 
 
 class FactionRowHeader(Horizontal):
-    """ "#  Players … Rank  Points  Faction name  Bot", aligned with `FactionRow`."""
+    """ "#  Players … Rank  Points  Faction name  Bot", aligned with `FactionRow`; the players' title says
+    the two keys that pick (Enter: next faction, +: same team), the bot's its key."""
 
     DEFAULT_CSS = """
     FactionRowHeader {
@@ -47,8 +48,8 @@ class FactionRowHeader(Horizontal):
 
     def compose(self) -> ComposeResult:
         yield Label("#", id="h-num")
-        yield Label("Players (Enter picks)", id="h-players")
+        yield Label("Players (Enter next, + same team)", id="h-players")
         yield Label("Rank", id="h-rank")
         yield Label("Points", id="h-points")
         yield Label("Faction name", id="h-name")
-        yield Label("Bot", id="h-bot")
+        yield Label("Bot ^g", id="h-bot")

@@ -5,17 +5,26 @@ The rank starts as the row's place (1, 2, 3 …) and stays editable for ties; th
 without colour. `raw()` gives the row as typed, in wire form: the rules of a valid faction live once, in
 `rankterm.api.new_match`, and the form shows each problem under its row with `show_problem`, the field
 marked `-invalid`.
+
+Moving on, as a result is said aloud: Enter in the rank, points or faction-name field posts
+`FactionRow.Next` (the form moves to the next faction's players, adding one when needed); ctrl+g (F2) posts
+`FactionRow.BotKey`: the game itself plays this faction (the bot toggle, then on to the next faction), or
+not any more. A row that holds nothing typed (`is_blank`) is not a faction: the form leaves it out when
+sending, so the empty row that Enter adds after the last player costs nothing.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from textual import on
 from textual.app import ComposeResult
+from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.events import DescendantBlur, DescendantFocus
+from textual.message import Message
 from textual.widgets import Checkbox, Input, Label, Static
 
 from rankterm.api.models import Player
@@ -42,8 +51,26 @@ class BotToggle(Checkbox):
         self.refresh()
 
 
+MOVES_ON = ("enter", "ctrl+g")
+"""The keys after which a row's fields may hand the focus to the next faction (see `FormInput`)."""
+
+
 class FactionRow(Vertical):
     """A faction of the match being entered."""
+
+    BINDINGS = [Binding("ctrl+g,f2", "bot", "Bot faction", key_display="^g", show=False)]
+
+    @dataclass
+    class Next(Message):
+        """Enter in the rank, points or faction-name field: on to the next faction."""
+
+        row: FactionRow
+
+    @dataclass
+    class BotKey(Message):
+        """ctrl+g: the game plays this faction (or no longer does)."""
+
+        row: FactionRow
 
     DEFAULT_CSS = """
     FactionRow {
@@ -103,10 +130,12 @@ class FactionRow(Vertical):
     }
     """
 
-    def __init__(self, position: int, *, players: Sequence[Player] = (), id: str | None = None) -> None:
+    def __init__(
+        self, position: int, *, players: Sequence[Player] | None = (), id: str | None = None
+    ) -> None:
         super().__init__(id=id)
         self.position = position
-        self._players = list(players)
+        self._players = None if players is None else list(players)
         self._problems: list[str] = []
 
     def compose(self) -> ComposeResult:
@@ -122,6 +151,7 @@ class FactionRow(Vertical):
                 restrict=r"[0-9]*",
                 max_length=5,
                 tooltip="Rank (1 = winner; the same rank for a tie)",
+                hands_over_on=MOVES_ON,
             )
             yield FormInput(
                 placeholder="points",
@@ -129,8 +159,15 @@ class FactionRow(Vertical):
                 compact=True,
                 restrict=r"[-0-9.,]*",
                 max_length=12,
+                hands_over_on=MOVES_ON,
             )
-            yield FormInput(placeholder="faction name", id="faction-name", compact=True, max_length=MAX_NAME)
+            yield FormInput(
+                placeholder="faction name",
+                id="faction-name",
+                compact=True,
+                max_length=MAX_NAME,
+                hands_over_on=MOVES_ON,
+            )
             yield BotToggle("Bot", id="bot", compact=True)
         yield Static("", classes="problem", markup=False)
 
@@ -160,12 +197,14 @@ class FactionRow(Vertical):
     def is_bot(self) -> bool:
         return self.bot_box.value
 
+    @property
+    def first_field(self) -> Input:
+        """The first field of the row: the players, or the rank of a bot faction."""
+        return self.rank_input if self.is_bot else self.picker.input
+
     def focus_first(self) -> None:
         """Focus the first field of the row (the players, or the rank of a bot faction)."""
-        if self.is_bot:
-            self.rank_input.focus()
-        else:
-            self.picker.focus_input()
+        self.first_field.focus()
 
     # ------------------------------------------------------------ state
 
@@ -182,11 +221,25 @@ class FactionRow(Vertical):
         self.points_input.value = ""
         self.clear_problems()
 
+    def is_blank(self) -> bool:
+        """Nothing typed in the row: no player (nor text waiting in the field), not a bot, no points or name,
+        the rank its place's."""
+        picker = self.picker
+        return (
+            not self.is_bot
+            and not picker.chosen
+            and not picker.chips
+            and not picker.text.strip()
+            and not self.points_input.value.strip()
+            and not self.name_input.value.strip()
+            and self.rank_input.value.strip() in ("", str(self.position))
+        )
+
     def set_players(self, players: Sequence[Player]) -> None:
         """The group's players, offered by the players field."""
         self._players = list(players)
-        if self.is_mounted:
-            self.picker.set_players(players)
+        for picker in self.query(PlayerPicker):  # composed already, mounted or not yet
+            picker.set_players(players)
 
     def fill(
         self,
@@ -255,3 +308,11 @@ class FactionRow(Vertical):
     @on(Checkbox.Changed, "#bot")
     def _bot_changed(self, event: Checkbox.Changed) -> None:
         self.set_class(event.value, "-bot")
+
+    @on(Input.Submitted, "#rank, #points, #faction-name")
+    def _enter(self, event: Input.Submitted) -> None:
+        event.stop()
+        self.post_message(self.Next(self))
+
+    def action_bot(self) -> None:
+        self.post_message(self.BotKey(self))

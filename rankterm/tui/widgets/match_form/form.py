@@ -10,17 +10,20 @@ clock the screen passes to `collect`, so a form left open for an hour is not dat
 typed date (UTC, the service's time zone; YYYY-MM-DD HH:MM[:SS] or YYYY-MM-DD) is kept as typed.
 `has_unsent_input()` tells whether the form holds a match that was not sent (or queued) yet.
 The answer panel (`MatchFormAnswer`) and the queue line sit inside the same scroll, at its top and bottom.
+
+How the focus moves on as a result is said aloud is `MatchFormFlow`'s (flow.py). Rows left blank are not
+factions (`collect` leaves them out while two filled ones remain). Picks made before the group's lists
+arrived wait for them (`waiting`); `when_lists_arrive` runs a send asked meanwhile.
 """
 
 from __future__ import annotations
 
-from collections.abc import Collection, Sequence
+from collections.abc import Callable, Collection, Sequence
 from datetime import datetime
 from typing import Any
 
-from textual import on
 from textual.app import ComposeResult
-from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.containers import Horizontal, Vertical
 from textual.widget import Widget
 from textual.widgets import Input, Label, Select, Static
 
@@ -31,6 +34,7 @@ from rankterm.tui.widgets.form_input import FormInput
 from rankterm.tui.widgets.match_form.answer import MatchFormAnswer
 from rankterm.tui.widgets.match_form.faction_header import FactionRowHeader
 from rankterm.tui.widgets.match_form.faction_row import FactionRow
+from rankterm.tui.widgets.match_form.flow import MatchFormFlow
 from rankterm.tui.widgets.match_form.game_picker import GamePicker, Search
 
 CUSTOM = "custom"
@@ -38,7 +42,7 @@ NAME_CHOICES: list[tuple[str, str]] = [("Game name", NAME_GAME), ("A vs B", NAME
 WEIGHT_CHOICES: list[tuple[str, Weight]] = [(w.label, w) for w in Weight]
 
 
-class MatchForm(VerticalScroll, can_focus=False):
+class MatchForm(MatchFormFlow, can_focus=False):
     """The match form, in a scroll so that it works at 80x24 with any number of factions."""
 
     DEFAULT_CSS = """
@@ -112,6 +116,8 @@ class MatchForm(VerticalScroll, can_focus=False):
         self._search = search
         self.players: list[Player] = []
         self._sent_key: tuple | None = None
+        self._loaded = False
+        self._waiters: list[Callable[[], object]] = []
 
     def compose(self) -> ComposeResult:
         yield MatchFormAnswer(id="answer")
@@ -142,15 +148,11 @@ class MatchForm(VerticalScroll, can_focus=False):
             yield FormInput(id="external-id", compact=True, max_length=100)
         yield FactionRowHeader()
         with Vertical(id="factions"):
-            yield FactionRow(1)
-            yield FactionRow(2)
+            yield FactionRow(1, players=None)
+            yield FactionRow(2, players=None)
         yield Static("", id="queue-line", markup=False)
 
     # ------------------------------------------------------------------ parts
-
-    @property
-    def game_picker(self) -> GamePicker:
-        return self.query_one("#game", GamePicker)
 
     @property
     def answer(self) -> MatchFormAnswer:
@@ -161,10 +163,6 @@ class MatchForm(VerticalScroll, can_focus=False):
         return self.query_one(f"#{name}", Input)
 
     @property
-    def rows(self) -> list[FactionRow]:
-        return list(self.query_one("#factions", Vertical).query_children(FactionRow))
-
-    @property
     def name_value(self) -> str:
         choice = self.query_one("#name-choice", Select).value
         return self.field("custom-name").value.strip() if choice == CUSTOM else str(choice)
@@ -172,15 +170,33 @@ class MatchForm(VerticalScroll, can_focus=False):
     # ------------------------------------------------------------------ filling
 
     def set_lists(self, games: Sequence[Game], players: Sequence[Player]) -> None:
-        """The group's games and players, for the pickers."""
+        """The group's games and players, for the pickers; what was picked before they came is resolved,
+        and a send asked meanwhile runs."""
         self.players = list(players)
+        self._loaded = True
         self.game_picker.set_games(games)
         for row in self.rows:
             row.set_players(self.players)
+        if not self.waiting:
+            waiters, self._waiters = self._waiters, []
+            for callback in waiters:
+                callback()
+
+    @property
+    def waiting(self) -> bool:
+        """True while a game or player picked before the group's lists arrived waits for them."""
+        return self.game_picker.waiting or any(row.picker.waiting for row in self.rows)
+
+    def when_lists_arrive(self, callback: Callable[[], object]) -> None:
+        """Run `callback` (e.g. the send asked while typed picks wait) once nothing waits for the lists."""
+        if self.waiting:
+            self._waiters.append(callback)
+        else:
+            callback()
 
     async def add_row(self) -> FactionRow:
         """A new faction row at the end (mounted, ready to focus)."""
-        row = FactionRow(len(self.rows) + 1, players=self.players)
+        row = FactionRow(len(self.rows) + 1, players=self.players if self._loaded else None)
         await self.query_one("#factions", Vertical).mount(row)
         return row
 
@@ -245,15 +261,6 @@ class MatchForm(VerticalScroll, can_focus=False):
                 players=chosen, rank=faction.rank, points=faction.points, name=faction.name, bot=faction.bot
             )
 
-    @on(GamePicker.Changed)
-    def _game_picked(self, event: GamePicker.Changed) -> None:
-        """A game picked from the list: on to the players of the first faction (Tab goes back)."""
-        if event.by_user and event.game is not None:
-            self.game_picker.remove_class("-invalid")
-            rows = self.rows
-            if rows and not rows[0].picker.chosen:
-                rows[0].focus_first()
-
     def show_custom_name(self, shown: bool) -> None:
         self.set_class(shown, "-custom-name")
 
@@ -299,22 +306,51 @@ class MatchForm(VerticalScroll, can_focus=False):
         if external_id and external_id in taken_ids:
             problems.append(("external_id", "This external id is already used: ctrl+r starts a rematch."))
         date = self.field("date").value.strip()
+        rows = self.rows
+        used = [row for row in rows if not row.is_blank()]
+        if len(used) < 2:  # too few to leave the blank ones out: each is said
+            used = rows
+        for row in used:
+            problems += [(f"factions.{rows.index(row)}.players", s) for s in self._players_problems(row)]
         raw: dict[str, Any] = {
             "game": game.id if game else None,
             "weight": self.query_one("#weight", Select).value,
             "name": self.name_value,
             "notes": self.field("notes").value.strip(),
-            "factions": [row.raw() for row in self.rows],
+            "factions": [row.raw() for row in used],
             "id": external_id or None,
             "date": date or (now.strftime(DATE_FORMAT) if now is not None else None),
         }
         match, judged = read_match(raw)
         has_game = any(field == "game" for field, _ in problems)
-        problems += [(p.field, p.sentence) for p in judged if not (p.field == "game" and has_game)]
+        problems += [
+            (self._row_field(p.field, used), p.sentence)
+            for p in judged
+            if not (p.field == "game" and has_game)
+        ]
         if problems or match is None:
             self.show_problems(problems or [("match", "The match cannot be read.")])
             return None
         return match
+
+    def _players_problems(self, row: FactionRow) -> list[str]:
+        """What the players field of `row` holds that is not a player: a text typed and not picked, a text
+        picked before the players came that nobody matches, or that still waits for them."""
+        if row.is_bot:
+            return []
+        picker = row.picker
+        out = [f'Nobody in the group matches "{text}".' for text in picker.unknown]
+        out += [f'"{chip.waiting}" waits for the group\'s players.' for chip in picker.waiting_chips]
+        if picker.text.strip():
+            out.append(f'"{picker.text.strip()}" is typed but not picked: Enter picks a player.')
+        return out
+
+    def _row_field(self, field: str, used: list[FactionRow]) -> str:
+        """A judged field "factions.<i>.<name>" about `used[i]`, as the index of that row in the form."""
+        parts = field.split(".")
+        if parts[0] == "factions" and len(parts) == 3 and parts[1].isdigit() and int(parts[1]) < len(used):
+            return f"factions.{self.rows.index(used[int(parts[1])])}.{parts[2]}"
+        return field
 
     def has_unsent_input(self) -> bool:
         """True when the form holds a match (a game, a player, points, a faction name or notes) that has
@@ -328,6 +364,10 @@ class MatchForm(VerticalScroll, can_focus=False):
             )
         )
         return filled and self.key() != self._sent_key
+
+    def was_sent(self) -> bool:
+        """True when the form holds just what was sent (or queued) last, nothing typed since."""
+        return self._sent_key is not None and self.key() == self._sent_key
 
     def mark_sent(self) -> None:
         """What the form holds now went to the outbox (or the queue): not unsent input any more."""

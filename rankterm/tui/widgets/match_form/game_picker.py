@@ -5,6 +5,11 @@ on, a one-shot timer (debounce) also asks the catalogue (`search`, i.e. `client.
 the games found that the group has not played yet are offered after the group's own, tagged "catalogue".
 Enter picks the highlighted game; `game` is the picked one (None while the text names no picked game), and
 every change is announced with `GamePicker.Changed`.
+
+Enter before the group's games have arrived (typed faster than the lists load) keeps the text as `pending`
+and moves on as a pick would (`Changed` with `by_user` and no game); the games, when they come, pick the best
+match for it (`set_games`). The games arriving never open the list over the form unless a text typed and not
+yet picked is being typed in the focused field (`typing`: re-entering the form leaves it closed).
 """
 
 from __future__ import annotations
@@ -69,6 +74,10 @@ class GamePicker(TypeAhead):
         self._group_ids: set[int] = set()
         self._timer: Timer | None = None
         self.search_error: str | None = None
+        self.pending: str | None = None
+        """The text Enter was pressed on before the group's games arrived (picked when they do)."""
+        self.loaded = False
+        """True once the group's games were handed over (`set_games`), even none."""
 
     def candidates(self) -> Sequence[Any]:
         return self.games
@@ -83,15 +92,37 @@ class GamePicker(TypeAhead):
         return item.name if item.id in self._group_ids else f"{item.name}  · catalogue"
 
     def set_games(self, games: Sequence[Game]) -> None:
-        """The group's games (offered first)."""
+        """The group's games (offered first); a text Enter was pressed on before they came is picked now."""
         self.games = list(games)
         self._group_ids = {g.id for g in self.games}
-        if self.input.has_focus:
+        self.loaded = True
+        if self.pending is not None:  # the first lists to come decide (nothing found: the text stays)
+            wanted, self.pending = self.pending, None
+            found = self.matches(wanted)
+            if found and self.text == wanted:
+                self.choose(found[0])
+            return
+        if self.typing and self.input.has_focus and self.game is None:
             self.refresh_suggestions()
+
+    @property
+    def waiting(self) -> bool:
+        """True while a text Enter was pressed on waits for the group's games."""
+        return self.pending is not None
+
+    def enter(self, text: str) -> None:
+        """Enter: pick the game; before the group's games are known, keep the text and move on all the same."""
+        if not self.loaded and text.strip() and self.best(text) is None:
+            self.pending = text
+            self.close()
+            self.post_message(self.Changed(self, None, by_user=True))
+            return
+        super().enter(text)
 
     def choose(self, game: Game | None, *, by_user: bool = False) -> None:
         """Set the picked game (and the text), e.g. for a rematch."""
         self.extra = []
+        self.pending = None
         if self._timer is not None:
             self._timer.stop()
             self._timer = None
@@ -112,6 +143,8 @@ class GamePicker(TypeAhead):
             return
         event.stop()
         text = event.text
+        if self.pending is not None and text != self.pending:
+            self.pending = None  # typed on: that Enter no longer stands
         if self.game is not None and text != self.game.name:
             self.game = None
             self.post_message(self.Changed(self, None))

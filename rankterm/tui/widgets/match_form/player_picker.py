@@ -1,14 +1,22 @@
 """`PlayerPicker`: the players of one faction, picked by typing, shown as removable chips.
 
-Typing filters the group's players (handed over with `set_players`, from `client.players()`); Enter picks the
-highlighted one and adds a chip; Backspace in the empty field removes the last chip (a click on a chip removes
-that one). Several players make a team. A player may be picked in two factions: the form's validation says so
-rather than hiding the player. Every change posts `PlayerPicker.Changed`.
+Typing filters the group's players (handed over with `set_players`, from `client.players()`). Enter picks the
+highlighted one and is done with the faction (`PlayerPicker.Done`: the form moves on to the next faction);
+`+` picks it and stays, for the next player of the same team; Enter on the empty field is done too. Backspace
+in the empty field removes the last chip (a click on a chip removes that one). A player may be picked in two
+factions: the form's validation says so rather than hiding the player. Every change posts
+`PlayerPicker.Changed`.
 
-The right player first (`order_players`): the one whose name is exactly what was typed, then members before
-ghosts (a ghost's `*` would otherwise sort it above the member of the same name), then whoever played most
-recently (`recent`, from the app's one read of the newest matches), then by name. Two players with the same
-name are told apart in the list by the last game each played, or by their id.
+Typed faster than the lists load: Enter (or `+`) on a text before the group's players are known keeps the
+text as a waiting chip ("Ad…") and moves on; `set_players` turns each waiting chip into the best match, or
+marks it "?" when nobody matches (`unknown`, which the form refuses to send).
+
+The right player first (`order_players`): the one whose name is exactly what was typed, then the ones whose
+name (or a word of it, or the username) starts with it, members before ghosts (a ghost's `*` would otherwise
+sort it above the member of the same name), then whoever played most recently (`recent`, from the app's one
+read of the newest matches), then by name. So a first letter picks the same player whether or not the
+newest matches were read yet. Two players with the same name are told apart in the list by the last game each
+played, or by their id.
 """
 
 from __future__ import annotations
@@ -17,7 +25,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from textual import on, work
+from textual import events, on, work
 from textual.app import ComposeResult
 from textual.containers import Horizontal
 from textual.message import Message
@@ -34,25 +42,51 @@ def _fold(text: str) -> str:
     return text.strip().lstrip("*").casefold()
 
 
+def _starts(q: str, player: Player) -> bool:
+    name = _fold(player.label)
+    return (
+        name.startswith(q)
+        or any(word.startswith(q) for word in name.split())
+        or player.username.casefold().startswith(q)
+    )
+
+
 def order_players(query: str, players: Sequence[Player], recent: Mapping[str, Recent]) -> list[Player]:
-    """The players whose name (or username) holds `query`, best first: exact name, members before ghosts,
-    latest to play, name starting with the query, then by name."""
+    """The players whose name (or username) holds `query`, best first: exact name, then name (or a word of
+    it, or the username) starting with the query, members before ghosts, latest to play, then by name."""
     q = _fold(query)
     found = [
         p for p in players if not q or q in _fold(p.label) or (p.username and q in p.username.casefold())
     ]
-    found.sort(key=lambda p: (not _fold(p.label).startswith(q), _fold(p.label), p.id))
+    found.sort(key=lambda p: (_fold(p.label), p.id))
     found.sort(key=lambda p: recent[p.id].date if p.id in recent else "", reverse=True)
-    found.sort(key=lambda p: (_fold(p.label) != q and p.username.casefold() != q, p.ghost))
+    found.sort(key=lambda p: (_fold(p.label) != q and p.username.casefold() != q, not _starts(q, p), p.ghost))
     return found
 
 
+MIN_TYPING = 10
+"""Cells the players field keeps for typing, however many chips it holds."""
+TEAM_KEY = "+"
+"""Picks the highlighted player into this faction and stays (Enter picks and moves on)."""
+
+
 class _PlayerInput(FormInput):
-    """The text field of a picker: Backspace when empty removes the last chip."""
+    """The text field of a picker: Backspace when empty removes the last chip; `+` picks and stays."""
 
     @dataclass
     class BackspaceEmpty(Message):
         field: _PlayerInput
+
+    @dataclass
+    class TeamKey(Message):
+        field: _PlayerInput
+
+    async def _on_key(self, event: events.Key) -> None:
+        if event.character == TEAM_KEY and not self.holding:
+            event.stop()
+            event.prevent_default()  # not typed: the picker picks, and what follows waits for it
+            self.hold()
+            self.post_message(self.TeamKey(self))
 
     def action_delete_left(self) -> None:
         if not self.value:
@@ -74,7 +108,7 @@ class PlayerPicker(TypeAhead):
     }
     PlayerPicker > #chips > Input {
         width: 1fr;
-        min-width: 8;
+        min-width: 10;
     }
     PlayerPicker.-invalid > #chips {
         background: $error 25%;
@@ -91,18 +125,36 @@ class PlayerPicker(TypeAhead):
         def control(self) -> PlayerPicker:
             return self.picker
 
+    @dataclass
+    class Done(Message):
+        """Enter: this faction is done (a player was just picked, or Enter on the empty field)."""
+
+        picker: PlayerPicker
+        empty: bool
+        """True for Enter on the empty field (nothing picked by it)."""
+
+        @property
+        def control(self) -> PlayerPicker:
+            return self.picker
+
     def __init__(
-        self, *, players: Sequence[Player] = (), id: str | None = None, classes: str | None = None
+        self,
+        *,
+        players: Sequence[Player] | None = (),
+        id: str | None = None,
+        classes: str | None = None,
     ) -> None:
         super().__init__("player…", id=id, classes=classes)
-        self.players: list[Player] = list(players)
+        self.loaded = players is not None
+        """False until the group's players are known (`players=None`, then `set_players`)."""
+        self.players: list[Player] = list(players or ())
         self.chosen: list[Player] = []
         self.recent: dict[str, Recent] = {}
         """Each player's last match among the newest ones (player id -> date and game)."""
 
     def compose(self) -> ComposeResult:
         with Horizontal(id="chips"):
-            yield _PlayerInput(placeholder=self._placeholder, compact=True)
+            yield _PlayerInput(placeholder=self._placeholder, compact=True, hands_over_on=("enter", "ctrl+g"))
         yield SuggestionList()
 
     # ------------------------------------------------------------ TypeAhead hooks
@@ -148,37 +200,116 @@ class PlayerPicker(TypeAhead):
     # ------------------------------------------------------------ chips
 
     def set_players(self, players: Sequence[Player]) -> None:
-        """The group's players (the candidates); an open list of suggestions follows them."""
+        """The group's players (the candidates); an open list of suggestions follows them, and the texts
+        that waited for them become players (or are marked unknown)."""
         self.players = list(players)
-        if self.is_mounted and self.is_open:
+        self.loaded = True
+        if not self.is_mounted:
+            return
+        for chip in self.waiting_chips:
+            found = [
+                p for p in order_players(chip.waiting, self.players, self.recent) if not self.excluded(p)
+            ]
+            if found:
+                self.chosen.append(found[0])
+                self.query_one("#chips", Horizontal).mount(PlayerChip(found[0]), before=chip)
+                chip.drop()
+            else:
+                chip.mark_unknown()
+        self._chips_changed()
+        if self.is_open or self.typing:
             self.refresh_suggestions()
 
     @property
     def player_ids(self) -> list[str]:
         return [p.id for p in self.chosen]
 
+    @property
+    def chips(self) -> list[PlayerChip]:
+        """The chips shown (not those on their way out)."""
+        return [c for c in self.query(PlayerChip) if c.state != "gone"]
+
+    @property
+    def waiting_chips(self) -> list[PlayerChip]:
+        """Chips of texts picked before the players were known, still waiting for them."""
+        return [c for c in self.query(PlayerChip) if c.state == "waiting"]
+
+    @property
+    def unknown(self) -> list[str]:
+        """Texts picked before the players were known that no player matches."""
+        return [c.waiting for c in self.query(PlayerChip) if c.state == "unknown"]
+
+    @property
+    def waiting(self) -> bool:
+        """True while a text picked before the players were known waits for them."""
+        return bool(self.waiting_chips)
+
     def add_player(self, player: Player) -> None:
         if self.excluded(player):
             return
         self.chosen.append(player)
-        chip = PlayerChip(player)
-        self.query_one("#chips", Horizontal).mount(chip, before=self.input)
-        self.post_message(self.Changed(self))
+        self.query_one("#chips", Horizontal).mount(PlayerChip(player), before=self.input)
+        self._chips_changed()
 
     def remove_player(self, player_id: str) -> None:
         for chip in self.query(PlayerChip):
-            if chip.player.id == player_id:
-                chip.remove()
+            if chip.player is not None and chip.player.id == player_id:
+                chip.drop()
         self.chosen = [p for p in self.chosen if p.id != player_id]
-        self.post_message(self.Changed(self))
+        self._chips_changed()
 
     def set_chosen(self, players: Sequence[Player]) -> None:
         """Replace the chosen players (e.g. for a rematch)."""
-        self.query(PlayerChip).remove()
+        for chip in self.query(PlayerChip):
+            chip.drop()
         self.chosen = []
         for player in players:
             self.add_player(player)
+        self._chips_changed()
+
+    def _take(self, text: str, *, done: bool) -> None:
+        """Enter (`done`) or `+` on `text`: pick the best player, or keep the text while the players are not
+        known yet; then Enter is done with the faction. Nothing matches: nothing happens, the focus stays."""
+        item = self.best(text)
+        if item is None and not self.loaded:
+            self.set_text("")
+            self.query_one("#chips", Horizontal).mount(PlayerChip(waiting=text.strip()), before=self.input)
+            self._chips_changed()
+        elif item is not None:
+            self.set_text("")
+            self.add_player(item)
+        else:
+            self.release_keys()
+            return
+        if done:
+            self.post_message(self.Done(self, empty=False))
+
+    def enter(self, text: str) -> None:
+        if text.strip():
+            self._take(text, done=True)
+        else:
+            self.post_message(self.Done(self, empty=True))
+
+    def _chips_changed(self) -> None:
         self.post_message(self.Changed(self))
+        self.call_after_refresh(self._fit_chips)
+
+    def _fit_chips(self) -> None:
+        """Narrow the chips when they would leave less than `MIN_TYPING` cells to type in."""
+        chips = self.chips
+        if not chips or not self.size.width:
+            return
+        room = self.size.width - MIN_TYPING
+        if sum(c.natural_width for c in chips) <= room:
+            for chip in chips:
+                chip.styles.max_width = None
+            return
+        share = max(4, room // len(chips))
+        for chip in chips:
+            chip.styles.max_width = share - 1  # the margin stays
+
+    def on_resize(self) -> None:
+        self._fit_chips()
 
     @on(TypeAhead.Picked)
     def _picked(self, event: TypeAhead.Picked) -> None:
@@ -193,13 +324,28 @@ class PlayerPicker(TypeAhead):
         if event.typeahead is self:
             event.stop()
 
+    @on(_PlayerInput.TeamKey)
+    def _team_key(self, event: _PlayerInput.TeamKey) -> None:
+        event.stop()
+        if self.text.strip():
+            self._take(self.text, done=False)
+        self.release_keys()
+
     @on(PlayerChip.Remove)
     def _chip_clicked(self, event: PlayerChip.Remove) -> None:
         event.stop()
-        self.remove_player(event.chip.player.id)
+        self._remove_chip(event.chip)
+
+    def _remove_chip(self, chip: PlayerChip) -> None:
+        if chip.player is not None:
+            self.remove_player(chip.player.id)
+        else:
+            chip.drop()
+            self._chips_changed()
 
     @on(_PlayerInput.BackspaceEmpty)
     def _backspace(self, event: _PlayerInput.BackspaceEmpty) -> None:
         event.stop()
-        if self.chosen:
-            self.remove_player(self.chosen[-1].id)
+        chips = self.chips
+        if chips:
+            self._remove_chip(chips[-1])
