@@ -23,7 +23,9 @@ Exit codes: 0 done (or nothing new); 1 the service rejected matches or refused t
 from __future__ import annotations
 
 import argparse
+import asyncio
 import sys
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from rankterm.cli.common import (
@@ -42,6 +44,7 @@ from rankterm.cli.common import (
 if TYPE_CHECKING:
     from rankterm.api.client import RankingClient
     from rankterm.api.importing import ImportReport, Plan
+    from rankterm.api.outbox import Outbox
 
 ORDER = 61
 
@@ -142,18 +145,26 @@ def show_plan(plan: Plan, fmt: str) -> None:
             emit_rows("table", section.columns, rows, title=section.title)
 
 
-async def _send(plan: Plan, client: RankingClient, outbox) -> ImportReport:
+async def _send(plan: Plan, client: RankingClient, outbox: Outbox) -> ImportReport:
     from rankterm.api.importing import send_plan
     from rankterm.api.importing.report import outcome
     from rankterm.api.outbox import OutboxSender
 
-    sender = OutboxSender(outbox, client)
+    say: Callable[[str], None] = _say
+
+    async def wait(seconds: float) -> None:  # the sender's pause between tries: said, not silent
+        say(f"rankterm: the service did not answer; trying again in {seconds:g} s")
+        await asyncio.sleep(seconds)
+
+    sender = OutboxSender(outbox, client, sleep=wait)
     if is_terminal(sys.stderr):
         from rich.console import Console
         from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
         columns = (TextColumn("sending"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn())
         with Progress(*columns, console=Console(stderr=True), transient=True) as bar:
+            console = bar.console
+            say = lambda text: console.print(text, markup=False, highlight=False)  # noqa: E731 - above the bar
             task = bar.add_task("sending", total=max(1, plan.to_record))
             report = await send_plan(
                 plan,
