@@ -14,7 +14,8 @@ service's batches (`--batch`, default the client's 10), each match with an exter
 dropped connection loses nothing (what was queued is sent by the next run or by the app) and importing the
 same file again records nothing new. A progress bar on a terminal; a summary at the end.
 
-`--format json` prints the dry run (and then what was sent) as JSON on stdout.
+`--format json` prints one JSON document on stdout: ``{"dryRun": …}``, and ``"sent"`` beside it after an
+import (recorded, rejected by code, waiting, ghosts and games made, requests, seconds).
 
 Exit codes: 0 done (or nothing new); 1 the service rejected matches or refused the import (quota, key);
 2 a file or map that cannot be used; 3 the service cannot be reached (what was queued waits in the outbox).
@@ -94,17 +95,19 @@ async def run_import(client: RankingClient, args: argparse.Namespace) -> int:
         if reading is not None:
             reading.done()
         with plan:
-            show_plan(plan, args.format)
+            nothing = plan.to_record == 0 and not plan.queued
+            if args.format == "table" or args.dry_run or nothing:
+                show_plan(plan, args.format)
             if args.dry_run:
                 return EXIT_OK
-            if plan.to_record == 0 and not plan.queued:
+            if nothing:
                 _say("rankterm: nothing new to record.")
                 return EXIT_OK
             report = await _send(plan, client, outbox)
-        if args.format == "json":
-            from rankterm.api.importing.report import report_json
+            if args.format == "json":  # one document: the dry run and what was sent
+                from rankterm.api.importing.report import as_json, report_json
 
-            emit_json({"sent": report_json(report)})
+                emit_json({"dryRun": as_json(plan), "sent": report_json(report)})
         return _exit(report)
     finally:
         outbox.close()

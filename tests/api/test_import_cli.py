@@ -55,3 +55,10 @@ def test_a_file_it_cannot_read_is_a_usage_error(tmp_path: Path, capsys: pytest.C
     bad_map.write_text("[players]\nAda = 3\n")
     assert main(["import", str(FIXTURES / "plays.csv"), "--demo", "--map", str(bad_map)]) == 2
     assert "map.toml" in capsys.readouterr().err
+
+
+def test_json_is_one_document_with_the_dry_run_and_what_was_sent(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["import", str(FIXTURES / "bgstats.json"), "--demo", "--format", "json"]) == 0
+    document = json.loads(capsys.readouterr().out)
+    assert document["dryRun"]["toRecord"] == 8
+    assert document["sent"]["recorded"] == 8 and document["sent"]["waiting"] == 0
