@@ -144,9 +144,9 @@ class GamesScreen(RanktermScreen):
 
     @task(group="games")
     async def load_group(self, refresh: bool = False) -> None:
-        self.view = "group"
         table = self.query_one("#games-table", TextTable)
-        table.expect_rows()  # keys typed before the rows are kept for them
+        token = table.expect_rows(replace=self.view != "group")  # keys typed before the rows wait for them
+        self.view = "group"
         try:
             table.loading = not table.row_count  # a list already shown stays up while it is revalidated
             try:
@@ -161,7 +161,7 @@ class GamesScreen(RanktermScreen):
             if self.view == "group":
                 self._show_group(games)
         finally:
-            table.rows_arrived()
+            table.rows_arrived(token)
 
     def _show_group(self, games: list[Game]) -> None:
         known = {g.id for g in games}
@@ -176,7 +176,7 @@ class GamesScreen(RanktermScreen):
     async def search(self, text: str) -> None:
         self.view = "search"
         table = self.query_one("#games-table", TextTable)
-        table.expect_rows()  # keys typed before the rows are kept for them
+        token = table.expect_rows(replace=True)  # keys typed before the rows wait for them
         try:
             table.loading = True
             try:
@@ -189,13 +189,13 @@ class GamesScreen(RanktermScreen):
             found = f"{len(games)} game" + ("" if len(games) == 1 else "s")
             self.show_games(games, f"Search “{text}”: {found} found (esc: back to the group's games).")
         finally:
-            table.rows_arrived()
+            table.rows_arrived(token)
 
     @task(group="games")
     async def load_popular(self) -> None:
         self.view = "popular"
         table = self.query_one("#games-table", TextTable)
-        table.expect_rows()  # keys typed before the rows are kept for them
+        token = table.expect_rows(replace=True)  # keys typed before the rows wait for them
         try:
             table.loading = True
             try:
@@ -207,7 +207,7 @@ class GamesScreen(RanktermScreen):
                 table.loading = False
             self.show_games(games, f"Popular games: {len(games)} (F4: back to the group's games).")
         finally:
-            table.rows_arrived()
+            table.rows_arrived(token)
 
     # ------------------------------------------------------------------ search field
 
@@ -226,21 +226,22 @@ class GamesScreen(RanktermScreen):
 
     def _search_now(self, text: str) -> None:
         self._search_timer = None
+        self.query_one("#games-table", TextTable).expect_rows(replace=True)  # from now, not when it starts
         self.search(text)
 
     @on(Input.Submitted, "#games-search")
-    def _search_submitted(self, event: Input.Submitted) -> None:
-        text = event.value.strip()
+    def _search_submitted(self, _event: Input.Submitted | None = None) -> None:
+        text = self.query_one("#games-search", Input).value.strip()
         if len(text) >= SEARCH_MIN:
             if self._search_timer is not None:
                 self._search_timer.stop()
             self._search_now(text)
-        self.query_one("#games-table", DataTable).focus()
+        self.query_one("#games-table", TextTable).take_focus()  # now: the next key typed goes there
 
     def on_key(self, event: events.Key) -> None:
         """A cursor key or Enter typed before the table had the focus (the screen just opened), or while it
         shows its loading indicator (Textual then gives keys to the screen), is the table's."""
-        if type_ahead(self, event, self.query_one("#games-search", Input)):
+        if type_ahead(self, event, self.query_one("#games-search", Input), self._search_submitted):
             return
         if self.focused is None or self.focused.loading:
             self.query_one("#games-table", TextTable).take_key(event)
@@ -248,7 +249,7 @@ class GamesScreen(RanktermScreen):
     # ------------------------------------------------------------------ actions
 
     def action_focus_search(self) -> None:
-        self.query_one("#games-search", Input).focus()
+        self.set_focus(self.query_one("#games-search", Input))
 
     def action_clear_search(self) -> None:
         search = self.query_one("#games-search", Input)
@@ -258,7 +259,7 @@ class GamesScreen(RanktermScreen):
                 self._search_timer.stop()
                 self._search_timer = None
             self.load_group()
-        self.query_one("#games-table", DataTable).focus()
+        self.query_one("#games-table", TextTable).take_focus()
 
     def action_toggle_popular(self) -> None:
         if self.view == "popular":

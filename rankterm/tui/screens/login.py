@@ -119,7 +119,7 @@ class LoginScreen(RanktermScreen):
 
     def action_to_list(self) -> None:
         """Leave the form's field (Escape): the profile list takes the keys again."""
-        self.query_one("#login-list", OptionList).focus()
+        self.set_focus(self.query_one("#login-list", OptionList))  # now: the next key typed goes there
 
     # ------------------------------------------------------------------ the list
 

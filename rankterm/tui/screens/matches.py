@@ -192,7 +192,7 @@ class MatchesScreen(SubsetPagedScreen):
     # ------------------------------------------------------------------ events and keys
 
     def action_focus_subset(self) -> None:
-        self.picker.focus()
+        self.set_focus(self.picker)  # now: the next key typed goes there
 
     def action_ask_exists(self) -> None:
         if not self.has_client:

@@ -126,7 +126,8 @@ class PlayersScreen(RanktermScreen):
     @task(group="players")
     async def load_page(self, number: int, select: str | None = None) -> None:
         table = self.query_one("#players-table", TextTable)
-        table.expect_rows()  # keys typed before the rows are kept for them (also when this load is cancelled)
+        # keys typed before the rows wait for them (also when this load is cancelled by a newer one)
+        token = table.expect_rows(replace=number != self.page_number or bool(self.filter_text))
         try:
             table.loading = True
             try:
@@ -146,12 +147,12 @@ class PlayersScreen(RanktermScreen):
                 caption += " · [ ] to turn"
             self.show_players(page.data, caption, select)
         finally:
-            table.rows_arrived()
+            table.rows_arrived(token)
 
     @task(group="players")
     async def apply_filter(self, text: str) -> None:
         table = self.query_one("#players-table", TextTable)
-        table.expect_rows()
+        token = table.expect_rows(replace=True)
         try:
             table.loading = True
             try:
@@ -166,7 +167,7 @@ class PlayersScreen(RanktermScreen):
                 found, f"Filter “{text}”: {len(found)} of all {len(everyone)} players (esc: clear)."
             )
         finally:
-            table.rows_arrived()
+            table.rows_arrived(token)
 
     @task(group="players-jump")
     async def jump_to(self, player: Player) -> None:
@@ -185,6 +186,7 @@ class PlayersScreen(RanktermScreen):
 
     @on(Input.Changed, "#players-filter")
     def _filter_changed(self, event: Input.Changed) -> None:
+        self.query_one("#players-table", TextTable).expect_rows(replace=True)  # Enter waits for these rows
         if event.value.strip():
             self.apply_filter(event.value.strip())
         else:
@@ -192,12 +194,12 @@ class PlayersScreen(RanktermScreen):
 
     @on(Input.Submitted, "#players-filter")
     def _filter_submitted(self) -> None:
-        self.query_one("#players-table", DataTable).focus()
+        self.query_one("#players-table", TextTable).take_focus()  # now: the next key typed goes there
 
     def on_key(self, event: events.Key) -> None:
         """A cursor key or Enter typed before the table had the focus (the screen just opened), or while it
         shows its loading indicator (Textual then gives keys to the screen), is the table's."""
-        if type_ahead(self, event, self.query_one("#players-filter", Input)):
+        if type_ahead(self, event, self.query_one("#players-filter", Input), self._filter_submitted):
             return
         if self.focused is None or self.focused.loading:
             self.query_one("#players-table", TextTable).take_key(event)
@@ -210,16 +212,17 @@ class PlayersScreen(RanktermScreen):
             return
         target = min(max(1, self.page_number + step), self.total_pages)
         if target != self.page_number:
+            self.query_one("#players-table", TextTable).expect_rows(replace=True)
             self.load_page(target)
 
     def action_focus_filter(self) -> None:
-        self.query_one("#players-filter", Input).focus()
+        self.set_focus(self.query_one("#players-filter", Input))
 
     def action_clear_filter(self) -> None:
         field = self.query_one("#players-filter", Input)
         if field.value:
             field.value = ""  # the Changed handler reloads the page
-        self.query_one("#players-table", DataTable).focus()
+        self.query_one("#players-table", TextTable).take_focus()
 
     def reload_data(self) -> None:
         """The group changed (another seat's player, a ghost sent): the page (or the filter) is read again,

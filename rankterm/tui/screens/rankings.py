@@ -198,21 +198,23 @@ class RankingsScreen(SubsetPagedScreen):
     # ------------------------------------------------------------------ events and keys
 
     @on(Input.Submitted, "#rank-match")
-    def _match_submitted(self, event: Input.Submitted) -> None:
-        field = event.input
+    def _match_submitted(self, _event: Input.Submitted | None = None) -> None:
+        """Enter in the match-number field: the standings after that match, and the table takes the keys."""
+        field = self.query_one("#rank-match", Input)
         try:
-            number = parse_match_number(event.value)
+            number = parse_match_number(field.value)
         except ValueError as exc:
             field.add_class("-invalid")
             self.say(str(exc), "error")
             return
         field.remove_class("-invalid")
-        if number is None and event.value.strip().lower() != "last":
+        if number is None and field.value.strip().lower() != "last":
             field.value = "last"
         self.match_number = number
         self.pager.show(1, 1)
+        self.table.expect_rows(replace=True)  # keys typed right after Enter wait for these standings
         self.load_page(1)
-        self.table.focus()
+        self.table.take_focus()  # now: the next key typed goes there
 
     @on(Input.Changed, "#rank-match")
     def _match_typing(self, event: Input.Changed) -> None:
@@ -230,14 +232,14 @@ class RankingsScreen(SubsetPagedScreen):
 
     def on_key(self, event: events.Key) -> None:
         """`/` and the digits typed right after it reach the match-number field, however fast."""
-        if not type_ahead(self, event, self.query_one("#rank-match", Input)):
+        if not type_ahead(self, event, self.query_one("#rank-match", Input), self._match_submitted):
             super().on_key(event)
 
     def action_focus_match(self) -> None:
-        self.query_one("#rank-match", Input).focus()
+        self.set_focus(self.query_one("#rank-match", Input))
 
     def action_focus_subset(self) -> None:
-        self.picker.focus()
+        self.set_focus(self.picker)
 
     @on(DataTable.RowSelected, "#rank-table")
     def _open_player(self, event: DataTable.RowSelected) -> None:

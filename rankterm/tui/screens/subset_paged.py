@@ -79,7 +79,7 @@ class SubsetPagedScreen(RanktermScreen):
         come from the mirror and the status line says how old they are."""
         if not self.has_client:
             return
-        self.table.expect_rows()  # keys typed before the rows are kept for them (TextTable)
+        token = self.table.expect_rows()  # keys typed before the rows are kept for them (TextTable)
         try:
             try:
                 subsets = await self.client.subsets(refresh=True)
@@ -94,16 +94,16 @@ class SubsetPagedScreen(RanktermScreen):
             await self._load(self.pager.page)
             self.note_freshness()
         finally:
-            self.table.rows_arrived()
+            self.table.rows_arrived(token)
 
     @task(group="subset-page")
     async def load_page(self, page: int) -> None:
-        self.table.expect_rows()
+        token = self.table.expect_rows(replace=True)
         try:
             await self._load(page)
             self.note_freshness()
         finally:
-            self.table.rows_arrived()
+            self.table.rows_arrived(token)
 
     async def _revalidate(self) -> None:
         """Bring what the mirror holds for this screen up to date before the page is read (default: nothing)."""
@@ -119,6 +119,7 @@ class SubsetPagedScreen(RanktermScreen):
             return
         self._shown_subset = event.value
         self.pager.show(1, 1)
+        self.table.expect_rows(replace=True)
         self.load_page(1)
 
     @on(Pager.Changed)
@@ -132,11 +133,12 @@ class SubsetPagedScreen(RanktermScreen):
             self.table.take_key(event)
 
     def action_page(self, step: int) -> None:
-        self.pager.go_to(self.pager.page + step)
+        if self.pager.go_to(self.pager.page + step):
+            self.table.expect_rows(replace=True)  # keys typed right after ] wait for the new page
 
     def action_to_table(self) -> None:
         """Leave the field or picker the cursor is in (Escape): the table takes the keys again."""
-        self.table.focus()
+        self.table.take_focus()  # now: the next key typed goes there
 
     def action_reload(self) -> None:
         self.reload()

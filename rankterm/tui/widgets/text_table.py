@@ -11,15 +11,16 @@ another subset would inherit old widths. Columns are made again for every page, 
 the page only (and snapshots are stable). The cursor stays on the row it was on (by row key) when that row is
 still there: a page revalidated under the cursor never moves it to another row.
 
-Keys typed before the rows: a screen calls `expect_rows()` when it starts loading and `rows_arrived()` when it
-is done (in a `finally`). Meanwhile the cursor keys and Enter pressed on the table while it has no rows (or
-shows its loading indicator) are kept, in order, and replayed on the rows once they are there: `r` then at
-once `down down enter` opens the third player, however slow the service.
+Keys typed before the rows: a screen calls `token = expect_rows(replace=...)` when a load is asked for and
+`rows_arrived(token)` when it is done (in a `finally`). Meanwhile the cursor keys and Enter pressed on the
+table while it has no rows, shows its loading indicator, or is about to be replaced (a filter, another page)
+are kept, in order, and replayed on the rows once they are there: `r` then at once `down down enter` opens the
+third player, `/ele` Enter Enter opens Elena, however slow the service.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from rich.text import Text
@@ -40,10 +41,14 @@ class TextTable(DataTable):
 
     def __init__(self, *args: Any, await_first_rows: bool = False, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self._expecting = 0
-        self._first = await_first_rows
-        """A list screen's table keeps keys from the start, before its first load has even begun."""
+        self._token = 0
+        self._awaited: int | None = 0 if await_first_rows else None
+        """The load whose rows are awaited (the latest asked for), None when none is."""
+        self._replace = await_first_rows
+        """Whether the awaited rows replace those shown (a filter, another page): then keys wait for them even
+        while rows are shown. A list screen's first rows are awaited from the start."""
         self._kept: list[str] = []
+        self._wants_focus = False
 
     def add_row(self, *cells: Any, **kwargs: Any) -> Any:
         return super().add_row(*(Text(display_safe(c)) if isinstance(c, str) else c for c in cells), **kwargs)
@@ -53,17 +58,30 @@ class TextTable(DataTable):
         """The keys kept until the rows arrive (for tests and the curious)."""
         return list(self._kept)
 
-    def expect_rows(self) -> None:
-        """Rows are being loaded: keep the cursor keys pressed until `rows_arrived()` (loads may overlap: the
-        keys are replayed when the last one is over)."""
-        self._expecting += 1
+    @property
+    def awaiting_rows(self) -> bool:
+        return self._awaited is not None
 
-    def rows_arrived(self) -> None:
-        """The load is over (rows or not): replay the keys kept, in order, on what the table now shows."""
-        self._expecting = max(0, self._expecting - 1)
-        self._first = False
-        if self._expecting:
+    def expect_rows(self, *, replace: bool = False) -> int:
+        """Rows are being loaded (`replace`: other rows than those shown): keep the cursor keys and Enter until
+        `rows_arrived(token)` with the token returned. Call it when the load is asked for (a key, a field's
+        change), not only when its worker starts: a key typed in between would act on the rows going away.
+        The latest load asked for wins; an older one finishing (or cancelled) releases nothing."""
+        self._token += 1
+        self._replace = replace or (self._awaited is not None and self._replace)
+        self._awaited = self._token
+        return self._token
+
+    def rows_arrived(self, token: int | None = None) -> None:
+        """The load `token` is over (rows or not): replay the keys kept, in order, on what the table now shows.
+        Nothing happens for a load older than the latest asked for."""
+        if token is not None and token != self._awaited:
             return
+        self._awaited = None
+        self._replace = False
+        if self._wants_focus and self.screen.focused is None and self.focusable:
+            self.screen.set_focus(self)
+        self._wants_focus = False
         kept, self._kept = self._kept, []
         for key in kept:
             self._press(key)
@@ -74,11 +92,20 @@ class TextTable(DataTable):
             self.call_later(self.run_action, binding.action)
             return
 
+    def take_focus(self) -> None:
+        """Take the cursor now. A table showing its loading indicator cannot: then nothing has it (the keys
+        typed meanwhile reach the screen, which hands them to `take_key`) until the rows arrive."""
+        if self.focusable:
+            self.screen.set_focus(self)
+        else:
+            self.screen.set_focus(None)
+            self._wants_focus = True
+
     def _keeps(self, key: str) -> bool:
         return (
-            bool(self._expecting or self._first)
+            self._awaited is not None
             and key in KEPT_KEYS
-            and (self.row_count == 0 or self.loading)
+            and (self._replace or self.row_count == 0 or self.loading)
         )
 
     async def _on_key(self, event: events.Key) -> None:
@@ -96,7 +123,7 @@ class TextTable(DataTable):
             return False
         event.stop()
         event.prevent_default()
-        self.focus()
+        self.take_focus()
         if self._keeps(event.key):
             self._kept.append(event.key)
         else:
@@ -147,16 +174,29 @@ def fill_table(
         table.keep_cursor_on(was_on)
 
 
-def type_ahead(screen: Screen, event: events.Key, field: Input, field_key: str = "slash") -> bool:
+def type_ahead(
+    screen: Screen,
+    event: events.Key,
+    field: Input,
+    submit: Callable[[], object] | None = None,
+    field_key: str = "slash",
+) -> bool:
     """Keys typed ahead on a list screen, in the order typed: `field_key` (/) moves the cursor to `field` at
-    once (not after the keys already on their way, as a binding would), and a printable key that reached the
-    screen while `field` has the cursor (it was sent on before the cursor moved) is typed into it. Call from
-    the screen's `on_key`; True when the key was taken."""
+    once (not after the keys already on their way, as a binding would); Enter in `field` runs `submit` at once
+    (which moves the cursor on and says which rows to wait for) rather than through a message that keys typed
+    next would overtake; and a printable key that reached the screen while `field` has the cursor (it was sent
+    on before the cursor moved) is typed into it. Call from the screen's `on_key`; True when the key was
+    taken."""
     focused = screen.focused
     if event.key == field_key and not isinstance(focused, Input):
         event.stop()
         event.prevent_default()
         screen.set_focus(field)
+        return True
+    if focused is field and event.key == "enter" and submit is not None:
+        event.stop()
+        event.prevent_default()
+        submit()
         return True
     if focused is field and event.is_printable:
         event.stop()
