@@ -37,7 +37,7 @@ from textual.widgets import Static
 from rankterm.api.effect import EffectUnknown, match_effect
 from rankterm.api.errors import RanktermError
 from rankterm.api.models import Match, Subset
-from rankterm.tui.base import RanktermScreen, task
+from rankterm.tui.base import Kind, RanktermScreen, Where, task
 from rankterm.tui.text import error_sentence, styled
 from rankterm.tui.widgets.board.panels import LastMatchPanel, RecentPanel, StandingsPanel
 from rankterm.tui.widgets.board.podium import EffectStrip, Podium
@@ -149,6 +149,13 @@ class BoardScreen(RanktermScreen):
 
     def on_resize(self, _event: events.Resize) -> None:
         self._draw()
+
+    def say(self, text: str, kind: Kind = "info", *, to: Where = "line") -> None:
+        """As every screen says; the board also remembers that its line holds a sentence (the app's "Opening
+        the demo group…" included), so that the next good load clears it."""
+        super().say(text, kind, to=to)
+        if to != "toast":
+            self._said = bool(text)
 
     def reload_data(self) -> None:
         """Read again; while a read is under way, once more when it is done (a read cut short and started
