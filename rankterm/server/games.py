@@ -5,7 +5,7 @@ The catalogue (``catalogue.json``, read with importlib.resources) is copied into
 A game created by name belongs to the group that created it. Names are compared after `normalise`
 (NFKD, combining marks dropped, casefolded), so "Café" and "cafe" are one game.
 
-Functions take an open `sqlite3.Connection`; the caller (`Store`) holds the lock and the transaction.
+Functions take an open `Conn`; the caller (`Store`) holds the lock and the transaction.
 """
 
 from __future__ import annotations
@@ -19,6 +19,7 @@ from importlib import resources
 from typing import Any
 
 from rankterm.api.models import WEIGHTS, Game, Weight
+from rankterm.server.conn import Conn
 from rankterm.server.wire import Fault
 
 GAME_COLUMNS = "id, name, weight, bgg_id, thumbnail, medium_image"
@@ -43,11 +44,11 @@ def catalogue() -> tuple[tuple[dict[str, Any], ...], str]:
     return entries, hashlib.sha256(raw).hexdigest()
 
 
-def sync_catalogue(conn: sqlite3.Connection) -> None:
+def sync_catalogue(conn: Conn) -> None:
     """Bring the catalogue games up to the bundled file (inside the caller's transaction)."""
     entries, fingerprint = catalogue()
     row = conn.execute("SELECT value FROM meta WHERE key = 'catalogue'").fetchone()
-    if row is not None and row[0] == fingerprint:
+    if row is not None and _as_bytes(row[0]) == fingerprint.encode():
         return
     existing = {
         r[1]: r[0] for r in conn.execute("SELECT id, norm_name FROM games WHERE group_id IS NULL").fetchall()
@@ -70,7 +71,16 @@ def sync_catalogue(conn: sqlite3.Connection) -> None:
                 (name, norm, weight, bgg, pos),
             )
             existing[norm] = cur.lastrowid
-    conn.execute("INSERT OR REPLACE INTO meta (key, value) VALUES ('catalogue', ?)", (fingerprint,))
+    conn.execute(
+        "INSERT INTO meta (key, value) VALUES ('catalogue', ?)"
+        " ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+        (fingerprint.encode(),),
+    )
+
+
+def _as_bytes(value: str | bytes | memoryview) -> bytes:
+    """A meta value as bytes: older files kept the fingerprint as text, newer ones (and PostgreSQL) as bytes."""
+    return value.encode() if isinstance(value, str) else bytes(value)
 
 
 def game_from_row(row: sqlite3.Row | tuple) -> Game:
@@ -88,7 +98,7 @@ def game_from_row(row: sqlite3.Row | tuple) -> Game:
     )
 
 
-def game_by_id(conn: sqlite3.Connection, group_id: int, game_id: int) -> Game | None:
+def game_by_id(conn: Conn, group_id: int, game_id: int) -> Game | None:
     """The game `game_id` when the group may use it (catalogue or its own), else None."""
     row = conn.execute(
         f"SELECT {GAME_COLUMNS} FROM games WHERE id = ? AND (group_id IS NULL OR group_id = ?)",
@@ -97,7 +107,7 @@ def game_by_id(conn: sqlite3.Connection, group_id: int, game_id: int) -> Game | 
     return game_from_row(row) if row else None
 
 
-def group_games(conn: sqlite3.Connection, group_id: int) -> list[Game]:
+def group_games(conn: Conn, group_id: int) -> list[Game]:
     """The group's games: those with at least one match, by name."""
     rows = conn.execute(
         f"SELECT {G_COLUMNS} FROM subsets s"
@@ -108,7 +118,7 @@ def group_games(conn: sqlite3.Connection, group_id: int) -> list[Game]:
     return sorted(games, key=lambda g: (normalise(g.name), g.id))
 
 
-def search(conn: sqlite3.Connection, group_id: int, name: str) -> list[Game]:
+def search(conn: Conn, group_id: int, name: str) -> list[Game]:
     """Catalogue and group games whose normalised name contains the normalised `name`.
 
     Exact matches first, then names starting with it, then the rest; alphabetical within each.
@@ -125,7 +135,7 @@ def search(conn: sqlite3.Connection, group_id: int, name: str) -> list[Game]:
     return [game_from_row(r[:-1]) for r in rows[:SEARCH_LIMIT]]
 
 
-def popular(conn: sqlite3.Connection, group_id: int) -> list[Game]:
+def popular(conn: Conn, group_id: int) -> list[Game]:
     """The group's most played games (by matches), then catalogue games in catalogue order."""
     played = conn.execute(
         f"SELECT {G_COLUMNS} FROM subsets s"
@@ -145,7 +155,7 @@ def popular(conn: sqlite3.Connection, group_id: int) -> list[Game]:
     return out
 
 
-def find(conn: sqlite3.Connection, group_id: int, *, bgg_id: int | None, name: str | None) -> Game | None:
+def find(conn: Conn, group_id: int, *, bgg_id: int | None, name: str | None) -> Game | None:
     """An existing game the group may use, by BGG id (first) or by normalised name."""
     scope = "(group_id IS NULL OR group_id = ?)"
     if bgg_id is not None:
@@ -165,7 +175,7 @@ def find(conn: sqlite3.Connection, group_id: int, *, bgg_id: int | None, name: s
     return None
 
 
-def insert(conn: sqlite3.Connection, group_id: int, name: str, bgg_id: int | None) -> Game:
+def insert(conn: Conn, group_id: int, name: str, bgg_id: int | None) -> Game:
     """A new game of the group, weight ``normal`` (the caller checked that it does not exist)."""
     cur = conn.execute(
         "INSERT INTO games (group_id, name, norm_name, weight, bgg_id) VALUES (?, ?, ?, ?, ?)",

@@ -18,13 +18,13 @@ Match type (ours): with a bot faction, ``player_vs_bot`` when the humans are one
 
 from __future__ import annotations
 
-import sqlite3
 from dataclasses import dataclass, field
 from typing import Any
 
 from rankterm.api.models import NAME_GAME, NAME_VERSUS, Game, NewFaction, NewMatch
 from rankterm.api.new_match import Problem, read_match
 from rankterm.server import games, players, rankings
+from rankterm.server.conn import Conn
 from rankterm.server.wire import Fault
 
 MAX_BATCH = 100
@@ -74,9 +74,7 @@ def by_code(problems: list[Problem]) -> list[tuple[str, str]]:
     return out
 
 
-def judge(
-    conn: sqlite3.Connection, group_id: int, items: list[Any], seen: set[str] | None = None
-) -> list[Verdict]:
+def judge(conn: Conn, group_id: int, items: list[Any], seen: set[str] | None = None) -> list[Verdict]:
     """Each item of a batch, judged on its own; `seen` collects the external ids accepted so far."""
     seen = set() if seen is None else seen
     verdicts = []
@@ -88,7 +86,7 @@ def judge(
     return verdicts
 
 
-def _judge_one(conn: sqlite3.Connection, group_id: int, index: int, item: Any, seen: set[str]) -> Verdict:
+def _judge_one(conn: Conn, group_id: int, index: int, item: Any, seen: set[str]) -> Verdict:
     match, problems = read_match(item)
     if match is None:
         raw_id = item.get("id") if isinstance(item, dict) else None
@@ -124,7 +122,7 @@ def _judge_one(conn: sqlite3.Connection, group_id: int, index: int, item: Any, s
     return verdict
 
 
-def exists(conn: sqlite3.Connection, group_id: int, external_id: str) -> bool:
+def exists(conn: Conn, group_id: int, external_id: str) -> bool:
     """Whether the group has an accepted match with this external id."""
     row = conn.execute(
         "SELECT 1 FROM matches WHERE group_id = ? AND external_id = ?", (group_id, external_id)
@@ -159,7 +157,7 @@ def match_type(factions: list[NewFaction]) -> str:
     return "player_vs_player" if len(humans) == 2 else "multiplayer"
 
 
-def subset_id(conn: sqlite3.Connection, group_id: int, key: str, *, game: Game | None, created: str) -> int:
+def subset_id(conn: Conn, group_id: int, key: str, *, game: Game | None, created: str) -> int:
     """The row id of the group's subset `key`, made (for a game's subset) when missing."""
     row = conn.execute("SELECT id FROM subsets WHERE group_id = ? AND key = ?", (group_id, key)).fetchone()
     if row:
@@ -177,7 +175,7 @@ def game_subset_key(game_id: int) -> str:
     return f"g{game_id}"
 
 
-def record(conn: sqlite3.Connection, group_id: int, verdict: Verdict, now: str, client_id: int | None) -> int:
+def record(conn: Conn, group_id: int, verdict: Verdict, now: str, client_id: int | None) -> int:
     """Store an accepted match, its subsets and ratings; return its row id (its wire `id`)."""
     match, game = verdict.match, verdict.game
     assert match is not None and game is not None and verdict.accepted

@@ -4,7 +4,7 @@ A ghost player gets an id of 11 random letters and digits, ``ghost`` 1, an empty
 the display name ``"*" + name``. The name is kept as sent (only surrounding whitespace is trimmed): quotes,
 SQL, escape sequences and any unicode are data, always passed as SQL parameters.
 
-Functions take an open `sqlite3.Connection`; the caller (`Store`) holds the lock and the transaction.
+Functions take an open `Conn`; the caller (`Store`) holds the lock and the transaction.
 """
 
 from __future__ import annotations
@@ -14,6 +14,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from rankterm.api.models import Player, PlayersPage
+from rankterm.server.conn import Conn
 from rankterm.server.tokens import random_id
 from rankterm.server.wire import PAGE_SIZE, Fault, page_bounds, total_pages
 
@@ -29,7 +30,7 @@ def player_from_row(row: sqlite3.Row | tuple) -> Player:
     return Player(id=pid, ghost=bool(ghost), username=username, display_name=display, icon=icon)
 
 
-def load_players(conn: sqlite3.Connection, ids: Iterable[str]) -> dict[str, Player]:
+def load_players(conn: Conn, ids: Iterable[str]) -> dict[str, Player]:
     """The players with these ids (unknown ids are left out)."""
     wanted = list(dict.fromkeys(ids))
     out: dict[str, Player] = {}
@@ -41,7 +42,7 @@ def load_players(conn: sqlite3.Connection, ids: Iterable[str]) -> dict[str, Play
     return out
 
 
-def known_ids(conn: sqlite3.Connection, group_id: int, ids: Iterable[str]) -> set[str]:
+def known_ids(conn: Conn, group_id: int, ids: Iterable[str]) -> set[str]:
     """Those of `ids` that are players of the group."""
     wanted = list(dict.fromkeys(ids))
     found: set[str] = set()
@@ -68,7 +69,7 @@ def check_name(name: Any) -> str:
 
 
 def create(
-    conn: sqlite3.Connection,
+    conn: Conn,
     group_id: int,
     name: str,
     created: str,
@@ -95,7 +96,7 @@ def create(
     return Player(id=pid, ghost=ghost, username=username, display_name=display, icon="")
 
 
-def page(conn: sqlite3.Connection, group_id: int, number: int) -> PlayersPage:
+def page(conn: Conn, group_id: int, number: int) -> PlayersPage:
     """Page `number` of the group's players, by display name (casefolded) then id."""
     total = conn.execute("SELECT count(*) FROM players WHERE group_id = ?", (group_id,)).fetchone()[0]
     offset, limit = page_bounds(number)

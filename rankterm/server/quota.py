@@ -15,12 +15,12 @@ from __future__ import annotations
 
 import calendar
 import math
-import sqlite3
 import time
 from collections.abc import Mapping
 from dataclasses import dataclass
 
 from rankterm.api.models import QUOTA_FIELDS
+from rankterm.server.conn import Conn
 from rankterm.server.wire import Fault
 
 CALLS = "calls"
@@ -93,7 +93,7 @@ def _counter_kind(meter: Meter) -> str:
     return f"{meter.kind}/{meter.period}"
 
 
-def _count(conn: sqlite3.Connection, client_id: int, meter: Meter, now: float) -> int:
+def _count(conn: Conn, client_id: int, meter: Meter, now: float) -> int:
     row = conn.execute(
         "SELECT count FROM quota_counters WHERE client_id = ? AND kind = ? AND bucket = ?",
         (client_id, _counter_kind(meter), bucket_start(meter.period, now)),
@@ -101,29 +101,39 @@ def _count(conn: sqlite3.Connection, client_id: int, meter: Meter, now: float) -
     return row[0] if row else 0
 
 
-def charge(
-    conn: sqlite3.Connection, client_id: int, amounts: Mapping[str, int], limits: QuotaLimits, now: float
-) -> None:
+def charge(conn: Conn, client_id: int, amounts: Mapping[str, int], limits: QuotaLimits, now: float) -> None:
     """Count `amounts` (kind -> how many) against the client's meters, or raise the first Q… exceeded.
 
-    Runs inside the caller's transaction: a refused charge counts nothing.
+    Runs inside the caller's transaction: a refused charge counts nothing (the caller rolls back). Each
+    counter is bumped first (``INSERT … ON CONFLICT DO UPDATE … RETURNING``, atomic in the database and
+    holding the row until the transaction ends) and checked after, so concurrent charges of one client,
+    from any number of workers, never both slip under a limit.
     """
     wanted = [(m, amounts[m.kind]) for m in METERS if amounts.get(m.kind)]
     for meter, amount in wanted:
         limit = getattr(limits, meter.attr)
-        if _count(conn, client_id, meter, now) + amount > limit:
-            raise Fault(meter.code, f"Quota reached: {meter.field} ({limit} {_PERIOD_WORDS[meter.period]}).")
+        if amount > limit:
+            raise Fault(meter.code, _refusal(meter, limit))
     for meter, amount in wanted:
         kind, bucket = _counter_kind(meter), bucket_start(meter.period, now)
-        conn.execute(
+        counted = conn.execute(
             "INSERT INTO quota_counters (client_id, kind, bucket, count) VALUES (?, ?, ?, ?)"
-            " ON CONFLICT (client_id, kind, bucket) DO UPDATE SET count = count + excluded.count",
+            " ON CONFLICT (client_id, kind, bucket) DO UPDATE"
+            " SET count = quota_counters.count + excluded.count RETURNING count",
             (client_id, kind, bucket, amount),
-        )
+        ).fetchone()[0]
+        limit = getattr(limits, meter.attr)
+        if counted > limit:
+            raise Fault(meter.code, _refusal(meter, limit))
+    for meter, _ in wanted:
         conn.execute(
             "DELETE FROM quota_counters WHERE client_id = ? AND kind = ? AND bucket < ?",
-            (client_id, kind, bucket),
+            (client_id, _counter_kind(meter), bucket_start(meter.period, now)),
         )
+
+
+def _refusal(meter: Meter, limit: int) -> str:
+    return f"Quota reached: {meter.field} ({limit} {_PERIOD_WORDS[meter.period]})."
 
 
 def percent(count: int, limit: int) -> str:
@@ -133,6 +143,6 @@ def percent(count: int, limit: int) -> str:
     return f"{min(99, math.ceil(100 * count / limit))}%"
 
 
-def usage(conn: sqlite3.Connection, client_id: int, limits: QuotaLimits, now: float) -> dict[str, str]:
+def usage(conn: Conn, client_id: int, limits: QuotaLimits, now: float) -> dict[str, str]:
     """Each quota field (WIRE.md order) -> percentage string."""
     return {m.field: percent(_count(conn, client_id, m, now), getattr(limits, m.attr)) for m in METERS}

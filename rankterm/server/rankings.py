@@ -25,12 +25,12 @@ Rules the wire leaves open (ours):
 
 from __future__ import annotations
 
-import sqlite3
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from rankterm.api.models import Player, RankingRow
 from rankterm.server import rating
+from rankterm.server.conn import Conn
 from rankterm.server.players import load_players
 from rankterm.server.wire import format_time, parse_time
 
@@ -53,9 +53,7 @@ class Side:
     bot: bool = False
 
 
-def record(
-    conn: sqlite3.Connection, subset_id: int, number: int, date: str, sides: Sequence[Side], weight: str
-) -> None:
+def record(conn: Conn, subset_id: int, number: int, date: str, sides: Sequence[Side], weight: str) -> None:
     """Rate match `number` (played at `date`) in subset `subset_id` and store everyone's new standing."""
     keys = [k for side in sides for k in side.keys]
     marks = ",".join("?" * len(keys))
@@ -81,8 +79,12 @@ def record(
             (subset_id, key, number, date, skill.mu, skill.sigma, ree, best, played, last),
         )
         conn.execute(
-            "INSERT OR REPLACE INTO rating_current (subset_id, player, bot, first_number, number, mu, sigma,"
-            " best_ree, played, last_date) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            "INSERT INTO rating_current (subset_id, player, bot, first_number, number, mu, sigma,"
+            " best_ree, played, last_date) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+            " ON CONFLICT (subset_id, player) DO UPDATE SET bot = excluded.bot,"
+            " first_number = excluded.first_number, number = excluded.number, mu = excluded.mu,"
+            " sigma = excluded.sigma, best_ree = excluded.best_ree, played = excluded.played,"
+            " last_date = excluded.last_date",
             (subset_id, key, int(key in bots), first, number, skill.mu, skill.sigma, best, played, last),
         )
 
@@ -95,7 +97,7 @@ class _Standing:
     last_date: str
 
 
-def _standing_at(conn: sqlite3.Connection, subset_id: int, player: str, number: int) -> _Standing | None:
+def _standing_at(conn: Conn, subset_id: int, player: str, number: int) -> _Standing | None:
     row = conn.execute(
         "SELECT ree, best_ree, played, last_date FROM rating_history"
         " WHERE subset_id = ? AND player = ? AND number <= ? ORDER BY number DESC LIMIT 1",
@@ -116,18 +118,16 @@ RECENT_CAP = rating.VERY_ACTIVE_MIN_MATCHES
 """Matches in the status window are counted up to this many: more never changes the status."""
 
 
-def _recent(
-    conn: sqlite3.Connection, subset_id: int, player: str, number: int, since: str, until: str
-) -> int:
+def _recent(conn: Conn, subset_id: int, player: str, number: int, since: str, until: str) -> int:
     """The player's matches (up to match `number`) dated in [since, until], counted up to `RECENT_CAP`."""
     return conn.execute(
         "SELECT count(*) FROM (SELECT 1 FROM rating_history WHERE subset_id = ? AND player = ?"
-        " AND match_date >= ? AND match_date <= ? AND number <= ? LIMIT ?)",
+        " AND match_date >= ? AND match_date <= ? AND number <= ? LIMIT ?) AS recent",
         (subset_id, player, since, until, number, RECENT_CAP),
     ).fetchone()[0]
 
 
-def _standings_at(conn: sqlite3.Connection, subset_id: int, number: int) -> dict[str, _Standing]:
+def _standings_at(conn: Conn, subset_id: int, number: int) -> dict[str, _Standing]:
     """Every listed (non-bot) player's standing after match `number`: one statement, one index lookup each."""
     rows = conn.execute(
         "SELECT c.player, h.ree, h.best_ree, h.played, h.last_date FROM rating_current c"
@@ -141,7 +141,7 @@ def _standings_at(conn: sqlite3.Connection, subset_id: int, number: int) -> dict
 
 
 def standings(
-    conn: sqlite3.Connection,
+    conn: Conn,
     subset_id: int,
     number: int,
     participants: Iterable[str],
@@ -155,7 +155,7 @@ def standings(
 
 
 def standings_page(
-    conn: sqlite3.Connection,
+    conn: Conn,
     subset_id: int,
     number: int,
     participants: Iterable[str],

@@ -4,16 +4,16 @@ Every list is read through an index: a page of matches is a range of ``subset_ma
 a subset's counts and first/last match are columns of its row, and the standings come from
 `rankings.standings` (one lookup per player, never a scan of the history).
 
-Functions take an open `sqlite3.Connection`; the caller (`Store`) holds the lock.
+Functions take an open `Conn`; the caller (`Store`) holds the lock.
 """
 
 from __future__ import annotations
 
-import sqlite3
 from collections.abc import Sequence
 
 from rankterm.api.models import WEIGHTS, Faction, Game, Match, MatchesPage, RankingsPage, Subset, Weight
 from rankterm.server import games, rankings
+from rankterm.server.conn import Conn
 from rankterm.server.matches import MAIN_SUBSET
 from rankterm.server.players import load_players
 from rankterm.server.wire import PAGE_SIZE, Fault, page_bounds, total_pages
@@ -23,7 +23,7 @@ _MATCH_COLUMNS = (
 )
 
 
-def load_matches(conn: sqlite3.Connection, match_ids: Sequence[int]) -> list[Match]:
+def load_matches(conn: Conn, match_ids: Sequence[int]) -> list[Match]:
     """The matches with these row ids, in the order given."""
     if not match_ids:
         return []
@@ -97,7 +97,7 @@ def load_matches(conn: sqlite3.Connection, match_ids: Sequence[int]) -> list[Mat
 _SUBSET_COLUMNS = "id, key, type, name, game_id, creation_date, icon, count_matches, first_match, last_match"
 
 
-def _subset_row(conn: sqlite3.Connection, group_id: int, key: str) -> tuple:
+def _subset_row(conn: Conn, group_id: int, key: str) -> tuple:
     row = conn.execute(
         f"SELECT {_SUBSET_COLUMNS} FROM subsets WHERE group_id = ? AND key = ?", (group_id, key)
     ).fetchone()
@@ -106,7 +106,7 @@ def _subset_row(conn: sqlite3.Connection, group_id: int, key: str) -> tuple:
     return tuple(row)
 
 
-def _subsets_from_rows(conn: sqlite3.Connection, rows: Sequence[tuple]) -> list[Subset]:
+def _subsets_from_rows(conn: Conn, rows: Sequence[tuple]) -> list[Subset]:
     ends = [m for r in rows for m in (r[8], r[9]) if m is not None]
     refs = {}
     if ends:
@@ -139,7 +139,7 @@ def _subsets_from_rows(conn: sqlite3.Connection, rows: Sequence[tuple]) -> list[
     ]
 
 
-def subsets(conn: sqlite3.Connection, group_id: int) -> list[Subset]:
+def subsets(conn: Conn, group_id: int) -> list[Subset]:
     """The group's subsets: the main one first, then one per game by name."""
     rows = conn.execute(
         f"SELECT {_SUBSET_COLUMNS} FROM subsets WHERE group_id = ?",
@@ -149,7 +149,7 @@ def subsets(conn: sqlite3.Connection, group_id: int) -> list[Subset]:
     return _subsets_from_rows(conn, rows)
 
 
-def matches_page(conn: sqlite3.Connection, group_id: int, key: str | None, number: int) -> MatchesPage:
+def matches_page(conn: Conn, group_id: int, key: str | None, number: int) -> MatchesPage:
     """Page `number` of a subset's matches (the main subset when `key` is None), newest first."""
     row = _subset_row(conn, group_id, key or MAIN_SUBSET)
     offset, limit = page_bounds(number)
@@ -170,7 +170,7 @@ def matches_page(conn: sqlite3.Connection, group_id: int, key: str | None, numbe
 
 
 def rankings_page(
-    conn: sqlite3.Connection, group_id: int, key: str | None, match: int | None, number: int, now: str
+    conn: Conn, group_id: int, key: str | None, match: int | None, number: int, now: str
 ) -> RankingsPage:
     """Page `number` of a subset's standings after the group's match `match` (the latest when None)."""
     row = _subset_row(conn, group_id, key or MAIN_SUBSET)

@@ -1,8 +1,9 @@
-"""The embedded service's SQLite schema, versioned with ``PRAGMA user_version`` and migrated on open.
+"""The embedded service's schema, versioned (SQLite: ``PRAGMA user_version``) and migrated on open.
 
 Each entry of `MIGRATIONS` takes the database from version ``i`` to ``i + 1``; `migrate` applies the ones a
 database has not seen yet, each in its own transaction, so a database written by an older rankterm opens
-in a newer one. Never edit a migration that has shipped: append a new one.
+in a newer one. Never edit a migration that has shipped: append a new one. PostgreSQL runs the very same
+migrations, their types mapped by `pg.ddl`, its version kept in a ``schema_version`` table.
 
 Layout (one file, several groups):
 
@@ -165,7 +166,8 @@ class SchemaTooNew(RuntimeError):
     """The database was written by a newer rankterm; opening it here could damage it."""
 
 
-def _statements(script: str) -> list[str]:
+def statements(script: str) -> list[str]:
+    """The statements of a migration script (no statement holds a semicolon inside)."""
     return [s.strip() for s in script.split(";") if s.strip()]
 
 
@@ -179,7 +181,7 @@ def migrate(conn: sqlite3.Connection) -> int:
     while version < SCHEMA_VERSION:
         conn.execute("BEGIN IMMEDIATE")
         try:
-            for statement in _statements(MIGRATIONS[version]):
+            for statement in statements(MIGRATIONS[version]):
                 conn.execute(statement)
             version += 1
             conn.execute(f"PRAGMA user_version = {version}")

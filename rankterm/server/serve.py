@@ -5,11 +5,17 @@ rankterm). On the first start, when it has no API client yet, the service makes 
 and prints the key and secret once, with the ``config.toml`` snippet that points a rankterm profile at it.
 ``--new-client`` makes another client, prints it and exits; ``--demo`` seeds the demo group into an empty
 database. The server (uvicorn) listens on loopback unless ``--host`` says otherwise.
+
+``--db postgresql://user:password@host/dbname`` keeps the data on PostgreSQL instead (`pg`), and then
+``--workers N`` runs N server processes on the one address (uvicorn's supervisor; each worker builds its
+app with `worker_app` from the environment and has its own connection pool on the shared database). A
+SQLite file is one process's: ``--workers`` above 1 with it is refused with one line.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import socket
 import sqlite3
 import sys
@@ -23,6 +29,9 @@ from rankterm.server.app import create_app
 from rankterm.server.schema import SchemaTooNew
 from rankterm.server.seed import seed_demo
 from rankterm.server.store import Store
+
+ENV_DB = "RANKTERM_SERVE_DB"
+ENV_TOKEN_TTL = "RANKTERM_SERVE_TOKEN_TTL"
 
 DEFAULT_HOST = "127.0.0.1"
 DEFAULT_PORT = 8765
@@ -38,7 +47,18 @@ def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="rankterm serve", description="Run the embedded ranking service over HTTP."
     )
-    parser.add_argument("--db", type=Path, default=None, help=f"SQLite file (default: {default_db()})")
+    parser.add_argument(
+        "--db",
+        default=None,
+        help=f"SQLite file, or a postgresql://… URL (default: {default_db()})",
+    )
+    parser.add_argument(
+        "--workers",
+        type=int,
+        default=1,
+        metavar="N",
+        help="server processes sharing the address and the database (PostgreSQL only; default: 1)",
+    )
     parser.add_argument("--host", default=DEFAULT_HOST, help="address to listen on (default: %(default)s)")
     parser.add_argument(
         "--port", type=int, default=DEFAULT_PORT, help="port, 0 for any free one (default: %(default)s)"
@@ -82,11 +102,23 @@ def main(argv: list[str] | None = None, *, out: TextIO | None = None) -> int:
         parser.error("--token-ttl must be at least 1 second")
     if not 0 <= args.port <= 65535:
         parser.error("--port must be between 0 and 65535")
-    path = args.db if args.db is not None else default_db()
+    if args.workers < 1:
+        parser.error("--workers must be at least 1")
+    postgres = args.db is not None and args.db.startswith(("postgresql://", "postgres://"))
+    if args.workers > 1 and not postgres:
+        print(
+            "rankterm serve: --workers needs a PostgreSQL database (--db postgresql://…);"
+            " a SQLite file is served by one process",
+            file=sys.stderr,
+        )
+        return 2
+    path: Path | str = args.db if postgres else Path(args.db) if args.db is not None else default_db()
     try:
         store = Store(path)
-    except (OSError, sqlite3.Error, SchemaTooNew) as exc:  # one line, never a traceback
-        print(f"rankterm serve: cannot open {path}: {exc}", file=sys.stderr)
+    except Exception as exc:  # one line, never a traceback (OSError, sqlite3/psycopg errors, SchemaTooNew)
+        if not isinstance(exc, OSError | sqlite3.Error | SchemaTooNew) and not _is_db_error(exc):
+            raise
+        print(f"rankterm serve: cannot open {_shown(store_name(path))}: {exc}", file=sys.stderr)
         return 1
     try:
         return _serve(store, args, path, out)
@@ -94,16 +126,45 @@ def main(argv: list[str] | None = None, *, out: TextIO | None = None) -> int:
         store.close()
 
 
-def _serve(store: Store, args: argparse.Namespace, path: Path, out: TextIO) -> int:
+def store_name(path: Path | str) -> str:
+    return str(path)
+
+
+def _shown(name: str) -> str:
+    """A database's name as printed: a URL without its password."""
+    if "://" not in name or "@" not in name:
+        return name
+    scheme, _, rest = name.partition("://")
+    who, _, where = rest.rpartition("@")
+    return f"{scheme}://{who.split(':', 1)[0]}@{where}"
+
+
+def _is_db_error(exc: BaseException) -> bool:
+    """Whether `exc` is psycopg's or its pool's (without importing them for SQLite)."""
+    return type(exc).__module__.split(".")[0] in ("psycopg", "psycopg_pool")
+
+
+def worker_app() -> object:
+    """The app of one worker of ``--workers N``: its own store (pool) on the database in the environment."""
+    store = Store(os.environ[ENV_DB])
+    return create_app(store, token_ttl=int(os.environ.get(ENV_TOKEN_TTL, "3600")))
+
+
+def _serve(store: Store, args: argparse.Namespace, path: Path | str, out: TextIO) -> int:
     if args.demo and not store.groups():
         key, secret = seed_demo(store)
-        print(f"Seeded the demo group into {path} (client key {key!r}, secret {secret!r}).", file=out)
+        print(
+            f"Seeded the demo group into {_shown(store_name(path))} (client key {key!r}, secret {secret!r}).",
+            file=out,
+        )
     groups = store.groups()
     group = groups[0][0] if groups else store.create_group(DEFAULT_GROUP)
     url = _url(args.host, args.port)
     if args.new_client:
         key, secret = store.create_client(group)
-        print_client(out, key, secret, url, note=f"New API client for the group in {path}.")
+        print_client(
+            out, key, secret, url, note=f"New API client for the group in {_shown(store_name(path))}."
+        )
         return 0
     try:
         sock = _bind(args.host, args.port)
@@ -113,9 +174,42 @@ def _serve(store: Store, args: argparse.Namespace, path: Path, out: TextIO) -> i
     url = _url(args.host, sock.getsockname()[1])
     if store.client_count() == 0:
         key, secret = store.create_client(group)
-        print_client(out, key, secret, url, note=f"First start: made the group and its API client in {path}.")
+        print_client(
+            out,
+            key,
+            secret,
+            url,
+            note=f"First start: made the group and its API client in {_shown(store_name(path))}.",
+        )
+    path = _shown(store_name(path))
+    if args.workers > 1:
+        print(
+            f"rankterm service on {url} (database {path}, {args.workers} workers); Ctrl+C to stop.",
+            file=out,
+            flush=True,
+        )
+        return _serve_workers(store, args, sock)
     print(f"rankterm service on {url} (database {path}); Ctrl+C to stop.", file=out, flush=True)
     app = create_app(store, token_ttl=args.token_ttl)
     server = uvicorn.Server(uvicorn.Config(app, log_level="warning", lifespan="off"))
     server.run(sockets=[sock])
+    return 0
+
+
+def _serve_workers(store: Store, args: argparse.Namespace, sock: socket.socket) -> int:
+    """Run `args.workers` uvicorn processes on `sock`, each with its own `worker_app`, until stopped."""
+    from uvicorn.supervisors import Multiprocess
+
+    os.environ[ENV_DB] = store.path
+    os.environ[ENV_TOKEN_TTL] = str(args.token_ttl)
+    store.close()  # the workers open their own pools; the supervisor keeps no connection
+    config = uvicorn.Config(
+        "rankterm.server.serve:worker_app",
+        factory=True,
+        workers=args.workers,
+        log_level="warning",
+        lifespan="off",
+        access_log=False,
+    )
+    Multiprocess(config, sockets=[sock]).run()
     return 0

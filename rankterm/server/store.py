@@ -1,9 +1,13 @@
-"""`Store`: the embedded service's data, in one SQLite file (or ``":memory:"``), safe to share across threads.
+"""`Store`: the embedded service's data, in one SQLite file (or ``":memory:"``) or on PostgreSQL; thread-safe.
 
-One connection, one lock: every public method takes the lock for its whole duration, and every write is one
+SQLite (the default, ``path`` a file): one connection, one lock: every public method takes the lock for its whole duration, and every write is one
 ``BEGIN IMMEDIATE … COMMIT`` transaction (a batch of matches, its subsets, ratings and quota counts
 included), rolled back whole on any error, so a crash never leaves half a match. The file runs in WAL
 mode with foreign keys on; the schema is versioned and migrated on open (`schema`).
+
+PostgreSQL (``path`` a ``postgresql://`` URL): a pool of connections and no process-wide lock, so several
+threads, workers and machines share one database; the same methods, the same SQL and the same migrations,
+through the dialect seam of `pg` (whose docstring says how writes stay correct under concurrency).
 
 The work itself lives in modules by role, each taking the connection: `players`, `games`, `matches`
 (judging and recording new matches), `rankings` (ratings per subset), `reads` (pages, subsets,
@@ -17,7 +21,7 @@ import sqlite3
 import threading
 import time
 from collections.abc import Callable, Iterator, Mapping
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager
 from dataclasses import dataclass
 from typing import Any
 
@@ -34,6 +38,7 @@ from rankterm.api.models import (
     Subset,
 )
 from rankterm.server import games, matches, players, quota, reads, schema, tokens
+from rankterm.server.conn import Conn
 from rankterm.server.quota import QuotaLimits
 from rankterm.server.wire import Fault, format_time
 
@@ -59,15 +64,43 @@ class Store:
         self.path = os.fspath(path)
         self.clock: Callable[[], float] = clock or time.time
         self._lock = threading.RLock()
+        self._pg: Any = None
+        if _is_url(self.path):
+            self._open_postgres(self.path)
+            return
         self._conn = self._connect(self.path)
         schema.migrate(self._conn)
         with self._write() as conn:
-            games.sync_catalogue(conn)
-            if conn.execute("SELECT 1 FROM meta WHERE key = 'signing_key'").fetchone() is None:
-                conn.execute(
-                    "INSERT INTO meta (key, value) VALUES ('signing_key', ?)", (tokens.new_signing_key(),)
-                )
+            self._set_up(conn)
         self._signing_key = self._load_signing_key()
+
+    @staticmethod
+    def _set_up(conn: Conn) -> None:
+        games.sync_catalogue(conn)
+        conn.execute(
+            "INSERT INTO meta (key, value) VALUES ('signing_key', ?) ON CONFLICT (key) DO NOTHING",
+            (tokens.new_signing_key(),),
+        )
+
+    def _open_postgres(self, url: str) -> None:
+        from rankterm.server.pg import PgEngine  # psycopg is needed only for PostgreSQL
+
+        self._conn = None  # type: ignore[assignment]
+        self._pg = PgEngine(url)
+        try:
+            with self._pg.setup_lock():  # workers starting together set up once, one after the other
+                self._pg.migrate()
+                with self._write() as conn:
+                    self._set_up(conn)
+            self._signing_key = self._load_signing_key()
+        except BaseException:
+            self._pg.close()
+            raise
+
+    @property
+    def engine(self) -> str:
+        """``"sqlite"`` or ``"postgresql"``."""
+        return "sqlite" if self._pg is None else "postgresql"
 
     @staticmethod
     def _connect(path: str) -> sqlite3.Connection:
@@ -89,6 +122,8 @@ class Store:
     def close(self) -> None:
         """Close the database (idempotent)."""
         with self._lock:
+            if self._pg is not None:
+                self._pg.close()
             if self._conn is not None:
                 self._conn.close()
                 self._conn = None  # type: ignore[assignment]
@@ -100,19 +135,22 @@ class Store:
         self.close()
 
     def __repr__(self) -> str:
-        return f"Store({self.path!r})"
+        return f"Store({_shown(self.path)!r})"
 
     def backup_to(self, target: sqlite3.Connection) -> None:
-        """Copy the whole database into `target` (sqlite3's online backup)."""
+        """Copy the whole database into `target` (sqlite3's online backup; SQLite only)."""
+        self._sqlite_only("backup_to")
         with self._lock:
             self._conn.backup(target)
 
     def clone(self) -> Store:
-        """An independent in-memory copy (sqlite3 backup), with its own token signing key."""
+        """An independent in-memory copy (sqlite3 backup), with its own token signing key (SQLite only)."""
+        self._sqlite_only("clone")
         copy = Store.__new__(Store)
         copy.path = ":memory:"
         copy.clock = self.clock
         copy._lock = threading.RLock()
+        copy._pg = None
         copy._conn = self._connect(":memory:")
         with self._lock:
             self._conn.backup(copy._conn)
@@ -121,8 +159,24 @@ class Store:
         copy._signing_key = copy._load_signing_key()
         return copy
 
+    def _sqlite_only(self, what: str) -> None:
+        if self._pg is not None:
+            raise TypeError(f"Store.{what} works on SQLite only")
+
+    def _write(self, lock_group: int | None = None) -> AbstractContextManager[Conn]:
+        """One write transaction; on PostgreSQL `lock_group` first takes that group's advisory lock."""
+        if self._pg is not None:
+            return self._pg.write(lock_group)
+        return self._sqlite_write()
+
+    def _read(self) -> AbstractContextManager[Conn]:
+        """One read transaction: one consistent snapshot."""
+        if self._pg is not None:
+            return self._pg.read()
+        return self._sqlite_read()
+
     @contextmanager
-    def _write(self) -> Iterator[sqlite3.Connection]:
+    def _sqlite_write(self) -> Iterator[sqlite3.Connection]:
         with self._lock:
             conn = self._conn
             conn.execute("BEGIN IMMEDIATE")
@@ -134,7 +188,7 @@ class Store:
             conn.execute("COMMIT")
 
     @contextmanager
-    def _read(self) -> Iterator[sqlite3.Connection]:
+    def _sqlite_read(self) -> Iterator[sqlite3.Connection]:
         with self._lock:
             conn = self._conn
             conn.execute("BEGIN")
@@ -288,7 +342,7 @@ class Store:
         counts against the client's ``apiCreatedGames`` quota when `client_id` and `limits` are given.
         """
         bgg, text = games.check_request(bgg_id, name)
-        with self._write() as conn:
+        with self._write(lock_group=group_id) as conn:
             found = games.find(conn, group_id, bgg_id=bgg, name=text)
             if found is not None:
                 return found
@@ -317,7 +371,7 @@ class Store:
         """
         items = matches.batch_items(body)
         stamp = format_time(self._now(now))
-        with self._write() as conn:
+        with self._write(lock_group=group_id) as conn:
             verdicts = matches.judge(conn, group_id, items)
             accepted = [v for v in verdicts if v.accepted]
             ids: dict[int, str] = {}
@@ -377,3 +431,19 @@ class Store:
         """Page `page` of a subset's standings after the group's match `match` (latest when None)."""
         with self._read() as conn:
             return reads.rankings_page(conn, group_id, subset, match, page, format_time(self._now(now)))
+
+
+def _is_url(path: str) -> bool:
+    return path.startswith(("postgresql://", "postgres://"))
+
+
+def _shown(path: str) -> str:
+    """A database's name without the password a URL may carry."""
+    if not _is_url(path):
+        return path
+    scheme, _, rest = path.partition("://")
+    at = rest.rfind("@")
+    if at < 0:
+        return path
+    who = rest[:at].split(":", 1)[0]
+    return f"{scheme}://{who}@{rest[at + 1 :]}"

@@ -1,4 +1,8 @@
-"""Fixtures of the embedded service's tests: a store on a temporary file, its app, an HTTP client over ASGI.
+"""Fixtures of the embedded service's tests: a store on each engine, its app, an HTTP client over ASGI.
+
+`store` runs every test that uses it twice: on a SQLite file under ``tmp_path`` and on a fresh PostgreSQL
+database of the run's throwaway server (`pg_cluster`). Without PostgreSQL binaries the PostgreSQL half is
+skipped, loudly (a warning in the summary); with ``CI`` set it fails instead.
 
 Everything goes through HTTP (httpx on `ASGITransport`), as a real client would. `Api` wraps the client
 with the token and small helpers (`ok` asserts a success envelope and returns its payload, `error`
@@ -8,6 +12,8 @@ asserts an error envelope with a given code and status). Tests that need a lived
 
 from __future__ import annotations
 
+import os
+import warnings
 from collections.abc import AsyncIterator, Iterator
 from dataclasses import dataclass, field
 from typing import Any
@@ -21,6 +27,10 @@ from rankterm.server.seed import DEMO_KEY, DEMO_SECRET, demo_store
 from rankterm.server.store import Store
 from rankterm.server.wire import status_for_code
 from rankterm.testing.clock import SettableClock
+
+from .pg_cluster import Missing, cluster
+
+ENGINES = ("sqlite", "postgresql")
 
 BASE_URL = "http://rankterm.test/"
 
@@ -156,9 +166,31 @@ def clock() -> Clock:
     return Clock()
 
 
+def postgres_url() -> str:
+    """A fresh database on the run's PostgreSQL; skipped loudly (failed under CI) when there is none."""
+    try:
+        return cluster().fresh_url()
+    except Missing as exc:
+        if os.environ.get("CI"):
+            pytest.fail(f"PostgreSQL is required under CI: {exc}")
+        warnings.warn(f"PostgreSQL tests SKIPPED: {exc}", pytest.PytestWarning, stacklevel=1)
+        pytest.skip(f"PostgreSQL tests SKIPPED: {exc}")
+
+
+@pytest.fixture(params=ENGINES)
+def engine(request: pytest.FixtureRequest) -> str:
+    return request.param
+
+
 @pytest.fixture
-def store(tmp_path, clock) -> Iterator[Store]:
-    s = Store(tmp_path / "service.db", clock=clock)
+def db(engine: str, tmp_path) -> str:
+    """Where the test's store lives: a SQLite file, or a fresh PostgreSQL database's URL."""
+    return str(tmp_path / "service.db") if engine == "sqlite" else postgres_url()
+
+
+@pytest.fixture
+def store(db, clock) -> Iterator[Store]:
+    s = Store(db, clock=clock)
     yield s
     s.close()
 

@@ -15,6 +15,12 @@ from rankterm.server.wire import Fault
 from .conftest import Api, Clock, _client, duel
 
 
+@pytest.fixture
+def engine() -> str:
+    """This module looks inside the SQLite file itself; test_store_engines.py holds the tests of both."""
+    return "sqlite"
+
+
 def test_a_new_file_is_at_the_current_schema_in_wal_with_foreign_keys(store):
     conn = sqlite3.connect(store.path)
     assert conn.execute("PRAGMA user_version").fetchone()[0] == schema.SCHEMA_VERSION >= 1

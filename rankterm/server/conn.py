@@ -1,0 +1,31 @@
+"""`Conn`: what the service's modules need of a database connection, met by sqlite3's and by `pg.PgConnection`.
+
+The modules by role (`players`, `games`, `matches`, `rankings`, `reads`, `quota`) take a `Conn` inside the
+transaction the `Store` opened; they write SQL once, in SQLite's dialect, and `pg` translates it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any, Protocol
+
+
+class Rows(Protocol):
+    """The answer of one statement."""
+
+    @property
+    def lastrowid(self) -> int | None: ...
+
+    def fetchone(self) -> Any: ...
+
+    def fetchall(self) -> list[Any]: ...
+
+    def __iter__(self) -> Iterator[Any]: ...
+
+
+class Conn(Protocol):
+    """A connection inside an open transaction."""
+
+    def execute(self, sql: str, parameters: Any = ..., /) -> Rows: ...
+
+    def executemany(self, sql: str, parameters: Any, /) -> Any: ...
