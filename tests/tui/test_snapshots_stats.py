@@ -35,9 +35,7 @@ def test_player_page(snap_compare, make_app, size):
 def test_head_to_head(snap_compare, make_app, size):
     async def run_before(pilot) -> None:
         await settle(pilot)
-        await pilot.press("s")
-        await settle(pilot)
-        await pilot.press("2")
+        await pilot.press("s", "2")  # before the matches arrive: the Player tab is never drawn
         await settle(pilot)
         view = pilot.app.screen.query_one(HeadToHeadView)
         ids = {name: pid for pid, name in view._players.items()}
@@ -68,9 +66,7 @@ def test_game_page(snap_compare, make_app, size):
 def test_tonight(snap_compare, make_app, size):
     async def run_before(pilot) -> None:
         await settle(pilot)
-        await pilot.press("s")
-        await settle(pilot)
-        await pilot.press("4")
+        await pilot.press("s", "4")  # before the matches arrive: the Player tab is never drawn
         await settle(pilot)
         pilot.app.screen.query_one(TonightView).choose("night")
         await settle(pilot)

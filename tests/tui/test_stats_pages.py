@@ -193,22 +193,29 @@ async def test_enter_on_a_player_anywhere_opens_their_page_with_chart_and_figure
     assert re.search(r"[A-Z][a-z]{2} 20\d\d", drawn)  # the x axis names dates
 
 
-async def test_a_hostile_name_shows_as_typed_on_the_player_page_and_head_to_head(make_app, demo_client):
-    eve = await demo_client.create_player("Evil [/b] Eve")
-    ada = next(p for p in await demo_client.players() if p.label == "Ada")
-    game = (await demo_client.games())[0]
-    for n in range(3):
-        await demo_client.add_matches(
-            NewMatch(
-                game=game.id,
-                weight="normal",
-                factions=[
-                    NewFaction(players=[eve.id], rank=1 + n % 2),
-                    NewFaction(players=[ada.id], rank=2 - n % 2),
-                ],
+# ---------------------------------------------------------------------- a game's page, tonight
+
+
+async def test_names_as_typed_a_game_s_page_and_offline_a_player_s_page_from_the_mirror(
+    make_app, demo_service
+):
+    async with demo_service.client() as setup:
+        eve = await setup.create_player("Evil [/b] Eve")
+        ada = next(p for p in await setup.players() if p.label == "Ada")
+        patchwork = next(g for g in await setup.games() if g.name == "Patchwork")
+        for n in range(3):
+            await setup.add_matches(
+                NewMatch(
+                    game=patchwork.id,
+                    weight="normal",
+                    factions=[
+                        NewFaction(players=[eve.id], rank=1 + n % 2),
+                        NewFaction(players=[ada.id], rank=2 - n % 2),
+                    ],
+                )
             )
-        )
-    async with make_app().run_test(size=(120, 40)) as pilot:
+    client, transport = demo_service.downable_client()
+    async with make_app(client=client).run_test(size=(120, 40)) as pilot:
         await settle(pilot)
         pilot.app.push_screen(PlayerPageScreen(eve))
         await settle(pilot)
@@ -221,19 +228,10 @@ async def test_a_hostile_name_shows_as_typed_on_the_player_page_and_head_to_head
         await pilot.press("escape")
         await settle(pilot)
         screen = await open_stats(pilot, "2")
-        view = screen.query_one(HeadToHeadView)
-        view.pick(eve.id, ada.id)
+        screen.query_one(HeadToHeadView).pick(eve.id, ada.id)
         await settle(pilot)
         assert text_of(screen, "#h2h-summary").startswith("3 meetings · *Evil [/b] Eve ahead 2 · Ada ahead 1")
 
-
-# ---------------------------------------------------------------------- a game's page, tonight
-
-
-async def test_a_game_s_page_and_offline_a_player_s_page_from_the_mirror(make_app, demo_service):
-    client, transport = demo_service.downable_client()
-    async with make_app(client=client).run_test(size=(80, 24)) as pilot:
-        await settle(pilot)
         await pilot.press("g")
         await settle(pilot)
         games = pilot.app.screen

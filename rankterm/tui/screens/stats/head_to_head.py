@@ -45,6 +45,11 @@ def summary(h2h: HeadToHead) -> list[object | tuple[object, str]]:
     return parts
 
 
+def cut(name: str, width: int = GAME_WIDTH) -> str:
+    """A name cut to `width` cells with an ellipsis when longer ("Ticket to R…")."""
+    return name if len(name) <= width else name[: width - 1] + "…"
+
+
 def _cell(value: int | str, right: bool = True) -> Text:
     return Text(plain_str(value), justify="right" if right else "left")
 
@@ -163,7 +168,8 @@ class HeadToHeadView(Vertical):
         for g in h2h.per_game:
             if not g.meetings:
                 continue
-            cells = [_cell(g.game_name, right=False), _cell(g.meetings), _cell(g.a_ahead), _cell(g.b_ahead)]
+            name = cut(g.game_name) if narrow else g.game_name
+            cells = [_cell(name, right=False), _cell(g.meetings), _cell(g.a_ahead), _cell(g.b_ahead)]
             if h2h.ties:
                 cells.append(_cell(g.ties))
             table.add_row(*cells, key=str(g.game_id))
@@ -186,7 +192,7 @@ class HeadToHeadView(Vertical):
             cells = [
                 _cell(meeting.match_number),
                 _cell(short_day(meeting.date)),
-                _cell(meeting.game_name, False),
+                _cell(cut(meeting.game_name) if narrow else meeting.game_name, False),
             ]
             if everyone:
                 cells.append(_cell(meeting.other_name, False))

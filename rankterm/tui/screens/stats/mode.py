@@ -15,6 +15,7 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
+from textual.widget import Widget
 from textual.widgets import DataTable, Header, Label, Select, Static, TabbedContent, TabPane
 
 from rankterm.api.models import Match
@@ -26,7 +27,33 @@ from rankterm.tui.screens.stats.player_page import RETRY_SECONDS, TALL, PlayerSt
 from rankterm.tui.screens.stats.tonight import TonightView
 from rankterm.tui.widgets.key_footer import KeyFooter
 
-TABS = ("player", "h2h", "game", "tonight")
+TAB_TITLES = {"player": "1 Player", "h2h": "2 Head-to-head", "game": "3 Game", "tonight": "4 Tonight"}
+
+
+class PickedStory(Vertical):
+    """A one-line picker above a story: the Player and Game tabs."""
+
+    def __init__(self, label: str, select_id: str, story: Widget, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.label, self.select_id, self.story = label, select_id, story
+
+    def compose(self) -> ComposeResult:
+        with Horizontal(classes="stats-pick"):
+            yield Label(self.label)
+            yield Select([], prompt=self.label, id=self.select_id, compact=True, type_to_search=True)
+        yield self.story
+
+
+def tab_body(tab: str) -> Widget:
+    """The body of a tab, built when the tab is first drawn (a Stats screen opened on one tab mounts only
+    that one)."""
+    if tab == "player":
+        return PickedStory("Player", "stats-player", PlayerStory(id="stats-player-story"))
+    if tab == "game":
+        return PickedStory("Game", "stats-game", GameStory(id="stats-game-story"))
+    if tab == "h2h":
+        return HeadToHeadView(id="stats-h2h")
+    return TonightView(id="stats-tonight")
 
 
 class StatsScreen(StoryScreen):
@@ -57,25 +84,14 @@ class StatsScreen(StoryScreen):
         self._players: dict[str, str] = {}
         self._games: dict[int, str] = {}
         self._filling = False
+        self._mounting: set[str] = set()
 
     def compose(self) -> ComposeResult:
         yield Header()
         yield Static("", id="stats-info")
         with TabbedContent(initial="player", id="stats-tabs"):
-            with TabPane("1 Player", id="player"), Vertical():
-                with Horizontal(classes="stats-pick"):
-                    yield Label("Player")
-                    yield Select([], prompt="Player", id="stats-player", compact=True, type_to_search=True)
-                yield PlayerStory(id="stats-player-story")
-            with TabPane("2 Head-to-head", id="h2h"):
-                yield HeadToHeadView(id="stats-h2h")
-            with TabPane("3 Game", id="game"), Vertical():
-                with Horizontal(classes="stats-pick"):
-                    yield Label("Game")
-                    yield Select([], prompt="Game", id="stats-game", compact=True, type_to_search=True)
-                yield GameStory(id="stats-game-story")
-            with TabPane("4 Tonight", id="tonight"):
-                yield TonightView(id="stats-tonight")
+            for tab, title in TAB_TITLES.items():
+                yield TabPane(title, id=tab)  # its body is mounted when the tab is first drawn
         yield KeyFooter()
 
     def on_mount(self) -> None:
@@ -86,9 +102,9 @@ class StatsScreen(StoryScreen):
 
     def _retry_history(self) -> None:
         """What the quota left out of the chart, asked again while the Player tab is shown."""
-        story = self.query_one(PlayerStory)
-        if self.is_current and self.tab == "player" and story.history_incomplete and self.has_client:
-            story.reload_history(self.client)
+        for story in self.query(PlayerStory):
+            if self.is_current and self.tab == "player" and story.history_incomplete and self.has_client:
+                story.reload_history(self.client)
 
     # ------------------------------------------------------------------ drawing
 
@@ -102,19 +118,20 @@ class StatsScreen(StoryScreen):
         self._draw_tab()
 
     def _fill_pickers(self, matches: list[Match]) -> None:
+        """Offer the players and games of `matches` in the pickers mounted so far."""
         players, games = players_in(matches), games_in(matches)
-        player_pick = self.query_one("#stats-player", Select)
-        game_pick = self.query_one("#stats-game", Select)
+        picks = {s.id: s for s in self.query(Select) if s.id in ("stats-player", "stats-game")}
+        player_pick, game_pick = picks.get("stats-player"), picks.get("stats-game")
         self._filling = True
         try:
-            if players != self._players:
+            if player_pick is not None and players != self._players:
                 self._players = players
                 chosen = player_pick.value
                 player_pick.set_options(options(players))
                 first = chosen if isinstance(chosen, str) and chosen in players else most_active(matches)
                 if first is not None:
                     player_pick.value = first
-            if games != self._games:
+            if game_pick is not None and games != self._games:
                 self._games = games
                 chosen_game = game_pick.value
                 game_pick.set_options(options(games))
@@ -129,11 +146,17 @@ class StatsScreen(StoryScreen):
             self._filling = False
 
     def _draw_tab(self) -> None:
-        """Draw the tab shown (the others are drawn when shown)."""
+        """Draw the tab shown (the others are drawn when shown); its body is mounted first."""
         if not self.matches and not self.has_client:
             return
         client = self.client if self.has_client else None
         tab = self.tab
+        pane = self.query_one(f"#{tab}", TabPane)
+        if not pane.children:
+            if tab not in self._mounting:
+                self._mounting.add(tab)
+                self.call_later(self._mount_body, pane, tab)
+            return
         if tab == "player":
             value = self.query_one("#stats-player", Select).value
             if isinstance(value, str):
@@ -146,6 +169,16 @@ class StatsScreen(StoryScreen):
                 self.query_one(GameStory).show(self.matches, int(value), client)
         elif tab == "tonight":
             self.query_one(TonightView).show(self.matches, client)
+
+    async def _mount_body(self, pane: TabPane, tab: str) -> None:
+        await pane.mount(tab_body(tab))
+        self._mounting.discard(tab)
+        if tab == "player":
+            self._players = {}
+        elif tab == "game":
+            self._games = {}
+        self._fill_pickers(self.matches)
+        self._draw_tab()
 
     # ------------------------------------------------------------------ events and keys
 
@@ -164,16 +197,19 @@ class StatsScreen(StoryScreen):
         self.query_one(TabbedContent).active = tab
 
     def action_toggle_chart(self) -> None:
-        self.query_one(PlayerStory).toggle_chart()
+        for story in self.query(PlayerStory):
+            story.toggle_chart()
 
     def action_reload(self) -> None:
         super().action_reload()
         if not self.has_client:
             return
         if self.tab == "player":
-            self.query_one(PlayerStory).reload_history(self.client)
+            for story in self.query(PlayerStory):
+                story.reload_history(self.client)
         elif self.tab == "tonight":
-            self.query_one(TonightView).reload_ree()
+            for view in self.query(TonightView):
+                view.reload_ree()
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action != "toggle_chart" or not self.is_mounted:
