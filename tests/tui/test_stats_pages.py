@@ -17,6 +17,7 @@ from rankterm.api.models import NewFaction, NewMatch
 from rankterm.api.stats import game_figures, head_to_head, player_figures
 from rankterm.api.stats.source import group_matches
 from rankterm.tui.dialogs.match_detail import MatchDetailScreen
+from rankterm.tui.dialogs.player_matches import PlayerMatchesScreen
 from rankterm.tui.screens.stats.game_page import GamePageScreen, GameStory
 from rankterm.tui.screens.stats.head_to_head import HeadToHeadView
 from rankterm.tui.screens.stats.mode import StatsScreen
@@ -145,6 +146,14 @@ async def test_enter_on_a_player_anywhere_opens_their_page_with_chart_and_figure
         await settle(pilot)
         assert page.query_one("#ps-pos").display and not page.query_one("#ps-ree").display
         assert page.query_one("#ps-pos", LineChart).ys == [p.position for p in story.history.points]
+        await pilot.press("h")  # the recent matches, from the matches the page holds
+        await settle(pilot)
+        recent = pilot.app.screen
+        assert isinstance(recent, PlayerMatchesScreen)
+        recent_numbers = [m.number for m, _ in recent.found]
+        await pilot.press("escape")
+        await settle(pilot)
+        assert pilot.app.screen is page
         await pilot.press("escape")
         await settle(pilot)
         assert pilot.app.screen is rankings
@@ -178,6 +187,7 @@ async def test_enter_on_a_player_anywhere_opens_their_page_with_chart_and_figure
     async with demo_service.client() as client:
         expected = player_figures(await group_matches(client), page.player_id)
     assert story.figures == expected
+    assert recent_numbers == list(reversed(expected.match_numbers))[:10]
     assert f"Played     {expected.played}" in facts
     assert f"Won        {expected.wins} · " in facts
     assert f"{expected.current_streak} now · {expected.longest_streak} best" in facts

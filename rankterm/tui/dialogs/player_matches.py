@@ -1,7 +1,8 @@
 """`PlayerMatchesScreen`: a modal with one player's recent matches in a subset, each with its rank and points
 (opened with h from a player's page, `rankterm.tui.screens.stats.player_page`, which Enter on a player opens).
 
-The service has no "matches of a player" endpoint, so this reads the subset's newest matches a page at a time
+Given the group's matches held on disk (`held`, as the player's page has them), it lists the player's newest
+from those, with no call. Otherwise (the service has no "matches of a player" endpoint) it reads the subset's newest matches a page at a time
 (`client.matches_page`, at most `MAX_PAGES` pages) and keeps those where the player appears, stopping at
 `LIMIT` matches. The line above the table says honestly how far it looked: "last 7 matches of Ada, among the
 75 newest matches of Catan". Escape closes it.
@@ -78,9 +79,12 @@ class PlayerMatchesScreen(ModalScreen[None]):
 
     BINDINGS = [Binding("escape", "close", "Close")]
 
-    def __init__(self, player: Player, subset: Subset | None, *, fetch: FetchPage) -> None:
+    def __init__(
+        self, player: Player, subset: Subset | None, *, fetch: FetchPage, held: list[Match] | None = None
+    ) -> None:
         super().__init__()
         self.fetch = fetch
+        self.held = held
         self.player = player
         self.subset = subset
         self.found: list[tuple[Match, Faction]] = []
@@ -111,6 +115,17 @@ class PlayerMatchesScreen(ModalScreen[None]):
 
     @work(exclusive=True, group="player-matches", exit_on_error=False)
     async def load(self) -> None:
+        if self.held is not None:
+            newest = sorted(self.held, key=lambda m: (m.date, m.number), reverse=True)
+            for match in newest:
+                self.scanned += 1
+                faction = faction_of(match, self.player.id)
+                if faction is not None:
+                    self.found.append((match, faction))
+                    if len(self.found) == LIMIT:
+                        break
+            self._fill(complete=self.scanned == len(newest))
+            return
         box = self.query_one("#pm-box")
         box.loading = True
         subset_id = None if self.subset is None or self.subset.is_main else self.subset.id

@@ -316,7 +316,7 @@ class PlayerPageScreen(StoryScreen):
         return not (action == "toggle_chart" and self.is_mounted and self.app.size.height >= TALL)
 
     def action_recent_matches(self) -> None:
-        """The player's recent matches, each with its rank and points (the service's newest pages)."""
+        """The player's recent matches, each with its rank and points (from the matches held: no call)."""
         from rankterm.tui.dialogs.player_matches import PlayerMatchesScreen
 
         if not self.has_client:
@@ -325,7 +325,8 @@ class PlayerPageScreen(StoryScreen):
         player = self.player
         if figures is not None and figures.played and not player.display_name:
             player = Player(id=player.id, display_name=figures.name)
-        self.app.push_screen(PlayerMatchesScreen(player, None, fetch=self.client.matches_page))
+        held = self.matches or None  # the group's matches this page shows: no call
+        self.app.push_screen(PlayerMatchesScreen(player, None, fetch=self.client.matches_page, held=held))
 
     @on(DataTable.RowSelected, "#ps-games")
     def _open_game(self, event: DataTable.RowSelected) -> None:
