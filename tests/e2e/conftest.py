@@ -8,8 +8,11 @@ One service, two transports (the `service` fixture is parametrized over both):
   thread with its own event loop, started and stopped by the fixture; the client is a plain
   `RankingClient("http://127.0.0.1:<port>/")`.
 
-The store is a SQLite file under ``tmp_path``; `Service.restart` stops the server, closes the store, opens a
-new `Store` on the same file and serves it again (a new port for the socket). Store, app and clients share a
+The store is a SQLite file under ``tmp_path``; in a module marked ``both_engines`` (the contract tests) every
+test runs on that and on a fresh database of the run's throwaway PostgreSQL too (`engine`, from
+tests/server/pg_cluster.py; skipped loudly without the binaries, failed under CI). `Service.restart` stops
+the server, closes the store, opens a new `Store` on the same database and serves it again (a new port for
+the socket). Store, app and clients share a
 settable `Clock`, so token expiry and quota buckets are decided by the test, not by the wall clock.
 
 Every client made with `Service.client` carries a `Recorder` (httpx event hooks) that keeps what went over
@@ -20,6 +23,8 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
+import warnings
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -36,8 +41,10 @@ from rankterm.server.seed import seed_demo
 from rankterm.server.store import Store
 from rankterm.testing.clock import SettableClock
 from rankterm.testing.live import UvicornThread
+from tests.server.pg_cluster import Missing, cluster
 
 TRANSPORTS = ("asgi", "socket")
+ENGINES = ("sqlite", "postgresql")
 IN_PROCESS_URL = "http://in-process.rankterm/"
 
 
@@ -97,9 +104,9 @@ class Recorder:
 
 
 class Service:
-    """The embedded service over one SQLite file, served in-process or on a socket; see the module docstring."""
+    """The embedded service over one database, served in-process or on a socket; see the module docstring."""
 
-    def __init__(self, transport: str, path: Path, clock: Clock) -> None:
+    def __init__(self, transport: str, path: Path | str, clock: Clock) -> None:
         if transport not in TRANSPORTS:
             raise ValueError(transport)
         self.transport = transport
@@ -229,15 +236,43 @@ def clock() -> Clock:
     return Clock()
 
 
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line("markers", "both_engines: run each test on SQLite and on PostgreSQL")
+
+
+def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
+    if "engine" in metafunc.fixturenames and metafunc.definition.get_closest_marker("both_engines"):
+        metafunc.parametrize("engine", ENGINES)
+
+
+@pytest.fixture
+def engine() -> str:
+    """SQLite, unless the module is marked ``both_engines`` (then each test runs on both)."""
+    return "sqlite"
+
+
+def postgres_url() -> str:
+    """A fresh database on the run's PostgreSQL; skipped loudly (failed under CI) when there is none."""
+    try:
+        return cluster().fresh_url()
+    except Missing as exc:
+        if os.environ.get("CI"):
+            pytest.fail(f"PostgreSQL is required under CI: {exc}")
+        warnings.warn(f"PostgreSQL tests SKIPPED: {exc}", pytest.PytestWarning, stacklevel=1)
+        pytest.skip(f"PostgreSQL tests SKIPPED: {exc}")
+
+
 @pytest.fixture(params=TRANSPORTS)
 def transport(request: pytest.FixtureRequest) -> str:
     return request.param
 
 
 @pytest.fixture
-async def service(transport: str, tmp_path: Path, clock: Clock) -> AsyncIterator[Service]:
-    """The service on ``tmp_path/service.db``, served with the default options, over each transport."""
-    svc = Service(transport, tmp_path / "service.db", clock)
+async def service(transport: str, engine: str, tmp_path: Path, clock: Clock) -> AsyncIterator[Service]:
+    """The service on ``tmp_path/service.db`` (or PostgreSQL), served with the default options, over each
+    transport."""
+    db = tmp_path / "service.db" if engine == "sqlite" else postgres_url()
+    svc = Service(transport, db, clock)
     svc.serve()
     try:
         yield svc

@@ -36,6 +36,8 @@ from rankterm.testing.clock import T0
 
 from .conftest import Clock, check_deltas, check_standings, duel, ghosts, participants
 
+pytestmark = pytest.mark.both_engines
+
 ID_RE = re.compile(r"[A-Za-z0-9]{11}")
 
 

@@ -1,15 +1,19 @@
 """Contract on a lived-in group: the demo (`seed_demo` into the file store), read through `RankingClient`,
 and the whole service restarted on the same file (new `Store`, new server, new port for the socket).
 
-Each test runs over both transports (see conftest).
+Each test runs over both transports and on both engines, SQLite and PostgreSQL (see conftest).
 """
 
 from __future__ import annotations
+
+import pytest
 
 from rankterm.api.auth import TokenCache
 from rankterm.api.models import NewFaction, NewMatch, Weight
 
 from .conftest import check_deltas, check_standings, participants
+
+pytestmark = pytest.mark.both_engines
 
 DEMO_MATCHES = 300
 DEMO_PLAYERS = 10
