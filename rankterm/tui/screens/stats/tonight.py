@@ -41,6 +41,8 @@ SINCE_CHOICES: tuple[tuple[str, str], ...] = (
 """The "since" picker: a span back from now, or the 12 hours before the group's newest match."""
 DEFAULT_SINCE = "12h"
 NIGHT_HOURS = 12
+WIDE = 110
+"""From this many columns up, each match's whole finishing order is shown."""
 
 
 def since_for(choice: str, now: datetime, matches: list[Match]) -> datetime:
@@ -57,6 +59,15 @@ def since_for(choice: str, now: datetime, matches: list[Match]) -> datetime:
 def when_text(since: datetime) -> str:
     """ "Wed 27 May 20:26"."""
     return f"{since:%a} {since.day} {since:%b %H:%M}"
+
+
+def finishing_order(match: Match) -> str:
+    """Every faction by rank, as read: "1 Elena · 2 Chiara, Dev · 3 the bot"."""
+    parts = []
+    for faction in sorted(match.factions, key=lambda f: f.rank):
+        who = "the bot" if faction.bot else ", ".join(p.label for p in faction.players) or faction.name
+        parts.append(f"{faction.rank} {who}")
+    return " · ".join(parts)
 
 
 def highlights(evening: Tonight, around: ReeAround | None) -> list[object | tuple[object, str]]:
@@ -210,17 +221,26 @@ class TonightView(Vertical):
     def _fill(self, evening: Tonight) -> None:
         table = self.query_one("#tn-matches", DataTable)
         table.clear(columns=True)
-        for key, title in (("no", "No."), ("time", "Time"), ("game", "Game"), ("won", "Won")):
+        wide = self.app.size.width >= WIDE
+        columns = [("no", "No."), ("time", "Time"), ("game", "Game"), ("won", "Won")]
+        if wide:
+            columns.append(("order", "Order"))
+        for key, title in columns:
             table.add_column(title, key=key)
+        by_number = {m.number: m for m in self.matches}
         for row in reversed(evening.matches):
             won = "the bot" if row.bot_won else ", ".join(row.winner_names) + (" (draw)" if row.draw else "")
-            table.add_row(
+            cells = [
                 Text(str(row.number), justify="right"),
                 Text(row.date[11:16]),
                 Text(plain_str(row.game_name)),
                 Text(plain_str(won or NONE)),
-                key=str(row.number),
-            )
+            ]
+            if wide and row.number in by_number:
+                cells.append(Text(plain_str(finishing_order(by_number[row.number]))))
+            elif wide:
+                cells.append(Text(""))
+            table.add_row(*cells, key=str(row.number))
         tally = self.query_one("#tn-tally", DataTable)
         tally.clear(columns=True)
         for key, title in (("player", "Player"), ("won", "Won"), ("played", "of")):
