@@ -154,17 +154,47 @@ def palette_entries(screen: Screen) -> list[KeyEntry]:
     return [e for s in key_sections(screen) for e in s.entries if e.ours and e.enabled]
 
 
+PACK_WIDTH = 36
+"""Textual's own keys (a table's cursor keys, focus and copy) are packed several to a line, this wide."""
+
+
 def section_parts(section: KeySection, key_width: int) -> list[tuple[str, str]]:
-    """A section as (text, style) parts: its title, then "key  what it does" a line each (dimmed, "not now",
-    when it does nothing here yet)."""
+    """A section as (text, style) parts: its title, then "key  what it does" a line each for ours (dimmed,
+    "not now", when it does nothing here yet), then Textual's own keys packed a few to a line."""
     parts = [(section.title + "\n", "bold")]
     for entry in section.entries:
+        if not entry.ours:
+            continue
         dim = "" if entry.enabled else " dim"
         parts.append((f" {entry.key_text:<{key_width}} ", f"bold{dim}"))
         parts.append(
             (entry.description + ("" if entry.enabled else " (not now)") + "\n", dim.strip() or "none")
         )
+    used = 0
+    for entry in (e for e in section.entries if not e.ours):
+        width = len(entry.key_text) + len(entry.description) + 3
+        if used and used + width > PACK_WIDTH:
+            parts.append(("\n", "none"))
+            used = 0
+        parts.append((f" {entry.key_text} ", "bold"))
+        parts.append((entry.description + " ", "dim"))
+        used += width
+    if used:
+        parts.append(("\n", "none"))
     return parts
+
+
+def balance(sections: list[KeySection]) -> tuple[list[KeySection], list[KeySection]]:
+    """Two columns: the screen's keys left, the app's right, each widget's under the shorter of the two (so
+    that at 80x24 the overlay needs no scrolling, or little)."""
+    left = [s for s in sections if isinstance(s.node, Screen)]
+    right = [s for s in sections if isinstance(s.node, App)]
+    for section in sections:
+        if section in left or section in right:
+            continue
+        lines = [sum(len(s.entries) + 2 for s in column) for column in (left, right)]
+        (left if lines[0] <= lines[1] else right).append(section)
+    return left, right
 
 
 class KeysScreen(ModalScreen[None]):
@@ -191,8 +221,7 @@ class KeysScreen(ModalScreen[None]):
         self.sections = key_sections(under)
 
     def compose(self) -> ComposeResult:
-        here = [s for s in self.sections if not isinstance(s.node, App)]
-        everywhere = [s for s in self.sections if isinstance(s.node, App)]
+        here, everywhere = balance(self.sections)
         width = max((len(e.key_text) for s in self.sections for e in s.entries), default=1)
         width = min(width, 12)
         with Vertical(id="keys-box") as box:
