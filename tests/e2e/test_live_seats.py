@@ -5,14 +5,15 @@ The service is the embedded demo group served by uvicorn on 127.0.0.1 (port 0), 
 it, on the real clock (seat B is another process, whose token must be valid by its own clock).
 
 - Seat B is the real `rankterm --profile room` process under a pseudo-terminal (80x24), with live updates
-  every second (`RANKTERM_LIVE_EVERY=1`): what it writes is counted byte for byte as a terminal receives it,
-  which is the figure that matters over SSH; Textual's headless driver writes nothing, so it could not be
-  measured in-process.
+  every half second (`RANKTERM_LIVE_EVERY=0.5`): what it writes is counted byte for byte as a terminal
+  receives it, which is the figure that matters over SSH; Textual's headless driver writes nothing, so it
+  could not be measured in-process.
 - Seat A is a `RanktermApp` in this process (headless), on its own `RankingClient` to the same URL, that
   records a match through its outbox as the form does (`record_matches`).
 
-The idle check counts B's bytes for 2.5 s after its screen has settled: two probes or more at 1 s, as many as
-10 s at the default 5 s make (benchmarks/bench_live.py measures a whole idle minute at the default).
+The idle check counts B's bytes for 1.5 s after its screen has settled: about three probes at 0.5 s, more
+than the two that 10 s at the default 5 s make (benchmarks/bench_live.py measures a whole idle minute at
+the default interval).
 The service counts what B asks meanwhile, so the test knows the probes did run during the silence.
 """
 
@@ -143,7 +144,7 @@ def _seat_env(tmp: Path, url: str) -> dict[str, str]:
         RANKTERM_CONFIG=str(config),
         RANKTERM_CACHE_DIR=str(tmp / "cache"),
         RANKTERM_DATA_DIR=str(tmp / "data"),
-        RANKTERM_LIVE_EVERY="1",
+        RANKTERM_LIVE_EVERY="0.5",
         PYTHONPATH=str(ROOT),
     )
     return env
@@ -186,7 +187,7 @@ async def test_seat_b_shows_seat_as_match_within_5_s_and_writes_nothing_while_id
 
         await asyncio.to_thread(seat_b.settle)
         probes = service.paths["/matches/status"]
-        idle = await asyncio.to_thread(seat_b.read, 2.5)
+        idle = await asyncio.to_thread(seat_b.read, 1.5)
         assert service.paths["/matches/status"] >= probes + 2  # B kept asking…
         assert idle == b""  # …and wrote nothing
     finally:
