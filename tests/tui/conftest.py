@@ -64,10 +64,11 @@ class DemoService:
 
 @pytest.fixture(autouse=True)
 def isolated_paths(tmp_path, monkeypatch):
-    """Config, token cache, data and user themes live in this test's tmp folder."""
+    """Config, token cache, data and user themes live in this test's tmp folder; live updates are off."""
     monkeypatch.setenv("RANKTERM_CONFIG", str(tmp_path / "config" / "config.toml"))
     monkeypatch.setenv("RANKTERM_CACHE_DIR", str(tmp_path / "cache"))
     monkeypatch.setenv("RANKTERM_DATA_DIR", str(tmp_path / "data"))
+    monkeypatch.setenv("RANKTERM_LIVE_EVERY", "0")  # no probe unless a test asks (test_live sets its own)
     return tmp_path
 
 

@@ -11,8 +11,11 @@ from rankterm.tui.screens.login import LoginScreen
 from rankterm.tui.screens.players import PlayersScreen
 
 
-def test_the_eight_modes_are_declared():
+def test_the_modes_are_declared():
     assert set(MODE_NAMES) == {
+        "board",
+        "import",
+        "stats",
         "dashboard",
         "games",
         "players",
@@ -58,8 +61,8 @@ async def test_every_binding_of_the_screen_is_a_palette_command(make_app, wait):
         await wait(pilot)
         titles = [command.title for command in app.get_system_commands(app.screen)]
         assert "Games (g)" in titles
-        assert "Refresh (f5)" in titles
-        assert "Theme" in titles
+        assert "Refresh (f5 or ^r)" in titles  # every key of a binding is named
+        assert "Theme (^t)" in titles
         assert not any(title.startswith("Scroll") for title in titles)
         await pilot.press("ctrl+p")
         await wait(pilot)

@@ -57,7 +57,7 @@ async def test_markup_typed_in_the_players_filter_is_shown_as_typed(make_app):
 
 async def test_a_ghost_named_with_markup_is_created_suggested_and_detailed_as_typed(make_app, demo_client):
     from rankterm.api.models import NewFaction, NewMatch
-    from rankterm.tui.dialogs.player_matches import PlayerMatchesScreen
+    from rankterm.tui.screens.stats.player_page import PlayerPageScreen
     from rankterm.tui.widgets.match_form.player_picker import PlayerPicker
 
     mallory = await demo_client.create_player("[b]Markup[/b] Mallory")
@@ -101,7 +101,8 @@ async def test_a_ghost_named_with_markup_is_created_suggested_and_detailed_as_ty
         table.move_cursor(row=row)
         await pilot.press("enter")
         await settle(pilot)
-        assert isinstance(app.screen, PlayerMatchesScreen)
-        box = app.screen.query_one("#pm-box")
-        assert box._border_title.plain == "*[b]Markup[/b] Mallory · recent matches"
-        assert not box._border_title.spans  # nothing taken as a style
+        assert isinstance(app.screen, PlayerPageScreen)  # the player's page: its title and head as typed
+        assert app.screen.title == "Player · *[b]Markup[/b] Mallory"
+        head = app.screen.query_one("#ps-head").render()
+        assert str(head).startswith("*[b]Markup[/b] Mallory · 1 match · 1 won")
+        assert [span.style for span in head.spans if span.start == 0] == ["bold"]  # ours, not the name's

@@ -17,7 +17,7 @@ from rankterm.api.text import display_safe
 from rankterm.tui.dialogs.ask_line import AskDialog
 from rankterm.tui.dialogs.match_detail import MatchDetailScreen
 from rankterm.tui.dialogs.match_exists import MatchExistsDialog
-from rankterm.tui.dialogs.player_matches import PlayerMatchesScreen
+from rankterm.tui.screens.stats.player_page import PlayerPageScreen
 from rankterm.tui.text import NONE
 from rankterm.tui.widgets.match_form.game_picker import GamePicker
 from rankterm.tui.widgets.match_form.player_picker import PlayerPicker
@@ -204,7 +204,7 @@ async def walk(
         table.move_cursor(row=row)
         await pilot.press("enter")
         await settle(pilot)
-        assert isinstance(app.screen, PlayerMatchesScreen)
+        assert isinstance(app.screen, PlayerPageScreen)
         assert shown(app.screen.player.label) in assert_clean(app)
         await pilot.press("escape")
         await settle(pilot)
