@@ -250,8 +250,9 @@ class FactionRow(Vertical):
         name: str = "",
         bot: bool = False,
     ) -> None:
-        """Set the whole row from code (rematch, tests)."""
+        """Set the whole row from code (rematch, tests); a text typed in the players field goes too."""
         self.bot_box.value = bot
+        self.picker.set_text("")
         self.picker.set_chosen(players)
         self.rank_input.value = str(rank if rank is not None else self.position)
         self.points_input.value = points

@@ -2,7 +2,8 @@
 
 Typing filters the group's players (handed over with `set_players`, from `client.players()`). Enter picks the
 highlighted one and is done with the faction (`PlayerPicker.Done`: the form moves on to the next faction);
-`+` picks it and stays, for the next player of the same team; Enter on the empty field is done too. Backspace
+`+` picks it and stays, for the next player of the same team; Tab on a typed name picks it and goes on to
+the rank (for points); Enter on the empty field is done too. Backspace
 in the empty field removes the last chip (a click on a chip removes that one). A player may be picked in two
 factions: the form's validation says so rather than hiding the player. Every change posts
 `PlayerPicker.Changed`.
@@ -71,22 +72,28 @@ TEAM_KEY = "+"
 
 
 class _PlayerInput(FormInput):
-    """The text field of a picker: Backspace when empty removes the last chip; `+` picks and stays."""
+    """The text field of a picker: Backspace when empty removes the last chip; `+` picks and stays; Tab on a
+    typed name picks it and goes on to the rank."""
 
     @dataclass
     class BackspaceEmpty(Message):
         field: _PlayerInput
 
     @dataclass
-    class TeamKey(Message):
+    class PickKey(Message):
+        """`+`, or Tab on a typed name: pick, then stay (`+`) or go on to the next field (Tab)."""
+
         field: _PlayerInput
+        key: str
 
     async def _on_key(self, event: events.Key) -> None:
-        if event.character == TEAM_KEY and not self.holding:
+        if self.holding or self.app.focused is not self:
+            return  # `FormInput`'s: held, or sent where the focus went
+        if event.character == TEAM_KEY or (event.key == "tab" and self.value.strip()):
             event.stop()
-            event.prevent_default()  # not typed: the picker picks, and what follows waits for it
+            event.prevent_default()  # the picker picks first, and what follows waits for it
             self.hold()
-            self.post_message(self.TeamKey(self))
+            self.post_message(self.PickKey(self, event.key))
 
     def action_delete_left(self) -> None:
         if not self.value:
@@ -267,9 +274,9 @@ class PlayerPicker(TypeAhead):
             self.add_player(player)
         self._chips_changed()
 
-    def _take(self, text: str, *, done: bool) -> None:
-        """Enter (`done`) or `+` on `text`: pick the best player, or keep the text while the players are not
-        known yet; then Enter is done with the faction. Nothing matches: nothing happens, the focus stays."""
+    def _take(self, text: str) -> bool:
+        """Pick the best player for `text`, or keep the text while the players are not known yet; False when
+        nobody matches (the text stays)."""
         item = self.best(text)
         if item is None and not self.loaded:
             self.set_text("")
@@ -279,16 +286,17 @@ class PlayerPicker(TypeAhead):
             self.set_text("")
             self.add_player(item)
         else:
-            self.release_keys()
-            return
-        if done:
-            self.post_message(self.Done(self, empty=False))
+            return False
+        return True
 
     def enter(self, text: str) -> None:
-        if text.strip():
-            self._take(text, done=True)
-        else:
+        """Enter: pick and be done with the faction (on the empty field: done); nobody matches: stay."""
+        if not text.strip():
             self.post_message(self.Done(self, empty=True))
+        elif self._take(text):
+            self.post_message(self.Done(self, empty=False))
+        else:
+            self.release_keys()
 
     def _chips_changed(self) -> None:
         self.post_message(self.Changed(self))
@@ -324,12 +332,16 @@ class PlayerPicker(TypeAhead):
         if event.typeahead is self:
             event.stop()
 
-    @on(_PlayerInput.TeamKey)
-    def _team_key(self, event: _PlayerInput.TeamKey) -> None:
+    @on(_PlayerInput.PickKey)
+    def _pick_key(self, event: _PlayerInput.PickKey) -> None:
         event.stop()
         if self.text.strip():
-            self._take(self.text, done=False)
-        self.release_keys()
+            self._take(self.text)
+        if event.key == "tab":
+            self.screen.focus_next()
+            event.field.release(to=self.screen.focused)
+        else:
+            self.release_keys()
 
     @on(PlayerChip.Remove)
     def _chip_clicked(self, event: PlayerChip.Remove) -> None:
