@@ -1,24 +1,30 @@
 """`StoryScreen`: the base of the screens that tell stories from the group's matches (the Stats mode, a
 player's page, a game's page).
 
-The matches come from the client's mirror at once (`held_matches`, no request) and are then
-revalidated in a worker (`group_matches`: only what is new is read); the story is drawn again only when the
-matches changed (their count or newest number). The same happens when the screen is shown again, on F5, and
-when the group changes (a match sent from this seat). Offline, what the mirror holds is shown and the status
-line says how old it is.
+Each screen reads only what it tells (`read_held`: a player's matches, a game's, the pickers' roster),
+narrowed by the mirror and parsed in a thread (`asyncio.to_thread`), so that a big group never freezes the
+app; it is shown at once, then the mirror is synced with the service (`sync_group`: no request when the
+sync is fresh, one when nothing is new) and read again only when the sync brought something. The story is
+drawn again only when what was read changed (`held_key`). This happens when the screen is shown (again), and
+on F5 and when the group changes (a match sent from this seat, the live probe), which never trust a fresh
+sync (`max_age=0`). Offline, what the mirror holds is shown and the status line says how old it is.
 """
 
 from __future__ import annotations
 
-from typing import ClassVar
+import asyncio
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from textual.binding import Binding
 
 from rankterm.api.errors import RanktermError
 from rankterm.api.models import Match
-from rankterm.api.stats.source import group_matches, held_matches
+from rankterm.api.stats.source import sync_group
 from rankterm.tui.base import Kind, RanktermScreen, Where, task
 from rankterm.tui.text import error_sentence
+
+if TYPE_CHECKING:
+    from rankterm.api.client import RankingClient
 
 
 def matches_key(matches: list[Match]) -> tuple[int, int]:
@@ -27,20 +33,40 @@ def matches_key(matches: list[Match]) -> tuple[int, int]:
 
 
 class StoryScreen(RanktermScreen):
-    """A screen drawn from all the group's matches: `show_matches()` is called with them when they change."""
+    """A screen drawn from what it reads of the group's matches: `show_held()` is called when that changes.
+
+    By default it reads nothing; `PlayerPageScreen` reads the player's matches, `GamePageScreen` the game's
+    and the Stats mode the roster of its pickers (each tab then reads its own)."""
 
     BINDINGS: ClassVar = [Binding("f5", "reload", "Reload")]
 
-    def __init__(self, **kwargs) -> None:
+    def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.matches: list[Match] = []
-        self._key: tuple[int, int] | None = None
+        self.loaded = False
+        """True once something was read (from the mirror or the service) and shown."""
+        self._key: object = None
+        self._read_at: tuple[int, int] | None = None
 
-    def on_mount(self) -> None:
-        if self.has_client:
-            held = held_matches(self.client)
-            if held:
-                self._take(held)
+    # ------------------------------------------------------------------ what a screen reads and shows
+
+    def read_held(self, client: RankingClient) -> Any:
+        """What the screen tells, from the mirror with no request; runs in a thread (no widget here)."""
+        return []
+
+    def held_key(self, held: Any) -> object:
+        """What tells two reads apart cheaply (the story is drawn again only when it changes)."""
+        return matches_key(held)
+
+    def show_held(self, held: Any) -> None:
+        """Draw the story from what `read_held` read (by default: matches, oldest first)."""
+        self.matches = sorted(held, key=lambda m: m.number)
+        self.show_matches(self.matches)
+
+    def show_matches(self, matches: list[Match]) -> None:
+        """Draw the story from the matches read (oldest first)."""
+
+    # ------------------------------------------------------------------ when
 
     def on_screen_resume(self) -> None:
         if self.has_client:
@@ -48,31 +74,43 @@ class StoryScreen(RanktermScreen):
 
     def reload_data(self) -> None:
         if self.has_client:
-            self.revalidate()
+            self.revalidate(max_age=0)
 
     def action_reload(self) -> None:
         self.reload_data()
 
     @task(group="story-matches")
-    async def revalidate(self) -> None:
+    async def revalidate(self, max_age: float | None = None) -> None:
+        """Show what the mirror holds (first time), sync, and read again when the mirror's matches changed
+        since the last read (this sync, or another screen's)."""
+        client = self.client
+        if not self.loaded and client.mirror.synced_at("matches") is not None:
+            await self._read(client)
         try:
-            matches = await group_matches(self.client)
+            await sync_group(client, max_age=max_age)
         except RanktermError as exc:
-            if not self.matches:
+            if not self.loaded:
                 self.say(error_sentence(exc), "error")
             else:
                 self.say(error_sentence(exc), "warning", to="toast")
             return
         self.note_freshness()
-        self._take(matches)
+        if not self.loaded or client.mirror.match_numbers() != self._read_at:
+            await self._read(client)
 
-    def _take(self, matches: list[Match]) -> None:
-        key = matches_key(matches)
+    async def _read(self, client: RankingClient) -> None:
+        at = client.mirror.match_numbers()
+        held = await asyncio.to_thread(self.read_held, client)
+        self._read_at = at
+        self._take(held)
+
+    def _take(self, held: Any) -> None:
+        self.loaded = True
+        key = self.held_key(held)
         if key == self._key:
             return
         self._key = key
-        self.matches = sorted(matches, key=lambda m: m.number)
-        self.show_matches(self.matches)
+        self.show_held(held)
 
     def say(self, text: str, kind: Kind = "info", *, to: Where = "line") -> None:
         """As `RanktermScreen.say`; the info line takes no room while it has nothing to say (80x24)."""
@@ -80,6 +118,3 @@ class StoryScreen(RanktermScreen):
         if self.INFO is not None and to != "toast":
             for line in self.query(self.INFO):
                 line.display = bool(text)
-
-    def show_matches(self, matches: list[Match]) -> None:
-        """Draw the story from the group's matches (oldest first)."""

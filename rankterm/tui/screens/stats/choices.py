@@ -1,5 +1,6 @@
-"""Who and what the stats pickers offer, read from the group's matches (no request): the players and games
-that have a story, named as their most recent match names them, and a sensible first choice for each."""
+"""Who and what the stats pickers offer (no request): the players and games that have a story, as the
+roster of the held matches names them (`source.held_roster`: the newest match's names), and a sensible first
+choice for each."""
 
 from __future__ import annotations
 
@@ -9,46 +10,23 @@ from collections.abc import Sequence
 from rich.text import Text
 
 from rankterm.api.models import Match
+from rankterm.api.stats.source import Roster
 from rankterm.tui.text import plain_str
 
 
-def players_in(matches: Sequence[Match]) -> dict[str, str]:
-    """Player id -> name, for everyone who played a match (the newest match's name wins)."""
-    names: dict[str, str] = {}
-    for match in sorted(matches, key=lambda m: m.number, reverse=True):
-        for faction in match.factions:
-            if faction.bot:
-                continue
-            for player in faction.players:
-                names.setdefault(str(player.id), player.label)
-    return names
-
-
-def games_in(matches: Sequence[Match]) -> dict[int, str]:
-    """Game id -> name, for every game played (the newest match's name wins)."""
-    names: dict[int, str] = {}
-    for match in sorted(matches, key=lambda m: m.number, reverse=True):
-        if match.game is not None:
-            names.setdefault(match.game.id, match.game.name)
-    return names
-
-
-def most_active(matches: Sequence[Match]) -> str | None:
+def most_active(roster: Roster) -> str | None:
     """The player with the most matches (then by name), the Player tab's first choice."""
-    counts: Counter[str] = Counter()
-    names = players_in(matches)
-    for match in matches:
-        for q in {str(p.id) for f in match.factions if not f.bot for p in f.players}:
-            counts[q] += 1
+    counts, names = roster.played, roster.players
     if not counts:
         return None
     return min(counts, key=lambda q: (-counts[q], names.get(q, "").casefold(), q))
 
 
 def most_met(matches: Sequence[Match], player_id: str) -> str | None:
-    """The player `player_id` met most often in another faction (the head-to-head's first opponent)."""
+    """The player `player_id` met most often in another faction (the head-to-head's first opponent), from
+    `player_id`'s matches (`player_matches`)."""
     counts: Counter[str] = Counter()
-    names = players_in(matches)
+    names: dict[str, str] = {}
     for match in matches:
         mine = next(
             (f for f in match.factions if not f.bot and any(str(p.id) == player_id for p in f.players)), None
@@ -60,6 +38,7 @@ def most_met(matches: Sequence[Match], player_id: str) -> str | None:
                 for p in f.players:
                     if str(p.id) != player_id:
                         counts[str(p.id)] += 1
+                        names[str(p.id)] = p.label
     if not counts:
         return None
     return min(counts, key=lambda q: (-counts[q], names.get(q, "").casefold(), q))

@@ -23,6 +23,7 @@ from textual.widgets import DataTable, Header, Static
 from rankterm.api.errors import RanktermError
 from rankterm.api.models import Game, Match, RankingRow, Subset
 from rankterm.api.stats import GameFigures, GameRecord, game_figures, player_figures
+from rankterm.api.stats.source import game_matches
 from rankterm.tui.base import task
 from rankterm.tui.screens.stats.base import StoryScreen
 from rankterm.tui.screens.stats.words import day, fact_parts, percent, plural
@@ -210,9 +211,12 @@ class GamePageScreen(StoryScreen):
     def on_mount(self) -> None:
         name = self.game_name or GameStory._known_name(self.rankterm.client, self.game_id)
         self.title = plain_str(f"Game · {name}")
-        super().on_mount()
-        if not self.matches:
-            self.say("Reading the group's matches…")
+        if not self.loaded:
+            self.say("Reading the game's matches…")
+
+    def read_held(self, client: RankingClient) -> list[Match]:
+        """The game's matches only (`game_matches`): all its figures need."""
+        return game_matches(client, self.game_id)
 
     def show_matches(self, matches: list[Match]) -> None:
         self.say("")

@@ -1,12 +1,16 @@
 """Head-to-head: two players (or a player and everyone): how often they met, who finished ahead, ties, per game,
 and their last meetings. The body of the Stats mode's Head-to-head tab.
 
-The counts are `rankterm.api.stats.head_to_head` over the group's matches (no request), the same figures
-`rankterm stats h2h` prints. A bar shows the shares with shapes as well as colours (█ the first player ahead,
+The counts are `rankterm.api.stats.head_to_head` over the first player's matches (every meeting is one of
+them: `player_matches`, read from the mirror in a thread, no request), the same figures `rankterm stats h2h`
+prints. A bar shows the shares with shapes as well as colours (█ the first player ahead,
 ▒ ties, ░ the second ahead), so it reads in 16 colours and with NO_COLOR.
 """
 
 from __future__ import annotations
+
+import asyncio
+from typing import TYPE_CHECKING
 
 from rich.text import Text
 from textual import on
@@ -16,10 +20,15 @@ from textual.widgets import DataTable, Label, Select, Static
 
 from rankterm.api.models import Match
 from rankterm.api.stats import HeadToHead, head_to_head
-from rankterm.tui.screens.stats.choices import most_active, most_met, options, players_in
+from rankterm.api.stats.source import Roster, player_matches
+from rankterm.tui.base import task
+from rankterm.tui.screens.stats.choices import most_active, most_met, options
 from rankterm.tui.screens.stats.words import bar_parts, plural, short_day
 from rankterm.tui.text import plain, plain_str, styled
 from rankterm.tui.widgets.text_table import TextTable
+
+if TYPE_CHECKING:
+    from rankterm.api.client import RankingClient
 
 WIDE = 100
 """From this many columns up, game names are shown whole in the tables; below, cut to `GAME_WIDTH`."""
@@ -74,6 +83,8 @@ class HeadToHeadView(Vertical):
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id)
         self.matches: list[Match] = []
+        """A's matches (the pair's meetings are among them)."""
+        self.client: RankingClient | None = None
         self.figures: HeadToHead | None = None
         self._players: dict[str, str] = {}
         self._filling = False
@@ -101,11 +112,11 @@ class HeadToHeadView(Vertical):
     def b_select(self) -> Select[str]:
         return self.query_one("#h2h-b", Select)
 
-    def show(self, matches: list[Match]) -> None:
-        """Offer the players of `matches` and draw the pair picked (first time: the most active player and
-        the one they met most)."""
-        self.matches = matches
-        players = players_in(matches)
+    def show(self, roster: Roster, client: RankingClient) -> None:
+        """Offer the players of the held matches and draw the pair picked (first time: the most active player
+        and the one they met most)."""
+        self.client = client
+        players = roster.players
         a, b = self.a_select.value, self.b_select.value
         if players != self._players:
             self._players = players
@@ -114,13 +125,13 @@ class HeadToHeadView(Vertical):
             self.b_select.set_options([(Text("everyone"), EVERYONE), *options(players)])
             self._filling = False
         if not isinstance(a, str) or a not in players:
-            a = most_active(matches) or ""
+            a = most_active(roster) or ""
         if not isinstance(b, str) or (b != EVERYONE and b not in players):
-            b = (most_met(matches, a) if a else None) or EVERYONE
-        self.pick(a, b)
+            b = ""  # the one A met most, once A's matches are read
+        self.pick(a, b or None, first=not b)
 
-    def pick(self, a_id: str, b_id: str | None) -> None:
-        """Show A against B (None or EVERYONE: against everyone)."""
+    def pick(self, a_id: str, b_id: str | None, *, first: bool = False) -> None:
+        """Show A against B (None or EVERYONE: against everyone; with `first`, the one A met most)."""
         b_value = EVERYONE if b_id is None else b_id
         self._filling = True
         if a_id in self._players:
@@ -128,7 +139,7 @@ class HeadToHeadView(Vertical):
         if b_value == EVERYONE or b_value in self._players:
             self.b_select.value = b_value
         self._filling = False
-        self._draw()
+        self._draw(most_met_first=first)
 
     @on(Select.Changed)
     def _changed(self, event: Select.Changed) -> None:
@@ -136,7 +147,7 @@ class HeadToHeadView(Vertical):
         if not self._filling:
             self._draw()
 
-    def _draw(self) -> None:
+    def _draw(self, *, most_met_first: bool = False) -> None:
         a, b = self.a_select.value, self.b_select.value
         if not isinstance(a, str) or not a:
             self.query_one("#h2h-summary", Static).update("Pick a player.")
@@ -145,7 +156,21 @@ class HeadToHeadView(Vertical):
         if b_id == a:
             self.query_one("#h2h-summary", Static).update("Pick two different players (or everyone).")
             return
-        h2h = head_to_head(self.matches, a, b_id)
+        if self.client is not None:
+            self.read_pair(self.client, a, b_id, most_met_first)
+
+    @task(group="h2h-read")
+    async def read_pair(self, client: RankingClient, a: str, b_id: str | None, most_met_first: bool) -> None:
+        """A's matches only (`player_matches`: every meeting of A is one of them), read in a thread."""
+        mine = await asyncio.to_thread(player_matches, client, a)
+        if most_met_first:
+            b_id = most_met(mine, a)
+            if b_id is not None and b_id in self._players:
+                self._filling = True
+                self.b_select.value = b_id
+                self._filling = False
+        self.matches = mine
+        h2h = head_to_head(mine, a, b_id)
         self.figures = h2h
         self.query_one("#h2h-summary", Static).update(styled(*summary(h2h)))
         width = max(10, self.size.width - 4 - len(h2h.a_name[:20]) - len(h2h.b_name[:20]))

@@ -1,8 +1,9 @@
 """Stats (mode "stats", key s): the group's stories in four tabs: a player's page, head-to-head, a game's page
 and tonight.
 
-Every tab is drawn from the group's matches, shown at once from the mirror and revalidated (see
-`StoryScreen`); each picks who or what it shows with a one-line picker. The Player and Game tabs show the
+Every tab is drawn from the group's matches held in the mirror, revalidated (see `StoryScreen`): the
+pickers from the roster of who and what the matches name (`held_roster`, no match parsed), each tab from
+only the matches it tells (a player's, a game's, an evening's), read in a thread. The Player and Game tabs show the
 same page that Enter on a player or a game opens elsewhere.
 
 Keys: 1 Player · 2 Head-to-head · 3 Game · 4 Tonight · v ree/position chart · Enter on a player or a game
@@ -11,6 +12,9 @@ opens their page · F5 reload.
 
 from __future__ import annotations
 
+import asyncio
+from typing import TYPE_CHECKING
+
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -18,14 +22,18 @@ from textual.containers import Horizontal, Vertical
 from textual.widget import Widget
 from textual.widgets import DataTable, Header, Label, Select, Static, TabbedContent, TabPane
 
-from rankterm.api.models import Match
+from rankterm.api.stats.source import Roster, game_matches, held_roster, player_matches
+from rankterm.tui.base import task
 from rankterm.tui.screens.stats.base import StoryScreen
-from rankterm.tui.screens.stats.choices import games_in, most_active, options, players_in
+from rankterm.tui.screens.stats.choices import most_active, options
 from rankterm.tui.screens.stats.game_page import GameStory, open_player_row
 from rankterm.tui.screens.stats.head_to_head import HeadToHeadView
 from rankterm.tui.screens.stats.player_page import RETRY_SECONDS, TALL, PlayerStory, open_game_row
 from rankterm.tui.screens.stats.tonight import TonightView
 from rankterm.tui.widgets.key_footer import KeyFooter
+
+if TYPE_CHECKING:
+    from rankterm.api.client import RankingClient
 
 TAB_TITLES = {"player": "1 Player", "h2h": "2 Head-to-head", "game": "3 Game", "tonight": "4 Tonight"}
 
@@ -81,6 +89,7 @@ class StatsScreen(StoryScreen):
 
     def __init__(self, **kwargs) -> None:
         super().__init__(**kwargs)
+        self.roster: Roster | None = None
         self._players: dict[str, str] = {}
         self._games: dict[int, str] = {}
         self._filling = False
@@ -95,8 +104,7 @@ class StatsScreen(StoryScreen):
         yield KeyFooter()
 
     def on_mount(self) -> None:
-        super().on_mount()
-        if not self.matches:
+        if not self.loaded:
             self.say("Reading the group's matches…")
         self.set_interval(RETRY_SECONDS, self._retry_history)
 
@@ -106,20 +114,28 @@ class StatsScreen(StoryScreen):
             if self.is_current and self.tab == "player" and story.history_incomplete and self.has_client:
                 story.reload_history(self.client)
 
-    # ------------------------------------------------------------------ drawing
+    # ------------------------------------------------------------------ reading and drawing
+
+    def read_held(self, client: RankingClient) -> Roster:
+        """Who and what the pickers offer (`held_roster`: no match parsed); each tab reads its own matches."""
+        return held_roster(client)
+
+    def held_key(self, held: Roster) -> object:
+        return held.key
+
+    def show_held(self, held: Roster) -> None:
+        self.roster = held
+        self.say("" if held.players else "No match recorded yet: the stories start with the first one.")
+        self._fill_pickers(held)
+        self._draw_tab()
 
     @property
     def tab(self) -> str:
         return self.query_one(TabbedContent).active or "player"
 
-    def show_matches(self, matches: list[Match]) -> None:
-        self.say("" if matches else "No match recorded yet: the stories start with the first one.")
-        self._fill_pickers(matches)
-        self._draw_tab()
-
-    def _fill_pickers(self, matches: list[Match]) -> None:
-        """Offer the players and games of `matches` in the pickers mounted so far."""
-        players, games = players_in(matches), games_in(matches)
+    def _fill_pickers(self, roster: Roster) -> None:
+        """Offer the players and games of the held matches in the pickers mounted so far."""
+        players, games = roster.players, roster.games
         picks = {s.id: s for s in self.query(Select) if s.id in ("stats-player", "stats-game")}
         player_pick, game_pick = picks.get("stats-player"), picks.get("stats-game")
         self._filling = True
@@ -128,7 +144,7 @@ class StatsScreen(StoryScreen):
                 self._players = players
                 chosen = player_pick.value
                 player_pick.set_options(options(players))
-                first = chosen if isinstance(chosen, str) and chosen in players else most_active(matches)
+                first = chosen if isinstance(chosen, str) and chosen in players else most_active(roster)
                 if first is not None:
                     player_pick.value = first
             if game_pick is not None and games != self._games:
@@ -138,18 +154,14 @@ class StatsScreen(StoryScreen):
                 if isinstance(chosen_game, str) and chosen_game.isdigit() and int(chosen_game) in games:
                     game_pick.value = chosen_game
                 elif games:
-                    busiest = max(
-                        games, key=lambda g: (sum(1 for m in matches if m.game and m.game.id == g), -g)
-                    )
-                    game_pick.value = str(busiest)
+                    game_pick.value = str(max(games, key=lambda g: (roster.game_played.get(g, 0), -g)))
         finally:
             self._filling = False
 
     def _draw_tab(self) -> None:
         """Draw the tab shown (the others are drawn when shown); its body is mounted first."""
-        if not self.matches and not self.has_client:
+        if self.roster is None or not self.has_client:
             return
-        client = self.client if self.has_client else None
         tab = self.tab
         pane = self.query_one(f"#{tab}", TabPane)
         if not pane.children:
@@ -160,15 +172,27 @@ class StatsScreen(StoryScreen):
         if tab == "player":
             value = self.query_one("#stats-player", Select).value
             if isinstance(value, str):
-                self.query_one(PlayerStory).show(self.matches, value, client)
+                self.read_tab(tab, value)
         elif tab == "h2h":
-            self.query_one(HeadToHeadView).show(self.matches)
+            self.query_one(HeadToHeadView).show(self.roster, self.client)
         elif tab == "game":
             value = self.query_one("#stats-game", Select).value
             if isinstance(value, str) and value.lstrip("-").isdigit():
-                self.query_one(GameStory).show(self.matches, int(value), client)
+                self.read_tab(tab, value)
         elif tab == "tonight":
-            self.query_one(TonightView).show(self.matches, client)
+            self.query_one(TonightView).show(self.roster, self.client)
+
+    @task(group="stats-tab")
+    async def read_tab(self, tab: str, value: str) -> None:
+        """The Player or Game tab: the player's (the game's) matches read in a thread, then drawn."""
+        client = self.client
+        if tab == "player":
+            mine = await asyncio.to_thread(player_matches, client, value)
+            self.query_one(PlayerStory).show(mine, value, client)
+        else:
+            game = int(value)
+            theirs = await asyncio.to_thread(game_matches, client, game)
+            self.query_one(GameStory).show(theirs, game, client)
 
     async def _mount_body(self, pane: TabPane, tab: str) -> None:
         await pane.mount(tab_body(tab))
@@ -177,7 +201,8 @@ class StatsScreen(StoryScreen):
             self._players = {}
         elif tab == "game":
             self._games = {}
-        self._fill_pickers(self.matches)
+        if self.roster is not None:
+            self._fill_pickers(self.roster)
         self._draw_tab()
 
     # ------------------------------------------------------------------ events and keys
@@ -185,12 +210,12 @@ class StatsScreen(StoryScreen):
     @on(TabbedContent.TabActivated)
     def _tab_shown(self, event: TabbedContent.TabActivated) -> None:
         self.refresh_bindings()
-        if self.matches:
+        if self.loaded:
             self._draw_tab()
 
     @on(Select.Changed, "#stats-player, #stats-game")
     def _picked(self, event: Select.Changed) -> None:
-        if not self._filling and self.matches:
+        if not self._filling and self.loaded:
             self._draw_tab()
 
     def action_tab(self, tab: str) -> None:

@@ -31,6 +31,7 @@ from rankterm.api.errors import RanktermError
 from rankterm.api.models import Match, Player
 from rankterm.api.stats import PlayerFigures, player_figures
 from rankterm.api.stats.history import History, player_history
+from rankterm.api.stats.source import player_matches
 from rankterm.tui.base import task
 from rankterm.tui.screens.stats.base import StoryScreen
 from rankterm.tui.screens.stats.words import axis_labels, day, fact_parts, form_parts, percent, plural
@@ -284,14 +285,17 @@ class PlayerPageScreen(StoryScreen):
 
     def on_mount(self) -> None:
         self.title = plain_str(f"Player · {self.player_name}")
-        super().on_mount()
-        if not self.matches:
-            self.say("Reading the group's matches…")
+        if not self.loaded:
+            self.say("Reading the player's matches…")
         self._retry = self.set_interval(RETRY_SECONDS, self._retry_history, pause=False)
 
     @property
     def story(self) -> PlayerStory:
         return self.query_one(PlayerStory)
+
+    def read_held(self, client: RankingClient) -> list[Match]:
+        """The player's matches only (`player_matches`): all their figures need (not the group's)."""
+        return player_matches(client, self.player_id)
 
     def show_matches(self, matches: list[Match]) -> None:
         self.say("")
@@ -325,7 +329,7 @@ class PlayerPageScreen(StoryScreen):
         player = self.player
         if figures is not None and figures.played and not player.display_name:
             player = Player(id=player.id, display_name=figures.name)
-        held = self.matches or None  # the group's matches this page shows: no call
+        held = self.matches or None  # the player's matches this page shows: no call
         self.app.push_screen(PlayerMatchesScreen(player, None, fetch=self.client.matches_page, held=held))
 
     @on(DataTable.RowSelected, "#ps-games")

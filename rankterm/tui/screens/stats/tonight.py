@@ -2,7 +2,8 @@
 biggest ree gain and the biggest upset (the winner with the lowest ree before the match). The body of the
 Stats mode's Tonight tab.
 
-Who won what is `rankterm.api.stats.tonight` over the group's matches, at once. The gain and the upset need
+Who won what is `rankterm.api.stats.tonight` over the evening's matches only (`matches_since`: narrowed by
+the mirror, read in a thread; "the last game night" from the newest date of the pickers' roster). The gain and the upset need
 ree before and after each of the evening's matches: `history.ree_around` reads the standings after them in
 a worker (quota-aware, kept in the mirror) and the highlights follow when they arrive, saying how many of the
 evening's matches they cover. Times are the service's (UTC), as the matches carry them.
@@ -10,6 +11,7 @@ evening's matches they cover. Times are the service's (UTC), as the matches carr
 
 from __future__ import annotations
 
+import asyncio
 from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING
 
@@ -23,6 +25,7 @@ from rankterm.api.errors import RanktermError
 from rankterm.api.models import Match
 from rankterm.api.stats import Tonight, tonight
 from rankterm.api.stats.history import ReeAround, ree_around
+from rankterm.api.stats.source import Roster, matches_since
 from rankterm.tui.base import task
 from rankterm.tui.screens.stats.words import parse_date, plural
 from rankterm.tui.text import NONE, error_sentence, plain, plain_str, styled
@@ -45,12 +48,13 @@ WIDE = 110
 """From this many columns up, each match's whole finishing order is shown."""
 
 
-def since_for(choice: str, now: datetime, matches: list[Match]) -> datetime:
-    """The time a choice of the picker means (naive UTC, as the wire's dates)."""
+def since_for(choice: str, now: datetime, newest: str | None) -> datetime:
+    """The time a choice of the picker means (naive UTC, as the wire's dates); `newest`: the date of the
+    group's newest match (for "the last game night")."""
     if choice == "night":
-        newest = max((parse_date(m.date) for m in matches), default=None, key=lambda d: d or datetime.min)
-        if newest is not None:
-            return newest - timedelta(hours=NIGHT_HOURS)
+        last = parse_date(newest) if newest else None
+        if last is not None:
+            return last - timedelta(hours=NIGHT_HOURS)
         choice = DEFAULT_SINCE
     hours = int(choice.rstrip("h")) if choice.rstrip("h").isdigit() else NIGHT_HOURS
     return now - timedelta(hours=hours)
@@ -115,7 +119,10 @@ class TonightView(Vertical):
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id)
         self.matches: list[Match] = []
+        """The evening's matches (`matches_since`)."""
+        self.roster: Roster | None = None
         self.client: RankingClient | None = None
+        self._since = datetime.min
         self.evening: Tonight | None = None
         self.around: ReeAround | None = None
         self._around_for: tuple[int, ...] | None = None
@@ -149,15 +156,16 @@ class TonightView(Vertical):
         """Pick a "since" choice (a key of SINCE_CHOICES) and draw it."""
         self.query_one("#tn-since", Select).value = choice
 
-    def show(self, matches: list[Match], client: RankingClient | None) -> None:
-        """Draw the evening from `matches` at once; read ree around its matches in the background."""
-        self.matches, self.client = matches, client
+    def show(self, roster: Roster, client: RankingClient | None) -> None:
+        """Draw the evening from its matches (read from the mirror in a thread); read ree around its matches
+        in the background."""
+        self.roster, self.client = roster, client
         self._draw()
 
     @on(Select.Changed, "#tn-since")
     def _since_changed(self, event: Select.Changed) -> None:
         event.stop()
-        if self.matches:
+        if self.roster is not None:
             self._draw()
 
     def _now(self) -> datetime:
@@ -166,7 +174,20 @@ class TonightView(Vertical):
         return datetime.fromtimestamp(stamp, UTC).replace(tzinfo=None)
 
     def _draw(self) -> None:
-        since = since_for(self.choice, self._now(), self.matches)
+        newest = self.roster.newest if self.roster is not None else None
+        since = since_for(self.choice, self._now(), newest[0] if newest else None)
+        if self.client is not None:
+            self.read_evening(self.client, since)
+
+    @task(group="tonight-read")
+    async def read_evening(self, client: RankingClient, since: datetime) -> None:
+        """The matches since `since` only (`matches_since`), then the evening drawn from them."""
+        self.matches = await asyncio.to_thread(matches_since, client, since)
+        self._since = since
+        self._show()
+
+    def _show(self) -> None:
+        since = self._since
         numbers = tuple(
             m.number for m in self.matches if (when := parse_date(m.date)) is not None and when >= since
         )
@@ -188,10 +209,10 @@ class TonightView(Vertical):
             )
         )
         if not evening.matches:
-            newest = max(self.matches, key=lambda m: (m.date, m.number), default=None)
+            newest = self.roster.newest if self.roster is not None else None
             note = "No match in this time."
             if newest is not None:
-                note += f" The last was played {when_text(parse_date(newest.date) or since)}: pick “the last game night”."
+                note += f" The last was played {when_text(parse_date(newest[0]) or since)}: pick “the last game night”."
             self.query_one("#tn-highlights", Static).update(plain(note))
         else:
             self.query_one("#tn-highlights", Static).update(styled(*highlights(evening, around)))
@@ -216,7 +237,7 @@ class TonightView(Vertical):
         if numbers != self._around_for:
             return
         self.around = around
-        self._draw()
+        self._show()
 
     def _fill(self, evening: Tonight) -> None:
         table = self.query_one("#tn-matches", DataTable)

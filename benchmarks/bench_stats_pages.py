@@ -1,0 +1,214 @@
+"""A player's page in the real app on a big group: 10,000 matches among 60 players, from the mirror.
+
+Builds the group as `bench_stats.py` does (the embedded service on a SQLite file, 60 players, 8 games),
+syncs it into a file-backed mirror (both kept under `--work`, so a second run reuses them), then for each of
+`--runs` players runs the app (`App.run_test`, 80x24, a client on that mirror and the in-process service):
+
+- a new app and client on the mirror (a new process, as far as parsing goes: nothing parsed yet), opens the
+  rankings, puts the cursor on the player and times Enter -> the page's figures drawn (its head line, facts
+  and form on screen), wall and CPU (this process's: the app, the in-process service and the thread that
+  reads the mirror);
+- waits for the page to settle (the sync check, the ree history read within the quota), goes back, and
+  opens the same page again: the requests that second open makes (0 when nothing changed);
+- the longest the event loop went without running, from Enter to the page settled (a frozen UI shows here).
+
+Prints medians (and the max) over the runs.
+
+    python benchmarks/bench_stats_pages.py [--matches 10000] [--players 60] [--runs 5] [--work DIR]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import random
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from bench_stats import BIG, GAMES, plan
+
+from rankterm.api.client import RankingClient
+from rankterm.api.ids import service_scope
+from rankterm.api.mirror import Mirror
+from rankterm.api.stats.history import player_history
+from rankterm.api.stats.source import sync_group
+from rankterm.config import Config
+from rankterm.server.app import create_app
+from rankterm.server.quota import QuotaLimits
+from rankterm.server.store import Store
+
+URL = "http://bench.rankterm/"
+LIMITS = QuotaLimits(calls_per_hour=BIG, calls_per_year=BIG, matches_per_hour=BIG, matches_per_day=BIG,
+                     matches_per_year=BIG)  # fmt: skip
+
+
+async def build(work: Path, matches: int, players: int) -> tuple[Store, str, str]:
+    """The service's store and the client's credentials; the group and the mirror built when not there."""
+    done = work / "built.json"
+    if done.exists() and json.loads(done.read_text()) == {"matches": matches, "players": players}:
+        store = Store(work / "service.db")
+        creds = json.loads((work / "creds.json").read_text())
+        return store, creds["key"], creds["secret"]
+    for name in ("service.db", "mirror.db", "creds.json"):
+        for suffix in ("", "-wal", "-shm"):
+            Path(f"{work / name}{suffix}").unlink(missing_ok=True)
+    store = Store(work / "service.db")
+    key, secret = store.create_client(store.create_group("Big group"))
+    (work / "creds.json").write_text(json.dumps({"key": key, "secret": secret}))
+    mirror = Mirror(work / "mirror.db", service_scope(URL, key))
+    client = RankingClient.in_process(
+        create_app(store, limits=LIMITS), key=key, secret=secret, base_url=URL, batch_size=100, mirror=mirror
+    )
+    rng = random.Random(11)
+    t = time.perf_counter()
+    people = [str((await client.create_player(f"Player {i:02d}")).id) for i in range(players)]
+    games = {name: ((await client.create_game(name=name)).id, kind) for name, kind in GAMES}
+    await client.add_matches(plan(rng, people, games, matches))
+    await sync_group(client, max_age=0)
+    for pid in people:  # each page's ree history, read once and kept in the mirror (as a first open does)
+        await player_history(client, pid, quota_share=1.0)
+    await client.aclose()
+    mirror.close()
+    print(
+        f"group built and mirrored: {matches} matches, {players} players in {time.perf_counter() - t:.0f} s"
+    )
+    done.write_text(json.dumps({"matches": matches, "players": players}))
+    return store, key, secret
+
+
+def new_client(store: Store, key: str, secret: str, work: Path) -> RankingClient:
+    """A client as a new process has it: the mirror file opened afresh, nothing parsed."""
+    mirror = Mirror(work / "mirror.db", service_scope(URL, key))
+    return RankingClient.in_process(
+        create_app(store, limits=LIMITS), key=key, secret=secret, base_url=URL, mirror=mirror
+    )
+
+
+class LoopWatch:
+    """The longest the event loop went without running a 5 ms tick: how long the UI was frozen."""
+
+    def __init__(self) -> None:
+        self.worst = 0.0
+        self._task: asyncio.Task[None] | None = None
+
+    async def _tick(self) -> None:
+        last = time.perf_counter()
+        while True:
+            await asyncio.sleep(0.005)
+            now = time.perf_counter()
+            self.worst = max(self.worst, now - last - 0.005)
+            last = now
+
+    def __enter__(self) -> LoopWatch:
+        self.worst = 0.0
+        self._task = asyncio.get_running_loop().create_task(self._tick())
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        assert self._task is not None
+        self._task.cancel()
+
+
+async def settle(pilot) -> None:
+    await pilot.pause()
+    await pilot.app.workers.wait_for_complete()
+    await pilot.pause()
+    await pilot.app.workers.wait_for_complete()
+    await pilot.pause()
+
+
+async def one_run(store: Store, key: str, secret: str, work: Path, row: int) -> dict[str, float | int | str]:
+    from textual.widgets import DataTable
+
+    from rankterm.api.stats import source
+    from rankterm.tui.app import RanktermApp
+    from rankterm.tui.screens.stats.player_page import PlayerPageScreen, PlayerStory
+
+    for name in ("_parsed", "_narrow_memo", "_rosters"):
+        getattr(source, name, {}).clear()  # as a new process: nothing parsed yet
+    client = new_client(store, key, secret, work)
+    app = RanktermApp(config=Config(), client=client, demo=True)
+    out: dict[str, float | int | str] = {}
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await pilot.press("r")
+        await settle(pilot)
+        table = app.screen.query_one("#rank-table", DataTable)
+        table.focus()
+        table.move_cursor(row=row)
+        await settle(pilot)
+        with LoopWatch() as watch:
+            wall, cpu = time.perf_counter(), time.process_time()
+            await pilot.press("enter")
+            page = app.screen
+            assert isinstance(page, PlayerPageScreen)
+            story = page.query_one(PlayerStory)
+            while story.figures is None:
+                await asyncio.sleep(0.001)
+            await pilot.pause()  # the figures on screen: the next refresh drew them
+            out["wall"] = time.perf_counter() - wall
+            out["cpu"] = time.process_time() - cpu
+            await settle(pilot)
+            out["frozen"] = watch.worst
+        assert story.figures is not None
+        out["played"] = story.figures.played
+        history = story.history
+        out["points"] = f"{history.loaded}/{history.wanted}" if history else "-"
+        await pilot.press("escape")
+        await settle(pilot)
+        calls = client.calls
+        wall = time.perf_counter()
+        await pilot.press("enter")
+        second = app.screen
+        while second.query_one(PlayerStory).figures is None:
+            await asyncio.sleep(0.001)
+        await pilot.pause()
+        out["second_wall"] = time.perf_counter() - wall
+        await settle(pilot)
+        out["second_requests"] = client.calls - calls
+        await pilot.press("escape")
+        await settle(pilot)
+    client.mirror.close()
+    return out
+
+
+async def main(matches: int, players: int, runs: int, work: Path) -> None:
+    work.mkdir(parents=True, exist_ok=True)
+    for name, value in (("RANKTERM_CONFIG", work / "config.toml"), ("RANKTERM_CACHE_DIR", work / "cache"),
+                        ("RANKTERM_DATA_DIR", work / "data"), ("RANKTERM_LIVE_EVERY", "0")):  # fmt: skip
+        os.environ[name] = str(value)  # nothing of the user's is touched; no live probe between the opens
+    store, key, secret = await build(work, matches, players)
+    results = []
+    for i in range(runs):
+        row = [0, 7, 19, 33, 52][i % 5] + 5 * (i // 5)
+        results.append(await one_run(store, key, secret, work, row))
+
+    def med(name: str) -> str:
+        values = [float(r[name]) * 1000 for r in results]
+        return f"{statistics.median(values):7.1f} ms (max {max(values):.1f})"
+
+    print(f"{matches} matches, {players} players; pages of players playing "
+          f"{', '.join(str(r['played']) for r in results)} matches (chart points {', '.join(str(r['points']) for r in results)})")  # fmt: skip
+    print(f"Enter -> figures drawn, first open in a process, wall   {med('wall')}")
+    print(f"Enter -> figures drawn, first open in a process, CPU    {med('cpu')}")
+    print(f"longest event-loop stall from Enter to page settled     {med('frozen')}")
+    print(f"second open, Enter -> figures drawn, wall               {med('second_wall')}")
+    print(f"requests made by the second opens: {[r['second_requests'] for r in results]}")
+    store.close()
+
+
+if __name__ == "__main__":
+    cli = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    cli.add_argument("--matches", type=int, default=10_000)
+    cli.add_argument("--players", type=int, default=60)
+    cli.add_argument("--runs", type=int, default=5)
+    cli.add_argument("--work", type=Path, default=Path(tempfile.gettempdir()) / "rankterm-bench-stats-pages")
+    a = cli.parse_args()
+    asyncio.run(main(a.matches, a.players, a.runs, a.work))
