@@ -70,7 +70,7 @@ class GamesScreen(RanktermScreen):
     GamesScreen #games-bar { height: 1; margin: 1 1 0 1; }
     GamesScreen #games-bar Label { width: auto; padding-right: 1; color: $text-muted; }
     GamesScreen #games-search { width: 1fr; }
-    GamesScreen #games-caption { height: 1; padding: 0 1; color: $text-muted; }
+    GamesScreen #games-caption { height: 1; padding: 0 1; color: $text-muted; text-wrap: nowrap; text-overflow: ellipsis; }
     GamesScreen #games-caption.-error { color: $text-error; }
     GamesScreen #games-table { height: 1fr; margin: 0 1; }
     """

@@ -63,7 +63,7 @@ class PlayersScreen(RanktermScreen):
     PlayersScreen #players-bar { height: 1; margin: 1 1 0 1; }
     PlayersScreen #players-bar Label { width: auto; padding-right: 1; color: $text-muted; }
     PlayersScreen #players-filter { width: 1fr; }
-    PlayersScreen #players-caption { height: 1; padding: 0 1; color: $text-muted; }
+    PlayersScreen #players-caption { height: 1; padding: 0 1; color: $text-muted; text-wrap: nowrap; text-overflow: ellipsis; }
     PlayersScreen #players-caption.-error { color: $text-error; }
     PlayersScreen #players-table { height: 1fr; margin: 0 1; }
     """
