@@ -370,7 +370,7 @@ async def test_a_name_with_markup_in_a_row_problem_and_in_the_queue_line_shows_a
 # ---------------------------------------------------------------------- said aloud (issue 10)
 
 
-async def test_one_escape_leaves_a_field_with_its_list_open(make_app):
+async def test_one_escape_leaves_a_field_with_its_list_open_and_coming_back_keeps_it_closed(make_app):
     async with make_app().run_test(size=(80, 24)) as pilot:
         screen = await open_form(pilot)
         picker = screen.form.game_picker
@@ -383,41 +383,29 @@ async def test_one_escape_leaves_a_field_with_its_list_open(make_app):
         await pilot.press("p")  # README's "Escape, then the letter"
         await settle(pilot)
         assert type(pilot.app.screen).__name__ == "PlayersScreen"
-
-
-async def test_re_entering_the_form_does_not_open_the_game_list(make_app):
-    async with make_app().run_test(size=(80, 24)) as pilot:
-        screen = await open_form(pilot)
-        await quick_fill(pilot, "Catan", [(["Ada"], 1, ""), (["Ben"], 2, "")])
-        screen.form.game_picker.focus_input()
-        await pilot.press("escape", "d")
-        await settle(pilot)
         await pilot.press("n")
         await settle(pilot)
-        picker = screen.form.game_picker
         assert pilot.app.screen is screen and picker.input.has_focus
-        assert not picker.is_open  # the lists came again, and the rows below stay in sight
-
-
-async def test_n_after_a_recorded_match_is_a_blank_form_and_an_unsent_one_is_kept(make_app):
-    async with make_app().run_test(size=(80, 24)) as pilot:
-        screen = await open_form(pilot)
+        assert not picker.is_open  # the lists came again: the rows below stay in sight
         await quick_fill(pilot, "Catan", [(["Ada"], 1, ""), (["Ben"], 2, "")])
+        picker.focus_input()
         await pilot.press("escape", "d", "n")
         await settle(pilot)
-        assert screen.form.game_picker.game is not None  # not sent: kept as it was
+        assert picker.game is not None and not picker.is_open  # not sent: kept as it was, list closed
         await pilot.press("ctrl+s")
         await settle(pilot)
         assert screen.last_answer is not None and screen.last_answer.accepted_count == 1
         await pilot.press("escape", "d", "n")
         await settle(pilot)
-        assert screen.form.game_picker.game is None and screen.form.game_picker.input.has_focus
+        # "n" after a recorded match: a new match, typed from the game field
+        assert picker.game is None and picker.input.has_focus
         assert [r.picker.chosen for r in screen.form.rows] == [[], []]
 
 
-async def test_three_chips_leave_room_to_type_at_80x24(make_app):
+async def test_three_chips_leave_room_to_type_at_80x24_and_a_typed_name_is_said(make_app):
     async with make_app().run_test(size=(80, 24)) as pilot:
         screen = await open_form(pilot)
+        await quick_fill(pilot, "Catan", [([], 1, ""), (["Ben"], 2, "")])
         row = screen.form.rows[0]
         await add_players(pilot, row, ["Chi", "Ele", "Far"])
         await settle(pilot)
@@ -431,9 +419,15 @@ async def test_three_chips_leave_room_to_type_at_80x24(make_app):
         await settle(pilot)
         assert row.picker.input.region.width >= 10
         assert row.picker.input.region.right <= row.rank_input.region.x
+        await pilot.press("D")  # typed, not picked: said, not dropped
+        calls = pilot.app.client.calls
+        await pilot.press("ctrl+s")
+        await settle(pilot)
+        assert pilot.app.client.calls == calls
+        assert '"D" is typed but not picked' in str(row.query_one(".problem").render())
 
 
-async def test_enter_in_points_moves_on_and_blank_rows_are_left_out(make_app):
+async def test_tab_and_enter_in_points_move_on_blank_rows_are_left_out_and_ctrl_g_makes_a_bot(make_app):
     async with make_app().run_test(size=(80, 24)) as pilot:
         screen = await open_form(pilot)
         await pilot.press(*keys("Cat"), "enter", "E", "tab", "tab", "1", "0", "enter")
@@ -445,31 +439,11 @@ async def test_enter_in_points_moves_on_and_blank_rows_are_left_out(make_app):
         match = screen.form.collect()
         assert match is not None and len(match.factions) == 3  # the empty fourth row is not a faction
         assert [(f.rank, f.points) for f in match.factions] == [(1, "10"), (2, "8"), (3, "")]
-
-
-async def test_a_name_typed_and_not_picked_is_said_not_dropped(make_app):
-    async with make_app().run_test(size=(80, 24)) as pilot:
-        screen = await open_form(pilot)
-        await quick_fill(pilot, "Catan", [(["Ada"], 1, ""), (["Ben"], 2, "")])
-        row = screen.form.rows[1]
-        row.picker.focus_input()
-        await pilot.press("C")
-        calls = pilot.app.client.calls
-        await pilot.press("ctrl+s")
+        await pilot.press("ctrl+g")  # the game plays the fourth faction; on to a fifth
         await settle(pilot)
-        assert pilot.app.client.calls == calls
-        assert '"C" is typed but not picked' in str(row.query_one(".problem").render())
-
-
-async def test_bot_key_makes_the_faction_the_games_and_again_gives_it_back(make_app):
-    async with make_app().run_test(size=(80, 24)) as pilot:
-        screen = await open_form(pilot)
         rows = screen.form.rows
-        rows[0].picker.focus_input()
-        await pilot.press("ctrl+g")
+        assert rows[3].is_bot and rows[4].picker.input.has_focus
+        rows[3].rank_input.focus()
+        await pilot.press("f2")  # the F-key twin, again: players back
         await settle(pilot)
-        assert rows[0].is_bot and rows[1].picker.input.has_focus
-        rows[0].rank_input.focus()
-        await pilot.press("f2")  # the F-key twin
-        await settle(pilot)
-        assert not rows[0].is_bot and rows[0].picker.input.has_focus
+        assert not rows[3].is_bot and rows[3].picker.input.has_focus
