@@ -69,3 +69,38 @@ async def test_enter_on_ada_picks_the_member_and_namesakes_are_told_apart(make_a
         await pilot.press("enter")
         await settle(pilot)
         assert [p.label for p in picker.chosen] == ["Ada"] and not picker.chosen[0].ghost
+
+
+def test_a_first_letter_picks_the_name_that_starts_with_it_whoever_played_last():
+    ben, elena = player("member00ben", "Ben"), player("member0elena", "Elena")
+    recent = {ben.id: Recent("2026-05-28 20:00:00", "Catan"), elena.id: Recent("2026-04-01 20:00:00", "Azul")}
+    assert order_players("e", [ben, elena], recent) == [elena, ben]  # "Ben" holds an e, played later
+    assert order_players("e", [ben, elena], {}) == [elena, ben]  # the same before the matches were read
+    hugo = player("ghost00hugo", "*Hugo", ghost=True)
+    chiara = player("member0chia", "Chiara")
+    assert order_players("h", [chiara, hugo], {})[0] == hugo  # a ghost's name starting with it first
+
+
+async def test_a_name_picked_before_the_players_came_waits_then_becomes_the_player_or_is_said(make_app):
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await pilot.press("n")
+        await settle(pilot)
+        form = app.screen.form
+        games, players = form.game_picker.games, form.players
+        rows = form.rows
+        for row in rows:  # as before the group's players arrive
+            row.picker.players, row.picker.loaded = [], False
+        rows[0].picker.focus_input()
+        await pilot.press("E", "l", "enter", "Z", "z", "enter")
+        await settle(pilot)
+        assert [c.waiting for c in rows[0].picker.waiting_chips] == ["El"]
+        assert [c.waiting for c in rows[1].picker.waiting_chips] == ["Zz"]
+        assert form.waiting
+        form.set_lists(games, players)
+        await settle(pilot)
+        assert [p.label for p in rows[0].picker.chosen] == ["Elena"] and not form.waiting
+        assert rows[1].picker.unknown == ["Zz"]
+        assert form.collect() is None
+        assert 'Nobody in the group matches "Zz".' in str(rows[1].query_one(".problem").render())

@@ -71,6 +71,17 @@ TEAM_KEY = "+"
 """Picks the highlighted player into this faction and stays (Enter picks and moves on)."""
 
 
+def _cap(widths: list[int], room: int) -> int:
+    """The widest a chip may be so that the chips fit in `room` cells, the short ones whole (at least 5)."""
+    left, count = room, len(widths)
+    for width in sorted(widths):
+        if width * count > left:
+            return max(5, left // count)
+        left -= width
+        count -= 1
+    return max(widths)
+
+
 class _PlayerInput(FormInput):
     """The text field of a picker: Backspace when empty removes the last chip; `+` picks and stays; Tab on a
     typed name picks it and goes on to the rank."""
@@ -312,9 +323,9 @@ class PlayerPicker(TypeAhead):
             for chip in chips:
                 chip.styles.max_width = None
             return
-        share = max(4, room // len(chips))
+        cap = _cap([c.natural_width for c in chips], room)
         for chip in chips:
-            chip.styles.max_width = share - 1  # the margin stays
+            chip.styles.max_width = cap - 1 if chip.natural_width > cap else None  # the margin stays
 
     def on_resize(self) -> None:
         self._fit_chips()
