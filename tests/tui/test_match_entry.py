@@ -447,3 +447,11 @@ async def test_tab_and_enter_in_points_move_on_blank_rows_are_left_out_and_ctrl_
         await pilot.press("f2")  # the F-key twin, again: players back
         await settle(pilot)
         assert not rows[3].is_bot and rows[3].picker.input.has_focus
+        await pilot.press("enter")  # on an empty faction: the next one
+        await settle(pilot)
+        assert rows[4].picker.input.has_focus and screen.last_answer is None
+        await pilot.press("enter")  # on the empty last one: sent
+        await settle(pilot)
+        assert screen.last_answer is not None and screen.last_answer.accepted_count == 1
+        newest = (await pilot.app.client.matches_page(1)).data[0]
+        assert [[p.display_name for p in f.players] for f in newest.factions] == [["Elena"], ["Ada"], ["Ben"]]
