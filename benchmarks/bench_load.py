@@ -1,11 +1,17 @@
 """Load test of `rankterm serve` on loopback: concurrent clients recording matches and reading rankings.
 
-Starts the real command (`python -m rankterm serve --db TMP --port 0`) as a subprocess, makes one API client
-per worker, then for --seconds each worker loops: record a match (2-4 players) or read the standings/matches.
-Prints requests/s and p50/p99 latency per kind, the error count, and checks afterwards that every accepted
-match is present, each once. Bounded by --seconds; loopback only.
+Starts the real command (`python -m rankterm serve --db DB --port 0 --workers N`) as a subprocess, makes one
+API client per concurrent client task, then for --seconds each task loops: record a match (2-4 players) or
+read the standings/matches. Prints requests/s and p50/p99 latency (all requests and per kind), the error
+count, and checks afterwards that every accepted match is present, each once ("lost" counts those missing).
+Bounded by --seconds; loopback only.
 
-    python benchmarks/bench_load.py [--workers 16] [--seconds 30]
+``--db`` is a SQLite file (default: a new one in a temporary directory) or a ``postgresql://…`` URL (an
+existing database, empty or not: this run's matches carry ids of their own); ``--workers`` is the number
+of server processes (PostgreSQL only); ``--clients`` the number of concurrent client tasks.
+
+    python benchmarks/bench_load.py [--clients 16] [--seconds 30]
+    python benchmarks/bench_load.py --db postgresql://user@/rankterm?host=/run/postgresql --workers 2
 """
 
 from __future__ import annotations
@@ -14,6 +20,7 @@ import argparse
 import asyncio
 import random
 import re
+import secrets
 import statistics
 import subprocess
 import sys
@@ -32,7 +39,7 @@ def pct(values: list[float], q: float) -> float:
     return values[min(len(values) - 1, int(q * len(values)))] if values else float("nan")
 
 
-def new_client(db: Path) -> tuple[str, str]:
+def new_client(db: Path | str) -> tuple[str, str]:
     out = subprocess.run(
         [sys.executable, "-m", "rankterm", "serve", "--db", str(db), "--new-client"],
         capture_output=True,
@@ -44,6 +51,7 @@ def new_client(db: Path) -> tuple[str, str]:
 
 async def worker(
     n: int,
+    tag: str,
     url: str,
     key: str,
     secret: str,
@@ -63,7 +71,7 @@ async def worker(
         t0 = time.perf_counter()
         try:
             if kind == "match":
-                ext = f"load-{n}-{i}"
+                ext = f"load-{tag}-{n}-{i}"
                 chosen = rng.sample(players, rng.randint(2, 4))
                 m = NewMatch(
                     game=game,
@@ -89,23 +97,31 @@ async def worker(
     await client.aclose()
 
 
-async def run(url: str, creds: list[tuple[str, str]], seconds: float) -> None:
+async def run(url: str, creds: list[tuple[str, str]], seconds: float, label: str) -> None:
     setup = RankingClient(url, key=creds[0][0], secret=creds[0][1])
     players = [(await setup.create_player(f"Load {i}")).id for i in range(12)]
     game = (await setup.create_game(name="Catan")).id
     lat: dict[str, list[float]] = defaultdict(list)
     accepted: list[str] = []
     errors: list[str] = []
+    tag = secrets.token_hex(3)
     start = time.perf_counter()
     await asyncio.gather(
         *(
-            worker(n, url, k, s, players, game, start + seconds, lat, accepted, errors)
+            worker(n, tag, url, k, s, players, game, start + seconds, lat, accepted, errors)
             for n, (k, s) in enumerate(creds)
         )
     )
     elapsed = time.perf_counter() - start
     total = sum(len(v) for v in lat.values())
-    print(f"workers={len(creds)} duration={elapsed:.1f} s requests={total} ({total / elapsed:.0f} req/s)")
+    every = [v for values in lat.values() for v in values]
+    print(
+        f"{label} clients={len(creds)} duration={elapsed:.1f} s requests={total} ({total / elapsed:.0f} req/s)"
+    )
+    print(
+        f"  all       n={total:6d}  p50 {statistics.median(every) * 1000:7.1f} ms"
+        f"  p99 {pct(every, 0.99) * 1000:7.1f} ms"
+    )
     for kind, values in sorted(lat.items()):
         print(
             f"  {kind:9s} n={len(values):6d}  p50 {statistics.median(values) * 1000:7.1f} ms"
@@ -114,21 +130,44 @@ async def run(url: str, creds: list[tuple[str, str]], seconds: float) -> None:
     print(f"errors: {len(errors)}" + (f" (first: {errors[0]})" if errors else ""))
     recorded = [m.external_id for m in await setup.all_matches()]
     await setup.aclose()
-    mine = [e for e in recorded if e.startswith("load-")]
+    mine = [e for e in recorded if e.startswith(f"load-{tag}-")]
     ok = sorted(mine) == sorted(accepted) and len(set(mine)) == len(mine)
-    print(f"accepted {len(accepted)}, present afterwards {len(mine)}, each once: {'yes' if ok else 'NO'}")
+    lost = len(set(accepted) - set(mine))
+    print(
+        f"accepted {len(accepted)}, present afterwards {len(mine)}, lost {lost},"
+        f" each once: {'yes' if ok else 'NO'}"
+    )
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--workers", type=int, default=16)
+    parser.add_argument("--clients", type=int, default=16, help="concurrent client tasks (default: 16)")
     parser.add_argument("--seconds", type=float, default=30.0)
+    parser.add_argument(
+        "--db", default=None, help="SQLite file or postgresql://… URL (default: a temporary file)"
+    )
+    parser.add_argument(
+        "--workers", type=int, default=1, help="server processes (PostgreSQL only; default: 1)"
+    )
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
-        db = Path(tmp) / "load.db"
-        creds = [new_client(db) for _ in range(args.workers)]
+        db = args.db or str(Path(tmp) / "load.db")
+        engine = "postgresql" if db.startswith(("postgresql://", "postgres://")) else "sqlite"
+        label = f"{engine} workers={args.workers}"
+        creds = [new_client(db) for _ in range(args.clients)]
         proc = subprocess.Popen(
-            [sys.executable, "-m", "rankterm", "serve", "--db", str(db), "--port", "0"],
+            [
+                sys.executable,
+                "-m",
+                "rankterm",
+                "serve",
+                "--db",
+                db,
+                "--port",
+                "0",
+                "--workers",
+                str(args.workers),
+            ],
             stdout=subprocess.PIPE,
             stderr=subprocess.STDOUT,
             text=True,
@@ -141,7 +180,7 @@ def main() -> None:
                     break
             if url is None:
                 raise SystemExit("the service did not start")
-            asyncio.run(run(url, creds, args.seconds))
+            asyncio.run(run(url, creds, args.seconds, label))
         finally:
             proc.terminate()
             proc.wait(10)

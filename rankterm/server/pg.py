@@ -196,9 +196,16 @@ class PgEngine:
             raw.execute("COMMIT")
 
     @contextmanager
-    def read(self) -> Iterator[PgConnection]:
-        """One REPEATABLE READ, READ ONLY transaction: a consistent snapshot for the whole read."""
+    def read(self, snapshot: bool = True) -> Iterator[PgConnection]:
+        """One REPEATABLE READ, READ ONLY transaction: a consistent snapshot for the whole read.
+
+        Without `snapshot` (a read of one statement, already its own snapshot) no transaction is opened:
+        two round trips fewer.
+        """
         with self.pool.connection() as raw:
+            if not snapshot:
+                yield PgConnection(raw)
+                return
             raw.execute("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")
             try:
                 yield PgConnection(raw)

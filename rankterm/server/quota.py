@@ -1,7 +1,7 @@
 """Quota of each API client: calls, matches, ranking calls and created games, counted per time bucket.
 
 A counter row is (client, meter kind, bucket start) -> count: one row per hour/day/year bucket, never one per
-call; an increment drops the client's older buckets of that kind. Buckets are UTC-aligned (hour, day,
+call; the first increment of a new bucket drops the client's older buckets of that kind. Buckets are UTC-aligned (hour, day,
 calendar year); ``apiCreatedGames`` is a lifetime count (one bucket).
 
 Meters are in the order of WIRE.md's quota payload, and the n-th meter refuses with code ``Q00n`` (429).
@@ -125,11 +125,11 @@ def charge(conn: Conn, client_id: int, amounts: Mapping[str, int], limits: Quota
         limit = getattr(limits, meter.attr)
         if counted > limit:
             raise Fault(meter.code, _refusal(meter, limit))
-    for meter, _ in wanted:
-        conn.execute(
-            "DELETE FROM quota_counters WHERE client_id = ? AND kind = ? AND bucket < ?",
-            (client_id, _counter_kind(meter), bucket_start(meter.period, now)),
-        )
+        if counted == amount:  # a new bucket began: the older ones of this kind are never read again
+            conn.execute(
+                "DELETE FROM quota_counters WHERE client_id = ? AND kind = ? AND bucket < ?",
+                (client_id, kind, bucket),
+            )
 
 
 def _refusal(meter: Meter, limit: int) -> str:

@@ -114,7 +114,7 @@ class Store:
         return conn
 
     def _load_signing_key(self) -> bytes:
-        with self._read() as conn:
+        with self._read(snapshot=False) as conn:
             return bytes(conn.execute("SELECT value FROM meta WHERE key = 'signing_key'").fetchone()[0])
 
     # ------------------------------------------------------------------ lifecycle
@@ -169,10 +169,10 @@ class Store:
             return self._pg.write(lock_group)
         return self._sqlite_write()
 
-    def _read(self) -> AbstractContextManager[Conn]:
-        """One read transaction: one consistent snapshot."""
+    def _read(self, snapshot: bool = True) -> AbstractContextManager[Conn]:
+        """One read transaction: one consistent snapshot (on PostgreSQL, none for a one-statement read)."""
         if self._pg is not None:
-            return self._pg.read()
+            return self._pg.read(snapshot)
         return self._sqlite_read()
 
     @contextmanager
@@ -220,7 +220,7 @@ class Store:
 
     def groups(self) -> list[tuple[int, str]]:
         """(id, name) of every group, oldest first."""
-        with self._read() as conn:
+        with self._read(snapshot=False) as conn:
             return [(r[0], r[1]) for r in conn.execute("SELECT id, name FROM groups ORDER BY id")]
 
     def create_client(
@@ -239,12 +239,12 @@ class Store:
 
     def client_count(self) -> int:
         """How many API clients the service has (all groups)."""
-        with self._read() as conn:
+        with self._read(snapshot=False) as conn:
             return conn.execute("SELECT count(*) FROM clients").fetchone()[0]
 
     def has_client(self, key: str) -> bool:
         """Whether a client with this key exists."""
-        with self._read() as conn:
+        with self._read(snapshot=False) as conn:
             return conn.execute("SELECT 1 FROM clients WHERE key = ?", (key,)).fetchone() is not None
 
     def set_client_disabled(self, key: str, disabled: bool = True) -> None:
@@ -254,7 +254,7 @@ class Store:
 
     def client(self, client_id: int) -> Client | None:
         """The client with this id, or None."""
-        with self._read() as conn:
+        with self._read(snapshot=False) as conn:
             row = conn.execute(
                 "SELECT id, group_id, key, disabled FROM clients WHERE id = ?", (client_id,)
             ).fetchone()
@@ -262,7 +262,7 @@ class Store:
 
     def authenticate(self, key: str, secret: str) -> Client:
         """The enabled client with these credentials; `Fault` A001 otherwise."""
-        with self._read() as conn:
+        with self._read(snapshot=False) as conn:
             row = conn.execute(
                 "SELECT id, group_id, key, disabled, secret_hash FROM clients WHERE key = ?", (key,)
             ).fetchone()
@@ -404,12 +404,12 @@ class Store:
 
     def match_exists(self, group_id: int, external_id: str) -> bool:
         """Whether the group has an accepted match with this external id."""
-        with self._read() as conn:
+        with self._read(snapshot=False) as conn:
             return matches.exists(conn, group_id, external_id)
 
     def match_status(self, group_id: int) -> MatchStatus:
         """Counts of the group's matches by stage; recording is synchronous, so all are processed."""
-        with self._read() as conn:
+        with self._read(snapshot=False) as conn:
             total = conn.execute(
                 "SELECT coalesce(max(number), 0) FROM matches WHERE group_id = ?", (group_id,)
             ).fetchone()[0]

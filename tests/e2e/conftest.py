@@ -37,14 +37,13 @@ from rankterm.api.client import RankingClient
 from rankterm.api.models import Game, NewFaction, NewMatch, Player, RankingRow, RankingsPage, Weight
 from rankterm.server.app import create_app
 from rankterm.server.rankings import NEWCOMER_REE
-from rankterm.server.seed import seed_demo
+from rankterm.server.seed import DEMO_KEY, DEMO_SECRET, seed_demo
 from rankterm.server.store import Store
 from rankterm.testing.clock import SettableClock
 from rankterm.testing.live import UvicornThread
 from tests.server.pg_cluster import Missing, cluster
 
 TRANSPORTS = ("asgi", "socket")
-ENGINES = ("sqlite", "postgresql")
 IN_PROCESS_URL = "http://in-process.rankterm/"
 
 
@@ -240,9 +239,20 @@ def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line("markers", "both_engines: run each test on SQLite and on PostgreSQL")
 
 
+ENGINE_RUNS = (("asgi", "sqlite"), ("socket", "sqlite"), ("asgi", "postgresql"))
+"""What a ``both_engines`` test runs on: PostgreSQL behind the in-process transport only (the transport is
+the same code for both engines; test_workers.py serves PostgreSQL over a real socket, from real workers)."""
+
+
 def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
-    if "engine" in metafunc.fixturenames and metafunc.definition.get_closest_marker("both_engines"):
-        metafunc.parametrize("engine", ENGINES)
+    """Every test of the service runs over each transport (`transport`); a ``both_engines`` one, on each
+    of `ENGINE_RUNS`."""
+    if "transport" not in metafunc.fixturenames:
+        return
+    if metafunc.definition.get_closest_marker("both_engines"):
+        metafunc.parametrize(("transport", "engine"), ENGINE_RUNS, ids=["-".join(r) for r in ENGINE_RUNS])
+    else:
+        metafunc.parametrize("transport", TRANSPORTS)
 
 
 @pytest.fixture
@@ -262,9 +272,10 @@ def postgres_url() -> str:
         pytest.skip(f"PostgreSQL tests SKIPPED: {exc}")
 
 
-@pytest.fixture(params=TRANSPORTS)
-def transport(request: pytest.FixtureRequest) -> str:
-    return request.param
+@pytest.fixture
+def transport() -> str:
+    """Parametrized by `pytest_generate_tests` (each of `TRANSPORTS`)."""
+    return "asgi"
 
 
 @pytest.fixture
@@ -296,9 +307,15 @@ def client(service: Service, member: Member) -> RankingClient:
 
 
 @pytest.fixture
-def demo(service: Service) -> Member:
-    """The demo group, seeded with `seed_demo` into the service's file store."""
-    key, secret = seed_demo(service.store)
+def demo(service: Service, engine: str) -> Member:
+    """The demo group, seeded with `seed_demo` into the service's file store (on PostgreSQL: the service
+    restarted on a copy of a database seeded once per run, the same group)."""
+    if engine == "sqlite":
+        key, secret = seed_demo(service.store)
+    else:
+        service.path = cluster().demo_url()
+        service.restart()
+        key, secret = DEMO_KEY, DEMO_SECRET
     group = next(g for g, _ in service.store.groups())
     return Member(group, key, secret)
 

@@ -6,8 +6,10 @@ and starts it listening on a Unix socket in that directory only (no TCP port to 
 (CI), initdb refuses to run, so the cluster belongs to the ``postgres`` user and its commands run through
 ``runuser``. It is started once per process, on first use, and stopped at exit.
 
-A test gets its own database with `Cluster.fresh_url`: ``CREATE DATABASE … TEMPLATE`` of one database the
-service has already migrated and filled with its catalogue (a few milliseconds, no migration per test).
+A test gets its own database with `Cluster.fresh_url`: ``CREATE DATABASE … TEMPLATE … STRATEGY FILE_COPY`` of
+one database the service has already migrated and filled with its catalogue (no migration per test). A
+background thread keeps a few such databases made ahead, so a test seldom waits for one. `Cluster.demo_url`
+is the same from a template holding the seeded demo group (seeded once per run, not once per test).
 
 When the binaries are missing, `cluster()` raises `Missing`; the conftests turn that into a loud skip (or a
 failure when ``CI`` is set, as .ci/run installs PostgreSQL).
@@ -20,6 +22,7 @@ import glob
 import itertools
 import os
 import pwd
+import queue
 import shutil
 import subprocess
 import tempfile
@@ -28,9 +31,13 @@ from pathlib import Path
 
 import psycopg
 
+from rankterm.server.seed import seed_demo
 from rankterm.server.store import Store
+from rankterm.testing.clock import SettableClock
 
 TEMPLATE = "rankterm_template"
+DEMO_TEMPLATE = "rankterm_demo_template"
+AHEAD = 3
 USER = "rankterm"
 PORT = 5432
 """Only names the socket file (``.s.PGSQL.5432``) in the cluster's own directory: no TCP."""
@@ -68,6 +75,8 @@ class Cluster:
             self._prefix = ["runuser", "-u", "postgres", "--"]
         self._names = itertools.count(1)
         self._lock = threading.Lock()
+        self._ready: queue.Queue[str] = queue.Queue(maxsize=AHEAD)
+        self._demo_ready = False
 
     def _run(self, *args: str) -> None:
         done = subprocess.run([*self._prefix, *args], capture_output=True, text=True, check=False)
@@ -104,14 +113,39 @@ class Cluster:
         with Store(self.url(TEMPLATE)) as store, store._write() as conn:
             # each database made from the template makes its own signing key
             conn.execute("DELETE FROM meta WHERE key = 'signing_key'")
+        threading.Thread(target=self._make_ahead, name="rk-pg-ahead", daemon=True).start()
 
-    def fresh_url(self) -> str:
-        """The URL of a new database, migrated and with the catalogue, never used before."""
+    def _create(self, template: str) -> str:
         with self._lock:
             name = f"t{os.getpid()}_{next(self._names)}"
         with psycopg.connect(self.url("postgres"), autocommit=True) as admin:
-            admin.execute(f"CREATE DATABASE {name} TEMPLATE {TEMPLATE}")
+            admin.execute(f"CREATE DATABASE {name} TEMPLATE {template} STRATEGY FILE_COPY")
         return self.url(name)
+
+    def _make_ahead(self) -> None:
+        while True:
+            try:
+                url = self._create(TEMPLATE)
+            except psycopg.Error:
+                return  # the server is stopping
+            self._ready.put(url)
+
+    def fresh_url(self) -> str:
+        """The URL of a new database, migrated and with the catalogue, never used before."""
+        return self._ready.get(timeout=60)
+
+    def demo_url(self) -> str:
+        """The URL of a new database holding the demo group (`seed_demo` at the test clock's day)."""
+        with self._lock:
+            if not self._demo_ready:
+                with psycopg.connect(self.url("postgres"), autocommit=True) as admin:
+                    admin.execute(f"CREATE DATABASE {DEMO_TEMPLATE} TEMPLATE {TEMPLATE} STRATEGY FILE_COPY")
+                with Store(self.url(DEMO_TEMPLATE), clock=SettableClock()) as store:
+                    seed_demo(store)
+                    with store._write() as conn:
+                        conn.execute("DELETE FROM meta WHERE key = 'signing_key'")
+                self._demo_ready = True
+        return self._create(DEMO_TEMPLATE)
 
     def stop(self) -> None:
         try:
