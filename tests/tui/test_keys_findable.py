@@ -157,10 +157,72 @@ def palette_problems(pilot: Pilot, mode: str) -> list[str]:
     return problems
 
 
-async def test_every_screen_at_80x24_footer_help_and_palette(make_app):
+# ---------------------------------------------------------------------------------------------- on one screen
+
+
+FIELDS = {"rankings": ["slash", "1"], "matches": ["s"], "players": ["slash", "a"], "games": ["slash", "c"]}
+"""Keys that put the cursor in a screen's text field or picker: one Escape must take it out again."""
+
+
+async def escape_problems(pilot: Pilot, mode: str) -> list[str]:
+    """Into the field, one Escape, and the app's letters are keys again (README's "Escape, then the letter")."""
+    await pilot.press(*FIELDS[mode])
+    screen = pilot.app.screen
+    if isinstance(screen.focused, TextTable) or screen.focused is None:
+        return [f"{mode}: {FIELDS[mode]} put the cursor in no field"]
+    await pilot.press("escape")
+    letters = {k for k, a in screen.active_bindings.items() if a.node is pilot.app and len(k) == 1}
+    if not {"d", "r", "m", "q"} <= letters or not isinstance(screen.focused, TextTable):
+        return [f"{mode}: one Escape left the cursor in {type(screen.focused).__name__}"]
+    return []
+
+
+async def rankings_checks(pilot: Pilot) -> None:
+    """Enter in the match-number field applies it and gives the table the keys; a toast stays off the
+    status line (toasts are shown in this test: `notifications=True`)."""
+    await pilot.press("slash", "2", "0", "0", "enter")
+    await settle(pilot)
+    screen = pilot.app.screen
+    assert isinstance(screen, RankingsScreen)
+    assert screen.match_number == 200
+    assert screen.page_data is not None and screen.page_data.match.number == 200
+    assert screen.focused is screen.table
+    await pilot.press("down")
+    assert screen.table.cursor_row == 1
+    pilot.app.outbox_counts = {"pending": 2, "sent": 1, "rejected": 0}  # the status line has something to say
+    pilot.app.notify(
+        "A long toast that says something for a while, over two lines at 80 columns.", timeout=60
+    )
+    await pilot.pause()
+    line = screen.query_one(StatusLine)
+    toasts = list(screen.query(Toast))
+    assert line.display and line.region.height == 1 and toasts
+    assert not any(t.region.overlaps(line.region) for t in toasts), [t.region for t in toasts]
+    pilot.app.clear_notifications()
+    pilot.app.outbox_counts = {}
+
+
+async def matches_checks(pilot: Pilot) -> None:
+    """Closing a match's detail leaves the cursor on that match, also after the page is revalidated."""
+    screen = pilot.app.screen
+    assert isinstance(screen, MatchesScreen) and screen.page_data is not None
+    await pilot.press("down", "down", "down", "enter")
+    await settle(pilot)
+    detail = pilot.app.screen
+    assert isinstance(detail, MatchDetailScreen)
+    assert detail.match.number == screen.page_data.data[3].number
+    await pilot.press("escape")
+    await settle(pilot)
+    assert pilot.app.screen is screen and screen.focused is screen.table
+    assert screen.selected_match().number == detail.match.number
+
+
+async def test_every_screen_at_80x24_footer_help_palette_and_fields(make_app):
     """Walks SCREENS: the footer keeps whole keys and shows quit and help; ? (F1 in a field) opens the
-    overlay listing every key, Escape or ? closes it; every key is in the palette."""
-    async with make_app().run_test(size=(80, 24)) as pilot:
+    overlay listing every key, Escape or ? closes it; every key is in the palette with its keys (as a title that
+    test_app runs); one Escape leaves a field.
+    Then at 60 columns the footer drops whole keys, never cuts one."""
+    async with make_app().run_test(size=(80, 24), notifications=True) as pilot:
         await settle(pilot)
         problems = []
         for n, mode in enumerate(MODES):
@@ -169,115 +231,46 @@ async def test_every_screen_at_80x24_footer_help_and_palette(make_app):
             problems += footer_problems(pilot, mode)
             problems += palette_problems(pilot, mode)
             await pilot.press("f1" if typing_in_a_field(pilot) else "question_mark")
-            await settle(pilot)
             problems += help_problems(pilot, mode, under)
             await pilot.press("escape" if n % 2 else "question_mark")  # both close it
-            await settle(pilot)
             if pilot.app.screen is not under:
                 problems.append(f"{mode}: the overlay did not close")
+            if mode in FIELDS:
+                problems += await escape_problems(pilot, mode)
+            if mode == "rankings":
+                await rankings_checks(pilot)
+            if mode == "matches":
+                await matches_checks(pilot)
         assert not problems
-        await pilot.press("ctrl+p")  # the palette names the help key, and runs it
-        await settle(pilot)
-        await pilot.press(*"keys (?", "enter")
-        await settle(pilot)
-        assert isinstance(pilot.app.screen, KeysScreen)
+        sections = key_sections(pilot.app.screen)  # the last mode's: the screen's keys first, the app's last
+        assert sections[0].node is pilot.app.screen and sections[-1].title == "Everywhere"
+        everywhere = {e.description: e.keys for e in sections[-1].entries}
+        assert {"Dashboard", "Games", "Players", "New match", "Rankings", "Matches", "Outbox"} <= set(
+            everywhere
+        )
+        assert everywhere["Quit"][0] == "q" and everywhere["Keys"] == ("?", "f1")  # ours first, then ^q
 
-
-async def test_narrow_footers_drop_whole_keys_and_help_is_sorted_by_place(make_app):
-    async with make_app().run_test(size=(60, 24)) as pilot:
+        await pilot.resize_terminal(60, 24)
         await open_mode(pilot, "rankings")
-        assert not footer_problems(pilot, "rankings")
+        assert not footer_problems(pilot, "rankings at 60 columns")
         footer = pilot.app.screen.query_one(KeyFooter)
         always = footer.query_one("#footer-always")
         left = [k for k in footer.query(FooterKey) if k.parent is not always]
         assert left and len(left) < len(footer.screen_items())  # some keys left out whole, none cut
         await pilot.press("slash")  # the match-number field: q and ? would be typed there
-        await settle(pilot)
         assert typing_in_a_field(pilot)
-        assert not footer_problems(pilot, "rankings in its field")
-        await pilot.press("escape")
-        await open_mode(pilot, "matches")
-        sections = key_sections(pilot.app.screen)
-        assert [s.title for s in sections] == ["Matches", "In the table", "Everywhere"]
-        everywhere = {e.description: e.keys for e in sections[-1].entries}
-        for screen in (
-            "Dashboard",
-            "Games",
-            "Players",
-            "New match",
-            "Rankings",
-            "Matches",
-            "Outbox",
-            "Profiles",
-        ):
-            assert screen in everywhere
-        assert everywhere["Quit"][0] == "q" and everywhere["Keys"] == ("?", "f1")  # ours first, then ^q
-
-
-# ---------------------------------------------------------------------------------------------- fields
-
-
-async def test_one_escape_leaves_a_field_then_the_letter_is_a_screen_key(make_app):
-    cases = [
-        ("rankings", ["slash", "1"], "m", "matches"),
-        ("matches", ["s"], "r", "rankings"),
-        ("players", ["slash", "a"], "g", "games"),
-        ("games", ["slash", "c"], "l", "login"),
-    ]
-    async with make_app().run_test(size=(80, 24)) as pilot:
-        for mode, into_field, then, lands_in in cases:
-            await open_mode(pilot, mode)
-            await pilot.press(*into_field)
-            await settle(pilot)
-            focused = pilot.app.screen.focused
-            assert focused is not None and not isinstance(focused, TextTable), mode
-            await pilot.press("escape")
-            await pilot.press(then)
-            await settle(pilot)
-            assert pilot.app.current_mode == lands_in, mode
-        pilot.app.screen.query_one("#f-name", Input).focus()  # the login form
-        await pilot.press("x", "escape", "question_mark")
-        await settle(pilot)
-        assert isinstance(pilot.app.screen, KeysScreen)
-
-
-async def test_enter_in_the_match_number_and_closing_a_match_keep_the_cursor_where_meant(make_app):
-    async with make_app().run_test(size=(80, 24)) as pilot:
-        await open_mode(pilot, "rankings")
-        await pilot.press("slash", "2", "0", "0", "enter")
-        await settle(pilot)
-        rankings = pilot.app.screen
-        assert isinstance(rankings, RankingsScreen)
-        assert rankings.match_number == 200
-        assert rankings.page_data is not None and rankings.page_data.match.number == 200
-        assert rankings.focused is rankings.table  # Enter applied it and gave the table the keys
-        await pilot.press("down")
-        assert rankings.table.cursor_row == 1
-
-        await open_mode(pilot, "matches")
-        matches = pilot.app.screen
-        assert isinstance(matches, MatchesScreen) and matches.page_data is not None
-        await pilot.press("down", "down", "down", "enter")
-        await settle(pilot)
-        detail = pilot.app.screen
-        assert isinstance(detail, MatchDetailScreen)
-        assert detail.match.number == matches.page_data.data[3].number
-        await pilot.press("escape")
-        await settle(pilot)  # the page is revalidated when shown again: the cursor stays on the match
-        assert pilot.app.screen is matches and matches.focused is matches.table
-        assert matches.selected_match().number == detail.match.number
+        assert not footer_problems(pilot, "rankings in its field at 60 columns")
 
 
 # ---------------------------------------------------------------------------------------------- fast keys
 
 
 async def test_keys_typed_faster_than_the_lists_load_reach_the_row_meant(make_app, demo_service):
-    """On a late service: `r down down enter` (40 ms apart) opens the third player, `m down down down enter`
-    (80 ms) the fourth match, `p down enter` (40 ms) the second player; then on the players screen, while the
-    page is read again (F5), `/ e l e enter enter` (40 ms) filters and opens Elena."""
+    """On a late service: `r down down enter` (40 ms apart) opens the third player, `p down enter` (80 ms)
+    the second player; then on the players screen, while the page is read again (F5), `/ e l e enter enter`
+    (40 ms) filters and opens Elena."""
     async with demo_service.client() as reader:
         standings = (await reader.rankings_page(1)).data
-        matches = (await reader.matches_page(1)).data
         players = (await reader.players_page(1)).data
     app = make_app(client=late_client(demo_service))
     async with app.run_test(size=(80, 24)) as pilot:
@@ -288,13 +281,7 @@ async def test_keys_typed_faster_than_the_lists_load_reach_the_row_meant(make_ap
         assert app.screen.player.id == standings[2].player.id
         await pilot.press("escape")
 
-        await type_at(pilot, ["m", "down", "down", "down", "enter"], 0.08)
-        await settle(pilot)
-        assert isinstance(app.screen, MatchDetailScreen)
-        assert app.screen.match.number == matches[3].number
-        await pilot.press("escape")
-
-        await type_at(pilot, ["p", "down", "enter"], 0.04)
+        await type_at(pilot, ["p", "down", "enter"], 0.08)
         await settle(pilot)
         assert getattr(app.screen, "player", None) is not None, type(app.screen).__name__
         assert app.screen.player.id == players[1].id
@@ -319,23 +306,3 @@ def test_a_summary_keeps_whole_names_and_counts_the_rest():
     assert fit_summary(parts, 24) == "Elena \u203a Chiara \u203a Dev +1"
     assert fit_summary(parts, 10) == "Elena +3"
     assert fit_summary(["Bartholomew the Great"], 8) == "Barthol…"
-
-
-async def test_a_toast_never_covers_the_status_line(make_app):
-    async with make_app().run_test(size=(80, 24), notifications=True) as pilot:
-        await open_mode(pilot, "rankings")
-        pilot.app.outbox_counts = {
-            "pending": 2,
-            "sent": 1,
-            "rejected": 0,
-        }  # the status line has something to say
-        pilot.app.notify(
-            "A long toast that says something for a while, over two lines or three at 80 columns."
-        )
-        await settle(pilot)
-        line = pilot.app.screen.query_one(StatusLine)
-        assert line.display and line.region.height == 1
-        toasts = list(pilot.app.screen.query(Toast))
-        assert toasts
-        for toast in toasts:
-            assert not toast.region.overlaps(line.region), (toast.region, line.region)
