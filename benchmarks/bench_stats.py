@@ -113,7 +113,8 @@ async def main(matches: int, players: int, runs: int) -> None:
     store = Store(work / "service.db")
     key, secret = store.create_client(store.create_group("Big group"))
     limits = QuotaLimits(calls_per_hour=BIG, calls_per_year=BIG, matches_per_hour=BIG, matches_per_day=BIG,
-                         matches_per_year=BIG)  # fmt: skip
+                         matches_per_year=BIG, ranking_calls_per_hour=BIG, ranking_calls_per_day=BIG,
+                         ranking_calls_per_year=BIG)  # fmt: skip
     app = create_app(store, limits=limits)
     mirror = Mirror(work / "mirror.db", "bench")
     client = RankingClient.in_process(app, key=key, secret=secret, batch_size=100, mirror=mirror)

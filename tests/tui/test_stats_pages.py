@@ -14,7 +14,8 @@ from textual.color import Color
 from textual.widgets import DataTable, Static
 
 from rankterm.api.models import NewFaction, NewMatch
-from rankterm.api.stats import game_figures, head_to_head, player_figures
+from rankterm.api.stats import game_figures, head_to_head, player_figures, source
+from rankterm.api.stats.rules import faction_of
 from rankterm.api.stats.source import group_matches
 from rankterm.tui.dialogs.match_detail import MatchDetailScreen
 from rankterm.tui.dialogs.player_matches import PlayerMatchesScreen
@@ -201,6 +202,49 @@ async def test_enter_on_a_player_anywhere_opens_their_page_with_chart_and_figure
     assert chart.xs == [p.match_number for p in history.points]
     assert any("\u2800" < ch <= "\u28ff" for ch in drawn)  # braille dots
     assert re.search(r"[A-Z][a-z]{2} 20\d\d", drawn)  # the x axis names dates
+
+
+async def test_pages_read_only_their_matches_and_a_second_open_asks_nothing(make_app, demo_client):
+    """A player's page holds the player's matches only, the Stats tabs never parse the whole group, a second
+    open of a page answers from the mirror (no request) and F5 asks the service again."""
+    async with make_app().run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await pilot.press("r")
+        await settle(pilot)
+        pilot.app.screen.query_one("#rank-table", DataTable).focus()
+        await pilot.press("enter")
+        await settle(pilot)
+        page = pilot.app.screen
+        assert isinstance(page, PlayerPageScreen)
+        first = page.query_one(PlayerStory).figures
+        assert first is not None and len(page.matches) == first.played
+        assert all(faction_of(m, page.player_id) is not None for m in page.matches)
+        assert first.played < demo_client.mirror.match_numbers()[0]
+        await pilot.press("escape")
+        await settle(pilot)
+        calls = demo_client.calls
+        await pilot.press("enter")
+        await settle(pilot)
+        again = pilot.app.screen
+        assert isinstance(again, PlayerPageScreen) and again is not page
+        assert again.query_one(PlayerStory).figures == first
+        assert demo_client.calls == calls  # the matches, the figures and the chart: all from the mirror
+        await pilot.press("f5")
+        await settle(pilot)
+        assert demo_client.calls > calls  # F5 never trusts a fresh sync
+        await pilot.press("escape")
+        await settle(pilot)
+        await pilot.app.switch_mode("stats")  # s picks the subset on the rankings
+        await settle(pilot)
+        screen = pilot.app.screen
+        assert isinstance(screen, StatsScreen)
+        for tab in "234":
+            await pilot.press(tab)
+            await settle(pilot)
+        assert screen.query_one(HeadToHeadView).figures is not None
+        assert screen.query_one(TonightView).evening is not None
+        assert screen.query_one(GameStory).figures is not None
+    assert source._parsed.get(demo_client) is None  # no page parsed every match of the group
 
 
 # ---------------------------------------------------------------------- a game's page, tonight

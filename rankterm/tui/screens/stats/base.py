@@ -68,9 +68,17 @@ class StoryScreen(RanktermScreen):
 
     # ------------------------------------------------------------------ when
 
-    def on_screen_resume(self) -> None:
-        if self.has_client:
+    def on_mount(self) -> None:
+        if self.has_client:  # started at once: the read overlaps the screen's first layout
             self.revalidate()
+
+    def on_screen_resume(self) -> None:
+        if self.has_client and not self._reading():
+            self.revalidate()
+
+    def _reading(self) -> bool:
+        """Whether a revalidation of this screen is under way (the one `on_mount` started)."""
+        return any(w.node is self and w.group == "story-matches" and not w.is_finished for w in self.workers)
 
     def reload_data(self) -> None:
         if self.has_client:
