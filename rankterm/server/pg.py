@@ -164,6 +164,7 @@ class PgEngine:
 
     def __init__(self, url: str, *, min_size: int = 1, max_size: int = 8) -> None:
         self.url = url
+        psycopg.connect(url, connect_timeout=10).close()  # a wrong URL fails now, with the server's reason
         self.pool = ConnectionPool(
             url,
             min_size=min_size,

@@ -118,7 +118,8 @@ def main(argv: list[str] | None = None, *, out: TextIO | None = None) -> int:
     except Exception as exc:  # one line, never a traceback (OSError, sqlite3/psycopg errors, SchemaTooNew)
         if not isinstance(exc, OSError | sqlite3.Error | SchemaTooNew) and not _is_db_error(exc):
             raise
-        print(f"rankterm serve: cannot open {_shown(store_name(path))}: {exc}", file=sys.stderr)
+        reason = " ".join(str(exc).split())
+        print(f"rankterm serve: cannot open {_shown(store_name(path))}: {reason}", file=sys.stderr)
         return 1
     try:
         return _serve(store, args, path, out)

@@ -98,3 +98,22 @@ def test_a_file_that_is_no_database_is_one_line(tmp_path, capsys):
 def test_the_default_database_is_in_the_user_data_dir():
     path = serve.default_db()
     assert path.name == "service.db" and "rankterm" in str(path.parent)
+
+
+def test_an_unreachable_postgresql_is_one_line_without_the_password(capsys):
+    url = "postgresql://someone:hunter2@127.0.0.1:18949/none"  # nothing listens there
+    assert serve.main(["--db", url, "--new-client"]) == 1
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "cannot open postgresql://someone@127.0.0.1:18949/none" in err
+    assert "hunter2" not in err and "Traceback" not in err
+
+
+@pytest.mark.parametrize("engine", ["postgresql"])
+def test_first_start_on_postgresql_then_a_new_client(db, no_uvicorn, capsys):
+    assert serve.main(["--db", db, "--port", "0"]) == 0
+    first = _credentials(capsys.readouterr().out)
+    assert serve.main(["--db", db, "--new-client"]) == 0
+    second = _credentials(capsys.readouterr().out)
+    with Store(db) as store:
+        assert store.engine == "postgresql" and store.client_count() == 2
+        assert store.authenticate(*first).group_id == store.authenticate(*second).group_id
