@@ -10,6 +10,7 @@ the screen is shown (and on F5, and after a match sent from this seat); the tabl
 changed. Offline they come from the mirror, and the status line says how old they are.
 
 Keys: / search · F4 popular on/off · ctrl+n new game (a name, or a BGG id) · F5 refresh · esc clear search.
+Keys typed before the rows arrive wait for them (`TextTable`, `type_ahead`).
 """
 
 from __future__ import annotations

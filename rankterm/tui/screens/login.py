@@ -6,7 +6,8 @@ variable whose NAME is given. "Test connection" asks for a token and the service
 client (`app.client_factory(profile)`); a failure is shown as one sentence under the form. A cached, unexpired
 token is used without calling `auth` (the client does that).
 
-Keys: F2 open the demo group · F3 test connection · ctrl+s save · ctrl+o open the profile · ctrl+n new.
+Keys: F2 open the demo group · F3 test connection · ctrl+s save · ctrl+o open the profile · ctrl+n new ·
+Escape leaves a field of the form for the profile list (then a letter is an app key again).
 """
 
 from __future__ import annotations

@@ -12,7 +12,8 @@ A ghost entry can be renamed (e: a rejected or unsent one; then it is sent), ret
 (ctrl+r), or discarded (asks first: the matches that name it become rejected, to be given another player).
 
 Keys: enter / e edit in the match form (a ghost: rename) · ctrl+r retry (rejected -> pending) · s send pending
-now (also lifts a quota pause) · delete / x discard (asks first) · F5 reload.
+now (also lifts a quota pause) · delete / x discard (asks first) · F5 reload. Under the table, the reason of
+the entry under the cursor in full (the Reason column is cut at the window's edge at 80 columns).
 """
 
 from __future__ import annotations

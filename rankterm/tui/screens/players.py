@@ -8,6 +8,8 @@ list jumps to the page that holds them, with the cursor on their row; when the s
 is saved (a local player the match form offers at once) and made before the matches that name it.
 
 Keys: [ / ] (or pageup / pagedown) previous / next page · / filter · ctrl+n new ghost player · F5 refresh.
+Keys typed before a page or the filter's rows arrive wait for them: `/ e l e Enter Enter` opens Elena, however
+late the service answers (`TextTable`, `type_ahead`).
 """
 
 from __future__ import annotations

@@ -9,7 +9,8 @@ Shown again (or after F5, or a match sent from this seat), the subsets and the p
 table redrawn only if they changed; offline, both come from the mirror (the status line says how old).
 
 Keys: [ / ] (or pageup / pagedown) previous / next page · Enter a player's recent matches · F5 reload ·
-/ the match-number field · s the subset picker. Everything loads in a worker; errors are one sentence on the line above the table.
+/ the match-number field (Enter applies it and gives the table the keys) · s the subset picker · Escape back
+to the table. Keys typed before the standings arrive wait for them (`TextTable`). Everything loads in a worker; errors are one sentence on the line above the table.
 """
 
 from __future__ import annotations
