@@ -204,7 +204,9 @@ async def test_enter_on_a_player_anywhere_opens_their_page_with_chart_and_figure
     assert re.search(r"[A-Z][a-z]{2} 20\d\d", drawn)  # the x axis names dates
 
 
-async def test_pages_read_only_their_matches_and_a_second_open_asks_nothing(make_app, demo_client):
+async def test_pages_read_only_their_matches_and_a_second_open_asks_nothing(
+    make_app, demo_client, demo_service
+):
     """A player's page holds the player's matches only, the Stats tabs never parse the whole group, a second
     open of a page answers from the mirror (no request) and F5 asks the service again."""
     async with make_app().run_test(size=(80, 24)) as pilot:
@@ -245,6 +247,24 @@ async def test_pages_read_only_their_matches_and_a_second_open_asks_nothing(make
         assert screen.query_one(TonightView).evening is not None
         assert screen.query_one(GameStory).figures is not None
     assert source._parsed.get(demo_client) is None  # no page parsed every match of the group
+
+    async with demo_service.client() as client:  # the pickers' roster says what the parsed matches say
+        client.display_safe = True
+        matches = await group_matches(client)
+        roster = source.held_roster(client)
+    names: dict[str, str] = {}
+    played: dict[str, int] = {}
+    for m in sorted(matches, key=lambda m: -m.number):
+        for q, label in {str(p.id): p.label for f in m.factions if not f.bot for p in f.players}.items():
+            names.setdefault(q, label)
+            played[q] = played.get(q, 0) + 1
+    assert roster.players == names and roster.played == played
+    games: dict[int, str] = {}
+    for m in sorted(matches, key=lambda m: -m.number):
+        if m.game is not None:
+            games.setdefault(m.game.id, m.game.name)
+    assert roster.games == games
+    assert roster.newest == max((m.date, m.number) for m in matches)
 
 
 # ---------------------------------------------------------------------- a game's page, tonight
