@@ -70,12 +70,15 @@ class KeySection:
 
 @cache
 def _declared(cls: type) -> frozenset[tuple[str, str]]:
-    """(key, action) of every binding a rankterm class in `cls`'s ancestry declares."""
-    out: set[tuple[str, str]] = set()
+    """(key, action) of every binding a rankterm class in `cls`'s ancestry declares, less those it copies from
+    a Textual class (a field that keeps Input's keys but a few declares them again)."""
+    ours: set[tuple[str, str]] = set()
+    theirs: set[tuple[str, str]] = set()
     for klass in cls.__mro__:
-        if klass.__module__.startswith("rankterm.") and "BINDINGS" in vars(klass):
-            out |= {(b.key, b.action) for b in Binding.make_bindings(vars(klass)["BINDINGS"])}
-    return frozenset(out)
+        if "BINDINGS" in vars(klass):
+            found = {(b.key, b.action) for b in Binding.make_bindings(vars(klass)["BINDINGS"])}
+            (ours if klass.__module__.startswith("rankterm.") else theirs).update(found)
+    return frozenset(ours - theirs)
 
 
 def key_display(app: App, binding: Binding) -> str:
