@@ -279,7 +279,7 @@ def main(argv: list[str] | None = None) -> int:
             )
             print(
                 f"              Store.rankings_page           median {direct[0]:6.2f} ms, p95 {direct[1]:6.2f} ms"
-                f"  [after match {shown:,}, the subset's #{payload['totalMatches']:,}; {ranked} pages of 25]"
+                f"  [after the group's match {shown:,}; the subset holds {payload['subset']['countMatches']:,}; {ranked} pages of 25]"
             )
 
         size = db.stat().st_size
