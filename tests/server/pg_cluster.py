@@ -50,8 +50,10 @@ class Missing(RuntimeError):
 def find_bin() -> Path | None:
     """The directory of ``initdb`` and ``pg_ctl``, or None."""
     found = shutil.which("initdb")
-    if found and shutil.which("pg_ctl"):
-        return Path(os.path.realpath(found)).parent
+    if found:
+        bindir = Path(os.path.realpath(found)).parent  # Debian's pg_wrapper links elsewhere: then the glob
+        if (bindir / "initdb").exists() and (bindir / "pg_ctl").exists():
+            return bindir
     candidates = sorted(
         glob.glob("/usr/lib/postgresql/*/bin"), key=lambda p: int(Path(p).parent.name.split(".")[0])
     )
