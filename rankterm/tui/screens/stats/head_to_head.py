@@ -88,6 +88,8 @@ class HeadToHeadView(Vertical):
         self.figures: HeadToHead | None = None
         self._players: dict[str, str] = {}
         self._filling = False
+        self._picked: tuple[object, object] = (None, None)
+        """The (A, B) values last drawn or being read: a Select.Changed that brings them is no new pick."""
 
     def compose(self) -> ComposeResult:
         with Horizontal(id="h2h-pick"):
@@ -143,8 +145,9 @@ class HeadToHeadView(Vertical):
 
     @on(Select.Changed)
     def _changed(self, event: Select.Changed) -> None:
+        """A pick by hand (a change the view made itself arrives later as the pair already drawn)."""
         event.stop()
-        if not self._filling:
+        if not self._filling and (self.a_select.value, self.b_select.value) != self._picked:
             self._draw()
 
     def _draw(self, *, most_met_first: bool = False) -> None:
@@ -152,6 +155,7 @@ class HeadToHeadView(Vertical):
         if not isinstance(a, str) or not a:
             self.query_one("#h2h-summary", Static).update("Pick a player.")
             return
+        self._picked = (a, b)
         b_id = None if not isinstance(b, str) or b == EVERYONE else b
         if b_id == a:
             self.query_one("#h2h-summary", Static).update("Pick two different players (or everyone).")
@@ -166,20 +170,31 @@ class HeadToHeadView(Vertical):
         if most_met_first:
             b_id = most_met(mine, a)
             if b_id is not None and b_id in self._players:
+                self._picked = (a, b_id)
                 self._filling = True
                 self.b_select.value = b_id
                 self._filling = False
+            else:
+                b_id = None
         self.matches = mine
         h2h = head_to_head(mine, a, b_id)
         self.figures = h2h
         self.query_one("#h2h-summary", Static).update(styled(*summary(h2h)))
+        self._draw_bar(h2h)
+        self._fill_games(h2h)
+        self._fill_last(h2h)
+
+    def _draw_bar(self, h2h: HeadToHead) -> None:
+        """The shares as a bar as wide as the view allows (drawn again when the view is resized)."""
         width = max(10, self.size.width - 4 - len(h2h.a_name[:20]) - len(h2h.b_name[:20]))
         bar = bar_parts(h2h.a_ahead, h2h.b_ahead, h2h.ties, min(width, 60))
         self.query_one("#h2h-bar", Static).update(
             styled(h2h.a_name[:20], " ", *bar, " ", h2h.b_name[:20]) if h2h.meetings else plain("")
         )
-        self._fill_games(h2h)
-        self._fill_last(h2h)
+
+    def on_resize(self) -> None:
+        if self.figures is not None:
+            self._draw_bar(self.figures)
 
     def _fill_games(self, h2h: HeadToHead) -> None:
         table = self.query_one("#h2h-games", DataTable)
