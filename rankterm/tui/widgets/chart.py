@@ -154,4 +154,14 @@ class LineChart(PlotextPlot):
             ticks_x.append(self.xs[index])
             names.append(label)
         plt.xticks(ticks_x, names)
+        self._keep_tick_order(ticks_x, names)
         return super().render()
+
+    def _keep_tick_order(self, ticks: list[float], names: list[str]) -> None:
+        """Plotext drops duplicate ticks through a set, so the labels are placed in an order that changes
+        with the process's string hashing, and where two are close the one placed first wins its room: the
+        same chart came out two ways. Put them back in their order, so that it always comes out one way."""
+        monitor = getattr(self.plt, "monitor", None)
+        xticks, xlabels = getattr(monitor, "xticks", None), getattr(monitor, "xlabels", None)
+        if isinstance(xticks, list) and isinstance(xlabels, list) and xticks and xlabels:
+            xticks[0], xlabels[0] = list(ticks), list(names)
