@@ -116,7 +116,9 @@ def main(argv: list[str] | None = None, *, out: TextIO | None = None) -> int:
     try:
         store = Store(path)
     except Exception as exc:  # one line, never a traceback (OSError, sqlite3/psycopg errors, SchemaTooNew)
-        if not isinstance(exc, OSError | sqlite3.Error | SchemaTooNew) and not _is_db_error(exc):
+        if not isinstance(exc, OSError | sqlite3.Error | SchemaTooNew | ImportError) and not _is_db_error(
+            exc
+        ):
             raise
         reason = " ".join(str(exc).split())
         print(f"rankterm serve: cannot open {_shown(store_name(path))}: {reason}", file=sys.stderr)

@@ -83,7 +83,10 @@ class Store:
         )
 
     def _open_postgres(self, url: str) -> None:
-        from rankterm.server.pg import PgEngine  # psycopg is needed only for PostgreSQL
+        try:
+            from rankterm.server.pg import PgEngine  # psycopg is needed only for PostgreSQL
+        except ImportError as exc:
+            raise ImportError(f"PostgreSQL needs psycopg: pip install 'rankterm[postgres]' ({exc})") from exc
 
         self._conn = None  # type: ignore[assignment]
         self._pg = PgEngine(url)
