@@ -27,8 +27,10 @@ from typing import TYPE_CHECKING
 from textual import events
 from textual.app import App, SystemCommand
 from textual.binding import Binding
+from textual.dom import NoScreen
 from textual.reactive import reactive
 from textual.screen import Screen
+from textual.widgets import Input, TextArea
 from textual.worker import Worker, WorkerState
 
 from rankterm.api.errors import AuthError, RanktermError
@@ -48,6 +50,9 @@ if TYPE_CHECKING:  # the service layer is imported when a service is opened, not
 MODE_NAMES: tuple[str, ...] = tuple(SCREENS)
 CLIENT_MODES = frozenset(MODE_NAMES) - {"login"}
 """Modes that need an open service."""
+
+HOLD_KEYS_FOR = 1.0
+"""Seconds a new screen may take to place its focus before the keys typed meanwhile go where they can."""
 
 _NOT_IN_PALETTE = frozenset({"command_palette", "help_quit"})
 
@@ -132,6 +137,7 @@ class RanktermApp(App):
         self._recency_lock = asyncio.Lock()
         self._problems_said: set[int] = set()
         self._asking_quit = False
+        self._held_keys: list[events.Key] | None = None
         loaded = load_themes()
         self.theme_problems = loaded.problems
         for theme in loaded.themes:
@@ -176,16 +182,62 @@ class RanktermApp(App):
                 await self.client.aclose()
 
     async def on_event(self, event: events.Event) -> None:
-        """Every key and mouse event tells the live probe that someone is at this seat."""
+        """Every key and mouse event tells the live probe that someone is at this seat; an app key (a screen's
+        letter) is acted on before the next key is read (`_app_key_now`)."""
         if isinstance(event, events.InputEvent) and getattr(self, "live", None) is not None:
             self.live.touched()
+        if isinstance(event, events.Key) and not event.is_forwarded:
+            if self._held_keys is not None:  # a new screen is still placing its focus: keep the key for it
+                event.stop()
+                event.prevent_default()
+                self._held_keys.append(event)
+                return
+            if await self._app_key_now(event):
+                return
         await super().on_event(event)
 
-    def on_descendant_focus(self, event: events.DescendantFocus) -> None:
-        """No blinking cursors: a blink is a repaint twice a second while idle, and over SSH bytes count."""
+    async def _app_key_now(self, event: events.Key) -> bool:
+        """Run the app's own binding of `event` at once, when nothing closer to the focus takes that key.
+
+        Textual hands a key to the focused widget's queue and reads the next key at once; an app binding only
+        runs when the key has bubbled back up, after every key typed meanwhile was handed to the same (old)
+        screen. Typed in one burst (a paste, a fast typist over SSH, `n C a t ⏎ …`), the keys after `n` went
+        to the dashboard and were lost. Run here, the screen changes before the next key is read, and the
+        next keys reach the new screen (which holds them until its field has the focus: `base`).
+        """
+        focused = self.focused
+        if isinstance(focused, Input | TextArea):
+            return False  # a letter typed in a field is text
+        try:
+            active = self.screen.active_bindings.get(event.key)
+        except NoScreen:
+            return False
+        if active is None or active.node is not self or not active.enabled:
+            return False
+        event.stop()
+        event.prevent_default()
+        before = self.screen
+        await self.run_action(active.binding.action, self)
+        screen = self.screen
+        if screen is not before and screen.focused is None and screen.AUTO_FOCUS:
+            self._held_keys = []  # until its field has the focus (on_descendant_focus), a second at most
+            self.set_timer(HOLD_KEYS_FOR, self._release_keys)
+        return True
+
+    async def _release_keys(self) -> None:
+        """Hand the keys typed while a new screen placed its focus to that focus, in the order typed."""
+        held, self._held_keys = self._held_keys, None
+        for key in held or ():
+            await App.on_event(self, key)
+
+    async def on_descendant_focus(self, event: events.DescendantFocus) -> None:
+        """No blinking cursors: a blink is a repaint twice a second while idle, and over SSH bytes count.
+        A new screen's first focus takes the keys typed before it (`_app_key_now`)."""
         widget = event.widget
         if getattr(widget, "cursor_blink", False):
             widget.cursor_blink = False  # type: ignore[attr-defined]
+        if self._held_keys is not None:
+            await self._release_keys()
 
     # ------------------------------------------------------------------ shared services
 
