@@ -12,7 +12,9 @@ from textual.widgets import DataTable, Input
 
 from rankterm.api.errors import Offline
 from rankterm.api.models import NewFaction, NewMatch, Subset, Weight
-from rankterm.tui.screens.rankings import PlayerMatchesScreen, RankingsScreen, parse_match_number
+from rankterm.tui.dialogs.player_matches import PlayerMatchesScreen
+from rankterm.tui.screens.rankings import RankingsScreen, parse_match_number
+from rankterm.tui.screens.stats.player_page import PlayerPageScreen
 from rankterm.tui.widgets.subset_picker import order_subsets
 from tests.tui.pilot import crowd_catan, keys, settle
 
@@ -109,7 +111,7 @@ async def test_a_game_subset_and_its_second_page(make_app):
         assert screen.page_data.page == 1
 
 
-async def test_enter_on_a_player_opens_their_recent_matches(make_app):
+async def test_enter_on_a_player_opens_their_page_and_h_their_recent_matches(make_app):
     async with make_app().run_test(size=(80, 24)) as pilot:
         screen = await open_rankings(pilot)
         screen.picker.value = "g1"
@@ -117,16 +119,20 @@ async def test_enter_on_a_player_opens_their_recent_matches(make_app):
         screen.query_one("#rank-table", DataTable).focus()
         await pilot.press("enter")
         await settle(pilot)
+        page = pilot.app.screen
+        assert isinstance(page, PlayerPageScreen)
+        assert page.player.label == "Ada"
+        await pilot.press("h")
+        await settle(pilot)
         modal = pilot.app.screen
         assert isinstance(modal, PlayerMatchesScreen)
-        assert modal.player.label == "Ada"
         assert 0 < len(modal.found) <= 10
         assert all(
             any(p.id == modal.player.id for f in m.factions for p in f.players) for m, _ in modal.found
         )
-        assert all(m.game.name == "Catan" for m, _ in modal.found)
-        text = str(modal.query_one("#pm-info").render())
-        assert text.startswith(f"Last {len(modal.found)} matches of Ada") or text.startswith("All ")
+        await pilot.press("escape")
+        await pilot.pause()
+        assert pilot.app.screen is page
         await pilot.press("escape")
         await pilot.pause()
         assert pilot.app.screen is screen

@@ -28,13 +28,14 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.widget import Widget
-from textual.widgets import Footer, Header, Select
+from textual.widgets import Header, Select
 
 from rankterm.api.errors import ErrorItem, RanktermError
 from rankterm.api.models import Game, NewMatch, Player
 from rankterm.api.outcome import ALREADY_ACCEPTED, BatchOutcome, Outcome, OutcomeState, from_answer
 from rankterm.tui.base import RanktermScreen, task
 from rankterm.tui.text import error_sentence
+from rankterm.tui.widgets.key_footer import KeyFooter
 from rankterm.tui.widgets.match_form.answer import BAD, NOTE, OK
 from rankterm.tui.widgets.match_form.faction_row import FactionRow
 from rankterm.tui.widgets.match_form.form import CUSTOM, MatchForm
@@ -96,7 +97,7 @@ class MatchEntryScreen(RanktermScreen):
     def compose(self) -> ComposeResult:
         yield Header()
         yield MatchForm(id="match-form", search=self._search_games)
-        yield Footer()
+        yield KeyFooter()
 
     def now(self) -> datetime:
         """The moment of recording, by the client's clock (UTC, the service's time zone)."""

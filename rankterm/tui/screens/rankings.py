@@ -25,7 +25,6 @@ from textual.widgets import DataTable, Header, Input, Label, Static
 from rankterm.api.errors import RanktermError
 from rankterm.api.models import RankingRow, RankingsPage, Subset
 from rankterm.api.text import ascii_digits
-from rankterm.tui.dialogs.player_matches import PlayerMatchesScreen  # noqa: F401 - still importable here
 from rankterm.tui.screens.stats.player_page import PlayerPageScreen
 from rankterm.tui.screens.subset_paged import SubsetPagedScreen
 from rankterm.tui.text import NONE, error_sentence, label_text
