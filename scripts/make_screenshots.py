@@ -103,6 +103,21 @@ async def to_matches(pilot) -> None:
     await settle(pilot)
 
 
+async def to_player_page(pilot) -> None:
+    await pilot.press("escape", "r")
+    await settle(pilot)
+    pilot.app.screen.query_one("#rank-table").focus()
+    await pilot.press("enter")  # Ada's page: her ree over her matches
+    await settle(pilot, 0.5)
+
+
+async def to_head_to_head(pilot) -> None:
+    await pilot.press("escape", "s")
+    await settle(pilot)
+    await pilot.press("2")
+    await settle(pilot, 0.5)
+
+
 async def to_board(pilot) -> None:
     await pilot.press("escape", "b")  # the scoreboard, as `rankterm board` shows it (that one read-only)
     await settle(pilot)
@@ -118,6 +133,8 @@ SHOTS: list[tuple[str, str, Steps]] = [
     ("matches", "matches", to_matches),
     ("outbox", "outbox", to_outbox),
     ("board", "board", to_board),
+    ("player", "stats", to_player_page),
+    ("stats", "stats", to_head_to_head),
 ]
 
 
