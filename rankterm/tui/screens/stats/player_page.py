@@ -172,7 +172,7 @@ class PlayerStory(Vertical):
         wanted = (player_id, fig.match_numbers)
         if client is not None and fig.played and wanted != self._history_for:
             self._history_for = wanted
-            self.load_history(client, player_id)
+            self.call_after_refresh(self.load_history, client, player_id)  # the figures are painted first
         elif not fig.played:
             self._show_history(History(points=[], loaded=0, wanted=0), player_id)
 
