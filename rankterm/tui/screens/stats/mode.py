@@ -30,6 +30,7 @@ from rankterm.tui.screens.stats.game_page import GameStory, open_player_row
 from rankterm.tui.screens.stats.head_to_head import HeadToHeadView
 from rankterm.tui.screens.stats.player_page import RETRY_SECONDS, TALL, PlayerStory, open_game_row
 from rankterm.tui.screens.stats.tonight import TonightView
+from rankterm.tui.text import plain
 from rankterm.tui.widgets.key_footer import KeyFooter
 
 if TYPE_CHECKING:
@@ -47,7 +48,7 @@ class PickedStory(Vertical):
 
     def compose(self) -> ComposeResult:
         with Horizontal(classes="stats-pick"):
-            yield Label(self.label)
+            yield Label(plain(self.label))
             yield Select([], prompt=self.label, id=self.select_id, compact=True, type_to_search=True)
         yield self.story
 
