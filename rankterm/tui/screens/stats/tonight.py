@@ -15,6 +15,7 @@ import asyncio
 from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING
 
+from rich.cells import cell_len
 from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
@@ -240,15 +241,12 @@ class TonightView(Vertical):
         self._show()
 
     def _fill(self, evening: Tonight) -> None:
-        table = self.query_one("#tn-matches", DataTable)
-        table.clear(columns=True)
         wide = self.app.size.width >= WIDE
         columns = [("no", "No."), ("time", "Time"), ("game", "Game"), ("won", "Won")]
         if wide:
             columns.append(("order", "Order"))
-        for key, title in columns:
-            table.add_column(title, key=key)
         by_number = {m.number: m for m in self.matches}
+        rows: list[tuple[str, list[Text]]] = []
         for row in reversed(evening.matches):
             won = "the bot" if row.bot_won else ", ".join(row.winner_names) + (" (draw)" if row.draw else "")
             cells = [
@@ -261,15 +259,32 @@ class TonightView(Vertical):
                 cells.append(Text(plain_str(finishing_order(by_number[row.number]))))
             elif wide:
                 cells.append(Text(""))
-            table.add_row(*cells, key=str(row.number))
-        tally = self.query_one("#tn-tally", DataTable)
-        tally.clear(columns=True)
-        for key, title in (("player", "Player"), ("won", "Won"), ("played", "of")):
-            tally.add_column(title, key=key)
-        for t in evening.tallies:
-            tally.add_row(
-                Text(plain_str(t.name)),
-                Text(str(t.wins), justify="right"),
-                Text(str(t.played), justify="right"),
-                key=t.player_id,
+            rows.append((str(row.number), cells))
+        fill_table(self.query_one("#tn-matches", DataTable), columns, rows)
+        tallies = [
+            (
+                t.player_id,
+                [
+                    Text(plain_str(t.name)),
+                    Text(str(t.wins), justify="right"),
+                    Text(str(t.played), justify="right"),
+                ],
             )
+            for t in evening.tallies
+        ]
+        fill_table(
+            self.query_one("#tn-tally", DataTable),
+            [("player", "Player"), ("won", "Won"), ("played", "of")],
+            tallies,
+        )
+
+
+def fill_table(table: DataTable, columns: list[tuple[str, str]], rows: list[tuple[str, list[Text]]]) -> None:
+    """Clear `table` and fill it, each column as wide as its widest cell: given, not measured by the table
+    (a table refilled while its rows were still being measured kept its headers' widths: "22:2", "Cata")."""
+    table.clear(columns=True)
+    for index, (key, title) in enumerate(columns):
+        width = max([cell_len(title), *(cell_len(cells[index].plain) for _, cells in rows)])
+        table.add_column(title, key=key, width=width)
+    for key, cells in rows:
+        table.add_row(*cells, key=key)
