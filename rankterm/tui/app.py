@@ -25,16 +25,15 @@ from datetime import datetime
 from typing import TYPE_CHECKING
 
 from textual import events
-from textual.app import App, SystemCommand
+from textual.app import SystemCommand
 from textual.binding import Binding
-from textual.dom import NoScreen
 from textual.reactive import reactive
 from textual.screen import Screen
-from textual.widgets import Input, TextArea
 from textual.worker import Worker, WorkerState
 
 from rankterm.api.errors import AuthError, RanktermError
 from rankterm.config import Config, save_config
+from rankterm.tui.app_keys import AppKeys
 from rankterm.tui.base import RanktermScreen, toast
 from rankterm.tui.screens import SCREENS, screen_factory
 from rankterm.tui.text import error_sentence, plain_str
@@ -51,11 +50,6 @@ MODE_NAMES: tuple[str, ...] = tuple(SCREENS)
 CLIENT_MODES = frozenset(MODE_NAMES) - {"login"}
 """Modes that need an open service."""
 
-HOLD_KEYS_FOR = 1.0
-"""Seconds a new screen may take to place its focus before the keys typed meanwhile go where they can."""
-
-_NOT_IN_PALETTE = frozenset({"command_palette", "help_quit"})
-
 ClientFactory = Callable[["Profile"], "RankingClient"]
 DemoFactory = Callable[[], "RankingClient"]
 
@@ -64,7 +58,7 @@ def _default_external_id() -> str:
     return "rt-" + uuid.uuid4().hex[:12]
 
 
-class RanktermApp(App):
+class RanktermApp(AppKeys):
     """The rankterm terminal app."""
 
     TITLE = "rankterm"
@@ -137,7 +131,6 @@ class RanktermApp(App):
         self._recency_lock = asyncio.Lock()
         self._problems_said: set[int] = set()
         self._asking_quit = False
-        self._held_keys: list[events.Key] | None = None
         loaded = load_themes()
         self.theme_problems = loaded.problems
         for theme in loaded.themes:
@@ -182,53 +175,10 @@ class RanktermApp(App):
                 await self.client.aclose()
 
     async def on_event(self, event: events.Event) -> None:
-        """Every key and mouse event tells the live probe that someone is at this seat; an app key (a screen's
-        letter) is acted on before the next key is read (`_app_key_now`)."""
+        """Every key and mouse event tells the live probe that someone is at this seat."""
         if isinstance(event, events.InputEvent) and getattr(self, "live", None) is not None:
             self.live.touched()
-        if isinstance(event, events.Key) and not event.is_forwarded:
-            if self._held_keys is not None:  # a new screen is still placing its focus: keep the key for it
-                event.stop()
-                event.prevent_default()
-                self._held_keys.append(event)
-                return
-            if await self._app_key_now(event):
-                return
         await super().on_event(event)
-
-    async def _app_key_now(self, event: events.Key) -> bool:
-        """Run the app's own binding of `event` at once, when nothing closer to the focus takes that key.
-
-        Textual hands a key to the focused widget's queue and reads the next key at once; an app binding only
-        runs when the key has bubbled back up, after every key typed meanwhile was handed to the same (old)
-        screen. Typed in one burst (a paste, a fast typist over SSH, `n C a t ⏎ …`), the keys after `n` went
-        to the dashboard and were lost. Run here, the screen changes before the next key is read, and the
-        next keys reach the new screen (which holds them until its field has the focus: `base`).
-        """
-        focused = self.focused
-        if isinstance(focused, Input | TextArea):
-            return False  # a letter typed in a field is text
-        try:
-            active = self.screen.active_bindings.get(event.key)
-        except NoScreen:
-            return False
-        if active is None or active.node is not self or not active.enabled:
-            return False
-        event.stop()
-        event.prevent_default()
-        before = self.screen
-        await self.run_action(active.binding.action, self)
-        screen = self.screen
-        if screen is not before and screen.focused is None and screen.AUTO_FOCUS:
-            self._held_keys = []  # until its field has the focus (on_descendant_focus), a second at most
-            self.set_timer(HOLD_KEYS_FOR, self._release_keys)
-        return True
-
-    async def _release_keys(self) -> None:
-        """Hand the keys typed while a new screen placed its focus to that focus, in the order typed."""
-        held, self._held_keys = self._held_keys, None
-        for key in held or ():
-            await App.on_event(self, key)
 
     async def on_descendant_focus(self, event: events.DescendantFocus) -> None:
         """No blinking cursors: a blink is a repaint twice a second while idle, and over SSH bytes count.
@@ -236,8 +186,7 @@ class RanktermApp(App):
         widget = event.widget
         if getattr(widget, "cursor_blink", False):
             widget.cursor_blink = False  # type: ignore[attr-defined]
-        if self._held_keys is not None:
-            await self._release_keys()
+        await self.focus_placed()
 
     # ------------------------------------------------------------------ shared services
 
@@ -503,32 +452,9 @@ class RanktermApp(App):
         except (RanktermError, OSError) as exc:
             self.say(f"The theme could not be saved: {exc}", "error")
 
-    def action_show_keys(self) -> None:
-        """The help overlay: every key of the screen shown (and its focused widget) and of the app."""
-        from rankterm.tui.dialogs.help import KeysScreen
-
-        if not isinstance(self.screen, KeysScreen):
-            self.push_screen(KeysScreen(self.screen))
-
     def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
-        """Every key of the screen, its focused widget and the app that a rankterm class declares, named with
-        its keys ("Next page (] or pgdn)"), as `dialogs.help` reads them; Textual's own Theme, Quit and Keys
-        give way to ours (which say their keys)."""
-        from rankterm.tui.dialogs.help import palette_entries
-
-        entries = [e for e in palette_entries(screen) if e.action not in _NOT_IN_PALETTE]
-        ours = {e.action for e in entries if e.node is self}
-        replaced = {"Theme": "change_theme", "Quit": "quit", "Keys": "show_keys"}
-        for command in super().get_system_commands(screen):
-            if replaced.get(str(command.title)) not in ours:
-                yield command
-        for entry in entries:
-
-            async def run(action: str = entry.action, node=entry.node) -> None:
-                await self.run_action(action, node)
-
-            yield SystemCommand(f"{entry.description} ({' or '.join(entry.keys)})", "", run)
-
+        """Every key, named with its keys (`AppKeys`), and the import screen."""
+        yield from super().get_system_commands(screen)
         if self.client is not None and not self.kiosk:  # the import screen (issue 12): a palette command
 
             async def open_import() -> None:

@@ -77,7 +77,8 @@ def _declared(cls: type) -> frozenset[tuple[str, str]]:
     for klass in cls.__mro__:
         if "BINDINGS" in vars(klass):
             found = {(b.key, b.action) for b in Binding.make_bindings(vars(klass)["BINDINGS"])}
-            (ours if klass.__module__.startswith("rankterm.") else theirs).update(found)
+            side = ours if klass.__module__.startswith("rankterm.") else theirs
+            side |= found
     return frozenset(ours - theirs)
 
 
