@@ -228,7 +228,8 @@ class Mirror:
     def note(self, key: str) -> Any:
         """A small JSON value kept beside the group under `key` (None when absent), e.g. a quota ledger."""
         row = self._guard(
-            lambda: self._db.execute("SELECT value FROM meta WHERE key = ?", (f"note:{key}",)).fetchone(), None
+            lambda: self._db.execute("SELECT value FROM meta WHERE key = ?", (f"note:{key}",)).fetchone(),
+            None,
         )
         try:
             return json.loads(row[0]) if row else None

@@ -116,7 +116,9 @@ def test_a_browser_seat_draws_the_dashboard_and_answers_a_key(web_seat: str) -> 
             page.click("button[type=submit]")
 
             text = wait_for_text(page, "Dashboard")
-            wait_for_text(page, "— demo group")  # the header once the group is open ("Opening the demo group…" before)
+            wait_for_text(
+                page, "— demo group"
+            )  # the header once the group is open ("Opening the demo group…" before)
             box = page.locator(".xterm-screen").bounding_box()
             assert box is not None and box["width"] > 400 and box["height"] > 200
             painted = 0
