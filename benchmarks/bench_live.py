@@ -17,17 +17,9 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import contextlib
-import fcntl
 import os
-import pty
-import select
-import signal
-import struct
 import sys
 import tempfile
-import termios
-import time
 from collections import Counter
 from pathlib import Path
 from typing import Any
@@ -39,6 +31,7 @@ from rankterm.api.client import RankingClient  # noqa: E402
 from rankterm.config import Config  # noqa: E402
 from rankterm.server.seed import DEMO_KEY, DEMO_SECRET, demo_app  # noqa: E402
 from rankterm.testing.live import UvicornThread  # noqa: E402
+from rankterm.testing.terminal import PtySeat, room_env  # noqa: E402
 from rankterm.tui.live import ACTIVE_EVERY, IDLE_EVERY  # noqa: E402
 
 
@@ -104,70 +97,18 @@ def probe_costs(probes: int, key: str) -> tuple[float, float, Counter[str]]:
 # ---------------------------------------------------------------------- 2. bytes per idle minute
 
 
-def _read_for(fd: int, seconds: float) -> bytes:
-    out = bytearray()
-    end = time.monotonic() + seconds
-    while (left := end - time.monotonic()) > 0:
-        ready, _, _ = select.select([fd], [], [], left)
-        if ready:
-            try:
-                chunk = os.read(fd, 65536)
-            except OSError:
-                break
-            if not chunk:
-                break
-            out += chunk
-    return bytes(out)
-
-
-def _read_until_quiet(fd: int, quiet: float, limit: float) -> bytes:
-    out = bytearray()
-    end = time.monotonic() + limit
-    while time.monotonic() < end:
-        chunk = _read_for(fd, quiet)
-        if not chunk:
-            break
-        out += chunk
-    return bytes(out)
-
-
 def idle_terminal_bytes(url: str, counting: Counting, key: str, idle: float, tmp: Path) -> tuple[int, int]:
     """(bytes written during `idle` quiet seconds on the screen of `key`, probes the service got meanwhile)."""
-    tmp.mkdir(parents=True, exist_ok=True)
-    config = tmp / "config.toml"
-    config.write_text(
-        f'default_profile = "room"\n[profiles.room]\nbase_url = "{url}"\nkey = "{DEMO_KEY}"\n'
-        f'secret = "{DEMO_SECRET}"\n',
-        encoding="utf-8",
-    )
-    env = {k: v for k, v in os.environ.items() if k in ("PATH", "HOME", "LANG", "LC_ALL")}
-    env.update(
-        TERM="xterm-256color",
-        RANKTERM_CONFIG=str(config),
-        RANKTERM_CACHE_DIR=str(tmp / "cache"),
-        RANKTERM_DATA_DIR=str(tmp / "data"),
-        PYTHONPATH=str(ROOT),
-    )
-    pid, fd = pty.fork()
-    if pid == 0:
-        os.environ.clear()
-        os.environ.update(env)
-        os.execv(sys.executable, [sys.executable, "-m", "rankterm", "--profile", "room"])
+    seat = PtySeat(["--profile", "room"], room_env(tmp, url, DEMO_KEY, DEMO_SECRET, PYTHONPATH=str(ROOT)))
     try:
-        fcntl.ioctl(fd, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 80, 0, 0))
-        _read_until_quiet(fd, quiet=1.5, limit=30)
-        os.write(fd, key.encode())
-        _read_until_quiet(fd, quiet=1.5, limit=30)
+        seat.settle(quiet=1.5, limit=30)
+        seat.press(key.encode())
+        seat.settle(quiet=1.5, limit=30)
         probes = counting.paths["/matches/status"] + counting.paths["/players/1"]
-        during = _read_for(fd, idle)
+        during = seat.read(idle)
         probes = counting.paths["/matches/status"] + counting.paths["/players/1"] - probes
-        os.write(fd, b"\x11")  # ctrl+q
-        _read_until_quiet(fd, quiet=0.5, limit=5)
     finally:
-        with contextlib.suppress(ProcessLookupError):
-            os.kill(pid, signal.SIGTERM)
-        os.waitpid(pid, 0)
-        os.close(fd)
+        seat.close()
     return len(during), probes
 
 

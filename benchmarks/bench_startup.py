@@ -17,20 +17,15 @@
 from __future__ import annotations
 
 import argparse
-import contextlib
-import fcntl
 import os
-import pty
-import select
-import signal
 import statistics
-import struct
 import subprocess
 import sys
 import tempfile
-import termios
 import time
 from pathlib import Path
+
+from rankterm.testing.terminal import PtySeat
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -102,57 +97,16 @@ def time_child(code: str, runs: int, env: dict[str, str]) -> list[float]:
     return times
 
 
-def _read_for(fd: int, seconds: float) -> bytes:
-    """Everything the child writes during `seconds`."""
-    out = bytearray()
-    end = time.monotonic() + seconds
-    while (left := end - time.monotonic()) > 0:
-        ready, _, _ = select.select([fd], [], [], left)
-        if ready:
-            try:
-                chunk = os.read(fd, 65536)
-            except OSError:
-                break
-            if not chunk:
-                break
-            out += chunk
-    return bytes(out)
-
-
-def _read_until_quiet(fd: int, quiet: float, limit: float) -> bytes:
-    """Read until the child has written nothing for `quiet` seconds (at most `limit` seconds)."""
-    out = bytearray()
-    end = time.monotonic() + limit
-    while time.monotonic() < end:
-        chunk = _read_for(fd, quiet)
-        if not chunk:
-            break
-        out += chunk
-    return bytes(out)
-
-
 def idle_bytes(idle: float, env: dict[str, str], key: str = "r") -> tuple[int, int, int]:
     """(bytes of the first screen, bytes of the first paint after `key`, bytes during `idle` idle seconds)."""
-    pid, fd = pty.fork()
-    if pid == 0:  # the child: rankterm demo on this pseudo-terminal
-        os.environ.clear()
-        os.environ.update(env)
-        os.environ["TERM"] = "xterm-256color"
-        os.execv(sys.executable, [sys.executable, "-m", "rankterm", "demo"])
+    seat = PtySeat(["demo"], {**env, "TERM": "xterm-256color"})
     try:
-        fcntl.ioctl(fd, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 80, 0, 0))
-        os.kill(pid, signal.SIGWINCH)
-        first = _read_until_quiet(fd, quiet=1.5, limit=30)
-        os.write(fd, key.encode())
-        rankings = _read_until_quiet(fd, quiet=1.5, limit=30)
-        during = _read_for(fd, idle)
-        os.write(fd, b"\x11")  # ctrl+q
-        _read_until_quiet(fd, quiet=0.5, limit=5)
+        first = seat.settle(quiet=1.5, limit=30)
+        seat.press(key.encode())
+        rankings = seat.settle(quiet=1.5, limit=30)
+        during = seat.read(idle)
     finally:
-        with contextlib.suppress(ProcessLookupError):
-            os.kill(pid, signal.SIGTERM)
-        os.waitpid(pid, 0)
-        os.close(fd)
+        seat.close()
     return len(first), len(rankings), len(during)
 
 

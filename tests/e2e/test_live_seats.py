@@ -20,16 +20,6 @@ The service counts what B asks meanwhile, so the test knows the probes did run d
 from __future__ import annotations
 
 import asyncio
-import contextlib
-import fcntl
-import os
-import pty
-import re
-import select
-import signal
-import struct
-import sys
-import termios
 import time
 from collections import Counter
 from collections.abc import Iterator
@@ -43,10 +33,10 @@ from rankterm.api.models import NewFaction, NewMatch, Weight
 from rankterm.config import Config
 from rankterm.server.seed import DEMO_KEY, DEMO_SECRET, demo_app
 from rankterm.testing.live import UvicornThread
+from rankterm.testing.terminal import PtySeat, room_env
 from rankterm.tui.app import RanktermApp
 
 ROOT = Path(__file__).resolve().parents[2]
-ANSI = re.compile(r"\x1b(\[[0-9;?<>=]*[ -/]*[@-~]|\][^\x07\x1b]*(\x07|\x1b\\)|[@-Z\\-_])")
 
 
 class Counting:
@@ -75,79 +65,8 @@ def room() -> Iterator[tuple[str, Counting]]:
         server.stop()
 
 
-class Seat:
-    """`rankterm --profile room` under a pseudo-terminal; `read(seconds)` takes what it wrote meanwhile."""
-
-    def __init__(self, env: dict[str, str]) -> None:
-        self.pid, self.fd = pty.fork()
-        if self.pid == 0:  # the child
-            os.environ.clear()
-            os.environ.update(env)
-            os.execv(sys.executable, [sys.executable, "-m", "rankterm", "--profile", "room"])
-        fcntl.ioctl(self.fd, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 80, 0, 0))
-        self.seen = ""
-
-    def read(self, seconds: float) -> bytes:
-        out = bytearray()
-        end = time.monotonic() + seconds
-        while (left := end - time.monotonic()) > 0:
-            ready, _, _ = select.select([self.fd], [], [], left)
-            if not ready:
-                continue
-            try:
-                chunk = os.read(self.fd, 65536)
-            except OSError:
-                break
-            if not chunk:
-                break
-            out += chunk
-        self.seen += ANSI.sub("", out.decode("utf-8", "replace"))
-        return bytes(out)
-
-    def wait_for(self, text: str, limit: float) -> bool:
-        """Read until `text` has been shown (escape sequences aside), at most `limit` seconds."""
-        end = time.monotonic() + limit
-        while text not in self.seen and time.monotonic() < end:
-            self.read(0.1)
-        return text in self.seen
-
-    def settle(self, quiet: float = 0.5, limit: float = 10.0) -> None:
-        """Read until nothing came for `quiet` seconds."""
-        end = time.monotonic() + limit
-        while time.monotonic() < end and self.read(quiet):
-            pass
-
-    def press(self, keys: bytes) -> None:
-        os.write(self.fd, keys)
-
-    def close(self) -> None:
-        with contextlib.suppress(OSError):
-            self.press(b"\x11")  # ctrl+q
-        self.read(0.3)
-        with contextlib.suppress(ProcessLookupError):
-            os.kill(self.pid, signal.SIGTERM)
-        os.waitpid(self.pid, 0)
-        os.close(self.fd)
-
-
 def _seat_env(tmp: Path, url: str) -> dict[str, str]:
-    tmp.mkdir(parents=True, exist_ok=True)
-    config = tmp / "config.toml"
-    config.write_text(
-        f'default_profile = "room"\n\n[profiles.room]\nbase_url = "{url}"\nkey = "{DEMO_KEY}"\n'
-        f'secret = "{DEMO_SECRET}"\n',
-        encoding="utf-8",
-    )
-    env = {k: v for k, v in os.environ.items() if k in ("PATH", "HOME", "LANG", "LC_ALL")}
-    env.update(
-        TERM="xterm-256color",
-        RANKTERM_CONFIG=str(config),
-        RANKTERM_CACHE_DIR=str(tmp / "cache"),
-        RANKTERM_DATA_DIR=str(tmp / "data"),
-        RANKTERM_LIVE_EVERY="0.5",
-        PYTHONPATH=str(ROOT),
-    )
-    return env
+    return room_env(tmp, url, DEMO_KEY, DEMO_SECRET, RANKTERM_LIVE_EVERY="0.5", PYTHONPATH=str(ROOT))
 
 
 async def _duel(client: RankingClient) -> NewMatch:
@@ -165,7 +84,7 @@ async def test_seat_b_shows_seat_as_match_within_5_s_and_writes_nothing_while_id
     room, tmp_path, monkeypatch
 ):
     url, service = room
-    seat_b = Seat(_seat_env(tmp_path / "b", url))
+    seat_b = PtySeat(["--profile", "room"], _seat_env(tmp_path / "b", url))
     try:
         assert seat_b.wait_for("Dashboard", 20), seat_b.seen[-500:]
         seat_b.settle()
