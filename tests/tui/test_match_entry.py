@@ -271,6 +271,22 @@ async def test_a_refused_request_is_one_sentence_and_the_form_stays(make_app):
         assert [r.points_input.value for r in screen.form.rows] == ["3", "2"]
 
 
+async def test_a_repeated_external_id_leaves_the_cursor_in_the_external_id_field(make_app):
+    async with make_app().run_test(size=(80, 24)) as pilot:
+        taken = (await pilot.app.client.matches_page(1)).data[0].external_id  # already recorded
+        screen = await open_form(pilot)
+        await quick_fill(pilot, "Catan", [(["Elena"], 1, "10"), (["Chiara"], 2, "7")])
+        field = screen.form.field("external-id")
+        field.value = taken
+        screen.form.rows[1].points_input.focus()
+        await pilot.press("ctrl+s")
+        await settle(pilot)
+        await pilot.pause(0.1)  # a focus taken late by the loading cover would show here
+        assert "(M003)" in screen.form.answer.text
+        assert screen.focused is field
+        assert field.has_class("-invalid")
+
+
 async def test_the_form_does_not_repaint_while_idle(make_app):
     """No blinking cursor, no timer: nothing is drawn while nobody types (over SSH every byte counts)."""
     app = make_app()

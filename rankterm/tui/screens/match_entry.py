@@ -284,7 +284,8 @@ class MatchEntryScreen(RanktermScreen):
         """Send `pending` as one batch: a dry run straight to the service, a real send through the outbox
         (on disk first; kept there and sent later when the service cannot be reached)."""
         form = self.form
-        form.loading = True
+        was_focused = self.focused
+        form.loading = True  # the loading cover may take the focus away (when, depends on timing)
         self.sending = True
         matches = [p.match for p in pending]
         try:
@@ -305,7 +306,13 @@ class MatchEntryScreen(RanktermScreen):
             form.loading = False
             self.sending = False
         self.last_answer = batch
-        self._report(pending, batch)
+        named = self._report(pending, batch)
+        # The cursor rests on the field a rejection names (M003: the external id), else where it was before
+        # the send: never nowhere, whenever the loading cover happened to take it.
+        if named is None and self.focused is None and was_focused is not None and was_focused.is_attached:
+            named = was_focused
+        if named is not None and named.focusable:
+            self.set_focus(named)
 
     def _replace_edited(self, pending: list[Pending]) -> None:
         """The form's match fixes the outbox entry `editing`: it takes that entry's place (under its new
@@ -341,8 +348,9 @@ class MatchEntryScreen(RanktermScreen):
             return BAD, f"✘ {item.label}{where}: not checked."
         return NOTE, f"⧗ {item.label}{where}: saved in the outbox, sent when the service answers."
 
-    def _report(self, pending: list[Pending], batch: BatchOutcome) -> None:
-        """Say what happened to each match; keep the rejected (form filled, queued ones queued)."""
+    def _report(self, pending: list[Pending], batch: BatchOutcome) -> Widget | None:
+        """Say what happened to each match; keep the rejected (form filled, queued ones queued). The field
+        the form's rejection names, if any."""
         lines = [self._line(item, outcome) for item, outcome in zip(pending, batch.outcomes, strict=True)]
         if batch.failure is not None:
             lines.append((BAD, f"✘ {error_sentence(batch.failure)}"))
@@ -362,8 +370,9 @@ class MatchEntryScreen(RanktermScreen):
             if batch.accepted_count:
                 self.load_lists()  # a catalogue game may have joined the group's games
             self._update_queue_line()
+        named: Widget | None = None
         if form_outcome is not None and form_outcome.rejected:
-            self._mark_rejection(form_outcome)
+            named = self._mark_rejection(form_outcome)
             lines.append((NOTE, AFTER_REJECT))
         self.form.answer.show(lines)
         self.form.scroll_home(animate=False)
@@ -371,9 +380,13 @@ class MatchEntryScreen(RanktermScreen):
             # what each accepted match did to the standings: under its line and as a toast, read in a worker
             accepted = [(i, o) for i, o in enumerate(batch.outcomes) if o.accepted]
             self.form.answer.follow(self.client, accepted)
+        return named
 
-    def _mark_rejection(self, outcome: Outcome) -> None:
-        """Point at the fields the service's codes name (M003 external id, M004 game …); the form stays."""
+    def _mark_rejection(self, outcome: Outcome) -> Widget | None:
+        """Point at the fields the service's codes name (M003 external id, M004 game …); the form stays.
+        The first field's input."""
+        first: Widget | None = None
         for code in outcome.codes:
             if code in FIELD_OF_CODE:
-                self.form.mark(FIELD_OF_CODE[code])
+                first = first or self.form.mark(FIELD_OF_CODE[code])
+        return first
