@@ -2,14 +2,19 @@
 
 Recording a match (`record`) costs O(participants): the latest skill of each participant comes from
 ``rating_current`` (primary key lookups), `rating.rate_match` gives the new skills, and each participant
-gets one ``rating_history`` row (subset, player, match number) plus its ``rating_current`` row updated.
-Matches are rated in order of acceptance (their group-wide number).
+gets one ``rating_history`` row (subset, player, match number) plus its ``rating_current`` row updated
+(ree included). The history has its primary key and no other index (schema v2 dropped the one by date:
+each index is one more page written per participant per match). Matches are rated in order of acceptance
+(their group-wide number).
 
-Reading the standings after match n (`standings`, `standings_page`) never scans the history: for each
-player of the subset it is one index lookup (the latest history row with ``number <= n``, all players in one
-statement), plus the "before" value of the few players of that match; then, only for the rows of the page
-asked for, a count of the player's matches of the last 30 days for the activity status, which stops at
-`RECENT_CAP` (12: more never changes the status), so it is bounded too.
+Reading the standings after match n (`standings`, `standings_page`) never scans the history: a player
+whose latest match in the subset is at or before n stands as ``rating_current`` says (no lookup at all, the
+usual case for a recent n); only the others cost one primary-key lookup (the latest history row with
+``number <= n``), all in one statement that also brings each player's sort key. Then the "before" value of
+the few players of that match; then, only for the rows of the page asked for, their `Player` and a count
+of their matches of the last 30 days for the activity status (`_recent`), which walks the player's history
+backwards from n and stops at `RECENT_CAP` (12: more never changes the status) or as soon as every earlier
+match is older than the window (``last_date``, the latest date so far, never decreases along the walk).
 
 Rules the wire leaves open (ours):
 
@@ -25,14 +30,17 @@ Rules the wire leaves open (ours):
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from bisect import bisect_left
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from datetime import UTC, datetime
+from functools import lru_cache
 
-from rankterm.api.models import Player, RankingRow
+from rankterm.api.models import RankingRow
 from rankterm.server import rating
 from rankterm.server.conn import Conn
 from rankterm.server.players import load_players
-from rankterm.server.wire import format_time, parse_time
+from rankterm.server.wire import format_time
 
 BOT_PREFIX = "bot:"
 STATUS_WINDOW_DAYS = 30
@@ -80,12 +88,12 @@ def record(conn: Conn, subset_id: int, number: int, date: str, sides: Sequence[S
         )
         conn.execute(
             "INSERT INTO rating_current (subset_id, player, bot, first_number, number, mu, sigma,"
-            " best_ree, played, last_date) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+            " best_ree, played, last_date, ree) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
             " ON CONFLICT (subset_id, player) DO UPDATE SET bot = excluded.bot,"
             " first_number = excluded.first_number, number = excluded.number, mu = excluded.mu,"
             " sigma = excluded.sigma, best_ree = excluded.best_ree, played = excluded.played,"
-            " last_date = excluded.last_date",
-            (subset_id, key, int(key in bots), first, number, skill.mu, skill.sigma, best, played, last),
+            " last_date = excluded.last_date, ree = excluded.ree",
+            (subset_id, key, int(key in bots), first, number, skill.mu, skill.sigma, best, played, last, ree),
         )
 
 
@@ -106,38 +114,99 @@ def _standing_at(conn: Conn, subset_id: int, player: str, number: int) -> _Stand
     return _Standing(*row) if row else None
 
 
-def _order(standings: dict[str, _Standing], players: Mapping[str, Player]) -> list[str]:
-    def key(pid: str) -> tuple:
-        s = standings[pid]
-        return (-s.ree, -s.played, players[pid].display_name.casefold(), pid)
-
-    return sorted(standings, key=key)
-
-
 RECENT_CAP = rating.VERY_ACTIVE_MIN_MATCHES
 """Matches in the status window are counted up to this many: more never changes the status."""
+_WALK = RECENT_CAP + 1
+"""History rows read per step of a `_recent` walk: one step decides unless dates came out of order."""
 
 
-def _recent(conn: Conn, subset_id: int, player: str, number: int, since: str, until: str) -> int:
-    """The player's matches (up to match `number`) dated in [since, until], counted up to `RECENT_CAP`."""
-    return conn.execute(
-        "SELECT count(*) FROM (SELECT 1 FROM rating_history WHERE subset_id = ? AND player = ?"
-        " AND match_date >= ? AND match_date <= ? AND number <= ? LIMIT ?) AS recent",
-        (subset_id, player, since, until, number, RECENT_CAP),
-    ).fetchone()[0]
+def _walk(rows: Sequence[Sequence], since: str, until: str, count: int) -> tuple[bool, int, int]:
+    """Feed a walk rows of (number, match date, last date), newest first: (decided, count, lowest number read)."""
+    low = 0
+    for row_number, date, latest in rows:
+        if latest < since:
+            return True, count, row_number
+        if since <= date <= until:
+            count += 1
+            if count >= RECENT_CAP:
+                return True, count, row_number
+        low = row_number
+    return len(rows) < _WALK, count, low
 
 
-def _standings_at(conn: Conn, subset_id: int, number: int) -> dict[str, _Standing]:
-    """Every listed (non-bot) player's standing after match `number`: one statement, one index lookup each."""
-    rows = conn.execute(
-        "SELECT c.player, h.ree, h.best_ree, h.played, h.last_date FROM rating_current c"
-        " JOIN rating_history h ON h.subset_id = c.subset_id AND h.player = c.player AND h.number = ("
-        "  SELECT max(x.number) FROM rating_history x"
-        "  WHERE x.subset_id = c.subset_id AND x.player = c.player AND x.number <= ?)"
-        " WHERE c.subset_id = ? AND c.bot = 0 AND c.first_number <= ?",
-        (number, subset_id, number),
-    )
-    return {row[0]: _Standing(*row[1:]) for row in rows}
+def _recent(
+    conn: Conn,
+    subset_id: int,
+    player: str,
+    number: int,
+    since: str,
+    until: str,
+    first: Sequence[Sequence] | None = None,
+) -> int:
+    """The player's matches (up to match `number`) dated in [since, until], counted up to `RECENT_CAP`.
+
+    Walks the player's history by match number downwards (its primary key), `_WALK` rows a step (`first`: the
+    first step's rows when already read): a row whose ``last_date`` (the latest date of the player's
+    matches up to that row) is before `since` ends the walk, as every match before it is older still. Exact
+    whatever order the matches' dates came in.
+    """
+    count, below = 0, number + 1
+    rows = first
+    while True:
+        if rows is None:
+            rows = conn.execute(
+                "SELECT number, match_date, last_date FROM rating_history"
+                " WHERE subset_id = ? AND player = ? AND number < ? ORDER BY number DESC LIMIT ?",
+                (subset_id, player, below, _WALK),
+            ).fetchall()
+        decided, count, below = _walk(rows, since, until, count)
+        if decided:
+            return count
+        rows = None
+
+
+def _recents(
+    conn: Conn, subset_id: int, players: Sequence[str], number: int, since: str, until: str
+) -> dict[str, int]:
+    """`_recent` of each of `players` (one statement each: measured faster than one statement for all)."""
+    return {pid: _recent(conn, subset_id, pid, number, since, until) for pid in players}
+
+
+_STANDINGS_AT = (
+    # Players whose latest match is at or before n: their current row is their standing then.
+    "SELECT c.player, p.sort_key, c.ree, c.best_ree, c.played, c.last_date"
+    " FROM rating_current c JOIN players p ON p.id = c.player"
+    " WHERE c.subset_id = ? AND c.bot = 0 AND c.number <= ?"
+    " UNION ALL"
+    # The others (they played after n, and first at or before n): one primary-key lookup each.
+    " SELECT c.player, p.sort_key, h.ree, h.best_ree, h.played, h.last_date"
+    " FROM rating_current c JOIN players p ON p.id = c.player"
+    " JOIN rating_history h ON h.subset_id = c.subset_id AND h.player = c.player AND h.number = ("
+    "  SELECT max(x.number) FROM rating_history x"
+    "  WHERE x.subset_id = c.subset_id AND x.player = c.player AND x.number <= ?)"
+    " WHERE c.subset_id = ? AND c.bot = 0 AND c.number > ? AND c.first_number <= ?"
+    # By position (see `_key`): both engines compare text byte-wise, as Python compares code points.
+    " ORDER BY 3 DESC, 5 DESC, 2, 1"
+)
+
+
+def _standings_at(conn: Conn, subset_id: int, number: int) -> list[tuple]:
+    """Every listed (non-bot) player's standing after match `number`, by position.
+
+    Rows of (player, sort key, ree, best ree, played, last date).
+    """
+    return conn.execute(_STANDINGS_AT, (subset_id, number, number, subset_id, number, number)).fetchall()
+
+
+def _key(ree: float, played: int, sort_key: str, pid: str) -> tuple:
+    """A player's place in the order of positions (smaller is higher)."""
+    return (-ree, -played, sort_key, pid)
+
+
+@lru_cache(maxsize=4096)
+def _epoch(text: str) -> float:
+    """`wire.parse_time` for the service's own ``YYYY-MM-DD HH:MM:SS`` (UTC) texts, without strptime's cost."""
+    return datetime.fromisoformat(text).replace(tzinfo=UTC).timestamp()
 
 
 def standings(
@@ -165,40 +234,61 @@ def standings_page(
 ) -> tuple[int, list[RankingRow]]:
     """(how many players are ranked, their rows from `offset`, at most `limit` of them) after match `number`.
 
-    Positions and deltas count every ranked player; only the rows asked for are built (activity status,
-    belt, title), so a page of a large subset costs about as much as a page of a small one.
+    Positions and deltas count every ranked player; only the rows asked for are built (their players,
+    activity status, belt, title), so a page of a large subset costs about as much as a page of a small one.
     """
-    after = _standings_at(conn, subset_id, number)
-    players = load_players(conn, after)
-    after = {pid: s for pid, s in after.items() if pid in players}
-    before = dict(after)
-    for pid in set(participants) & after.keys():
-        previous = _standing_at(conn, subset_id, pid, number - 1)
-        if previous is None:
-            del before[pid]
-        else:
-            before[pid] = previous
-    position_before = {pid: i for i, pid in enumerate(_order(before, players), start=1)}
-    ranked = _order(after, players)
-    shown = ranked[offset:] if limit is None else ranked[offset : offset + limit]
-    ref_time = parse_time(reference)
+    # Already in order from the engine; sorted again (linear on sorted input) so the order is Python's
+    # even where an engine compares text otherwise (PostgreSQL holds an escaped NUL, see `pg.escape`).
+    pairs = sorted((_key(r[2], r[4], r[1], r[0]), tuple(r)) for r in _standings_at(conn, subset_id, number))
+    keys = [k for k, _ in pairs]
+    ranked = [r for _, r in pairs]
+    where = {r[0]: i for i, r in enumerate(ranked)}
+    # Before the match, only its participants stood elsewhere (or not at all, for a newcomer).
+    moved = {pid: where[pid] for pid in set(participants) if pid in where}
+    before: dict[str, _Standing | None] = {
+        pid: _standing_at(conn, subset_id, pid, number - 1) for pid in moved
+    }
+    before_keys = {
+        pid: _key(old.ree, old.played, ranked[i][1], pid)
+        for pid, i in moved.items()
+        if (old := before[pid]) is not None
+    }
+
+    def position_before(pid: str, i: int) -> int | None:
+        """Where the player stood before the match: its key among everyone's keys then."""
+        key = before_keys.get(pid) if pid in moved else keys[i]
+        if key is None:
+            return None
+        above = bisect_left(keys, key)
+        above -= sum(1 for j in moved.values() if keys[j] < key)
+        above += sum(1 for other, k in before_keys.items() if other != pid and k < key)
+        return above + 1
+
+    stop = len(ranked) if limit is None else min(len(ranked), offset + limit)
+    shown = range(offset, stop)
+    players = load_players(conn, (ranked[i][0] for i in shown))
+    ref_time = _epoch(reference)
     since = format_time(ref_time - STATUS_WINDOW_DAYS * 86400)
+    active = [ranked[i][0] for i in shown if ranked[i][5] >= since]  # the others played none in the window
+    recents = _recents(conn, subset_id, active, number, since, reference)
     rows = []
-    for position, pid in enumerate(shown, start=offset + 1):
-        s = after[pid]
-        old = before.get(pid)
-        recent = _recent(conn, subset_id, pid, number, since, reference)
-        days = max(0.0, (ref_time - parse_time(s.last_date)) / 86400)
-        belt, belt_label = rating.belt_for(s.best_ree, s.played)
+    for i in shown:
+        pid, _, ree, best_ree, played, last_date = ranked[i]
+        position = i + 1
+        old = before[pid] if pid in moved else None
+        was = position_before(pid, i)
+        recent = recents.get(pid, 0)
+        days = max(0.0, (ref_time - _epoch(last_date)) / 86400)
+        belt, belt_label = rating.belt_for(best_ree, played)
         title, title_label = rating.title_for(position, len(ranked))
         status, status_label = rating.status_for(recent, days)
         rows.append(
             RankingRow(
                 player=players[pid],
-                ree=s.ree,
-                delta_ree=round(s.ree - (old.ree if old else NEWCOMER_REE), 2),
+                ree=ree,
+                delta_ree=round(ree - (old.ree if old else NEWCOMER_REE), 2) if pid in moved else 0.0,
                 position=position,
-                delta_position=position_before[pid] - position if pid in position_before else 0,
+                delta_position=was - position if was is not None else 0,
                 belt=belt,
                 belt_label=belt_label,
                 title=title,

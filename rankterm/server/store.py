@@ -44,6 +44,9 @@ from rankterm.server.wire import Fault, format_time
 
 __all__ = ["Client", "Store"]
 
+CACHE_KIB = -32 * 1024
+"""SQLite's page cache of a file database (negative: KiB), per connection; the memory is taken as used."""
+
 
 @dataclass(frozen=True, slots=True)
 class Client:
@@ -114,6 +117,9 @@ class Store:
         if path != ":memory:":
             conn.execute("PRAGMA journal_mode = WAL")
             conn.execute("PRAGMA synchronous = NORMAL")
+            # 32 MiB of page cache instead of 2: at 100,000 matches the history's pages a batch touches no
+            # longer fit in the default, and each miss is a read from the OS (counted in insert CPU).
+            conn.execute(f"PRAGMA cache_size = {CACHE_KIB}")
         return conn
 
     def _load_signing_key(self) -> bytes:

@@ -150,16 +150,16 @@ def test_ranking_lookups_use_indexes_never_a_scan(demo):
             (1, "x", 10),
         ),
         (
-            "SELECT count(*) FROM (SELECT 1 FROM rating_history WHERE subset_id = ? AND player = ?"
-            " AND match_date >= ? AND match_date <= ? AND number <= ? LIMIT ?)",
-            (1, "x", "2026", "2027", 10, 12),
+            "SELECT number, match_date, last_date FROM rating_history"
+            " WHERE subset_id = ? AND player = ? AND number < ? ORDER BY number DESC LIMIT ?",
+            (1, "x", 10, 13),
         ),
+        (rankings._STANDINGS_AT, (1, 10, 10, 1, 10, 10)),
         (
             "SELECT number, seq, match_id FROM subset_matches WHERE subset_id = ? AND number <= ?"
             " ORDER BY number DESC LIMIT 1",
             (1, 10),
         ),
-        ("SELECT player FROM rating_current WHERE subset_id = ? AND bot = 0 AND first_number <= ?", (1, 10)),
         ("SELECT coalesce(max(number), 0) + 1 FROM matches WHERE group_id = ?", (1,)),
     ]
     for sql, params in lookups:
