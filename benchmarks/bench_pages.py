@@ -1,79 +1,213 @@
-"""Fetch every page of a 2,000-row players list, sequentially and with the client's bounded concurrency.
+"""All pages of a 2,000-row players list over a real socket at 50 ms RTT: one after another, bounded, adaptive.
 
-A local handler (httpx.MockTransport) answers in WIRE.md's page shape, 25 rows a page, after 50 ms of
-latency per request, as a distant service would. Prints the median of several runs of each way and the ratio.
+Three processes, so no timing shares an interpreter: the embedded service on a fresh SQLite file (a group of
+`--rows` players, made through the store before it starts) served by uvicorn on 127.0.0.1 (``--server
+rankterm-serve``: by the ``rankterm serve`` command instead, see below), the delay proxy (`rankterm.testing.delay_proxy`,
+`--rtt`/2 each way on every chunk, a handshake per new connection) in front of it, and this process as the
+client, a `RankingClient` on the proxy's address. Each timed fetch uses a new client that has already
+authenticated (its token call is not timed), so it opens its connections through the proxy as a seat would.
 
-    python benchmarks/bench_pages.py [--rows 2000] [--latency 0.05] [--runs 5] [--concurrency 8]
+Ways, each timed `--runs` times (interleaved), medians printed:
+
+- one after another: ``players_page(1)``, ``players_page(2)``, … (one request in flight);
+- bounded: ``players()`` with a fixed window of `--bounded` in flight (the client before the adaptive
+  window: ``RankingClient(concurrency=8, max_concurrency=8)``);
+- adaptive: ``players()`` with the client's defaults (`rankterm.api.paging`).
+
+For each: the median time, its speed-up over one after another, the calls made (must equal the pages) and
+the most requests seen in flight (httpx event hooks).
+
+    python benchmarks/bench_pages.py [--rows 2000] [--rtt 0.05] [--runs 5] [--bounded 8] [--port 8650]
+                                     [--server uvicorn|rankterm-serve]
+
+``rankterm serve`` binds its socket itself (``socket.create_server``: protocol 0), so asyncio leaves Nagle's
+algorithm on for the connections it accepts, and on a keep-alive connection each answer's body waits for the
+client's delayed ACK (about 40 ms on Linux). The default server here is uvicorn binding host and port itself,
+which sets TCP_NODELAY, so the figures are the paging's and the 50 ms of the proxy, not that stall.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import os
+import socket
 import statistics
+import subprocess
+import sys
+import tempfile
 import time
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from pathlib import Path
 
 import httpx
-import jwt
+import uvicorn
 
 from rankterm.api.client import RankingClient
+from rankterm.server.app import create_app
+from rankterm.server.store import Store
 
+KEY, SECRET = "bench-pages-key", "bench-pages-secret"
 PER_PAGE = 25
 
 
-def make_handler(rows: int, latency: float):
-    token = jwt.encode({"exp": int(time.time()) + 3600}, "k" * 32, algorithm="HS256")
-    pages = -(-rows // PER_PAGE)
-
-    async def handler(request: httpx.Request) -> httpx.Response:
-        await asyncio.sleep(latency)
-        path = request.url.path.strip("/").split("/")
-        if path[0] == "auth":
-            return httpx.Response(200, json={"success": {"token": token}})
-        page = int(path[1]) if len(path) > 1 else 1
-        data = [
-            {"id": f"p{i:010d}", "ghost": 0, "username": f"u{i}", "displayName": f"P{i}", "icon": ""}
-            for i in range((page - 1) * PER_PAGE, min(page * PER_PAGE, rows))
-        ]
-        body = {
-            "page": page,
-            "totalPages": pages,
-            "rowsForPage": PER_PAGE,
-            "totalPlayers": rows,
-            "data": data,
-        }
-        return httpx.Response(200, json={"success": body})
-
-    return handler
+def seed(path: Path, rows: int) -> None:
+    """A group with `rows` players and one API client (KEY, SECRET), straight through the store."""
+    with Store(path) as store:
+        group = store.create_group("Bench")
+        store.create_client(group, key=KEY, secret=SECRET)
+        for i in range(rows):
+            store.create_player(group, f"Player {i:05d}")
 
 
-async def fetch_all(rows: int, latency: float, concurrency: int) -> tuple[float, int]:
-    http = httpx.AsyncClient(transport=httpx.MockTransport(make_handler(rows, latency)))
-    client = RankingClient("http://bench.test/", key="k", secret="s", http=http, concurrency=concurrency)
-    await client.authenticate()
-    start = time.perf_counter()
-    players = await client.players(refresh=True)
-    elapsed = time.perf_counter() - start
-    await http.aclose()
-    assert len(players) == rows and players[-1].id == f"p{rows - 1:010d}"
-    return elapsed, len(players)
+def serve(db: str, port: int) -> None:
+    """The service over `db` on 127.0.0.1:`port` (uvicorn binds it itself: TCP_NODELAY is set)."""
+    config = uvicorn.Config(
+        create_app(Store(db)),
+        host="127.0.0.1",
+        port=port,
+        log_level="warning",
+        lifespan="off",
+        access_log=False,
+    )
+    uvicorn.Server(config).run()
+
+
+def wait_for_port(port: int, proc: subprocess.Popen[bytes], timeout: float = 20.0) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            raise SystemExit(f"a helper process stopped (exit {proc.returncode})")
+        with socket.socket() as s:
+            if s.connect_ex(("127.0.0.1", port)) == 0:
+                return
+        time.sleep(0.05)
+    raise SystemExit(f"nothing listens on 127.0.0.1:{port}")
+
+
+@dataclass
+class InFlight:
+    """Requests between httpx's request hook and its response hook, and the most seen at once."""
+
+    now: int = 0
+    most: int = 0
+    statuses: list[int] = field(default_factory=list)
+
+    async def sent(self, request: httpx.Request) -> None:
+        self.now += 1
+        self.most = max(self.most, self.now)
+
+    async def answered(self, response: httpx.Response) -> None:
+        self.now -= 1
+        self.statuses.append(response.status_code)
+
+
+@dataclass
+class Result:
+    seconds: list[float] = field(default_factory=list)
+    calls: set[int] = field(default_factory=set)
+    most: int = 0
+
+
+async def one_after_another(client: RankingClient) -> int:
+    first = await client.players_page(1)
+    rows = len(first.data)
+    for n in range(2, first.total_pages + 1):
+        rows += len((await client.players_page(n)).data)
+    return rows
+
+
+async def all_at_once(client: RankingClient) -> int:
+    return len(await client.players(refresh=True))
+
+
+async def timed(
+    base_url: str, kw: dict[str, int], how: Callable[[RankingClient], Awaitable[int]], rows: int, into: Result
+) -> None:
+    counter = InFlight()
+    http = httpx.AsyncClient(
+        base_url=base_url,
+        timeout=30.0,
+        limits=httpx.Limits(max_connections=200, max_keepalive_connections=200),
+        event_hooks={"request": [counter.sent], "response": [counter.answered]},
+    )
+    client = RankingClient(base_url, key=KEY, secret=SECRET, http=http, **kw)
+    try:
+        await client.authenticate()
+        counter.most, calls_before = 0, client.calls
+        start = time.perf_counter()
+        got = await how(client)
+        into.seconds.append(time.perf_counter() - start)
+    finally:
+        await http.aclose()
+    if got != rows:
+        raise SystemExit(f"{got} rows came back, not {rows}")
+    into.calls.add(client.calls - calls_before)
+    into.most = max(into.most, counter.most)
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rows", type=int, default=2000)
-    parser.add_argument("--latency", type=float, default=0.05)
+    parser.add_argument("--rtt", type=float, default=0.05, help="round trip added by the proxy, seconds")
     parser.add_argument("--runs", type=int, default=5)
-    parser.add_argument("--concurrency", type=int, default=8)
+    parser.add_argument("--bounded", type=int, default=8, help="the fixed window of the bounded way")
+    parser.add_argument("--port", type=int, default=8650, help="the service's port; the proxy takes the next")
+    parser.add_argument("--server", choices=("uvicorn", "rankterm-serve"), default="uvicorn")
+    parser.add_argument("--serve-db", help=argparse.SUPPRESS)  # the server process of --server uvicorn
     args = parser.parse_args()
-    seq = [asyncio.run(fetch_all(args.rows, args.latency, 1))[0] for _ in range(args.runs)]
-    con = [asyncio.run(fetch_all(args.rows, args.latency, args.concurrency))[0] for _ in range(args.runs)]
+    if args.serve_db:
+        serve(args.serve_db, args.port)
+        return
     pages = -(-args.rows // PER_PAGE)
-    s, c = statistics.median(seq), statistics.median(con)
-    print(f"rows={args.rows} pages={pages} latency={args.latency * 1000:.0f} ms runs={args.runs}")
-    print(f"sequential (1 in flight):   median {s:.3f} s")
-    print(f"concurrent ({args.concurrency} in flight):   median {c:.3f} s")
-    print(f"speed-up: {s / c:.1f}x")
+    load_before = os.getloadavg()[0]  # the machine's other work shows in every figure: printed with them
+    with tempfile.TemporaryDirectory(prefix="bench-pages-") as tmp:
+        db = Path(tmp) / "service.db"
+        seed(db, args.rows)
+        env = {**os.environ, "PYTHONUNBUFFERED": "1"}
+        quiet = {"stdout": subprocess.DEVNULL, "stderr": subprocess.DEVNULL, "env": env}
+        if args.server == "uvicorn":
+            command = [sys.executable, __file__, "--serve-db", str(db), "--port", str(args.port)]
+        else:
+            command = [sys.executable, "-m", "rankterm", "serve", "--db", str(db), "--port", str(args.port)]
+        service = subprocess.Popen(command, **quiet)
+        proxy = subprocess.Popen(
+            [sys.executable, "-m", "rankterm.testing.delay_proxy", "--port", str(args.port + 1),
+             "--upstream", str(args.port), "--delay", str(args.rtt / 2)],
+            **quiet,
+        )  # fmt: skip
+        try:
+            wait_for_port(args.port, service)
+            wait_for_port(args.port + 1, proxy)
+            base_url = f"http://127.0.0.1:{args.port + 1}/"
+            ways: list[tuple[str, dict[str, int], Callable[[RankingClient], Awaitable[int]]]] = [
+                ("one after another", {}, one_after_another),
+                (f"bounded ({args.bounded})", {"concurrency": args.bounded, "max_concurrency": args.bounded},
+                 all_at_once),
+                ("adaptive", {}, all_at_once),
+            ]  # fmt: skip
+            results = {name: Result() for name, _, _ in ways}
+            asyncio.run(timed(base_url, {}, all_at_once, args.rows, Result()))  # warm the service up
+            for _ in range(args.runs):
+                for name, kw, how in ways:
+                    asyncio.run(timed(base_url, kw, how, args.rows, results[name]))
+        finally:
+            for proc in (proxy, service):
+                proc.terminate()
+                proc.wait(10)
+    base = statistics.median(results["one after another"].seconds)
+    print(
+        f"rows={args.rows} pages={pages} rtt={args.rtt * 1000:.0f} ms runs={args.runs} server={args.server}"
+        f" (real socket, delay proxy); load average {load_before:.1f} before, {os.getloadavg()[0]:.1f} after"
+    )
+    for name, result in results.items():
+        median = statistics.median(result.seconds)
+        calls = "/".join(str(c) for c in sorted(result.calls))
+        print(
+            f"{name:<20} median {median:6.3f} s  speed-up {base / median:5.1f}x  calls {calls} (pages {pages})"
+            f"  most in flight {result.most}"
+        )
 
 
 if __name__ == "__main__":

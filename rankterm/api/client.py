@@ -2,8 +2,10 @@
 
 It takes an `httpx.AsyncClient` (a real one for a URL; one on `httpx.ASGITransport` for the embedded service
 in-process), or makes one from a base URL. It owns the token (fetch, cache, renew before expiry and once on
-A002), retries GETs on connection errors and 5xx with bounded backoff (POSTs never retry blindly), fetches all
-pages of a list concurrently with a bound, and sends new matches in batches.
+A002), retries GETs on connection errors, 5xx and rate-limiting 429s with bounded backoff (POSTs never retry
+blindly), fetches all pages of a list with as many requests in flight as the service answers in time for
+(`rankterm.api.paging`: never more calls than pages, never past what the quota is known to allow), and sends
+new matches in batches.
 
 Its one read cache is the group's mirror (`rankterm.api.mirror`, in memory unless a file-backed one is
 passed): the reads that go through it, and answer from it when the service cannot be reached, are in
@@ -25,12 +27,14 @@ import httpx
 from pydantic import BaseModel, TypeAdapter, ValidationError
 
 from rankterm.api import endpoints as ep
+from rankterm.api import paging
 from rankterm.api.auth import Token, TokenCache
 from rankterm.api.errors import (
     AuthError,
     BadRequest,
     MatchRejected,
     Offline,
+    QuotaError,
     ServiceError,
     UnexpectedResponse,
     error_from_response,
@@ -48,11 +52,16 @@ from rankterm.api.models import (
     Quota,
     ServiceStatus,
 )
+from rankterm.api.paging import QuotaView, Window, fetch_pages, refuse, report_pressure
 from rankterm.api.wire import DISPLAY_SAFE
 
 P = TypeVar("P", bound=Page)
+T = TypeVar("T")
 
 USER_AGENT = "rankterm"
+
+MAX_RETRY_AFTER = 10.0
+"""Longest Retry-After (seconds) a rate-limited GET waits for before its retry; a longer one is raised."""
 
 _SECRET_IN_URL = re.compile(r"((?:^|[?&\s])secret=)[^&\s\"']*")
 
@@ -68,6 +77,16 @@ class _RedactSecrets(logging.Filter):
 
 
 logging.getLogger("httpx").addFilter(_RedactSecrets())
+
+
+def _retry_after(response: httpx.Response | None) -> float:
+    """Seconds a Retry-After header asks for (0 when absent or not a number of seconds)."""
+    value = response.headers.get("retry-after", "") if response is not None else ""
+    try:
+        seconds = float(value.strip())
+    except ValueError:
+        return 0.0
+    return seconds if seconds >= 0 and seconds == seconds else 0.0
 
 
 def _describe(exc: ValidationError) -> str:
@@ -90,6 +109,7 @@ class RankingClient(MirroredReads):
         timeout: float = 10.0,
         verify_tls: bool = True,
         concurrency: int = 8,
+        max_concurrency: int = paging.CEILING,
         batch_size: int = 10,
         retries: int = 2,
         backoff: float = 0.25,
@@ -98,12 +118,18 @@ class RankingClient(MirroredReads):
         fresh_for: float = 60.0,
     ) -> None:
         """`mirror`: the group's mirror (one in memory when None). `fresh_for`: seconds for which a list read
-        from the service is answered from the mirror without asking again (`refresh=True` always asks)."""
+        from the service is answered from the mirror without asking again (`refresh=True` always asks).
+        `concurrency`: the bound of the reads that run side by side outside the paging window (matches
+        pages of a sync, a stats history); `max_concurrency`: the most page requests the paging window lets
+        be in flight (`rankterm.api.paging`; it starts at `paging.START` or this, whichever is less)."""
         self._own_http = http is None
         if http is None:
             if not base_url:
                 raise ValueError("a base URL or an httpx.AsyncClient is needed")
-            http = httpx.AsyncClient(timeout=timeout, verify=verify_tls)
+            # Keep-alive for as many connections as the paging window may use (httpx keeps 20 by default).
+            pool = max(concurrency, max_concurrency)
+            limits = httpx.Limits(max_connections=max(100, pool), max_keepalive_connections=max(20, pool))
+            http = httpx.AsyncClient(timeout=timeout, verify=verify_tls, limits=limits)
         self.base_url = str(base_url or http.base_url)
         if not self.base_url.endswith("/"):
             self.base_url += "/"
@@ -112,6 +138,14 @@ class RankingClient(MirroredReads):
         self._secret = secret
         self.token_cache = token_cache
         self.concurrency = max(1, concurrency)
+        self.max_concurrency = max(self.concurrency, max_concurrency)
+        self.last_window: Window | None = None
+        """The paging window of the last list fetched (its sizes, halvings, most in flight)."""
+        self.quota_view = QuotaView()
+        """What the answers have shown of the quota (`paging.QuotaView`)."""
+        self.call_budget: int | None = None
+        """Calls the quota still allows, when the caller knows it (None: not known); each metered request
+        sent counts it down, and a list that needs more pages than it allows is refused unsent."""
         self.batch_size = max(1, batch_size)
         self.retries = max(0, retries)
         self.backoff = backoff
@@ -170,6 +204,8 @@ class RankingClient(MirroredReads):
         if token:
             headers["Authorization"] = f"Bearer {token}"
         self.calls += 1
+        if endpoint.auth and self.call_budget is not None:
+            self.call_budget -= 1
         try:
             response = await self.http.request(
                 endpoint.method.value, self._url(path), params=params, json=json_body, headers=headers
@@ -263,6 +299,8 @@ class RankingClient(MirroredReads):
         while True:
             attempt += 1
             token = await self._token_value(stale=refused) if endpoint.auth else None
+            response: httpx.Response | None = None
+            wait = self.backoff * (2 ** (attempt - 1))
             try:
                 response = await self._send_once(endpoint, path, params, json_body, token)
                 return self._payload(endpoint, response)
@@ -272,10 +310,22 @@ class RankingClient(MirroredReads):
                     attempt -= 1
                     continue
                 raise
-            except (Offline, ServiceError) as exc:
-                if attempt >= attempts or (isinstance(exc, ServiceError) and exc.code not in (None, "R001")):
+            except QuotaError as exc:
+                if exc.code:  # a meter is full: retrying before its period turns only spends calls
+                    self.quota_view.note_refusal(exc.code, self.clock())
                     raise
-            await asyncio.sleep(self.backoff * (2 ** (attempt - 1)))
+                report_pressure()  # a 429 without a quota code: rate limiting, retried like a 5xx
+                after = _retry_after(response)
+                if attempt >= attempts or after > MAX_RETRY_AFTER:
+                    raise
+                wait = max(wait, after)
+            except (Offline, ServiceError) as exc:
+                if isinstance(exc, ServiceError) and exc.code not in (None, "R001"):
+                    raise
+                report_pressure()
+                if attempt >= attempts:
+                    raise
+            await asyncio.sleep(wait)
 
     def _parse(self, endpoint: str, model: Any, payload: Any) -> Any:
         context = DISPLAY_SAFE if self.display_safe else None
@@ -288,19 +338,42 @@ class RankingClient(MirroredReads):
                 endpoint, message=f"the answer was not understood ({_describe(exc)})"
             ) from None
 
+    def calls_left(self) -> int | None:
+        """Calls the quota is known to allow now (0 when a call meter was seen full), None when not known."""
+        seen = self.quota_view.calls_left(self.clock())
+        known = [n for n in (seen, self.call_budget) if n is not None]
+        return max(0, min(known)) if known else None
+
+    def _paying(self, needed: int) -> None:
+        """Raise `QuotaError` when the quota is known not to allow `needed` more calls."""
+        left = self.calls_left()
+        if left is not None and left < needed:
+            raise refuse("pages", needed, left, self.quota_view.full_meter(self.clock()))
+
     async def _all_pages(self, fetch: Callable[[int], Awaitable[P]]) -> list[P]:
-        """Page 1, then pages 2..N concurrently (at most `concurrency` in flight), in page order."""
+        """Page 1, then pages 2..N through the paging window (`rankterm.api.paging`), in page order."""
+        self._paying(1)
+        began = time.monotonic()
         first = await fetch(1)
         if first.total_pages <= 1:
             return [first]
-        gate = asyncio.Semaphore(self.concurrency)
-
-        async def one(n: int) -> P:
-            async with gate:
-                return await fetch(n)
-
-        rest = await asyncio.gather(*(one(n) for n in range(2, first.total_pages + 1)))
+        window = self._window()
+        window.note_first(time.monotonic() - began)
+        rest = await self._fetch_pages(range(2, first.total_pages + 1), fetch, window)
         return [first, *rest]
+
+    def _window(self) -> Window:
+        start = min(paging.START, self.max_concurrency)
+        self.last_window = Window(start=start, ceiling=self.max_concurrency)
+        return self.last_window
+
+    async def _fetch_pages(
+        self, numbers: Sequence[int], fetch: Callable[[int], Awaitable[T]], window: Window | None = None
+    ) -> list[T]:
+        """`fetch(n)` for each page number, as many in flight as the paging window allows, in that order;
+        refused unsent when the quota is known not to allow that many calls."""
+        self._paying(len(numbers))
+        return await fetch_pages(numbers, fetch, window or self._window())
 
     # ------------------------------------------------------------------ endpoints
 
@@ -323,7 +396,9 @@ class RankingClient(MirroredReads):
         return self._parse("match status", MatchStatus, await self.call(ep.MATCH_STATUS))
 
     async def quota(self) -> Quota:
-        return self._parse("quota", Quota, await self.call(ep.QUOTA))
+        quota = self._parse("quota", Quota, await self.call(ep.QUOTA))
+        self.quota_view.note_read(quota, self.clock())
+        return quota
 
     async def status(self) -> ServiceStatus:
         payload = await self.call(ep.STATUS)

@@ -107,7 +107,7 @@ async def test_post_never_retried(client, fake):
 async def test_all_pages_concurrent_bounded_and_ordered(fake, client):
     fake.players_total = 25 * 20 + 3
     fake.latency = 0.01
-    client.concurrency = 4
+    client.concurrency = client.max_concurrency = 4  # a fixed window (the adaptive one: test_paging*.py)
     players = await client.players()
     assert [p.id for p in players] == [f"p{i:010d}" for i in range(503)]
     assert fake.max_in_flight == 4
