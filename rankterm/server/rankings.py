@@ -30,6 +30,7 @@ Rules the wire leaves open (ours):
 
 from __future__ import annotations
 
+import sqlite3
 from bisect import bisect_left
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -203,6 +204,11 @@ def _key(ree: float, played: int, sort_key: str, pid: str) -> tuple:
     return (-ree, -played, sort_key, pid)
 
 
+def _row_key(row: Sequence) -> tuple:
+    """`_key` of a row of `_standings_at`."""
+    return (-row[2], -row[4], row[1], row[0])
+
+
 @lru_cache(maxsize=4096)
 def _epoch(text: str) -> float:
     """`wire.parse_time` for the service's own ``YYYY-MM-DD HH:MM:SS`` (UTC) texts, without strptime's cost."""
@@ -237,17 +243,16 @@ def standings_page(
     Positions and deltas count every ranked player; only the rows asked for are built (their players,
     activity status, belt, title), so a page of a large subset costs about as much as a page of a small one.
     """
-    # Already in order from the engine; sorted again (linear on sorted input) so the order is Python's
-    # even where an engine compares text otherwise (PostgreSQL holds an escaped NUL, see `pg.escape`).
-    pairs = sorted((_key(r[2], r[4], r[1], r[0]), tuple(r)) for r in _standings_at(conn, subset_id, number))
-    keys = [k for k, _ in pairs]
-    ranked = [r for _, r in pairs]
-    where = {r[0]: i for i, r in enumerate(ranked)}
+    ranked = _standings_at(conn, subset_id, number)
+    if not isinstance(conn, sqlite3.Connection):
+        # PostgreSQL ordered the text it stores, escaped where it held NUL (see `pg.escape`): sorted again
+        # in Python's order (linear on an ordered list). SQLite's order is Python's already.
+        ranked.sort(key=_row_key)
     # Before the match, only its participants stood elsewhere (or not at all, for a newcomer).
-    moved = {pid: where[pid] for pid in set(participants) if pid in where}
-    before: dict[str, _Standing | None] = {
-        pid: _standing_at(conn, subset_id, pid, number - 1) for pid in moved
-    }
+    wanted = set(participants)
+    moved = {r[0]: i for i, r in enumerate(ranked) if r[0] in wanted}
+    before = {pid: _standing_at(conn, subset_id, pid, number - 1) for pid in moved}
+    after_keys = [_row_key(ranked[i]) for i in moved.values()]
     before_keys = {
         pid: _key(old.ree, old.played, ranked[i][1], pid)
         for pid, i in moved.items()
@@ -255,12 +260,15 @@ def standings_page(
     }
 
     def position_before(pid: str, i: int) -> int | None:
-        """Where the player stood before the match: its key among everyone's keys then."""
-        key = before_keys.get(pid) if pid in moved else keys[i]
-        if key is None:
-            return None
-        above = bisect_left(keys, key)
-        above -= sum(1 for j in moved.values() if keys[j] < key)
+        """Where the player stood before the match: how many keys were below theirs then, plus one."""
+        if pid in moved:
+            key = before_keys.get(pid)
+            if key is None:
+                return None
+            above = bisect_left(ranked, key, key=_row_key)
+        else:
+            key, above = _row_key(ranked[i]), i
+        above -= sum(1 for k in after_keys if k < key)
         above += sum(1 for other, k in before_keys.items() if other != pid and k < key)
         return above + 1
 
@@ -283,7 +291,7 @@ def standings_page(
         title, title_label = rating.title_for(position, len(ranked))
         status, status_label = rating.status_for(recent, days)
         rows.append(
-            RankingRow(
+            RankingRow.model_construct(  # every field given, of its type: nothing to validate
                 player=players[pid],
                 ree=ree,
                 delta_ree=round(ree - (old.ree if old else NEWCOMER_REE), 2) if pid in moved else 0.0,
