@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 from rankterm.api.errors import RanktermError
 
 if TYPE_CHECKING:
+    from rankterm.api.auth import Token, TokenCache
     from rankterm.api.client import RankingClient
     from rankterm.api.outbox import Outbox
     from rankterm.config import Profile
@@ -55,13 +56,44 @@ def locate(profile: str | None = None) -> int:
 
 def make_demo_client(clock=None) -> RankingClient:
     """A client on a fresh in-process copy of the demo group, with a mirror in memory (the group dies with
-    the process, so nothing of it is written to disk)."""
+    the process, so nothing of it is written to disk). It holds a token from the start (`demo_token`): its
+    first read does not wait for the service to check the secret."""
+    import time
+
+    from rankterm.api.auth import Token
     from rankterm.api.client import RankingClient
-    from rankterm.server.seed import demo_app
+    from rankterm.server.seed import demo_app, demo_token
 
     app, key, secret = demo_app(clock=clock)
+    now = (clock or time.time)()
+    token = demo_token(app, now)
     kw = {"clock": clock} if clock is not None else {}
-    return RankingClient.in_process(app, key=key, secret=secret, base_url="http://demo.rankterm/", **kw)
+    return RankingClient.in_process(
+        app,
+        key=key,
+        secret=secret,
+        base_url="http://demo.rankterm/",
+        token_cache=_held_token(Token.parse(token)) if token else None,
+        **kw,
+    )
+
+
+def _held_token(token: Token) -> TokenCache:
+    """A token cache in memory holding one token (the demo's, minted in-process). The class is made here,
+    not at the top, so that `rankterm.api.auth` (tempfile, tomli_w: ~60 ms) is imported only for a client."""
+    from rankterm.api.auth import TokenCache
+
+    class HeldToken(TokenCache):
+        def __init__(self, held: Token | None) -> None:
+            self.held = held
+
+        def load(self, base_url: str, key: str) -> Token | None:
+            return self.held
+
+        def save(self, base_url: str, key: str, token: Token | None) -> None:
+            self.held = token
+
+    return HeldToken(token)
 
 
 def make_profile_client(profile: Profile) -> RankingClient:

@@ -27,19 +27,21 @@ import time
 from collections.abc import Callable
 from datetime import UTC, date, datetime, timedelta
 from pathlib import Path
-
-from starlette.applications import Starlette
+from typing import TYPE_CHECKING
 
 import rankterm
-from rankterm.api.models import NewFaction, NewMatch, Weight
 from rankterm.config import cache_dir
+from rankterm.server import tokens
 from rankterm.server.app import create_app
-from rankterm.server.demo import DemoMatch, demo_plan
-from rankterm.server.matches import MAX_BATCH
 from rankterm.server.store import Store
 from rankterm.server.wire import parse_time
 
-__all__ = ["DEMO_KEY", "DEMO_SECRET", "demo_app", "demo_store", "seed_demo"]
+if TYPE_CHECKING:  # the plan and its models are imported only when a demo is seeded (once a day)
+    from starlette.applications import Starlette
+
+    from rankterm.server.demo import DemoMatch
+
+__all__ = ["DEMO_KEY", "DEMO_SECRET", "demo_app", "demo_store", "demo_token", "seed_demo"]
 
 DEMO_KEY = "demo"
 DEMO_SECRET = "demo-secret"
@@ -59,6 +61,8 @@ def seed_demo(store: Store, *, seed: int = 7, matches: int = 300, day: date | No
     Raises ValueError when the store already has the demo client, RuntimeError if the service refuses a
     planned match (a bug: the plan is meant to be valid).
     """
+    from rankterm.server.demo import demo_plan
+
     if store.has_client(DEMO_KEY):
         raise ValueError("this store already holds the demo group")
     day = day or build_day(store.clock())
@@ -86,6 +90,9 @@ def _add_nights(
 ) -> None:
     """Send the planned matches night by night (batches of at most `MAX_BATCH`), each registered
     `REGISTERED_AFTER` seconds after the night's last match, but never after `latest`."""
+    from rankterm.api.models import NewFaction, NewMatch, Weight
+    from rankterm.server.matches import MAX_BATCH
+
     items = [
         NewMatch(
             game=games[m.game],
@@ -183,3 +190,20 @@ def demo_store(*, clock: Callable[[], float] | None = None) -> Store:
 def demo_app(*, clock: Callable[[], float] | None = None) -> tuple[Starlette, str, str]:
     """A seeded in-memory service for ``rankterm demo`` and tests: (app, key, secret)."""
     return create_app(demo_store(clock=clock), clock=clock), DEMO_KEY, DEMO_SECRET
+
+
+def demo_token(app: Starlette, now: float) -> str | None:
+    """A token for the demo client of a `demo_app`, signed as ``GET auth`` would sign it at `now`; None when
+    the app holds no demo client.
+
+    The demo's client opens with it, which spares its first request a check of the secret (scrypt, ~0.1 s
+    on the critical path of `rankterm demo`'s first data). The secret stays valid for the renewals.
+    """
+    store: Store = app.state.store
+    for client_id in range(1, store.client_count() + 1):
+        client = store.client(client_id)
+        if client is not None and client.key == DEMO_KEY and not client.disabled:
+            return tokens.mint(
+                store.signing_key, client.id, client.group_id, now, app.state.service.token_ttl
+            )
+    return None

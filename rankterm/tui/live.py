@@ -51,7 +51,6 @@ from textual.signal import Signal
 from textual.timer import Timer
 
 from rankterm.api.errors import Offline, QuotaError, RanktermError
-from rankterm.tui.outbox_runner import RETRY_DELAYS
 
 if TYPE_CHECKING:
     from rankterm.api.client import RankingClient
@@ -171,6 +170,8 @@ class LiveProbe:
         outbox's retries while the service cannot be reached."""
         base = self.every if self.active() else max(self.every, self.idle_every)
         if self._offline_step or getattr(self.app, "offline", False):
+            from rankterm.tui.outbox_runner import RETRY_DELAYS  # here: it imports the client (~0.4 s)
+
             step = max(0, self._offline_step - 1)
             base = max(base, RETRY_DELAYS[min(step, len(RETRY_DELAYS) - 1)])
         return base

@@ -25,7 +25,6 @@ from textual.widgets import DataTable, Header, Input, Label, Static
 from rankterm.api.errors import RanktermError
 from rankterm.api.models import RankingRow, RankingsPage, Subset
 from rankterm.api.text import ascii_digits
-from rankterm.tui.screens.stats.player_page import PlayerPageScreen
 from rankterm.tui.screens.subset_paged import SubsetPagedScreen
 from rankterm.tui.text import NONE, error_sentence, label_text
 from rankterm.tui.widgets.form_input import FormInput
@@ -250,4 +249,6 @@ class RankingsScreen(SubsetPagedScreen):
         row = next((r for r in data.data if r.player.id == player_id), None)
         if row is None:
             return
+        from rankterm.tui.screens.stats.player_page import PlayerPageScreen  # here: it imports the charts
+
         self.app.push_screen(PlayerPageScreen(row.player))
