@@ -8,6 +8,13 @@ matches a second, and the process's peak memory; the 1,000 and 10,000 play runs 
 show whether memory stays flat.
 
     python benchmarks/bench_import.py [--plays 10000] [--small 1000]
+    python benchmarks/bench_import.py --outbox [--matches 10000] [--runs 3]
+
+`--outbox` measures the outbox alone, without a service or an importer: 10,000 matches queued on disk and in
+memory, one at a time (`add`, a sync each) and a chunk of 100 at a time (`add_many`, what the importer does),
+then settled as the sender does in batches of 10 (marked in doubt before the POST, then sent); the median of
+`--runs` runs of each, and disk over memory. Run against an older tree (PYTHONPATH) it measures what that
+tree does (rows for methods it lacks are left out).
 
 The service's quota is lifted (by default it takes 500 matches an hour: a real 10,000-play import into
 `rankterm serve` goes out over about 20 hours, the rest waiting in the outbox). The outbox is in memory for
@@ -173,16 +180,86 @@ def run(path: Path, batch: int, disk: bool) -> dict:
     return json.loads(done.stdout.strip().splitlines()[-1])
 
 
+def _sample_match(i: int):
+    from rankterm.api.new_match import NewFaction, NewMatch
+
+    factions = [
+        NewFaction(players=[f"P{(i + k) % 20:010d}"], rank=k + 1, points=str(100 - k)) for k in range(4)
+    ]
+    return NewMatch(
+        game=1 + i % 8, weight="normal", name="", notes="", factions=factions, external_id=f"bench-{i:08d}"
+    )
+
+
+def _timed_outbox(disk: bool, n: int, how: str) -> float:
+    """Seconds to queue (`how` add, add_many) or to settle (settle: in batches of 10, in doubt then sent) `n`
+    matches in a fresh outbox on disk or in memory."""
+    from rankterm.api.outbox import Outbox
+
+    work = Path(tempfile.mkdtemp(prefix="bench-outbox-"))
+    outbox = Outbox(work / "outbox.db" if disk else None, scope="bench")
+    matches = [_sample_match(i) for i in range(n)]
+    try:
+        if how == "settle":
+            outbox.add_many(matches) if hasattr(outbox, "add_many") else [outbox.add(m) for m in matches]
+            started = time.perf_counter()
+            for at in range(0, n, 10):
+                ids = [m.external_id for m in matches[at : at + 10]]
+                outbox.mark_in_doubt(ids)
+                if hasattr(outbox, "mark_sent_each"):  # what the sender does now: one write a batch
+                    outbox.mark_sent_each({ext: f"id-{ext}" for ext in ids})
+                else:  # what it did before: one write a match
+                    for ext in ids:
+                        outbox.mark_sent([ext], f"id-{ext}")
+            return time.perf_counter() - started
+        started = time.perf_counter()
+        if how == "add":
+            for match in matches:
+                outbox.add(match)
+        else:
+            for at in range(0, n, 100):
+                outbox.add_many(matches[at : at + 100])
+        return time.perf_counter() - started
+    finally:
+        outbox.close()
+
+
+def outbox_figures(n: int, runs: int) -> None:
+    """Print the outbox's own cost: `n` matches on disk and in memory, median of `runs`, and the ratio."""
+    import statistics
+
+    from rankterm.api.outbox import Outbox
+
+    steps = [("add", "queue, one at a time (add)"), ("add_many", "queue, 100 at a time (add_many)")]
+    steps.append(("settle", "settle in batches of 10 (sender)"))
+    print(f"the outbox alone, {n:,} matches, median of {runs} runs")
+    print(f"{'step':34} {'memory s':>9} {'disk s':>8} {'disk/memory':>11} {'disk ms/match':>13}")
+    for how, label in steps:
+        if how == "add_many" and not hasattr(Outbox, "add_many"):
+            continue
+        memory = statistics.median(_timed_outbox(False, n, how) for _ in range(runs))
+        disk = statistics.median(_timed_outbox(True, n, how) for _ in range(runs))
+        print(f"{label:34} {memory:>9.2f} {disk:>8.2f} {disk / memory:>10.1f}x {disk * 1000 / n:>13.2f}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--plays", type=int, default=10_000)
     parser.add_argument("--small", type=int, default=1_000)
+    parser.add_argument("--outbox", action="store_true", help="measure the outbox alone (disk vs memory)")
+    parser.add_argument("--matches", type=int, default=10_000, help="matches for --outbox")
+    parser.add_argument(
+        "--runs", type=int, default=3, help="runs of each --outbox step (the median is printed)"
+    )
     parser.add_argument("--child", help=argparse.SUPPRESS)
     parser.add_argument("--batch", type=int, default=10, help=argparse.SUPPRESS)
     parser.add_argument("--disk", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.child:
         print(json.dumps(asyncio.run(child(Path(args.child), args.batch, args.disk))))
+        return
+    if args.outbox:
+        outbox_figures(args.matches, args.runs)
         return
     folder = Path(tempfile.mkdtemp(prefix="bench-import-files-"))
     runs = [

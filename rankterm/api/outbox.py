@@ -1,13 +1,15 @@
 """The outbox: every match the user submits is on disk before any request leaves, and reaches the service once.
 
 Entries live in a small SQLite file (WAL, synchronous=FULL, mode 0600), scoped to one service and key so that
-matches never go to the wrong group. `OutboxSender` sends pending entries in order, in batches:
+matches never go to the wrong group. `add` stores one match, `add_many` many in one transaction (an import:
+one sync to disk for the lot, not one a match). `OutboxSender` sends pending entries in order, in batches:
 
-- before a POST, each entry of the batch is marked *in doubt* (written and synced);
-- a clear answer settles it: accepted -> sent; rejected with M003 (already accepted) after an earlier
-  attempt -> sent (that attempt landed); other rejections, and M003 on a first attempt (the external id is
-  another match's) -> rejected, with the service's errors kept as items (code, message), editable and
-  resendable (a fix may take a new external id: the entry follows it, so it is never listed twice);
+- before a POST, each entry of the batch is marked *in doubt* (written and synced, one write a batch);
+- a clear answer settles it (the batch's accepted matches in one write): accepted -> sent; rejected with
+  M003 (already accepted) after an earlier attempt -> sent (that attempt landed); other rejections, and
+  M003 on a first attempt (the external id is another match's) -> rejected, with the service's errors kept
+  as items (code, message), editable and resendable (a fix may take a new external id: the entry follows
+  it, so it is never listed twice);
 - a network error, timeout or 5xx leaves it in doubt: before it is sent again the sender asks
   `matches/match/exists?id=` and marks it sent if the service has it, so nothing is recorded twice;
 - a quota error pauses sending (until `resume_at`, the next hour, or a manual retry); an auth error stops it.
@@ -18,9 +20,7 @@ local id in the matches that name it, and a match naming a local id is never sen
 outbox_ghosts.py). `entries()` and `get()` are the matches alone; `ghosts()` the ghosts; `queue()` both.
 
 Every entry gives its `Outcome` (rankterm/api/outcome.py); a send's `SendReport.outcomes` holds those it
-settled. The file's schema has a version (`PRAGMA user_version`); older files are migrated when opened
-(version 1 kept a `reason` text: it becomes one error item with an empty code; version 2 had no `kind`:
-every entry is a match).
+settled. The file's schema, and the migration of older files: rankterm/api/outbox_file.py.
 """
 
 from __future__ import annotations
@@ -30,7 +30,7 @@ import json
 import os
 import sqlite3
 import time
-from collections.abc import Awaitable, Callable, Iterable, Sequence
+from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 from pathlib import Path
@@ -48,7 +48,8 @@ from rankterm.api.errors import (
 )
 from rankterm.api.ids import new_external_id, service_scope
 from rankterm.api.models import NewMatch, Player
-from rankterm.api.outbox_ghosts import GHOST, GhostEntry, GhostQueue, GhostSending, local_ids
+from rankterm.api.outbox_file import _SCHEMA, _dump_errors, _load_errors, _migrate
+from rankterm.api.outbox_ghosts import GHOST, GhostEntry, GhostQueue, GhostSending, local_ids, with_ids
 from rankterm.api.outcome import ALREADY_ACCEPTED, Outcome, OutcomeState, error_items
 
 __all__ = [
@@ -91,68 +92,6 @@ class Entry:
         """Where this entry stands, as the one outcome type; `index` is its place in a batch."""
         state = OutcomeState.of_entry(self.state.value, self.in_doubt)
         return Outcome(index, state, self.external_id, self.errors, match_id=self.match_id)
-
-
-SCHEMA_VERSION = 3
-
-_SCHEMA = """
-CREATE TABLE IF NOT EXISTS entries (
-    seq INTEGER PRIMARY KEY AUTOINCREMENT,
-    scope TEXT NOT NULL,
-    kind TEXT NOT NULL DEFAULT 'match',
-    external_id TEXT NOT NULL,
-    body TEXT NOT NULL,
-    state TEXT NOT NULL,
-    in_doubt INTEGER NOT NULL DEFAULT 0,
-    attempts INTEGER NOT NULL DEFAULT 0,
-    errors TEXT NOT NULL DEFAULT '[]',
-    match_id TEXT NOT NULL DEFAULT '',
-    created_at REAL NOT NULL,
-    updated_at REAL NOT NULL,
-    UNIQUE (scope, external_id)
-);
-"""
-
-
-def _migrate(db: sqlite3.Connection) -> None:
-    """Bring an outbox file to `SCHEMA_VERSION`. Version 1 had a `reason` text column and no `errors`:
-    each non-empty reason becomes one error item with an empty code (the column stays, unused). Version 2
-    had no `kind` (ghost entries came with 3): every entry it holds is a match."""
-    version = db.execute("PRAGMA user_version").fetchone()[0]
-    if version >= SCHEMA_VERSION:
-        return
-    columns = {row[1] for row in db.execute("PRAGMA table_info(entries)")}
-    with db:
-        db.execute("BEGIN IMMEDIATE")
-        if "errors" not in columns:
-            db.execute("ALTER TABLE entries ADD COLUMN errors TEXT NOT NULL DEFAULT '[]'")
-        if "match_id" not in columns:
-            db.execute("ALTER TABLE entries ADD COLUMN match_id TEXT NOT NULL DEFAULT ''")
-        if "kind" not in columns:
-            db.execute("ALTER TABLE entries ADD COLUMN kind TEXT NOT NULL DEFAULT 'match'")
-        if "reason" in columns:
-            rows = db.execute("SELECT seq, reason FROM entries WHERE reason != ''").fetchall()
-            db.executemany(
-                "UPDATE entries SET errors = ?, reason = '' WHERE seq = ?",
-                [(_dump_errors([ErrorItem("", reason)]), seq) for seq, reason in rows],
-            )
-        db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
-
-
-def _dump_errors(errors: Iterable[ErrorItem]) -> str:
-    return json.dumps([{"code": e.code, "message": e.message} for e in errors])
-
-
-def _load_errors(text: str) -> tuple[ErrorItem, ...]:
-    try:
-        raw = json.loads(text or "[]")
-    except ValueError:
-        return (ErrorItem("", text),)
-    if not isinstance(raw, list):
-        return ()
-    return tuple(
-        ErrorItem(str(e.get("code", "")), str(e.get("message", ""))) for e in raw if isinstance(e, dict)
-    )
 
 
 class Outbox(GhostQueue):
@@ -210,6 +149,52 @@ class Outbox(GhostQueue):
             )
         return self._must_get(external_id)
 
+    def add_many(self, matches: Iterable[NewMatch]) -> list[Entry]:
+        """Store many matches in one transaction (one sync to disk, not one a match): on return every one is
+        on disk, as after `add`. Each gets an external id if it has none; a match whose external id the
+        outbox already holds (or an earlier match of `matches` has) is not added again: its place in the
+        result is the entry already there. Gives one entry a match, in order."""
+        made: dict[str, str] | None = None  # ghosts the service has made: local id -> its id (read once)
+        rows: list[tuple] = []
+        ids: list[str] = []
+        now = self.clock()
+        for match in matches:
+            if local_ids(match):
+                if made is None:
+                    made = {g.local_id: g.player_id for g in self.ghosts() if g.player_id}
+                match = with_ids(match, made)
+            external_id = match.external_id or new_external_id()
+            if external_id != match.external_id:
+                match = match.model_copy(update={"external_id": external_id})
+            ids.append(external_id)
+            rows.append((self.scope, external_id, json.dumps(match.to_wire()), State.PENDING, now, now))
+        if rows:
+            with self._db:
+                self._db.execute("BEGIN IMMEDIATE")
+                self._db.executemany(
+                    "INSERT OR IGNORE INTO entries (scope, external_id, body, state, created_at, updated_at)"
+                    " VALUES (?,?,?,?,?,?)",
+                    rows,
+                )
+        return self._get_many(ids)
+
+    def _get_many(self, external_ids: Sequence[str]) -> list[Entry]:
+        """The match entries under `external_ids`, in that order (each is there: just written)."""
+        found: dict[str, Entry] = {}
+        unique = list(dict.fromkeys(external_ids))
+        for start in range(0, len(unique), 500):
+            part = unique[start : start + 500]
+            rows = self._db.execute(
+                f"SELECT {self._COLUMNS} FROM entries WHERE scope=? AND kind!=?"
+                f" AND external_id IN ({','.join('?' * len(part))})",
+                (self.scope, GHOST, *part),
+            )
+            found.update((row[0], self._row(row)) for row in rows)
+        missing = [ext for ext in unique if ext not in found]
+        if missing:
+            raise LookupError(f"outbox entry {missing[0]} vanished (or is a ghost's id)")
+        return [found[ext] for ext in external_ids]
+
     def get(self, external_id: str) -> Entry | None:
         row = self._db.execute(
             f"SELECT {self._COLUMNS} FROM entries WHERE scope=? AND kind!=? AND external_id=?",
@@ -255,23 +240,41 @@ class Outbox(GhostQueue):
     def _set(self, external_ids: Iterable[str], **values: object) -> None:
         values["updated_at"] = self.clock()
         assignments = ", ".join(f"{k}=?" for k in values)
+        self._write(
+            f"UPDATE entries SET {assignments} WHERE scope=? AND external_id=?",
+            [(*values.values(), self.scope, ext) for ext in external_ids],
+        )
+
+    def _write(self, sql: str, rows: Sequence[tuple]) -> None:
+        """Run `sql` for each of `rows` in one transaction: one sync to disk for them all (the connection
+        commits each statement on its own otherwise, executemany's too)."""
+        if not rows:
+            return
         with self._db:
-            self._db.executemany(
-                f"UPDATE entries SET {assignments} WHERE scope=? AND external_id=?",
-                [(*values.values(), self.scope, ext) for ext in external_ids],
-            )
+            self._db.execute("BEGIN IMMEDIATE")
+            self._db.executemany(sql, rows)
 
     def mark_in_doubt(self, external_ids: Iterable[str]) -> None:
-        ids = list(external_ids)
-        with self._db:
-            self._db.executemany(
-                "UPDATE entries SET in_doubt=1, attempts=attempts+1, updated_at=? WHERE scope=? AND external_id=?",
-                [(self.clock(), self.scope, ext) for ext in ids],
-            )
+        """Written (and synced, once for them all) before the POST: these may be recorded from now on."""
+        now = self.clock()
+        self._write(
+            "UPDATE entries SET in_doubt=1, attempts=attempts+1, updated_at=? WHERE scope=? AND external_id=?",
+            [(now, self.scope, ext) for ext in external_ids],
+        )
 
     def mark_sent(self, external_ids: Iterable[str], match_id: str = "") -> None:
         """Settle entries as recorded by the service (`match_id`: its id for them, when one entry)."""
         self._set(external_ids, state=State.SENT.value, in_doubt=0, errors="[]", match_id=match_id)
+
+    def mark_sent_each(self, match_ids: Mapping[str, str]) -> None:
+        """Settle entries as recorded, each with the service's id for it (external id -> id, empty when it
+        did not say), in one write."""
+        now = self.clock()
+        self._write(
+            "UPDATE entries SET state=?, in_doubt=0, errors='[]', match_id=?, updated_at=?"
+            " WHERE scope=? AND external_id=?",
+            [(State.SENT.value, mid, now, self.scope, ext) for ext, mid in match_ids.items()],
+        )
 
     def mark_rejected(self, external_id: str, errors: Sequence[ErrorItem]) -> None:
         """Settle an entry as refused, keeping the service's errors (code and message) as they came."""
@@ -391,9 +394,16 @@ class OutboxSender(GhostSending):
         return out
 
     def _sent(self, external_id: str, report: SendReport, match_id: str = "") -> None:
-        self.outbox.mark_sent([external_id], match_id)
-        report.sent += 1
-        report.outcomes[external_id] = Outcome(0, OutcomeState.ACCEPTED, external_id, match_id=match_id)
+        self._sent_each({external_id: match_id}, report)
+
+    def _sent_each(self, match_ids: Mapping[str, str], report: SendReport) -> None:
+        """Settle matches as recorded (external id -> the service's id for it) and report them. The answer
+        to a send carries no match number (WIRE.md: index, id, name, errors), so the outcomes have none:
+        `effect.number_for` finds it when it is wanted."""
+        self.outbox.mark_sent_each(match_ids)
+        for external_id, match_id in match_ids.items():
+            report.sent += 1
+            report.outcomes[external_id] = Outcome(0, OutcomeState.ACCEPTED, external_id, match_id=match_id)
 
     def _rejected(self, external_id: str, errors: Sequence[ErrorItem], report: SendReport) -> None:
         self.outbox.mark_rejected(external_id, errors)
@@ -415,17 +425,20 @@ class OutboxSender(GhostSending):
             for entry in batch:
                 self._rejected(entry.external_id, errors, report)
             return
-        for item in answer.accepted:
-            self._sent(batch[item.index].external_id, report, item.id)
+        sent = {batch[item.index].external_id: item.id for item in answer.accepted}
+        refused: list[tuple[str, tuple[ErrorItem, ...]]] = []
         for item in answer.rejected:
             entry = batch[item.index]
             errors = error_items(item)
             # M003 after an earlier attempt whose answer was lost: that attempt landed. On a first attempt it
             # means the external id belongs to another match: a real rejection.
             if entry.attempts > 0 and any(e.code == ALREADY_ACCEPTED for e in errors):
-                self._sent(entry.external_id, report)
+                sent[entry.external_id] = ""
             else:
-                self._rejected(entry.external_id, errors, report)
+                refused.append((entry.external_id, errors))
+        self._sent_each(sent, report)  # the batch's accepted matches in one write
+        for external_id, errors in refused:
+            self._rejected(external_id, errors, report)
 
     async def _send_in_order(self, pending: list[Entry | GhostEntry], report: SendReport) -> None:
         """Matches in batches of `batch_size`; a ghost ends the batch before it and is sent on its own, so it

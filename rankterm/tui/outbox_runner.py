@@ -80,21 +80,27 @@ class OutboxRunner:
 
     # ------------------------------------------------------------------ sending
 
-    def _put(self, match: NewMatch) -> Entry:
-        """Add `match`, or replace a rejected/unsent entry with the same external id (a fixed resubmission)."""
-        existing = self.outbox.get(match.external_id) if match.external_id else None
-        if existing is None or match.external_id is None:
-            return self.outbox.add(match)
-        if existing.state is State.SENT or existing.in_doubt:
-            raise RanktermError(
-                f"The match {match.external_id} is already sent or on its way: use a new external id."
-            )
-        return self.outbox.edit(match.external_id, match)
+    def _put(self, matches: Sequence[NewMatch]) -> list[Entry]:
+        """Add `matches` (the new ones in one write), each replacing a rejected/unsent entry with the same
+        external id (a fixed resubmission); one entry a match, in order. A match whose external id is already
+        sent or in doubt refuses the lot before anything is written."""
+        existing = [self.outbox.get(m.external_id) if m.external_id else None for m in matches]
+        for match, entry in zip(matches, existing, strict=True):
+            if entry is not None and (entry.state is State.SENT or entry.in_doubt):
+                raise RanktermError(
+                    f"The match {match.external_id} is already sent or on its way: use a new external id."
+                )
+        edited = [
+            self.outbox.edit(entry.external_id, match) if entry is not None else None
+            for match, entry in zip(matches, existing, strict=True)
+        ]
+        added = iter(self.outbox.add_many(m for m, e in zip(matches, existing, strict=True) if e is None))
+        return [entry if entry is not None else next(added) for entry in edited]
 
     async def record(self, matches: Sequence[NewMatch]) -> BatchOutcome:
         """Write `matches` to the outbox (on disk before anything is sent), send what is pending, and give
         one outcome per match, in order: accepted, rejected (the service's errors), or still waiting."""
-        entries = [self._put(m) for m in matches]
+        entries = self._put(matches)
         self.refresh_counts()
         report = await self.send(force=True)
         outcomes = []

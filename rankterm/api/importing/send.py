@@ -15,7 +15,8 @@ app's `OutboxRunner.send`): it sends in the client's batches (`client.batch_size
 anything in doubt first, and pauses on the quota. When it stops (offline after its retries, quota, a refused
 key), the rest of the plan is still queued, to be sent later, and the report says how many wait.
 
-Memory stays flat: `CHUNK` matches are held at a time; the report keeps counts, not outcomes.
+Memory stays flat: `CHUNK` matches are held at a time, queued together (`Outbox.add_many`: one sync to disk
+a chunk); the report keeps counts, not outcomes.
 """
 
 from __future__ import annotations
@@ -32,6 +33,7 @@ from rankterm.api.outbox_ghosts import with_ids
 
 if TYPE_CHECKING:
     from rankterm.api.client import RankingClient
+    from rankterm.api.models import NewMatch
     from rankterm.api.outbox import Outbox, SendReport
 
 CHUNK = 100
@@ -117,19 +119,25 @@ async def send_plan(
     games = await make_games(plan, client, report)
     ghosts = queue_ghosts(plan, client, outbox)
     total = plan.to_record
+    held: list[NewMatch] = []  # queued a chunk at a time: one write to disk a chunk, not one a match
     unsent = 0
     for done, match in enumerate(plan.matches(), start=1):
         game = match.game if match.game is None or match.game >= 0 else games.get(match.game)
         if game is None:
             report.left_out += 1
         else:
-            outbox.add(with_ids(match.model_copy(update={"game": game}), ghosts))
-            unsent += 1
+            held.append(with_ids(match.model_copy(update={"game": game}), ghosts))
+        if len(held) >= chunk:
+            outbox.add_many(held)
+            unsent, held = unsent + len(held), []
         if unsent >= chunk and report.stopped is None:
             await _send(send, plan, report)
             unsent = 0
         if progress is not None and done % chunk == 0:
             progress(done, total)
+    if held:
+        outbox.add_many(held)
+        unsent += len(held)
     if report.stopped is None and (unsent or plan.queued or ghosts):
         await _send(send, plan, report)  # the rest, and what an earlier run left queued
     report.waiting = _waiting(outbox, plan)
