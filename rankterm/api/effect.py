@@ -11,8 +11,11 @@ not the latest never change and the mirror keeps them, so "before" costs one cal
 after; "after" costs one call (a second page only when a player of the match is not on the first).
 
 The pure part (`effect_of`, `sentence`, `player_text`, `signed`) takes rows and gives text: the CLI and the
-scoreboard use the same. `match_effect` is the one function that reads the two standings; `number_of`
-finds a just-recorded match's number (the send answers with its id, not its number) from the matches list.
+scoreboard use the same. `match_effect` is the one function that reads the two standings. A just-recorded
+match's number: the answer to a send does not carry it (WIRE.md: `index`, `id`, `name`, `errors`), so an
+`Outcome` from a send has none; `number_for` is the one place that finds it: the outcome's own number when it
+carries one (no request), else `number_of`, which looks the match up in the matches list by the service's id
+or its external id. `outcome_effect` is what an accepted outcome did: its number, then `match_effect`.
 Nothing here knows Textual or Rich.
 """
 
@@ -27,6 +30,7 @@ from rankterm.api.models import Match, RankingRow, RankingsPage
 
 if TYPE_CHECKING:
     from rankterm.api.client import RankingClient
+    from rankterm.api.outcome import Outcome
 
 MINUS = "\u2212"
 """The minus sign of a negative change (not the hyphen)."""
@@ -272,3 +276,26 @@ async def number_of(client: RankingClient, *, match_id: str = "", external_id: s
         if str(held.id) in known or (held.external_id and held.external_id in known):
             return held.number
     return None
+
+
+async def number_for(client: RankingClient, outcome: Outcome) -> int | None:
+    """The number of an accepted match: the outcome's own when it carries one (no request), else found in the
+    matches list (`number_of`: the send's answer names the match, it does not number it). None when the
+    service does not list it (yet)."""
+    if outcome.number is not None:
+        return outcome.number
+    return await number_of(client, match_id=outcome.match_id, external_id=outcome.external_id or "")
+
+
+async def outcome_effect(client: RankingClient, outcome: Outcome, subset: str | None = None) -> MatchEffect:
+    """What an accepted match did in `subset` (None: the main subset): its number (`number_for`), then the
+    two standings (`match_effect`).
+
+    Raises:
+        EffectUnknown: the service does not list the match yet, or has not rated it.
+        RanktermError: the service could not be read now.
+    """
+    number = await number_for(client, outcome)
+    if number is None:
+        raise EffectUnknown("The service does not list the match yet.")
+    return await match_effect(client, number, subset)

@@ -64,7 +64,8 @@ class Outcome:
     match_id: str = ""
     """The service's id of the recorded match, when it said."""
     number: int | None = None
-    """The match's number in the group, when known."""
+    """The match's number in the group, when known. The answer to a send does not carry it (WIRE.md: index,
+    id, name, errors), so an outcome from the outbox or a send has none: `effect.number_for` finds it."""
     rating_changes: tuple[RatingChange, ...] | None = None
     """Rating changes the match caused, when known (None: not known)."""
     dry_run: bool = False
