@@ -10,7 +10,7 @@ the screen is shown (and on F5, and after a match sent from this seat); the tabl
 changed. Offline they come from the mirror, and the status line says how old they are.
 
 Keys: / search · F4 popular on/off · ctrl+n new game (a name, or a BGG id) · F5 refresh · esc clear search.
-Keys typed before the rows arrive wait for them (`TextTable`, `type_ahead`).
+Keys typed before the rows arrive wait for them (`TextTable`, `list_screen_key`).
 """
 
 from __future__ import annotations
@@ -30,7 +30,7 @@ from rankterm.tui.dialogs.ask_line import AskDialog
 from rankterm.tui.text import error_sentence, weight_text
 from rankterm.tui.widgets.form_input import FormInput
 from rankterm.tui.widgets.key_footer import KeyFooter
-from rankterm.tui.widgets.text_table import TextTable, type_ahead
+from rankterm.tui.widgets.text_table import TextTable, list_screen_key
 
 SEARCH_DELAY = 0.3
 SEARCH_MIN = 2
@@ -240,12 +240,10 @@ class GamesScreen(RanktermScreen):
         self.query_one("#games-table", TextTable).take_focus()  # now: the next key typed goes there
 
     def on_key(self, event: events.Key) -> None:
-        """A cursor key or Enter typed before the table had the focus (the screen just opened), or while it
-        shows its loading indicator (Textual then gives keys to the screen), is the table's."""
-        if type_ahead(self, event, self.query_one("#games-search", Input), self._search_submitted):
-            return
-        if self.focused is None or self.focused.loading:
-            self.query_one("#games-table", TextTable).take_key(event)
+        """`/` and the text after it reach the search; a cursor key or Enter typed while nothing has the focus
+        is the table's (`list_screen_key`)."""
+        table = self.query_one("#games-table", TextTable)
+        list_screen_key(self, event, table, self.query_one("#games-search", Input), self._search_submitted)
 
     # ------------------------------------------------------------------ actions
 

@@ -9,7 +9,7 @@ is saved (a local player the match form offers at once) and made before the matc
 
 Keys: [ / ] (or pageup / pagedown) previous / next page · / filter · ctrl+n new ghost player · F5 refresh.
 Keys typed before a page or the filter's rows arrive wait for them: `/ e l e Enter Enter` opens Elena, however
-late the service answers (`TextTable`, `type_ahead`).
+late the service answers (`TextTable`, `list_screen_key`).
 """
 
 from __future__ import annotations
@@ -30,7 +30,7 @@ from rankterm.tui.dialogs.ask_line import AskDialog
 from rankterm.tui.text import error_sentence
 from rankterm.tui.widgets.form_input import FormInput
 from rankterm.tui.widgets.key_footer import KeyFooter
-from rankterm.tui.widgets.text_table import TextTable, type_ahead
+from rankterm.tui.widgets.text_table import TextTable, list_screen_key
 
 
 def fold(text: str) -> str:
@@ -199,12 +199,10 @@ class PlayersScreen(RanktermScreen):
         self.query_one("#players-table", TextTable).take_focus()  # now: the next key typed goes there
 
     def on_key(self, event: events.Key) -> None:
-        """A cursor key or Enter typed before the table had the focus (the screen just opened), or while it
-        shows its loading indicator (Textual then gives keys to the screen), is the table's."""
-        if type_ahead(self, event, self.query_one("#players-filter", Input), self._filter_submitted):
-            return
-        if self.focused is None or self.focused.loading:
-            self.query_one("#players-table", TextTable).take_key(event)
+        """`/` and the text after it reach the filter; a cursor key or Enter typed while nothing has the focus
+        is the table's (`list_screen_key`)."""
+        table = self.query_one("#players-table", TextTable)
+        list_screen_key(self, event, table, self.query_one("#players-filter", Input), self._filter_submitted)
 
     # ------------------------------------------------------------------ actions
 

@@ -20,7 +20,7 @@ from rankterm.tui.base import RanktermScreen, task
 from rankterm.tui.text import error_sentence
 from rankterm.tui.widgets.pager import Pager
 from rankterm.tui.widgets.subset_picker import SubsetPicker
-from rankterm.tui.widgets.text_table import TextTable
+from rankterm.tui.widgets.text_table import TextTable, list_screen_key
 
 PAGES = Binding.Group("Pages")
 """[ and ] read as one item in the footer: "[ ] Pages"."""
@@ -127,10 +127,8 @@ class SubsetPagedScreen(RanktermScreen):
         self.load_page(event.page)
 
     def on_key(self, event: events.Key) -> None:
-        """A cursor key or Enter typed before the table had the focus (the screen just opened), or while it
-        shows its loading indicator (Textual then gives keys to the screen), is the table's."""
-        if self.focused is None or self.focused.loading:
-            self.table.take_key(event)
+        """A cursor key or Enter typed while nothing has the focus is the table's (`list_screen_key`)."""
+        list_screen_key(self, event, self.table)
 
     def action_page(self, step: int) -> None:
         if self.pager.go_to(self.pager.page + step):

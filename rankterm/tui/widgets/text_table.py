@@ -204,3 +204,23 @@ def type_ahead(
         field.post_message(events.Key(event.key, event.character))
         return True
     return False
+
+
+def list_screen_key(
+    screen: Screen,
+    event: events.Key,
+    table: TextTable,
+    field: Input | None = None,
+    submit: Callable[[], object] | None = None,
+) -> bool:
+    """A list screen's `on_key`, the same on every list screen (games, players, rankings, matches): `/` and
+    the text typed after it reach `field` (`type_ahead`, when the screen has a field), and a cursor key or
+    Enter that reached the screen because nothing has the focus (the screen placing its focus, the table
+    showing its loading indicator: Textual then gives keys to the screen) is the table's (`take_key`: kept
+    until the rows arrive, or done now). True when the key was taken."""
+    if field is not None and type_ahead(screen, event, field, submit):
+        return True
+    focused = screen.focused
+    if focused is None or focused.loading:
+        return table.take_key(event)
+    return False
