@@ -3,11 +3,11 @@
 `RankingClient` reads page 1 alone (it tells how many pages there are), then pages 2..N through
 `fetch_pages`, which asks a `Window` how many may be in flight:
 
-- **Start**: `START` (16) in flight, never more than the pages left, never more than `ceiling` (the
-  client's `max_concurrency`, `CEILING` = 24; the httpx pool of a client that makes its own keeps that many
-  connections alive). Measured on a 2-core machine (`benchmarks/bench_pages.py`): starting at 8 cost a
-  round trip or two more; past about 24 the client's own work per connection (httpcore walks every pooled
-  connection for each request) ate what more in flight gained.
+- **Start**: `START` (12) in flight, never more than the pages left, never more than `ceiling` (the
+  client's `max_concurrency`, `CEILING` = 16; the httpx pool of a client that makes its own keeps that many
+  connections alive). Both from `benchmarks/bench_pages.py` on a 2-core machine: starting at 8 cost about a
+  round trip; past 16 the client's own work per pooled connection (httpcore walks all of them, some twice,
+  at each request) ate what more in flight gained, and more so while other work loaded the machine.
 - **Grow while the service answers in time**: an answer is in time when it took at most `slack` (3) times
   the fastest answer of this fetch, page 1 included (a new connection's handshake costs a round trip more
   than a warm one, so 2 would call every first answer on a new connection late). Each answer in time adds
@@ -26,9 +26,9 @@
   Q001) are full. `QuotaView` keeps the last quota read and the last such refusal; while one of them says
   a meter is full in its current period (by this machine's clock, UTC hours and years as the service
   counts them), `calls_left()` is 0 and a list is refused at once with `QuotaError`, no call sent. A
-  caller that knows an absolute number of calls left passes it as `budget`: a list needing more pages
-  than that is refused before any page past the first is sent, so a list that could not be completed does
-  not spend the calls that recording matches needs. During a fetch, the first quota refusal stops it:
+  caller that knows an absolute number of calls left sets `RankingClient.call_budget` (each metered call
+  counts it down): a list needing more pages than that is refused before any page past the first is sent,
+  so a list that could not be completed does not spend the calls that recording matches needs. During a fetch, the first quota refusal stops it:
   no further page is sent, the ones in flight are dropped, and the `QuotaError` is raised.
 """
 
@@ -49,8 +49,8 @@ from rankterm.api.models import Quota
 
 T = TypeVar("T")
 
-START = 16
-CEILING = 24
+START = 12
+CEILING = 16
 SLACK = 3.0
 
 _PRESSURE: contextvars.ContextVar[Callable[[], None] | None] = contextvars.ContextVar(
