@@ -11,18 +11,25 @@ letting each screen settle, then reads the process's resident set size from the 
 (b) the app on a remote service: `rankterm serve --demo` runs as a separate process on 127.0.0.1 (`--port`), and
     the app opens it through a profile (`rankterm --profile room`); only the app's process is measured.
 
-Prints the medians of `--runs` runs and the targets: (a) <= 80 MB, (b) <= 60 MB.
+Prints the medians of `--runs` runs and the targets: (a) <= 80 MB, (b) <= 60 MB; and, for scale, the same
+reading of a bare Textual app (one `Static`, a real terminal driver) on the same pty.
 """
 
 from __future__ import annotations
 
 import argparse
+import fcntl
 import os
+import pty
+import select
+import signal
 import socket
 import statistics
+import struct
 import subprocess
 import sys
 import tempfile
+import termios
 import time
 from pathlib import Path
 
@@ -59,6 +66,44 @@ def measure(args: list[str], env: dict[str, str]) -> dict[str, int]:
         seat.close()
 
 
+MINIMAL = """
+from textual.app import App
+from textual.widgets import Static
+
+class Minimal(App):
+    def compose(self):
+        yield Static("Hello")
+
+Minimal().run()
+"""
+
+
+def measure_minimal(env: dict[str, str]) -> dict[str, int]:
+    """The same reading for a bare Textual app (one `Static`) on a pty of the same size: the floor."""
+    pid, fd = pty.fork()
+    if pid == 0:  # the child
+        os.environ.clear()
+        os.environ.update(env)
+        os.execv(sys.executable, [sys.executable, "-c", MINIMAL])
+    fcntl.ioctl(fd, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 80, 0, 0))
+    end = time.monotonic() + 30
+    quiet_since = time.monotonic()
+    while time.monotonic() < end and time.monotonic() - quiet_since < 1.5:
+        ready, _, _ = select.select([fd], [], [], 0.1)
+        if ready:
+            try:
+                os.read(fd, 65536)
+            except OSError:
+                break
+            quiet_since = time.monotonic()
+    try:
+        return status_kib(pid)
+    finally:
+        os.kill(pid, signal.SIGTERM)
+        os.waitpid(pid, 0)
+        os.close(fd)
+
+
 def wait_for_port(port: int, limit: float = 30.0) -> None:
     end = time.monotonic() + limit
     while time.monotonic() < end:
@@ -85,10 +130,11 @@ def demo_env(tmp: Path) -> dict[str, str]:
 def report(label: str, target: float, runs: list[dict[str, int]]) -> None:
     rss = statistics.median(r["VmRSS"] for r in runs) * 1024
     hwm = statistics.median(r["VmHWM"] for r in runs) * 1024
-    verdict = "met" if rss / 1e6 <= target else "NOT met"
+    verdict = (
+        "" if not target else f"   target <= {target:g} MB: {'met' if rss / 1e6 <= target else 'NOT met'}"
+    )
     print(
-        f"  {label:<44} VmRSS {rss / 1e6:5.1f} MB ({rss / 2**20:5.1f} MiB), peak {hwm / 1e6:5.1f} MB"
-        f"   target <= {target:g} MB: {verdict}"
+        f"  {label:<48} VmRSS {rss / 1e6:5.1f} MB ({rss / 2**20:5.1f} MiB), peak {hwm / 1e6:5.1f} MB{verdict}"
     )
 
 
@@ -102,6 +148,8 @@ def main() -> int:
     )
     with tempfile.TemporaryDirectory() as name:
         tmp = Path(name)
+        minimal_runs = [measure_minimal(demo_env(tmp / "minimal")) for _ in range(args.runs)]
+        report("a bare Textual app (one Static), for scale", 0.0, minimal_runs)
         demo_runs = [measure(["demo"], demo_env(tmp / "demo")) for _ in range(args.runs)]
         report("(a) rankterm demo", TARGETS["demo"], demo_runs)
 
