@@ -14,8 +14,10 @@ Ways, each timed `--runs` times (interleaved), medians printed:
   window: ``RankingClient(concurrency=8, max_concurrency=8)``);
 - adaptive: ``players()`` with the client's defaults (`rankterm.api.paging`).
 
-For each: the median time, its speed-up over one after another, the calls made (must equal the pages) and
-the most requests seen in flight (httpx event hooks).
+For each: the median time, its speed-up over one after another, the calls made (must equal the pages),
+the most requests seen in flight (httpx event hooks), and the median CPU seconds each process spent on one
+fetch (this one's `process_time`; the service's and the proxy's from /proc, on Linux): with the load
+average printed beside them, they tell how much of the time was the round trips and how much the work.
 
     python benchmarks/bench_pages.py [--rows 2000] [--rtt 0.05] [--runs 5] [--bounded 8] [--port 8650]
                                      [--server uvicorn|rankterm-serve]
@@ -108,6 +110,18 @@ class Result:
     seconds: list[float] = field(default_factory=list)
     calls: set[int] = field(default_factory=set)
     most: int = 0
+    cpu: dict[str, list[float]] = field(default_factory=lambda: {"client": [], "service": [], "proxy": []})
+
+
+def cpu_seconds(pid: int | None) -> float:
+    """CPU seconds (user + system) process `pid` has used (this process when None); 0 where /proc is not."""
+    if pid is None:
+        return time.process_time()
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 async def one_after_another(client: RankingClient) -> int:
@@ -123,7 +137,12 @@ async def all_at_once(client: RankingClient) -> int:
 
 
 async def timed(
-    base_url: str, kw: dict[str, int], how: Callable[[RankingClient], Awaitable[int]], rows: int, into: Result
+    base_url: str,
+    kw: dict[str, int],
+    how: Callable[[RankingClient], Awaitable[int]],
+    rows: int,
+    into: Result,
+    pids: dict[str, int | None],
 ) -> None:
     counter = InFlight()
     http = httpx.AsyncClient(
@@ -136,9 +155,12 @@ async def timed(
     try:
         await client.authenticate()
         counter.most, calls_before = 0, client.calls
+        cpu_before = {name: cpu_seconds(pid) for name, pid in pids.items()}
         start = time.perf_counter()
         got = await how(client)
         into.seconds.append(time.perf_counter() - start)
+        for name, pid in pids.items():
+            into.cpu[name].append(cpu_seconds(pid) - cpu_before[name])
     finally:
         await http.aclose()
     if got != rows:
@@ -188,10 +210,11 @@ def main() -> None:
                 ("adaptive", {}, all_at_once),
             ]  # fmt: skip
             results = {name: Result() for name, _, _ in ways}
-            asyncio.run(timed(base_url, {}, all_at_once, args.rows, Result()))  # warm the service up
+            pids: dict[str, int | None] = {"client": None, "service": service.pid, "proxy": proxy.pid}
+            asyncio.run(timed(base_url, {}, all_at_once, args.rows, Result(), pids))  # warm the service up
             for _ in range(args.runs):
                 for name, kw, how in ways:
-                    asyncio.run(timed(base_url, kw, how, args.rows, results[name]))
+                    asyncio.run(timed(base_url, kw, how, args.rows, results[name], pids))
         finally:
             for proc in (proxy, service):
                 proc.terminate()
@@ -206,7 +229,8 @@ def main() -> None:
         calls = "/".join(str(c) for c in sorted(result.calls))
         print(
             f"{name:<20} median {median:6.3f} s  speed-up {base / median:5.1f}x  calls {calls} (pages {pages})"
-            f"  most in flight {result.most}"
+            f"  most in flight {result.most:2d}  CPU s: "
+            + ", ".join(f"{who} {statistics.median(spent):.2f}" for who, spent in result.cpu.items())
         )
 
 
