@@ -19,7 +19,8 @@ tree does (rows for methods it lacks are left out).
 The service's quota is lifted (by default it takes 500 matches an hour: a real 10,000-play import into
 `rankterm serve` goes out over about 20 hours, the rest waiting in the outbox). The outbox is in memory for
 the big runs (what is measured is the importer and the service); one run with the
-outbox on disk (each entry synced: the real thing) shows what durability costs a match.
+outbox on disk (synced: the real thing; a chunk of 100 queued in one write, a batch marked in one) shows what
+durability costs a match.
 """
 
 from __future__ import annotations
