@@ -2,7 +2,7 @@
 
 Every list is read through an index: a page of matches is a range of ``subset_matches`` (newest first),
 a subset's counts and first/last match are columns of its row, and the standings come from
-`rankings.standings` (one lookup per player, never a scan of the history).
+`rankings.standings` (at most one lookup per player, never a scan of the history).
 
 Functions take an open `Conn`; the caller (`Store`) holds the lock.
 """
