@@ -14,16 +14,19 @@
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterable
 
 from textual import events
-from textual.app import App, SystemCommand
+from textual.app import App, ScreenStackError, SystemCommand
 from textual.dom import NoScreen
 from textual.screen import Screen
+from textual.timer import Timer
 from textual.widgets import Input, OptionList, TextArea
 
-HOLD_KEYS_FOR = 1.0
-"""Seconds a new screen may take to place its focus before the keys typed meanwhile go where they can."""
+HOLD_KEYS_FOR = 3.0
+"""Seconds a new screen may take to place its focus (a busy machine, a slow SSH link) before the keys typed
+meanwhile go where they can; a screen with no field for them gets them as soon as it is composed."""
 
 _NOT_IN_PALETTE = frozenset({"command_palette", "help_quit"})
 
@@ -34,6 +37,8 @@ class AppKeys(App):
     def __init__(self, *args, **kwargs) -> None:
         super().__init__(*args, **kwargs)
         self._held_keys: list[events.Key] | None = None
+        self._held_since = 0.0
+        self._hold_timer: Timer | None = None
 
     async def on_event(self, event: events.Event) -> None:
         if isinstance(event, events.Key) and not event.is_forwarded:
@@ -64,13 +69,39 @@ class AppKeys(App):
         await self.run_action(active.binding.action, self)
         screen = self.screen
         if screen is not before and screen.focused is None and screen.AUTO_FOCUS:
-            self._held_keys = []  # until its field has the focus (`focus_placed`), a second at most
-            self.set_timer(HOLD_KEYS_FOR, self._release_keys)
+            self._held_keys = []  # until its field has the focus (`focus_placed`), HOLD_KEYS_FOR at most
+            self._held_since = time.monotonic()
+            self._hold_timer = self.set_interval(0.05, self._check_hold)
         return True
 
+    async def _check_hold(self) -> None:
+        """Release the held keys once the new screen is composed and has no field for them after all
+        (`AUTO_FOCUS` names nothing focusable), or after HOLD_KEYS_FOR seconds."""
+        try:
+            screen = self.screen
+        except ScreenStackError:
+            await self._release_keys()
+            return
+        waited = time.monotonic() - self._held_since
+        if waited >= HOLD_KEYS_FOR or (
+            screen.is_mounted and screen.focused is None and not self._auto_field(screen)
+        ):
+            await self._release_keys()
+
+    @staticmethod
+    def _auto_field(screen: Screen) -> bool:
+        selector = screen.AUTO_FOCUS
+        return bool(selector) and any(w.focusable for w in screen.query(selector))
+
     async def _release_keys(self) -> None:
-        """Hand the keys typed while a new screen placed its focus to that focus, in the order typed."""
+        """Hand the keys typed while a new screen placed its focus to that focus, in the order typed (none
+        when the app has already left its screens, on the way out)."""
         held, self._held_keys = self._held_keys, None
+        if self._hold_timer is not None:
+            self._hold_timer.stop()
+            self._hold_timer = None
+        if not self._screen_stack:
+            return
         for key in held or ():
             await App.on_event(self, key)
 

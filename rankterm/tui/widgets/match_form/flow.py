@@ -10,6 +10,8 @@ is being added land in it, not in the one left (see `FormInput`).
 
 from __future__ import annotations
 
+import asyncio
+
 from textual import on
 from textual.containers import Vertical, VerticalScroll
 
@@ -17,6 +19,16 @@ from rankterm.tui.widgets.form_input import hand_focus
 from rankterm.tui.widgets.match_form.faction_row import FactionRow
 from rankterm.tui.widgets.match_form.game_picker import GamePicker
 from rankterm.tui.widgets.match_form.player_picker import PlayerPicker
+
+
+async def composed(row: FactionRow) -> bool:
+    """Wait until `row` has its fields (a row of a screen that has just opened, or just added, may not have them
+    yet on a busy machine while keys typed in one burst arrive); False when it left the form meanwhile."""
+    while not row.is_mounted:
+        if not row.is_attached:
+            return False
+        await asyncio.sleep(0.01)
+    return row.is_attached
 
 
 class MatchFormFlow(VerticalScroll, can_focus=False):
@@ -35,7 +47,7 @@ class MatchFormFlow(VerticalScroll, can_focus=False):
         raise NotImplementedError
 
     @on(GamePicker.Changed)
-    def _game_picked(self, event: GamePicker.Changed) -> None:
+    async def _game_picked(self, event: GamePicker.Changed) -> None:
         """A game picked (or Enter on a text before the games came): on to the players of the first faction
         (Tab goes back)."""
         if not event.by_user:
@@ -44,7 +56,7 @@ class MatchFormFlow(VerticalScroll, can_focus=False):
         if event.game is not None or picker.waiting:
             picker.remove_class("-invalid")
             rows = self.rows
-            if rows and rows[0].is_blank():
+            if rows and await composed(rows[0]) and rows[0].is_blank():
                 hand_focus(rows[0].first_field)
                 return
         picker.release_keys()
@@ -57,7 +69,8 @@ class MatchFormFlow(VerticalScroll, can_focus=False):
     async def _move_on(self, row: FactionRow) -> None:
         """The focus goes to the next faction's first field (a faction added when `row` is the last)."""
         following = await self._next_row(row)
-        hand_focus(following.first_field)
+        if await composed(following):
+            hand_focus(following.first_field)
 
     @on(PlayerPicker.Done)
     async def _players_done(self, event: PlayerPicker.Done) -> None:
@@ -90,5 +103,6 @@ class MatchFormFlow(VerticalScroll, can_focus=False):
             self.call_after_refresh(hand_focus, row.picker.input)
             return
         following = await self._next_row(row)
-        hand_focus(following.first_field)
+        if await composed(following):
+            hand_focus(following.first_field)
         row.bot_box.value = True
