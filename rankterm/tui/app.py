@@ -240,6 +240,7 @@ class RanktermApp(AppKeys):
             self._update_sub_title()
             self._attach_outbox(client)
             self._say_mirror_problem(client)
+            self._warm_lists(client)
             self.refresh_bindings()
             if isinstance(self.screen, RanktermScreen):
                 self.screen.reload_data()
@@ -253,6 +254,7 @@ class RanktermApp(AppKeys):
         self._update_sub_title()
         self._attach_outbox(client)
         self._say_mirror_problem(client)
+        self._warm_lists(client)
         for mode in CLIENT_MODES:
             await self.remove_mode(mode)
             self.add_mode(mode, screen_factory(mode))
@@ -261,6 +263,20 @@ class RanktermApp(AppKeys):
         if old is not None and old is not client:
             with contextlib.suppress(Exception):
                 await old.aclose()
+
+    def _warm_lists(self, client: RankingClient) -> None:
+        """Read the group's games and players into the mirror once, when it has never held them, so that
+        the match form offers them later with the service gone, whatever screens this seat opened."""
+        missing = [name for name in ("games", "players") if client.synced_at(name) is None]
+        if missing:
+            self.run_worker(self._read_lists(client, missing), group="warm-lists", exclusive=True)
+
+    async def _read_lists(self, client: RankingClient, names: list[str]) -> None:
+        for name in names:
+            try:
+                await (client.games() if name == "games" else client.players())
+            except RanktermError:
+                return  # offline or refused: the form reads them itself when it opens
 
     def _say_mirror_problem(self, client: RankingClient) -> None:
         """The mirror file of `client` was damaged (and replaced): say so once, as a warning."""
