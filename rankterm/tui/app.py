@@ -160,6 +160,7 @@ class RanktermApp(AppKeys):
         if self.client is not None:
             self._attach_outbox(self.client)
             self._say_mirror_problem(self.client)
+            self._warm_lists(self.client)
         if opening_demo:
             # `rankterm demo`: the dashboard shows at once (loading), the demo group follows from a thread,
             # started after the first paint so that its imports do not hold the first screen back.
@@ -268,8 +269,10 @@ class RanktermApp(AppKeys):
         """Read the group's games and players into the mirror once, when it has never held them, so that
         the match form offers them later with the service gone, whatever screens this seat opened."""
         missing = [name for name in ("games", "players") if client.synced_at(name) is None]
-        if missing:
-            self.run_worker(self._read_lists(client, missing), group="warm-lists", exclusive=True)
+        if missing:  # after the first screen's own reads have started: they come first
+            self.call_after_refresh(
+                lambda: self.run_worker(self._read_lists(client, missing), group="warm-lists", exclusive=True)
+            )
 
     async def _read_lists(self, client: RankingClient, names: list[str]) -> None:
         for name in names:

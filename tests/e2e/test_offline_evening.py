@@ -117,3 +117,27 @@ async def held_matches(store) -> list:
         create_app(store, clock=store.clock), key=DEMO_KEY, secret=DEMO_SECRET
     ) as client:
         return await client.all_matches()
+
+
+async def test_a_seat_that_only_looked_at_the_lists_offers_the_group_in_the_form_offline():
+    """Found at the table: a seat that opened rankings and players (never the form), restarted without the
+    service, offered no game and no player. The seat now reads them into its mirror once when it opens."""
+    clock = SettableClock(EIGHT_PM - 2 * 3600)
+    server = UvicornThread(create_app(demo_store(clock=clock), clock=clock))
+    server.start()
+    base_url = server.base_url
+    try:
+        async with seat(base_url, clock).run_test(size=(80, 24)) as pilot:
+            await settle(pilot)
+            for key in ("r", "p", "m"):
+                await pilot.press(key)
+                await settle(pilot)
+    finally:
+        server.stop()
+
+    async with seat(base_url, clock).run_test(size=(80, 24)) as pilot:
+        screen = await open_form(pilot)
+        assert isinstance(screen, MatchEntryScreen)
+        assert {p.label for p in screen.form.players} >= set(PLAYERS)
+        await pick_game(pilot, "Catan")
+        assert screen.form.game_picker.game is not None and screen.form.game_picker.game.name == "Catan"
