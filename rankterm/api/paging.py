@@ -4,10 +4,10 @@
 `fetch_pages`, which asks a `Window` how many may be in flight:
 
 - **Start**: `START` (12) in flight, never more than the pages left, never more than `ceiling` (the
-  client's `max_concurrency`, `CEILING` = 16; the httpx pool of a client that makes its own keeps that many
+  client's `max_concurrency`, `CEILING` = 24; the httpx pool of a client that makes its own keeps that many
   connections alive). Both from `benchmarks/bench_pages.py` on a 2-core machine: starting at 8 cost about a
-  round trip; past 16 the client's own work per pooled connection (httpcore walks all of them, some twice,
-  at each request) ate what more in flight gained, and more so while other work loaded the machine.
+  round trip; past 24 the client's own work per pooled connection (httpcore walks all of them, some twice,
+  at each request) ate what more in flight gained (quiet machine: 16 gave 7.8x, 24 8.0-8.9x, 32 7.4x).
 - **Grow while the service answers in time**: an answer is in time when it took at most `slack` (3) times
   the fastest answer of this fetch, page 1 included (a new connection's handshake costs a round trip more
   than a warm one, so 2 would call every first answer on a new connection late). Each answer in time adds
@@ -50,7 +50,7 @@ from rankterm.api.models import Quota
 T = TypeVar("T")
 
 START = 12
-CEILING = 16
+CEILING = 24
 SLACK = 3.0
 
 _PRESSURE: contextvars.ContextVar[Callable[[], None] | None] = contextvars.ContextVar(
