@@ -11,6 +11,8 @@ from typing import TYPE_CHECKING
 from rankterm.api.errors import RanktermError
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from rankterm.api.auth import Token, TokenCache
     from rankterm.api.client import RankingClient
     from rankterm.api.outbox import Outbox
@@ -148,10 +150,30 @@ def build_app(*, demo: bool, profile: str | None) -> RanktermApp:
         config=config,
         client=client,
         demo=demo,
-        demo_factory=make_demo_client,
+        demo_factory=_early_demo() if demo else make_demo_client,
         client_factory=make_profile_client,
         outbox_factory=make_outbox,
     )
+
+
+def _early_demo() -> Callable[[], RankingClient]:
+    """A demo factory whose first client is already being built (a thread started now, while Textual starts
+    and paints the first screen); later calls build a fresh one."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    pool = ThreadPoolExecutor(1, thread_name_prefix="rankterm-demo")
+    first = pool.submit(make_demo_client)
+    pool.shutdown(wait=False)
+    taken = False
+
+    def factory() -> RankingClient:
+        nonlocal taken
+        if taken:
+            return make_demo_client()
+        taken = True
+        return first.result()
+
+    return factory
 
 
 def run_app(*, demo: bool, profile: str | None) -> int:
