@@ -24,7 +24,7 @@ from rankterm.tui.screens.dashboard import DashboardScreen
 from rankterm.tui.screens.match_entry import MatchEntryScreen
 
 from .conftest import DEMO_URL, frozen_clock
-from .pilot import sequence, settle, type_at
+from .pilot import open_form, sequence, settle, type_at
 
 FREE_FOR_ALL = "n C a t ⏎ E ⏎ A ⏎ B ⏎ C ⏎ ^s"
 TWO_VS_TWO = "n T i ⏎ A + B ⏎ C + D ⏎ ^s"
@@ -174,6 +174,19 @@ async def test_keys_typed_faster_than_the_lists_load_make_the_same_matches(
                 assert stored(match) == (meant.game, meant.sides), name
                 await type_at(pilot, ["escape", "d"], gap)
                 await settle(pilot)
+
+
+async def test_a_typo_mended_in_a_burst_after_the_games_enter_is_mended_in_order(make_app):
+    """Found at the table: `C a t ⏎ M a l l ⌫⌫⌫⌫ A d` typed in one burst left "Ma" in the players field: the
+    keys held by the game field reached the players field in order, but the backspaces ran after the letters
+    behind them."""
+    async with make_app().run_test(size=(80, 24)) as pilot:
+        screen = await open_form(pilot)
+        await settle(pilot)
+        await type_at(pilot, [*"Cat", "enter", *"Mall", *["backspace"] * 4, *"Ad"], 0)
+        await settle(pilot)
+        assert screen.form.game_picker.input.value == "Catan"
+        assert screen.form.rows[0].picker.input.value == "Ad"
 
 
 def test_readme_writes_these_sequences():

@@ -92,6 +92,29 @@ async def test_a_new_ghost_player_appears_in_the_list(make_app, wait):
         assert str(table.get_row_at(table.cursor_row)[0]) == "*Zoë"
 
 
+async def test_a_ghost_with_a_long_name_made_on_another_seat_shows_whole(make_app, demo_service, wait):
+    """Found at the table: the Name column kept the width of the first page's names, so a ghost made on
+    another seat showed as "*[/]Zo" once the page was read again."""
+    long = "*[/]Zoë 🎲 [b]x and friends"  # 27 cells: the die is 2 wide
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await open_players(app, pilot, wait)
+        async with demo_service.client() as other_seat:
+            await other_seat.create_player(long[1:])
+        await pilot.press("f5")
+        await wait(pilot)
+        assert long in names(app)
+        await pilot.press("ctrl+n")  # and one made here, longer still
+        await wait(pilot)
+        app.screen.query_one(Input).value = long[1:] + " too"
+        await pilot.press("enter")
+        await wait(pilot)
+        assert long + " too" in names(app)
+        table = app.screen.query_one("#players-table", DataTable)
+        name_column = next(iter(table.columns.values()))
+        assert name_column.get_render_width(table) >= 31 + 2 * table.cell_padding
+
+
 async def test_an_empty_name_is_refused_inline(make_app, wait):
     app = make_app()
     async with app.run_test(size=(80, 24)) as pilot:

@@ -95,6 +95,21 @@ class FormInput(Input, inherit_bindings=False):
             return
         if event.key in self.hands_over_on:
             self.hold()
+        elif event.is_forwarded and await self._own_binding_now(event):
+            return
+
+    async def _own_binding_now(self, event: events.Key) -> bool:
+        """Run this field's own binding of a key handed to it (a key typed while another field held the keys)
+        here, in the order typed: left to the app, backspace would act after the letters typed behind it
+        ("Mall" ⌫⌫⌫⌫ "Ad" gave "Ma"). True when it ran."""
+        for binding in self._bindings.key_to_bindings.get(event.key, ()):
+            if binding.priority:
+                continue
+            event.stop()
+            event.prevent_default()
+            await self.run_action(binding.action)
+            return True
+        return False
 
     def hold(self) -> None:
         """Hold the keys typed from now on until `release` (or `HOLD_LIMIT` seconds)."""
