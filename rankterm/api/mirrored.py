@@ -31,7 +31,6 @@ kept only to answer while the service is gone.
 
 from __future__ import annotations
 
-import asyncio
 import math
 from collections.abc import Awaitable, Callable, Sequence
 from datetime import datetime
@@ -47,6 +46,7 @@ if TYPE_CHECKING:
     from pydantic import BaseModel
 
 M = TypeVar("M", bound="BaseModel")
+T = TypeVar("T")
 
 ROWS_PER_PAGE = 25
 """Rows of a page built from the mirror (the service's page size)."""
@@ -94,6 +94,9 @@ class MirroredReads:
         ) -> Any: ...
         def _parse(self, endpoint: str, model: Any, payload: Any) -> Any: ...
         async def _all_pages(self, fetch: Callable[[int], Awaitable[Any]]) -> list[Any]: ...
+        async def _fetch_pages(
+            self, numbers: Sequence[int], fetch: Callable[[int], Awaitable[T]]
+        ) -> list[T]: ...
 
     # ------------------------------------------------------------------ how old an answer is
 
@@ -346,15 +349,8 @@ class MirroredReads:
             return await self._resync_matches(first, first_raw)
         wanted = math.ceil(max(0, total - held) / per)
         if len(rows) == len(first.data) and wanted > 1:
-            gate = asyncio.Semaphore(max(1, getattr(self, "concurrency", 4)))
-
-            async def one(n: int) -> tuple[MatchesPage, list[Any]]:
-                async with gate:
-                    return await self._matches_page(n)
-
-            for page, raw in await asyncio.gather(
-                *(one(n) for n in range(2, min(wanted, first.total_pages) + 1))
-            ):
+            numbers = range(2, min(wanted, first.total_pages) + 1)
+            for page, raw in await self._fetch_pages(numbers, self._matches_page):
                 rows += [(m, r) for m, r in zip(page.data, raw, strict=True) if m.number > top]
         newest = max((m.number for m in first.data), default=top)
         arrived_since = {m.number for m, _ in rows if m.number > newest}
@@ -368,13 +364,7 @@ class MirroredReads:
     async def _resync_matches(self, first: MatchesPage, first_raw: list[Any]) -> int:
         rows = list(zip(first.data, first_raw, strict=True))
         if first.total_pages > 1:
-            gate = asyncio.Semaphore(max(1, getattr(self, "concurrency", 4)))
-
-            async def one(n: int) -> tuple[MatchesPage, list[Any]]:
-                async with gate:
-                    return await self._matches_page(n)
-
-            for page, raw in await asyncio.gather(*(one(n) for n in range(2, first.total_pages + 1))):
+            for page, raw in await self._fetch_pages(range(2, first.total_pages + 1), self._matches_page):
                 rows += list(zip(page.data, raw, strict=True))
         held, _ = self.mirror.match_numbers()
         self.mirror.put_matches(self._match_rows(rows), replace_all=True)

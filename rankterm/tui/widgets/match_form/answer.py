@@ -23,7 +23,7 @@ from textual.containers import Vertical
 from textual.timer import Timer
 from textual.widgets import Static
 
-from rankterm.api.effect import EffectUnknown, MatchEffect, match_effect, number_of
+from rankterm.api.effect import MatchEffect, outcome_effect
 from rankterm.api.errors import RanktermError
 from rankterm.tui.text import plain, plain_str
 
@@ -47,17 +47,6 @@ def effect_text(effect: MatchEffect) -> str:
     """The line and the toast for what a match did: "Match 301 · Elena +58 (3→1) · Ada +18"."""
     said = effect.sentence()
     return f"Match {effect.number} · {said}" if said else f"Match {effect.number}: no ranked player in it."
-
-
-async def read_effect(client: RankingClient, outcome: Outcome) -> MatchEffect:
-    """What an accepted match did in the main subset: its number (from the outcome, else from the matches
-    list), then the two standings. Raises RanktermError when it cannot be read now."""
-    number = outcome.number
-    if number is None:
-        number = await number_of(client, match_id=outcome.match_id, external_id=outcome.external_id or "")
-    if number is None:
-        raise EffectUnknown("The service does not list the match yet.")
-    return await match_effect(client, number)
 
 
 @dataclass
@@ -195,7 +184,7 @@ class MatchFormAnswer(Vertical):
         failed = False
         for owed in list(self._owed):  # in order: a match's "after" is the next one's "before" (mirrored)
             try:
-                effect = await read_effect(client, owed.outcome)
+                effect = await outcome_effect(client, owed.outcome)
             except RanktermError:
                 owed.tries += 1
                 failed = True
