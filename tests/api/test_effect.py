@@ -23,6 +23,7 @@ from rankterm.api.effect import (
 from rankterm.api.models import Faction, Match, NewFaction, NewMatch, Player, RankingRow
 from rankterm.server.seed import demo_app
 from rankterm.testing.faults import FaultyTransport
+from rankterm.testing.transports import CountingTransport
 
 BASE = "http://in-process.rankterm/"
 M = MINUS
@@ -88,27 +89,12 @@ def test_the_previous_match_of_a_subset_is_the_highest_held_below():
 # ---------------------------------------------------------------------- against the embedded service
 
 
-class Counting(httpx.AsyncBaseTransport):
-    """Counts the paths asked of the service (to hold the rankings calls to account)."""
-
-    def __init__(self, inner: httpx.AsyncBaseTransport) -> None:
-        self.inner = inner
-        self.paths: list[str] = []
-
-    async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
-        self.paths.append(request.url.path.strip("/"))
-        return await self.inner.handle_async_request(request)
-
-    def rankings_calls(self) -> int:
-        return sum(1 for p in self.paths if p.startswith("rankings"))
-
-
 @pytest.fixture
 async def seat():
     """A client on a fresh demo group (300 matches), its requests counted, its network cuttable."""
     app, key, secret = demo_app(clock=lambda: NOW)
     faults = FaultyTransport(httpx.ASGITransport(app=app))
-    counting = Counting(faults)
+    counting = CountingTransport(faults)
     http = httpx.AsyncClient(transport=counting, base_url=BASE)
     client = RankingClient(BASE, key=key, secret=secret, http=http, clock=lambda: NOW, retries=0, backoff=0)
     client.counting = counting  # type: ignore[attr-defined]
@@ -139,9 +125,9 @@ async def record(
 
 async def test_the_effect_agrees_with_the_services_own_deltas_in_two_rankings_calls(seat):
     number = await record(seat, "fx-1", (1, ["Farid"]), (2, ["Ada"]), (3, ["*Jonas"]))
-    before = seat.counting.rankings_calls()
+    before = seat.counting.calls_to("rankings")
     effect = await match_effect(seat, number)
-    assert seat.counting.rankings_calls() - before == 2
+    assert seat.counting.calls_to("rankings") - before == 2
     assert effect.number == number and effect.game == "Catan" and effect.before_number == number - 1
     assert [p.name for p in effect.players] == ["Farid", "Ada", "*Jonas"]
     rows = {r.player.id: r for r in await seat.all_rankings(match=number)}
@@ -156,9 +142,9 @@ async def test_standings_read_once_are_not_asked_again(seat):
     first = await record(seat, "fx-2", (1, ["Ben"]), (2, ["Chiara"]))
     await match_effect(seat, first)
     await record(seat, "fx-3", (1, ["Chiara"]), (2, ["Ben"]))  # now the standings after `first` are final
-    before = seat.counting.rankings_calls()
+    before = seat.counting.calls_to("rankings")
     again = await match_effect(seat, first)
-    assert seat.counting.rankings_calls() - before == 1  # "before" came from the mirror
+    assert seat.counting.calls_to("rankings") - before == 1  # "before" came from the mirror
     assert again.sentence() == (await match_effect(seat, first)).sentence()
 
 

@@ -15,26 +15,17 @@ from rankterm.api.models import NewFaction, NewMatch
 from rankterm.api.outbox import Outbox, OutboxSender
 from rankterm.api.outcome import Outcome, OutcomeState
 from rankterm.server.seed import demo_app
+from rankterm.testing.transports import CountingTransport
 
 BASE = "http://in-process.rankterm/"
 NOW = 1_780_000_000.0
-
-
-class Counting(httpx.AsyncBaseTransport):
-    def __init__(self, inner: httpx.AsyncBaseTransport) -> None:
-        self.inner = inner
-        self.paths: list[str] = []
-
-    async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
-        self.paths.append(request.url.path.strip("/"))
-        return await self.inner.handle_async_request(request)
 
 
 @pytest.fixture
 async def seat():
     """A client on a fresh demo group (300 matches), its requests counted."""
     app, key, secret = demo_app(clock=lambda: NOW)
-    counting = Counting(httpx.ASGITransport(app=app))
+    counting = CountingTransport(httpx.ASGITransport(app=app))
     http = httpx.AsyncClient(transport=counting, base_url=BASE)
     client = RankingClient(BASE, key=key, secret=secret, http=http, clock=lambda: NOW, retries=0, backoff=0)
     yield client, counting

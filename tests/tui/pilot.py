@@ -6,12 +6,14 @@ from __future__ import annotations
 import asyncio
 import unicodedata
 
+import httpx
 from textual import events
 from textual.keys import REPLACED_KEYS, _character_to_key, _get_unicode_name_from_key
 from textual.pilot import Pilot
 
 from rankterm.api.client import RankingClient
 from rankterm.api.models import NewFaction, NewMatch, Weight
+from rankterm.testing.transports import LateTransport
 from rankterm.tui.screens.match_entry import MatchEntryScreen
 from rankterm.tui.widgets.match_form.faction_row import FactionRow
 
@@ -169,3 +171,16 @@ async def catan_duel(
             NewFaction(players=[players[loser]], rank=2),
         ],
     )
+
+
+def late_client(demo_service, delay: float = 0.0) -> tuple[RankingClient, LateTransport]:
+    """A client on the demo service whose every answer comes `delay` seconds late, and its transport (set
+    `delay` on it to make the service late later)."""
+    from .conftest import DEMO_URL, frozen_clock  # here: the conftest imports this module
+
+    transport = LateTransport(httpx.ASGITransport(app=demo_service.asgi), delay)
+    http = httpx.AsyncClient(transport=transport, base_url=DEMO_URL)
+    client = RankingClient(
+        DEMO_URL, key=demo_service.key, secret=demo_service.secret, http=http, clock=frozen_clock, retries=0
+    )
+    return client, transport

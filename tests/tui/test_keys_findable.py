@@ -11,7 +11,6 @@ from __future__ import annotations
 import asyncio
 import unicodedata
 
-import httpx
 from textual import events
 from textual.keys import REPLACED_KEYS, _character_to_key, _get_unicode_name_from_key
 from textual.pilot import Pilot
@@ -19,7 +18,6 @@ from textual.widgets import Footer, Input, Select, Static
 from textual.widgets._footer import FooterKey
 from textual.widgets._toast import Toast
 
-from rankterm.api.client import RankingClient
 from rankterm.tui.dialogs.help import DESCRIPTIONS, KeysScreen, key_display, key_sections
 from rankterm.tui.dialogs.match_detail import MatchDetailScreen
 from rankterm.tui.screens import SCREENS
@@ -30,8 +28,7 @@ from rankterm.tui.widgets.key_footer import KeyFooter
 from rankterm.tui.widgets.status_line import StatusLine
 from rankterm.tui.widgets.text_table import TextTable
 
-from .conftest import DEMO_URL, frozen_clock
-from .pilot import settle
+from .pilot import late_client, settle
 
 MODES = list(SCREENS)
 
@@ -53,26 +50,6 @@ async def type_at(pilot: Pilot, keys: list[str], gap: float) -> None:
         event.set_sender(pilot.app)
         pilot.app.post_message(event)
         await asyncio.sleep(gap)
-
-
-class LateService(httpx.AsyncBaseTransport):
-    """The embedded service answering every request `delay` seconds late (a slow café Wi-Fi)."""
-
-    def __init__(self, inner: httpx.AsyncBaseTransport, delay: float) -> None:
-        self.inner = inner
-        self.delay = delay
-
-    async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
-        await asyncio.sleep(self.delay)
-        return await self.inner.handle_async_request(request)
-
-
-def late_client(demo_service, delay: float = 0.1) -> RankingClient:
-    transport = LateService(httpx.ASGITransport(app=demo_service.asgi), delay)
-    http = httpx.AsyncClient(transport=transport, base_url=DEMO_URL)
-    return RankingClient(
-        DEMO_URL, key=demo_service.key, secret=demo_service.secret, http=http, clock=frozen_clock, retries=0
-    )
 
 
 async def open_mode(pilot: Pilot, mode: str) -> None:
@@ -277,7 +254,7 @@ async def test_keys_typed_faster_than_the_lists_load_reach_the_row_meant(make_ap
     async with demo_service.client() as reader:
         standings = (await reader.rankings_page(1)).data
         players = (await reader.players_page(1)).data
-    app = make_app(client=late_client(demo_service))
+    app = make_app(client=late_client(demo_service, 0.1)[0])
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(pilot)
         await type_at(pilot, ["r", "down", "down", "enter"], 0.04)

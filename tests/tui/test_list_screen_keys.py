@@ -5,37 +5,9 @@ placing its focus, not a table reading its rows again (this test fails without t
 
 from __future__ import annotations
 
-import asyncio
-
-import httpx
-
-from rankterm.api.client import RankingClient
 from rankterm.tui.widgets.text_table import TextTable
 
-from .conftest import DEMO_URL, frozen_clock
-from .pilot import settle, type_at
-
-
-class LateService(httpx.AsyncBaseTransport):
-    """The embedded service answering every request `delay` seconds late."""
-
-    def __init__(self, inner: httpx.AsyncBaseTransport, delay: float) -> None:
-        self.inner = inner
-        self.delay = delay
-
-    async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
-        await asyncio.sleep(self.delay)
-        return await self.inner.handle_async_request(request)
-
-
-def late_client(demo_service) -> tuple[RankingClient, LateService]:
-    """A client on the demo service, and its transport (set `delay` to make the service late)."""
-    transport = LateService(httpx.ASGITransport(app=demo_service.asgi), 0.0)
-    http = httpx.AsyncClient(transport=transport, base_url=DEMO_URL)
-    client = RankingClient(
-        DEMO_URL, key=demo_service.key, secret=demo_service.secret, http=http, clock=frozen_clock, retries=0
-    )
-    return client, transport
+from .pilot import late_client, settle, type_at
 
 
 async def test_cursor_keys_typed_while_the_players_are_read_again_reach_the_rows(make_app, demo_service):
