@@ -221,15 +221,15 @@ def record(conn: Conn, group_id: int, verdict: Verdict, now: str, client_id: int
         sides.append(rankings.Side(faction.rank, keys, faction.bot))
     for key, subset_game in ((MAIN_SUBSET, None), (game_subset_key(game.id), game)):
         sid = subset_id(conn, group_id, key, game=subset_game, created=now)
+        seq = conn.execute("SELECT count_matches + 1 FROM subsets WHERE id = ?", (sid,)).fetchone()[0]
         conn.execute(
-            "INSERT INTO subset_matches (subset_id, number, seq, match_id)"
-            " SELECT ?, ?, count_matches + 1, ? FROM subsets WHERE id = ?",
-            (sid, number, match_id, sid),
+            "INSERT INTO subset_matches (subset_id, number, seq, match_id) VALUES (?, ?, ?, ?)",
+            (sid, number, seq, match_id),
         )
         conn.execute(
             "UPDATE subsets SET count_matches = count_matches + 1, first_match = coalesce(first_match, ?),"
             " last_match = ? WHERE id = ?",
             (match_id, match_id, sid),
         )
-        rankings.record(conn, sid, number, date, sides, match.weight.value)
+        rankings.record(conn, sid, number, seq, date, sides, match.weight.value)
     return match_id

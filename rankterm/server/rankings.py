@@ -1,20 +1,24 @@
 """Ratings of the embedded service: recorded per subset after every match, read back as standings.
 
-Recording a match (`record`) costs O(participants): the latest skill of each participant comes from
-``rating_current`` (primary key lookups), `rating.rate_match` gives the new skills, and each participant
-gets one ``rating_history`` row (subset, player, match number) plus its ``rating_current`` row updated
-(ree included). The history has its primary key and no other index (schema v2 dropped the one by date:
-each index is one more page written per participant per match). Matches are rated in order of acceptance
-(their group-wide number).
+Recording a match (`record`) costs O(participants) whatever the history's length: the latest skill of each
+participant comes from ``rating_current`` (primary-key lookups), `rating.rate_match` gives the new skills,
+each participant gets one ``rating_history`` row and its ``rating_current`` row updated (ree included).
+The history is kept in match order (key: subset, match number, player), so a match appends at the end of
+the table: the pages a match writes do not grow with the history (schema v3). Each history row names the
+player's previous match in the subset (``prev``), and after every `schema.SNAPSHOT_EVERY`-th match of a
+subset its listed players' standings are copied into ``rating_snapshot``. Matches are rated in order of
+acceptance (their group-wide number).
 
 Reading the standings after match n (`standings`, `standings_page`) never scans the history: a player
-whose latest match in the subset is at or before n stands as ``rating_current`` says (no lookup at all, the
-usual case for a recent n); only the others cost one primary-key lookup (the latest history row with
-``number <= n``), all in one statement that also brings each player's sort key. Then the "before" value of
-the few players of that match; then, only for the rows of the page asked for, their `Player` and a count
-of their matches of the last 30 days for the activity status (`_recent`), which walks the player's history
-backwards from n and stops at `RECENT_CAP` (12: more never changes the status) or as soon as every earlier
-match is older than the window (``last_date``, the latest date so far, never decreases along the walk).
+whose latest match in the subset is at or before n stands as ``rating_current`` says (the usual case for a
+recent n); the others stand as their latest history row among the at most `SNAPSHOT_EVERY` matches after
+the last snapshot at or before n says, or else as that snapshot says; all in one statement that also
+brings each player's sort key and the number of their latest match. The participants of match n stood
+before it as the row their row at n points at (``prev``: one statement for all). Only for the rows of the
+page asked for come their `Player` and a count of their matches of the last 30 days for the activity
+status (`_recents`: one statement walking each player's ``prev`` chain backwards from n, stopping at
+`RECENT_CAP` (12: more never changes the status) or as soon as every earlier match is older than the
+window (``last_date``, the latest date so far, never decreases along the walk).
 
 Rules the wire leaves open (ours):
 
@@ -30,7 +34,6 @@ Rules the wire leaves open (ours):
 
 from __future__ import annotations
 
-import sqlite3
 from bisect import bisect_left
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -41,6 +44,7 @@ from rankterm.api.models import RankingRow
 from rankterm.server import rating
 from rankterm.server.conn import Conn
 from rankterm.server.players import load_players
+from rankterm.server.schema import SNAPSHOT_EVERY
 from rankterm.server.wire import format_time
 
 BOT_PREFIX = "bot:"
@@ -62,14 +66,16 @@ class Side:
     bot: bool = False
 
 
-def record(conn: Conn, subset_id: int, number: int, date: str, sides: Sequence[Side], weight: str) -> None:
-    """Rate match `number` (played at `date`) in subset `subset_id` and store everyone's new standing."""
+def record(
+    conn: Conn, subset_id: int, number: int, seq: int, date: str, sides: Sequence[Side], weight: str
+) -> None:
+    """Rate match `number` (played at `date`, the subset's `seq`-th) in subset `subset_id`; store the standings."""
     keys = [k for side in sides for k in side.keys]
     marks = ",".join("?" * len(keys))
     current = {
         row[0]: row[1:]
         for row in conn.execute(
-            "SELECT player, mu, sigma, best_ree, played, last_date, first_number FROM rating_current"
+            "SELECT player, mu, sigma, best_ree, played, last_date, first_number, number FROM rating_current"
             f" WHERE subset_id = ? AND player IN ({marks})",
             (subset_id, *keys),
         )
@@ -79,13 +85,13 @@ def record(conn: Conn, subset_id: int, number: int, date: str, sides: Sequence[S
     new = rating.rate_match(factions, skills, weight)
     bots = {k for s in sides if s.bot for k in s.keys}
     for key, skill in new.items():
-        _, _, best, played, last, first = current.get(key, (0, 0, 0.0, 0, "", number))
+        _, _, best, played, last, first, prev = current.get(key, (0, 0, 0.0, 0, "", number, 0))
         ree = rating.ree(skill)
         best, played, last = max(best, ree), played + 1, max(last, date)
         conn.execute(
-            "INSERT INTO rating_history (subset_id, player, number, match_date, mu, sigma, ree, best_ree,"
-            " played, last_date) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            (subset_id, key, number, date, skill.mu, skill.sigma, ree, best, played, last),
+            "INSERT INTO rating_history (subset_id, number, player, prev, match_date, mu, sigma, ree, best_ree,"
+            " played, last_date) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (subset_id, number, key, prev, date, skill.mu, skill.sigma, ree, best, played, last),
         )
         conn.execute(
             "INSERT INTO rating_current (subset_id, player, bot, first_number, number, mu, sigma,"
@@ -95,6 +101,13 @@ def record(conn: Conn, subset_id: int, number: int, date: str, sides: Sequence[S
             " sigma = excluded.sigma, best_ree = excluded.best_ree, played = excluded.played,"
             " last_date = excluded.last_date, ree = excluded.ree",
             (subset_id, key, int(key in bots), first, number, skill.mu, skill.sigma, best, played, last, ree),
+        )
+    if seq % SNAPSHOT_EVERY == 0:
+        conn.execute(
+            "INSERT INTO rating_snapshot (subset_id, at_number, player, number, ree, best_ree, played,"
+            " last_date) SELECT subset_id, ?, player, number, ree, best_ree, played, last_date"
+            " FROM rating_current WHERE subset_id = ? AND bot = 0",
+            (number, subset_id),
         )
 
 
@@ -106,97 +119,96 @@ class _Standing:
     last_date: str
 
 
-def _standing_at(conn: Conn, subset_id: int, player: str, number: int) -> _Standing | None:
-    row = conn.execute(
-        "SELECT ree, best_ree, played, last_date FROM rating_history"
-        " WHERE subset_id = ? AND player = ? AND number <= ? ORDER BY number DESC LIMIT 1",
-        (subset_id, player, number),
-    ).fetchone()
-    return _Standing(*row) if row else None
+def _before(conn: Conn, subset_id: int, number: int) -> dict[str, _Standing | None]:
+    """How each participant of match `number` stood before it (None: new to the subset then)."""
+    rows = conn.execute(
+        "SELECT h.player, b.ree, b.best_ree, b.played, b.last_date FROM rating_history h"
+        " LEFT JOIN rating_history b ON b.subset_id = h.subset_id AND b.number = h.prev AND b.player = h.player"
+        " WHERE h.subset_id = ? AND h.number = ?",
+        (subset_id, number),
+    ).fetchall()
+    return {row[0]: _Standing(*row[1:]) if row[1] is not None else None for row in rows}
 
 
 RECENT_CAP = rating.VERY_ACTIVE_MIN_MATCHES
 """Matches in the status window are counted up to this many: more never changes the status."""
-_WALK = RECENT_CAP + 1
-"""History rows read per step of a `_recent` walk: one step decides unless dates came out of order."""
 
-
-def _walk(rows: Sequence[Sequence], since: str, until: str, count: int) -> tuple[bool, int, int]:
-    """Feed a walk rows of (number, match date, last date), newest first: (decided, count, lowest number read)."""
-    low = 0
-    for row_number, date, latest in rows:
-        if latest < since:
-            return True, count, row_number
-        if since <= date <= until:
-            count += 1
-            if count >= RECENT_CAP:
-                return True, count, row_number
-        low = row_number
-    return len(rows) < _WALK, count, low
-
-
-def _recent(
-    conn: Conn,
-    subset_id: int,
-    player: str,
-    number: int,
-    since: str,
-    until: str,
-    first: Sequence[Sequence] | None = None,
-) -> int:
-    """The player's matches (up to match `number`) dated in [since, until], counted up to `RECENT_CAP`.
-
-    Walks the player's history by match number downwards (its primary key), `_WALK` rows a step (`first`: the
-    first step's rows when already read): a row whose ``last_date`` (the latest date of the player's
-    matches up to that row) is before `since` ends the walk, as every match before it is older still. Exact
-    whatever order the matches' dates came in.
-    """
-    count, below = 0, number + 1
-    rows = first
-    while True:
-        if rows is None:
-            rows = conn.execute(
-                "SELECT number, match_date, last_date FROM rating_history"
-                " WHERE subset_id = ? AND player = ? AND number < ? ORDER BY number DESC LIMIT ?",
-                (subset_id, player, below, _WALK),
-            ).fetchall()
-        decided, count, below = _walk(rows, since, until, count)
-        if decided:
-            return count
-        rows = None
+_IN_WINDOW = "CASE WHEN h.match_date >= ? AND h.match_date <= ? THEN 1 ELSE 0 END"
+_WALK = (
+    "WITH RECURSIVE start(player, number) AS (VALUES {starts}),"
+    " walk(player, prev, last_date, counted) AS ("
+    f"  SELECT h.player, h.prev, h.last_date, {_IN_WINDOW}"
+    "  FROM start s JOIN rating_history h ON h.subset_id = ? AND h.number = s.number AND h.player = s.player"
+    "  UNION ALL"
+    f"  SELECT h.player, h.prev, h.last_date, w.counted + {_IN_WINDOW}"
+    "  FROM walk w JOIN rating_history h ON h.subset_id = ? AND h.number = w.prev AND h.player = w.player"
+    "  WHERE w.counted < ? AND w.last_date >= ? AND w.prev > 0)"
+    " SELECT player, max(counted) FROM walk GROUP BY player"
+)
 
 
 def _recents(
-    conn: Conn, subset_id: int, players: Sequence[str], number: int, since: str, until: str
+    conn: Conn, subset_id: int, latest: Sequence[tuple[str, int]], since: str, until: str
 ) -> dict[str, int]:
-    """`_recent` of each of `players` (one statement each: measured faster than one statement for all)."""
-    return {pid: _recent(conn, subset_id, pid, number, since, until) for pid in players}
+    """Each player's matches (up to their match numbered as in `latest`) dated in [since, until], up to `RECENT_CAP`.
+
+    One statement walks each player's ``prev`` chain from that match backwards: a row whose ``last_date``
+    (the latest date of the player's matches up to that row) is before `since` ends the walk, as every
+    match before it is older still. Exact whatever order the matches' dates came in.
+    """
+    if not latest:
+        return {}
+    sql = _WALK.format(starts=", ".join(["(?, ?)"] * len(latest)))
+    params = [v for pair in latest for v in pair]
+    params += [since, until, subset_id, since, until, subset_id, RECENT_CAP, since]
+    return {row[0]: min(row[1], RECENT_CAP) for row in conn.execute(sql, params)}
 
 
-_STANDINGS_AT = (
-    # Players whose latest match is at or before n: their current row is their standing then.
-    "SELECT c.player, p.sort_key, c.ree, c.best_ree, c.played, c.last_date"
+_CURRENT = (
+    "SELECT c.player, p.sort_key, c.ree, c.best_ree, c.played, c.last_date, c.number"
     " FROM rating_current c JOIN players p ON p.id = c.player"
-    " WHERE c.subset_id = ? AND c.bot = 0 AND c.number <= ?"
-    " UNION ALL"
-    # The others (they played after n, and first at or before n): one primary-key lookup each.
-    " SELECT c.player, p.sort_key, h.ree, h.best_ree, h.played, h.last_date"
-    " FROM rating_current c JOIN players p ON p.id = c.player"
-    " JOIN rating_history h ON h.subset_id = c.subset_id AND h.player = c.player AND h.number = ("
-    "  SELECT max(x.number) FROM rating_history x"
-    "  WHERE x.subset_id = c.subset_id AND x.player = c.player AND x.number <= ?)"
-    " WHERE c.subset_id = ? AND c.bot = 0 AND c.number > ? AND c.first_number <= ?"
-    # By position (see `_key`): both engines compare text byte-wise, as Python compares code points.
-    " ORDER BY 3 DESC, 5 DESC, 2, 1"
+    " WHERE c.subset_id = ? AND c.bot = 0 AND c.first_number <= ?"
+)
+_SNAPSHOT_AT = (
+    "SELECT coalesce(max(at_number), 0) FROM rating_snapshot WHERE subset_id = ? AND at_number <= ?"
+)
+_HISTORY_AFTER = (
+    "SELECT player, ree, best_ree, played, last_date, number FROM rating_history"
+    " WHERE subset_id = ? AND number > ? AND number <= ? ORDER BY number"
+)
+_SNAPSHOT_ROWS = (
+    "SELECT player, ree, best_ree, played, last_date, number FROM rating_snapshot"
+    " WHERE subset_id = ? AND at_number = ? AND player IN ({marks})"
 )
 
 
 def _standings_at(conn: Conn, subset_id: int, number: int) -> list[tuple]:
     """Every listed (non-bot) player's standing after match `number`, by position.
 
-    Rows of (player, sort key, ree, best ree, played, last date).
+    Rows of (player, sort key, ree, best ree, played, last date, number of their latest match up to n).
+    A player who has not played since n stands as ``rating_current`` says; the others as their latest
+    history row after the last snapshot at or before n, or else as that snapshot says.
     """
-    return conn.execute(_STANDINGS_AT, (subset_id, number, number, subset_id, number, number)).fetchall()
+    rows = conn.execute(_CURRENT, (subset_id, number)).fetchall()
+    later = {r[0]: i for i, r in enumerate(rows) if r[6] > number}
+    if later:
+        snapshot = conn.execute(_SNAPSHOT_AT, (subset_id, number)).fetchone()[0]
+        then = {r[0]: r for r in conn.execute(_HISTORY_AFTER, (subset_id, snapshot, number)) if r[0] in later}
+        missing = [pid for pid in later if pid not in then]
+        for start in range(0, len(missing), _CHUNK):
+            chunk = missing[start : start + _CHUNK]
+            sql = _SNAPSHOT_ROWS.format(marks=",".join("?" * len(chunk)))
+            then.update((r[0], r) for r in conn.execute(sql, (subset_id, snapshot, *chunk)))
+        for pid, i in later.items():
+            _, ree, best_ree, played, last_date, latest = then[pid]
+            rows[i] = (pid, rows[i][1], ree, best_ree, played, last_date, latest)
+    # Python's order on both engines (PostgreSQL would compare its escaped text, see `pg.escape`).
+    rows.sort(key=_row_key)
+    return rows
+
+
+_CHUNK = 500
+"""Players named in one statement at most (SQLite allows 32,766 parameters; PostgreSQL 65,535)."""
 
 
 def _key(ree: float, played: int, sort_key: str, pid: str) -> tuple:
@@ -244,14 +256,10 @@ def standings_page(
     activity status, belt, title), so a page of a large subset costs about as much as a page of a small one.
     """
     ranked = _standings_at(conn, subset_id, number)
-    if not isinstance(conn, sqlite3.Connection):
-        # PostgreSQL ordered the text it stores, escaped where it held NUL (see `pg.escape`): sorted again
-        # in Python's order (linear on an ordered list). SQLite's order is Python's already.
-        ranked.sort(key=_row_key)
     # Before the match, only its participants stood elsewhere (or not at all, for a newcomer).
-    wanted = set(participants)
+    before = _before(conn, subset_id, number)
+    wanted = set(participants) & before.keys()
     moved = {r[0]: i for i, r in enumerate(ranked) if r[0] in wanted}
-    before = {pid: _standing_at(conn, subset_id, pid, number - 1) for pid in moved}
     after_keys = [_row_key(ranked[i]) for i in moved.values()]
     before_keys = {
         pid: _key(old.ree, old.played, ranked[i][1], pid)
@@ -277,11 +285,12 @@ def standings_page(
     players = load_players(conn, (ranked[i][0] for i in shown))
     ref_time = _epoch(reference)
     since = format_time(ref_time - STATUS_WINDOW_DAYS * 86400)
-    active = [ranked[i][0] for i in shown if ranked[i][5] >= since]  # the others played none in the window
-    recents = _recents(conn, subset_id, active, number, since, reference)
+    # The others played none in the window.
+    active = [(ranked[i][0], ranked[i][6]) for i in shown if ranked[i][5] >= since]
+    recents = _recents(conn, subset_id, active, since, reference)
     rows = []
     for i in shown:
-        pid, _, ree, best_ree, played, last_date = ranked[i]
+        pid, _, ree, best_ree, played, last_date, _ = ranked[i]
         position = i + 1
         old = before[pid] if pid in moved else None
         was = position_before(pid, i)

@@ -12,9 +12,12 @@ Layout (one file, several groups):
 - ``games``: the catalogue (``group_id`` NULL, ``catalogue_pos`` set) and games a group created by name.
 - ``matches``, ``factions``, ``faction_players``: what was recorded, as received.
 - ``subsets``, ``subset_matches`` (``seq`` = position inside the subset, so counts need no scan).
-- ``rating_current`` (latest skill and ree per subset and participant) and ``rating_history`` (one row
-  per match a participant played in a subset, keyed by subset, player, match number; ``last_date`` is the
-  latest date so far): standings after any match need at most one primary-key lookup per player.
+- ``rating_current`` (latest skill and ree per subset and participant), ``rating_history`` (one row per
+  match a participant played in a subset, in match order: keyed by subset, match number, player; ``prev`` is
+  the player's previous match number in the subset, ``last_date`` the latest date so far) and
+  ``rating_snapshot`` (every listed player's standing after each `SNAPSHOT_EVERY`-th match of a subset):
+  a match appends its rows, and a standing after any match is a current row, a snapshot row or one of the
+  history rows after that snapshot.
 - ``quota_counters``: calls counted per client, kind and time bucket (one row per bucket, not per call).
 """
 
@@ -168,7 +171,67 @@ UPDATE rating_current SET ree = coalesce((SELECT h.ree FROM rating_history h
 participant per match; the activity count walks the primary key instead, `rankings._recent`), and
 ``rating_current`` keeps each participant's ree, so the standings after a recent match read no history."""
 
-MIGRATIONS: tuple[str, ...] = (SCHEMA_V1, SCHEMA_V2)
+SNAPSHOT_EVERY = 256
+"""A subset's standings are copied into ``rating_snapshot`` after every this many of its matches."""
+
+
+def schema_v3(every: int) -> str:
+    """Migration 3 with snapshots after every `every`-th match of a subset (tests use a small one)."""
+    return f"""
+CREATE TABLE rating_log (
+    subset_id INTEGER NOT NULL REFERENCES subsets(id),
+    number INTEGER NOT NULL,
+    player TEXT NOT NULL,
+    prev INTEGER NOT NULL,
+    match_date TEXT NOT NULL,
+    mu REAL NOT NULL,
+    sigma REAL NOT NULL,
+    ree REAL NOT NULL,
+    best_ree REAL NOT NULL,
+    played INTEGER NOT NULL,
+    last_date TEXT NOT NULL,
+    PRIMARY KEY (subset_id, number, player)
+) WITHOUT ROWID;
+INSERT INTO rating_log (subset_id, number, player, prev, match_date, mu, sigma, ree, best_ree, played,
+    last_date)
+SELECT subset_id, number, player,
+    coalesce(lag(number) OVER (PARTITION BY subset_id, player ORDER BY number), 0),
+    match_date, mu, sigma, ree, best_ree, played, last_date
+FROM rating_history;
+CREATE TABLE rating_snapshot (
+    subset_id INTEGER NOT NULL REFERENCES subsets(id),
+    at_number INTEGER NOT NULL,
+    player TEXT NOT NULL,
+    number INTEGER NOT NULL,
+    ree REAL NOT NULL,
+    best_ree REAL NOT NULL,
+    played INTEGER NOT NULL,
+    last_date TEXT NOT NULL,
+    PRIMARY KEY (subset_id, at_number, player)
+) WITHOUT ROWID;
+INSERT INTO rating_snapshot (subset_id, at_number, player, number, ree, best_ree, played, last_date)
+SELECT m.subset_id, m.number, h.player, h.number, h.ree, h.best_ree, h.played, h.last_date
+FROM subset_matches m
+JOIN rating_current c ON c.subset_id = m.subset_id AND c.bot = 0 AND c.first_number <= m.number
+JOIN rating_history h ON h.subset_id = c.subset_id AND h.player = c.player AND h.number = (
+    SELECT max(x.number) FROM rating_history x
+    WHERE x.subset_id = c.subset_id AND x.player = c.player AND x.number <= m.number)
+WHERE m.seq % {every} = 0;
+DROP TABLE rating_history;
+ALTER TABLE rating_log RENAME TO rating_history
+"""
+
+
+SCHEMA_V3 = schema_v3(SNAPSHOT_EVERY)
+"""Flat inserts: the history is kept in match order (key subset, number, player), so a match appends its
+rows at the end of the table instead of writing one page per participant's own run of rows, which grew
+with the history until every (subset, player) had a page of its own. Each row points at the player's
+previous match in the subset (``prev``, 0 for the first), so the row before a match and the activity walk
+are primary-key lookups; ``rating_snapshot`` holds every listed player's standing after each
+`SNAPSHOT_EVERY`-th match of a subset, so a standing at any match is a snapshot row or one of the at most
+`SNAPSHOT_EVERY` matches after it."""
+
+MIGRATIONS: tuple[str, ...] = (SCHEMA_V1, SCHEMA_V2, SCHEMA_V3)
 """Migration ``i`` takes a database from ``user_version`` i to i + 1."""
 
 SCHEMA_VERSION = len(MIGRATIONS)

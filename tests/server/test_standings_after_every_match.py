@@ -1,8 +1,9 @@
 """The standings after every match, as `rankings.standings_page` reads them, equal the history read plainly.
 
-The reading is quick by shortcuts (schema v2): a player who has not played since match n stands as
-``rating_current`` says, the others by one lookup; positions before the match are counted, not sorted again;
-the activity count walks a player's history backwards and stops early. Here every one of those answers is
+The reading is quick by shortcuts (schema v3): a player who has not played since match n stands as
+``rating_current`` says, the others as the history after the last snapshot or that snapshot say; positions
+before the match are counted, not sorted again; the activity count walks a player's previous matches and
+stops early. Here every one of those answers is
 checked, after every match of the main subset and of a game's, on both engines, against the plainest
 reading of ``rating_history`` (each player's latest row up to n, sorted; the matches in the window counted
 one by one) — with match dates that come out of order, very active players (more than `RECENT_CAP` matches
@@ -104,7 +105,10 @@ def _shown(rows: list) -> list[tuple]:
     ]
 
 
-def test_standings_after_every_match_equal_the_history_read_plainly(store):
+def test_standings_after_every_match_equal_the_history_read_plainly(store, monkeypatch):
+    # A snapshot after every 7th match of a subset (256 in the service), so that standings come from
+    # snapshots, from the history after them and from the current rows.
+    monkeypatch.setattr(rankings, "SNAPSHOT_EVERY", 7)
     group, people, game = _season(store)
     names = {p.id: p.display_name for page in (1, 2) for p in store.players_page(group, page).data}
     with store._read() as conn:
@@ -139,4 +143,8 @@ def test_standings_after_every_match_equal_the_history_read_plainly(store):
                         assert _shown(second) == expected[PAGE_SIZE : 2 * PAGE_SIZE]
                     walked_far += sum(1 for e in expected if e[7] == "very_active")
             assert walked_far, "no player reached the cap of the activity count"
+            snapshots = conn.execute(
+                "SELECT count(DISTINCT at_number) FROM rating_snapshot WHERE subset_id = ?", (sid,)
+            ).fetchone()[0]
+            assert snapshots == MATCHES // 7
     assert len(names) == PLAYERS and all(p in names for p in people)

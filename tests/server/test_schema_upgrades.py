@@ -1,18 +1,33 @@
-"""Schema v2 (`schema.SCHEMA_V2`) on a database of version 1: the data stays, the standings answer the same.
+"""Upgrades of the embedded service's schema: a database of version 1 or 2 opened by today's rankterm.
 
-A version-1 database is made from a store of today by undoing what v2 did (the ree column of
-``rating_current`` dropped, the history's index by date made again, the version set back to 1; on SQLite the
-result is checked to have exactly the tables, columns and indexes the v1 script makes). Opening it runs the
-migration: every table's rows are the same as before, each ree of ``rating_current`` is its history row's,
-and every subset's standings after every match answer as before, on both engines.
+An older database is made from a store of today by undoing the later migrations
+(`rankterm.testing.old_schema.downgrade`; on SQLite the result is checked to have exactly the tables, columns
+and indexes the older scripts make). Opening it runs the migrations: every row is the same as before (v2:
+each ree of ``rating_current`` is its history row's; v3: the history in match order, each row pointing at
+the player's previous match, and a snapshot of the standings after every few matches of a subset, equal to
+the ones recording wrote), and every subset's standings after every match answer as before, on both
+engines. Snapshots are taken every `EVERY` matches here (every 256 in the service) so that 24 matches make
+some.
 """
 
 from __future__ import annotations
 
 import sqlite3
 
-from rankterm.server import schema
+import pytest
+
+from rankterm.server import rankings, schema
 from rankterm.server.store import Store
+from rankterm.testing.old_schema import downgrade
+
+EVERY = 4
+
+
+@pytest.fixture(autouse=True)
+def _snapshots_every_few_matches(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(rankings, "SNAPSHOT_EVERY", EVERY)
+    monkeypatch.setattr(schema, "MIGRATIONS", (*schema.MIGRATIONS[:2], schema.schema_v3(EVERY)))
+
 
 NOW = 1_764_000_000.0
 
@@ -60,6 +75,7 @@ def _rows(store: Store) -> dict[str, list]:
         "subsets",
         "subset_matches",
         "rating_history",
+        "rating_snapshot",
         "players",
     )
     with store._read() as conn:
@@ -74,16 +90,6 @@ def _rows(store: Store) -> dict[str, list]:
     return found
 
 
-def _to_v1(store: Store) -> None:
-    with store._write() as conn:
-        conn.execute("ALTER TABLE rating_current DROP COLUMN ree")
-        conn.execute("CREATE INDEX history_by_date ON rating_history(subset_id, player, match_date)")
-        if store.engine == "sqlite":
-            conn.execute("PRAGMA user_version = 1")
-        else:
-            conn.execute("UPDATE schema_version SET version = 1")
-
-
 def _shape(conn: sqlite3.Connection) -> dict[str, object]:
     names = [r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")]
     shape: dict[str, object] = {
@@ -95,23 +101,26 @@ def _shape(conn: sqlite3.Connection) -> dict[str, object]:
     return shape
 
 
-def test_v2_on_a_v1_database_keeps_the_data_and_the_standings(db, clock):
+@pytest.mark.parametrize("version", [1, 2])
+def test_an_older_database_keeps_its_data_and_its_standings(db, clock, version):
     with Store(db, clock=clock) as store:
         group = _record(store)
         before, rows = _answers(store, group), _rows(store)
-        _to_v1(store)
+        assert len(rows["rating_snapshot"]) > 0  # 24 matches made some
+        downgrade(store, version)
         if store.engine == "sqlite":
             fresh = sqlite3.connect(":memory:")
-            for statement in schema.statements(schema.MIGRATIONS[0]):
-                fresh.execute(statement)
+            for script in schema.MIGRATIONS[:version]:
+                for statement in schema.statements(script):
+                    fresh.execute(statement)
             assert _shape(store._conn) == _shape(fresh)
 
     with Store(db, clock=clock) as store:
         with store._read() as conn:
             if store.engine == "sqlite":
-                assert conn.execute("PRAGMA user_version").fetchone()[0] == schema.SCHEMA_VERSION == 2
+                assert conn.execute("PRAGMA user_version").fetchone()[0] == schema.SCHEMA_VERSION == 3
             else:
-                assert conn.execute("SELECT version FROM schema_version").fetchone()[0] == 2
+                assert conn.execute("SELECT version FROM schema_version").fetchone()[0] == 3
             stale = conn.execute(
                 "SELECT count(*) FROM rating_current c JOIN rating_history h ON h.subset_id = c.subset_id"
                 " AND h.player = c.player AND h.number = c.number WHERE h.ree <> c.ree"
@@ -120,3 +129,13 @@ def test_v2_on_a_v1_database_keeps_the_data_and_the_standings(db, clock):
             assert conn.execute("SELECT count(*) FROM rating_current WHERE ree <= 1000").fetchone()[0] == 0
         assert _rows(store) == rows
         assert _answers(store, group) == before
+
+
+def test_each_history_row_points_at_the_players_previous_match(store):
+    _record(store)
+    with store._read() as conn:
+        history = conn.execute("SELECT subset_id, player, number, prev FROM rating_history").fetchall()
+    last: dict[tuple, int] = {}
+    for subset_id, player, number, prev in sorted(history, key=lambda r: (r[0], r[1], r[2])):
+        assert prev == last.get((subset_id, player), 0)
+        last[(subset_id, player)] = number

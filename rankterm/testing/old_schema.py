@@ -1,0 +1,55 @@
+"""Databases of older schema versions, made from a store of today, for the tests of the upgrades.
+
+rankterm never downgrades a database; these steps exist so that an upgrade test can write its data with
+today's code, take the database back to what an older rankterm wrote (`downgrade`), reopen it and check
+that the migrations keep every row and every answer. Each step undoes one migration of `schema.MIGRATIONS`
+on either engine (the statements are written for SQLite; PostgreSQL gets them through `pg.ddl`).
+"""
+
+from __future__ import annotations
+
+from rankterm.server import pg, schema
+from rankterm.server.store import Store
+
+_UNDO_V3 = """
+CREATE TABLE rating_old (
+    subset_id INTEGER NOT NULL REFERENCES subsets(id),
+    player TEXT NOT NULL,
+    number INTEGER NOT NULL,
+    match_date TEXT NOT NULL,
+    mu REAL NOT NULL,
+    sigma REAL NOT NULL,
+    ree REAL NOT NULL,
+    best_ree REAL NOT NULL,
+    played INTEGER NOT NULL,
+    last_date TEXT NOT NULL,
+    PRIMARY KEY (subset_id, player, number)
+) WITHOUT ROWID;
+INSERT INTO rating_old (subset_id, player, number, match_date, mu, sigma, ree, best_ree, played, last_date)
+SELECT subset_id, player, number, match_date, mu, sigma, ree, best_ree, played, last_date FROM rating_history;
+DROP TABLE rating_history;
+DROP TABLE rating_snapshot;
+ALTER TABLE rating_old RENAME TO rating_history
+"""
+"""Version 3 -> 2: the history keyed by player again, without ``prev``; no snapshots."""
+
+_UNDO_V2 = """
+ALTER TABLE rating_current DROP COLUMN ree;
+CREATE INDEX history_by_date ON rating_history(subset_id, player, match_date)
+"""
+"""Version 2 -> 1: no ree in ``rating_current``; the history's index by date back."""
+
+_UNDO = {3: _UNDO_V3, 2: _UNDO_V2}
+
+
+def downgrade(store: Store, version: int) -> None:
+    """Take the store's database back to schema `version` (its data as that version kept it)."""
+    with store._write() as conn:
+        for undone in range(schema.SCHEMA_VERSION, version, -1):
+            script = _UNDO[undone] if store.engine == "sqlite" else pg.ddl(_UNDO[undone])
+            for statement in schema.statements(script):
+                conn.execute(statement)
+        if store.engine == "sqlite":
+            conn.execute(f"PRAGMA user_version = {int(version)}")
+        else:
+            conn.execute("UPDATE schema_version SET version = ?", (version,))
