@@ -95,12 +95,26 @@ def record(
         )
         conn.execute(
             "INSERT INTO rating_current (subset_id, player, bot, first_number, number, mu, sigma,"
-            " best_ree, played, last_date, ree) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+            " best_ree, played, last_date, ree, sort_key) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?,"
+            " coalesce((SELECT sort_key FROM players WHERE id = ?), ''))"
             " ON CONFLICT (subset_id, player) DO UPDATE SET bot = excluded.bot,"
             " first_number = excluded.first_number, number = excluded.number, mu = excluded.mu,"
             " sigma = excluded.sigma, best_ree = excluded.best_ree, played = excluded.played,"
             " last_date = excluded.last_date, ree = excluded.ree",
-            (subset_id, key, int(key in bots), first, number, skill.mu, skill.sigma, best, played, last, ree),
+            (
+                subset_id,
+                key,
+                int(key in bots),
+                first,
+                number,
+                skill.mu,
+                skill.sigma,
+                best,
+                played,
+                last,
+                ree,
+                key,
+            ),
         )
     if seq % SNAPSHOT_EVERY == 0:
         conn.execute(
@@ -165,9 +179,8 @@ def _recents(
 
 
 _CURRENT = (
-    "SELECT c.player, p.sort_key, c.ree, c.best_ree, c.played, c.last_date, c.number"
-    " FROM rating_current c JOIN players p ON p.id = c.player"
-    " WHERE c.subset_id = ? AND c.bot = 0 AND c.first_number <= ?"
+    "SELECT player, sort_key, ree, best_ree, played, last_date, number FROM rating_current"
+    " WHERE subset_id = ? AND bot = 0 AND first_number <= ?"
 )
 _SNAPSHOT_AT = (
     "SELECT coalesce(max(at_number), 0) FROM rating_snapshot WHERE subset_id = ? AND at_number <= ?"

@@ -218,7 +218,10 @@ JOIN rating_history h ON h.subset_id = c.subset_id AND h.player = c.player AND h
     WHERE x.subset_id = c.subset_id AND x.player = c.player AND x.number <= m.number)
 WHERE m.seq % {every} = 0;
 DROP TABLE rating_history;
-ALTER TABLE rating_log RENAME TO rating_history
+ALTER TABLE rating_log RENAME TO rating_history;
+ALTER TABLE rating_current ADD COLUMN sort_key TEXT NOT NULL DEFAULT '';
+UPDATE rating_current SET sort_key = coalesce((SELECT p.sort_key FROM players p
+    WHERE p.id = rating_current.player), '')
 """
 
 
@@ -229,7 +232,8 @@ with the history until every (subset, player) had a page of its own. Each row po
 previous match in the subset (``prev``, 0 for the first), so the row before a match and the activity walk
 are primary-key lookups; ``rating_snapshot`` holds every listed player's standing after each
 `SNAPSHOT_EVERY`-th match of a subset, so a standing at any match is a snapshot row or one of the at most
-`SNAPSHOT_EVERY` matches after it."""
+`SNAPSHOT_EVERY` matches after it. ``rating_current`` keeps each player's sort key (names never change), so
+the standings need no lookup of the players but for the rows of the page."""
 
 MIGRATIONS: tuple[str, ...] = (SCHEMA_V1, SCHEMA_V2, SCHEMA_V3)
 """Migration ``i`` takes a database from ``user_version`` i to i + 1."""

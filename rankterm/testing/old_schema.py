@@ -29,9 +29,10 @@ INSERT INTO rating_old (subset_id, player, number, match_date, mu, sigma, ree, b
 SELECT subset_id, player, number, match_date, mu, sigma, ree, best_ree, played, last_date FROM rating_history;
 DROP TABLE rating_history;
 DROP TABLE rating_snapshot;
-ALTER TABLE rating_old RENAME TO rating_history
+ALTER TABLE rating_old RENAME TO rating_history;
+ALTER TABLE rating_current DROP COLUMN sort_key
 """
-"""Version 3 -> 2: the history keyed by player again, without ``prev``; no snapshots."""
+"""Version 3 -> 2: the history keyed by player again, without ``prev``; no snapshots; no sort keys kept."""
 
 _UNDO_V2 = """
 ALTER TABLE rating_current DROP COLUMN ree;

@@ -83,7 +83,7 @@ def _rows(store: Store) -> dict[str, list]:
         found["rating_current"] = sorted(
             tuple(r)
             for r in conn.execute(
-                "SELECT subset_id, player, bot, first_number, number, mu, sigma, best_ree, played, last_date"
+                "SELECT subset_id, player, bot, first_number, number, mu, sigma, best_ree, played, last_date, sort_key"
                 " FROM rating_current"
             )
         )
