@@ -10,7 +10,10 @@ Prints:
 
 - insert time per match (median over the 100-match batches) over the first and the last 2,000 matches,
   wall clock and CPU of this process, and their ratio end/start (expected <= 1.2: recording does not slow
-  down as the history grows);
+  down as the history grows). The two are timed side by side, batch for batch, so that a shared machine's
+  load weighs on both alike: the first `matches - 2,000` are loaded into the store, then each batch of the
+  last 2,000 goes into it right beside the same batch of the first 2,000 going into a fresh store (same
+  seed, same players and games, in turns which goes first);
 - pages written per match over the same batches (median): SQLite's own count of dirty pages its page cache
   wrote out, ``sqlite3_db_status(SQLITE_DBSTATUS_CACHE_WRITE)`` read through ctypes on the store's
   connection before and after each batch. In WAL mode that is the frames appended to the WAL, one per page a
@@ -189,48 +192,82 @@ def _ms(seconds: list[float]) -> tuple[float, float]:
     return statistics.median(ordered) * 1000, p95 * 1000
 
 
-def load(
-    store: Store, group: int, client_id: int, season: Season, total: int
-) -> tuple[list[float], list[float], list[float] | None, float]:
-    """Record `total` matches in batches of `BATCH`.
+@dataclass
+class Timings:
+    """Per-match figures of each timed batch: wall and CPU time (s), pages written (None: not countable)."""
 
-    Returns the wall and CPU time per match (s) of each batch, the pages written per match of each batch
-    (None when they cannot be counted), and the total wall time spent in add_matches.
-    """
-    wall: list[float] = []
-    cpu: list[float] = []
-    pages: list[float] | None = []
-    counter = PageCounter(store._conn)
-    loading = reported = 0.0
-    last_done = 0
-    report_every = max(BATCH, (total // 10) // BATCH * BATCH)
-    for start in range(0, total, BATCH):
-        body = [season.match(i) for i in range(start, min(total, start + BATCH))]
-        written = counter.read()
+    wall: list[float]
+    cpu: list[float]
+    pages: list[float] | None
+
+    def add(self, wall: float, cpu: float, pages: float | None, count: int) -> None:
+        self.wall.append(wall / count)
+        self.cpu.append(cpu / count)
+        if self.pages is not None and pages is not None:
+            self.pages.append(pages / count)
+        else:
+            self.pages = None
+
+
+class Loader:
+    """A store with its group, client, players and games, fed matches of one `Season` in batches."""
+
+    def __init__(self, db: Path, players: int, seed: int, total: int) -> None:
+        self.store = Store(db)
+        self.group = self.store.create_group("Benchmark group")
+        self.key, self.secret = self.store.create_client(self.group)
+        self.client_id = self.store.authenticate(self.key, self.secret).id
+        player_ids = [self.store.create_player(self.group, f"Player {i:03d}").id for i in range(players)]
+        self.game_ids = {g.name: self.store.create_game(self.group, name=g.name).id for g in GAMES}
+        self.season = Season(seed, player_ids, self.game_ids, total)
+        self.counter = PageCounter(self.store._conn)
+        self.done = 0
+        self.spent = 0.0
+
+    def batch(self, count: int, timings: Timings | None = None) -> None:
+        """Record the season's next `count` matches (one request's batch), timed into `timings`."""
+        body = [self.season.match(i) for i in range(self.done, self.done + count)]
+        written = self.counter.read()
         began, began_cpu = time.perf_counter(), time.process_time()
-        answer = store.add_matches(group, body, client_id=client_id, limits=GENEROUS)
+        answer = self.store.add_matches(self.group, body, client_id=self.client_id, limits=GENEROUS)
         took, took_cpu = time.perf_counter() - began, time.process_time() - began_cpu
-        written_after = counter.read()
+        written_after = self.counter.read()
         if answer.rejected_count:
             raise SystemExit(
-                f"match {start + answer.rejected[0].index + 1} refused: {answer.rejected[0].errors}"
+                f"match {self.done + answer.rejected[0].index + 1} refused: {answer.rejected[0].errors}"
             )
-        loading += took
-        wall.append(took / len(body))
-        cpu.append(took_cpu / len(body))
-        if pages is not None and written is not None and written_after is not None:
-            pages.append((written_after - written) / len(body))
-        else:
-            pages = None
-        done = start + len(body)
-        if done % report_every == 0 or done == total:
+        self.done += count
+        self.spent += took
+        if timings is not None:
+            pages = None if written is None or written_after is None else written_after - written
+            timings.add(took, took_cpu, pages, count)
+
+
+def load(loader: Loader, count: int) -> None:
+    """Record `count` matches in batches of `BATCH`, saying how it goes on stderr."""
+    reported, last_done = loader.spent, loader.done
+    report_every = max(BATCH, (count // 10) // BATCH * BATCH)
+    goal = loader.done + count
+    while loader.done < goal:
+        loader.batch(min(BATCH, goal - loader.done))
+        if loader.done % report_every == 0 or loader.done == goal:
             print(
-                f"  ... {done:>7,} matches, {loading:6.1f} s ({loading - reported:.1f} s for these {done - last_done:,})",
+                f"  ... {loader.done:>7,} matches, {loader.spent:6.1f} s"
+                f" ({loader.spent - reported:.1f} s for these {loader.done - last_done:,})",
                 file=sys.stderr,
                 flush=True,
             )
-            reported, last_done = loading, done
-    return wall, cpu, pages, loading
+            reported, last_done = loader.spent, loader.done
+
+
+def side_by_side(late: Loader, early: Loader, edge: int) -> tuple[Timings, Timings]:
+    """The next `edge` matches into `late` and the first `edge` into `early`, batch beside batch."""
+    first, last = Timings([], [], []), Timings([], [], [])
+    for k in range(edge // BATCH):
+        turns = ((early, first), (late, last)) if k % 2 == 0 else ((late, last), (early, first))
+        for loader, timings in turns:
+            loader.batch(BATCH, timings)
+    return first, last
 
 
 async def time_rankings_http(
@@ -312,6 +349,13 @@ def time_standings(store: Store, group: int, key: str, secret: str, subset: str,
         )
 
 
+def _load() -> str:
+    try:
+        return " ".join(Path("/proc/loadavg").read_text().split()[:3])
+    except OSError:
+        return "n/a"
+
+
 def _ratio(name: str, first: float, last: float, unit: str) -> str:
     return f"  {name:<22} first {first:8.3f} {unit}, last {last:8.3f} {unit}, end/start {last / first:5.2f}"
 
@@ -338,47 +382,46 @@ def main(argv: list[str] | None = None) -> int:
 
     with tempfile.TemporaryDirectory(prefix="rankterm-bench-") as tmp:
         db = args.db or Path(tmp) / "service.db"
-        store = Store(db)
-        group = store.create_group("Benchmark group")
-        key, secret = store.create_client(group)
-        client_id = store.authenticate(key, secret).id
-        player_ids = [store.create_player(group, f"Player {i:03d}").id for i in range(args.players)]
-        game_ids = {g.name: store.create_game(group, name=g.name).id for g in GAMES}
-        season = Season(args.seed, player_ids, game_ids, args.matches)
-
+        late = Loader(db, args.players, args.seed, args.matches)
         print(
             f"Loading {args.matches:,} matches among {args.players} players, {len(GAMES)} games, "
-            f"seed {args.seed}, into {db.name} (batches of {BATCH} via Store.add_matches)",
+            f"seed {args.seed}, into {db.name} (batches of {BATCH} via Store.add_matches); the last {edge:,}"
+            f" side by side with the first {edge:,} into a fresh store",
             flush=True,
         )
         wall = time.perf_counter()
-        per_match, per_match_cpu, pages, loading = load(store, group, client_id, season, args.matches)
+        load(late, args.matches - edge)
+        early = Loader(Path(tmp) / "fresh.db", args.players, args.seed, args.matches)
+        first_t, last_t = side_by_side(late, early, edge)
+        early.store.close()
         wall = time.perf_counter() - wall
         batches = edge // BATCH
 
-        def ends(values: list[float], scale: float) -> tuple[float, float]:
-            return statistics.median(values[:batches]) * scale, statistics.median(values[-batches:]) * scale
+        def ends(first_values: list[float], last_values: list[float], scale: float) -> tuple[float, float]:
+            return statistics.median(first_values) * scale, statistics.median(last_values) * scale
 
-        first, last = ends(per_match, 1000)
-        first_cpu, last_cpu = ends(per_match_cpu, 1000)
+        first, last = ends(first_t.wall, last_t.wall, 1000)
+        first_cpu, last_cpu = ends(first_t.cpu, last_t.cpu, 1000)
         print(
             f"\nInsert time per match, median of {batches} batches of {BATCH}: the first {edge:,} matches"
-            f" and the last {edge:,}:"
+            f" and the last {edge:,}, side by side:"
         )
         print(_ratio("wall clock", first, last, "ms"))
         print(_ratio("CPU of this process", first_cpu, last_cpu, "ms"))
         flat = max(last / first, last_cpu / first_cpu) <= FLAT
         print(f"  (expected end/start <= {FLAT:g}, wall and CPU: {'ok' if flat else 'MISSED'})")
-        if pages:
-            first_pages, last_pages = ends(pages, 1)
+        if first_t.pages and last_t.pages:
+            first_pages, last_pages = ends(first_t.pages, last_t.pages, 1)
             print(_ratio("pages written/match", first_pages, last_pages, "  "))
-            print(f"  pages written per match over the whole load: {statistics.fmean(pages):.2f}")
         else:
             print("  pages written per match: n/a (sqlite3_db_status not reachable)")
+        loading = late.spent
         print(
-            f"Total load time: {loading:.1f} s in add_matches ({wall:.1f} s with match generation), "
-            f"{args.matches / loading:,.0f} matches/s"
+            f"Total load time: {loading:.1f} s in add_matches ({wall:.1f} s with match generation and the"
+            f" fresh store), {args.matches / loading:,.0f} matches/s; load average now {_load()}"
         )
+        store, group, key, secret = late.store, late.group, late.key, late.secret
+        game_ids = late.game_ids
 
         subset = game_subset_key(game_ids["Catan"])
         time_standings(store, group, key, secret, subset, args.matches)
