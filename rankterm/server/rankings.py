@@ -35,7 +35,7 @@ Rules the wire leaves open (ours):
 from __future__ import annotations
 
 from bisect import bisect_left
-from collections.abc import Iterable, Sequence
+from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from functools import lru_cache
@@ -182,12 +182,19 @@ _CURRENT = (
     "SELECT player, sort_key, ree, best_ree, played, last_date, number FROM rating_current"
     " WHERE subset_id = ? AND bot = 0 AND first_number <= ?"
 )
-_SNAPSHOT_AT = (
-    "SELECT coalesce(max(at_number), 0) FROM rating_snapshot WHERE subset_id = ? AND at_number <= ?"
+_SNAPSHOTS_AROUND = (
+    "SELECT (SELECT max(at_number) FROM rating_snapshot WHERE subset_id = ? AND at_number <= ?),"
+    " (SELECT min(at_number) FROM rating_snapshot WHERE subset_id = ? AND at_number > ?)"
 )
 _HISTORY_AFTER = (
     "SELECT player, ree, best_ree, played, last_date, number FROM rating_history"
     " WHERE subset_id = ? AND number > ? AND number <= ? ORDER BY number"
+)
+_HISTORY_BEFORE = (
+    # The row before each player's first match in (n, snapshot]: their standing after n.
+    "SELECT b.player, b.ree, b.best_ree, b.played, b.last_date, b.number FROM rating_history h"
+    " JOIN rating_history b ON b.subset_id = h.subset_id AND b.number = h.prev AND b.player = h.player"
+    " WHERE h.subset_id = ? AND h.number > ? AND h.number <= ? AND h.prev <= ? AND h.prev > 0"
 )
 _SNAPSHOT_ROWS = (
     "SELECT player, ree, best_ree, played, last_date, number FROM rating_snapshot"
@@ -199,25 +206,44 @@ def _standings_at(conn: Conn, subset_id: int, number: int) -> list[tuple]:
     """Every listed (non-bot) player's standing after match `number`, by position.
 
     Rows of (player, sort key, ree, best ree, played, last date, number of their latest match up to n).
-    A player who has not played since n stands as ``rating_current`` says; the others as their latest
-    history row after the last snapshot at or before n, or else as that snapshot says.
+    A player who has not played since n stands as ``rating_current`` says; the others as `_then` says.
     """
     rows = conn.execute(_CURRENT, (subset_id, number)).fetchall()
     later = {r[0]: i for i, r in enumerate(rows) if r[6] > number}
     if later:
-        snapshot = conn.execute(_SNAPSHOT_AT, (subset_id, number)).fetchone()[0]
-        then = {r[0]: r for r in conn.execute(_HISTORY_AFTER, (subset_id, snapshot, number)) if r[0] in later}
-        missing = [pid for pid in later if pid not in then]
-        for start in range(0, len(missing), _CHUNK):
-            chunk = missing[start : start + _CHUNK]
-            sql = _SNAPSHOT_ROWS.format(marks=",".join("?" * len(chunk)))
-            then.update((r[0], r) for r in conn.execute(sql, (subset_id, snapshot, *chunk)))
+        then = _then(conn, subset_id, number, later)
         for pid, i in later.items():
             _, ree, best_ree, played, last_date, latest = then[pid]
             rows[i] = (pid, rows[i][1], ree, best_ree, played, last_date, latest)
     # Python's order on both engines (PostgreSQL would compare its escaped text, see `pg.escape`).
     rows.sort(key=_row_key)
     return rows
+
+
+def _then(conn: Conn, subset_id: int, number: int, players: Collection[str]) -> dict[str, tuple]:
+    """How `players` (each with a match after n, and one at or before) stood after match `number`.
+
+    From the nearer snapshot: from the last one at or before n, a player's latest history row after it,
+    or else their row in it; from the first one after n, the row before a player's first match after n
+    (its ``prev``), or else their row in it. Either way at most half of `SNAPSHOT_EVERY` matches are read
+    on average. Rows of (player, ree, best ree, played, last date, number of their match).
+    """
+    below, above = conn.execute(_SNAPSHOTS_AROUND, (subset_id, number, subset_id, number)).fetchone()
+    below = below or 0
+    if above is None or number - below <= above - number:
+        snapshot = below
+        rows = conn.execute(_HISTORY_AFTER, (subset_id, below, number))
+        then = {r[0]: r for r in rows if r[0] in players}
+    else:
+        snapshot = above
+        rows = conn.execute(_HISTORY_BEFORE, (subset_id, number, above, number))
+        then = {r[0]: r for r in rows if r[0] in players}
+    missing = [pid for pid in players if pid not in then]
+    for start in range(0, len(missing), _CHUNK):
+        chunk = missing[start : start + _CHUNK]
+        sql = _SNAPSHOT_ROWS.format(marks=",".join("?" * len(chunk)))
+        then.update((r[0], r) for r in conn.execute(sql, (subset_id, snapshot, *chunk)))
+    return then
 
 
 _CHUNK = 500

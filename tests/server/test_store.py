@@ -145,7 +145,8 @@ def _plan(store: Store, sql: str, params: tuple) -> list[str]:
 def test_ranking_lookups_use_indexes_never_a_scan(demo):
     lookups = [
         (rankings._CURRENT, (1, 10)),
-        (rankings._SNAPSHOT_AT, (1, 10)),
+        (rankings._SNAPSHOTS_AROUND, (1, 10, 1, 10)),
+        (rankings._HISTORY_BEFORE, (1, 10, 20, 10)),
         (rankings._HISTORY_AFTER, (1, 0, 10)),
         (rankings._SNAPSHOT_ROWS.format(marks="?,?"), (1, 8, "x", "y")),
         (
@@ -164,8 +165,8 @@ def test_ranking_lookups_use_indexes_never_a_scan(demo):
         ),
         ("SELECT coalesce(max(number), 0) + 1 FROM matches WHERE group_id = ?", (1,)),
     ]
-    # What may be scanned: the walk's own rows (its start values, its queue), nothing stored.
-    walked = {"SCAN s", "SCAN w", "SCAN walk", "SCAN 2 CONSTANT ROWS"}
+    # What may be scanned: the walk's own rows (its start values, its queue) and constants, nothing stored.
+    walked = {"SCAN s", "SCAN w", "SCAN walk", "SCAN 2 CONSTANT ROWS", "SCAN CONSTANT ROW"}
     for sql, params in lookups:
         plan = _plan(demo, sql, params)
         scans = {step for step in plan if step.startswith("SCAN")}
