@@ -5,6 +5,10 @@ Tokens are HS256 JWTs signed with the service's own key (kept in the database, m
 ``sub`` (client id, a string as RFC 7519 wants), ``grp`` (group id), ``iat`` and ``exp``. Only HS256 is
 accepted on the way back in; expiry is checked against the service's clock, not PyJWT's, so tests (and a
 service with an injected clock) agree on what "expired" means.
+
+A token once verified is remembered (with its signing key; `VERIFIED_KEPT` at most), so the next request
+with it skips PyJWT (~0.06 ms of every request); expiry is still checked against the clock each time, and
+whether its client is still enabled is the caller's business (the store, on every request).
 """
 
 from __future__ import annotations
@@ -93,8 +97,27 @@ def mint(key: bytes, client_id: int, group_id: int, now: float, ttl: int) -> str
 _REFUSED = "Authentication required: the token is missing, invalid or expired."
 
 
+VERIFIED_KEPT = 4096
+"""Verified tokens remembered at most; past it the memory starts afresh."""
+
+_verified: dict[tuple[bytes, str], Claims] = {}
+
+
 def verify(key: bytes, token: str, now: float) -> Claims:
     """The claims of a token this service signed and that has not expired; `Fault` A002 otherwise."""
+    claims = _verified.get((key, token))
+    if claims is None:
+        claims = _signed_claims(key, token)
+        if len(_verified) >= VERIFIED_KEPT:
+            _verified.clear()
+        _verified[(key, token)] = claims
+    if now >= claims.expires_at:
+        raise Fault("A002", "Authentication required: the token has expired.")
+    return claims
+
+
+def _signed_claims(key: bytes, token: str) -> Claims:
+    """The claims of a token signed with `key` (HS256, every claim present and an integer); `Fault` A002 otherwise."""
     try:
         header = jwt.get_unverified_header(token)
         if header.get("alg") != ALGORITHM:
@@ -117,6 +140,4 @@ def verify(key: bytes, token: str, now: float) -> Claims:
             raise Fault("A002", _REFUSED)
     except (jwt.PyJWTError, ValueError, TypeError, KeyError):
         raise Fault("A002", _REFUSED) from None
-    if now >= expires:
-        raise Fault("A002", "Authentication required: the token has expired.")
     return Claims(client_id, group_id, issued, expires)
