@@ -27,7 +27,10 @@ _CHUNK = 500
 def player_from_row(row: sqlite3.Row | tuple) -> Player:
     """A `Player` from a row selected with `PLAYER_COLUMNS`."""
     pid, ghost, username, display, icon = tuple(row)
-    return Player(id=pid, ghost=bool(ghost), username=username, display_name=display, icon=icon)
+    # Every field given, of its type (the store's own columns): nothing to validate.
+    return Player.model_construct(
+        id=pid, ghost=bool(ghost), username=username, display_name=display, icon=icon
+    )
 
 
 def load_players(conn: Conn, ids: Iterable[str]) -> dict[str, Player]:

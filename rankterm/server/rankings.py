@@ -39,6 +39,7 @@ from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from functools import lru_cache
+from operator import itemgetter
 
 from rankterm.api.models import RankingRow
 from rankterm.server import rating
@@ -215,8 +216,10 @@ def _standings_at(conn: Conn, subset_id: int, number: int) -> list[tuple]:
         for pid, i in later.items():
             _, ree, best_ree, played, last_date, latest = then[pid]
             rows[i] = (pid, rows[i][1], ree, best_ree, played, last_date, latest)
-    # Python's order on both engines (PostgreSQL would compare its escaped text, see `pg.escape`).
-    rows.sort(key=_row_key)
+    # Python's order on both engines (PostgreSQL would compare its escaped text, see `pg.escape`): `_key`,
+    # in two stable sorts on C-level keys (by name and id, then by ree and matches played, descending).
+    rows.sort(key=itemgetter(1, 0))
+    rows.sort(key=itemgetter(2, 4), reverse=True)
     return rows
 
 
