@@ -37,7 +37,7 @@ Concurrency (several workers, several machines), by PostgreSQL itself, not by a 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from functools import lru_cache
 from typing import Any
@@ -223,10 +223,11 @@ class PgEngine:
             finally:
                 raw.execute("SELECT pg_advisory_unlock(%s, 0)", (LOCK_SETUP,))
 
-    def migrate(self) -> int:
+    def migrate(self, notice: Callable[[str], None] | None = None) -> int:
         """Bring the database up to `schema.SCHEMA_VERSION`, one transaction per migration; the version.
 
-        The caller holds the setup lock, so workers starting together migrate once.
+        The caller holds the setup lock, so workers starting together migrate once. `notice` is told, once,
+        before an existing database is upgraded (`schema.upgrade_notice`).
         """
         with self.pool.connection() as raw:
             raw.execute("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)")
@@ -236,6 +237,8 @@ class PgEngine:
                 raise schema.SchemaTooNew(
                     f"database schema version {version} is newer than this rankterm ({schema.SCHEMA_VERSION})"
                 )
+            if notice is not None and (text := schema.upgrade_notice(version)) is not None:
+                notice(text)
             while version < schema.SCHEMA_VERSION:
                 with raw.transaction():
                     for statement in schema.statements(ddl(schema.MIGRATIONS[version])):

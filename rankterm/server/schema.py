@@ -24,6 +24,7 @@ Layout (one file, several groups):
 from __future__ import annotations
 
 import sqlite3
+from collections.abc import Callable
 
 SCHEMA_V1 = """
 CREATE TABLE meta (
@@ -250,13 +251,25 @@ def statements(script: str) -> list[str]:
     return [s.strip() for s in script.split(";") if s.strip()]
 
 
-def migrate(conn: sqlite3.Connection) -> int:
-    """Bring the database up to `SCHEMA_VERSION`, one transaction per migration; return the version."""
+def upgrade_notice(version: int) -> str | None:
+    """What to tell whoever waits while a database of schema `version` is upgraded (None: nothing to say)."""
+    if version == 0 or version >= SCHEMA_VERSION:
+        return None  # a new database, or one up to date
+    return f"upgrading the database from schema {version} to {SCHEMA_VERSION} (once; a long history takes a while)"
+
+
+def migrate(conn: sqlite3.Connection, notice: Callable[[str], None] | None = None) -> int:
+    """Bring the database up to `SCHEMA_VERSION`, one transaction per migration; return the version.
+
+    `notice` is told, once, before an existing database is upgraded (`upgrade_notice`).
+    """
     version = conn.execute("PRAGMA user_version").fetchone()[0]
     if version > SCHEMA_VERSION:
         raise SchemaTooNew(
             f"database schema version {version} is newer than this rankterm ({SCHEMA_VERSION})"
         )
+    if notice is not None and (text := upgrade_notice(version)) is not None:
+        notice(text)
     while version < SCHEMA_VERSION:
         conn.execute("BEGIN IMMEDIATE")
         try:

@@ -124,7 +124,7 @@ def main(argv: list[str] | None = None, *, out: TextIO | None = None) -> int:
         return 2
     path: Path | str = args.db if postgres else Path(args.db) if args.db is not None else default_db()
     try:
-        store = Store(path)
+        store = Store(path, notice=lambda text: print(f"rankterm serve: {text}", file=sys.stderr, flush=True))
     except Exception as exc:  # one line, never a traceback (OSError, sqlite3/psycopg errors, SchemaTooNew)
         if not isinstance(exc, OSError | sqlite3.Error | SchemaTooNew | ImportError) and not _is_db_error(
             exc

@@ -62,17 +62,22 @@ class Store:
     """The service's database. `clock` (seconds since the epoch) stamps dates and quota buckets."""
 
     def __init__(
-        self, path: str | os.PathLike[str] = ":memory:", *, clock: Callable[[], float] | None = None
+        self,
+        path: str | os.PathLike[str] = ":memory:",
+        *,
+        clock: Callable[[], float] | None = None,
+        notice: Callable[[str], None] | None = None,
     ):
+        """Open (create, upgrade) the database at `path`; `notice` is told before a long upgrade starts."""
         self.path = os.fspath(path)
         self.clock: Callable[[], float] = clock or time.time
         self._lock = threading.RLock()
         self._pg: Any = None
         if _is_url(self.path):
-            self._open_postgres(self.path)
+            self._open_postgres(self.path, notice)
             return
         self._conn = self._connect(self.path)
-        schema.migrate(self._conn)
+        schema.migrate(self._conn, notice)
         with self._write() as conn:
             self._set_up(conn)
         self._signing_key = self._load_signing_key()
@@ -85,7 +90,7 @@ class Store:
             (tokens.new_signing_key(),),
         )
 
-    def _open_postgres(self, url: str) -> None:
+    def _open_postgres(self, url: str, notice: Callable[[str], None] | None) -> None:
         try:
             from rankterm.server.pg import PgEngine  # psycopg is needed only for PostgreSQL
         except ImportError as exc:
@@ -95,7 +100,7 @@ class Store:
         self._pg = PgEngine(url)
         try:
             with self._pg.setup_lock():  # workers starting together set up once, one after the other
-                self._pg.migrate()
+                self._pg.migrate(notice)
                 with self._write() as conn:
                     self._set_up(conn)
             self._signing_key = self._load_signing_key()
@@ -117,8 +122,9 @@ class Store:
         if path != ":memory:":
             conn.execute("PRAGMA journal_mode = WAL")
             conn.execute("PRAGMA synchronous = NORMAL")
-            # 32 MiB of page cache instead of 2: at 100,000 matches the history's pages a batch touches no
-            # longer fit in the default, and each miss is a read from the OS (counted in insert CPU).
+            # 32 MiB of page cache instead of 2: at 100,000 matches the pages the standings read (a subset's
+            # current rows, snapshot and recent history) no longer fit in the default, and each miss is a
+            # read from the OS.
             conn.execute(f"PRAGMA cache_size = {CACHE_KIB}")
         return conn
 

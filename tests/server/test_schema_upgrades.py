@@ -139,3 +139,19 @@ def test_each_history_row_points_at_the_players_previous_match(store):
     for subset_id, player, number, prev in sorted(history, key=lambda r: (r[0], r[1], r[2])):
         assert prev == last.get((subset_id, player), 0)
         last[(subset_id, player)] = number
+
+
+def test_an_upgrade_is_said_once_before_it_starts_and_a_new_or_current_database_says_nothing(db, clock):
+    said: list[str] = []
+    with Store(db, clock=clock, notice=said.append) as store:
+        _record(store)
+        downgrade(store, 2)
+    assert said == []  # a new database
+
+    with Store(db, clock=clock, notice=said.append):
+        pass
+    assert said == ["upgrading the database from schema 2 to 3 (once; a long history takes a while)"]
+
+    with Store(db, clock=clock, notice=said.append):
+        pass
+    assert len(said) == 1  # up to date now
