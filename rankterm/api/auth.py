@@ -6,6 +6,9 @@ is stored with the base URL and key it was issued for, and is never handed out f
 
 from __future__ import annotations
 
+import base64
+import binascii
+import json
 import os
 import tempfile
 import time
@@ -22,14 +25,19 @@ RENEW_MARGIN = 60.0
 
 
 def token_expiry(token: str) -> float | None:
-    """The `exp` claim of a JWT, read without verifying the signature (only the service can); None if absent."""
-    import jwt  # here, not at the top: it costs the app's start ~30 ms and is needed only with a token
+    """The `exp` claim of a JWT, read without verifying the signature (only the service can); None if absent.
 
-    try:
-        claims = jwt.decode(token, options={"verify_signature": False, "verify_exp": False})
-    except jwt.PyJWTError:
+    A JWT is three base64url parts joined by dots, the middle one a JSON object of claims (RFC 7519); reading
+    it needs no JWT library (PyJWT and its algorithms cost a seat ~0.5 MB for as long as it runs: issue 14).
+    """
+    parts = token.split(".")
+    if len(parts) != 3:
         return None
-    exp = claims.get("exp")
+    try:
+        claims = json.loads(base64.urlsafe_b64decode(parts[1] + "=" * (-len(parts[1]) % 4)))
+    except (ValueError, binascii.Error):  # ValueError covers JSON and UTF-8 that does not decode
+        return None
+    exp = claims.get("exp") if isinstance(claims, dict) else None
     return float(exp) if isinstance(exp, int | float) and not isinstance(exp, bool) else None
 
 
