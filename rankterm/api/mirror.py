@@ -97,7 +97,11 @@ class HeldPage:
 
 
 def _dumps(value: Any) -> str:
+    """JSON text as the mirror stores it (compact, UTF-8 kept)."""
     return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
+
+
+dumps = _dumps
 
 
 class Mirror:
@@ -327,10 +331,15 @@ class Mirror:
         return int(row[0]), int(row[1])
 
     def put_matches(
-        self, matches: Iterable[tuple[int, str | None, Any]], *, replace_all: bool = False
+        self,
+        matches: Iterable[tuple[int, str | None, Any]],
+        *,
+        replace_all: bool = False,
+        dumped: bool = False,
     ) -> None:
-        """Store (number, game id, wire-form match) rows; with `replace_all` they become the only ones."""
-        rows = [(number, game, _dumps(body)) for number, game, body in matches]
+        """Store (number, game id, wire-form match) rows; with `replace_all` they become the only ones. With
+        `dumped`, each wire form is already JSON text (`dumps`)."""
+        rows = [(number, game, body if dumped else _dumps(body)) for number, game, body in matches]
 
         def write() -> None:
             with self._db:
