@@ -14,6 +14,7 @@
 
 from __future__ import annotations
 
+import sys
 import time
 from collections.abc import Iterable
 
@@ -22,13 +23,23 @@ from textual.app import App, ScreenStackError, SystemCommand
 from textual.dom import NoScreen
 from textual.screen import Screen
 from textual.timer import Timer
-from textual.widgets import Input, OptionList, TextArea
+from textual.widgets import Input, OptionList
 
 HOLD_KEYS_FOR = 3.0
 """Seconds a new screen may take to place its focus (a busy machine, a slow SSH link) before the keys typed
 meanwhile go where they can; a screen with no field for them gets them as soon as it is composed."""
 
 _NOT_IN_PALETTE = frozenset({"command_palette", "help_quit"})
+
+
+def _is_text_field(widget: object) -> bool:
+    """An Input, a TextArea or an OptionList. TextArea is checked only once its module is loaded (no screen of
+    rankterm has one; a widget cannot be one before): importing it for this check alone would load its
+    document model, ~0.5 MB that a seat keeps for its whole life (issue 14)."""
+    if isinstance(widget, Input | OptionList):
+        return True
+    text_area = sys.modules.get("textual.widgets._text_area")
+    return text_area is not None and isinstance(widget, text_area.TextArea)
 
 
 class AppKeys(App):
@@ -55,7 +66,7 @@ class AppKeys(App):
         """Run the app's own binding of `event` at once, when nothing closer to the focus takes that key and no
         text field has the focus; True when it ran."""
         focused = self.focused
-        if isinstance(focused, Input | TextArea | OptionList):
+        if _is_text_field(focused):
             return False  # a letter typed in a field is text; in a list (a Select's too) it searches
         try:
             active = self.screen.active_bindings.get(event.key)
