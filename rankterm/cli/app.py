@@ -16,6 +16,7 @@ if TYPE_CHECKING:
     from rankterm.api.auth import Token, TokenCache
     from rankterm.api.client import RankingClient
     from rankterm.api.outbox import Outbox
+    from rankterm.cli.startup import GcPause
     from rankterm.config import Profile
     from rankterm.tui.app import RanktermApp
 
@@ -132,7 +133,22 @@ def make_outbox(client: RankingClient, demo: bool) -> Outbox:
 
 
 def build_app(*, demo: bool, profile: str | None) -> RanktermApp:
-    """The app as `rankterm` / `rankterm demo` start it. The demo group is built after the first screen."""
+    """The app as `rankterm` / `rankterm demo` start it: the demo group is built in a thread while the first
+    screen comes up, the cyclic garbage collector is paused until the first service is open (`startup`)."""
+    from rankterm.cli.startup import AFTER_OPEN, pause_gc
+
+    gc_pause = pause_gc()
+    try:
+        app = _build_app(demo=demo, profile=profile, gc_pause=gc_pause)
+    except BaseException:
+        gc_pause.resume()
+        raise
+    if not demo:
+        gc_pause.resume_in(AFTER_OPEN)  # a profile's client is made above; the demo's when it is built
+    return app
+
+
+def _build_app(*, demo: bool, profile: str | None, gc_pause: GcPause) -> RanktermApp:
     from rankterm.config import config_warnings, load_config
     from rankterm.tui.app import RanktermApp
 
@@ -150,19 +166,31 @@ def build_app(*, demo: bool, profile: str | None) -> RanktermApp:
         config=config,
         client=client,
         demo=demo,
-        demo_factory=_early_demo() if demo else make_demo_client,
+        demo_factory=_early_demo(gc_pause) if demo else make_demo_client,
         client_factory=make_profile_client,
         outbox_factory=make_outbox,
     )
 
 
-def _early_demo() -> Callable[[], RankingClient]:
+def _early_demo(gc_pause: GcPause) -> Callable[[], RankingClient]:
     """A demo factory whose first client is already being built (a thread started now, while Textual starts
-    and paints the first screen); later calls build a fresh one."""
+    and paints the first screen); later calls build a fresh one. The paused collector is given back once
+    the first is built (`startup.AFTER_OPEN` later), or at once if it could not be."""
     from concurrent.futures import ThreadPoolExecutor
 
+    from rankterm.cli.startup import AFTER_OPEN
+
+    def build_first() -> RankingClient:
+        try:
+            client = make_demo_client()
+        except BaseException:
+            gc_pause.resume()
+            raise
+        gc_pause.resume_in(AFTER_OPEN)
+        return client
+
     pool = ThreadPoolExecutor(1, thread_name_prefix="rankterm-demo")
-    first = pool.submit(make_demo_client)
+    first = pool.submit(build_first)
     pool.shutdown(wait=False)
     taken = False
 
