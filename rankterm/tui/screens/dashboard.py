@@ -3,7 +3,7 @@
 The three are asked one after the other in one worker (quota last, so it counts the calls just made) and shown
 when they arrive: whenever the screen is shown, after a match is sent from this seat, and on F5 or ctrl+r
 ("r" is the rankings key app-wide). What is shown stays up while it is asked again (the loading indicator is
-for the first time only). Nothing repaints while idle.
+for the first time only, once it takes longer than `SPINNER_AFTER`). Nothing repaints while idle.
 """
 
 from __future__ import annotations
@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.widget import Widget
 from textual.widgets import Header, Static
 
 from rankterm.api.errors import RanktermError
@@ -24,6 +25,9 @@ from rankterm.tui.widgets.usage_bar import UsageBar
 
 if TYPE_CHECKING:
     from rankterm.api.models import MatchStatus, Quota, ServiceStatus
+
+SPINNER_AFTER = 0.15
+"""Seconds the first load waits before a panel still waiting shows a spinner."""
 
 COUNTERS: tuple[tuple[str, str], ...] = (
     ("queued", "accepted, not inserted"),
@@ -107,10 +111,14 @@ class DashboardScreen(RanktermScreen):
     @task(group="dashboard")
     async def load(self) -> None:
         panels = [self.query_one(f"#{name}") for name in ("dash-status", "dash-counters", "dash-quota")]
-        for panel in panels:
-            panel.loading = not self._loaded
         if not self.has_client:
-            return  # the service is being opened (the demo group is built at start): it loads us when ready
+            # The service is being opened (the demo group is built at start): it loads us when ready. No
+            # spinners meanwhile: their frames would take the CPU from the thread that builds it.
+            return
+        # The first time, a panel still waiting after SPINNER_AFTER shows a spinner: quick answers (the
+        # in-process demo) show their figures without a spinner flashing before them.
+        waiting = {panel.id for panel in panels} if not self._loaded else set()
+        spinners = self.set_timer(SPINNER_AFTER, lambda: self._spin(panels, waiting)) if waiting else None
         self._loaded = True
         steps = (
             ("dash-status", self._load_status),
@@ -126,11 +134,19 @@ class DashboardScreen(RanktermScreen):
                     if panel_id == "dash-status":
                         self.show_error(exc)
                 finally:
+                    waiting.discard(panel_id)
                     self.query_one(f"#{panel_id}").loading = False
         finally:
+            if spinners is not None:
+                spinners.stop()
             for panel in panels:
                 panel.loading = False
             self.note_freshness()
+
+    @staticmethod
+    def _spin(panels: list[Widget], waiting: set[str | None]) -> None:
+        for panel in panels:
+            panel.loading = panel.id in waiting
 
     def _panel_error(self, panel_id: str, exc: BaseException) -> None:
         target = {"dash-status": "#dash-status-text", "dash-counters": "#dash-counters-text"}.get(panel_id)
