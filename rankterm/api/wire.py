@@ -111,15 +111,33 @@ class WireModel(BaseModel):
 
     def to_wire(self) -> dict[str, Any]:
         """Exactly the documented keys, by their wire names, booleans as 0/1 (extras left out)."""
+        fields = _WIRE_KEYS.get(type(self))
+        if fields is None:
+            fields = _wire_keys(type(self))
+        values = self.__dict__
         out: dict[str, Any] = {}
-        for name, info in type(self).model_fields.items():
-            value = getattr(self, name)
-            key = info.alias or name
-            out[key] = _wire_value(value, info)
+        for name, key in fields:
+            value = values[name]
+            out[key] = value if type(value) in _AS_IS else _wire_value(value)
         return out
 
 
+_AS_IS = frozenset({str, int, float, type(None)})
+"""Types whose values go on the wire as they are (exactly these: bool, enums and str subclasses do not)."""
+
+_WIRE_KEYS: dict[type, tuple[tuple[str, str], ...]] = {}
+"""(field name, wire key) of each model class, in field order, worked out once per class."""
+
+
+def _wire_keys(cls: type[WireModel]) -> tuple[tuple[str, str], ...]:
+    fields = tuple((name, info.alias or name) for name, info in cls.model_fields.items())
+    _WIRE_KEYS[cls] = fields
+    return fields
+
+
 def _wire_value(value: Any, info: Any = None) -> Any:
+    if type(value) in _AS_IS:
+        return value
     if isinstance(value, WireModel):
         return value.to_wire()
     if isinstance(value, list):
