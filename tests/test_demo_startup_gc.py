@@ -78,7 +78,7 @@ def test_a_demo_group_that_could_not_be_built_gives_the_collector_back(collector
 
     monkeypatch.setattr(app, "make_demo_client", broken)
     pause = startup.pause_gc()
-    factory = app._early_demo(pause)
+    factory = app._demo_factory(pause)
     with pytest.raises(RanktermError):
         factory()  # what the app's `open_demo` calls (in a thread) and says in one sentence
     assert gc.isenabled() and not pause.paused
