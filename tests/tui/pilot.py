@@ -4,12 +4,15 @@ match form. Every test module imports these from here; no test module imports an
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import unicodedata
 
 import httpx
 from textual import events
+from textual.app import App
 from textual.keys import REPLACED_KEYS, _character_to_key, _get_unicode_name_from_key
 from textual.pilot import Pilot
+from textual.worker import WorkerCancelled
 
 from rankterm.api.client import RankingClient
 from rankterm.api.models import NewFaction, NewMatch, Weight
@@ -52,12 +55,20 @@ async def type_at(pilot: Pilot, keys: list[str], gap: float) -> None:
         await asyncio.sleep(gap)
 
 
+async def workers_done(app: App) -> None:
+    """Wait for the app's workers to end: a worker cancelled on the way (an exclusive one replaced by a
+    newer read, as a screen does when shown twice quickly) has ended too; a failed one still raises."""
+    for worker in list(app.workers):
+        with contextlib.suppress(WorkerCancelled):
+            await worker.wait()
+
+
 async def settle(pilot: Pilot, delay: float = 0.0) -> None:
     """Let messages, timers (`delay` seconds) and workers finish, then repaint."""
     await pilot.pause(delay or None)
-    await pilot.app.workers.wait_for_complete()
+    await workers_done(pilot.app)
     await pilot.pause()
-    await pilot.app.workers.wait_for_complete()
+    await workers_done(pilot.app)
     await pilot.pause()
 
 

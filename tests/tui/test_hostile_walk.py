@@ -22,7 +22,7 @@ from rankterm.tui.text import NONE
 from rankterm.tui.widgets.match_form.game_picker import GamePicker
 from rankterm.tui.widgets.match_form.player_picker import PlayerPicker
 
-from .pilot import settle
+from .pilot import settle, workers_done
 from .public_service import public_client
 
 ESC = "\x1b[2J\x1b]0;pwned\x07"
@@ -103,7 +103,7 @@ async def seed_embedded(client: Any) -> None:
 
 async def quick(pilot: Any) -> None:
     """Let the workers started by the last key finish, and repaint."""
-    await pilot.app.workers.wait_for_complete()
+    await workers_done(pilot.app)
     await pilot.pause()
 
 
