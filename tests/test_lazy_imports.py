@@ -28,6 +28,9 @@ NEVER_ON_A_REMOTE = (
     "plotext",
     "click",  # httpx's own command line (rankterm.cli marks httpx._main absent)
     "httpx._main",
+    "rich._emoji_codes",  # 3,600 emoji names: loaded when text is read as markup (ours never is)
+    "textual.widgets._text_area",  # nothing on these screens is a TextArea
+    "textual.document",
 )
 
 CHILD = """
