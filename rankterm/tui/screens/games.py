@@ -15,6 +15,7 @@ Keys typed before the rows arrive wait for them (`TextTable`, `list_screen_key`)
 
 from __future__ import annotations
 
+from rich.text import Text
 from textual import events, on
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -27,13 +28,16 @@ from rankterm.api.models import Game
 from rankterm.api.text import ascii_digits
 from rankterm.tui.base import RanktermScreen, task
 from rankterm.tui.dialogs.ask_line import AskDialog
-from rankterm.tui.text import error_sentence, weight_text
+from rankterm.tui.text import error_sentence, plain_str, weight_text
 from rankterm.tui.widgets.form_input import FormInput
 from rankterm.tui.widgets.key_footer import KeyFooter
-from rankterm.tui.widgets.text_table import TextTable, list_screen_key
+from rankterm.tui.widgets.text_table import TextTable, fill_table, list_screen_key
 
 SEARCH_DELAY = 0.3
 SEARCH_MIN = 2
+COLUMNS = ("Name", "Weight", "BGG id")
+MIN_WIDTHS = (0, 10, 8)
+"""The table's columns and their least widths (Name: as wide as the list's longest name)."""
 
 
 def parse_game_request(text: str) -> dict[str, str | int]:
@@ -106,9 +110,8 @@ class GamesScreen(RanktermScreen):
 
     def on_mount(self) -> None:
         table = self.query_one("#games-table", DataTable)
-        table.add_column("Name", key="name")
-        table.add_column("Weight", key="weight", width=10)
-        table.add_column("BGG id", key="bgg", width=8)
+        for title, width in zip(COLUMNS, MIN_WIDTHS, strict=True):
+            table.add_column(title, key=title, width=width or None)
         table.focus()
         if self.has_client:  # what the mirror holds, at once (no request); shown, it is revalidated
             held = self.client.cached_games()
@@ -131,13 +134,18 @@ class GamesScreen(RanktermScreen):
             return  # the same list: no redraw
         self._shown = shown
         table = self.query_one("#games-table", TextTable)
-        was_on = table.cursor_key()
-        table.clear()
-        for game in games:
-            name = game.name + ("  (new)" if game.id in new_ids else "")
-            bgg = "" if game.bgg_id_game is None else str(game.bgg_id_game)
-            table.add_row(name, weight_text(game.weight_label, game.weight), bgg, key=str(game.id))
-        table.keep_cursor_on(was_on)  # a list revalidated under the cursor keeps it on its game
+        rows = [
+            (
+                Text(plain_str(game.name + ("  (new)" if game.id in new_ids else ""))),
+                Text(plain_str(weight_text(game.weight_label, game.weight))),
+                Text("" if game.bgg_id_game is None else str(game.bgg_id_game)),
+            )
+            for game in games
+        ]
+        # Each column as wide as this list needs, at once (a DataTable widens a column only when idle, so a
+        # search's longer names were drawn cut to the group list's width until then); a list revalidated
+        # under the cursor keeps it on its game.
+        fill_table(table, COLUMNS, rows, [str(game.id) for game in games], min_widths=MIN_WIDTHS)
         self.shown = list(games)
         self.say(caption)
 
