@@ -145,19 +145,23 @@ class MatchEntryScreen(RanktermScreen):
         if not self.has_client:
             return
         client = self.client
-        held = (client.cached_games(), self._with_queued_ghosts(client.cached_players()))
-        if held[0] or held[1]:
+        mirrored = client.cached_players()
+        held = (client.cached_games(), self._with_queued_ghosts(mirrored))
+        if mirrored:
+            # Only a mirror that holds the players makes the lists: with its games alone (read first, the
+            # players still on their way) a name typed and entered meanwhile found nobody and stayed text,
+            # where it should wait for the players (seen: "E ⏎ A ⏎ B ⏎ C" typed in one row as "EABC").
             self.form.set_lists(*held)
         try:
             games, players = await asyncio.gather(client.games(refresh=True), client.players(refresh=True))
         except RanktermError as exc:
-            if not (held[0] or held[1]):  # nothing to offer: say why (else the mirror's lists stand)
+            if not mirrored:  # no players to offer: say why (else the mirror's lists stand)
                 self.show_error(exc)
-                if self.form.waiting:  # picks typed before the lists: none will come, they are said
-                    self.form.set_lists([], [])
+                # What the mirror holds (its games, if any); picks typed meanwhile are resolved or said.
+                self.form.set_lists(*held)
             return
         fresh = (games, self._with_queued_ghosts(players))
-        if fresh != held or self.form.waiting:
+        if fresh != held or self.form.waiting or not mirrored:
             self.form.set_lists(*fresh)
 
     def _with_queued_ghosts(self, players: list[Player]) -> list[Player]:
