@@ -11,20 +11,15 @@ from __future__ import annotations
 from rankterm.server import pg, schema
 from rankterm.server.store import Store
 
-_UNDO_V3 = """
-CREATE TABLE rating_old (
-    subset_id INTEGER NOT NULL REFERENCES subsets(id),
-    player TEXT NOT NULL,
-    number INTEGER NOT NULL,
-    match_date TEXT NOT NULL,
-    mu REAL NOT NULL,
-    sigma REAL NOT NULL,
-    ree REAL NOT NULL,
-    best_ree REAL NOT NULL,
-    played INTEGER NOT NULL,
-    last_date TEXT NOT NULL,
-    PRIMARY KEY (subset_id, player, number)
-) WITHOUT ROWID;
+_V1_HISTORY = next(
+    statement
+    for statement in schema.statements(schema.SCHEMA_V1)
+    if statement.startswith("CREATE TABLE rating_history")
+)
+"""The history as versions 1 and 2 kept it (player by player), in the words of migration 1 itself."""
+
+_UNDO_V3 = f"""
+{_V1_HISTORY.replace("CREATE TABLE rating_history", "CREATE TABLE rating_old", 1)};
 INSERT INTO rating_old (subset_id, player, number, match_date, mu, sigma, ree, best_ree, played, last_date)
 SELECT subset_id, player, number, match_date, mu, sigma, ree, best_ree, played, last_date FROM rating_history;
 DROP TABLE rating_history;
