@@ -10,7 +10,7 @@ Functions take an open `Conn`; the caller (`Store`) holds the lock and the trans
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator, Sequence
 from typing import Any
 
 from rankterm.api.models import Player, PlayersPage
@@ -22,6 +22,14 @@ PLAYER_COLUMNS = "id, ghost, username, display_name, icon"
 MAX_NAME = 50
 GHOST_MARK = "*"
 _CHUNK = 500
+"""Ids named in one statement at most (SQLite allows 32,766 parameters; PostgreSQL 65,535)."""
+
+
+def in_chunks(ids: Sequence[str]) -> Iterator[tuple[Sequence[str], str]]:
+    """`ids` a statement's worth at a time, each with its ``?`` marks ("?,?,?")."""
+    for start in range(0, len(ids), _CHUNK):
+        chunk = ids[start : start + _CHUNK]
+        yield chunk, ",".join("?" * len(chunk))
 
 
 def player_from_row(row: sqlite3.Row | tuple) -> Player:
@@ -37,9 +45,7 @@ def load_players(conn: Conn, ids: Iterable[str]) -> dict[str, Player]:
     """The players with these ids (unknown ids are left out)."""
     wanted = list(dict.fromkeys(ids))
     out: dict[str, Player] = {}
-    for start in range(0, len(wanted), _CHUNK):
-        chunk = wanted[start : start + _CHUNK]
-        marks = ",".join("?" * len(chunk))
+    for chunk, marks in in_chunks(wanted):
         for row in conn.execute(f"SELECT {PLAYER_COLUMNS} FROM players WHERE id IN ({marks})", chunk):
             out[row[0]] = player_from_row(row)
     return out
@@ -49,9 +55,7 @@ def known_ids(conn: Conn, group_id: int, ids: Iterable[str]) -> set[str]:
     """Those of `ids` that are players of the group."""
     wanted = list(dict.fromkeys(ids))
     found: set[str] = set()
-    for start in range(0, len(wanted), _CHUNK):
-        chunk = wanted[start : start + _CHUNK]
-        marks = ",".join("?" * len(chunk))
+    for chunk, marks in in_chunks(wanted):
         found.update(
             r[0]
             for r in conn.execute(

@@ -44,7 +44,7 @@ from operator import itemgetter
 from rankterm.api.models import RankingRow
 from rankterm.server import rating
 from rankterm.server.conn import Conn
-from rankterm.server.players import load_players
+from rankterm.server.players import in_chunks, load_players
 from rankterm.server.schema import SNAPSHOT_EVERY
 from rankterm.server.wire import format_time
 
@@ -242,15 +242,10 @@ def _then(conn: Conn, subset_id: int, number: int, players: Collection[str]) -> 
         rows = conn.execute(_HISTORY_BEFORE, (subset_id, number, above, number))
         then = {r[0]: r for r in rows if r[0] in players}
     missing = [pid for pid in players if pid not in then]
-    for start in range(0, len(missing), _CHUNK):
-        chunk = missing[start : start + _CHUNK]
-        sql = _SNAPSHOT_ROWS.format(marks=",".join("?" * len(chunk)))
+    for chunk, marks in in_chunks(missing):
+        sql = _SNAPSHOT_ROWS.format(marks=marks)
         then.update((r[0], r) for r in conn.execute(sql, (subset_id, snapshot, *chunk)))
     return then
-
-
-_CHUNK = 500
-"""Players named in one statement at most (SQLite allows 32,766 parameters; PostgreSQL 65,535)."""
 
 
 def _key(ree: float, played: int, sort_key: str, pid: str) -> tuple:
