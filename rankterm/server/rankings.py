@@ -236,11 +236,10 @@ def _then(conn: Conn, subset_id: int, number: int, players: Collection[str]) -> 
     if above is None or number - below <= above - number:
         snapshot = below
         rows = conn.execute(_HISTORY_AFTER, (subset_id, below, number))
-        then = {r[0]: r for r in rows if r[0] in players}
     else:
         snapshot = above
         rows = conn.execute(_HISTORY_BEFORE, (subset_id, number, above, number))
-        then = {r[0]: r for r in rows if r[0] in players}
+    then = {r[0]: r for r in rows if r[0] in players}
     missing = [pid for pid in players if pid not in then]
     for chunk, marks in in_chunks(missing):
         sql = _SNAPSHOT_ROWS.format(marks=marks)
