@@ -79,9 +79,11 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import NamedTuple
+from functools import cache
+from typing import TYPE_CHECKING, NamedTuple
 
-from openskill.models import PlackettLuce
+if TYPE_CHECKING:
+    from openskill.models import PlackettLuce
 
 __all__ = [
     "BELTS",
@@ -111,8 +113,16 @@ WEIGHT_FACTORS: dict[str, float] = {
     "massive": 2.0,
 }
 
-# One model for the whole process: construction is not free and the service rates 100,000s of matches.
-_MODEL = PlackettLuce()
+
+@cache
+def _model() -> PlackettLuce:
+    """One model for the whole process: construction is not free and the service rates 100,000s of matches.
+
+    Made (and openskill imported, ~6 ms) at the first match rated, not when the service starts: a service
+    that only reads (`rankterm demo` until a match is recorded) never needs it."""
+    from openskill.models import PlackettLuce
+
+    return PlackettLuce()
 
 
 @dataclass(frozen=True, slots=True)
@@ -123,7 +133,8 @@ class Skill:
     sigma: float
 
 
-_INITIAL = Skill(mu=float(_MODEL.mu), sigma=float(_MODEL.sigma))
+_INITIAL = Skill(mu=25.0, sigma=25.0 / 3.0)
+"""openskill's defaults (PlackettLuce's mu and sigma; tests check that they are still its own)."""
 
 
 def initial_skill() -> Skill:
@@ -171,6 +182,7 @@ def rate_match(
     keys: list[tuple[str, ...]] = []
     olds: list[list[Skill]] = []
     teams = []
+    model = _model()
     ranks: list[float] = []
     for faction in factions:
         participants = tuple(faction.participants)
@@ -185,15 +197,15 @@ def rate_match(
             seen.add(key)
         old = [_checked_skill(key, skills) for key in participants]
         if faction.bot and len(old) == 1:
-            team = [_MODEL.rating(old[0].mu, old[0].sigma) for _ in range(bot_copies)]
+            team = [model.rating(old[0].mu, old[0].sigma) for _ in range(bot_copies)]
         else:
-            team = [_MODEL.rating(s.mu, s.sigma) for s in old]
+            team = [model.rating(s.mu, s.sigma) for s in old]
         keys.append(participants)
         olds.append(old)
         teams.append(team)
         ranks.append(rank)
 
-    rated = _MODEL.rate(teams, ranks=ranks)
+    rated = model.rate(teams, ranks=ranks)
 
     result: dict[str, Skill] = {}
     for faction_keys, old_skills, new_team in zip(keys, olds, rated, strict=True):

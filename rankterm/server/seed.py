@@ -148,9 +148,11 @@ def _load_or_seed_template(day: date) -> Store:
     try:
         path = _template_file(day)
         if path.exists():
-            with Store(path) as on_disk:
-                if on_disk.has_client(DEMO_KEY):
-                    return on_disk.clone()
+            # Read as it was written, not opened as a service's database (`Store.copy_of`).
+            template = Store.copy_of(path)
+            if template.has_client(DEMO_KEY):
+                return template
+            template.close()
     except (OSError, sqlite3.Error, ValueError):
         pass  # an unreadable cache is only a slower start: seed afresh below
     template = Store(":memory:")
