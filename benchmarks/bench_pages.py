@@ -14,6 +14,9 @@ Ways, each timed `--runs` times (interleaved), medians printed:
   window: ``RankingClient(concurrency=8, max_concurrency=8)``);
 - adaptive: ``players()`` with the client's defaults (`rankterm.api.paging`).
 
+Each client is on the httpx client a `RankingClient` makes for itself (`rankterm.api.transport.http_client`:
+its pool, its limits), with event hooks added to count the requests in flight.
+
 For each: the median time, its speed-up over one after another, the calls made (must equal the pages),
 the most requests seen in flight (httpx event hooks), and the median CPU seconds each process spent on one
 fetch (this one's `process_time`; the service's and the proxy's from /proc, on Linux): with the load
@@ -46,7 +49,9 @@ from pathlib import Path
 import httpx
 import uvicorn
 
+from rankterm.api import paging
 from rankterm.api.client import RankingClient
+from rankterm.api.transport import http_client
 from rankterm.server.app import create_app
 from rankterm.server.store import Store
 
@@ -145,10 +150,12 @@ async def timed(
     pids: dict[str, int | None],
 ) -> None:
     counter = InFlight()
-    http = httpx.AsyncClient(
-        base_url=base_url,
+    # The httpx client RankingClient makes for itself on a URL, with the counting hooks added.
+    pool = max(kw.get("concurrency", 8), kw.get("max_concurrency", paging.CEILING))
+    http = http_client(
         timeout=30.0,
-        limits=httpx.Limits(max_connections=200, max_keepalive_connections=200),
+        verify=True,
+        pool=pool,
         event_hooks={"request": [counter.sent], "response": [counter.answered]},
     )
     client = RankingClient(base_url, key=KEY, secret=SECRET, http=http, **kw)

@@ -19,6 +19,7 @@ import asyncio
 import json
 import logging
 import re
+import ssl
 import time
 from collections.abc import Awaitable, Callable, Sequence
 from typing import Any, TypeVar
@@ -53,6 +54,7 @@ from rankterm.api.models import (
     ServiceStatus,
 )
 from rankterm.api.paging import QuotaView, Window, fetch_pages, refuse, report_pressure
+from rankterm.api.transport import http_client
 from rankterm.api.wire import DISPLAY_SAFE
 
 P = TypeVar("P", bound=Page)
@@ -95,6 +97,19 @@ def _describe(exc: ValidationError) -> str:
     return f"field {where!r}: {err.get('msg', 'invalid')}"
 
 
+def _tls_for(base_url: str, verify_tls: bool) -> ssl.SSLContext | bool:
+    """What httpx is given to verify TLS with, for a client of `base_url`.
+
+    httpx builds its SSL context when the client is made, loading certifi's ~150 CA certificates into
+    OpenSSL (~2 MB of C heap), whether or not a request ever uses TLS. A service on plain http:// never
+    opens TLS, so its client gets a context that verifies as strictly (certificate required, host name
+    checked) but trusts no certificate at all: a TLS connection it were ever led into fails, it is never
+    let through. An https:// service (or any other URL) gets exactly what httpx does by default."""
+    if verify_tls and base_url.lower().startswith("http://"):
+        return ssl.SSLContext(ssl.PROTOCOL_TLS_CLIENT)  # CERT_REQUIRED and check_hostname; no CA loaded
+    return verify_tls
+
+
 class RankingClient(MirroredReads):
     """The ranking service, as async Python methods returning the models of `rankterm.api.models`."""
 
@@ -128,8 +143,7 @@ class RankingClient(MirroredReads):
                 raise ValueError("a base URL or an httpx.AsyncClient is needed")
             # Keep-alive for as many connections as the paging window may use (httpx keeps 20 by default).
             pool = max(concurrency, max_concurrency)
-            limits = httpx.Limits(max_connections=max(100, pool), max_keepalive_connections=max(20, pool))
-            http = httpx.AsyncClient(timeout=timeout, verify=verify_tls, limits=limits)
+            http = http_client(timeout=timeout, verify=_tls_for(base_url, verify_tls), pool=pool)
         self.base_url = str(base_url or http.base_url)
         if not self.base_url.endswith("/"):
             self.base_url += "/"
