@@ -9,16 +9,22 @@ player's previous match in the subset (``prev``), and after every `schema.SNAPSH
 subset its listed players' standings are copied into ``rating_snapshot``. Matches are rated in order of
 acceptance (their group-wide number).
 
-Reading the standings after match n (`standings`, `standings_page`) never scans the history: a player
+Reading the standings after match n (`standings`, `standings_page`) never scans the history, and is one
+statement (`_PAGE`) that brings into Python only the page's rows, the participants of match n and the
+number of players ranked: the order is made inside the database (a page of 25 among 500 players crosses
+~30 rows into Python, not ~1,000: Python's cost per row fetched was the bulk of a page). In it, a player
 whose latest match in the subset is at or before n stands as ``rating_current`` says (the usual case for a
 recent n); the others stand as their latest history row among the at most `SNAPSHOT_EVERY` matches after
-the last snapshot at or before n says, or else as that snapshot says; all in one statement that also
-brings each player's sort key and the number of their latest match. The participants of match n stood
-before it as the row their row at n points at (``prev``: one statement for all). Only for the rows of the
-page asked for come their `Player` and a count of their matches of the last 30 days for the activity
-status (`_recents`: one statement walking each player's ``prev`` chain backwards from n, stopping at
-`RECENT_CAP` (12: more never changes the status) or as soon as every earlier match is older than the
-window (``last_date``, the latest date so far, never decreases along the walk).
+the last snapshot at or before n says, or else as that snapshot says (or, from the first snapshot after
+n, as the row before their first match after n, or else that snapshot). The participants of match n
+stood before it as the row their row at n points at (``prev``), and for each the database counts the
+players now above the standing they had before: with the participants' keys before and after, Python
+works out every position before the match (`standings_page`). Names are ordered as Python orders them on
+both engines (`_sql`). For the rows of the page come their `Player` and, from one more statement, a count
+of their matches of the last 30 days for the activity status (`_recents`: walking each player's ``prev``
+chain backwards from n, stopping at `RECENT_CAP` (12: more never changes the status) or as soon as every
+earlier match is older than the window (``last_date``, the latest date so far, never decreases along the
+walk).
 
 Rules the wire leaves open (ours):
 
@@ -34,17 +40,16 @@ Rules the wire leaves open (ours):
 
 from __future__ import annotations
 
-from bisect import bisect_left
-from collections.abc import Collection, Iterable, Sequence
+import re
+import sqlite3
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from functools import lru_cache
-from operator import itemgetter
 
-from rankterm.api.models import RankingRow
+from rankterm.api.models import Player, RankingRow
 from rankterm.server import rating
 from rankterm.server.conn import Conn
-from rankterm.server.players import in_chunks, load_players
 from rankterm.server.schema import SNAPSHOT_EVERY
 from rankterm.server.wire import format_time
 
@@ -126,25 +131,6 @@ def record(
         )
 
 
-@dataclass(frozen=True, slots=True)
-class _Standing:
-    ree: float
-    best_ree: float
-    played: int
-    last_date: str
-
-
-def _before(conn: Conn, subset_id: int, number: int) -> dict[str, _Standing | None]:
-    """How each participant of match `number` stood before it (None: new to the subset then)."""
-    rows = conn.execute(
-        "SELECT h.player, b.ree, b.best_ree, b.played, b.last_date FROM rating_history h"
-        " LEFT JOIN rating_history b ON b.subset_id = h.subset_id AND b.number = h.prev AND b.player = h.player"
-        " WHERE h.subset_id = ? AND h.number = ?",
-        (subset_id, number),
-    ).fetchall()
-    return {row[0]: _Standing(*row[1:]) if row[1] is not None else None for row in rows}
-
-
 RECENT_CAP = rating.VERY_ACTIVE_MIN_MATCHES
 """Matches in the status window are counted up to this many: more never changes the status."""
 
@@ -179,82 +165,108 @@ def _recents(
     return {row[0]: min(row[1], RECENT_CAP) for row in conn.execute(sql, params)}
 
 
-_CURRENT = (
+_STATE = "st(player, sort_key, ree, best_ree, played, last_date, number)"
+_NOW = (
+    # Players whose latest match is at or before n stand as rating_current says.  Parameters: s, n, n.
     "SELECT player, sort_key, ree, best_ree, played, last_date, number FROM rating_current"
-    " WHERE subset_id = ? AND bot = 0 AND first_number <= ?"
+    " WHERE subset_id = ? AND bot = 0 AND first_number <= ? AND number <= ?"
 )
+_LATER = " FROM rating_current c WHERE c.subset_id = ? AND c.bot = 0 AND c.first_number <= ? AND c.number > ?"
+_FROM_BELOW = (
+    # From the last snapshot S at or before n: a later player's latest history row in (S, n], or else their
+    # row in S.  Parameters: s, S, n | s, n, n | s, s, n | s, S, s, n, n.
+    "lat(player, number) AS (SELECT player, max(number) FROM rating_history"
+    " WHERE subset_id = ? AND number > ? AND number <= ? GROUP BY player),"
+    f" {_STATE} AS ({_NOW}"
+    " UNION ALL SELECT c.player, c.sort_key, h.ree, h.best_ree, h.played, h.last_date, h.number"
+    " FROM lat l JOIN rating_current c ON c.subset_id = ? AND c.player = l.player"
+    " JOIN rating_history h ON h.subset_id = ? AND h.number = l.number AND h.player = l.player"
+    " WHERE c.bot = 0 AND c.number > ?"
+    " UNION ALL SELECT c.player, c.sort_key, p.ree, p.best_ree, p.played, p.last_date, p.number"
+    " FROM rating_current c JOIN rating_snapshot p ON p.subset_id = ? AND p.at_number = ? AND p.player = c.player"
+    " WHERE c.subset_id = ? AND c.bot = 0 AND c.first_number <= ? AND c.number > ?"
+    " AND c.player NOT IN (SELECT player FROM lat))"
+)
+_FROM_ABOVE = (
+    # From the first snapshot S after n: the row before a later player's first match in (n, S] (its prev),
+    # or else their row in S.  Parameters: s, n, n | s, n, S, n | s, S, s, n, n, s, n, S.
+    f"{_STATE} AS ({_NOW}"
+    " UNION ALL SELECT c.player, c.sort_key, b.ree, b.best_ree, b.played, b.last_date, b.number"
+    " FROM rating_history h"
+    " JOIN rating_history b ON b.subset_id = h.subset_id AND b.number = h.prev AND b.player = h.player"
+    " JOIN rating_current c ON c.subset_id = h.subset_id AND c.player = h.player"
+    " WHERE h.subset_id = ? AND h.number > ? AND h.number <= ? AND h.prev <= ? AND h.prev > 0 AND c.bot = 0"
+    " UNION ALL SELECT c.player, c.sort_key, p.ree, p.best_ree, p.played, p.last_date, p.number"
+    " FROM rating_current c JOIN rating_snapshot p ON p.subset_id = ? AND p.at_number = ? AND p.player = c.player"
+    " WHERE c.subset_id = ? AND c.bot = 0 AND c.first_number <= ? AND c.number > ?"
+    " AND c.player NOT IN (SELECT player FROM rating_history WHERE subset_id = ? AND number > ? AND number <= ?))"
+)
+_PAGE = (
+    # One statement, four kinds of rows:
+    # 0: the rows of the page (any order) with their player;
+    # 1: the match's listed participants, after it and before it (NULL: new to the subset), and how many
+    #    players' standings after the match are above the standing the participant had before it;
+    # 2: how many players are ranked.
+    # Parameters: (state) | s, n | stop - offset, offset.
+    "WITH {state}, at_n(player, sort_key, ree, played, old_ree, old_played) AS (SELECT h.player, c.sort_key,"
+    " h.ree, h.played, b.ree, b.played FROM rating_history h"
+    " JOIN rating_current c ON c.subset_id = h.subset_id AND c.player = h.player AND c.bot = 0"
+    " LEFT JOIN rating_history b ON b.subset_id = h.subset_id AND b.number = h.prev AND b.player = h.player"
+    " WHERE h.subset_id = ? AND h.number = ?),"
+    " page AS (SELECT * FROM st ORDER BY ree DESC, played DESC, {name:sort_key}, player LIMIT ? OFFSET ?)"
+    " SELECT 0, page.player, page.sort_key, page.ree, page.played, page.best_ree, page.last_date, page.number,"
+    " p.ghost, p.username, p.display_name, p.icon FROM page JOIN players p ON p.id = page.player"
+    " UNION ALL SELECT 1, a.player, a.sort_key, a.ree, a.played, a.old_ree, NULL, CASE WHEN a.old_ree IS NULL"
+    " THEN NULL ELSE (SELECT count(*) FROM st t WHERE t.ree > a.old_ree OR t.ree = a.old_ree AND"
+    " (t.played > a.old_played OR t.played = a.old_played AND ({name:t.sort_key} < {name:a.sort_key}"
+    " OR t.sort_key = a.sort_key AND t.player < a.player))) END, a.old_played, NULL, NULL, NULL FROM at_n a"
+    " UNION ALL SELECT 2, NULL, NULL, NULL, NULL, NULL, NULL, count(*), NULL, NULL, NULL, NULL FROM st"
+)
+_RANKED = "SELECT count(*) FROM rating_current WHERE subset_id = ? AND bot = 0 AND first_number <= ?"
 _SNAPSHOTS_AROUND = (
     "SELECT (SELECT max(at_number) FROM rating_snapshot WHERE subset_id = ? AND at_number <= ?),"
     " (SELECT min(at_number) FROM rating_snapshot WHERE subset_id = ? AND at_number > ?)"
 )
-_HISTORY_AFTER = (
-    "SELECT player, ree, best_ree, played, last_date, number FROM rating_history"
-    " WHERE subset_id = ? AND number > ? AND number <= ? ORDER BY number"
-)
-_HISTORY_BEFORE = (
-    # The row before each player's first match in (n, snapshot]: their standing after n.
-    "SELECT b.player, b.ree, b.best_ree, b.played, b.last_date, b.number FROM rating_history h"
-    " JOIN rating_history b ON b.subset_id = h.subset_id AND b.number = h.prev AND b.player = h.player"
-    " WHERE h.subset_id = ? AND h.number > ? AND h.number <= ? AND h.prev <= ? AND h.prev > 0"
-)
-_SNAPSHOT_ROWS = (
-    "SELECT player, ree, best_ree, played, last_date, number FROM rating_snapshot"
-    " WHERE subset_id = ? AND at_number = ? AND player IN ({marks})"
-)
+
+PG_MARK = "\uf8ff"
+"""`pg.MARK`, PostgreSQL's escape character (named here: `pg` imports psycopg, an optional dependency)."""
 
 
-def _standings_at(conn: Conn, subset_id: int, number: int) -> list[tuple]:
-    """Every listed (non-bot) player's standing after match `number`, by position.
+def _pg_name(column: str) -> str:
+    """On PostgreSQL, a ``sort_key`` column in Python's order of the text as given (see `_sql`)."""
+    return f"replace(replace({column}, chr(1), chr(1) || chr(2)), '{PG_MARK}0', chr(1) || chr(1))"
 
-    Rows of (player, sort key, ree, best ree, played, last date, number of their latest match up to n).
-    A player who has not played since n stands as ``rating_current`` says; the others as `_then` says.
+
+def _sql(below: bool, pg: bool) -> str:
+    """`_PAGE` from the snapshot below n or above it, for SQLite or PostgreSQL.
+
+    Names (``sort_key``) are ordered as Python orders the texts given, on either engine. SQLite compares
+    text byte-wise (UTF-8: code point order, NUL included): Python's order. PostgreSQL's ``COLLATE "C"``
+    compares bytes too, but of the escaped text (`pg.escape`: NUL -> MARK "0", MARK -> MARK "1"), where a
+    NUL (the smallest character) became MARK (larger than most): "a\\x00" would sort after "ab". So on
+    PostgreSQL a name is ordered as its escaped text with NUL written chr(1) chr(1) and chr(1) written
+    chr(1) chr(2): every two texts are then ordered as Python orders the texts given (MARK "1" already is,
+    and no text holds NUL). Equality needs nothing: the escape is one-to-one.
     """
-    rows = conn.execute(_CURRENT, (subset_id, number)).fetchall()
-    later = {r[0]: i for i, r in enumerate(rows) if r[6] > number}
-    if later:
-        then = _then(conn, subset_id, number, later)
-        for pid, i in later.items():
-            _, ree, best_ree, played, last_date, latest = then[pid]
-            rows[i] = (pid, rows[i][1], ree, best_ree, played, last_date, latest)
-    # Python's order on both engines (PostgreSQL would compare its escaped text, see `pg.escape`): `_key`,
-    # in two stable sorts on C-level keys (by name and id, then by ree and matches played, descending).
-    rows.sort(key=itemgetter(1, 0))
-    rows.sort(key=itemgetter(2, 4), reverse=True)
-    return rows
+    sql = _PAGE.replace("{state}", _FROM_BELOW if below else _FROM_ABOVE)
+    return re.sub(r"\{name:([a-z_.]+)\}", lambda m: _pg_name(m[1]) if pg else m[1], sql)
 
 
-def _then(conn: Conn, subset_id: int, number: int, players: Collection[str]) -> dict[str, tuple]:
-    """How `players` (each with a match after n, and one at or before) stood after match `number`.
+_SQL = {(below, pg): _sql(below, pg) for below in (True, False) for pg in (True, False)}
 
-    From the nearer snapshot: from the last one at or before n, a player's latest history row after it,
-    or else their row in it; from the first one after n, the row before a player's first match after n
-    (its ``prev``), or else their row in it. Either way at most half of `SNAPSHOT_EVERY` matches are read
-    on average. Rows of (player, ree, best ree, played, last date, number of their match).
+
+def _state_params(conn: Conn, subset_id: int, number: int) -> tuple[str, list]:
+    """The statement of `_PAGE` for this engine and the nearer snapshot, with the parameters of its state.
+
+    From the nearer snapshot: at most half of `SNAPSHOT_EVERY` matches of history are read on average.
     """
-    below, above = conn.execute(_SNAPSHOTS_AROUND, (subset_id, number, subset_id, number)).fetchone()
+    s, n = subset_id, number
+    below, above = conn.execute(_SNAPSHOTS_AROUND, (s, n, s, n)).fetchone()
     below = below or 0
-    if above is None or number - below <= above - number:
-        snapshot = below
-        rows = conn.execute(_HISTORY_AFTER, (subset_id, below, number))
-    else:
-        snapshot = above
-        rows = conn.execute(_HISTORY_BEFORE, (subset_id, number, above, number))
-    then = {r[0]: r for r in rows if r[0] in players}
-    missing = [pid for pid in players if pid not in then]
-    for chunk, marks in in_chunks(missing):
-        sql = _SNAPSHOT_ROWS.format(marks=marks)
-        then.update((r[0], r) for r in conn.execute(sql, (subset_id, snapshot, *chunk)))
-    return then
-
-
-def _key(ree: float, played: int, sort_key: str, pid: str) -> tuple:
-    """A player's place in the order of positions (smaller is higher)."""
-    return (-ree, -played, sort_key, pid)
-
-
-def _row_key(row: Sequence) -> tuple:
-    """`_key` of a row of `_standings_at`."""
-    return (-row[2], -row[4], row[1], row[0])
+    pg = not isinstance(conn, sqlite3.Connection)
+    if above is None or n - below <= above - n:
+        return _SQL[True, pg], [s, below, n, s, n, n, s, s, n, s, below, s, n, n]
+    return _SQL[False, pg], [s, n, n, s, n, above, n, s, above, s, n, n, s, n, above]
 
 
 @lru_cache(maxsize=4096)
@@ -263,83 +275,88 @@ def _epoch(text: str) -> float:
     return datetime.fromisoformat(text).replace(tzinfo=UTC).timestamp()
 
 
-def standings(
-    conn: Conn,
-    subset_id: int,
-    number: int,
-    participants: Iterable[str],
-    reference: str,
-) -> list[RankingRow]:
-    """The subset's standings after its match `number`, whose participants are `participants`.
+def standings(conn: Conn, subset_id: int, number: int, reference: str) -> list[RankingRow]:
+    """The subset's standings after its match `number`, every row.
 
     `reference` is the time ("YYYY-MM-DD HH:MM:SS") the activity status is computed at.
     """
-    return standings_page(conn, subset_id, number, participants, reference)[1]
+    return standings_page(conn, subset_id, number, reference)[1]
 
 
 def standings_page(
     conn: Conn,
     subset_id: int,
     number: int,
-    participants: Iterable[str],
     reference: str,
     offset: int = 0,
     limit: int | None = None,
 ) -> tuple[int, list[RankingRow]]:
     """(how many players are ranked, their rows from `offset`, at most `limit` of them) after match `number`.
 
-    Positions and deltas count every ranked player; only the rows asked for are built (their players,
-    activity status, belt, title), so a page of a large subset costs about as much as a page of a small one.
+    The database works out every listed player's standing after the match and before it and both orders
+    (see the module docstring); only the rows asked for reach Python, with their player, position before
+    the match and standing before it, so a page of a large subset costs about as much as a page of a small
+    one. Then one more statement counts the recent matches of the page's active players (`_recents`).
     """
-    ranked = _standings_at(conn, subset_id, number)
-    # Before the match, only its participants stood elsewhere (or not at all, for a newcomer).
-    before = _before(conn, subset_id, number)
-    wanted = set(participants) & before.keys()
-    moved = {r[0]: i for i, r in enumerate(ranked) if r[0] in wanted}
-    after_keys = [_row_key(ranked[i]) for i in moved.values()]
-    before_keys = {
-        pid: _key(old.ree, old.played, ranked[i][1], pid)
-        for pid, i in moved.items()
-        if (old := before[pid]) is not None
-    }
+    sql, params = _state_params(conn, subset_id, number)
+    if limit is None:
+        limit = 2**62
+    page: list[tuple] = []
+    moved: dict[str, tuple] = {}  # a participant: (key after, key before or None, how many stood above it)
+    ranked = 0
+    for kind, pid, name, ree, played, *rest in conn.execute(sql, (*params, subset_id, number, limit, offset)):
+        if kind == 0:
+            page.append((pid, name, ree, played, *rest))
+        elif kind == 1:
+            old_ree, _, above, old_played = rest[:4]
+            old_key = _key(old_ree, old_played, name, pid) if old_ree is not None else None
+            moved[pid] = (_key(ree, played, name, pid), old_key, above, old_ree)
+        else:
+            ranked = rest[2]
+    page.sort(key=lambda r: _key(r[2], r[3], r[1], r[0]))
+    if not page:
+        return ranked, []
+    after_keys = [m[0] for m in moved.values()]
+    before_keys = [(pid, m[1]) for pid, m in moved.items() if m[1] is not None]
 
-    def position_before(pid: str, i: int) -> int | None:
+    def position_before(pid: str, key: tuple, position: int) -> int | None:
         """Where the player stood before the match: how many keys were below theirs then, plus one."""
         if pid in moved:
-            key = before_keys.get(pid)
-            if key is None:
+            _, old_key, stood_above, _ = moved[pid]
+            if old_key is None:
                 return None
-            above = bisect_left(ranked, key, key=_row_key)
+            key, above = old_key, int(stood_above)
         else:
-            key, above = _row_key(ranked[i]), i
+            above = position - 1
         above -= sum(1 for k in after_keys if k < key)
-        above += sum(1 for other, k in before_keys.items() if other != pid and k < key)
+        above += sum(1 for other, k in before_keys if other != pid and k < key)
         return above + 1
 
-    stop = len(ranked) if limit is None else min(len(ranked), offset + limit)
-    shown = range(offset, stop)
-    players = load_players(conn, (ranked[i][0] for i in shown))
     ref_time = _epoch(reference)
     since = format_time(ref_time - STATUS_WINDOW_DAYS * 86400)
     # The others played none in the window.
-    active = [(ranked[i][0], ranked[i][6]) for i in shown if ranked[i][5] >= since]
-    recents = _recents(conn, subset_id, active, since, reference)
-    rows = []
-    for i in shown:
-        pid, _, ree, best_ree, played, last_date, _ = ranked[i]
-        position = i + 1
-        old = before[pid] if pid in moved else None
-        was = position_before(pid, i)
-        recent = recents.get(pid, 0)
+    recents = _recents(conn, subset_id, [(r[0], r[6]) for r in page if r[5] >= since], since, reference)
+    out = []
+    for position, (pid, name, ree, played, best_ree, last_date, _, *player) in enumerate(page, offset + 1):
+        ghost, username, display_name, icon = player
+        was = position_before(pid, _key(ree, played, name, pid), position)
+        if pid in moved:
+            old_ree = moved[pid][3]
+            delta_ree = round(ree - (NEWCOMER_REE if old_ree is None else old_ree), 2)
+        else:
+            delta_ree = 0.0
         days = max(0.0, (ref_time - _epoch(last_date)) / 86400)
         belt, belt_label = rating.belt_for(best_ree, played)
-        title, title_label = rating.title_for(position, len(ranked))
-        status, status_label = rating.status_for(recent, days)
-        rows.append(
-            RankingRow.model_construct(  # every field given, of its type: nothing to validate
-                player=players[pid],
+        title, title_label = rating.title_for(position, ranked)
+        status, status_label = rating.status_for(recents.get(pid, 0), days)
+        # Every field given, of its type (the store's own columns): nothing to validate.
+        out.append(
+            RankingRow.model_construct(
+                player=Player.model_construct(
+                    id=pid, ghost=bool(ghost), username=username, display_name=display_name, icon=icon
+                ),
                 ree=ree,
-                delta_ree=round(ree - (old.ree if old else NEWCOMER_REE), 2) if pid in moved else 0.0,
+                delta_ree=delta_ree,
                 position=position,
                 delta_position=was - position if was is not None else 0,
                 belt=belt,
@@ -350,4 +367,9 @@ def standings_page(
                 status_label=status_label,
             )
         )
-    return len(ranked), rows
+    return ranked, out
+
+
+def _key(ree: float, played: int, name: str, pid: str) -> tuple:
+    """A player's place in the order of positions (smaller is higher): the order of `_PAGE`'s ORDER BY."""
+    return (-ree, -played, name, pid)

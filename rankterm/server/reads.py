@@ -2,7 +2,8 @@
 
 Every list is read through an index: a page of matches is a range of ``subset_matches`` (newest first),
 a subset's counts and first/last match are columns of its row, and the standings come from
-`rankings.standings` (at most one lookup per player, never a scan of the history).
+`rankings.standings_page` (one statement that orders the standings inside the database, never a scan
+of the history).
 
 Functions take an open `Conn`; the caller (`Store`) holds the lock.
 """
@@ -184,11 +185,10 @@ def rankings_page(
         return RankingsPage(page=number, total_pages=1, rows_for_page=PAGE_SIZE, subset=subset, match=None)
     at, _, match_id = found
     shown = load_matches(conn, [match_id])[0]
-    participants = [p.id for f in shown.factions for p in f.players]
     latest = row[9] == match_id
     reference = max(now, shown.date) if latest else shown.date
     offset, limit = page_bounds(number)
-    ranked, rows = rankings.standings_page(conn, row[0], at, participants, reference, offset, limit)
+    ranked, rows = rankings.standings_page(conn, row[0], at, reference, offset, limit)
     return RankingsPage(
         page=number,
         total_pages=total_pages(ranked),

@@ -134,12 +134,10 @@ def test_standings_after_every_match_equal_the_history_read_plainly(store, monke
                 later = [format_time(parse_time(date) + 5 * 86400)] if n % 3 == 0 else []
                 for reference in (date, *later):
                     expected = _expected(history, names, n, participants, reference)
-                    total, got = rankings.standings_page(conn, sid, n, participants, reference)
+                    total, got = rankings.standings_page(conn, sid, n, reference)
                     assert total == len(expected) and _shown(got) == expected, (n, reference)
                     if n % 4 == 0:
-                        _, second = rankings.standings_page(
-                            conn, sid, n, participants, reference, PAGE_SIZE, PAGE_SIZE
-                        )
+                        _, second = rankings.standings_page(conn, sid, n, reference, PAGE_SIZE, PAGE_SIZE)
                         assert _shown(second) == expected[PAGE_SIZE : 2 * PAGE_SIZE]
                     walked_far += sum(1 for e in expected if e[7] == "very_active")
             assert walked_far, "no player reached the cap of the activity count"

@@ -143,17 +143,14 @@ def _plan(store: Store, sql: str, params: tuple) -> list[str]:
 
 
 def test_ranking_lookups_use_indexes_never_a_scan(demo):
+    # Subset 1, after match 10, snapshots at 0 and 20, a page of 25 from the first row.
+    above = (1, 10, 10, 1, 10, 20, 10, 1, 20, 1, 10, 10, 1, 10, 20, 1, 10, 25, 0)
+    below = (1, 0, 10, 1, 10, 10, 1, 1, 10, 1, 0, 1, 10, 10, 1, 10, 25, 0)
     lookups = [
-        (rankings._CURRENT, (1, 10)),
         (rankings._SNAPSHOTS_AROUND, (1, 10, 1, 10)),
-        (rankings._HISTORY_BEFORE, (1, 10, 20, 10)),
-        (rankings._HISTORY_AFTER, (1, 0, 10)),
-        (rankings._SNAPSHOT_ROWS.format(marks="?,?"), (1, 8, "x", "y")),
-        (
-            "SELECT h.player, b.ree FROM rating_history h LEFT JOIN rating_history b ON b.subset_id = h.subset_id"
-            " AND b.number = h.prev AND b.player = h.player WHERE h.subset_id = ? AND h.number = ?",
-            (1, 10),
-        ),
+        # The standings' one statement, from the snapshot above n and below it (`rankings._state_params`).
+        (rankings._SQL[False, False], above),
+        (rankings._SQL[True, False], below),
         (
             rankings._WALK.format(starts="(?, ?), (?, ?)"),
             ("x", 10, "y", 9, "2025", "2026", 1, "2025", "2026", 1, 12, "2025"),
@@ -165,9 +162,13 @@ def test_ranking_lookups_use_indexes_never_a_scan(demo):
         ),
         ("SELECT coalesce(max(number), 0) + 1 FROM matches WHERE group_id = ?", (1,)),
     ]
-    # What may be scanned: the walk's own rows (its start values, its queue) and constants, nothing stored.
+    # What may be scanned: the rows a statement made itself (the walk's start values and queue, the
+    # standings of every player after n and the page of them, the latest rows after a snapshot),
+    # constants; nothing stored.
     walked = {"SCAN s", "SCAN w", "SCAN walk", "SCAN 2 CONSTANT ROWS", "SCAN CONSTANT ROW"}
+    walked |= {"SCAN st", "SCAN t", "SCAN page", "SCAN lat", "SCAN l"}
     for sql, params in lookups:
+        assert sql.count("?") == len(params), sql
         plan = _plan(demo, sql, params)
         scans = {step for step in plan if step.startswith("SCAN")}
         assert any(step.startswith("SEARCH") for step in plan) and scans <= walked, (sql, plan)
