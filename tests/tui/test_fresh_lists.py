@@ -6,6 +6,7 @@ updates the subset counts, and with the network down the lists open from the mir
 
 from __future__ import annotations
 
+import pytest
 from textual.pilot import Pilot
 
 from rankterm.api.client import RankingClient
@@ -154,3 +155,31 @@ async def test_network_down_rankings_and_matches_open_from_the_mirror(make_app, 
         await go(pilot, "f5")
         assert "as of" not in status_text(pilot)
         assert "Offline" not in status_text(pilot)
+
+
+@pytest.mark.parametrize(
+    ("first", "key"),
+    [("r", "m"), (None, "m"), (None, "r")],  # with the subsets in the mirror (rankings read), or nothing read
+)
+async def test_lists_never_read_on_this_seat_offline_say_so_and_come_with_the_service(
+    make_app, demo_service, first, key
+):
+    client, transport = demo_service.downable_client()
+    async with make_app(client=client).run_test(size=(100, 30)) as pilot:
+        await settle(pilot)
+        if first is not None:
+            await go(pilot, first)
+        transport.down = True
+        screen_class = {"m": MatchesScreen, "r": RankingsScreen}[key]
+        await go(pilot, key)
+        screen = pilot.app.screen
+        assert isinstance(screen, screen_class)
+        info = screen.query_one(screen.INFO)
+        assert str(info.render()) == screen_class.NO_COPY
+        assert "-warning" in info.classes and "-error" not in info.classes
+        assert table_text(screen) == ""
+
+        transport.down = False
+        await go(pilot, "f5")
+        assert "-warning" not in info.classes
+        assert table_text(screen).strip()

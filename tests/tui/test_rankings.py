@@ -10,7 +10,7 @@ from __future__ import annotations
 from textual.pilot import Pilot
 from textual.widgets import DataTable, Input
 
-from rankterm.api.errors import Offline
+from rankterm.api.errors import ServiceError
 from rankterm.api.models import NewFaction, NewMatch, Subset, Weight
 from rankterm.tui.dialogs.player_matches import PlayerMatchesScreen
 from rankterm.tui.screens.rankings import RankingsScreen, parse_match_number
@@ -168,13 +168,13 @@ async def test_the_standings_follow_a_new_match_when_the_screen_comes_back(make_
 async def test_an_error_is_one_sentence_on_the_info_line(make_app):
     app = make_app()
 
-    async def offline(*args, **kwargs):
-        raise Offline("rankings", "connection refused")
+    async def failing(*args, **kwargs):
+        raise ServiceError("rankings", 500)
 
     async with app.run_test(size=(80, 24)) as pilot:
-        app.client.rankings_page = offline
+        app.client.rankings_page = failing
         screen = await open_rankings(pilot)
         text = info(screen)
-        assert text == "Cannot reach the service (rankings): connection refused."
+        assert text == "rankings: the service failed (HTTP 500)."
         assert screen.query_one("#rank-info").has_class("-error")
         assert not screen.query_one("#rank-table").loading  # no spinner left behind

@@ -31,7 +31,7 @@ from rankterm.api.models import Match, MatchesPage
 from rankterm.tui.dialogs.match_detail import MatchDetailScreen
 from rankterm.tui.dialogs.match_exists import MatchExistsDialog
 from rankterm.tui.screens.subset_paged import SubsetPagedScreen
-from rankterm.tui.text import error_sentence, weight_text
+from rankterm.tui.text import weight_text
 from rankterm.tui.widgets.key_footer import KeyFooter
 from rankterm.tui.widgets.pager import Pager
 from rankterm.tui.widgets.subset_picker import SubsetPicker, subset_title
@@ -76,6 +76,7 @@ class MatchesScreen(SubsetPagedScreen):
 
     PREFIX = "matches"
     INFO = "#matches-info"
+    NO_COPY = "Offline: no copy of these matches here; they come when the service is back."
 
     DEFAULT_CSS = """
     MatchesScreen #matches-controls {
@@ -148,7 +149,7 @@ class MatchesScreen(SubsetPagedScreen):
         try:
             data = await self.client.matches_page(page, subset=self.picker.subset_id)
         except RanktermError as exc:
-            self.say(error_sentence(exc), "error")
+            self.say_failed(exc)
             return
         finally:
             table.loading = False

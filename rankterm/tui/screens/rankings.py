@@ -26,7 +26,7 @@ from rankterm.api.errors import RanktermError
 from rankterm.api.models import RankingRow, RankingsPage, Subset
 from rankterm.api.text import ascii_digits
 from rankterm.tui.screens.subset_paged import SubsetPagedScreen
-from rankterm.tui.text import NONE, error_sentence, label_text
+from rankterm.tui.text import NONE, label_text
 from rankterm.tui.widgets.form_input import FormInput
 from rankterm.tui.widgets.key_footer import KeyFooter
 from rankterm.tui.widgets.pager import Pager
@@ -74,6 +74,7 @@ class RankingsScreen(SubsetPagedScreen):
 
     PREFIX = "rank"
     INFO = "#rank-info"
+    NO_COPY = "Offline: no copy of these standings here; they come when the service is back."
 
     DEFAULT_CSS = """
     RankingsScreen #rank-controls {
@@ -149,7 +150,7 @@ class RankingsScreen(SubsetPagedScreen):
                 page, subset=self.picker.subset_id, match=self.match_number
             )
         except RanktermError as exc:
-            self.say(error_sentence(exc), "error")
+            self.say_failed(exc)
             return
         finally:
             table.loading = False

@@ -15,7 +15,7 @@ from textual import events, on
 from textual.binding import Binding
 from textual.widgets import Select
 
-from rankterm.api.errors import RanktermError
+from rankterm.api.errors import Offline, RanktermError
 from rankterm.tui.base import RanktermScreen, task
 from rankterm.tui.text import error_sentence
 from rankterm.tui.widgets.pager import Pager
@@ -30,6 +30,9 @@ class SubsetPagedScreen(RanktermScreen):
     """Base of the screens that page through one subset of the group."""
 
     PREFIX: ClassVar[str] = ""
+    NO_COPY: ClassVar[str] = "Offline: no copy of this list here; it comes when the service is back."
+    """Said when the service cannot be reached and the mirror holds nothing to show instead (the list comes
+    by itself when the service answers again: the app's live probe then says the group changed)."""
 
     BINDINGS: ClassVar = [
         Binding("left_square_bracket", "page(-1)", "Prev page", key_display="[", group=PAGES),
@@ -73,6 +76,13 @@ class SubsetPagedScreen(RanktermScreen):
 
     # ------------------------------------------------------------------ loading
 
+    def say_failed(self, exc: RanktermError) -> None:
+        """A read failed: offline (the mirror had nothing either), `NO_COPY`; else the error's own sentence."""
+        if isinstance(exc, Offline):
+            self.say(self.NO_COPY, "warning")
+        else:
+            self.say(error_sentence(exc), "error")
+
     @task(group="subset-page")
     async def reload(self) -> None:
         """Subsets asked of the service (their counts may have changed), then the page shown; offline, both
@@ -84,7 +94,7 @@ class SubsetPagedScreen(RanktermScreen):
             try:
                 subsets = await self.client.subsets(refresh=True)
             except RanktermError as exc:
-                self.say(error_sentence(exc), "error")
+                self.say_failed(exc)
                 self.note_freshness()
                 return
             keep = self.picker.value if isinstance(self.picker.value, str) else None
