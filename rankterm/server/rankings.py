@@ -17,9 +17,10 @@ whose latest match in the subset is at or before n stands as ``rating_current`` 
 recent n); the others stand as their latest history row among the at most `SNAPSHOT_EVERY` matches after
 the last snapshot at or before n says, or else as that snapshot says (or, from the first snapshot after
 n, as the row before their first match after n, or else that snapshot). The participants of match n
-stood before it as the row their row at n points at (``prev``), and for each the database counts the
-players now above the standing they had before: with the participants' keys before and after, Python
-works out every position before the match (`standings_page`). Names are ordered as Python orders them on
+stood before it as the row their row at n points at (``prev``): with the participants' keys before and
+after, Python works out every position before the match (`standings_page`); a participant on the page
+also needs how many players now stand above the standing it had before, which the page's own keys tell
+unless that standing lies outside the page (then one more statement counts them, `_ABOVE`). Names are ordered as Python orders them on
 both engines (`_sql`). For the rows of the page come their `Player` and, from one more statement, a count
 of their matches of the last 30 days for the activity status (`_recents`: walking each player's ``prev``
 chain backwards from n, stopping at `RECENT_CAP` (12: more never changes the status) or as soon as every
@@ -42,6 +43,7 @@ from __future__ import annotations
 
 import re
 import sqlite3
+from bisect import bisect_left
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -202,27 +204,29 @@ _FROM_ABOVE = (
     " AND c.player NOT IN (SELECT player FROM rating_history WHERE subset_id = ? AND number > ? AND number <= ?))"
 )
 _PAGE = (
-    # One statement, four kinds of rows:
+    # One statement, three kinds of rows:
     # 0: the rows of the page (any order) with their player;
-    # 1: the match's listed participants, after it and before it (NULL: new to the subset), and how many
-    #    players' standings after the match are above the standing the participant had before it;
+    # 1: the match's listed participants, after it and before it (NULL: new to the subset);
     # 2: how many players are ranked.
-    # Parameters: (state) | s, n | stop - offset, offset.
-    "WITH {state}, at_n(player, sort_key, ree, played, old_ree, old_played) AS (SELECT h.player, c.sort_key,"
-    " h.ree, h.played, b.ree, b.played FROM rating_history h"
-    " JOIN rating_current c ON c.subset_id = h.subset_id AND c.player = h.player AND c.bot = 0"
-    " LEFT JOIN rating_history b ON b.subset_id = h.subset_id AND b.number = h.prev AND b.player = h.player"
-    " WHERE h.subset_id = ? AND h.number = ?),"
-    " page AS (SELECT * FROM st ORDER BY ree DESC, played DESC, {name:sort_key}, player LIMIT ? OFFSET ?)"
+    # Parameters: (state) | stop - offset, offset | s, n | s, n.
+    "WITH {state}, page AS (SELECT * FROM st ORDER BY ree DESC, played DESC, {name:sort_key}, player"
+    " LIMIT ? OFFSET ?)"
     " SELECT 0, page.player, page.sort_key, page.ree, page.played, page.best_ree, page.last_date, page.number,"
     " p.ghost, p.username, p.display_name, p.icon FROM page JOIN players p ON p.id = page.player"
-    " UNION ALL SELECT 1, a.player, a.sort_key, a.ree, a.played, a.old_ree, NULL, CASE WHEN a.old_ree IS NULL"
-    " THEN NULL ELSE (SELECT count(*) FROM st t WHERE t.ree > a.old_ree OR t.ree = a.old_ree AND"
-    " (t.played > a.old_played OR t.played = a.old_played AND ({name:t.sort_key} < {name:a.sort_key}"
-    " OR t.sort_key = a.sort_key AND t.player < a.player))) END, a.old_played, NULL, NULL, NULL FROM at_n a"
-    " UNION ALL SELECT 2, NULL, NULL, NULL, NULL, NULL, NULL, count(*), NULL, NULL, NULL, NULL FROM st"
+    " UNION ALL SELECT 1, h.player, c.sort_key, h.ree, h.played, b.ree, NULL, b.played, NULL, NULL, NULL, NULL"
+    " FROM rating_history h JOIN rating_current c ON c.subset_id = h.subset_id AND c.player = h.player"
+    " AND c.bot = 0"
+    " LEFT JOIN rating_history b ON b.subset_id = h.subset_id AND b.number = h.prev AND b.player = h.player"
+    " WHERE h.subset_id = ? AND h.number = ?"
+    " UNION ALL SELECT 2, NULL, NULL, NULL, NULL, NULL, NULL, count(*), NULL, NULL, NULL, NULL FROM rating_current"
+    " WHERE subset_id = ? AND bot = 0 AND first_number <= ?"
 )
-_RANKED = "SELECT count(*) FROM rating_current WHERE subset_id = ? AND bot = 0 AND first_number <= ?"
+_ABOVE = (
+    # How many players' standings after n are above a key (ree, played, name, player).
+    # Parameters: (state) | ree, ree, played, played, name, name, player.
+    "WITH {state} SELECT count(*) FROM st WHERE ree > ? OR ree = ? AND (played > ? OR played = ?"
+    " AND ({name:sort_key} < {name:?} OR sort_key = ? AND player < ?))"
+)
 _SNAPSHOTS_AROUND = (
     "SELECT (SELECT max(at_number) FROM rating_snapshot WHERE subset_id = ? AND at_number <= ?),"
     " (SELECT min(at_number) FROM rating_snapshot WHERE subset_id = ? AND at_number > ?)"
@@ -237,8 +241,8 @@ def _pg_name(column: str) -> str:
     return f"replace(replace({column}, chr(1), chr(1) || chr(2)), '{PG_MARK}0', chr(1) || chr(1))"
 
 
-def _sql(below: bool, pg: bool) -> str:
-    """`_PAGE` from the snapshot below n or above it, for SQLite or PostgreSQL.
+def _sql(statement: str, below: bool, pg: bool) -> str:
+    """`statement` with the state from the snapshot below n or above it, for SQLite or PostgreSQL.
 
     Names (``sort_key``) are ordered as Python orders the texts given, on either engine. SQLite compares
     text byte-wise (UTF-8: code point order, NUL included): Python's order. PostgreSQL's ``COLLATE "C"``
@@ -248,15 +252,20 @@ def _sql(below: bool, pg: bool) -> str:
     chr(1) chr(2): every two texts are then ordered as Python orders the texts given (MARK "1" already is,
     and no text holds NUL). Equality needs nothing: the escape is one-to-one.
     """
-    sql = _PAGE.replace("{state}", _FROM_BELOW if below else _FROM_ABOVE)
-    return re.sub(r"\{name:([a-z_.]+)\}", lambda m: _pg_name(m[1]) if pg else m[1], sql)
+    sql = statement.replace("{state}", _FROM_BELOW if below else _FROM_ABOVE)
+    return re.sub(r"\{name:([a-z_.?]+)\}", lambda m: _pg_name(m[1]) if pg else m[1], sql)
 
 
-_SQL = {(below, pg): _sql(below, pg) for below in (True, False) for pg in (True, False)}
+_SQL = {
+    (statement, below, pg): _sql(text, below, pg)
+    for statement, text in (("page", _PAGE), ("above", _ABOVE))
+    for below in (True, False)
+    for pg in (True, False)
+}
 
 
-def _state_params(conn: Conn, subset_id: int, number: int) -> tuple[str, list]:
-    """The statement of `_PAGE` for this engine and the nearer snapshot, with the parameters of its state.
+def _state_params(conn: Conn, subset_id: int, number: int) -> tuple[bool, bool, list]:
+    """(whether from the snapshot below n, whether on PostgreSQL, the parameters of the state).
 
     From the nearer snapshot: at most half of `SNAPSHOT_EVERY` matches of history are read on average.
     """
@@ -265,8 +274,8 @@ def _state_params(conn: Conn, subset_id: int, number: int) -> tuple[str, list]:
     below = below or 0
     pg = not isinstance(conn, sqlite3.Connection)
     if above is None or n - below <= above - n:
-        return _SQL[True, pg], [s, below, n, s, n, n, s, s, n, s, below, s, n, n]
-    return _SQL[False, pg], [s, n, n, s, n, above, n, s, above, s, n, n, s, n, above]
+        return True, pg, [s, below, n, s, n, n, s, s, n, s, below, s, n, n]
+    return False, pg, [s, n, n, s, n, above, n, s, above, s, n, n, s, n, above]
 
 
 @lru_cache(maxsize=4096)
@@ -298,34 +307,44 @@ def standings_page(
     the match and standing before it, so a page of a large subset costs about as much as a page of a small
     one. Then one more statement counts the recent matches of the page's active players (`_recents`).
     """
-    sql, params = _state_params(conn, subset_id, number)
-    if limit is None:
-        limit = 2**62
+    below, pg, state = _state_params(conn, subset_id, number)
+    sql = _SQL["page", below, pg]
+    params = (*state, limit if limit is not None else 2**62, offset, subset_id, number, subset_id, number)
     page: list[tuple] = []
-    moved: dict[str, tuple] = {}  # a participant: (key after, key before or None, how many stood above it)
+    moved: dict[str, tuple] = {}  # a participant: (key after, key before or None, ree before or None)
     ranked = 0
-    for kind, pid, name, ree, played, *rest in conn.execute(sql, (*params, subset_id, number, limit, offset)):
+    for kind, pid, name, ree, played, *rest in conn.execute(sql, params):
         if kind == 0:
             page.append((pid, name, ree, played, *rest))
         elif kind == 1:
-            old_ree, _, above, old_played = rest[:4]
+            old_ree, _, old_played = rest[:3]
             old_key = _key(old_ree, old_played, name, pid) if old_ree is not None else None
-            moved[pid] = (_key(ree, played, name, pid), old_key, above, old_ree)
+            moved[pid] = (_key(ree, played, name, pid), old_key, old_ree)
         else:
             ranked = rest[2]
-    page.sort(key=lambda r: _key(r[2], r[3], r[1], r[0]))
     if not page:
         return ranked, []
+    page.sort(key=lambda r: _key(r[2], r[3], r[1], r[0]))
+    keys = [_key(r[2], r[3], r[1], r[0]) for r in page]
     after_keys = [m[0] for m in moved.values()]
     before_keys = [(pid, m[1]) for pid, m in moved.items() if m[1] is not None]
+
+    def stood_above(key: tuple) -> int:
+        """How many players' standings after the match are above `key` (from the page when it tells)."""
+        below_page = offset + len(keys) == ranked
+        if (offset == 0 or key >= keys[0]) and (key <= keys[-1] or below_page):
+            return offset + bisect_left(keys, key)
+        ree, played, name, pid = -key[0], -key[1], key[2], key[3]
+        params = (*state, ree, ree, played, played, name, name, pid)
+        return int(conn.execute(_SQL["above", below, pg], params).fetchone()[0])
 
     def position_before(pid: str, key: tuple, position: int) -> int | None:
         """Where the player stood before the match: how many keys were below theirs then, plus one."""
         if pid in moved:
-            _, old_key, stood_above, _ = moved[pid]
+            old_key = moved[pid][1]
             if old_key is None:
                 return None
-            key, above = old_key, int(stood_above)
+            key, above = old_key, stood_above(old_key)
         else:
             above = position - 1
         above -= sum(1 for k in after_keys if k < key)
@@ -341,7 +360,7 @@ def standings_page(
         ghost, username, display_name, icon = player
         was = position_before(pid, _key(ree, played, name, pid), position)
         if pid in moved:
-            old_ree = moved[pid][3]
+            old_ree = moved[pid][2]
             delta_ree = round(ree - (NEWCOMER_REE if old_ree is None else old_ree), 2)
         else:
             delta_ree = 0.0
