@@ -9,7 +9,7 @@ from __future__ import annotations
 import math
 import re
 from enum import StrEnum
-from typing import Annotated, Any
+from typing import Annotated, Any, Self
 
 from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, PlainSerializer, ValidationInfo
 from pydantic.alias_generators import to_camel
@@ -109,6 +109,17 @@ class WireModel(BaseModel):
         defer_build=True,  # validators built at first use: half the import time of the client
     )
 
+    @classmethod
+    def trusted(cls, **values: Any) -> Self:
+        """`model_construct` for values that name every field, by field name, in field order, each of its
+        type (a service's own columns): nothing is looked up or validated, ~1 us instead of ~5-10 us."""
+        model = cls.__new__(cls)
+        _set(model, "__dict__", values)
+        _set(model, "__pydantic_fields_set__", set(values))
+        _set(model, "__pydantic_extra__", {})  # model_construct's leftovers: none (extra keys are kept)
+        _set(model, "__pydantic_private__", None)
+        return model
+
     def to_wire(self) -> dict[str, Any]:
         """Exactly the documented keys, by their wire names, booleans as 0/1 (extras left out)."""
         fields = _WIRE_KEYS.get(type(self))
@@ -121,6 +132,8 @@ class WireModel(BaseModel):
             out[key] = value if type(value) in _AS_IS else _wire_value(value)
         return out
 
+
+_set = object.__setattr__
 
 _AS_IS = frozenset({str, int, float, type(None)})
 """Types whose values go on the wire as they are (exactly these: bool, enums and str subclasses do not)."""

@@ -35,10 +35,8 @@ def in_chunks(ids: Sequence[str]) -> Iterator[tuple[Sequence[str], str]]:
 def player_from_row(row: sqlite3.Row | tuple) -> Player:
     """A `Player` from a row selected with `PLAYER_COLUMNS`."""
     pid, ghost, username, display, icon = tuple(row)
-    # Every field given, of its type (the store's own columns): nothing to validate.
-    return Player.model_construct(
-        id=pid, ghost=bool(ghost), username=username, display_name=display, icon=icon
-    )
+    # Every field given, in order, of its type (the store's own columns): nothing to validate.
+    return Player.trusted(id=pid, ghost=bool(ghost), username=username, display_name=display, icon=icon)
 
 
 def load_players(conn: Conn, ids: Iterable[str]) -> dict[str, Player]:

@@ -368,10 +368,10 @@ def standings_page(
         belt, belt_label = rating.belt_for(best_ree, played)
         title, title_label = rating.title_for(position, ranked)
         status, status_label = rating.status_for(recents.get(pid, 0), days)
-        # Every field given, of its type (the store's own columns): nothing to validate.
+        # Every field given, in order, of its type (the store's own columns): nothing to validate.
         out.append(
-            RankingRow.model_construct(
-                player=Player.model_construct(
+            RankingRow.trusted(
+                player=Player.trusted(
                     id=pid, ghost=bool(ghost), username=username, display_name=display_name, icon=icon
                 ),
                 ree=ree,
