@@ -1,7 +1,7 @@
 """Dashboard: the service's status (whatever keys it returns), the match status counters, quota usage bars.
 
 The three are asked one after the other in one worker (quota last, so it counts the calls just made) and shown
-when they arrive: whenever the screen is shown, after a match is sent from this seat, and on F5 or ctrl+r
+when they arrive (the first time, those that come within `SPINNER_AFTER` together, in one layout): whenever the screen is shown, after a match is sent from this seat, and on F5 or ctrl+r
 ("r" is the rankings key app-wide). What is shown stays up while it is asked again (the loading indicator is
 for the first time only, once it takes longer than `SPINNER_AFTER`). Nothing repaints while idle.
 """
@@ -9,6 +9,8 @@ for the first time only, once it takes longer than `SPINNER_AFTER`). Nothing rep
 from __future__ import annotations
 
 import re
+from collections.abc import Awaitable, Callable
+from functools import partial
 from typing import TYPE_CHECKING, Any
 
 from textual.app import ComposeResult
@@ -115,33 +117,63 @@ class DashboardScreen(RanktermScreen):
             # The service is being opened (the demo group is built at start): it loads us when ready. No
             # spinners meanwhile: their frames would take the CPU from the thread that builds it.
             return
-        # The first time, a panel still waiting after SPINNER_AFTER shows a spinner: quick answers (the
-        # in-process demo) show their figures without a spinner flashing before them.
-        waiting = {panel.id for panel in panels} if not self._loaded else set()
-        spinners = self.set_timer(SPINNER_AFTER, lambda: self._spin(panels, waiting)) if waiting else None
+        # The first time, the answers that come within SPINNER_AFTER are shown together: one layout of the
+        # screen instead of one per answer (~10 ms each on the way to `rankterm demo`'s first data). Past it,
+        # what came is shown, a panel still waiting shows a spinner, and each later answer shows as it comes.
+        first = not self._loaded
         self._loaded = True
-        steps = (
-            ("dash-status", self._load_status),
-            ("dash-counters", self._load_counters),
-            ("dash-quota", self._load_quota),
+        waiting = {panel.id for panel in panels} if first else set()
+        held: list[Callable[[], Awaitable[None]]] = []
+        holding = first
+
+        async def release() -> None:
+            nonlocal holding
+            holding = False
+            while held:
+                await held.pop(0)()
+            self._spin(panels, waiting)
+
+        spinners = self.set_timer(SPINNER_AFTER, release) if first else None
+        steps: tuple[tuple[str, Callable[[], Awaitable[Any]], Callable[[Any], Awaitable[None]]], ...] = (
+            ("dash-status", self.client.status, self._show_status),
+            ("dash-counters", self.client.match_status, self._show_counters),
+            ("dash-quota", self.client.quota, self._show_quota),
         )
         try:
-            for panel_id, step in steps:
+            for panel_id, ask, show in steps:
+                shown: Callable[[], Awaitable[None]]
                 try:
-                    await step()
+                    answer = await ask()
                 except RanktermError as exc:
-                    self._panel_error(panel_id, exc)
-                    if panel_id == "dash-status":
-                        self.show_error(exc)
-                finally:
-                    waiting.discard(panel_id)
-                    self.query_one(f"#{panel_id}").loading = False
+                    shown = partial(self._show_failure, panel_id, exc, waiting)
+                else:
+                    shown = partial(self._show_answer, panel_id, show, answer, waiting)
+                if holding:
+                    held.append(shown)
+                else:
+                    await shown()
         finally:
             if spinners is not None:
                 spinners.stop()
+            while held:
+                await held.pop(0)()
             for panel in panels:
                 panel.loading = False
             self.note_freshness()
+
+    async def _show_answer(
+        self, panel_id: str, show: Callable[[Any], Awaitable[None]], answer: Any, waiting: set
+    ) -> None:
+        await show(answer)
+        waiting.discard(panel_id)
+        self.query_one(f"#{panel_id}").loading = False
+
+    async def _show_failure(self, panel_id: str, exc: RanktermError, waiting: set) -> None:
+        self._panel_error(panel_id, exc)
+        if panel_id == "dash-status":
+            self.show_error(exc)
+        waiting.discard(panel_id)
+        self.query_one(f"#{panel_id}").loading = False
 
     @staticmethod
     def _spin(panels: list[Widget], waiting: set[str | None]) -> None:
@@ -154,8 +186,7 @@ class DashboardScreen(RanktermScreen):
         widget.update(plain(error_sentence(exc)))
         widget.add_class("panel-error")
 
-    async def _load_status(self) -> None:
-        status: ServiceStatus = await self.client.status()
+    async def _show_status(self, status: ServiceStatus) -> None:
         items = status.items() or [("status", "the service answered with no details")]
         width = max(len(humanize(key)) for key, _ in items) + 2
         parts: list[object] = []
@@ -165,8 +196,7 @@ class DashboardScreen(RanktermScreen):
         widget.remove_class("panel-error")
         widget.update(styled(*parts))
 
-    async def _load_counters(self) -> None:
-        counts: MatchStatus = await self.client.match_status()
+    async def _show_counters(self, counts: MatchStatus) -> None:
         width = max(len(str(getattr(counts, key))) for key, _ in COUNTERS)
         parts: list[object] = []
         for n, (key, meaning) in enumerate(COUNTERS):
@@ -176,8 +206,7 @@ class DashboardScreen(RanktermScreen):
         widget.remove_class("panel-error")
         widget.update(styled(*parts))
 
-    async def _load_quota(self) -> None:
-        quota: Quota = await self.client.quota()
+    async def _show_quota(self, quota: Quota) -> None:
         usage = quota.usage()
         panel = self.query_one("#dash-quota")
         note = self.query_one("#dash-quota-note", Static)
