@@ -8,7 +8,8 @@
    `rankterm.cli.build_app`, exactly as `rankterm demo` does (the dashboard comes up at once and the demo group
    is opened from a thread), and stamps READY when the first screen is ready (Textual's ready, for the "first
    screen" figure) or once the demo group is open and its figures are on the dashboard: its three panels done
-   loading, the service's status and the match counters written, the quota bars mounted ("with its data"); a
+   loading, the service's status and the match counters written, the quota bars mounted, and the screen
+   painted after that ("with its data"; until 2026-11-23 the stamp came before that last paint); a
    third figure also waits for every worker the app started (the lists the match form reads ahead, the live
    probe's first look). The minimal app is an `App` with one `Static`, started and stopped the same way. All
    run headless (no terminal needed).
@@ -73,6 +74,11 @@ async def until_ready(pilot) -> None:
     while WAIT != "screen" and (app.client is None or not data_shown(app)):
         if not await settle(app, ("app-open", "dashboard")):
             await asyncio.sleep(0.002)  # the opening worker is not started yet, or the panels not updated
+    if WAIT != "screen":
+        # ... and painted: the screen's callbacks after a refresh run once no layout or repaint is pending.
+        painted = asyncio.get_running_loop().create_future()
+        app.screen.call_after_refresh(lambda: painted.set_result(None))
+        await painted
     while WAIT == "workers" and await settle(app):
         pass
     print("READY", time.time(), time.process_time(), flush=True)
