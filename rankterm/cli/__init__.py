@@ -65,9 +65,15 @@ def main(argv: list[str] | None = None) -> int:
         from rankterm.server.serve import main as serve_main
 
         return serve_main(argv[1:])
-    args = parser().parse_args(argv)
-    run = getattr(args, "run", None)
     try:
+        if argv in ([], ["demo"]):
+            # `rankterm` and `rankterm demo` start the app at once: building the whole parser (every
+            # command's module and options, ~15 ms of CPU before the first screen) would only say so.
+            from rankterm.cli.app import run_app
+
+            return run_app(demo=argv == ["demo"], profile=None)
+        args = parser().parse_args(argv)
+        run = getattr(args, "run", None)
         if run is None:
             from rankterm.cli.app import run_app
 
