@@ -9,23 +9,28 @@ player's previous match in the subset (``prev``), and after every `schema.SNAPSH
 subset its listed players' standings are copied into ``rating_snapshot``. Matches are rated in order of
 acceptance (their group-wide number).
 
-Reading the standings after match n (`standings`, `standings_page`) never scans the history, and is one
-statement (`_PAGE`) that brings into Python only the page's rows, the participants of match n and the
-number of players ranked: the order is made inside the database (a page of 25 among 500 players crosses
-~30 rows into Python, not ~1,000: Python's cost per row fetched was the bulk of a page). In it, a player
-whose latest match in the subset is at or before n stands as ``rating_current`` says (the usual case for a
-recent n); the others stand as their latest history row among the at most `SNAPSHOT_EVERY` matches after
-the last snapshot at or before n says, or else as that snapshot says (or, from the first snapshot after
-n, as the row before their first match after n, or else that snapshot). The participants of match n
-stood before it as the row their row at n points at (``prev``): with the participants' keys before and
-after, Python works out every position before the match (`standings_page`); a participant on the page
-also needs how many players now stand above the standing it had before, which the page's own keys tell
-unless that standing lies outside the page (then one more statement counts them, `_ABOVE`). Names are ordered as Python orders them on
-both engines (`_sql`). For the rows of the page come their `Player` and, from one more statement, a count
-of their matches of the last 30 days for the activity status (`_recents`: walking each player's ``prev``
-chain backwards from n, stopping at `RECENT_CAP` (12: more never changes the status) or as soon as every
-earlier match is older than the window (``last_date``, the latest date so far, never decreases along the
-walk).
+Reading the standings after match n (`standings`, `standings_page`) never scans the history, and brings
+into Python only what the page needs (a page of 25 among 500 players: Python's cost per row fetched was
+the bulk of a page, ~1,000 rows a page before). It starts from the nearer snapshot:
+
+- the first snapshot after n (`_from_snapshot_above`): the snapshot, read once per store and kept in
+  Python in the order of positions (`SnapshotCache`: a snapshot never changes), with the players who played
+  in (n, S] put back as the row before their first match after n (``prev``; left out if new after n) and
+  merged into that order; ~100 rows read per page.
+- else the last one at or before n, or none (`_from_statement`): one statement (`_PAGE`) works out every
+  standing and its order inside the database: a player whose latest match is at or before n stands as
+  ``rating_current`` says (the usual case for a recent n), the others as their latest history row after the
+  snapshot, or else as the snapshot says; only the page's rows, the participants of n and the count reach
+  Python.
+
+The participants of match n stood before it as the row their row at n points at (``prev``): with their
+keys before and after, Python works out every position before the match; a participant on the page also
+needs how many players now stand above the standing it had before (from the merged order, or the page's
+own keys, or else one more statement, `_ABOVE`). Names are ordered as Python orders them on both engines
+(`_sql`). For the rows of the page come their `Player` and, from one more statement, a count of their
+matches of the last 30 days for the activity status (`_recents`: walking each player's ``prev`` chain
+backwards from n, stopping at `RECENT_CAP` (12: more never changes the status) or as soon as every earlier
+match is older than the window (``last_date``, the latest date so far, never decreases along the walk).
 
 Rules the wire leaves open (ours):
 
@@ -43,8 +48,10 @@ from __future__ import annotations
 
 import re
 import sqlite3
+import threading
+import weakref
 from bisect import bisect_left
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from functools import lru_cache
@@ -52,6 +59,7 @@ from functools import lru_cache
 from rankterm.api.models import Player, RankingRow
 from rankterm.server import rating
 from rankterm.server.conn import Conn
+from rankterm.server.players import in_chunks
 from rankterm.server.schema import SNAPSHOT_EVERY
 from rankterm.server.wire import format_time
 
@@ -173,7 +181,6 @@ _NOW = (
     "SELECT player, sort_key, ree, best_ree, played, last_date, number FROM rating_current"
     " WHERE subset_id = ? AND bot = 0 AND first_number <= ? AND number <= ?"
 )
-_LATER = " FROM rating_current c WHERE c.subset_id = ? AND c.bot = 0 AND c.first_number <= ? AND c.number > ?"
 _FROM_BELOW = (
     # From the last snapshot S at or before n: a later player's latest history row in (S, n], or else their
     # row in S.  Parameters: s, S, n | s, n, n | s, s, n | s, S, s, n, n.
@@ -188,20 +195,6 @@ _FROM_BELOW = (
     " FROM rating_current c JOIN rating_snapshot p ON p.subset_id = ? AND p.at_number = ? AND p.player = c.player"
     " WHERE c.subset_id = ? AND c.bot = 0 AND c.first_number <= ? AND c.number > ?"
     " AND c.player NOT IN (SELECT player FROM lat))"
-)
-_FROM_ABOVE = (
-    # From the first snapshot S after n: the row before a later player's first match in (n, S] (its prev),
-    # or else their row in S.  Parameters: s, n, n | s, n, S, n | s, S, s, n, n, s, n, S.
-    f"{_STATE} AS ({_NOW}"
-    " UNION ALL SELECT c.player, c.sort_key, b.ree, b.best_ree, b.played, b.last_date, b.number"
-    " FROM rating_history h"
-    " JOIN rating_history b ON b.subset_id = h.subset_id AND b.number = h.prev AND b.player = h.player"
-    " JOIN rating_current c ON c.subset_id = h.subset_id AND c.player = h.player"
-    " WHERE h.subset_id = ? AND h.number > ? AND h.number <= ? AND h.prev <= ? AND h.prev > 0 AND c.bot = 0"
-    " UNION ALL SELECT c.player, c.sort_key, p.ree, p.best_ree, p.played, p.last_date, p.number"
-    " FROM rating_current c JOIN rating_snapshot p ON p.subset_id = ? AND p.at_number = ? AND p.player = c.player"
-    " WHERE c.subset_id = ? AND c.bot = 0 AND c.first_number <= ? AND c.number > ?"
-    " AND c.player NOT IN (SELECT player FROM rating_history WHERE subset_id = ? AND number > ? AND number <= ?))"
 )
 _PAGE = (
     # One statement, three kinds of rows:
@@ -241,8 +234,8 @@ def _pg_name(column: str) -> str:
     return f"replace(replace({column}, chr(1), chr(1) || chr(2)), '{PG_MARK}0', chr(1) || chr(1))"
 
 
-def _sql(statement: str, below: bool, pg: bool) -> str:
-    """`statement` with the state from the snapshot below n or above it, for SQLite or PostgreSQL.
+def _sql(statement: str, pg: bool) -> str:
+    """`statement` with the state from the snapshot below n, for SQLite or PostgreSQL.
 
     Names (``sort_key``) are ordered as Python orders the texts given, on either engine. SQLite compares
     text byte-wise (UTF-8: code point order, NUL included): Python's order. PostgreSQL's ``COLLATE "C"``
@@ -252,30 +245,15 @@ def _sql(statement: str, below: bool, pg: bool) -> str:
     chr(1) chr(2): every two texts are then ordered as Python orders the texts given (MARK "1" already is,
     and no text holds NUL). Equality needs nothing: the escape is one-to-one.
     """
-    sql = statement.replace("{state}", _FROM_BELOW if below else _FROM_ABOVE)
+    sql = statement.replace("{state}", _FROM_BELOW)
     return re.sub(r"\{name:([a-z_.?]+)\}", lambda m: _pg_name(m[1]) if pg else m[1], sql)
 
 
 _SQL = {
-    (statement, below, pg): _sql(text, below, pg)
+    (statement, pg): _sql(text, pg)
     for statement, text in (("page", _PAGE), ("above", _ABOVE))
-    for below in (True, False)
     for pg in (True, False)
 }
-
-
-def _state_params(conn: Conn, subset_id: int, number: int) -> tuple[bool, bool, list]:
-    """(whether from the snapshot below n, whether on PostgreSQL, the parameters of the state).
-
-    From the nearer snapshot: at most half of `SNAPSHOT_EVERY` matches of history are read on average.
-    """
-    s, n = subset_id, number
-    below, above = conn.execute(_SNAPSHOTS_AROUND, (s, n, s, n)).fetchone()
-    below = below or 0
-    pg = not isinstance(conn, sqlite3.Connection)
-    if above is None or n - below <= above - n:
-        return True, pg, [s, below, n, s, n, n, s, s, n, s, below, s, n, n]
-    return False, pg, [s, n, n, s, n, above, n, s, above, s, n, n, s, n, above]
 
 
 @lru_cache(maxsize=4096)
@@ -292,28 +270,121 @@ def standings(conn: Conn, subset_id: int, number: int, reference: str) -> list[R
     return standings_page(conn, subset_id, number, reference)[1]
 
 
-def standings_page(
-    conn: Conn,
-    subset_id: int,
-    number: int,
-    reference: str,
-    offset: int = 0,
-    limit: int | None = None,
-) -> tuple[int, list[RankingRow]]:
-    """(how many players are ranked, their rows from `offset`, at most `limit` of them) after match `number`.
+class SnapshotCache:
+    """Recent snapshots of a store's standings, read once each into Python (a snapshot never changes).
 
-    The database works out every listed player's standing after the match and before it and both orders
-    (see the module docstring); only the rows asked for reach Python, with their player, position before
-    the match and standing before it, so a page of a large subset costs about as much as a page of a small
-    one. Then one more statement counts the recent matches of the page's active players (`_recents`).
+    Each entry is a subset's snapshot after one of its matches: every listed player's row, by id, and their
+    keys in the order of positions. `standings_page` starts from the first snapshot after n and undoes the
+    matches in between; at most `SIZE` snapshots are kept (~500 players each: ~100 KB).
     """
-    below, pg, state = _state_params(conn, subset_id, number)
-    sql = _SQL["page", below, pg]
-    params = (*state, limit if limit is not None else 2**62, offset, subset_id, number, subset_id, number)
+
+    SIZE = 8
+
+    def __init__(self) -> None:
+        self._entries: dict[tuple[int, int], tuple[dict[str, tuple], list[tuple]]] = {}
+        self._lock = threading.Lock()
+
+    def get(self, conn: Conn, subset_id: int, at: int) -> tuple[dict[str, tuple], list[tuple]]:
+        """(row of each player by id, every key in order) of the subset's snapshot after match `at`."""
+        with self._lock:
+            entry = self._entries.pop((subset_id, at), None)
+            if entry is not None:
+                self._entries[subset_id, at] = entry  # the most recent last
+                return entry
+        entry = _read_snapshot(conn, subset_id, at)
+        with self._lock:
+            self._entries[subset_id, at] = entry
+            while len(self._entries) > self.SIZE:
+                del self._entries[next(iter(self._entries))]
+        return entry
+
+
+_SNAPSHOT = (
+    # Rows of (player, sort key, ree, played, best ree, last date, number of their latest match).
+    "SELECT p.player, c.sort_key, p.ree, p.played, p.best_ree, p.last_date, p.number FROM rating_snapshot p"
+    " JOIN rating_current c ON c.subset_id = p.subset_id AND c.player = p.player"
+    " WHERE p.subset_id = ? AND p.at_number = ?"
+)
+_UNDONE = (
+    # Each participant's first match in (n, S] (prev <= n) and the row before it (NULL: new after n).
+    "SELECT h.player, b.ree, b.played, b.best_ree, b.last_date, b.number FROM rating_history h"
+    " LEFT JOIN rating_history b ON b.subset_id = h.subset_id AND b.number = h.prev AND b.player = h.player"
+    " WHERE h.subset_id = ? AND h.number > ? AND h.number <= ? AND h.prev <= ?"
+)
+_AT_N = (
+    # The participants of match n: after it, and before it (NULL: new to the subset then).
+    "SELECT h.player, h.ree, h.played, b.ree, b.played FROM rating_history h"
+    " LEFT JOIN rating_history b ON b.subset_id = h.subset_id AND b.number = h.prev AND b.player = h.player"
+    " WHERE h.subset_id = ? AND h.number = ?"
+)
+_PAGE_PLAYERS = "SELECT id, ghost, username, display_name, icon FROM players WHERE id IN ({marks})"
+
+_CACHES: weakref.WeakKeyDictionary[object, SnapshotCache] = weakref.WeakKeyDictionary()
+
+
+def snapshot_cache(owner: object) -> SnapshotCache:
+    """The `SnapshotCache` of `owner` (a store: one per database), made at first use."""
+    cache = _CACHES.get(owner)
+    if cache is None:
+        cache = _CACHES.setdefault(owner, SnapshotCache())
+    return cache
+
+
+def _read_snapshot(conn: Conn, subset_id: int, at: int) -> tuple[dict[str, tuple], list[tuple]]:
+    rows = {r[0]: tuple(r) for r in conn.execute(_SNAPSHOT, (subset_id, at))}
+    return rows, sorted(_key(r[2], r[3], r[1], r[0]) for r in rows.values())
+
+
+def _from_snapshot_above(
+    conn: Conn, subset_id: int, number: int, at: int, offset: int, limit: int, cache: SnapshotCache
+) -> tuple[int, list[tuple], dict[str, tuple], Callable[[tuple], int]]:
+    """`_from_statement`'s answer from the snapshot after match `at` (> n), in Python: the players who
+    played in (n, at] stand as the row before their first match after n (or are left out, new after n),
+    the others as the snapshot says."""
+    rows, order = cache.get(conn, subset_id, at)
+    undone = {r[0]: r for r in conn.execute(_UNDONE, (subset_id, number, at, number))}
+    state = dict(rows)
+    changed = []
+    for pid, *row in undone.values():
+        listed = state.pop(pid, None)
+        if listed is not None and row[0] is not None:  # bots are in no snapshot
+            state[pid] = (pid, listed[1], *row)
+            changed.append(_key(row[0], row[1], listed[1], pid))
+    keys = [k for k in order if k[3] not in undone]
+    keys += sorted(changed)
+    keys.sort()  # two sorted runs: merged
+    page = [state[k[3]] for k in keys[offset : offset + limit]]
+    moved = {}
+    for pid, ree, played, old_ree, old_played in conn.execute(_AT_N, (subset_id, number)):
+        if pid in state:
+            name = state[pid][1]
+            old_key = _key(old_ree, old_played, name, pid) if old_ree is not None else None
+            moved[pid] = (_key(ree, played, name, pid), old_key, old_ree)
+    people: dict[str, tuple] = {}
+    for chunk, marks in in_chunks([r[0] for r in page]):
+        people.update((r[0], tuple(r[1:])) for r in conn.execute(_PAGE_PLAYERS.format(marks=marks), chunk))
+    page = [(*r, *people[r[0]]) for r in page if r[0] in people]
+    return len(keys), page, moved, lambda key: bisect_left(keys, key)
+
+
+def _from_statement(
+    conn: Conn, subset_id: int, number: int, below: int, offset: int, limit: int
+) -> tuple[int, list[tuple], dict[str, tuple], Callable[[tuple], int]]:
+    """(how many players are ranked, the page's rows, the participants, how many stand above a key),
+    worked out by the database from the snapshot at `below` (<= n; 0: none) in one statement (`_PAGE`).
+
+    Page rows are (player, sort key, ree, played, best ree, last date, number, ghost, username, display
+    name, icon), in order; participants are {player: (key after, key before or None, ree before or None)}.
+    """
+    s, n = subset_id, number
+    pg = not isinstance(conn, sqlite3.Connection)
+    state = (s, below, n, s, n, n, s, s, n, s, below, s, n, n)
     page: list[tuple] = []
-    moved: dict[str, tuple] = {}  # a participant: (key after, key before or None, ree before or None)
+    moved: dict[str, tuple] = {}
     ranked = 0
-    for kind, pid, name, ree, played, *rest in conn.execute(sql, params):
+    for kind, pid, name, ree, played, *rest in conn.execute(
+        _SQL["page", pg], (*state, limit, offset, s, n, s, n)
+    ):
         if kind == 0:
             page.append((pid, name, ree, played, *rest))
         elif kind == 1:
@@ -322,12 +393,8 @@ def standings_page(
             moved[pid] = (_key(ree, played, name, pid), old_key, old_ree)
         else:
             ranked = rest[2]
-    if not page:
-        return ranked, []
     page.sort(key=lambda r: _key(r[2], r[3], r[1], r[0]))
     keys = [_key(r[2], r[3], r[1], r[0]) for r in page]
-    after_keys = [m[0] for m in moved.values()]
-    before_keys = [(pid, m[1]) for pid, m in moved.items() if m[1] is not None]
 
     def stood_above(key: tuple) -> int:
         """How many players' standings after the match are above `key` (from the page when it tells)."""
@@ -336,7 +403,41 @@ def standings_page(
             return offset + bisect_left(keys, key)
         ree, played, name, pid = -key[0], -key[1], key[2], key[3]
         params = (*state, ree, ree, played, played, name, name, pid)
-        return int(conn.execute(_SQL["above", below, pg], params).fetchone()[0])
+        return int(conn.execute(_SQL["above", pg], params).fetchone()[0])
+
+    return ranked, page, moved, stood_above
+
+
+def standings_page(
+    conn: Conn,
+    subset_id: int,
+    number: int,
+    reference: str,
+    offset: int = 0,
+    limit: int | None = None,
+    cache: SnapshotCache | None = None,
+) -> tuple[int, list[RankingRow]]:
+    """(how many players are ranked, their rows from `offset`, at most `limit` of them) after match `number`.
+
+    From the nearer snapshot: at most half of `SNAPSHOT_EVERY` matches of history are read on average. From
+    the one after n, in Python from the snapshot read once (`cache`: the store's; None: read now); from the
+    one before (or none), by the database (`_from_statement`). Only the rows asked for are built, so a page
+    of a large subset costs about as much as a page of a small one; one more statement counts the recent
+    matches of the page's active players (`_recents`).
+    """
+    s, n = subset_id, number
+    below, above = conn.execute(_SNAPSHOTS_AROUND, (s, n, s, n)).fetchone()
+    below = below or 0
+    stop = limit if limit is not None else 2**62
+    if above is not None and above - n < n - below:
+        view = _from_snapshot_above(conn, s, n, above, offset, stop, cache or SnapshotCache())
+    else:
+        view = _from_statement(conn, s, n, below, offset, stop)
+    ranked, page, moved, stood_above = view
+    if not page:
+        return ranked, []
+    after_keys = [m[0] for m in moved.values()]
+    before_keys = [(pid, m[1]) for pid, m in moved.items() if m[1] is not None]
 
     def position_before(pid: str, key: tuple, position: int) -> int | None:
         """Where the player stood before the match: how many keys were below theirs then, plus one."""

@@ -2,8 +2,8 @@
 
 Every list is read through an index: a page of matches is a range of ``subset_matches`` (newest first),
 a subset's counts and first/last match are columns of its row, and the standings come from
-`rankings.standings_page` (one statement that orders the standings inside the database, never a scan
-of the history).
+`rankings.standings_page` (from a snapshot kept in Python, or one statement that orders them inside
+the database; never a scan of the history).
 
 Functions take an open `Conn`; the caller (`Store`) holds the lock.
 """
@@ -170,10 +170,24 @@ def matches_page(conn: Conn, group_id: int, key: str | None, number: int) -> Mat
     )
 
 
+def snapshot_cache(store: object) -> rankings.SnapshotCache:
+    """The standings' snapshots `store` has read (`rankings.SnapshotCache`), for `rankings_page`."""
+    return rankings.snapshot_cache(store)
+
+
 def rankings_page(
-    conn: Conn, group_id: int, key: str | None, match: int | None, number: int, now: str
+    conn: Conn,
+    group_id: int,
+    key: str | None,
+    match: int | None,
+    number: int,
+    now: str,
+    cache: rankings.SnapshotCache | None = None,
 ) -> RankingsPage:
-    """Page `number` of a subset's standings after the group's match `match` (the latest when None)."""
+    """Page `number` of a subset's standings after the group's match `match` (the latest when None).
+
+    `cache`: the snapshots of the standings read before, from this database (`snapshot_cache`).
+    """
     row = _subset_row(conn, group_id, key or MAIN_SUBSET)
     subset = _subsets_from_rows(conn, [row])[0]
     found = conn.execute(
@@ -188,7 +202,7 @@ def rankings_page(
     latest = row[9] == match_id
     reference = max(now, shown.date) if latest else shown.date
     offset, limit = page_bounds(number)
-    ranked, rows = rankings.standings_page(conn, row[0], at, reference, offset, limit)
+    ranked, rows = rankings.standings_page(conn, row[0], at, reference, offset, limit, cache)
     return RankingsPage(
         page=number,
         total_pages=total_pages(ranked),

@@ -472,8 +472,11 @@ class Store:
         self, group_id: int, subset: str | None, match: int | None, page: int, now: float | None = None
     ) -> RankingsPage:
         """Page `page` of a subset's standings after the group's match `match` (latest when None)."""
+        cache = reads.snapshot_cache(self)  # snapshots never change: read once per store
         with self._read() as conn:
-            return reads.rankings_page(conn, group_id, subset, match, page, format_time(self._now(now)))
+            return reads.rankings_page(
+                conn, group_id, subset, match, page, format_time(self._now(now)), cache
+            )
 
 
 def _is_url(path: str) -> bool:

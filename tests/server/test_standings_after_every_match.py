@@ -128,13 +128,14 @@ def test_standings_after_every_match_equal_the_history_read_plainly(store, monke
             numbers = sorted({r[1] for r in history})
             assert len(numbers) == MATCHES
             walked_far = 0
+            cache = rankings.SnapshotCache()  # one, as a store keeps it: each snapshot read once, reused
             for n in numbers:
                 participants = {r[0] for r in history if r[1] == n}
                 date = next(r[2] for r in history if r[1] == n)
                 later = [format_time(parse_time(date) + 5 * 86400)] if n % 3 == 0 else []
                 for reference in (date, *later):
                     expected = _expected(history, names, n, participants, reference)
-                    total, got = rankings.standings_page(conn, sid, n, reference)
+                    total, got = rankings.standings_page(conn, sid, n, reference, cache=cache)
                     assert total == len(expected) and _shown(got) == expected, (n, reference)
                     if n % 4 == 0:
                         _, second = rankings.standings_page(conn, sid, n, reference, PAGE_SIZE, PAGE_SIZE)

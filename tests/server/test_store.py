@@ -143,18 +143,19 @@ def _plan(store: Store, sql: str, params: tuple) -> list[str]:
 
 
 def test_ranking_lookups_use_indexes_never_a_scan(demo):
-    # Subset 1, after match 10, snapshots at 0 and 20 (`rankings._state_params`).
-    above = (1, 10, 10, 1, 10, 20, 10, 1, 20, 1, 10, 10, 1, 10, 20)
+    # Subset 1, after match 10, the snapshot before it at 0 (`rankings._from_statement`), the one after at 20.
     below = (1, 0, 10, 1, 10, 10, 1, 1, 10, 1, 0, 1, 10, 10)
     page = (25, 0, 1, 10, 1, 10)  # a page of 25 from the first row
     key = (1500.0, 1500.0, 3, 3, "ann", "ann", "x")  # how many stand above a key
     lookups = [
         (rankings._SNAPSHOTS_AROUND, (1, 10, 1, 10)),
-        # The standings' statements, from the snapshot above n and below it.
-        (rankings._SQL["page", False, False], above + page),
-        (rankings._SQL["page", True, False], below + page),
-        (rankings._SQL["above", False, False], above + key),
-        (rankings._SQL["above", True, False], below + key),
+        # The standings' statements from the snapshot before n, and from the one after it.
+        (rankings._SQL["page", False], below + page),
+        (rankings._SQL["above", False], below + key),
+        (rankings._SNAPSHOT, (1, 20)),
+        (rankings._UNDONE, (1, 10, 20, 10)),
+        (rankings._AT_N, (1, 10)),
+        (rankings._PAGE_PLAYERS.format(marks="?,?"), ("x", "y")),
         (
             rankings._WALK.format(starts="(?, ?), (?, ?)"),
             ("x", 10, "y", 9, "2025", "2026", 1, "2025", "2026", 1, 12, "2025"),
