@@ -446,6 +446,19 @@ class RanktermApp(AppKeys):
             ConfirmDialog(f"{reason} Quit anyway?", detail if sending else "", yes="Quit (y)"), answered
         )
 
+    def _load_screen_css(self, screen: Screen) -> None:
+        """A screen new to the app is styled as it mounts: Textual also restyles the whole app for it.
+
+        Textual marks a new screen's CSS as out of date (`_css_update_count` -1), so the first switch to each
+        mode re-parsed every stylesheet from scratch and re-applied it to every node of the app, leaving a
+        full set of parsed rules and styles to the cyclic collector (~2 MB of the memory a seat keeps after
+        r, p, m; issue 14) and CPU on the way to the screen. A screen's widgets get the stylesheet applied
+        when they are registered, with the variables of the theme in force, so a screen not yet mounted is
+        marked as up to date. A screen that sat out a theme change is refreshed as before."""
+        super()._load_screen_css(screen)
+        if not screen.is_mounted and screen._css_update_count < 0:
+            screen._css_update_count = self._css_update_count
+
     # ------------------------------------------------------------------ actions
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:

@@ -12,7 +12,8 @@ so at 80 columns the keys a person most needs (quit, help) fell off the end. Thi
   read as one item ("[ ] Pages");
 - the app's navigation keys (d, g, p, …) are not in the footer: they are in the help overlay and the palette.
 
-It lays itself out again when its width changes.
+It lays itself out again when its width changes. Its keys are not data-bound to it (see `_key`): a recompose
+leaves nothing of the keys it replaced.
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import HorizontalGroup
+from textual.screen import Screen
 from textual.widgets import Footer
 from textual.widgets._footer import FooterKey
 
@@ -68,6 +70,7 @@ class KeyFooter(Footer):
         kwargs.setdefault("show_command_palette", True)
         super().__init__(**kwargs)
         self._composed_width = 0
+        self._composed: tuple[int, list[FooterItem], list[FooterItem]] | None = None
 
     # ------------------------------------------------------------------ what goes where
 
@@ -161,22 +164,53 @@ class KeyFooter(Footer):
     # ------------------------------------------------------------------ drawing
 
     def _key(self, item: FooterItem, classes: str = "") -> FooterKey:
-        return FooterKey(
+        # Not `.data_bind(compact=Footer.compact)` as Textual's Footer does: each bind adds a watcher to this
+        # footer that is never removed, so every recompose (each change of focus or bindings) kept the keys
+        # it replaced alive, styles and all (105 dead keys after r, p, m). The keys follow `compact` from
+        # `watch_compact` instead.
+        key = FooterKey(
             item.key, item.display, item.description, item.action, disabled=not item.enabled, classes=classes
-        ).data_bind(compact=Footer.compact)
+        )
+        key.set_reactive(FooterKey.compact, self.compact)
+        key.set_class(self.compact, "-compact")
+        return key
+
+    def watch_compact(self, compact: bool) -> None:
+        for key in self.query(FooterKey):
+            key.compact = compact
+
+    def _plan(self) -> tuple[int, list[FooterItem], list[FooterItem]]:
+        """What the footer shows at its width now: (width, the right group's items, the left's)."""
+        width = self._width()
+        always = self.always_items()
+        room = width - sum(item.width for item in always) - 1  # the right group's left border
+        return width, always, self.fit(self.screen_items(), room)
 
     def compose(self) -> ComposeResult:
         if not self._bindings_ready:
             return
-        width = self._width()
+        self._composed = plan = self._plan()
+        width, always, left = plan
         self._composed_width = width
-        always = self.always_items()
-        room = width - sum(item.width for item in always) - 1  # the right group's left border
         with HorizontalGroup(id="footer-always"):
             for item in always:
                 yield self._key(item)
-        for item in self.fit(self.screen_items(), room):
+        for item in left:
             yield self._key(item)
+
+    def bindings_changed(self, screen: Screen) -> None:
+        """Textual's Footer recomposes at each change of the screen's bindings (each focus change among
+        them); this one only when what it shows changes: the same keys are not built again (each key built
+        leaves a widget and its styles to the cyclic collector, ~1 MB a few screens on: issue 14)."""
+        self._bindings_ready = True
+        if not screen.app.app_focus:
+            return
+        if self.is_attached and screen is self.screen:
+            self.call_after_refresh(self._recompose_if_changed)
+
+    async def _recompose_if_changed(self) -> None:
+        if self.is_attached and self._plan() != self._composed:
+            await self.recompose()
 
     def on_resize(self) -> None:
         if self._bindings_ready and self.size.width != self._composed_width:
