@@ -12,7 +12,8 @@ read from the clock, so one day always gives the same demo: a night's matches ar
 `REGISTERED_AFTER` seconds after the last of them, the group and players an hour before the first match.
 
 `demo_app` serves an in-memory demo group. Seeding runs once per process and day into a template database
-(kept on disk, named by the day and the code); each call gets an independent, writable copy of it
+(kept on disk, named by the day and the code; a later start reads that file as written, `Store.copy_of`,
+without opening it as a service's database); each call gets an independent, writable copy of it
 (`Store.clone`, i.e. sqlite3's backup), which is cheap.
 """
 
