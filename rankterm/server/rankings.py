@@ -13,7 +13,7 @@ Reading the standings after match n (`standings`, `standings_page`) never scans 
 into Python only what the page needs (a page of 25 among 500 players: Python's cost per row fetched was
 the bulk of a page, ~1,000 rows a page before). It starts from the nearer snapshot:
 
-- the first snapshot after n (`_from_snapshot_above`): the snapshot, read once per store and kept in
+- the first snapshot after n (`snapshots.from_snapshot_above`): the snapshot, read once per store and kept in
   Python in the order of positions (`SnapshotCache`: a snapshot never changes), with the players who played
   in (n, S] put back as the row before their first match after n (``prev``; left out if new after n) and
   merged into that order; ~100 rows read per page.
@@ -48,8 +48,6 @@ from __future__ import annotations
 
 import re
 import sqlite3
-import threading
-import weakref
 from bisect import bisect_left
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -59,8 +57,8 @@ from functools import lru_cache
 from rankterm.api.models import Player, RankingRow
 from rankterm.server import rating
 from rankterm.server.conn import Conn
-from rankterm.server.players import in_chunks
 from rankterm.server.schema import SNAPSHOT_EVERY
+from rankterm.server.snapshots import SnapshotCache, from_snapshot_above, position_key
 from rankterm.server.wire import format_time
 
 BOT_PREFIX = "bot:"
@@ -270,103 +268,6 @@ def standings(conn: Conn, subset_id: int, number: int, reference: str) -> list[R
     return standings_page(conn, subset_id, number, reference)[1]
 
 
-class SnapshotCache:
-    """Recent snapshots of a store's standings, read once each into Python (a snapshot never changes).
-
-    Each entry is a subset's snapshot after one of its matches: every listed player's row, by id, and their
-    keys in the order of positions. `standings_page` starts from the first snapshot after n and undoes the
-    matches in between; at most `SIZE` snapshots are kept (~500 players each: ~100 KB).
-    """
-
-    SIZE = 8
-
-    def __init__(self) -> None:
-        self._entries: dict[tuple[int, int], tuple[dict[str, tuple], list[tuple]]] = {}
-        self._lock = threading.Lock()
-
-    def get(self, conn: Conn, subset_id: int, at: int) -> tuple[dict[str, tuple], list[tuple]]:
-        """(row of each player by id, every key in order) of the subset's snapshot after match `at`."""
-        with self._lock:
-            entry = self._entries.pop((subset_id, at), None)
-            if entry is not None:
-                self._entries[subset_id, at] = entry  # the most recent last
-                return entry
-        entry = _read_snapshot(conn, subset_id, at)
-        with self._lock:
-            self._entries[subset_id, at] = entry
-            while len(self._entries) > self.SIZE:
-                del self._entries[next(iter(self._entries))]
-        return entry
-
-
-_SNAPSHOT = (
-    # Rows of (player, sort key, ree, played, best ree, last date, number of their latest match).
-    "SELECT p.player, c.sort_key, p.ree, p.played, p.best_ree, p.last_date, p.number FROM rating_snapshot p"
-    " JOIN rating_current c ON c.subset_id = p.subset_id AND c.player = p.player"
-    " WHERE p.subset_id = ? AND p.at_number = ?"
-)
-_UNDONE = (
-    # Each participant's first match in (n, S] (prev <= n) and the row before it (NULL: new after n).
-    "SELECT h.player, b.ree, b.played, b.best_ree, b.last_date, b.number FROM rating_history h"
-    " LEFT JOIN rating_history b ON b.subset_id = h.subset_id AND b.number = h.prev AND b.player = h.player"
-    " WHERE h.subset_id = ? AND h.number > ? AND h.number <= ? AND h.prev <= ?"
-)
-_AT_N = (
-    # The participants of match n: after it, and before it (NULL: new to the subset then).
-    "SELECT h.player, h.ree, h.played, b.ree, b.played FROM rating_history h"
-    " LEFT JOIN rating_history b ON b.subset_id = h.subset_id AND b.number = h.prev AND b.player = h.player"
-    " WHERE h.subset_id = ? AND h.number = ?"
-)
-_PAGE_PLAYERS = "SELECT id, ghost, username, display_name, icon FROM players WHERE id IN ({marks})"
-
-_CACHES: weakref.WeakKeyDictionary[object, SnapshotCache] = weakref.WeakKeyDictionary()
-
-
-def snapshot_cache(owner: object) -> SnapshotCache:
-    """The `SnapshotCache` of `owner` (a store: one per database), made at first use."""
-    cache = _CACHES.get(owner)
-    if cache is None:
-        cache = _CACHES.setdefault(owner, SnapshotCache())
-    return cache
-
-
-def _read_snapshot(conn: Conn, subset_id: int, at: int) -> tuple[dict[str, tuple], list[tuple]]:
-    rows = {r[0]: tuple(r) for r in conn.execute(_SNAPSHOT, (subset_id, at))}
-    return rows, sorted(_key(r[2], r[3], r[1], r[0]) for r in rows.values())
-
-
-def _from_snapshot_above(
-    conn: Conn, subset_id: int, number: int, at: int, offset: int, limit: int, cache: SnapshotCache
-) -> tuple[int, list[tuple], dict[str, tuple], Callable[[tuple], int]]:
-    """`_from_statement`'s answer from the snapshot after match `at` (> n), in Python: the players who
-    played in (n, at] stand as the row before their first match after n (or are left out, new after n),
-    the others as the snapshot says."""
-    rows, order = cache.get(conn, subset_id, at)
-    undone = {r[0]: r for r in conn.execute(_UNDONE, (subset_id, number, at, number))}
-    state = dict(rows)
-    changed = []
-    for pid, *row in undone.values():
-        listed = state.pop(pid, None)
-        if listed is not None and row[0] is not None:  # bots are in no snapshot
-            state[pid] = (pid, listed[1], *row)
-            changed.append(_key(row[0], row[1], listed[1], pid))
-    keys = [k for k in order if k[3] not in undone]
-    keys += sorted(changed)
-    keys.sort()  # two sorted runs: merged
-    page = [state[k[3]] for k in keys[offset : offset + limit]]
-    moved = {}
-    for pid, ree, played, old_ree, old_played in conn.execute(_AT_N, (subset_id, number)):
-        if pid in state:
-            name = state[pid][1]
-            old_key = _key(old_ree, old_played, name, pid) if old_ree is not None else None
-            moved[pid] = (_key(ree, played, name, pid), old_key, old_ree)
-    people: dict[str, tuple] = {}
-    for chunk, marks in in_chunks([r[0] for r in page]):
-        people.update((r[0], tuple(r[1:])) for r in conn.execute(_PAGE_PLAYERS.format(marks=marks), chunk))
-    page = [(*r, *people[r[0]]) for r in page if r[0] in people]
-    return len(keys), page, moved, lambda key: bisect_left(keys, key)
-
-
 def _from_statement(
     conn: Conn, subset_id: int, number: int, below: int, offset: int, limit: int
 ) -> tuple[int, list[tuple], dict[str, tuple], Callable[[tuple], int]]:
@@ -389,12 +290,12 @@ def _from_statement(
             page.append((pid, name, ree, played, *rest))
         elif kind == 1:
             old_ree, _, old_played = rest[:3]
-            old_key = _key(old_ree, old_played, name, pid) if old_ree is not None else None
-            moved[pid] = (_key(ree, played, name, pid), old_key, old_ree)
+            old_key = position_key(old_ree, old_played, name, pid) if old_ree is not None else None
+            moved[pid] = (position_key(ree, played, name, pid), old_key, old_ree)
         else:
             ranked = rest[2]
-    page.sort(key=lambda r: _key(r[2], r[3], r[1], r[0]))
-    keys = [_key(r[2], r[3], r[1], r[0]) for r in page]
+    page.sort(key=lambda r: position_key(r[2], r[3], r[1], r[0]))
+    keys = [position_key(r[2], r[3], r[1], r[0]) for r in page]
 
     def stood_above(key: tuple) -> int:
         """How many players' standings after the match are above `key` (from the page when it tells)."""
@@ -420,8 +321,9 @@ def standings_page(
     """(how many players are ranked, their rows from `offset`, at most `limit` of them) after match `number`.
 
     From the nearer snapshot: at most half of `SNAPSHOT_EVERY` matches of history are read on average. From
-    the one after n, in Python from the snapshot read once (`cache`: the store's; None: read now); from the
-    one before (or none), by the database (`_from_statement`). Only the rows asked for are built, so a page
+    the one after n, in Python from the snapshot `cache` holds (the store's; see `SnapshotCache` for when it
+    reads one); from the one before (or none), and from the one after when it is not held, by the database
+    (`_from_statement`). Only the rows asked for are built, so a page
     of a large subset costs about as much as a page of a small one; one more statement counts the recent
     matches of the page's active players (`_recents`).
     """
@@ -429,8 +331,11 @@ def standings_page(
     below, above = conn.execute(_SNAPSHOTS_AROUND, (s, n, s, n)).fetchone()
     below = below or 0
     stop = limit if limit is not None else 2**62
-    if above is not None and above - n < n - below:
-        view = _from_snapshot_above(conn, s, n, above, offset, stop, cache or SnapshotCache())
+    snapshot = None
+    if above is not None and above - n < n - below and cache is not None:
+        snapshot = cache.get(conn, s, above)
+    if snapshot is not None:
+        view = from_snapshot_above(conn, s, n, above, offset, stop, snapshot)
     else:
         view = _from_statement(conn, s, n, below, offset, stop)
     ranked, page, moved, stood_above = view
@@ -459,7 +364,7 @@ def standings_page(
     out = []
     for position, (pid, name, ree, played, best_ree, last_date, _, *player) in enumerate(page, offset + 1):
         ghost, username, display_name, icon = player
-        was = position_before(pid, _key(ree, played, name, pid), position)
+        was = position_before(pid, position_key(ree, played, name, pid), position)
         if pid in moved:
             old_ree = moved[pid][2]
             delta_ree = round(ree - (NEWCOMER_REE if old_ree is None else old_ree), 2)
@@ -488,8 +393,3 @@ def standings_page(
             )
         )
     return ranked, out
-
-
-def _key(ree: float, played: int, name: str, pid: str) -> tuple:
-    """A player's place in the order of positions (smaller is higher): the order of `_PAGE`'s ORDER BY."""
-    return (-ree, -played, name, pid)

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from rankterm.api.models import WEIGHTS, Faction, Game, Match, MatchesPage, RankingsPage, Subset, Weight
-from rankterm.server import games, rankings
+from rankterm.server import games, rankings, snapshots
 from rankterm.server.conn import Conn
 from rankterm.server.matches import MAIN_SUBSET
 from rankterm.server.players import load_players
@@ -170,9 +170,9 @@ def matches_page(conn: Conn, group_id: int, key: str | None, number: int) -> Mat
     )
 
 
-def snapshot_cache(store: object) -> rankings.SnapshotCache:
-    """The standings' snapshots `store` has read (`rankings.SnapshotCache`), for `rankings_page`."""
-    return rankings.snapshot_cache(store)
+def snapshot_cache(store: object) -> snapshots.SnapshotCache:
+    """The standings' snapshots `store` has read (`snapshots.SnapshotCache`), for `rankings_page`."""
+    return snapshots.snapshot_cache(store)
 
 
 def rankings_page(
@@ -182,7 +182,7 @@ def rankings_page(
     match: int | None,
     number: int,
     now: str,
-    cache: rankings.SnapshotCache | None = None,
+    cache: snapshots.SnapshotCache | None = None,
 ) -> RankingsPage:
     """Page `number` of a subset's standings after the group's match `match` (the latest when None).
 

@@ -15,7 +15,7 @@ from __future__ import annotations
 import random
 from datetime import datetime, timedelta
 
-from rankterm.server import rankings, rating
+from rankterm.server import rankings, rating, snapshots
 from rankterm.server.rankings import RECENT_CAP, STATUS_WINDOW_DAYS
 from rankterm.server.store import Store
 from rankterm.server.wire import PAGE_SIZE, format_time, parse_time
@@ -128,7 +128,7 @@ def test_standings_after_every_match_equal_the_history_read_plainly(store, monke
             numbers = sorted({r[1] for r in history})
             assert len(numbers) == MATCHES
             walked_far = 0
-            cache = rankings.SnapshotCache()  # one, as a store keeps it: each snapshot read once, reused
+            cache = snapshots.SnapshotCache()  # one, as a store keeps it: snapshots read at their second ask
             for n in numbers:
                 participants = {r[0] for r in history if r[1] == n}
                 date = next(r[2] for r in history if r[1] == n)
@@ -142,8 +142,8 @@ def test_standings_after_every_match_equal_the_history_read_plainly(store, monke
                         assert _shown(second) == expected[PAGE_SIZE : 2 * PAGE_SIZE]
                     walked_far += sum(1 for e in expected if e[7] == "very_active")
             assert walked_far, "no player reached the cap of the activity count"
-            snapshots = conn.execute(
+            snapshot_count = conn.execute(
                 "SELECT count(DISTINCT at_number) FROM rating_snapshot WHERE subset_id = ?", (sid,)
             ).fetchone()[0]
-            assert snapshots == MATCHES // 7
+            assert snapshot_count == MATCHES // 7
     assert len(names) == PLAYERS and all(p in names for p in people)

@@ -7,7 +7,7 @@ import threading
 
 import pytest
 
-from rankterm.server import games, rankings, schema
+from rankterm.server import games, rankings, schema, snapshots
 from rankterm.server.app import create_app
 from rankterm.server.store import Store
 from rankterm.server.wire import Fault
@@ -152,10 +152,10 @@ def test_ranking_lookups_use_indexes_never_a_scan(demo):
         # The standings' statements from the snapshot before n, and from the one after it.
         (rankings._SQL["page", False], below + page),
         (rankings._SQL["above", False], below + key),
-        (rankings._SNAPSHOT, (1, 20)),
-        (rankings._UNDONE, (1, 10, 20, 10)),
-        (rankings._AT_N, (1, 10)),
-        (rankings._PAGE_PLAYERS.format(marks="?,?"), ("x", "y")),
+        (snapshots._SNAPSHOT, (1, 20)),
+        (snapshots._UNDONE, (1, 10, 20, 10)),
+        (snapshots._AT_N, (1, 10)),
+        (snapshots._PAGE_PLAYERS.format(marks="?,?"), ("x", "y")),
         (
             rankings._WALK.format(starts="(?, ?), (?, ?)"),
             ("x", 10, "y", 9, "2025", "2026", 1, "2025", "2026", 1, 12, "2025"),

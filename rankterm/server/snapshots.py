@@ -1,0 +1,149 @@
+"""The standings' snapshots read into Python: `SnapshotCache` and the page worked out from one.
+
+After every `schema.SNAPSHOT_EVERY`-th match of a subset its listed players' standings are copied into
+``rating_snapshot`` (`rankings.record`), and a snapshot never changes once written. The standings after a
+match n nearer the first snapshot after it than the last one before are worked out from that snapshot in
+Python (`from_snapshot_above`): its rows read once per store and kept in the order of positions, with the
+players who played in (n, S] put back as the row before their first match after n (their ``prev``; left out
+if new after n) and merged into that order: ~100 rows read per page instead of the 500 standings the
+database would work out (`rankings._from_statement`, used the first time a snapshot is asked for).
+"""
+
+from __future__ import annotations
+
+import threading
+import weakref
+from bisect import bisect_left
+from collections.abc import Callable
+
+from rankterm.server.conn import Conn
+from rankterm.server.players import in_chunks
+
+Snapshot = tuple[dict[str, tuple], list[tuple]]
+"""(row of each player by id, every key in the order of positions)."""
+
+
+def position_key(ree: float, played: int, name: str, pid: str) -> tuple:
+    """A player's place in the order of positions (smaller is higher): the order of `rankings._PAGE`'s ORDER BY."""
+    return (-ree, -played, name, pid)
+
+
+class SnapshotCache:
+    """Recent snapshots of a store's standings, read once each into Python (a snapshot never changes).
+
+    Each entry is a subset's snapshot after one of its matches: every listed player's row, by id, and their
+    keys in the order of positions. `standings_page` starts from the first snapshot after n and undoes the
+    matches in between; at most `SIZE` snapshots are kept (~500 players each: ~100 KB). Reading one costs
+    more than one page worked out by the database (`_from_statement`), so a snapshot is read only when it is
+    asked for a second time (`get` answers None the first time): a lone page after a far-away match costs
+    what the statement costs, the pages after nearby matches that follow (paging, stepping back through
+    the matches) share the snapshot read.
+    """
+
+    SIZE = 8
+
+    def __init__(self) -> None:
+        self._entries: dict[tuple[int, int], Snapshot] = {}
+        self._asked: dict[tuple[int, int], None] = {}
+        self._lock = threading.Lock()
+
+    def clear(self) -> None:
+        """Forget every snapshot read or asked for (the benchmark's cold standings)."""
+        with self._lock:
+            self._entries.clear()
+            self._asked.clear()
+
+    def get(self, conn: Conn, subset_id: int, at: int) -> Snapshot | None:
+        """(row of each player by id, every key in order) of the subset's snapshot after match `at`; None
+        the first time it is asked for (not read: the caller works the page out otherwise)."""
+        key = (subset_id, at)
+        with self._lock:
+            entry = self._entries.pop(key, None)
+            if entry is not None:
+                self._entries[key] = entry  # the most recent last
+                return entry
+            if key not in self._asked:
+                self._asked[key] = None
+                while len(self._asked) > 4 * self.SIZE:
+                    del self._asked[next(iter(self._asked))]
+                return None
+        entry = _read_snapshot(conn, subset_id, at)
+        with self._lock:
+            self._entries[key] = entry
+            while len(self._entries) > self.SIZE:
+                del self._entries[next(iter(self._entries))]
+        return entry
+
+
+_SNAPSHOT = (
+    # Rows of (player, sort key, ree, played, best ree, last date, number of their latest match).
+    "SELECT p.player, c.sort_key, p.ree, p.played, p.best_ree, p.last_date, p.number FROM rating_snapshot p"
+    " JOIN rating_current c ON c.subset_id = p.subset_id AND c.player = p.player"
+    " WHERE p.subset_id = ? AND p.at_number = ?"
+)
+_UNDONE = (
+    # Each participant's first match in (n, S] (prev <= n) and the row before it (NULL: new after n).
+    "SELECT h.player, b.ree, b.played, b.best_ree, b.last_date, b.number FROM rating_history h"
+    " LEFT JOIN rating_history b ON b.subset_id = h.subset_id AND b.number = h.prev AND b.player = h.player"
+    " WHERE h.subset_id = ? AND h.number > ? AND h.number <= ? AND h.prev <= ?"
+)
+_AT_N = (
+    # The participants of match n: after it, and before it (NULL: new to the subset then).
+    "SELECT h.player, h.ree, h.played, b.ree, b.played FROM rating_history h"
+    " LEFT JOIN rating_history b ON b.subset_id = h.subset_id AND b.number = h.prev AND b.player = h.player"
+    " WHERE h.subset_id = ? AND h.number = ?"
+)
+_PAGE_PLAYERS = "SELECT id, ghost, username, display_name, icon FROM players WHERE id IN ({marks})"
+
+_CACHES: weakref.WeakKeyDictionary[object, SnapshotCache] = weakref.WeakKeyDictionary()
+
+
+def snapshot_cache(owner: object) -> SnapshotCache:
+    """The `SnapshotCache` of `owner` (a store: one per database), made at first use."""
+    cache = _CACHES.get(owner)
+    if cache is None:
+        cache = _CACHES.setdefault(owner, SnapshotCache())
+    return cache
+
+
+def _read_snapshot(conn: Conn, subset_id: int, at: int) -> Snapshot:
+    rows = {r[0]: tuple(r) for r in conn.execute(_SNAPSHOT, (subset_id, at))}
+    return rows, sorted(position_key(r[2], r[3], r[1], r[0]) for r in rows.values())
+
+
+def from_snapshot_above(
+    conn: Conn,
+    subset_id: int,
+    number: int,
+    at: int,
+    offset: int,
+    limit: int,
+    snapshot: Snapshot,
+) -> tuple[int, list[tuple], dict[str, tuple], Callable[[tuple], int]]:
+    """`_from_statement`'s answer from `snapshot`, the one after match `at` (> n) as `SnapshotCache` holds
+    it, in Python: the players who played in (n, at] stand as the row before their first match after n (or
+    are left out, new after n), the others as the snapshot says."""
+    rows, order = snapshot
+    undone = {r[0]: r for r in conn.execute(_UNDONE, (subset_id, number, at, number))}
+    state = dict(rows)
+    changed = []
+    for pid, *row in undone.values():
+        listed = state.pop(pid, None)
+        if listed is not None and row[0] is not None:  # bots are in no snapshot
+            state[pid] = (pid, listed[1], *row)
+            changed.append(position_key(row[0], row[1], listed[1], pid))
+    keys = [k for k in order if k[3] not in undone]
+    keys += sorted(changed)
+    keys.sort()  # two sorted runs: merged
+    page = [state[k[3]] for k in keys[offset : offset + limit]]
+    moved = {}
+    for pid, ree, played, old_ree, old_played in conn.execute(_AT_N, (subset_id, number)):
+        if pid in state:
+            name = state[pid][1]
+            old_key = position_key(old_ree, old_played, name, pid) if old_ree is not None else None
+            moved[pid] = (position_key(ree, played, name, pid), old_key, old_ree)
+    people: dict[str, tuple] = {}
+    for chunk, marks in in_chunks([r[0] for r in page]):
+        people.update((r[0], tuple(r[1:])) for r in conn.execute(_PAGE_PLAYERS.format(marks=marks), chunk))
+    page = [(*r, *people[r[0]]) for r in page if r[0] in people]
+    return len(keys), page, moved, lambda key: bisect_left(keys, key)
