@@ -387,7 +387,14 @@ class RankingClient(MirroredReads):
         """`fetch(n)` for each page number, as many in flight as the paging window allows, in that order;
         refused unsent when the quota is known not to allow that many calls."""
         self._paying(len(numbers))
-        return await fetch_pages(numbers, fetch, window or self._window())
+
+        async def unless_refused(n: int) -> T:
+            # A page whose turn comes after another's quota refusal (a service that answers at once can
+            # refuse one before the next in the window is sent) is not sent: the meter is full.
+            self._paying(1)
+            return await fetch(n)
+
+        return await fetch_pages(numbers, unless_refused, window or self._window())
 
     # ------------------------------------------------------------------ endpoints
 

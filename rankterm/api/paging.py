@@ -141,7 +141,7 @@ async def fetch_pages(
                 running[task] = (n, seq, time.monotonic())
                 window.most_in_flight = max(window.most_in_flight, len(running))
             done, _ = await asyncio.wait(running, return_when=asyncio.FIRST_COMPLETED)
-            for task in done:
+            for task in sorted(done, key=lambda t: running[t][1]):  # in the order sent: the first error first
                 n, seq, began = running.pop(task)
                 results[n] = task.result()  # raises the page's error: the finally drops the rest
                 window.answered(seq, time.monotonic() - began)

@@ -114,6 +114,14 @@ class Store:
         """``"sqlite"`` or ``"postgresql"``."""
         return "sqlite" if self._pg is None else "postgresql"
 
+    def free_now(self) -> bool:
+        """Whether a short request may run on the caller's thread: a SQLite store (one connection behind one
+        lock, so a worker thread would add no concurrency) that nobody is using at this moment."""
+        if self._pg is not None or not self._lock.acquire(blocking=False):
+            return False
+        self._lock.release()
+        return True
+
     @staticmethod
     def _connect(path: str) -> sqlite3.Connection:
         if path != ":memory:":

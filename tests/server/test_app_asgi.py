@@ -130,37 +130,68 @@ async def test_a_client_that_leaves_mid_body_is_r003_and_nothing_is_recorded(sto
     assert [p.display_name.strip("*") for p in store.players_page(store.groups()[0][0], 1).data] == ["Ann"]
 
 
-async def test_handlers_run_on_a_worker_thread_in_the_callers_context(api, store, monkeypatch):
+async def test_writes_run_on_a_worker_thread_in_the_callers_context(api, store, monkeypatch):
     seen: dict[str, Any] = {}
     where = contextvars.ContextVar("where", default="unset")
-    original = Store.games
+    original = Store.create_player
 
-    def games(self: Store, group_id: int) -> Any:
+    def create_player(self: Store, *args: Any, **kwargs: Any) -> Any:
         seen["thread"] = threading.get_ident()
         seen["context"] = where.get()
-        return original(self, group_id)
+        return original(self, *args, **kwargs)
 
-    monkeypatch.setattr(Store, "games", games)
+    monkeypatch.setattr(Store, "create_player", create_player)
     where.set("the request's")
-    assert await api.ok("games") == []
+    await api.player("Ann")
     assert seen["thread"] != threading.get_ident()
     assert seen["context"] == "the request's"
 
 
-async def test_requests_run_side_by_side_while_one_waits_in_its_thread(api, store, monkeypatch):
-    release = threading.Event()
+async def test_reads_run_at_once_while_the_store_is_free_else_on_a_worker_thread(api, store, monkeypatch):
+    threads: list[int] = []
     original = Store.games
 
-    def slow_games(self: Store, group_id: int) -> Any:
-        release.wait(5)
+    def games(self: Store, group_id: int) -> Any:
+        threads.append(threading.get_ident())
         return original(self, group_id)
 
-    monkeypatch.setattr(Store, "games", slow_games)
+    monkeypatch.setattr(Store, "games", games)
+    assert await api.ok("games") == []
+    assert threads == [threading.get_ident()]  # no hop: one connection behind one lock gains nothing by it
+
+    held, release = threading.Event(), threading.Event()
+
+    def hold() -> None:
+        with store._read():
+            held.set()
+            release.wait(5)
+
+    holder = threading.Thread(target=hold)
+    holder.start()
+    held.wait(5)
     waiting = asyncio.create_task(api.get("games"))
-    assert await api.ok("test") == {"test": "ok"}  # the loop was free while games waited
+    assert await api.ok("test") == {"test": "ok"}  # the loop stayed free: the read waits in a thread
     assert not waiting.done()
     release.set()
+    holder.join(5)
     assert Api.payload(await waiting) == []
+    assert threads[1] != threading.get_ident()
+
+
+async def test_requests_run_side_by_side_while_one_waits_in_its_thread(api, store, monkeypatch):
+    release = threading.Event()
+    original = Store.create_player
+
+    def slow_create(self: Store, *args: Any, **kwargs: Any) -> Any:
+        release.wait(5)
+        return original(self, *args, **kwargs)
+
+    monkeypatch.setattr(Store, "create_player", slow_create)
+    waiting = asyncio.create_task(api.player("Ann"))
+    assert await api.ok("test") == {"test": "ok"}  # the loop was free while the write waited
+    assert not waiting.done()
+    release.set()
+    assert (await waiting).strip()
 
 
 async def test_a_token_once_verified_is_refused_by_another_service(api, credentials, tmp_path, clock):
