@@ -261,13 +261,14 @@ class Mirror:
 
     def replace(
         self, name: str, items: Sequence[tuple[str, Any]], *, keep: Callable[[str], bool] | None = None
-    ) -> None:
+    ) -> list[Any]:
         """Put list `name` as just read: (id, wire-form item) pairs in order; marks it synced now.
 
         `keep`: held items whose id it accepts stay, after the new ones (ghost players this seat made that
-        the service does not have yet: `ids.is_local_id`)."""
+        the service does not have yet: `ids.is_local_id`); returned (wire form), so that the caller need not
+        read the whole list back to find them."""
 
-        def write() -> None:
+        def write() -> list[Any]:
             with self._db:
                 self._db.execute("BEGIN IMMEDIATE")
                 kept: list[tuple[str, Any]] = []
@@ -284,8 +285,9 @@ class Mirror:
                     "INSERT OR REPLACE INTO lists (name, synced_at, stale) VALUES (?, ?, 0)",
                     (name, self.clock()),
                 )
+            return [body for _, body in kept]
 
-        self._guard(write, None)
+        return self._guard(write, [])
 
     def add_item(self, name: str, key: str, item: Any) -> None:
         """Put one item just made by this seat at the end of list `name` (only if the list is held)."""

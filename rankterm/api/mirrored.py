@@ -31,6 +31,7 @@ kept only to answer while the service is gone.
 
 from __future__ import annotations
 
+import contextlib
 import math
 from collections.abc import Awaitable, Callable, Iterable, Sequence
 from datetime import datetime
@@ -187,10 +188,12 @@ class MirroredReads:
             self._stale(name, self.mirror.synced_at(name))
             return held
         keep = is_local_id if name == "players" else None
-        self.mirror.replace(name, [(str(m.id), item) for m, item in zip(models, raw, strict=True)], keep=keep)
+        pairs = [(str(m.id), item) for m, item in zip(models, raw, strict=True)]
+        kept = self.mirror.replace(name, pairs, keep=keep)
         self._fresh(name)
-        if keep is not None:  # the ghosts this seat made that the outbox has not sent yet: still offered
-            models = models + [m for m in self._held(name, model) or [] if keep(str(m.id))]
+        if kept:  # the ghosts this seat made that the outbox has not sent yet: still offered
+            with contextlib.suppress(UnexpectedResponse):
+                models = models + self._parse(name, list[model], kept)
         return models
 
     async def games(self, *, refresh: bool = False) -> list[Game]:
