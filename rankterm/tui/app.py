@@ -456,8 +456,10 @@ class RanktermApp(AppKeys):
         when they are registered, with the variables of the theme in force, so a screen not yet mounted is
         marked as up to date. A screen that sat out a theme change is refreshed as before."""
         super()._load_screen_css(screen)
-        if not screen.is_mounted and screen._css_update_count < 0:
-            screen._css_update_count = self._css_update_count
+        # Textual's own counters (private): a version without them is left to restyle as it does.
+        count = getattr(self, "_css_update_count", None)
+        if count is not None and not screen.is_mounted and getattr(screen, "_css_update_count", 0) < 0:
+            screen._css_update_count = count
 
     # ------------------------------------------------------------------ actions
 
