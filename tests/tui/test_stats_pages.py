@@ -10,6 +10,7 @@ import re
 
 from rich.color import Color as RichColor
 from rich.color import ColorSystem
+from rich.text import Text
 from textual.color import Color
 from textual.widgets import DataTable, Static
 
@@ -388,3 +389,21 @@ async def the_chart_draws_in_every_theme(pilot, screen: StatsScreen) -> None:
         line, background = Color.parse(colours["accent"]).rgb, Color.parse(colours["background"]).rgb
         assert standard(line) != standard(background), name
     assert set(text_of(screen, "#ps-form").split()[1:11]) <= {"W", "D", "L"}
+
+
+async def test_a_player_s_games_are_as_wide_as_their_names_at_once(make_app):
+    """Not when the table is next idle: a screen drawn before that cut every game to "Game"'s 4 columns."""
+    async with make_app().run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await pilot.press("r")
+        await settle(pilot)
+        pilot.app.screen.query_one("#rank-table", DataTable).focus()
+        await pilot.press("enter")
+        await settle(pilot)
+        page = pilot.app.screen
+        assert isinstance(page, PlayerPageScreen)
+        name = "Ticket to Ride: Märklin [/b]"
+        cells = [name, "3", "1", "0", "2", "33%"]
+        page.query_one(PlayerStory)._fill_games([[Text(c) for c in cells]], ["7"])
+        table = page.query_one("#ps-games", DataTable)
+        assert [c.width for c in table.ordered_columns] == [len(name), 6, 3, 5, 4, 4]

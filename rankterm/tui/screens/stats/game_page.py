@@ -29,7 +29,7 @@ from rankterm.tui.screens.stats.base import StoryScreen
 from rankterm.tui.screens.stats.words import day, fact_parts, percent, plural
 from rankterm.tui.text import NONE, error_sentence, label_text, plain, plain_str, styled
 from rankterm.tui.widgets.key_footer import KeyFooter
-from rankterm.tui.widgets.text_table import TextTable
+from rankterm.tui.widgets.text_table import TextTable, fill_table
 
 if TYPE_CHECKING:
     from rankterm.api.client import RankingClient
@@ -161,22 +161,24 @@ class GameStory(Vertical):
                 ("Standings", "bold"), (f" · {plural(len(rows), 'player')} · Enter a player's page", "dim")
             )
         )
-        table = self.query_one("#gs-standings", DataTable)
-        table.clear(columns=True)
-        for title in STANDING_COLUMNS:
-            table.add_column(title, key=title)
+        cells = []
         for row in rows:
             record = self._record(str(row.player.id))
-            table.add_row(
-                Text(str(row.position), justify="right"),
-                Text(plain_str(row.player.label)),
-                Text(NONE if row.ree is None else f"{row.ree:.1f}", justify="right"),
-                Text(str(record.played) if record else "0", justify="right"),
-                Text(str(record.wins) if record else "0", justify="right"),
-                Text(percent(record.win_rate) if record else NONE, justify="right"),
-                Text(plain_str(label_text(row.status_label, row.status))),
-                key=str(row.player.id),
+            cells.append(
+                [
+                    Text(str(row.position), justify="right"),
+                    Text(plain_str(row.player.label)),
+                    Text(NONE if row.ree is None else f"{row.ree:.1f}", justify="right"),
+                    Text(str(record.played) if record else "0", justify="right"),
+                    Text(str(record.wins) if record else "0", justify="right"),
+                    Text(percent(record.win_rate) if record else NONE, justify="right"),
+                    Text(plain_str(label_text(row.status_label, row.status))),
+                ]
             )
+        # Each column as wide as its widest cell at once (not when the table is next idle: drawn before
+        # that, names were cut to the width of the list shown before).
+        table = self.query_one("#gs-standings", DataTable)
+        fill_table(table, STANDING_COLUMNS, cells, [str(row.player.id) for row in rows])
 
     def _record(self, player_id: str) -> GameRecord | None:
         """The player's results in this game (their page's row for it: the same rules)."""

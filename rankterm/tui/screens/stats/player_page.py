@@ -38,7 +38,7 @@ from rankterm.tui.screens.stats.words import axis_labels, day, fact_parts, form_
 from rankterm.tui.text import NONE, error_sentence, plain_str, styled
 from rankterm.tui.widgets.chart import LineChart
 from rankterm.tui.widgets.key_footer import KeyFooter
-from rankterm.tui.widgets.text_table import TextTable
+from rankterm.tui.widgets.text_table import TextTable, fill_table
 
 if TYPE_CHECKING:
     from rankterm.api.client import RankingClient
@@ -177,12 +177,9 @@ class PlayerStory(Vertical):
             self._show_history(History(points=[], loaded=0, wanted=0), player_id)
 
     def _fill_games(self, rows: list[list[Text]], keys: list[str]) -> None:
-        table = self.query_one("#ps-games", DataTable)
-        table.clear(columns=True)
-        for title in GAME_COLUMNS:
-            table.add_column(title, key=title)
-        for row, key in zip(rows, keys, strict=True):
-            table.add_row(*row, key=key)
+        # Each column as wide as its widest cell at once (not when the table is next idle: drawn before
+        # that, game names were cut to the width of the column's title).
+        fill_table(self.query_one("#ps-games", DataTable), GAME_COLUMNS, rows, keys)
 
     @task(group="player-history")
     async def load_history(self, client: RankingClient, player_id: str) -> None:
