@@ -55,6 +55,19 @@ async def open_stats(pilot, tab: str = "1") -> StatsScreen:
     return screen
 
 
+async def open_leaders_page(pilot) -> PlayerPageScreen:
+    """The page of the player on top of the rankings: r, then Enter on the table."""
+    await settle(pilot)
+    await pilot.press("r")
+    await settle(pilot)
+    pilot.app.screen.query_one("#rank-table", DataTable).focus()
+    await pilot.press("enter")
+    await settle(pilot)
+    page = pilot.app.screen
+    assert isinstance(page, PlayerPageScreen)
+    return page
+
+
 # ---------------------------------------------------------------------- the chart's arithmetic
 
 
@@ -127,15 +140,8 @@ async def test_head_to_head_counts_are_the_figures_and_the_cli_tonight_and_theme
 
 async def test_enter_on_a_player_anywhere_opens_their_page_with_chart_and_figures(make_app, demo_service):
     async with make_app().run_test(size=(80, 24)) as pilot:
-        await settle(pilot)
-        await pilot.press("r")
-        await settle(pilot)
-        rankings = pilot.app.screen
-        rankings.query_one("#rank-table", DataTable).focus()
-        await pilot.press("enter")
-        await settle(pilot)
-        page = pilot.app.screen
-        assert isinstance(page, PlayerPageScreen)
+        page = await open_leaders_page(pilot)
+        rankings = pilot.app.screen_stack[-2]  # the screen it was opened from
         story = page.query_one(PlayerStory)
         facts = text_of(page, "#ps-facts")
         form = text_of(page, "#ps-form")
@@ -211,14 +217,7 @@ async def test_pages_read_only_their_matches_and_a_second_open_asks_nothing(
     """A player's page holds the player's matches only, the Stats tabs never parse the whole group, a second
     open of a page answers from the mirror (no request) and F5 asks the service again."""
     async with make_app().run_test(size=(80, 24)) as pilot:
-        await settle(pilot)
-        await pilot.press("r")
-        await settle(pilot)
-        pilot.app.screen.query_one("#rank-table", DataTable).focus()
-        await pilot.press("enter")
-        await settle(pilot)
-        page = pilot.app.screen
-        assert isinstance(page, PlayerPageScreen)
+        page = await open_leaders_page(pilot)
         first = page.query_one(PlayerStory).figures
         assert first is not None and len(page.matches) == first.played
         assert all(faction_of(m, page.player_id) is not None for m in page.matches)
@@ -394,14 +393,7 @@ async def the_chart_draws_in_every_theme(pilot, screen: StatsScreen) -> None:
 async def test_a_player_s_games_are_as_wide_as_their_names_at_once(make_app):
     """Not when the table is next idle: a screen drawn before that cut every game to "Game"'s 4 columns."""
     async with make_app().run_test(size=(80, 24)) as pilot:
-        await settle(pilot)
-        await pilot.press("r")
-        await settle(pilot)
-        pilot.app.screen.query_one("#rank-table", DataTable).focus()
-        await pilot.press("enter")
-        await settle(pilot)
-        page = pilot.app.screen
-        assert isinstance(page, PlayerPageScreen)
+        page = await open_leaders_page(pilot)
         name = "Ticket to Ride: Märklin [/b]"
         cells = [name, "3", "1", "0", "2", "33%"]
         page.query_one(PlayerStory)._fill_games([[Text(c) for c in cells]], ["7"])
