@@ -9,6 +9,10 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any, Protocol
 
+PG_MARK = "\uf8ff"
+"""PostgreSQL's escape of text it cannot hold (a private-use character; see `pg.escape`). Here, not in `pg`,
+which imports psycopg (an optional dependency), because the SQL both engines run orders names around it."""
+
 
 class Rows(Protocol):
     """The answer of one statement."""

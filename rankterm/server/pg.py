@@ -47,6 +47,7 @@ from psycopg.types.string import TextLoader
 from psycopg_pool import ConnectionPool
 
 from rankterm.server import schema
+from rankterm.server.conn import PG_MARK
 
 LOCK_SETUP = 7300
 """Advisory lock class of the one-time setup (migrations, catalogue, signing key)."""
@@ -56,7 +57,7 @@ LOCK_GROUP = 7301
 _RETURNING_ID = re.compile(r"^\s*INSERT INTO (groups|clients|games|matches|subsets)\b", re.IGNORECASE)
 
 
-MARK = "\uf8ff"
+MARK = PG_MARK
 """The escape of text PostgreSQL cannot hold (a private-use character)."""
 
 

@@ -56,7 +56,7 @@ from functools import lru_cache
 
 from rankterm.api.models import Player, RankingRow
 from rankterm.server import rating
-from rankterm.server.conn import Conn
+from rankterm.server.conn import PG_MARK, Conn
 from rankterm.server.schema import SNAPSHOT_EVERY
 from rankterm.server.snapshots import SnapshotCache, from_snapshot_above, position_key
 from rankterm.server.wire import format_time
@@ -222,9 +222,6 @@ _SNAPSHOTS_AROUND = (
     "SELECT (SELECT max(at_number) FROM rating_snapshot WHERE subset_id = ? AND at_number <= ?),"
     " (SELECT min(at_number) FROM rating_snapshot WHERE subset_id = ? AND at_number > ?)"
 )
-
-PG_MARK = "\uf8ff"
-"""`pg.MARK`, PostgreSQL's escape character (named here: `pg` imports psycopg, an optional dependency)."""
 
 
 def _pg_name(column: str) -> str:
