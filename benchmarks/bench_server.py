@@ -58,7 +58,6 @@ from rankterm.api.models import DATE_FORMAT, NewFaction, NewMatch, Weight
 from rankterm.server.app import create_app
 from rankterm.server.matches import MAX_BATCH, game_subset_key
 from rankterm.server.quota import QuotaLimits
-from rankterm.server.snapshots import snapshot_cache
 from rankterm.server.store import Store
 
 BATCH = MAX_BATCH  # 100
@@ -305,7 +304,7 @@ def time_rankings_store(
     times, cpu = [], []
     for k, n in enumerate(numbers):
         if cold:
-            snapshot_cache(store).clear()
+            store.snapshots.clear()
         began, began_cpu = time.perf_counter(), time.process_time()
         store.rankings_page(group, subset, n, 1)
         if k >= WARMUP:

@@ -170,11 +170,6 @@ def matches_page(conn: Conn, group_id: int, key: str | None, number: int) -> Mat
     )
 
 
-def snapshot_cache(store: object) -> snapshots.SnapshotCache:
-    """The standings' snapshots `store` has read (`snapshots.SnapshotCache`), for `rankings_page`."""
-    return snapshots.snapshot_cache(store)
-
-
 def rankings_page(
     conn: Conn,
     group_id: int,
@@ -186,7 +181,7 @@ def rankings_page(
 ) -> RankingsPage:
     """Page `number` of a subset's standings after the group's match `match` (the latest when None).
 
-    `cache`: the snapshots of the standings read before, from this database (`snapshot_cache`).
+    `cache`: the snapshots of the standings read before, from this database (`Store.snapshots`).
     """
     row = _subset_row(conn, group_id, key or MAIN_SUBSET)
     subset = _subsets_from_rows(conn, [row])[0]

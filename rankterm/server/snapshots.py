@@ -12,7 +12,6 @@ database would work out (`rankings._from_statement`, used the first time a snaps
 from __future__ import annotations
 
 import threading
-import weakref
 from bisect import bisect_left
 from collections.abc import Callable
 
@@ -94,16 +93,6 @@ _AT_N = (
     " WHERE h.subset_id = ? AND h.number = ?"
 )
 _PAGE_PLAYERS = "SELECT id, ghost, username, display_name, icon FROM players WHERE id IN ({marks})"
-
-_CACHES: weakref.WeakKeyDictionary[object, SnapshotCache] = weakref.WeakKeyDictionary()
-
-
-def snapshot_cache(owner: object) -> SnapshotCache:
-    """The `SnapshotCache` of `owner` (a store: one per database), made at first use."""
-    cache = _CACHES.get(owner)
-    if cache is None:
-        cache = _CACHES.setdefault(owner, SnapshotCache())
-    return cache
 
 
 def _read_snapshot(conn: Conn, subset_id: int, at: int) -> Snapshot:

@@ -41,6 +41,7 @@ from rankterm.api.models import (
 from rankterm.server import games, matches, players, quota, reads, schema, tokens
 from rankterm.server.conn import Conn
 from rankterm.server.quota import QuotaLimits
+from rankterm.server.snapshots import SnapshotCache
 from rankterm.server.wire import Fault, format_time
 
 __all__ = ["Client", "Store"]
@@ -74,6 +75,8 @@ class Store:
         self.clock: Callable[[], float] = clock or time.time
         self._lock = threading.RLock()
         self._pg: Any = None
+        self.snapshots = SnapshotCache()
+        """The standings' snapshots read from this database (they never change: read once, kept)."""
         if _is_url(self.path):
             self._open_postgres(self.path, notice)
             return
@@ -207,6 +210,7 @@ class Store:
         copy.clock = clock
         copy._lock = threading.RLock()
         copy._pg = None
+        copy.snapshots = SnapshotCache()
         copy._conn = Store._connect(":memory:")
         return copy
 
@@ -480,10 +484,9 @@ class Store:
         self, group_id: int, subset: str | None, match: int | None, page: int, now: float | None = None
     ) -> RankingsPage:
         """Page `page` of a subset's standings after the group's match `match` (latest when None)."""
-        cache = reads.snapshot_cache(self)  # snapshots never change: read once per store
         with self._read() as conn:
             return reads.rankings_page(
-                conn, group_id, subset, match, page, format_time(self._now(now)), cache
+                conn, group_id, subset, match, page, format_time(self._now(now)), self.snapshots
             )
 
 
