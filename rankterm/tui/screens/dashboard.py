@@ -165,13 +165,16 @@ class DashboardScreen(RanktermScreen):
         self, panel_id: str, show: Callable[[Any], Awaitable[None]], answer: Any, waiting: set
     ) -> None:
         await show(answer)
-        waiting.discard(panel_id)
-        self.query_one(f"#{panel_id}").loading = False
+        self._settled(panel_id, waiting)
 
     async def _show_failure(self, panel_id: str, exc: RanktermError, waiting: set) -> None:
         self._panel_error(panel_id, exc)
         if panel_id == "dash-status":
             self.show_error(exc)
+        self._settled(panel_id, waiting)
+
+    def _settled(self, panel_id: str, waiting: set) -> None:
+        """The panel shows an answer (or why there is none): no longer waited for, no spinner."""
         waiting.discard(panel_id)
         self.query_one(f"#{panel_id}").loading = False
 
