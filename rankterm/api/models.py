@@ -15,7 +15,7 @@ from collections.abc import Iterable
 from datetime import datetime
 from typing import Any, Generic, TypeVar
 
-from pydantic import BaseModel, Field, field_validator, model_validator
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from rankterm.api.new_match import BOT_MARKER, NewFaction, NewMatch
 from rankterm.api.wire import (
@@ -298,6 +298,8 @@ class NewMatchAnswer(WireModel):
 
 class ExistsAnswer(BaseModel):
     """`matches/match/exists`: `{"exists": true}`, a bare boolean, or 0/1 (WIRE.md)."""
+
+    model_config = ConfigDict(defer_build=True)
 
     exists: bool
 

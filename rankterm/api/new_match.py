@@ -74,7 +74,7 @@ def normal_points(text: str) -> str:
 class NewFaction(BaseModel):
     """A faction of a new match (SERVICE.md). A bot faction carries rank, points and name only."""
 
-    model_config = ConfigDict(extra="ignore")
+    model_config = ConfigDict(extra="ignore", defer_build=True)  # built at the first match, not at import
 
     players: list[str] = Field(default_factory=list)
     rank: int = Field(ge=1, le=MAX_RANK)
@@ -144,7 +144,7 @@ class NewFaction(BaseModel):
 class NewMatch(BaseModel):
     """A match to record (SERVICE.md "New match"); `external_id` travels as `id`, read back as `externalId`."""
 
-    model_config = ConfigDict(extra="ignore", populate_by_name=True)
+    model_config = ConfigDict(extra="ignore", populate_by_name=True, defer_build=True)
 
     game: int | None = None
     weight: Weight
