@@ -12,7 +12,12 @@ letting each screen settle, then reads the process's resident set size from the 
     the app opens it through a profile (`rankterm --profile room`); only the app's process is measured.
 
 Prints the medians of `--runs` runs and the targets: (a) <= 80 MB, (b) <= 60 MB; and, for scale, the same
-reading of a bare Textual app (one `Static`, a real terminal driver) on the same pty.
+reading of a bare Textual app (one `Static`, a real terminal driver) on the same pty, and of the floor that
+the house sets under (b): the same bare app that also does what DESIGN.md has the client do, with the
+packages it names and nothing of rankterm (httpx sends one request to the same `rankterm serve`, `GET
+status`, answered 403 without a token but through the same sockets, streams and parser; pydantic validates
+the answer into a model; sqlite3 opens a database as the client's copy does; a `DataTable` is shown). What (b) holds above that floor is rankterm's own code, screens and data; the line after (b) says
+how much the target leaves for it.
 """
 
 from __future__ import annotations
@@ -77,14 +82,39 @@ class Minimal(App):
 Minimal().run()
 """
 
+STACK_FLOOR = """
+import sqlite3, sys
+import httpx, pydantic
+from textual.app import App
+from textual.widgets import DataTable, Static
 
-def measure_minimal(env: dict[str, str]) -> dict[str, int]:
-    """The same reading for a bare Textual app (one `Static`) on a pty of the same size: the floor."""
+class Answer(pydantic.BaseModel):
+    status: str = ""
+
+class Floor(App):
+    def compose(self):
+        yield Static("Hello")
+        yield DataTable()
+
+    async def on_mount(self):
+        self.copy = sqlite3.connect(sys.argv[2])
+        self.copy.execute("create table if not exists t (x)")
+        async with httpx.AsyncClient(base_url=sys.argv[1]) as client:
+            answer = Answer.model_validate((await client.get("status")).json())
+        self.query_one(Static).update(answer.status or "answered")
+
+Floor().run()
+"""
+
+
+def measure_script(code: str, env: dict[str, str], *args: str) -> dict[str, int]:
+    """The same reading for a script of its own (a bare Textual app, the stack's floor) on a pty of the same
+    size, once it has written nothing for 1.5 s."""
     pid, fd = pty.fork()
     if pid == 0:  # the child
         os.environ.clear()
         os.environ.update(env)
-        os.execv(sys.executable, [sys.executable, "-c", MINIMAL])
+        os.execv(sys.executable, [sys.executable, "-c", code, *args])
     fcntl.ioctl(fd, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 80, 0, 0))
     end = time.monotonic() + 30
     quiet_since = time.monotonic()
@@ -127,7 +157,8 @@ def demo_env(tmp: Path) -> dict[str, str]:
     return env
 
 
-def report(label: str, target: float, runs: list[dict[str, int]]) -> None:
+def report(label: str, target: float, runs: list[dict[str, int]]) -> float:
+    """Print the medians of `runs`; return the median VmRSS in MB."""
     rss = statistics.median(r["VmRSS"] for r in runs) * 1024
     hwm = statistics.median(r["VmHWM"] for r in runs) * 1024
     verdict = (
@@ -136,6 +167,7 @@ def report(label: str, target: float, runs: list[dict[str, int]]) -> None:
     print(
         f"  {label:<48} VmRSS {rss / 1e6:5.1f} MB ({rss / 2**20:5.1f} MiB), peak {hwm / 1e6:5.1f} MB{verdict}"
     )
+    return rss / 1e6
 
 
 def main() -> int:
@@ -148,7 +180,7 @@ def main() -> int:
     )
     with tempfile.TemporaryDirectory() as name:
         tmp = Path(name)
-        minimal_runs = [measure_minimal(demo_env(tmp / "minimal")) for _ in range(args.runs)]
+        minimal_runs = [measure_script(MINIMAL, demo_env(tmp / "minimal")) for _ in range(args.runs)]
         report("a bare Textual app (one Static), for scale", 0.0, minimal_runs)
         demo_runs = [measure(["demo"], demo_env(tmp / "demo")) for _ in range(args.runs)]
         report("(a) rankterm demo", TARGETS["demo"], demo_runs)
@@ -164,11 +196,19 @@ def main() -> int:
         try:
             wait_for_port(args.port)
             url = f"http://127.0.0.1:{args.port}/"
-            remote_runs = []
+            remote_runs, floor_runs = [], []
             for n in range(args.runs):
                 env = room_env(tmp / f"room{n}", url, DEMO_KEY, DEMO_SECRET, PYTHONPATH=str(ROOT))
                 remote_runs.append(measure(["--profile", "room"], env))
-            report("(b) rankterm --profile room (serve --demo apart)", TARGETS["remote"], remote_runs)
+                floor_runs.append(measure_script(STACK_FLOOR, env, url, str(tmp / f"floor{n}.db")))
+            floor = report("the floor: a bare app with the client's stack", 0.0, floor_runs)
+            remote = report(
+                "(b) rankterm --profile room (serve --demo apart)", TARGETS["remote"], remote_runs
+            )
+            print(
+                f"  above the floor: rankterm's own code, screens and data take {remote - floor:.1f} MB;"
+                f" the target leaves {TARGETS['remote'] - floor:.1f} MB for them"
+            )
         finally:
             server.terminate()
             server.wait(10)
