@@ -46,6 +46,7 @@ SCHEMA_VERSION = 1
 LISTS = ("games", "players", "subsets")
 LAST = -1
 """The `match` key of rankings pages read for the latest match (`rankings/last`)."""
+_STAGED = "CREATE TEMP TABLE IF NOT EXISTS staged_matches (number INTEGER PRIMARY KEY, game_id TEXT, body TEXT NOT NULL)"
 
 _SCHEMA = f"""
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -355,6 +356,43 @@ class Mirror:
                 )
 
         self._guard(write, None)
+
+    def stage_matches(self, matches: Iterable[tuple[int, str | None, str]], *, first: bool = False) -> None:
+        """Set dumped (number, game id, JSON) rows aside, in a temporary table of this connection, until
+        `replace_matches_with_staged`: a full read of a large group's matches is written as it arrives instead
+        of held in memory to its end (100,000 matches took a seat to 195 MB). `first` empties the table."""
+        rows = list(matches)
+
+        def write() -> None:
+            with self._db:
+                self._db.execute("BEGIN IMMEDIATE")
+                self._db.execute(_STAGED)
+                if first:
+                    self._db.execute("DELETE FROM temp.staged_matches")
+                self._db.executemany("INSERT OR REPLACE INTO temp.staged_matches VALUES (?, ?, ?)", rows)
+
+        self._guard(write, None)
+
+    def replace_matches_with_staged(self) -> int:
+        """The staged rows become the held matches, in one transaction (offline meanwhile, the old ones
+        stayed whole); return how many were staged."""
+
+        def write() -> int:
+            with self._db:
+                self._db.execute("BEGIN IMMEDIATE")
+                self._db.execute(_STAGED)
+                self._db.execute("DELETE FROM matches")
+                staged = self._db.execute(
+                    "INSERT INTO matches SELECT number, game_id, body FROM temp.staged_matches"
+                ).rowcount
+                self._db.execute("DELETE FROM temp.staged_matches")
+                self._db.execute(
+                    "INSERT OR REPLACE INTO lists (name, synced_at, stale) VALUES ('matches', ?, 0)",
+                    (self.clock(),),
+                )
+                return int(staged)
+
+        return self._guard(write, 0)
 
     def matches(self, *, game_id: str | None = None, offset: int = 0, limit: int | None = None) -> list[Any]:
         """Held matches newest first (optionally one game's), as wire-form JSON."""

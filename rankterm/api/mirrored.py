@@ -46,11 +46,15 @@ from rankterm.api.models import Game, Match, MatchesPage, Page, Player, PlayersP
 if TYPE_CHECKING:
     from pydantic import BaseModel
 
+    from rankterm.api.paging import Window
+
 M = TypeVar("M", bound="BaseModel")
 T = TypeVar("T")
 
 ROWS_PER_PAGE = 25
 """Rows of a page built from the mirror (the service's page size)."""
+RESYNC_PAGES = 200
+"""Pages of matches a full read holds in memory before it writes them to the mirror (~5,000 matches)."""
 
 
 def _local(ts: float | None) -> datetime | None:
@@ -96,8 +100,10 @@ class MirroredReads:
         def _parse(self, endpoint: str, model: Any, payload: Any) -> Any: ...
         async def _all_pages(self, fetch: Callable[[int], Awaitable[Any]]) -> list[Any]: ...
         async def _fetch_pages(
-            self, numbers: Sequence[int], fetch: Callable[[int], Awaitable[T]]
+            self, numbers: Sequence[int], fetch: Callable[[int], Awaitable[T]], window: Window | None = None
         ) -> list[T]: ...
+        def _paying(self, needed: int) -> None: ...
+        def _window(self) -> Window: ...
 
     # ------------------------------------------------------------------ how old an answer is
 
@@ -366,14 +372,20 @@ class MirroredReads:
         return count - held
 
     async def _resync_matches(self, first: MatchesPage, first_raw: list[Any]) -> int:
-        stored = self._match_rows(list(zip(first.data, first_raw, strict=True)))
-        if first.total_pages > 1:
-            for page_rows in await self._fetch_pages(range(2, first.total_pages + 1), self._match_rows_page):
-                stored += page_rows
+        """Every page read again and written aside as it arrives, `RESYNC_PAGES` pages at a time (a group of
+        100,000 matches is 4,000 pages), then swapped for the held matches at once."""
+        pages = range(2, first.total_pages + 1)
+        self._paying(len(pages))  # the whole read refused unsent when the quota is known not to allow it
+        self.mirror.stage_matches(self._match_rows(zip(first.data, first_raw, strict=True)), first=True)
+        window = self._window()
+        for start in range(0, len(pages), RESYNC_PAGES):
+            chunk = await self._fetch_pages(
+                pages[start : start + RESYNC_PAGES], self._match_rows_page, window
+            )
+            self.mirror.stage_matches(row for page_rows in chunk for row in page_rows)
         held, _ = self.mirror.match_numbers()
-        self.mirror.put_matches(stored, replace_all=True, dumped=True)
+        count = self.mirror.replace_matches_with_staged()
         self._fresh("matches")
-        count, _ = self.mirror.match_numbers()
         return max(0, count - held)
 
     async def _match_rows_page(self, page: int) -> list[tuple[int, str | None, str]]:

@@ -12,6 +12,7 @@ import httpx
 import pytest
 
 from rankterm.api import errors as er
+from rankterm.api import mirrored
 from rankterm.api.client import RankingClient
 from rankterm.api.ids import new_local_id
 from rankterm.api.mirror import SCHEMA_VERSION, Mirror
@@ -131,6 +132,61 @@ async def test_match_sync_asks_only_for_new_pages(group):
     everything = await seat.all_matches()
     assert [m.number for m in held] == [m.number for m in everything] == list(range(330, 0, -1))
     assert [m.id for m in seat.cached_matches(subset=None, limit=3)] == [m.id for m in everything[:3]]
+
+
+def held_behind(seat: RankingClient) -> list[tuple[int, int]]:
+    """Hold a match the service does not have (number 999) and record, at each part a full read writes
+    aside, the held (count, top): the read of everything again is the one this forces."""
+    first = seat.cached_matches()[0]
+    seat.mirror.put_matches([(999, None, {**first.model_dump(by_alias=True), "number": 999})])
+    seen: list[tuple[int, int]] = []
+    stage = seat.mirror.stage_matches
+
+    def staging(rows, *, first=False):
+        rows = list(rows)
+        seen.append((len(rows), *seat.mirror.match_numbers()))
+        stage(rows, first=first)
+
+    seat.mirror.stage_matches = staging  # type: ignore[method-assign]
+    return seen
+
+
+async def test_a_full_read_writes_its_parts_aside_and_swaps_them_in_at_once(group, monkeypatch):
+    monkeypatch.setattr(mirrored, "RESYNC_PAGES", 3)
+    seat = group()
+    await seat.sync_matches()
+    seen = held_behind(seat)
+    calls = seat.calls
+    await seat.sync_matches()  # 301 held, 300 on the service: everything is read again
+    assert seat.calls == calls + 12  # page 1 (which says the counts disagree), then pages 2..12
+    # page 1, then pages 2-4, 5-7, 8-10, 11-12: never more than 3 pages' rows held in memory, and the
+    # held matches stay as they were (the stray 999 included) until the last part is in
+    assert [n for n, _, _ in seen] == [25, 75, 75, 75, 50]
+    assert {(count, top) for _, count, top in seen} == {(301, 999)}
+    assert seat.mirror.match_numbers() == (300, 300)
+    assert [m.number for m in seat.cached_matches()] == list(range(300, 0, -1))
+
+
+async def test_a_full_read_cut_midway_leaves_the_held_matches_whole(group, monkeypatch):
+    monkeypatch.setattr(mirrored, "RESYNC_PAGES", 3)
+    seat = group()
+    await seat.sync_matches()
+    seen = held_behind(seat)
+    stage = seat.mirror.stage_matches
+
+    def then_cut(rows, *, first=False):
+        stage(rows, first=first)
+        if len(seen) == 2:  # the network goes after the second part
+            net(seat).down = True
+
+    seat.mirror.stage_matches = then_cut  # type: ignore[method-assign]
+    with pytest.raises(er.Offline):
+        await seat.sync_matches()
+    assert seat.mirror.match_numbers() == (301, 999)
+    net(seat).down = False
+    seat.mirror.stage_matches = stage  # type: ignore[method-assign]
+    await seat.sync_matches()  # the next read starts its parts afresh
+    assert [m.number for m in seat.cached_matches()] == list(range(300, 0, -1))
 
 
 async def test_offline_matches_pages_come_from_the_held_matches(group):
