@@ -21,7 +21,7 @@ Nothing here knows Textual or Rich.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -187,14 +187,6 @@ def effect_of(
     )
 
 
-def previous_number(number: int, held: Sequence[Match]) -> int:
-    """The match before `number` in a subset whose matches the mirror holds (`held`, any order): the
-    highest number below it; `number - 1` when none is held (the service then answers with the standings
-    after the subset's latest match up to it)."""
-    below = [m.number for m in held if m.number < number]
-    return max(below) if below else number - 1
-
-
 def _number(value: object) -> float | None:
     try:
         return float(value) if value is not None else None  # type: ignore[arg-type]
@@ -250,7 +242,8 @@ async def match_effect(
     who = set(participants(match))
     _, rows_after = await _rows_of(client, subset, number, who, first=after)
     # the main subset holds every match; a game's subset: its previous match, from the matches held
-    previous = number - 1 if subset is None else previous_number(number, client.cached_matches(subset=subset))
+    held = None if subset is None else client.held_number_below(number, subset=subset)
+    previous = number - 1 if held is None else held
     rows_before: list[RankingRow] = []
     before_number: int | None = None
     if previous >= 1:

@@ -394,6 +394,17 @@ class Mirror:
 
         return self._guard(write, 0)
 
+    def number_below(self, number: int, *, game_id: str | None = None) -> int | None:
+        """The highest held match number below `number` (among one game's matches with `game_id`); None if
+        none is held. One look-up in an index, whatever the number of matches held."""
+        sql = "SELECT max(number) FROM matches WHERE number < ?"
+        args: list[Any] = [number]
+        if game_id is not None:
+            sql += " AND game_id = ?"
+            args.append(game_id)
+        row = self._guard(lambda: self._db.execute(sql, args).fetchone(), None)
+        return None if row is None or row[0] is None else int(row[0])
+
     def matches(self, *, game_id: str | None = None, offset: int = 0, limit: int | None = None) -> list[Any]:
         """Held matches newest first (optionally one game's), as wire-form JSON."""
         sql = "SELECT body FROM matches"

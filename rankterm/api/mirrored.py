@@ -163,6 +163,13 @@ class MirroredReads:
         rows = self.mirror.matches(game_id=game, offset=offset, limit=limit)
         return self._parse("matches", list[Match], rows)
 
+    def held_number_below(self, number: int, *, subset: str | None = None) -> int | None:
+        """The match before `number` among the held matches of `subset` (main or a game's): the highest
+        number below it; None when none is held or the mirror cannot tell the subset's matches. No request,
+        and no match read: the board asks this at every match, of groups that hold 100,000."""
+        known, game = self._game_of(subset)
+        return self.mirror.number_below(number, game_id=game) if known else None
+
     def _game_of(self, subset: str | None) -> tuple[bool, str | None]:
         """(whether the mirror can tell which matches make `subset`, the game id whose they are: None for all)."""
         if subset is None:

@@ -17,7 +17,6 @@ from rankterm.api.effect import (
     match_effect,
     number_of,
     player_text,
-    previous_number,
     signed,
 )
 from rankterm.api.models import Faction, Match, NewFaction, NewMatch, Player, RankingRow
@@ -77,13 +76,6 @@ def test_players_follow_the_result_then_the_change_and_bots_are_left_out():
     effect = effect_of(match, before, after)
     assert [p.name for p in effect.players] == ["Chiara", "Ada", "Ben"]  # Dev did not play
     assert effect.sentence() == f"Chiara +50 (3→1) · Ada {M}10 (1→2) · Ben {M}15 (2→3)"
-
-
-def test_the_previous_match_of_a_subset_is_the_highest_held_below():
-    held = [Match(number=n) for n in (300, 295, 288, 12)]
-    assert previous_number(300, held) == 295
-    assert previous_number(290, held) == 288
-    assert previous_number(12, held) == 11  # none held below: the service finds the subset's latest
 
 
 # ---------------------------------------------------------------------- against the embedded service

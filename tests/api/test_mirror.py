@@ -189,6 +189,19 @@ async def test_a_full_read_cut_midway_leaves_the_held_matches_whole(group, monke
     assert [m.number for m in seat.cached_matches()] == list(range(300, 0, -1))
 
 
+async def test_the_held_match_before_a_number_is_looked_up_not_read(group):
+    seat = group()
+    subsets = await seat.subsets()
+    await seat.sync_matches()
+    for subset in subsets:
+        numbers = [m.number for m in seat.cached_matches(subset=subset.id)]
+        for number in (numbers[0] + 1, numbers[0], numbers[len(numbers) // 2], numbers[-1], 1):
+            below = [n for n in numbers if n < number]
+            assert seat.held_number_below(number, subset=subset.id) == (max(below) if below else None)
+    assert seat.held_number_below(300) == 299
+    assert seat.held_number_below(50, subset="no such subset") is None
+
+
 async def test_offline_matches_pages_come_from_the_held_matches(group):
     seat = group()
     await seat.subsets()
