@@ -28,6 +28,7 @@ from textual.widgets import DataTable, Header, Static
 
 from rankterm.api.errors import RanktermError
 from rankterm.api.models import Match, MatchesPage
+from rankterm.tui.base import task
 from rankterm.tui.dialogs.match_detail import MatchDetailScreen
 from rankterm.tui.dialogs.match_exists import MatchExistsDialog
 from rankterm.tui.screens.subset_paged import SubsetPagedScreen
@@ -112,6 +113,7 @@ class MatchesScreen(SubsetPagedScreen):
         self.page_data: MatchesPage | None = None
         self._shown_page: object = None
         self._filled_width = 0
+        self._syncing = False
 
     def on_resize(self) -> None:
         """A wider or narrower window: the summaries are fitted again to the room they have."""
@@ -128,10 +130,21 @@ class MatchesScreen(SubsetPagedScreen):
         yield KeyFooter()
 
     async def _revalidate(self) -> None:
+        """The mirror's matches brought up to date beside the page, not before it: the first read of a large
+        group's matches takes a while (100,000 matches are 4,000 pages), and the page is one request."""
+        if not self._syncing:
+            self._syncing = True
+            self.sync_held()
+
+    @task(group="matches-sync", exclusive=False)
+    async def sync_held(self) -> None:
         """The mirror's matches brought up to date (one request when nothing is new), so that they can be
         shown at once next time and offline; unreachable, what it holds stays."""
-        with contextlib.suppress(RanktermError):  # the page read next says why (or comes from the mirror)
-            await self.client.sync_matches()
+        try:
+            with contextlib.suppress(RanktermError):  # the page read says why (or comes from the mirror)
+                await self.client.sync_matches()
+        finally:
+            self._syncing = False
 
     def _show_held(self, page: int) -> None:
         """Before the first answer: the page as the mirror holds it (no request), if it holds any."""

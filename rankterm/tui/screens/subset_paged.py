@@ -4,7 +4,8 @@ The subclass names its widgets' id prefix (`PREFIX`: "#<prefix>-table", "-subset
 is "#<prefix>-info") and loads one page in `_load(page)` (redrawing only when the page changed); the base
 shows the subsets the mirror holds at once, revalidates them and the page shown whenever the screen is shown
 again, on F5 and when the group changes (`reload`), and turns a subset change or a page key into a page load,
-one at a time. `_revalidate()` is the subclass's hook to bring its mirror up to date first.
+one at a time. `_revalidate()` is the subclass's hook to bring its mirror up to date (before the page is read,
+or beside it in a worker of its own).
 """
 
 from __future__ import annotations
@@ -116,7 +117,8 @@ class SubsetPagedScreen(RanktermScreen):
             self.table.rows_arrived(token)
 
     async def _revalidate(self) -> None:
-        """Bring what the mirror holds for this screen up to date before the page is read (default: nothing)."""
+        """Bring what the mirror holds for this screen up to date, before the page is read or (started in a
+        worker of its own) beside it; default: nothing."""
 
     async def _load(self, page: int) -> None:
         raise NotImplementedError
