@@ -13,8 +13,8 @@ from textual.screen import ModalScreen
 from textual.widgets import DataTable, Static
 
 from rankterm.api.models import Faction, Match
-from rankterm.tui.text import match_type_text, plain, weight_text
-from rankterm.tui.widgets.text_table import TextTable
+from rankterm.tui.text import match_type_text, plain, plain_str, weight_text
+from rankterm.tui.widgets.text_table import TextTable, fill_table
 
 
 def points_text(value: float | int | None) -> str:
@@ -95,9 +95,11 @@ class MatchDetailScreen(ModalScreen[None]):
     def on_mount(self) -> None:
         table = self.query_one(DataTable)
         named = any(f.name for f in self.match.factions)
-        for title in ("Rank", "Faction", "Players", "Points", ""):
-            if title != "Faction" or named:
-                table.add_column(title, key=title or "marks")
+        columns = [("Rank", "Rank"), ("Faction", "Faction"), ("Players", "Players"), ("Points", "Points")]
+        columns += [("marks", "")]
+        if not named:
+            del columns[1]
+        rows: list[list[Text]] = []
         for faction in sorted(self.match.factions, key=lambda f: f.rank):
             marks = []
             if faction.winner:
@@ -107,14 +109,16 @@ class MatchDetailScreen(ModalScreen[None]):
             style = "bold" if faction.winner else ""
             cells = [
                 Text(str(faction.rank), style=style),
-                Text(faction.name, style=style),
-                Text(faction_players(faction), style=style),
+                Text(plain_str(faction.name), style=style),
+                Text(plain_str(faction_players(faction)), style=style),
                 Text(points_text(faction.points), style=style),
                 Text(" · ".join(marks), style=style),
             ]
             if not named:
                 del cells[1]
-            table.add_row(*cells)
+            rows.append(cells)
+        # each column as wide as its widest cell at once: a dialog is drawn before the table is next idle
+        fill_table(table, columns, rows)
         table.focus()
 
     def action_close(self) -> None:

@@ -22,12 +22,14 @@ from textual.widgets import DataTable, Static
 from rankterm.api.errors import RanktermError
 from rankterm.api.models import Faction, Match, MatchesPage, Player, Subset
 from rankterm.tui.text import error_sentence, plain
-from rankterm.tui.widgets.text_table import TextTable
+from rankterm.tui.widgets.text_table import TextTable, fill_table
 
 MAX_PAGES = 4
 """Pages of the subset's matches read at most (each costs a call against the quota)."""
 LIMIT = 10
 """Matches shown at most."""
+
+COLUMNS = ("No.", "Date", "Game", "Rank", "Points", "Result")
 
 FetchPage = Callable[..., Awaitable[MatchesPage]]
 """`client.matches_page`: (page, subset=...) -> MatchesPage."""
@@ -105,8 +107,7 @@ class PlayerMatchesScreen(ModalScreen[None]):
 
     def on_mount(self) -> None:
         table = self.query_one(DataTable)
-        for name in ("No.", "Date", "Game", "Rank", "Points", "Result"):
-            table.add_column(name, key=name)
+        fill_table(table, COLUMNS, [], [])
         table.focus()
         self.load()
 
@@ -155,19 +156,19 @@ class PlayerMatchesScreen(ModalScreen[None]):
         info.set_class(error, "-error")
 
     def _fill(self, complete: bool) -> None:
-        table = self.query_one(DataTable)
-        for match, faction in self.found:
-            of = len(match.factions)
-            result = "won" if faction.winner else ("draw" if match.draw else "")
-            table.add_row(
+        rows = [
+            [
                 str(match.number),
                 match.date[:10],
                 match.game.name if match.game else "",
-                f"{faction.rank} of {of}",
+                f"{faction.rank} of {len(match.factions)}",
                 format_points(faction.points),
-                result,
-                key=str(match.number),
-            )
+                "won" if faction.winner else ("draw" if match.draw else ""),
+            ]
+            for match, faction in self.found
+        ]
+        # each column as wide as its widest cell at once (str cells: plain, display-safe text, measured in cells)
+        fill_table(self.query_one(DataTable), COLUMNS, rows, [str(match.number) for match, _ in self.found])
         n = len(self.found)
         who = self.player.label
         if complete and n < LIMIT:

@@ -29,7 +29,7 @@ from rankterm.tui.base import RanktermScreen, task
 from rankterm.tui.text import plain
 from rankterm.tui.widgets.form_input import FormInput
 from rankterm.tui.widgets.key_footer import KeyFooter
-from rankterm.tui.widgets.text_table import TextTable
+from rankterm.tui.widgets.text_table import TextTable, fill_table
 
 TABS = ("Players", "Games", "Skipped", "Matches to record")
 HINT = "Type the file's path and press Enter to check it; nothing is sent before ctrl+s."
@@ -142,13 +142,12 @@ class ImportScreen(RanktermScreen):
         tables = {s.title.split(" (")[0]: s for s in sections(plan)} if plan else {}
         for n, title in enumerate(TABS):
             table = self.query_one(f"#import-table-{n}", TextTable)
-            table.clear(columns=True)
             section = tables.get(title)
             if section is None:
+                table.clear(columns=True)
                 continue
-            table.add_columns(*section.columns)
-            for row in section.rows:
-                table.add_row(*row)
+            # each column as wide as its widest cell at once (str cells: plain text, measured in cells)
+            fill_table(table, section.columns, section.rows)
 
     # ------------------------------------------------------------------ sending
 

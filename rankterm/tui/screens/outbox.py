@@ -34,7 +34,7 @@ from rankterm.tui.outbox_runner import OutboxRunner
 from rankterm.tui.screens.match_entry import MatchEntryScreen, describe_errors
 from rankterm.tui.text import plain
 from rankterm.tui.widgets.key_footer import KeyFooter
-from rankterm.tui.widgets.text_table import TextTable
+from rankterm.tui.widgets.text_table import TextTable, fill_table
 
 STATE_STYLE = {
     OutcomeState.PENDING: "yellow",
@@ -49,6 +49,7 @@ STATE_LABEL = {
     OutcomeState.REJECTED: "rejected",
 }
 
+COLUMNS = ("State", "External id", "Game", "Sides (by rank)", "Tries", "Reason")
 CAPTION_KEYS = "e edits a rejected match in the form · on a ghost: e renames, ctrl+r retries, x discards"
 
 
@@ -97,7 +98,7 @@ class OutboxScreen(RanktermScreen):
         yield Header()
         yield Static("", id="outbox-caption", markup=False)
         table = TextTable(id="outbox-table", cursor_type="row", zebra_stripes=True)
-        table.add_columns("State", "External id", "Game", "Sides (by rank)", "Tries", "Reason")
+        table.add_columns(*COLUMNS)
         yield table
         yield Static("", id="outbox-reason", markup=False)  # the cursor's entry's reason, whole (wrapped)
         yield KeyFooter()
@@ -153,7 +154,7 @@ class OutboxScreen(RanktermScreen):
             reason = waits_for(self.runner.waiting_for(entry))
         else:
             reason = ""
-        # str cells: TextTable shows them as plain, display-safe text, and measures the column widths by them
+        # str cells: shown as plain, display-safe text, and the column widths measured by them (`fill_table`)
         return (
             Text(STATE_LABEL[outcome.state], style=STATE_STYLE[outcome.state]),
             entry.external_id,
@@ -179,13 +180,11 @@ class OutboxScreen(RanktermScreen):
         runner = self.runner
         table = self.query_one("#outbox-table", DataTable)
         cursor = table.cursor_row
-        table.clear()
         self.entries = runner.queue() if runner is not None else []
-        for entry in self.entries:
-            if isinstance(entry, GhostEntry):
-                table.add_row(*self._ghost_row(entry), key=f"ghost:{entry.local_id}")
-            else:
-                table.add_row(*self._match_row(entry), key=entry.external_id)
+        rows = [self._ghost_row(e) if isinstance(e, GhostEntry) else self._match_row(e) for e in self.entries]
+        keys = [f"ghost:{e.local_id}" if isinstance(e, GhostEntry) else e.external_id for e in self.entries]
+        # each column as wide as its widest cell at once, not when the table is next idle
+        fill_table(table, COLUMNS, rows, keys)
         if self.entries:
             table.move_cursor(row=min(max(cursor, 0), len(self.entries) - 1))
         self._show_reason()

@@ -30,7 +30,7 @@ from rankterm.tui.dialogs.ask_line import AskDialog
 from rankterm.tui.text import error_sentence
 from rankterm.tui.widgets.form_input import FormInput
 from rankterm.tui.widgets.key_footer import KeyFooter
-from rankterm.tui.widgets.text_table import TextTable, list_screen_key
+from rankterm.tui.widgets.text_table import TextTable, fill_table, list_screen_key
 
 
 def fold(text: str) -> str:
@@ -50,6 +50,10 @@ def same_name(players: list[Player], name: str) -> list[Player]:
     wanted = fold(name.strip().lstrip("*"))
     return [p for p in players if wanted and wanted in (fold(p.display_name.lstrip("*")), fold(p.username))]
 
+
+COLUMNS = [("name", "Name"), ("kind", "Kind"), ("username", "Username")]
+WIDTHS = {"kind": 7}
+"""The table's columns (key, title); "Kind" has its own width, the others are as wide as their widest cell."""
 
 PAGES = Binding.Group("Pages")
 """[ and ] read as one item in the footer: "[ ] Pages"."""
@@ -100,9 +104,7 @@ class PlayersScreen(RanktermScreen):
 
     def on_mount(self) -> None:
         table = self.query_one("#players-table", DataTable)
-        table.add_column("Name", key="name")
-        table.add_column("Kind", key="kind", width=7)
-        table.add_column("Username", key="username")
+        fill_table(table, COLUMNS, [], [], widths=WIDTHS)
         table.focus()
         self.load_page(1)
 
@@ -115,10 +117,9 @@ class PlayersScreen(RanktermScreen):
     def show_players(self, players: list[Player], caption: str, select: str | None = None) -> None:
         table = self.query_one("#players-table", TextTable)
         was_on = table.cursor_key()
-        table.clear()
-        for player in players:
-            kind = "ghost" if player.ghost else "member"
-            table.add_row(player.label, kind, player.username or "—", key=player.id)
+        # each column as wide as these names at once (str cells: plain, display-safe text, measured in cells)
+        rows = [[p.label, "ghost" if p.ghost else "member", p.username or "—"] for p in players]
+        fill_table(table, COLUMNS, rows, [p.id for p in players], widths=WIDTHS)
         self.shown = list(players)
         self.say(caption)
         table.keep_cursor_on(select if select is not None else was_on)  # the same player stays under it

@@ -5,10 +5,12 @@ shown styled, and brackets in a name could swallow text; and a control character
 terminal as it is. Every table in rankterm shows names that came from other people, so every table is a
 `TextTable`; a cell that wants a style passes a `rich.text.Text`.
 
-`fill_table` puts one page of rows in a table, each column exactly as wide as this page needs: a `DataTable`
-keeps a column as wide as the widest cell it ever held and works widths out later, when idle, so a page from
-another subset would inherit old widths. Columns are made again for every page, so what is shown depends on
-the page only (and snapshots are stable). The cursor stays on the row it was on (by row key) when that row is
+`fill_table` puts one page of rows in a table, each column exactly as wide as this page needs, given at once:
+a `DataTable` keeps a column as wide as the widest cell it ever held, and works the widths of columns added
+without one out later, when idle, so a page from another subset would inherit old widths and a screen drawn
+before that idle showed every column cut to its title ("Tick", "Wing"). Every table whose rows change is
+filled through it. Columns are made again for every page, so what is shown depends on the page only (and
+snapshots are stable). The cursor stays on the row it was on (by row key) when that row is
 still there: a page revalidated under the cursor never moves it to another row.
 
 Keys typed before the rows: a screen calls `token = expect_rows(replace=...)` when a load is asked for and
@@ -20,9 +22,10 @@ third player, `/ele` Enter Enter opens Elena, however slow the service.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
+from rich.cells import cell_len
 from rich.text import Text
 from textual import events
 from textual.coordinate import Coordinate
@@ -155,26 +158,38 @@ class TextTable(DataTable):
 
 def fill_table(
     table: DataTable,
-    columns: Sequence[str],
-    rows: Sequence[Sequence[Text]],
-    keys: Sequence[str],
+    columns: Sequence[str | tuple[str, str | Text]],
+    rows: Sequence[Sequence[Text | str]],
+    keys: Sequence[str] | None = None,
     *,
     min_widths: Sequence[int] | None = None,
+    widths: Mapping[str, int] | None = None,
 ) -> None:
-    """Replace the table's columns and rows; each column as wide as its widest cell (or its title). The cursor
-    stays on its row when the new rows still hold it (by key)."""
+    """Replace the table's columns and rows, each column given its width at once: as wide as its widest cell
+    (or its title), in terminal cells, never left to the table (which measures its columns only when next
+    idle, so a screen drawn before that showed each column as wide as its title: "Tick", "Wing").
+
+    A column is its title (also its key) or a (key, title) pair; a title is ours, a `str` or a `Text`. A `str`
+    cell is shown as plain, display-safe text (as `TextTable.add_row` shows it) and measured so. `keys`: the
+    rows' keys (None: rows without keys, e.g. one match listed twice); `min_widths`: a least width for each
+    column; `widths`: a width of its own for some columns, by key, not measured (a narrow screen's cap: the
+    caller cuts those cells to it). The cursor stays on its row when the new rows still hold it (by key)."""
     was_on = table.cursor_key() if isinstance(table, TextTable) else None
-    widths = [len(title) for title in columns]
-    for row in rows:
+    specs = [(c, c) if isinstance(c, str) else c for c in columns]
+    cells_of = [[Text(display_safe(c)) if isinstance(c, str) else c for c in row] for row in rows]
+    measured = [cell_len(title) if isinstance(title, str) else title.cell_len for _, title in specs]
+    for row in cells_of:
         for i, cell in enumerate(row):
-            widths[i] = max(widths[i], cell.cell_len)
+            measured[i] = max(measured[i], cell.cell_len)
     if min_widths:
-        widths = [max(w, m) for w, m in zip(widths, min_widths, strict=True)]
+        measured = [max(w, m) for w, m in zip(measured, min_widths, strict=True)]
+    given = widths or {}
     table.clear(columns=True)
-    for title, width in zip(columns, widths, strict=True):
-        table.add_column(title, key=title, width=width)
-    for row, key in zip(rows, keys, strict=True):
-        table.add_row(*row, key=key)
+    for (key, title), width in zip(specs, measured, strict=True):
+        table.add_column(title, key=key, width=given.get(key, width))
+    row_keys: Sequence[str | None] = [None] * len(cells_of) if keys is None else keys
+    for row, row_key in zip(cells_of, row_keys, strict=True):
+        table.add_row(*row, key=row_key)
     if isinstance(table, TextTable):
         table.keep_cursor_on(was_on)
 

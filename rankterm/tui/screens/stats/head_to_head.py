@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 from typing import TYPE_CHECKING
 
+from rich.cells import cell_len, set_cell_size
 from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
@@ -25,7 +26,7 @@ from rankterm.tui.base import task
 from rankterm.tui.screens.stats.choices import most_active, most_met, options
 from rankterm.tui.screens.stats.words import bar_parts, plural, short_day
 from rankterm.tui.text import plain, plain_str, styled
-from rankterm.tui.widgets.text_table import TextTable
+from rankterm.tui.widgets.text_table import TextTable, fill_table
 
 if TYPE_CHECKING:
     from rankterm.api.client import RankingClient
@@ -55,8 +56,9 @@ def summary(h2h: HeadToHead) -> list[object | tuple[object, str]]:
 
 
 def cut(name: str, width: int = GAME_WIDTH) -> str:
-    """A name cut to `width` cells with an ellipsis when longer ("Ticket to R…")."""
-    return name if len(name) <= width else name[: width - 1] + "…"
+    """A name cut to `width` terminal cells with an ellipsis when longer ("Ticket to R…"); a wide character
+    (2 cells) that would straddle the cut is left out and its cell padded."""
+    return name if cell_len(name) <= width else set_cell_size(name, width - 1) + "…"
 
 
 def _cell(value: int | str, right: bool = True) -> Text:
@@ -197,26 +199,27 @@ class HeadToHeadView(Vertical):
             self._draw_bar(self.figures)
 
     def _fill_games(self, h2h: HeadToHead) -> None:
-        table = self.query_one("#h2h-games", DataTable)
-        table.clear(columns=True)
         narrow = self.app.size.width < WIDE
-        table.add_column("Game", key="game", width=GAME_WIDTH if narrow else None)
-        for key, title in (("met", "Met"), ("a", h2h.a_name[:8]), ("b", h2h.b_name[:8])):
-            table.add_column(Text(plain_str(title)), key=key)
+        columns: list[tuple[str, str | Text]] = [("game", "Game")]
+        columns += [
+            (key, Text(plain_str(title)))
+            for key, title in (("met", "Met"), ("a", h2h.a_name[:8]), ("b", h2h.b_name[:8]))
+        ]
         if h2h.ties:
-            table.add_column("Tie", key="tie")
+            columns.append(("tie", "Tie"))
+        rows: list[list[Text]] = []
+        keys: list[str] = []
         for g in h2h.per_game:
             if not g.meetings:
                 continue
-            name = cut(g.game_name) if narrow else g.game_name
-            cells = [_cell(name, right=False), _cell(g.meetings), _cell(g.a_ahead), _cell(g.b_ahead)]
+            cells = [_game_cell(g.game_name, narrow), _cell(g.meetings), _cell(g.a_ahead), _cell(g.b_ahead)]
             if h2h.ties:
                 cells.append(_cell(g.ties))
-            table.add_row(*cells, key=str(g.game_id))
+            rows.append(cells)
+            keys.append(str(g.game_id))
+        fill_table(self.query_one("#h2h-games", DataTable), columns, rows, keys, widths=_game_width(narrow))
 
     def _fill_last(self, h2h: HeadToHead) -> None:
-        table = self.query_one("#h2h-last", DataTable)
-        table.clear(columns=True)
         everyone = h2h.b_id is None
         narrow = self.app.size.width < WIDE
         columns = [("no", "No."), ("date", "Date"), ("game", "Game")]
@@ -225,18 +228,29 @@ class HeadToHeadView(Vertical):
         if not narrow:
             columns.append(("ranks", "Ranks"))
         columns.append(("ahead", "Ahead"))
-        for key, title in columns:
-            table.add_column(title, key=key, width=GAME_WIDTH if narrow and key == "game" else None)
+        rows: list[list[Text]] = []
         for meeting in h2h.last:
             ahead = {"a": h2h.a_name, "b": meeting.other_name, "tie": "tie"}[meeting.outcome]
             cells = [
                 _cell(meeting.match_number),
                 _cell(short_day(meeting.date)),
-                _cell(cut(meeting.game_name) if narrow else meeting.game_name, False),
+                _game_cell(meeting.game_name, narrow),
             ]
             if everyone:
                 cells.append(_cell(meeting.other_name, False))
             if not narrow:
                 cells.append(_cell(f"{meeting.a_rank} v {meeting.b_rank}"))
             cells.append(_cell(ahead, False))
-            table.add_row(*cells)  # against everyone, one match can be several meetings
+            rows.append(cells)
+        # no row keys: against everyone, one match can be several meetings
+        fill_table(self.query_one("#h2h-last", DataTable), columns, rows, widths=_game_width(narrow))
+
+
+def _game_cell(name: str, narrow: bool) -> Text:
+    """A game's name, cut to `GAME_WIDTH` cells on a narrow screen."""
+    return _cell(cut(plain_str(name)) if narrow else name, right=False)
+
+
+def _game_width(narrow: bool) -> dict[str, int]:
+    """The game column's own width on a narrow screen (its names are cut to it); else measured."""
+    return {"game": GAME_WIDTH} if narrow else {}

@@ -15,7 +15,6 @@ import asyncio
 from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING
 
-from rich.cells import cell_len
 from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
@@ -30,7 +29,7 @@ from rankterm.api.stats.source import Roster, matches_since
 from rankterm.tui.base import task
 from rankterm.tui.screens.stats.words import parse_date, plural
 from rankterm.tui.text import NONE, error_sentence, plain, plain_str, styled
-from rankterm.tui.widgets.text_table import TextTable
+from rankterm.tui.widgets.text_table import TextTable, fill_table
 
 if TYPE_CHECKING:
     from rankterm.api.client import RankingClient
@@ -246,12 +245,13 @@ class TonightView(Vertical):
         if wide:
             columns.append(("order", "Order"))
         by_number = {m.number: m for m in self.matches}
-        rows: list[tuple[str, list[Text]]] = []
+        rows: list[list[Text]] = []
+        keys: list[str] = []
         for row in reversed(evening.matches):
             won = "the bot" if row.bot_won else ", ".join(row.winner_names) + (" (draw)" if row.draw else "")
             cells = [
                 Text(str(row.number), justify="right"),
-                Text(row.date[11:16]),
+                Text(plain_str(row.date[11:16])),
                 Text(plain_str(row.game_name)),
                 Text(plain_str(won or NONE)),
             ]
@@ -259,32 +259,20 @@ class TonightView(Vertical):
                 cells.append(Text(plain_str(finishing_order(by_number[row.number]))))
             elif wide:
                 cells.append(Text(""))
-            rows.append((str(row.number), cells))
-        fill_table(self.query_one("#tn-matches", DataTable), columns, rows)
+            rows.append(cells)
+            keys.append(str(row.number))
+        fill_table(self.query_one("#tn-matches", DataTable), columns, rows, keys)
         tallies = [
-            (
-                t.player_id,
-                [
-                    Text(plain_str(t.name)),
-                    Text(str(t.wins), justify="right"),
-                    Text(str(t.played), justify="right"),
-                ],
-            )
+            [
+                Text(plain_str(t.name)),
+                Text(str(t.wins), justify="right"),
+                Text(str(t.played), justify="right"),
+            ]
             for t in evening.tallies
         ]
         fill_table(
             self.query_one("#tn-tally", DataTable),
             [("player", "Player"), ("won", "Won"), ("played", "of")],
             tallies,
+            [t.player_id for t in evening.tallies],
         )
-
-
-def fill_table(table: DataTable, columns: list[tuple[str, str]], rows: list[tuple[str, list[Text]]]) -> None:
-    """Clear `table` and fill it, each column as wide as its widest cell: given, not measured by the table
-    (a table refilled while its rows were still being measured kept its headers' widths: "22:2", "Cata")."""
-    table.clear(columns=True)
-    for index, (key, title) in enumerate(columns):
-        width = max([cell_len(title), *(cell_len(cells[index].plain) for _, cells in rows)])
-        table.add_column(title, key=key, width=width)
-    for key, cells in rows:
-        table.add_row(*cells, key=key)
