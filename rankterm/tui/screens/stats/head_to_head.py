@@ -188,7 +188,7 @@ class HeadToHeadView(Vertical):
 
     def _draw_bar(self, h2h: HeadToHead) -> None:
         """The shares as a bar as wide as the view allows (drawn again when the view is resized)."""
-        width = max(10, self.size.width - 4 - len(h2h.a_name[:20]) - len(h2h.b_name[:20]))
+        width = max(10, self.size.width - 4 - cell_len(h2h.a_name[:20]) - cell_len(h2h.b_name[:20]))
         bar = bar_parts(h2h.a_ahead, h2h.b_ahead, h2h.ties, min(width, 60))
         self.query_one("#h2h-bar", Static).update(
             styled(h2h.a_name[:20], " ", *bar, " ", h2h.b_name[:20]) if h2h.meetings else plain("")
