@@ -148,7 +148,8 @@ async def h2h_command(client: RankingClient, args: argparse.Namespace) -> int:
     b = await _player(client, args.b) if args.b is not None else None
     if b is not None and b.id == a.id:
         raise UsageError("Give two different players (or one, against everyone).")
-    h = head_to_head(player_matches(client, str(a.id)), str(a.id), None if b is None else str(b.id))
+    named = {str(p.id): p.label for p in (a, b) if p is not None}
+    h = head_to_head(player_matches(client, str(a.id)), str(a.id), None if b is None else str(b.id), named)
     if args.format == "json":
         emit_json(h2h_document(h))
         return EXIT_OK

@@ -147,6 +147,13 @@ def test_no_nemesis_when_nobody_ever_finished_ahead():
 # ---------------------------------------------------------------------- head-to-head
 
 
+def test_head_to_head_of_two_who_never_met_names_them_from_the_roster():
+    matches = [match(1, 1, (1, "a"), (2, "c")), match(2, 1, (1, "b"), (2, "c"))]
+    h = head_to_head(matches, "a", "b", {"a": "Ada", "b": "Ben [/b] 🎲"})
+    assert (h.meetings, h.a_name, h.b_name) == (0, "A", "Ben [/b] 🎲")  # a's own matches name a
+    assert head_to_head(matches, "a", "b").b_name == "b"  # nobody names b: the id stands in
+
+
 def test_head_to_head_counts_meetings_ties_and_team_mates_apart():
     matches = [
         match(1, 1, (1, "a"), (2, "b")),  # a ahead

@@ -127,9 +127,14 @@ def player_figures(matches: Sequence[Match], player_id: str) -> PlayerFigures:
     )
 
 
-def head_to_head(matches: Sequence[Match], a_id: str, b_id: str | None) -> HeadToHead:
-    """A against B; `b_id` None: A against everyone (sums over the other players)."""
-    names = {a_id: a_id} if b_id is None else {a_id: a_id, b_id: b_id}
+def head_to_head(
+    matches: Sequence[Match], a_id: str, b_id: str | None, names: Mapping[str, str] | None = None
+) -> HeadToHead:
+    """A against B; `b_id` None: A against everyone (sums over the other players). `names`: the players'
+    names as known elsewhere (the roster), for the one of the two that A's matches do not name (never met);
+    the id stands in only when nobody names them."""
+    known = names or {}
+    named = {pid: known.get(pid, pid) for pid in (a_id, b_id) if pid is not None}
     per_game: dict[int | None, list[int]] = {}  # meetings, a_ahead, b_ahead, ties, together, together_wins
     game_name: dict[int | None, str] = {}
     meetings: list[Meeting] = []
@@ -139,7 +144,7 @@ def head_to_head(matches: Sequence[Match], a_id: str, b_id: str | None) -> HeadT
             continue
         gid, gname = game_key(m)
         for p in fa.players:
-            names[str(p.id)] = p.label
+            named[str(p.id)] = p.label
         others = [(f, p) for f in m.factions if not f.bot for p in f.players if str(p.id) != a_id]
         if b_id is not None:
             others = [(f, p) for f, p in others if str(p.id) == b_id][:1]
@@ -150,7 +155,7 @@ def head_to_head(matches: Sequence[Match], a_id: str, b_id: str | None) -> HeadT
         won = faction_result(m, fa) == "W"
         for f, p in others:
             q = str(p.id)
-            names[q] = p.label
+            named[q] = p.label
             if f is fa:
                 counts[4] += 1
                 counts[5] += won
@@ -167,9 +172,9 @@ def head_to_head(matches: Sequence[Match], a_id: str, b_id: str | None) -> HeadT
     total = [sum(g[i] for g in per_game.values()) for i in range(6)]
     return HeadToHead(
         a_id=a_id,
-        a_name=names[a_id],
+        a_name=named[a_id],
         b_id=b_id,
-        b_name=EVERYONE if b_id is None else names[b_id],
+        b_name=EVERYONE if b_id is None else named[b_id],
         meetings=total[0],
         a_ahead=total[1],
         b_ahead=total[2],

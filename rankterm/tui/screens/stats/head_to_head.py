@@ -179,7 +179,7 @@ class HeadToHeadView(Vertical):
             else:
                 b_id = None
         self.matches = mine
-        h2h = head_to_head(mine, a, b_id)
+        h2h = head_to_head(mine, a, b_id, self._players)
         self.figures = h2h
         self.query_one("#h2h-summary", Static).update(styled(*summary(h2h)))
         self._draw_bar(h2h)
