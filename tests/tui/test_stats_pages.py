@@ -399,3 +399,29 @@ async def test_a_player_s_games_are_as_wide_as_their_names_at_once(make_app):
         page.query_one(PlayerStory)._fill_games([[Text(c) for c in cells]], ["7"])
         table = page.query_one("#ps-games", DataTable)
         assert [c.width for c in table.ordered_columns] == [len(name), 6, 3, 5, 4, 4]
+
+
+async def test_a_pick_or_escape_leaves_the_picker_so_tab_and_screen_keys_work(make_app):
+    """A focused picker searches what is typed: after a pick by hand, or Escape, the digits and letters are
+    the screen's again (they were swallowed: 4 after picking in head-to-head stayed on head-to-head)."""
+    from textual.widgets import Select, TabbedContent
+
+    async with make_app().run_test(size=(80, 24)) as pilot:
+        screen = await open_stats(pilot, "2")
+        view = screen.query_one(HeadToHeadView)
+        screen.set_focus(view.a_select)
+        before = view.a_select.value
+        await pilot.press("enter", "down", "enter")
+        await settle(pilot)
+        assert view.a_select.value != before
+        assert not isinstance(pilot.app.focused, Select)
+        await pilot.press("4")
+        await settle(pilot)
+        assert screen.query_one(TabbedContent).active == "tonight"
+        await pilot.press("1")
+        await settle(pilot)
+        screen.set_focus(screen.query_one("#stats-player", Select))
+        await pilot.press("escape", "3")
+        await settle(pilot)
+        assert screen.query_one(TabbedContent).active == "game"
+        assert isinstance(pilot.app.screen, StatsScreen)  # Escape left the picker, not the screen

@@ -86,6 +86,7 @@ class StatsScreen(StoryScreen):
         Binding("4", "tab('tonight')", "Tonight", show=False),
         Binding("v", "toggle_chart", "Ree/position"),
         Binding("f5", "reload", "Reload"),
+        Binding("escape", "leave_picker", "Back to the table", show=False),  # then a digit or letter is a key
     ]
 
     def __init__(self, **kwargs) -> None:
@@ -218,6 +219,14 @@ class StatsScreen(StoryScreen):
     def _picked(self, event: Select.Changed) -> None:
         if not self._filling and self.loaded:
             self._draw_tab()
+            self.action_leave_picker()
+
+    def action_leave_picker(self) -> None:
+        """Leave the picker the cursor is in (Escape, or a pick): the tab's first table takes the keys, so that
+        a digit, a screen's letter or a cursor key reaches the screen again (a picker searches what is typed)."""
+        pane = self.query_one(TabbedContent).active_pane
+        table = next(iter(pane.query(DataTable)), None) if pane is not None else None
+        self.set_focus(table if table is not None and table.focusable else None)
 
     def action_tab(self, tab: str) -> None:
         self.query_one(TabbedContent).active = tab

@@ -167,6 +167,9 @@ class TonightView(Vertical):
         event.stop()
         if self.roster is not None:
             self._draw()
+        if event.select.has_focus:  # picked by hand: out of the picker, typed keys are the screen's again
+            tally = self.query_one("#tn-tally", DataTable)
+            self.screen.set_focus(tally if tally.focusable else None)
 
     def _now(self) -> datetime:
         clock = self.client.clock if self.client is not None else None
