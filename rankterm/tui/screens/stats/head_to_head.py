@@ -151,8 +151,9 @@ class HeadToHeadView(Vertical):
         event.stop()
         if not self._filling and (self.a_select.value, self.b_select.value) != self._picked:
             self._draw()
-            games = self.query_one("#h2h-games", DataTable)  # out of the picker: typed keys are the screen's
-            self.screen.set_focus(games if games.focusable else None)
+            if event.select.has_focus:  # picked by hand: out of the picker, typed keys are the screen's again
+                games = self.query_one("#h2h-games", DataTable)
+                self.screen.set_focus(games if games.focusable else None)
 
     def _draw(self, *, most_met_first: bool = False) -> None:
         a, b = self.a_select.value, self.b_select.value

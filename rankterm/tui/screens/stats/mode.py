@@ -219,7 +219,8 @@ class StatsScreen(StoryScreen):
     def _picked(self, event: Select.Changed) -> None:
         if not self._filling and self.loaded:
             self._draw_tab()
-            self.action_leave_picker()
+            if event.select.has_focus:  # picked by hand (the first fill's change arrives late, unfocused)
+                self.action_leave_picker()
 
     def action_leave_picker(self) -> None:
         """Leave the picker the cursor is in (Escape, or a pick): the tab's first table takes the keys, so that
