@@ -3,7 +3,7 @@
     python benchmarks/bench_big_group.py --db STORE [--code DIR] [--port 8720]
 
 STORE is a service database with a large history, e.g. the 100,000-match store `bench_server.py` builds
-(`python benchmarks/bench_server.py --keep DB`); it is copied, never changed. On the copy, the quota counters
+(`python benchmarks/bench_server.py --db DB`); it is copied, never changed. On the copy, the quota counters
 are emptied (a first full read of 100,000 matches is 4,000 calls: the embedded service allows 5,000 an hour)
 and a new API client is made; `rankterm serve` then serves it on 127.0.0.1.
 
