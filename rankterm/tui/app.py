@@ -38,6 +38,7 @@ from rankterm.tui.base import RanktermScreen, toast
 from rankterm.tui.screens import SCREENS, screen_factory
 from rankterm.tui.text import error_sentence, plain_str
 from rankterm.tui.themes import DEFAULT_THEME, load_themes
+from rankterm.tui.timers import guard_timers
 
 if TYPE_CHECKING:  # the service layer is imported when a service is opened, not at start
     from rankterm.api.client import RankingClient
@@ -110,6 +111,7 @@ class RanktermApp(AppKeys):
         kiosk: bool = False,
         **kwargs,
     ) -> None:
+        guard_timers()  # a toast at the end of its life must not freeze the seat (rankterm.tui.timers)
         super().__init__(**kwargs)
         self.outbox_factory = outbox_factory
         self.outbox_runner: OutboxRunner | None = None
