@@ -27,6 +27,7 @@ from rankterm.tui.screens.import_plays import ImportScreen
 from rankterm.tui.screens.outbox import OutboxScreen
 from rankterm.tui.screens.players import PlayersScreen
 from rankterm.tui.screens.stats.head_to_head import GAME_WIDTH, HeadToHeadView
+from rankterm.tui.widgets.text_table import NAME_CELLS
 
 from .pilot import settle
 
@@ -206,3 +207,40 @@ async def test_import_dry_run(make_app, monkeypatch, tmp_path: Path):
         await settle(pilot)
         assert any(EVE in s for s in strings(screen.query_one("#import-table-0", DataTable)))
     assert all(cut == [] for _, _, cut in filled(seen)), seen
+
+
+LONG_NAME = "漢字" * 25
+"""50 characters (the service's longest name), 100 cells."""
+LONG_GAME = "遊戯" * 25
+
+
+async def test_a_name_of_100_cells_is_cut_and_leaves_every_column_on_an_80_column_screen(
+    make_app, demo_service
+):
+    async with demo_service.client() as setup:
+        long = await setup.create_player(LONG_NAME)
+        ada = next(p for p in await setup.players() if p.label == "Ada")
+        game = await setup.create_game(name=LONG_GAME)
+        await setup.add_matches(
+            NewMatch(
+                game=game.id,
+                weight="normal",
+                factions=[NewFaction(players=[long.id], rank=1), NewFaction(players=[ada.id], rank=2)],
+            )
+        )
+    async with make_app().run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        for key, selector, name in (
+            ("r", "#rank-table", "*" + LONG_NAME),
+            ("p", "#players-table", "*" + LONG_NAME),
+            ("m", "#matches-table", LONG_GAME),
+        ):
+            await pilot.press(key)
+            await settle(pilot)
+            table = pilot.app.screen.query_one(selector, DataTable)
+            shown = [s for s in strings(table) if s.startswith(name[:5])]
+            assert shown and all(s.endswith("…") and NAME_CELLS <= cell_len(s) < 80 for s in shown), (
+                selector,
+                shown,
+            )
+            assert table.virtual_size.width <= table.size.width, (selector, table.virtual_size, table.size)

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import contextlib
 
+from rich.cells import cell_len
 from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
@@ -36,7 +37,7 @@ from rankterm.tui.text import weight_text
 from rankterm.tui.widgets.key_footer import KeyFooter
 from rankterm.tui.widgets.pager import Pager
 from rankterm.tui.widgets.subset_picker import SubsetPicker, subset_title
-from rankterm.tui.widgets.text_table import TextTable, fill_table
+from rankterm.tui.widgets.text_table import NAME_CELLS, TextTable, fill_table, fit_cell
 
 RANK_SEP = " \u203a "
 """A single right-pointing angle quote between names: the first placed first."""
@@ -176,22 +177,23 @@ class MatchesScreen(SubsetPagedScreen):
 
     def _fill(self, data: MatchesPage) -> None:
         table = self.table
+        width = table.size.width or self.size.width or self.app.size.width  # before the first layout too
+        game_cells = max(NAME_CELLS, width - 80 + NAME_CELLS)  # at 80 columns, the summary keeps its room
         rows = [
-            (
-                str(match.number),
-                match.date[:16],
-                match.game.name if match.game else "",
-                weight_text(match.weight_label, match.weight),
-            )
+            [
+                Text(str(match.number)),
+                Text(match.date[:16]),
+                fit_cell(Text(match.game.name if match.game else ""), game_cells),
+                Text(weight_text(match.weight_label, match.weight)),
+            ]
             for match in data.data
         ]
-        widths = [max([len(c), *(len(r[i]) for r in rows)]) for i, c in enumerate(COLUMNS[:-1])]
-        width = table.size.width or self.size.width or self.app.size.width  # before the first layout too
+        widths = [max([cell_len(c), *(r[i].cell_len for r in rows)]) for i, c in enumerate(COLUMNS[:-1])]
         room = width - sum(widths) - 2 * len(COLUMNS) - table.styles.scrollbar_size_vertical - 1
         room = max(MIN_SUMMARY, room)
         self._filled_width = width
         cells = [
-            [*(Text(c) for c in row), Text(fit_summary(summary_parts(match), room))]
+            [*row, Text(fit_summary(summary_parts(match), room))]
             for row, match in zip(rows, data.data, strict=True)
         ]
         fill_table(table, COLUMNS, cells, [str(m.number) for m in data.data])

@@ -30,7 +30,7 @@ from rankterm.tui.dialogs.ask_line import AskDialog
 from rankterm.tui.text import error_sentence
 from rankterm.tui.widgets.form_input import FormInput
 from rankterm.tui.widgets.key_footer import KeyFooter
-from rankterm.tui.widgets.text_table import TextTable, fill_table, list_screen_key
+from rankterm.tui.widgets.text_table import NAME_CELLS, TextTable, fill_table, list_screen_key
 
 
 def fold(text: str) -> str:
@@ -52,6 +52,8 @@ def same_name(players: list[Player], name: str) -> list[Player]:
 
 
 COLUMNS = [("name", "Name"), ("kind", "Kind"), ("username", "Username")]
+CAPS = {"username": NAME_CELLS}
+"""Usernames longer than this are cut with "…" in the list; names take the room the other columns leave."""
 WIDTHS = {"kind": 7}
 """The table's columns (key, title); "Kind" has its own width, the others are as wide as their widest cell."""
 
@@ -119,7 +121,7 @@ class PlayersScreen(RanktermScreen):
         was_on = table.cursor_key()
         # each column as wide as these names at once (str cells: plain, display-safe text, measured in cells)
         rows = [[p.label, "ghost" if p.ghost else "member", p.username or "—"] for p in players]
-        fill_table(table, COLUMNS, rows, [p.id for p in players], widths=WIDTHS)
+        fill_table(table, COLUMNS, rows, [p.id for p in players], widths=WIDTHS, caps=CAPS, fit="name")
         self.shown = list(players)
         self.say(caption)
         table.keep_cursor_on(select if select is not None else was_on)  # the same player stays under it

@@ -180,7 +180,7 @@ class RankingsScreen(SubsetPagedScreen):
                     Text(label_text(row.status_label, row.status)),
                 ]
             )
-        fill_table(self.table, COLUMNS, cells, [r.player.id for r in data.data])
+        fill_table(self.table, COLUMNS, cells, [r.player.id for r in data.data], fit="Player")
         shown = data.subset or subset
         name = subset_title(shown) if shown else "Main"
         if data.match is None or not data.data:

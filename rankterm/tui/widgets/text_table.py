@@ -156,6 +156,43 @@ class TextTable(DataTable):
         self.move_cursor(row=row, animate=False)
 
 
+NAME_CELLS = 20
+"""The most cells a column of names takes in a list: a name may be 50 wide characters (100 cells), and one
+such name pushed every other column of the list off an 80-column screen. Longer names are cut with "…"."""
+
+
+def fit_cell(cell: Text, cells: int) -> Text:
+    """`cell` as is when it takes at most `cells` cells, else a copy cut to them with "…"."""
+    if cell.cell_len <= cells:
+        return cell
+    cut = cell.copy()
+    cut.truncate(cells, overflow="ellipsis")
+    return cut
+
+
+def room_for(
+    table: DataTable,
+    specs: Sequence[tuple[str, str | Text]],
+    rows: Sequence[Sequence[Text]],
+    key: str,
+    widths: Mapping[str, int],
+) -> int:
+    """The cells column `key` can take: the table's width (the screen's before the first layout) less the
+    other columns, as wide as their widest cell or as given, their padding and the scrollbar."""
+    width = table.size.width or table.screen.size.width or table.app.size.width
+    others = 0
+    for index, (column, title) in enumerate(specs):
+        if column != key:
+            widest = max(
+                [
+                    cell_len(title) if isinstance(title, str) else title.cell_len,
+                    *(r[index].cell_len for r in rows),
+                ]
+            )
+            others += widths.get(column, widest)
+    return width - others - 2 * table.cell_padding * len(specs) - table.styles.scrollbar_size_vertical - 1
+
+
 def fill_table(
     table: DataTable,
     columns: Sequence[str | tuple[str, str | Text]],
@@ -164,6 +201,8 @@ def fill_table(
     *,
     min_widths: Sequence[int] | None = None,
     widths: Mapping[str, int] | None = None,
+    caps: Mapping[str, int] | None = None,
+    fit: str | None = None,
 ) -> None:
     """Replace the table's columns and rows, each column given its width at once: as wide as its widest cell
     (or its title), in terminal cells, never left to the table (which measures its columns only when next
@@ -173,10 +212,21 @@ def fill_table(
     cell is shown as plain, display-safe text (as `TextTable.add_row` shows it) and measured so. `keys`: the
     rows' keys (None: rows without keys, e.g. one match listed twice); `min_widths`: a least width for each
     column; `widths`: a width of its own for some columns, by key, not measured (a narrow screen's cap: the
-    caller cuts those cells to it). The cursor stays on its row when the new rows still hold it (by key)."""
+    caller cuts those cells to it); `caps`: the most cells some columns take, by key, their longer cells cut
+    with "…" (`NAME_CELLS` for names); `fit`: the key of a column (of names) that takes at most the room the
+    others leave in the table's width, and never less than `NAME_CELLS`. The cursor stays on its row when the
+    new rows still hold it (by key)."""
     was_on = table.cursor_key() if isinstance(table, TextTable) else None
     specs = [(c, c) if isinstance(c, str) else c for c in columns]
     cells_of = [[Text(display_safe(c)) if isinstance(c, str) else c for c in row] for row in rows]
+    caps = dict(caps or {})
+    if fit is not None:
+        caps[fit] = max(NAME_CELLS, room_for(table, specs, cells_of, fit, widths or {}))
+    if caps:
+        most = [caps.get(key) for key, _ in specs]
+        cells_of = [
+            [c if m is None else fit_cell(c, m) for c, m in zip(row, most, strict=True)] for row in cells_of
+        ]
     measured = [cell_len(title) if isinstance(title, str) else title.cell_len for _, title in specs]
     for row in cells_of:
         for i, cell in enumerate(row):
