@@ -15,6 +15,7 @@ SQLite file is one process's: ``--workers`` above 1 with it is refused with one 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
 import socket
 import sqlite3
@@ -205,7 +206,8 @@ def _serve(store: Store, args: argparse.Namespace, path: Path | str, out: TextIO
     print(f"rankterm service on {url} (database {path}); Ctrl+C to stop.", file=out, flush=True)
     app = create_app(store, token_ttl=args.token_ttl)
     server = uvicorn.Server(uvicorn.Config(app, log_level="warning", lifespan="off"))
-    server.run(sockets=[sock])
+    with contextlib.suppress(KeyboardInterrupt):  # uvicorn stops on Ctrl+C, then raises it again
+        server.run(sockets=[sock])
     return 0
 
 
@@ -224,5 +226,6 @@ def _serve_workers(store: Store, args: argparse.Namespace, sock: socket.socket) 
         lifespan="off",
         access_log=False,
     )
-    Multiprocess(config, sockets=[sock]).run()
+    with contextlib.suppress(KeyboardInterrupt):
+        Multiprocess(config, sockets=[sock]).run()
     return 0

@@ -117,3 +117,50 @@ def test_first_start_on_postgresql_then_a_new_client(db, no_uvicorn, capsys):
     with Store(db) as store:
         assert store.engine == "postgresql" and store.client_count() == 2
         assert store.authenticate(*first).group_id == store.authenticate(*second).group_id
+
+
+def test_ctrl_c_stops_the_service_quietly(tmp_path):
+    """Ctrl+C (SIGINT) on a real `rankterm serve`: exit 0 and no traceback (uvicorn raises it again once it
+    has stopped)."""
+    import os
+    import signal
+    import socket
+    import subprocess
+    import sys
+    import time
+
+    env = {**os.environ, "RANKTERM_DATA_DIR": str(tmp_path)}
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    proc = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "rankterm",
+            "serve",
+            "--demo",
+            "--db",
+            str(tmp_path / "s.db"),
+            "--port",
+            str(port),
+        ],
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        end = time.monotonic() + 30
+        while time.monotonic() < end:
+            try:
+                socket.create_connection(("127.0.0.1", port), timeout=0.5).close()
+                break
+            except OSError:
+                time.sleep(0.1)
+        proc.send_signal(signal.SIGINT)
+        _out, err = proc.communicate(timeout=30)
+    finally:
+        proc.kill()
+    assert proc.returncode == 0, err
+    assert "Traceback" not in err and "KeyboardInterrupt" not in err, err
