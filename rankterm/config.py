@@ -32,6 +32,7 @@ import tomli_w
 from rankterm.api.auth import write_private
 from rankterm.api.errors import ConfigError
 from rankterm.api.ids import service_scope
+from rankterm.api.transport import address_problem
 
 APP_NAME = "rankterm"
 
@@ -78,9 +79,13 @@ def user_themes_dir() -> Path:
 
 
 def _normalise_url(value: str) -> str:
+    """`value` with a final slash; ValueError("must …") when no request could be sent to it (the scheme,
+    the host, the port: `address_problem`), so a bad URL is refused where it is read, not when first used."""
     value = value.strip()
     if not re.match(r"^https?://[^\s/]+", value):
         raise ValueError("must start with http:// or https:// and name a host")
+    if problem := address_problem(value):
+        raise ValueError(problem)
     return value if value.endswith("/") else value + "/"
 
 

@@ -32,12 +32,14 @@ from rankterm.api import paging
 from rankterm.api.auth import Token, TokenCache
 from rankterm.api.errors import (
     AuthError,
+    BadBaseURL,
     BadRequest,
     MatchRejected,
     Offline,
     QuotaError,
     ServiceError,
     UnexpectedResponse,
+    clean_text,
     error_from_response,
 )
 from rankterm.api.ids import service_scope
@@ -54,7 +56,7 @@ from rankterm.api.models import (
     ServiceStatus,
 )
 from rankterm.api.paging import QuotaView, Window, fetch_pages, refuse, report_pressure
-from rankterm.api.transport import http_client
+from rankterm.api.transport import address_problem, http_client
 from rankterm.api.wire import DISPLAY_SAFE
 
 P = TypeVar("P", bound=Page)
@@ -221,14 +223,42 @@ class RankingClient(MirroredReads):
         if endpoint.auth and self.call_budget is not None:
             self.call_budget -= 1
         try:
+            url = httpx.URL(self._url(path))
+        except httpx.InvalidURL as exc:  # a port that is not a number, an unclosed IPv6 bracket
+            raise self._bad_base_url(exc) from exc
+        try:
             response = await self.http.request(
-                endpoint.method.value, self._url(path), params=params, json=json_body, headers=headers
+                endpoint.method.value, url, params=params, json=json_body, headers=headers
             )
+        except httpx.UnsupportedProtocol as exc:  # no host, or not http(s): before TransportError, its base
+            raise self._bad_base_url(exc) from exc
         except httpx.TransportError as exc:
             self._tell_reachable(False)
             raise Offline(endpoint.name, type(exc).__name__ if not str(exc) else str(exc)) from exc
+        except (ValueError, OverflowError, ExceptionGroup) as exc:
+            if not self._url_refused(exc):  # an error of the embedded service, in process, stays as it is
+                raise
+            raise self._bad_base_url(exc) from exc
         self._tell_reachable(True)
         return response
+
+    def _url_refused(self, exc: BaseException) -> bool:
+        """Whether the socket layer refused the URL while connecting: a port out of range (anyio: an
+        OverflowError, in a task group's group) or a host IDNA cannot encode."""
+        while isinstance(exc, BaseExceptionGroup):
+            if exc.split((ValueError, OverflowError))[1] is not None:
+                return False
+            exc = exc.exceptions[0]
+        idna = isinstance(exc, UnicodeError) and "idna" in f"{type(exc).__module__} {exc}".lower()
+        return idna or address_problem(self.base_url) is not None
+
+    def _bad_base_url(self, exc: BaseException) -> BadBaseURL:
+        """The sentence for a URL no request can use (the last wall: a profile's is checked when read,
+        `rankterm.config`): what is wrong with it when `address_problem` can say, else httpx's reason."""
+        while isinstance(exc, BaseExceptionGroup):
+            exc = exc.exceptions[0]
+        reason = clean_text(str(exc) or type(exc).__name__, 120).rstrip(".")
+        return BadBaseURL(self.base_url, address_problem(self.base_url) or f"cannot be used ({reason})")
 
     def _tell_reachable(self, reachable: bool) -> None:
         for listener in self.reachability_listeners:

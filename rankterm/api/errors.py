@@ -62,6 +62,16 @@ class Offline(RanktermError):
         self.reason = reason
 
 
+class BadBaseURL(RanktermError):
+    """A base URL no request can be sent to (a port out of range, a malformed host, another scheme): only a
+    corrected profile helps, so nothing retries it, and the command line exits with its usage code."""
+
+    def __init__(self, base_url: str, problem: str) -> None:
+        super().__init__(f"The base URL {clean_text(base_url, 120)} {problem}.")
+        self.base_url = base_url
+        self.problem = problem
+
+
 @dataclass(frozen=True, slots=True)
 class ErrorItem:
     """One entry of the envelope's `errors` list."""

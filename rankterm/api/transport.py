@@ -8,10 +8,16 @@ out of it. With the paging window's 24 connections that look was about a quarter
 made here ask for their raw socket once and keep it: a connection's socket never changes (a TLS upgrade
 makes a new stream, which asks again). Everything else is httpx's and httpcore's as they are: the same pool,
 the same limits, timeouts and exceptions, the same TLS verification.
+
+`address_problem` says why a base URL cannot be connected to at all (a port out of range, a malformed IPv6
+host, no host): the config, the profile form and the client's last wall ask it, so a bad URL gives one
+sentence instead of an exception from deep in the socket layer.
 """
 
 from __future__ import annotations
 
+import ipaddress
+import re
 import select
 import socket
 import ssl
@@ -22,7 +28,46 @@ from typing import Any
 import httpcore
 import httpx
 
-__all__ = ["http_client", "pooled_transport"]
+from rankterm.api.errors import clean_text
+
+__all__ = ["address_problem", "http_client", "pooled_transport"]
+
+_NOT_IN_A_HOST = re.compile(r"[\s\x00-\x1f\x7f<>\"{}|\\^`\[\]]")
+
+
+def address_problem(url: str) -> str | None:
+    """Why `url` cannot be a service's base URL, as the rest of a sentence that starts "The base URL …"
+    ("must have a port from 1 to 65535, not \"99999\""); None when it can be connected to.
+
+    Checked by hand rather than with urllib (whose errors name no value, and which lets an empty host or a
+    port of 0 through) or httpx (which lets a port of 99999 through to the socket layer's OverflowError)."""
+    scheme, sep, rest = url.strip().partition("://")
+    if not sep or scheme.lower() not in ("http", "https"):
+        return "must start with http:// or https:// and name a host"
+    host_port = re.split(r"[/?#]", rest, maxsplit=1)[0].rpartition("@")[2]
+    if host_port.startswith("["):
+        host, closed, after = host_port[1:].partition("]")
+        if not closed:
+            return f'must close the brackets of its IPv6 host, as in http://[::1]:8765/ (not "{clean_text(host_port, 60)}")'
+        try:
+            ipaddress.IPv6Address(host)
+        except ValueError:
+            return f'must have an IPv6 address in its brackets, not "{clean_text(host, 60)}"'
+        if after and not after.startswith(":"):
+            return f'must have only ":" and a port after its IPv6 host, not "{clean_text(after, 60)}"'
+        port = after[1:] if after else ""
+    elif host_port.count(":") > 1:
+        return "must write an IPv6 host in brackets, as in http://[::1]:8765/"
+    else:
+        host, _, port = host_port.partition(":")
+        if not host:
+            return "must name a host"
+        if _NOT_IN_A_HOST.search(host):
+            return f'must name a host without spaces or symbols, not "{clean_text(host, 60)}"'
+    if port and not (port.isascii() and port.isdigit() and 1 <= int(port) <= 65535):
+        return f'must have a port from 1 to 65535, not "{clean_text(port, 20)}"'
+    return None
+
 
 _NOT_ASKED: Any = object()
 

@@ -64,6 +64,16 @@ def test_only_profile_is_default():
         ("[profiles.home]\nkey = 'k'\n", "profiles.home.base_url: is required"),
         ("[profiles.home]\nbase_url = 'ftp://x'\n", "profiles.home.base_url: must start with http://"),
         ("colour = 'red'\n", "colour: unknown setting"),
+        (
+            "[profiles.room]\nbase_url = 'http://127.0.0.1:99999/'\n",
+            'profiles.room.base_url: must have a port from 1 to 65535, not "99999"',
+        ),
+        (
+            "[profiles.room]\nbase_url = 'http://127.0.0.1:abc/'\n",
+            'profiles.room.base_url: must have a port from 1 to 65535, not "abc"',
+        ),
+        ("[profiles.room]\nbase_url = 'http://[::1/'\n", "profiles.room.base_url: must close the brackets"),
+        ("[profiles.room]\nbase_url = 'http://:8765/'\n", "profiles.room.base_url: must name a host"),
         ("[profiles.home]\nbase_url = 'http://x/'\nverify_tls = 'maybe'\n", "profiles.home.verify_tls"),
     ],
 )

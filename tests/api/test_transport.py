@@ -119,3 +119,41 @@ def test_tls_is_verified_as_httpx_verifies_it(verify):
     assert (context.verify_mode, context.check_hostname) == (reference.verify_mode, reference.check_hostname)
     assert context.verify_mode == (ssl.CERT_REQUIRED if verify else ssl.CERT_NONE)
     assert len(context.get_ca_certs()) == len(reference.get_ca_certs())
+
+
+@pytest.mark.parametrize(
+    "url",
+    [
+        "http://192.168.1.20:8765/",
+        "https://api.example.org/public/api/1/",
+        "http://[::1]:8765/",
+        "HTTP://Host",
+        "http://user:pw@host:1/",
+        "http://host:65535/",
+        "http://host:/",
+    ],
+)
+def test_a_usable_base_url_has_no_problem(url):
+    assert transport.address_problem(url) is None
+
+
+@pytest.mark.parametrize(
+    ("url", "problem"),
+    [
+        ("http://127.0.0.1:99999/", 'must have a port from 1 to 65535, not "99999"'),
+        ("http://127.0.0.1:abc/", 'must have a port from 1 to 65535, not "abc"'),
+        ("http://127.0.0.1:0/", 'must have a port from 1 to 65535, not "0"'),
+        ("http://[::1]:70000/", 'must have a port from 1 to 65535, not "70000"'),
+        ("http://[::1/", "must close the brackets of its IPv6 host"),
+        ("http://[zz]:80/", 'must have an IPv6 address in its brackets, not "zz"'),
+        ("http://::1/", "must write an IPv6 host in brackets"),
+        ("http://:80/", "must name a host"),
+        ("http://user@/", "must name a host"),
+        ("http://exa mple/", 'must name a host without spaces or symbols, not "exa mple"'),
+        ("ftp://x/", "must start with http:// or https://"),
+        ("127.0.0.1:8765", "must start with http:// or https://"),
+    ],
+)
+def test_a_base_url_no_request_can_use_says_why(url, problem):
+    said = transport.address_problem(url)
+    assert said is not None and said.startswith(problem) and "\n" not in said
