@@ -425,3 +425,18 @@ async def test_a_pick_or_escape_leaves_the_picker_so_tab_and_screen_keys_work(ma
         await settle(pilot)
         assert screen.query_one(TabbedContent).active == "game"
         assert isinstance(pilot.app.screen, StatsScreen)  # Escape left the picker, not the screen
+
+
+async def test_the_same_player_twice_clears_the_pair_drawn_before(make_app):
+    async with make_app().run_test(size=(80, 24)) as pilot:
+        screen = await open_stats(pilot, "2")
+        view = screen.query_one(HeadToHeadView)
+        players = {name: pid for pid, name in view._players.items()}
+        view.pick(players["Ada"], players["Ben"])
+        await settle(pilot)
+        assert table_rows(screen, "#h2h-games") and text_of(screen, "#h2h-bar").strip()
+        view.pick(players["Ada"], players["Ada"])
+        await settle(pilot)
+        assert text_of(screen, "#h2h-summary") == "Pick two different players (or everyone)."
+        assert table_rows(screen, "#h2h-games") == table_rows(screen, "#h2h-last") == []
+        assert not text_of(screen, "#h2h-bar").strip()

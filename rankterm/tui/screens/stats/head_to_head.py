@@ -162,8 +162,12 @@ class HeadToHeadView(Vertical):
             return
         self._picked = (a, b)
         b_id = None if not isinstance(b, str) or b == EVERYONE else b
-        if b_id == a:
+        if b_id == a:  # nothing of the pair drawn before stays under this sentence
             self.query_one("#h2h-summary", Static).update("Pick two different players (or everyone).")
+            self.query_one("#h2h-bar", Static).update("")
+            for table in self.query("#h2h-games, #h2h-last").results(DataTable):
+                table.clear()
+            self.figures = None
             return
         if self.client is not None:
             self.read_pair(self.client, a, b_id, most_met_first)
