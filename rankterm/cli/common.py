@@ -182,7 +182,7 @@ class RowWriter:
         self._csv: Any = None
         if fmt == "csv":
             self._csv = csv.writer(self.out, lineterminator="\n")
-            self._csv.writerow(self.columns)
+            self._csv.writerow([display_safe(c) for c in self.columns] if is_terminal(self.out) else self.columns)
         elif fmt == "json":
             self.out.write("[")
         elif fmt == "table" and is_terminal(self.out):
@@ -198,8 +198,9 @@ class RowWriter:
             self.add_item(dict(zip(self.columns, row, strict=True)) if item is None else item)
             return
         self.count += 1
-        if self._csv is not None:
-            self._csv.writerow([_cell(v) for v in row])
+        if self._csv is not None:  # byte-exact to a file or pipe; to a terminal, no escape codes from names
+            safe = display_safe if is_terminal(self.out) else str
+            self._csv.writerow([safe(_cell(v)) for v in row])
         elif self._rich_rows is not None:
             self._rich_rows.append([display_safe(_cell(v)) for v in row])
         else:

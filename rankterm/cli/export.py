@@ -16,8 +16,9 @@ from __future__ import annotations
 
 import argparse
 import sys
-from typing import TYPE_CHECKING
+from typing import IO, TYPE_CHECKING, cast
 
+from rankterm.api.text import display_safe
 from rankterm.cli.common import (
     EXIT_OK,
     UsageError,
@@ -51,7 +52,10 @@ async def run_export(client: RankingClient, args: argparse.Namespace) -> int:
 
     group = {"name": source_name(args), "service": public_url(client.base_url)}
     if args.file == "-":
-        await export(client, sys.stdout, args.format, group=group)
+        out = (
+            cast("IO[str]", _SafeOut(sys.stdout)) if is_terminal(sys.stdout) else sys.stdout
+        )  # pipe/file: exact
+        await export(client, out, args.format, group=group)
         sys.stdout.flush()
         return EXIT_OK
     progress = _progress if is_terminal(sys.stderr) else None
@@ -74,3 +78,17 @@ async def run_export(client: RankingClient, args: argparse.Namespace) -> int:
 def _progress(written: int, total: int) -> None:
     """`exporting… 1200 of 3000 matches` on one line of the terminal, rewritten after each page."""
     print(f"\rexporting… {written} of {total} matches", end="", file=sys.stderr, flush=True)
+
+
+class _SafeOut:
+    """A terminal to write an export on: every control character but newline shown as a symbol, so that a
+    name cannot retitle or clear the screen of whoever runs `rankterm export -` (a pipe or file stays exact)."""
+
+    def __init__(self, out: IO[str]) -> None:
+        self.out = out
+
+    def write(self, text: str) -> int:
+        return self.out.write(display_safe(text))
+
+    def flush(self) -> None:
+        self.out.flush()
