@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from textual.binding import Binding
 
-from rankterm.api.errors import RanktermError
+from rankterm.api.errors import Offline, RanktermError
 from rankterm.api.models import Match
 from rankterm.api.stats.source import sync_group
 from rankterm.tui.base import Kind, RanktermScreen, Where, task
@@ -40,6 +40,14 @@ class StoryScreen(RanktermScreen):
 
     BINDINGS: ClassVar = [Binding("f5", "reload", "Reload")]
 
+    NO_COPY: ClassVar[str] = (
+        "Offline: no copy of the group's matches here; the stories come when the service is back."
+    )
+    """Said when the service cannot be reached and the mirror holds nothing yet: asked again every
+    `OFFLINE_RETRY` seconds while the screen is shown (the live probe does not run on these screens), so the
+    story comes by itself when the service answers."""
+    OFFLINE_RETRY: ClassVar[float] = 5.0
+
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.matches: list[Match] = []
@@ -47,6 +55,7 @@ class StoryScreen(RanktermScreen):
         """True once something was read (from the mirror or the service) and shown."""
         self._key: object = None
         self._read_at: tuple[int, int] | None = None
+        self._offline = False
 
     # ------------------------------------------------------------------ what a screen reads and shows
 
@@ -71,6 +80,12 @@ class StoryScreen(RanktermScreen):
     def on_mount(self) -> None:
         if self.has_client:  # started at once: the read overlaps the screen's first layout
             self.revalidate()
+        self.set_interval(self.OFFLINE_RETRY, self._retry_offline)
+
+    def _retry_offline(self) -> None:
+        """Nothing shown yet because the service could not be reached: ask again (no request otherwise)."""
+        if self._offline and not self.loaded and self.is_current and self.has_client and not self._reading():
+            self.revalidate(max_age=0)
 
     def on_screen_resume(self) -> None:
         if self.has_client and not self._reading():
@@ -97,11 +112,15 @@ class StoryScreen(RanktermScreen):
         try:
             await sync_group(client, max_age=max_age)
         except RanktermError as exc:
-            if not self.loaded:
+            self._offline = isinstance(exc, Offline)
+            if not self.loaded and self._offline:
+                self.say(self.NO_COPY, "warning")
+            elif not self.loaded:
                 self.say(error_sentence(exc), "error")
             else:
                 self.say(error_sentence(exc), "warning", to="toast")
             return
+        self._offline = False
         self.note_freshness()
         if not self.loaded or client.mirror.match_numbers() != self._read_at:
             await self._read(client)

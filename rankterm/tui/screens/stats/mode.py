@@ -39,6 +39,13 @@ if TYPE_CHECKING:
 TAB_TITLES = {"player": "1 Player", "h2h": "2 Head-to-head", "game": "3 Game", "tonight": "4 Tonight"}
 
 
+class LazyPane(TabPane):
+    """A tab whose body is mounted when it is first drawn: blank until then (never the widget's own name)."""
+
+    def render(self) -> str:
+        return ""
+
+
 class PickedStory(Vertical):
     """A one-line picker above a story: the Player and Game tabs."""
 
@@ -69,6 +76,7 @@ class StatsScreen(StoryScreen):
     """The four stories of the group, one tab each."""
 
     INFO = "#stats-info"
+    NO_COPY = "Offline: no copy of the group's matches here; the stats come when the service is back."
 
     DEFAULT_CSS = """
     StatsScreen #stats-info { height: auto; padding: 0 1; color: $text-muted; }
@@ -102,7 +110,7 @@ class StatsScreen(StoryScreen):
         yield Static("", id="stats-info")
         with TabbedContent(initial="player", id="stats-tabs"):
             for tab, title in TAB_TITLES.items():
-                yield TabPane(title, id=tab)  # its body is mounted when the tab is first drawn
+                yield LazyPane(title, id=tab)  # its body is mounted when the tab is first drawn
         yield KeyFooter()
 
     def on_mount(self) -> None:
