@@ -234,7 +234,9 @@ def test_names_from_the_service_reach_a_terminal_literally_and_harmless(
     _, players, _ = run(capsys, "players", "--profile", "league")
     assert "Evil [/b] Eve" in players and "␛" in players
     code, out, _ = run(capsys, "players", "--profile", "league", "--format", "csv")
-    assert ESCAPE in out  # csv and json keep the data exact
+    assert (
+        ESCAPE not in out and "␛]0;pwned␇Mal␛[2Jlory" in out
+    )  # csv to a terminal: as symbols (to a pipe: exact)
     code, out, _ = run(capsys, "matches", "--profile", "league", "--format", "jsonl")
     assert json.loads(out.splitlines()[0])["factions"][1]["players"][0]["displayName"] == f"*{ESCAPE}"
 
