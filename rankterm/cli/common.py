@@ -182,7 +182,9 @@ class RowWriter:
         self._csv: Any = None
         if fmt == "csv":
             self._csv = csv.writer(self.out, lineterminator="\n")
-            self._csv.writerow([display_safe(c) for c in self.columns] if is_terminal(self.out) else self.columns)
+            self._csv.writerow(
+                [display_safe(c) for c in self.columns] if is_terminal(self.out) else self.columns
+            )
         elif fmt == "json":
             self.out.write("[")
         elif fmt == "table" and is_terminal(self.out):
