@@ -186,7 +186,11 @@ class Config:
                 out[name] = Profile(**table)
             except ValueError as exc:
                 raise ValueError(f"{where}.base_url: {exc}") from None
-        return cls(theme=data.get("theme"), default_profile=data.get("default_profile"), profiles=out)
+        default = data.get("default_profile")
+        if default is not None and default not in out:
+            known = ", ".join(sorted(out)) or "none"
+            raise ValueError(f"default_profile: no profile is named {default!r} (profiles: {known})")
+        return cls(theme=data.get("theme"), default_profile=default, profiles=out)
 
 
 def _check(where: str, value: Any, kind: type) -> Any:

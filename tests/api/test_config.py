@@ -65,6 +65,11 @@ def test_only_profile_is_default():
         ("[profiles.home]\nbase_url = 'ftp://x'\n", "profiles.home.base_url: must start with http://"),
         ("colour = 'red'\n", "colour: unknown setting"),
         (
+            "default_profile = 'nope'\n[profiles.home]\nbase_url = 'http://h/'\n[profiles.room]\nbase_url = 'http://r/'\n",
+            "default_profile: no profile is named 'nope' (profiles: home, room)",
+        ),
+        ("default_profile = 'nope'\n", "default_profile: no profile is named 'nope' (profiles: none)"),
+        (
             "[profiles.room]\nbase_url = 'http://127.0.0.1:99999/'\n",
             'profiles.room.base_url: must have a port from 1 to 65535, not "99999"',
         ),
