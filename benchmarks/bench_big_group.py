@@ -35,6 +35,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from bench_memory import status_kib, wait_for_port  # noqa: E402  (this script's directory is on the path)
+
 from rankterm.testing.terminal import PtySeat, room_env  # noqa: E402
 
 EFFECT_CHILD = """
@@ -61,15 +63,6 @@ asyncio.run(main(*sys.argv[1:]))
 """
 
 
-def status_kib(pid: int) -> dict[str, int]:
-    fields = {}
-    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-        name, _, value = line.partition(":")
-        if name in ("VmRSS", "VmHWM"):
-            fields[name] = int(value.split()[0])
-    return fields
-
-
 def cpu_seconds(pid: int) -> float:
     """User + system CPU seconds of a process, from /proc/<pid>/stat."""
     fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
@@ -89,19 +82,6 @@ def new_client(db: Path, env: dict[str, str]) -> tuple[str, str]:
         line.split(" = ", 1) for line in done.stdout.splitlines() if line.startswith(("key = ", "secret = "))
     )
     return values["key"].strip('"'), values["secret"].strip('"')
-
-
-def wait_for_port(port: int, limit: float = 30.0) -> None:
-    import socket
-
-    end = time.monotonic() + limit
-    while time.monotonic() < end:
-        try:
-            with socket.create_connection(("127.0.0.1", port), timeout=0.5):
-                return
-        except OSError:
-            time.sleep(0.1)
-    raise RuntimeError(f"`rankterm serve` did not listen on 127.0.0.1:{port}")
 
 
 def main() -> int:
