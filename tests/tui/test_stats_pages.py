@@ -55,6 +55,16 @@ async def open_stats(pilot, tab: str = "1") -> StatsScreen:
     return screen
 
 
+async def open_ada_against_ben(pilot) -> tuple[StatsScreen, HeadToHeadView, dict[str, str]]:
+    """Stats, Head-to-head, Ada against Ben drawn: (the screen, the view, player ids by name)."""
+    screen = await open_stats(pilot, "2")
+    view = screen.query_one(HeadToHeadView)
+    players = {name: pid for pid, name in view._players.items()}
+    view.pick(players["Ada"], players["Ben"])
+    await settle(pilot)
+    return screen, view, players
+
+
 async def open_leaders_page(pilot) -> PlayerPageScreen:
     """The page of the player on top of the rankings: r, then Enter on the table."""
     await settle(pilot)
@@ -88,11 +98,7 @@ async def test_head_to_head_counts_are_the_figures_and_the_cli_tonight_and_theme
     from rankterm.cli.stats import h2h_command
 
     async with make_app().run_test(size=(80, 24)) as pilot:
-        screen = await open_stats(pilot, "2")
-        view = screen.query_one(HeadToHeadView)
-        players = {name: pid for pid, name in view._players.items()}
-        view.pick(players["Ada"], players["Ben"])
-        await settle(pilot)
+        screen, view, players = await open_ada_against_ben(pilot)
         summary = text_of(screen, "#h2h-summary")
         per_game = table_rows(screen, "#h2h-games")
         last = table_rows(screen, "#h2h-last")
@@ -429,11 +435,7 @@ async def test_a_pick_or_escape_leaves_the_picker_so_tab_and_screen_keys_work(ma
 
 async def test_the_same_player_twice_clears_the_pair_drawn_before(make_app):
     async with make_app().run_test(size=(80, 24)) as pilot:
-        screen = await open_stats(pilot, "2")
-        view = screen.query_one(HeadToHeadView)
-        players = {name: pid for pid, name in view._players.items()}
-        view.pick(players["Ada"], players["Ben"])
-        await settle(pilot)
+        screen, view, players = await open_ada_against_ben(pilot)
         assert table_rows(screen, "#h2h-games") and text_of(screen, "#h2h-bar").strip()
         view.pick(players["Ada"], players["Ada"])
         await settle(pilot)
