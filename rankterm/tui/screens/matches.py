@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import contextlib
 
-from rich.cells import cell_len
 from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
@@ -37,7 +36,7 @@ from rankterm.tui.text import weight_text
 from rankterm.tui.widgets.key_footer import KeyFooter
 from rankterm.tui.widgets.pager import Pager
 from rankterm.tui.widgets.subset_picker import SubsetPicker, subset_title
-from rankterm.tui.widgets.text_table import NAME_CELLS, TextTable, fill_table, fit_cell
+from rankterm.tui.widgets.text_table import NAME_CELLS, TextTable, fill_table, fit_cell, room_for
 
 RANK_SEP = " \u203a "
 """A single right-pointing angle quote between names: the first placed first."""
@@ -188,9 +187,8 @@ class MatchesScreen(SubsetPagedScreen):
             ]
             for match in data.data
         ]
-        widths = [max([cell_len(c), *(r[i].cell_len for r in rows)]) for i, c in enumerate(COLUMNS[:-1])]
-        room = width - sum(widths) - 2 * len(COLUMNS) - table.styles.scrollbar_size_vertical - 1
-        room = max(MIN_SUMMARY, room)
+        specs = [(c, c) for c in COLUMNS]
+        room = max(MIN_SUMMARY, room_for(table, specs, [[*row, Text()] for row in rows], "Summary", {}))
         self._filled_width = width
         cells = [
             [*row, Text(fit_summary(summary_parts(match), room))]
