@@ -17,13 +17,14 @@ Codes (WIRE.md; M004… are ours):
 - M006 a player twice in the match;
 - M007 fewer than two factions, a faction of players without players, or no faction of players;
 - M008 a rank that is not a whole number from 1 to 10000;
-- M009 a bot faction that carries players, or more than one bot faction.
+- M009 a bot faction that carries players, or more than one bot faction;
+- M010 a date more than `FUTURE_LEEWAY` ahead of the judge's clock (judged only when a clock is given).
 """
 
 from __future__ import annotations
 
 import math
-from datetime import datetime
+from datetime import UTC, datetime, timedelta
 from typing import Any, NamedTuple
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
@@ -44,6 +45,10 @@ PLAYER_TWICE = "M006"
 FACTIONS = "M007"
 BAD_RANK = "M008"
 BOT_FACTION = "M009"
+FUTURE_DATE = "M010"
+
+FUTURE_LEEWAY = timedelta(minutes=5)
+"""How far ahead of the judge's clock a match may be dated: clocks of seats and service differ a little."""
 
 _BOT_WITH_PLAYERS = "bot_with_players"
 _BAD_POINTS = "bad_points"
@@ -189,9 +194,12 @@ class NewMatch(BaseModel):
         """The match's date (UTC, the service's time zone), or None when the service is to stamp it."""
         return datetime.strptime(self.date, DATE_FORMAT) if self.date else None
 
-    def problems(self) -> list[Problem]:
+    def problems(self, now: datetime | None = None) -> list[Problem]:
         """What makes this parsed match unfit to record; empty when it is fine (see `read_match`)."""
         out: list[Problem] = []
+        problem = future_date_problem(self.when, now)
+        if problem is not None:
+            out.append(problem)
         factions = self.factions
         if self.game is None:
             out.append(Problem("game", NO_GAME, "Choose a game."))
@@ -238,19 +246,37 @@ class NewMatch(BaseModel):
         return body
 
 
-def read_match(data: Any) -> tuple[NewMatch | None, list[Problem]]:
+def future_date_problem(when: datetime | None, now: datetime | None) -> Problem | None:
+    """M010 when `when` (naive UTC, as `NewMatch.when`) is more than `FUTURE_LEEWAY` after `now` (naive UTC
+    or aware); None when either is None or the date is not ahead."""
+    if when is None or now is None:
+        return None
+    if now.tzinfo is not None:
+        now = now.astimezone(UTC).replace(tzinfo=None)
+    if when - now <= FUTURE_LEEWAY:
+        return None
+    return Problem(
+        "date",
+        FUTURE_DATE,
+        f"The date {when.strftime('%Y-%m-%d %H:%M')} (UTC) is in the future: a match is recorded once it"
+        " has been played.",
+    )
+
+
+def read_match(data: Any, now: datetime | None = None) -> tuple[NewMatch | None, list[Problem]]:
     """Parse one match as sent (a dict in wire form) and judge it: the match (None when it cannot be
     parsed) and every problem found; an empty list means the match is fit to record, as far as can be
-    told without the service's store."""
+    told without the service's store. `now` (UTC) is the judge's clock: a date more than `FUTURE_LEEWAY`
+    after it is M010; without it the date is not judged against time."""
     try:
         match = NewMatch.model_validate(data)
     except ValidationError as exc:
         problems = schema_problems(exc)
         stand_in = _stand_in(data, problems)
         if stand_in is not None:  # the match-wide rules still speak (a player twice, a faction empty)
-            problems += [p for p in stand_in.problems() if p not in problems]
+            problems += [p for p in stand_in.problems(now) if p not in problems]
         return None, problems
-    return match, match.problems()
+    return match, match.problems(now)
 
 
 _NEUTRAL = {"rank": 1, "points": "", "name": ""}
