@@ -15,7 +15,15 @@ from collections.abc import Iterable
 from datetime import datetime
 from typing import Any, Generic, TypeVar
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    ValidationError,
+    ValidatorFunctionWrapHandler,
+    field_validator,
+    model_validator,
+)
 
 from rankterm.api.new_match import BOT_MARKER, NewFaction, NewMatch
 from rankterm.api.wire import (
@@ -142,7 +150,13 @@ class RankingRow(WireModel):
 
 
 class Subset(WireModel):
-    """A named part of the group: the main subset (every match) or one per game, or custom."""
+    """A named part of the group: the main subset (every match) or one per game, or custom.
+
+    `first_match` and `last_match` are whole Matches, as the matches pages give them (WIRE.md "Subset"),
+    or None while the subset has no match. Read leniently: an older embedded service sent a brief
+    ``{id, number, date}`` there, which reads as a Match holding just those (the rest at its defaults: no
+    game, no factions); an end that cannot be read as a Match at all is None rather than a failed subset.
+    """
 
     id: Id
     name: Text = ""
@@ -153,8 +167,16 @@ class Subset(WireModel):
     icon: Text = ""
     game: Game | None = None
     count_matches: int = 0
-    first_match: Any = None
-    last_match: Any = None
+    first_match: Match | None = None
+    last_match: Match | None = None
+
+    @field_validator("first_match", "last_match", mode="wrap")
+    @classmethod
+    def _unreadable_end_is_none(cls, value: Any, handler: ValidatorFunctionWrapHandler) -> Any:
+        try:
+            return handler(value)
+        except ValidationError:
+            return None
 
 
 QUOTA_FIELDS: tuple[str, ...] = (

@@ -1,7 +1,8 @@
 """Read side of matches, subsets and rankings, built with the wire models of `rankterm.api.models`.
 
 Every list is read through an index: a page of matches is a range of ``subset_matches`` (newest first),
-a subset's counts and first/last match are columns of its row, and the standings come from
+a subset's counts and the ids of its first and last match are columns of its row (those two read
+whole, as a page of matches reads its own), and the standings come from
 `rankings.standings_page` (from a snapshot kept in Python, or one statement that orders them inside
 the database; never a scan of the history).
 
@@ -10,7 +11,7 @@ Functions take an open `Conn`; the caller (`Store`) holds the lock.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 
 from rankterm.api.models import WEIGHTS, Faction, Game, Match, MatchesPage, RankingsPage, Subset, Weight
 from rankterm.server import games, rankings, snapshots
@@ -107,17 +108,20 @@ def _subset_row(conn: Conn, group_id: int, key: str) -> tuple:
     return tuple(row)
 
 
-def _subsets_from_rows(conn: Conn, rows: Sequence[tuple]) -> list[Subset]:
-    ends = [m for r in rows for m in (r[8], r[9]) if m is not None]
-    refs = {}
-    if ends:
-        marks = ",".join("?" * len(ends))
-        for mid, number, date in conn.execute(
-            f"SELECT id, number, date FROM matches WHERE id IN ({marks})", ends
-        ):
-            refs[mid] = {"id": str(mid), "number": number, "date": date}
-    game_ids = [r[4] for r in rows if r[4] is not None]
-    by_id: dict[int, Game] = {}
+def _whole_matches(conn: Conn, ids: Iterable[int | None]) -> dict[int, Match]:
+    """The matches with these row ids (None and repeats skipped) by row id, read in one `load_matches`."""
+    return {int(m.id): m for m in load_matches(conn, list(dict.fromkeys(i for i in ids if i is not None)))}
+
+
+def _subsets_from_rows(
+    conn: Conn, rows: Sequence[tuple], whole: dict[int, Match] | None = None
+) -> list[Subset]:
+    """Subsets from rows selected with `_SUBSET_COLUMNS`, each first and last match whole (WIRE.md), as the
+    matches pages give them. `whole`: those matches when the caller has read them already (`_whole_matches`)."""
+    if whole is None:
+        whole = _whole_matches(conn, (m for r in rows for m in (r[8], r[9])))
+    by_id = {m.game.id: m.game for m in whole.values() if m.game is not None}
+    game_ids = [r[4] for r in rows if r[4] is not None and r[4] not in by_id]
     if game_ids:
         marks = ",".join("?" * len(game_ids))
         for g in conn.execute(f"SELECT {games.GAME_COLUMNS} FROM games WHERE id IN ({marks})", game_ids):
@@ -133,8 +137,8 @@ def _subsets_from_rows(conn: Conn, rows: Sequence[tuple]) -> list[Subset]:
             icon=icon,
             game=by_id.get(game_id) if game_id is not None else None,
             count_matches=count,
-            first_match=refs.get(first),
-            last_match=refs.get(last),
+            first_match=whole.get(first),
+            last_match=whole.get(last),
         )
         for _, key, kind, name, game_id, created, icon, count, first, last in rows
     ]
@@ -184,16 +188,17 @@ def rankings_page(
     `cache`: the snapshots of the standings read before, from this database (`Store.snapshots`).
     """
     row = _subset_row(conn, group_id, key or MAIN_SUBSET)
-    subset = _subsets_from_rows(conn, [row])[0]
     found = conn.execute(
         "SELECT number, seq, match_id FROM subset_matches WHERE subset_id = ? AND number <= ?"
         " ORDER BY number DESC LIMIT 1",
         (row[0], match if match is not None else 2**62),
     ).fetchone()
+    whole = _whole_matches(conn, (row[8], row[9], found[2] if found is not None else None))
+    subset = _subsets_from_rows(conn, [row], whole)[0]
     if found is None:
         return RankingsPage(page=number, total_pages=1, rows_for_page=PAGE_SIZE, subset=subset, match=None)
     at, _, match_id = found
-    shown = load_matches(conn, [match_id])[0]
+    shown = whole[match_id]
     latest = row[9] == match_id
     reference = max(now, shown.date) if latest else shown.date
     offset, limit = page_bounds(number)
