@@ -1,9 +1,15 @@
 """The app's side of the outbox: record matches through it, resume and retry sending, report where each stands.
 
 Every match the form submits is written to the outbox before any request (`record`), then the pending
-entries are sent. The runner keeps the app's `outbox_counts` and `offline` up to date (the status line shows
-them), retries on its own with a growing delay while something is pending and the service cannot be reached,
-pauses on a quota error until the hour turns, and hands a refused key or secret to the app (`on_refused`).
+entries are sent. The runner keeps the app's `outbox_counts` up to date (the status line shows them), retries
+on its own with a growing delay while something is pending and the service answers with an error, pauses on a
+quota error until the hour turns, and hands a refused key or secret to the app (`credentials_refused`).
+
+While the service cannot be reached (any request of the client failed to reach it), the runner knocks:
+every `KNOCK_EVERY` seconds one small request (`GET test`: no key, no quota) goes out, one at a time, on
+whatever screen is shown. Its first answer reaches the client's reachability listeners like any other, and
+the app's (`RanktermApp._reachable`) sends what is pending and revalidates the screen: the outbox empties
+seconds after the service answers again, however long it was gone. A failed knock changes nothing on screen.
 
 `record` gives one `Outcome` per match (rankterm/api/outcome.py), the same type a dry run gives; `sending`
 says whether a send is under way (for quitting: a match in flight may already be recorded).
@@ -21,13 +27,17 @@ from collections.abc import Callable, Sequence
 from textual.timer import Timer
 
 from rankterm.api.client import RankingClient
-from rankterm.api.errors import AuthError, QuotaError, RanktermError
+from rankterm.api.errors import AuthError, Offline, QuotaError, RanktermError
 from rankterm.api.models import NewMatch, Player
 from rankterm.api.outbox import Entry, GhostEntry, Outbox, OutboxSender, SendReport, State
 from rankterm.api.outcome import BatchOutcome, Outcome, OutcomeState
 
 RETRY_DELAYS = (5.0, 15.0, 30.0, 60.0, 120.0, 300.0)
-"""Seconds between automatic retries while the service cannot be reached (the last one repeats)."""
+"""Seconds between automatic retries of a send that failed (the last one repeats); while the service cannot
+be reached at all, the knock (`KNOCK_EVERY`) brings the next send forward as soon as it answers."""
+
+KNOCK_EVERY = 2.0
+"""Seconds between two knocks (`GET test`) while the service cannot be reached."""
 
 Recorded = BatchOutcome
 """The old name of what `record` gives (tui/app.py's annotation still says it)."""
@@ -46,6 +56,12 @@ class OutboxRunner:
         self._retry_step = 0
         self.last_report: SendReport | None = None
         self._sends = 0
+        self._knock_timer: Timer | None = None
+        self._knocking = False
+        self._closed = False
+        self.knocks = 0
+        """Knocks sent (for tests)."""
+        client.reachability_listeners.append(self._reachability)
 
     @property
     def sending(self) -> bool:
@@ -54,7 +70,12 @@ class OutboxRunner:
         return self._sends > 0
 
     def close(self) -> None:
+        self._closed = True
         self.cancel_retry()
+        self._stop_knocking()
+        listeners = self.sender.client.reachability_listeners
+        if self._reachability in listeners:
+            listeners.remove(self._reachability)
         self.outbox.close()
 
     # ------------------------------------------------------------------ state
@@ -185,6 +206,47 @@ class OutboxRunner:
         if self._timer is not None:
             self._timer.stop()
             self._timer = None
+
+    # ------------------------------------------------------------------ knocking while unreachable
+
+    def _reachability(self, reachable: bool) -> None:
+        """The client's listener: a request failed to reach the service (knock soon) or got an answer."""
+        if reachable:
+            self._stop_knocking()
+        elif not self._knocking:
+            self._knock_later()
+
+    def _knock_later(self) -> None:
+        if self._closed or self._knock_timer is not None:
+            return
+        self._knock_timer = self.app.set_timer(KNOCK_EVERY, self._knock, name="outbox-knock")
+
+    def _stop_knocking(self) -> None:
+        if self._knock_timer is not None:
+            self._knock_timer.stop()
+            self._knock_timer = None
+
+    def _knock(self) -> None:
+        self._knock_timer = None
+        if not self._closed and not self._knocking:
+            self.app.run_worker(self._knock_once(), group="outbox-knock", exit_on_error=False)
+
+    async def _knock_once(self) -> None:
+        """One small request: an answer (whatever it says) wakes the app through the client's listeners;
+        no answer knocks again later."""
+        self._knocking = True
+        self.knocks += 1
+        unanswered = False
+        try:
+            await self.sender.client.test()
+        except Offline:
+            unanswered = True
+        except RanktermError:
+            pass  # an answer all the same: the service is there
+        finally:
+            self._knocking = False
+        if unanswered:
+            self._knock_later()
 
     # ------------------------------------------------------------------ entry actions
 

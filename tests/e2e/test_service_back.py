@@ -1,0 +1,88 @@
+"""The service comes back, over a real socket: the outbox empties because the service answers, not because a
+retry's delay ran out.
+
+The table's story: a seat records a match while `rankterm serve` is stopped and stays on the match form (the
+live probe rests there); the service is started again at the same address. The runner's retries are set an
+hour apart here, so only the seat noticing the answer (its knock while the service cannot be reached) can
+send the match: it arrives once.
+"""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+
+from rankterm.api.auth import TokenCache
+from rankterm.api.client import RankingClient
+from rankterm.api.ids import service_scope
+from rankterm.api.mirror import Mirror
+from rankterm.cli import make_outbox
+from rankterm.config import Config, mirror_path, token_cache_path
+from rankterm.server.app import create_app
+from rankterm.server.seed import DEMO_KEY, DEMO_SECRET, demo_store
+from rankterm.testing.clock import SettableClock
+from rankterm.testing.live import UvicornThread
+from rankterm.tui import outbox_runner
+from rankterm.tui.app import RanktermApp
+from tests.tui.pilot import open_form, quick_fill, settle
+
+HOUR = 3600.0
+PATIENCE = 60.0
+"""Seconds the test waits for the outbox at most (it takes a few; the retries would take an hour)."""
+
+
+@pytest.fixture(autouse=True)
+def own_paths(tmp_path, monkeypatch):
+    monkeypatch.setenv("RANKTERM_CONFIG", str(tmp_path / "config" / "config.toml"))
+    monkeypatch.setenv("RANKTERM_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.setenv("RANKTERM_DATA_DIR", str(tmp_path / "data"))
+
+
+def seat(base_url: str, clock: SettableClock) -> RanktermApp:
+    """The app as `rankterm --profile club` builds it: token cache, mirror and outbox on disk."""
+    client = RankingClient(
+        base_url,
+        key=DEMO_KEY,
+        secret=DEMO_SECRET,
+        token_cache=TokenCache(token_cache_path()),
+        mirror=Mirror(mirror_path(base_url, DEMO_KEY), service_scope(base_url, DEMO_KEY), clock=clock),
+        clock=clock,
+        retries=0,
+        timeout=2.0,
+    )
+    return RanktermApp(config=Config(), client=client, outbox_factory=make_outbox)
+
+
+async def test_a_seat_on_the_form_sends_its_outbox_when_the_service_answers_again(monkeypatch):
+    monkeypatch.setattr(outbox_runner, "RETRY_DELAYS", (HOUR,))
+    clock = SettableClock()
+    store = demo_store(clock=clock)
+    server = UvicornThread(create_app(store, clock=clock))
+    port = server.start()
+    app = seat(server.base_url, clock)
+    try:
+        async with app.run_test(size=(80, 24)) as pilot:
+            screen = await open_form(pilot)
+            await quick_fill(pilot, "Catan", [(["Ada"], 1, "9"), (["Ben"], 2, "7")])
+            server.stop()
+            await pilot.press("ctrl+s")
+            await settle(pilot)
+            assert screen.last_answer is not None and screen.last_answer[0].waiting
+            assert app.offline and app.outbox_counts["pending"] == 1
+            external_id = app.outbox_runner.entries()[0].external_id
+
+            server = UvicornThread(create_app(store, clock=clock), port=port)
+            server.start()
+            waited = 0.0
+            while app.outbox_counts.get("pending") and waited < PATIENCE:
+                await asyncio.sleep(0.1)
+                waited += 0.1
+            await settle(pilot)
+            assert app.outbox_counts == {"pending": 0, "sent": 1, "rejected": 0}
+            assert not app.offline
+            assert app.screen is screen  # still on the form: nothing moved the seat
+    finally:
+        if server.thread.is_alive():
+            server.stop()
+    assert store.match_exists(1, external_id)
