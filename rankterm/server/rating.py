@@ -7,11 +7,16 @@ other functions here. Everything is deterministic: the same inputs always give t
 Skill model
 -----------
 Each participant has a :class:`Skill` (``mu``: estimated strength, ``sigma``: uncertainty), updated with the
-Plackett-Luce model of ``openskill`` using its default parameters (mu 25, sigma 25/3, beta 25/6,
-tau 25/300). Plackett-Luce handles any number of factions, teams of any size, and ties (equal ``rank``
-values; rank 1 is best, a lower rank is a better placement). A team is rated on the sum of its members'
-``mu``; every member of a faction gets the same direction of update. Participants absent from ``skills``
-start at :func:`initial_skill`.
+Bradley-Terry full-pairing model of ``openskill`` (``BradleyTerryFull``) using its default parameters (mu 25,
+sigma 25/3, beta 25/6, tau 25/300). It reads a match as every pair of factions compared once: a faction beat
+those ranked below it, lost to those above and drew (half a win each) with those of its rank (rank 1 is
+best, a lower rank is a better placement). So from equal ratings a faction that placed better never ends
+below one it beat, and tied factions get the same update; openskill's Plackett-Luce, used before, splits a
+tied group's win among its members and left tied winners below the faction they beat (ranks 1, 1, 3, 4).
+With two factions both give the same update; with more, a match counts as more comparisons and moves
+ratings further (a fresh winner of a 4-player match gains 7.9 mu, not 2.8). A team is rated on the sum of
+its members' ``mu``; every member of a faction gets the same direction of update. Participants absent from
+``skills`` start at :func:`initial_skill`.
 
 Match weight
 ------------
@@ -83,7 +88,7 @@ from functools import cache
 from typing import TYPE_CHECKING, NamedTuple
 
 if TYPE_CHECKING:
-    from openskill.models import PlackettLuce
+    from openskill.models import BradleyTerryFull
 
 __all__ = [
     "BELTS",
@@ -115,14 +120,14 @@ WEIGHT_FACTORS: dict[str, float] = {
 
 
 @cache
-def _model() -> PlackettLuce:
+def _model() -> BradleyTerryFull:
     """One model for the whole process: construction is not free and the service rates 100,000s of matches.
 
     Made (and openskill imported, ~6 ms) at the first match rated, not when the service starts: a service
     that only reads (`rankterm demo` until a match is recorded) never needs it."""
-    from openskill.models import PlackettLuce
+    from openskill.models import BradleyTerryFull
 
-    return PlackettLuce()
+    return BradleyTerryFull()
 
 
 @dataclass(frozen=True, slots=True)
@@ -134,7 +139,7 @@ class Skill:
 
 
 _INITIAL = Skill(mu=25.0, sigma=25.0 / 3.0)
-"""openskill's defaults (PlackettLuce's mu and sigma; tests check that they are still its own)."""
+"""openskill's defaults (the model's mu and sigma; tests check that they are still its own)."""
 
 
 def initial_skill() -> Skill:

@@ -139,6 +139,59 @@ def test_tie_in_a_multiplayer_match_keeps_tied_equal_players_together() -> None:
     assert new["ann"].mu > new["bob"].mu
 
 
+@pytest.mark.parametrize("ranks", [[1, 1, 3, 4], [1, 1, 2, 3, 4], [1, 2, 2, 4], [1, 1, 1, 4]])
+def test_tied_winners_of_new_players_end_above_everyone_they_beat(ranks: list[int]) -> None:
+    factions = [FactionResult(rank, (f"p{index}",)) for index, rank in enumerate(ranks)]
+    new = rate_match(factions, {}, "normal")
+    for better, worse in itertools.permutations(factions, 2):
+        a, b = new[better.participants[0]], new[worse.participants[0]]
+        if better.rank < worse.rank:
+            assert a.mu > b.mu
+            assert ree(a) > ree(b)
+        elif better.rank == worse.rank:
+            assert ree(a) == ree(b)
+
+
+def test_a_tie_moves_a_stronger_and_a_weaker_player_towards_each_other() -> None:
+    skills = {"strong": Skill(30.0, 3.0), "weak": Skill(20.0, 3.0), "cat": Skill(25.0, 3.0)}
+    duel_tie = rate_match([FactionResult(1, ("strong",)), FactionResult(1, ("weak",))], skills, "normal")
+    assert duel_tie["strong"].mu < skills["strong"].mu
+    assert duel_tie["weak"].mu > skills["weak"].mu
+    # the same in a larger match: tied behind a third player
+    three = rate_match(
+        [FactionResult(2, ("strong",)), FactionResult(2, ("weak",)), FactionResult(1, ("cat",))],
+        skills,
+        "normal",
+    )
+    assert three["strong"].mu - skills["strong"].mu < three["weak"].mu - skills["weak"].mu
+
+
+def test_a_match_of_two_factions_is_rated_as_plackett_luce_rates_it() -> None:
+    # With two factions the Bradley-Terry and Plackett-Luce updates are one formula: duels, team against
+    # team and co-op against a bot keep the standings they had before the model changed.
+    from openskill.models import PlackettLuce
+
+    model = PlackettLuce()
+    skills = {
+        "ann": Skill(28.0, 4.0),
+        "bob": Skill(22.5, 6.1),
+        "cat": Skill(31.0, 2.2),
+        "dan": Skill(19.0, 3.3),
+    }
+    for ranks in ([1, 2], [2, 1], [1, 1]):
+        for teams in ([("ann",), ("bob",)], [("ann", "bob"), ("cat", "dan")], [("cat",), ("ann", "dan")]):
+            new = rate_match(
+                [FactionResult(r, t) for r, t in zip(ranks, teams, strict=True)], skills, "normal"
+            )
+            old = model.rate(
+                [[model.rating(skills[k].mu, skills[k].sigma) for k in team] for team in teams], ranks=ranks
+            )
+            for team, rated in zip(teams, old, strict=True):
+                for key, raw in zip(team, rated, strict=True):
+                    assert new[key].mu == pytest.approx(raw.mu, abs=1e-12)
+                    assert new[key].sigma == pytest.approx(min(raw.sigma, 25.0 / 3.0), abs=1e-12)
+
+
 def test_all_members_of_winning_team_gain_in_2v2() -> None:
     skills = {
         "ann": Skill(30.0, 3.0),
