@@ -185,3 +185,43 @@ async def test_revoked_credentials_go_to_the_profiles_and_keep_the_matches(make_
         assert pilot.app.outbox_counts["pending"] == 1  # kept, to be sent once the key works again
         notes = " ".join(str(n.message) for n in pilot.app._notifications)
         assert "A001" in notes and "kept in the outbox" in notes
+
+
+def footer_text(pilot) -> str:
+    """The footer's line as drawn."""
+    strips = pilot.app.screen._compositor.render_strips()
+    return "".join(segment.text for segment in strips[-1])
+
+
+async def test_outbox_keys_s_is_stats_ctrl_s_sends_caption_and_footer_say_x_discards(make_app):
+    client, transport, _ = faulty_demo()
+    async with make_app(client=client).run_test(size=(80, 24)) as pilot:
+        await open_form(pilot)
+        await quick_fill(pilot, "Catan", [(["Ada"], 1, "9"), (["Ben"], 2, "7")])
+        transport.down = True
+        await pilot.press("ctrl+s")
+        await settle(pilot)
+        assert pilot.app.outbox_counts["pending"] == 1
+
+        await pilot.press("escape", "o")
+        await settle(pilot)
+        outbox = pilot.app.screen
+        assert isinstance(outbox, OutboxScreen)
+        caption, footer = str(outbox.query_one("#outbox-caption").render()), footer_text(pilot)
+        assert "x discards" in caption and " x Discard " in footer and "del" not in footer
+        assert "e edits" in caption and " e Edit " in footer and " ^s Send now " in footer
+
+        await pilot.press("s")  # Stats, as on every other screen
+        await settle(pilot)
+        assert pilot.app.current_mode == "stats"
+
+        pilot.app.screen.set_focus(None)
+        await pilot.press("o")
+        await settle(pilot)
+        transport.down = False
+        pilot.app.outbox_runner.cancel_retry()
+        await pilot.press("ctrl+s")
+        await settle(pilot)
+        assert pilot.app.current_mode == "outbox"
+        assert "Sending the pending entries." in [n.message for n in pilot.app._notifications]
+        assert pilot.app.outbox_counts == {"pending": 0, "sent": 1, "rejected": 0}

@@ -96,7 +96,7 @@ async def open_outbox(pilot) -> OutboxScreen:
 async def send_now(pilot, transport: FaultyTransport) -> None:
     transport.down = False
     pilot.app.outbox_runner.cancel_retry()
-    await pilot.press("s")
+    await pilot.press("ctrl+s")
     await settle(pilot)
 
 

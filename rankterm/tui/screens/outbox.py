@@ -11,9 +11,10 @@ ghost not made yet says which one it waits for.
 A ghost entry can be renamed (e: a rejected or unsent one; then it is sent), retried under the same name
 (ctrl+r), or discarded (asks first: the matches that name it become rejected, to be given another player).
 
-Keys: enter / e edit in the match form (a ghost: rename) · ctrl+r retry (rejected -> pending) · s send pending
-now (also lifts a quota pause) · delete / x discard (asks first) · F5 reload. Under the table, the reason of
-the entry under the cursor in full (the Reason column is cut at the window's edge at 80 columns).
+Keys: e / enter edit in the match form (a ghost: rename) · ctrl+r retry (rejected -> pending) · ctrl+s send
+pending now (also lifts a quota pause; s is Stats here too) · x / delete discard (asks first) · F5 reload. The
+footer and the caption name the same keys (e, x). Under the table, the reason of the entry under the cursor in
+full (the Reason column is cut at the window's edge at 80 columns).
 """
 
 from __future__ import annotations
@@ -81,10 +82,10 @@ class OutboxScreen(RanktermScreen):
     """
 
     BINDINGS = [
-        Binding("enter,e", "edit", "Edit"),
+        Binding("e,enter", "edit", "Edit"),
         Binding("ctrl+r", "retry", "Retry"),
-        Binding("s", "send_now", "Send now"),
-        Binding("delete,x", "discard", "Discard"),
+        Binding("ctrl+s", "send_now", "Send now"),  # s is Stats, as on every screen; ctrl+s sends in the form
+        Binding("x,delete", "discard", "Discard"),
         Binding("f5", "reload", "Reload"),
     ]
 
