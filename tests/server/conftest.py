@@ -34,61 +34,6 @@ ENGINES = ("sqlite", "postgresql")
 
 BASE_URL = "http://rankterm.test/"
 
-GAME_KEYS = {"id", "name", "weight", "weightLabel", "thumbnail", "mediumImage", "bggIdGame"}
-PLAYER_KEYS = {"id", "ghost", "username", "displayName", "icon"}
-MATCH_KEYS = {
-    "id",
-    "externalId",
-    "date",
-    "registrationDate",
-    "number",
-    "summary",
-    "type",
-    "draw",
-    "weight",
-    "weightLabel",
-    "game",
-    "notes",
-    "factions",
-}
-FACTION_KEYS = {"rank", "name", "points", "players", "countPlayers", "winner", "bot"}
-ROW_KEYS = {
-    "player",
-    "ree",
-    "deltaRee",
-    "position",
-    "deltaPosition",
-    "belt",
-    "beltLabel",
-    "title",
-    "titleLabel",
-    "status",
-    "statusLabel",
-}
-SUBSET_KEYS = {
-    "id",
-    "name",
-    "type",
-    "creationDate",
-    "isMain",
-    "isCustom",
-    "icon",
-    "game",
-    "countMatches",
-    "firstMatch",
-    "lastMatch",
-}
-MATCH_REF_KEYS = {"id", "number", "date"}
-PAGE_KEYS = {"page", "totalPages", "rowsForPage", "data"}
-MATCHES_PAGE_KEYS = PAGE_KEYS | {"totalMatches"}
-PLAYERS_PAGE_KEYS = PAGE_KEYS | {"totalPlayers"}
-RANKINGS_PAGE_KEYS = PAGE_KEYS | {"subset", "match"}
-"""WIRE.md "Pages": a rankings page carries no count key (a public client fails on one)."""
-OUTCOME_KEYS = {"index", "id", "name", "errors"}
-ANSWER_KEYS = {"total", "acceptedCount", "rejectedCount", "accepted", "rejected"}
-STATUS_KEYS = {"queued", "waiting", "added", "processed", "total"}
-SERVICE_STATUS_KEYS = STATUS_KEYS | {"status", "version", "serverTime"}
-
 
 Clock = SettableClock
 

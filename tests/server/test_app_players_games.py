@@ -6,7 +6,9 @@ import re
 
 import pytest
 
-from .conftest import GAME_KEYS, PAGE_KEYS, PLAYER_KEYS, Api, duel
+from tests.wire_contract import GAME_KEYS, PAGE_KEYS, PLAYER_KEYS
+
+from .conftest import Api, duel
 
 NASTY_NAMES = [
     "Robert'); DROP TABLE players; --",

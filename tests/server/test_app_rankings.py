@@ -5,8 +5,9 @@ from __future__ import annotations
 import pytest
 
 from rankterm.server import rating
+from tests.wire_contract import MATCH_KEYS, PLAYER_KEYS, RANKINGS_PAGE_KEYS, ROW_KEYS, SUBSET_KEYS
 
-from .conftest import MATCH_KEYS, PLAYER_KEYS, RANKINGS_PAGE_KEYS, ROW_KEYS, SUBSET_KEYS, Api, duel
+from .conftest import Api, duel
 
 NEWCOMER = rating.ree(rating.initial_skill())
 
