@@ -1,6 +1,7 @@
-"""What a match did, on the form and as a toast (issue 10, part 2), driven by a pilot on the demo group
-in-process: the line under an accepted match, the toast, one or two rankings calls a match, and a rankings
-quota that holds the effect back without holding back the answer."""
+"""What a match did, on the form (a toast only once the seat left it), driven by a pilot on the demo group
+in-process: the line under an accepted match and no toast over the form's fields, one or two rankings calls a
+match, a rankings quota that holds the effect back without holding back the answer, and one toast for the
+effects read after the seat moved on."""
 
 from __future__ import annotations
 
@@ -77,7 +78,7 @@ async def test_a_sent_batch_shows_what_each_match_did_and_a_rankings_quota_only_
             answer.effects, [i for i, t in enumerate(lines) if "accepted" in t], strict=True
         ):
             assert lines[accepted + 1] == f"↳ Match {effect.number} · {effect.sentence()}"
-            assert f"Match {effect.number} · {effect.sentence()}" in toasts(app)
+        assert not any("Match" in t for t in toasts(app))  # said on the form's answer lines: no toast over it
         # the figures are those of the service's standings for that match
         assert (await match_effect(client, first.number)).sentence() == first.sentence()
         jonas, ada = first.players
@@ -100,4 +101,56 @@ async def test_a_sent_batch_shows_what_each_match_did_and_a_rankings_quota_only_
         third = answer.effects[-1]
         assert third.number == second.number + 1 and WAITING not in answer.text
         assert f"↳ Match {third.number} · {third.sentence()}" in answer.text
-        assert f"Match {third.number} · {third.sentence()}" in toasts(app)
+        assert not any("Match" in t for t in toasts(app))
+
+
+async def test_effects_read_after_the_seat_left_the_form_are_one_toast(make_app, demo_service):
+    """Two matches whose effects wait (the rankings quota), the seat goes to the dashboard, the effects are
+    read: one toast says both; on the form, their lines say them too."""
+    client, _paths, faults = counted_client(demo_service)
+    app = make_app(client=client)
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await open_form(pilot)
+        await quick_fill(pilot, "Catan", [(["Ada"], 1, "10"), (["Ben"], 2, "4")])
+        await pilot.press("ctrl+l")  # queued; the form keeps game and players for the rematch
+        await settle(pilot)
+        rows = screen.form.rows
+        rows[0].rank_input.value, rows[1].rank_input.value = "2", "1"
+        faults.script = [Fault.QUOTA_429, Fault.QUOTA_429]
+        await pilot.press("ctrl+s")  # two accepted; their effects wait for the rankings quota
+        await settle(pilot)
+        answer = screen.form.answer
+        assert answer.text.count(f"↳ {WAITING}") == 2 and not answer.effects
+        await pilot.press("escape", "d")
+        await settle(pilot)
+        assert app.screen is not screen
+        app.group_changed()  # the service answering again, or another seat recording
+        await settle(pilot)
+        first, second = answer.effects
+        said = [t for t in toasts(app) if "Match" in t]
+        assert said == [
+            f"Match {first.number} · {first.sentence()}\nMatch {second.number} · {second.sentence()}"
+        ]
+
+
+async def test_an_effect_whose_line_was_replaced_gets_a_line_at_the_end_of_the_answer(make_app, demo_service):
+    """A match's effect read after a later send replaced its line is said at the end of the form's answer,
+    never as a toast over the form."""
+    client, _paths, faults = counted_client(demo_service)
+    app = make_app(client=client)
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await open_form(pilot)
+        await quick_fill(pilot, "Catan", [(["Ada"], 1, "10"), (["Ben"], 2, "4")])
+        faults.script = [Fault.QUOTA_429]
+        await pilot.press("ctrl+s")  # accepted; its effect waits
+        await settle(pilot)
+        answer = screen.form.answer
+        assert f"↳ {WAITING}" in answer.text
+        await pilot.press("ctrl+r")
+        await settle(pilot)
+        await pilot.press("ctrl+s")  # the rematch's answer replaces the first one's lines
+        await settle(pilot)
+        first, second = answer.effects  # the first read again with the second (in order)
+        assert f"Earlier: Match {first.number} · {first.sentence()}" in answer.text.splitlines()
+        assert f"↳ Match {second.number} · {second.sentence()}" in answer.text.splitlines()
+        assert not any("Match" in t for t in toasts(app))

@@ -3,13 +3,19 @@
 "✔ accepted" lines in the success colour, "✘ rejected: <reason>" lines in the error colour, and a plain line
 for anything else (a dry run, a hint, an error that refused the whole request). Empty, it takes no room.
 
-What a match did (issue 10): after a send, `follow()` reads, in a worker, each accepted match's effect on the
-main standings (rankterm/api/effect.py: its number from the matches list, then the standings before and after
-it) and shows it under the match's line and as a toast: `Match 301 · Elena +58 (3→1) · Ada +18 · ...`.
-When it cannot be read (offline, the rankings quota, not rated yet) the line says the match was recorded and
-that its effect shows when the service answers; it is read again when the group changes (the app's
-`group_version`, e.g. the service answering again) and a few times on a timer, then shown and toasted. The
-answer itself is never held back by this and never lost.
+What a match did: after a send, `follow()` reads, in a worker, each accepted match's effect on the main
+standings (rankterm/api/effect.py: its number from the matches list, then the standings before and after it)
+and shows it under the match's line: `↳ Match 301 · Elena +58 (3→1) · Ada +18 · ...`. When it cannot be read
+(offline, the rankings quota, not rated yet) the line says the match was recorded and that its effect shows
+when the service answers; it is read again when the group changes (the app's `group_version`, e.g. the
+service answering again) and a few times on a timer. The answer itself is never held back by this and never
+lost.
+
+Where it is said: on the form, in this panel only, at the top of the form where it covers no field (a toast
+stayed over the next match's Rank, Points and Bot columns at 80x24, and two stacked). A match whose line has
+been replaced since (another send) gets a line of its own at the end ("Earlier: Match 301 · ..."). Only when
+the form is not the screen shown (the seat moved on before the effect could be read) is it a toast: one for
+all the effects read together, so they never stack.
 """
 
 from __future__ import annotations
@@ -37,6 +43,10 @@ NOTE = "note"
 EFFECT = "effect"
 
 WAITING = "Recorded; what it did to the standings shows when the service answers."
+EARLIER = "Earlier: "
+"""Opens the line of a match whose own line was replaced by a later answer."""
+TOAST_SECONDS = 8.0
+"""How long the toast of effects read while the form is not shown stays."""
 RETRY_AFTER = (3.0, 10.0, 30.0)
 """Seconds before each timed retry of an effect that could not be read (the group changing retries too)."""
 MAX_OWED = 10
@@ -133,7 +143,7 @@ class MatchFormAnswer(Vertical):
 
     def follow(self, client: RankingClient, accepted: Iterable[tuple[int, Outcome]]) -> None:
         """Read what each accepted match did and show it under its line (line `index`, as `show` was given
-        them) and as a toast; in a worker, so the answer is never held back."""
+        them; a toast when the form is not shown by then); in a worker, so the answer is never held back."""
         self._client = client
         fresh = []
         for index, outcome in accepted:
@@ -182,6 +192,7 @@ class MatchFormAnswer(Vertical):
         if client is None:
             return
         failed = False
+        read: list[str] = []
         for owed in list(self._owed):  # in order: a match's "after" is the next one's "before" (mirrored)
             try:
                 effect = await outcome_effect(client, owed.outcome)
@@ -194,15 +205,22 @@ class MatchFormAnswer(Vertical):
             self._owed.remove(owed)
             self.effects.append(effect)
             text = effect_text(effect)
-            self._set_effect(owed.token, EFFECT, text)
-            self.app.notify(plain_str(text), title="What the match did", markup=False, timeout=12)
+            read.append(text)
+            if not self._set_effect(owed.token, EFFECT, text):
+                self.lines.append((EFFECT, EARLIER + text))
+                self._tokens.append(None)
+                self._redraw()
+        if read and not self.screen.is_current:
+            title = "What the match did" if len(read) == 1 else "What the matches did"
+            self.app.notify(plain_str("\n".join(read)), title=title, markup=False, timeout=TOAST_SECONDS)
         if failed:
             self._retry_later()
 
-    def _set_effect(self, token: int, kind: str, text: str) -> None:
-        """Put `text` under the line of match `token` (replacing what was said of its effect before)."""
+    def _set_effect(self, token: int, kind: str, text: str) -> bool:
+        """Put `text` under the line of match `token` (replacing what was said of its effect before); False
+        when that line is no longer shown (a later answer replaced it)."""
         if token not in self._tokens:
-            return  # that answer was replaced since: the toast still tells
+            return False
         at = self._tokens.index(token)
         entry = (kind, f"↳ {text}")
         following = at + 1
@@ -212,3 +230,4 @@ class MatchFormAnswer(Vertical):
             self.lines.insert(following, entry)
             self._tokens.insert(following, -token)
         self._redraw()
+        return True
