@@ -178,6 +178,9 @@ class RankingClient(MirroredReads):
         (`wire.display_safe`): set by an app that puts those texts on a terminal."""
         self.reachability_listeners: list[Callable[[bool], None]] = []
         """Called with False when a request cannot reach the service, True when an answer comes back."""
+        self.history_listeners: list[Callable[[int], None]] = []
+        """Called with the first match number whose match changed when a sync finds that the group's history
+        changed (a match played earlier than held ones arrived: `mirrored`), after the mirror was rewritten."""
 
     @classmethod
     def in_process(
@@ -481,5 +484,7 @@ class RankingClient(MirroredReads):
             answers.append(self._parse("match", NewMatchAnswer, payload))
             sizes.append(len(batch))
         if not dry_run:
-            self.invalidate("games", "subsets")  # a new game subset, new counts
+            # a new game subset, new counts; and new matches, maybe dated before held ones (whose standings
+            # the mirror then no longer vouches for until its matches are synced)
+            self.invalidate("games", "subsets", "matches")
         return NewMatchAnswer.combine(answers, sizes)

@@ -7,8 +7,15 @@
 previous match of the same subset (n - 1 in the main subset, which holds every match; in a game's subset
 the previous match of that game, found among the matches the mirror holds, else n - 1, which the service
 answers with the standings after the subset's latest match up to n - 1). Standings after a match that is
-not the latest never change and the mirror keeps them, so "before" costs one call the first time and none
-after; "after" costs one call (a second page only when a player of the match is not on the first).
+not the latest change only when a match played before it arrives, and the mirror keeps them (dropping those
+a backdated match made stale: `mirrored`), so "before" costs one call the first time and none after;
+"after" costs one call (a second page only when a player of the match is not on the first).
+
+A match played before others already recorded (sent late from an outbox, imported, dated in the past) is
+rated at its place in the played order and numbered there: its effect is what it did there, the standings
+after it against those just before it, not a change of today's standings. `MatchEffect.later` says how many
+held matches of the subset were played after it, and `heading()` says so ("Match 12, played before 3 later
+matches").
 
 The pure part (`effect_of`, `sentence`, `player_text`, `signed`) takes rows and gives text: the CLI and the
 scoreboard use the same. `match_effect` is the one function that reads the two standings. A just-recorded
@@ -22,7 +29,7 @@ Nothing here knows Textual or Rich.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 from rankterm.api.errors import RanktermError
@@ -95,6 +102,14 @@ class MatchEffect:
     players: tuple[PlayerEffect, ...]
     before_number: int | None = None
     """The match whose standings were "before" (None: there were none: everyone is new)."""
+    later: int = 0
+    """Held matches of the subset played after this one (0 for the latest): its effect is at its place."""
+
+    def heading(self) -> str:
+        """The effect's title: "Match 301", or "Match 12, played before 3 later matches" when placed in the past."""
+        if self.later <= 0:
+            return f"Match {self.number}"
+        return f"Match {self.number}, played before {self.later} later match{'es' if self.later > 1 else ''}"
 
     def sentence(self) -> str:
         """One line: `Elena +58 (3→1) · Ada +18 · Ben +11 · Chiara -87 (1→4)` (with U+2212 for the minus)."""
@@ -252,7 +267,9 @@ async def match_effect(
             before_number = before_page.match.number
         else:  # no earlier match in this subset: everyone is new to it
             rows_before = []
-    return effect_of(match, rows_before, rows_after, subset=subset, before_number=before_number)
+    effect = effect_of(match, rows_before, rows_after, subset=subset, before_number=before_number)
+    later = client.held_later(number, subset=subset) or 0
+    return replace(effect, later=later) if later else effect
 
 
 async def number_of(client: RankingClient, *, match_id: str = "", external_id: str = "") -> int | None:
@@ -263,12 +280,17 @@ async def number_of(client: RankingClient, *, match_id: str = "", external_id: s
     if not known:
         return None
     await client.sync_matches()
-    for held in client.cached_matches(limit=100):
+
+    def named(held: Match) -> bool:
         # the send's answer names a match by the service's id or by the external id (as the public service
         # does), so either may stand in `match_id`
-        if str(held.id) in known or (held.external_id and held.external_id in known):
+        return str(held.id) in known or bool(held.external_id and held.external_id in known)
+
+    for held in client.cached_matches(limit=100):
+        if named(held):
             return held.number
-    return None
+    found = client.held_matches_named(*known)  # played before the newest 100 (a backdated match)
+    return found[0].number if found else None
 
 
 async def number_for(client: RankingClient, outcome: Outcome) -> int | None:

@@ -11,10 +11,13 @@ What it holds:
   (`synced_at`) and a `stale` mark that a write from this seat sets (the next read asks the service);
   `players` also holds the ghost players this seat made while the service was gone, under their local ids
   (`ids.is_local_id`), kept across reads until the outbox sends them (then the service's player replaces them);
-- `matches`: the group's matches by number (numbers count the group's matches in order of acceptance and
-  are never reused), synced incrementally by the client;
+- `matches`: the group's matches by number, synced incrementally by the client. Numbers follow the order the
+  matches were played in, so a match dated before the group's latest takes a number among the held ones and
+  every later match's number goes up by one (its id stays): the client notices and rewrites the held matches
+  from the earliest change (`rewrite_matches_from`), which bumps the history's generation (`matches_key`);
 - `rankings` pages as read, by (subset, match, page): those marked final (standings after a match that is
-  no longer the latest of its subset) are answered forever; the others only when the service is gone.
+  no longer the latest of its subset) are answered forever, until a rewrite of the history drops those after
+  its earliest change; the others only when the service is gone.
 
 One file per scope (base URL + key, hashed into the file name: `config.mirror_path`) rather than a scope
 column: a profile's mirror can be deleted, or found corrupt and replaced, without touching another group's,
@@ -373,26 +376,124 @@ class Mirror:
 
         self._guard(write, None)
 
-    def replace_matches_with_staged(self) -> int:
+    def replace_matches_with_staged(self) -> tuple[int, int | None]:
         """The staged rows become the held matches, in one transaction (offline meanwhile, the old ones
-        stayed whole); return how many were staged."""
+        stayed whole); return how many were staged, and the first number whose match changed (another id,
+        or held before and gone now; None when the staged rows only add to the held ones). From that number
+        on, the held standings are dropped and the history's generation goes up, as `rewrite_matches_from`
+        does."""
 
-        def write() -> int:
+        def write() -> tuple[int, int | None]:
             with self._db:
                 self._db.execute("BEGIN IMMEDIATE")
                 self._db.execute(_STAGED)
+                changed = self._db.execute(
+                    "SELECT min(m.number) FROM matches m LEFT JOIN temp.staged_matches s ON s.number = m.number"
+                    " WHERE s.number IS NULL OR json_extract(s.body, '$.id') IS NOT json_extract(m.body, '$.id')"
+                ).fetchone()[0]
                 self._db.execute("DELETE FROM matches")
                 staged = self._db.execute(
                     "INSERT INTO matches SELECT number, game_id, body FROM temp.staged_matches"
                 ).rowcount
                 self._db.execute("DELETE FROM temp.staged_matches")
+                if changed is not None:
+                    self._history_changed(int(changed))
                 self._db.execute(
                     "INSERT OR REPLACE INTO lists (name, synced_at, stale) VALUES ('matches', ?, 0)",
                     (self.clock(),),
                 )
-                return int(staged)
+                return int(staged), None if changed is None else int(changed)
 
-        return self._guard(write, 0)
+        nothing: tuple[int, int | None] = (0, None)
+        return self._guard(write, nothing)
+
+    def matches_key(self) -> tuple[int, int, int]:
+        """(how many matches are held, the highest number held, the history's generation): what tells two
+        states of the held matches apart. The generation goes up whenever held matches are rewritten rather
+        than appended to (a backdated match renumbered those after it), so that a copy parsed from them is
+        dropped even when the counts alone cannot tell."""
+        row = self._guard(
+            lambda: self._db.execute(
+                "SELECT count(*), coalesce(max(number), 0),"
+                " (SELECT value FROM meta WHERE key = 'history') FROM matches"
+            ).fetchone(),
+            (0, 0, None),
+        )
+        return int(row[0]), int(row[1]), int(row[2] or 0)
+
+    def match_ids(self, numbers: Iterable[int]) -> dict[int, str]:
+        """The service's id of each held match among `numbers`, by number (look-ups by number; no match
+        parsed). A match held without an id maps to ""."""
+        wanted = sorted({int(n) for n in numbers})
+        if not wanted:
+            return {}
+        sql = (
+            "SELECT number, json_extract(body, '$.id') FROM matches"
+            f" WHERE number IN ({','.join('?' * len(wanted))})"
+        )
+        rows: list[Any] = self._guard(lambda: self._db.execute(sql, wanted).fetchall(), [])
+        return {int(number): "" if mid is None else str(mid) for number, mid in rows}
+
+    def rewrite_matches_from(self, first: int, matches: Iterable[tuple[int, str | None, str]]) -> None:
+        """The history changed from match `first` on (a match was placed among the held ones): the held
+        matches numbered `first` and above become the dumped (number, game id, JSON) rows given, the standings
+        held after `first` - 1 are dropped (`drop_rankings_from`), and the history's generation goes up; all
+        in one transaction."""
+        rows = list(matches)
+
+        def write() -> None:
+            with self._db:
+                self._db.execute("BEGIN IMMEDIATE")
+                self._db.execute("DELETE FROM matches WHERE number >= ?", (first,))
+                self._db.executemany("INSERT OR REPLACE INTO matches VALUES (?, ?, ?)", rows)
+                self._history_changed(first)
+
+        self._guard(write, None)
+
+    def _history_changed(self, first: int) -> None:
+        """Within a write: drop the standings that a change of the history from `first` on made stale, bump
+        the generation, and mark the matches synced now."""
+        self._db.execute("DELETE FROM rankings WHERE match >= ? OR match = ?", (first, LAST))
+        self._db.execute(
+            "INSERT INTO meta VALUES ('history', '1')"
+            " ON CONFLICT (key) DO UPDATE SET value = CAST(value AS INTEGER) + 1"
+        )
+        self._db.execute(
+            "INSERT OR REPLACE INTO lists (name, synced_at, stale) VALUES ('matches', ?, 0)", (self.clock(),)
+        )
+
+    def first_number_dated_after(self, date: str, *, below: int) -> int | None:
+        """The lowest held number below `below` whose match is dated after `date` ("YYYY-MM-DD HH:MM:SS"),
+        looked for only when the held match just below `below` is (one look-up otherwise: held matches are in
+        the order they were played); None when it is not, or none is."""
+
+        def date_of(number: int) -> str | None:
+            row = self._db.execute(
+                "SELECT json_extract(body, '$.date') FROM matches WHERE number < ? ORDER BY number DESC LIMIT 1",
+                (number,),
+            ).fetchone()
+            return None if row is None or row[0] is None else str(row[0])
+
+        def read() -> int | None:
+            latest = date_of(below)
+            if latest is None or latest <= date:
+                return None
+            row = self._db.execute(
+                "SELECT min(number) FROM matches WHERE number < ? AND json_extract(body, '$.date') > ?",
+                (below, date),
+            ).fetchone()
+            return None if row is None or row[0] is None else int(row[0])
+
+        return self._guard(read, None)
+
+    def drop_rankings_from(self, first: int) -> None:
+        """Drop the standings held after match `first` and later, of every subset (final or not), and the
+        latest standings: a match played before them arrived. Those after earlier matches stay."""
+
+        def write() -> None:
+            self._db.execute("DELETE FROM rankings WHERE match >= ? OR match = ?", (first, LAST))
+
+        self._guard(write, None)
 
     def number_below(self, number: int, *, game_id: str | None = None) -> int | None:
         """The highest held match number below `number` (among one game's matches with `game_id`); None if
@@ -448,10 +549,13 @@ class Mirror:
 
         return self._guard(lambda: [json.loads(b) for (b,) in self._db.execute(sql, args) if dated(b)], [])
 
-    def count_matches(self, *, game_id: str | None = None) -> int:
-        sql, args = "SELECT count(*) FROM matches", []
+    def count_matches(self, *, game_id: str | None = None, above: int | None = None) -> int:
+        """How many matches are held (of one game with `game_id`; numbered above `above`)."""
+        sql, args = "SELECT count(*) FROM matches WHERE 1", list[Any]()
         if game_id is not None:
-            sql, args = sql + " WHERE game_id = ?", [game_id]
+            sql, args = sql + " AND game_id = ?", [*args, game_id]
+        if above is not None:
+            sql, args = sql + " AND number > ?", [*args, above]
         return self._guard(lambda: int(self._db.execute(sql, args).fetchone()[0]), 0)
 
     # ------------------------------------------------------------------ rankings pages

@@ -23,10 +23,21 @@ What a screen calls:
   `drop_player` takes it out once the service has made it; `players_now()` is the service's list, never an
   older copy, for telling whether a ghost whose answer was lost was made.
 
-Rankings after an explicit match number are kept forever once that match is not the latest of its subset
-(the service computes activity status at the latest match against the current time, so until a later match
-exists that page can still change), and answered from the mirror with no request. `rankings/last` pages are
-kept only to answer while the service is gone.
+Rankings after an explicit match number are kept once that match is not the latest of its subset (the service
+computes activity status at the latest match against the current time, so until a later match exists that
+page can still change), and answered from the mirror with no request while the held matches are current:
+synced less than `fresh_for` seconds ago and not marked stale since (a write from this seat, or the live
+probe noticing a change, marks them). Otherwise the held matches are brought up to date first (one request
+when nothing is new), since a match played earlier than those standings may have arrived; with no matches
+ever held, the page is asked again. `rankings/last` pages are kept only to answer while the service is gone.
+
+**A history that changed.** Both services rate matches in the order they were played, and numbers follow
+that order: a match dated before the group's latest takes a number among the held ones, and every later
+match's number goes up by one (its id stays). `sync_matches` reads page 1 anyway, and page 1 says so at no
+extra cost: a number held there under another id (or the held latest match listed under another number).
+It then reads older pages only until one agrees with the mirror again, rewrites the held matches from the
+earliest change, drops the standings held after it (every subset's, and the latest), and calls each of
+`history_listeners` with that number (the live probe tells the screens through it).
 """
 
 from __future__ import annotations
@@ -35,10 +46,10 @@ import contextlib
 import math
 from collections.abc import Awaitable, Callable, Iterable, Sequence
 from datetime import datetime
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any, NamedTuple, TypeVar
 
 from rankterm.api import endpoints as ep
-from rankterm.api.errors import Offline, UnexpectedResponse
+from rankterm.api.errors import Offline, RanktermError, UnexpectedResponse
 from rankterm.api.ids import is_local_id
 from rankterm.api.mirror import LAST, Mirror, dumps
 from rankterm.api.models import Game, Match, MatchesPage, Page, Player, PlayersPage, RankingsPage, Subset
@@ -77,6 +88,20 @@ def _number_of(ref: Any) -> int | None:
         return None
 
 
+class _Read(NamedTuple):
+    """A match as a sync reads it: the row the mirror stores, and what tells it apart from a held one."""
+
+    number: int
+    game_id: str | None
+    body: str
+    id: str
+    date: str
+
+    @property
+    def row(self) -> tuple[int, str | None, str]:
+        return self.number, self.game_id, self.body
+
+
 class MirroredReads:
     """Mixin of `RankingClient`: the group's lists, matches and rankings, through the mirror."""
 
@@ -84,6 +109,7 @@ class MirroredReads:
     clock: Callable[[], float]
     fresh_for: float
     _served_stale: dict[str, float]
+    history_listeners: list[Callable[[int], None]]
 
     if TYPE_CHECKING:
 
@@ -169,6 +195,23 @@ class MirroredReads:
         and no match read: the board asks this at every match, of groups that hold 100,000."""
         known, game = self._game_of(subset)
         return self.mirror.number_below(number, game_id=game) if known else None
+
+    def held_later(self, number: int, *, subset: str | None = None) -> int | None:
+        """How many held matches of `subset` (main or a game's) are numbered above `number`: played after it.
+        None when the mirror cannot tell the subset's matches. No request, no match read."""
+        known, game = self._game_of(subset)
+        return self.mirror.count_matches(game_id=game, above=number) if known else None
+
+    def held_matches_named(self, *names: str) -> list[Match]:
+        """The held matches whose id or external id is one of `names`, newest first; no request (a look
+        through the stored text, for a match the newest held ones do not hold)."""
+        wanted = {n for n in names if n}
+        forms = {f'"{key}":{dumps(n)}' for n in wanted for key in ("id", "externalId")}
+        forms |= {f'"id":{n}' for n in wanted if n.isdigit()}  # an id sent as a number
+        rows = [row for form in sorted(forms) for row in self.mirror.select_matches(containing=form)]
+        found = self._parse("matches", list[Match], rows)
+        named = {m.number: m for m in found if str(m.id) in wanted or m.external_id in wanted}
+        return [named[n] for n in sorted(named, reverse=True)]
 
     def _game_of(self, subset: str | None) -> tuple[bool, str | None]:
         """(whether the mirror can tell which matches make `subset`, the game id whose they are: None for all)."""
@@ -291,10 +334,13 @@ class MirroredReads:
         self.mirror.remove_item("players", player_id)
 
     async def create_game(self, *, name: str | None = None, bgg_id: int | None = None) -> Game:
-        """Create a game (by name or BoardGameGeek id); it joins the group's games with its first match."""
-        if (name is None) == (bgg_id is None):
+        """Create a game (by name, BoardGameGeek id, or both: a name with the id the catalogue does not know,
+        which the game keeps); it joins the group's games with its first match."""
+        if name is None and bgg_id is None:
             raise ValueError("give a name or a BGG id")
-        params = {"bggId": bgg_id} if bgg_id is not None else {"name": name}
+        params: dict[str, Any] = {"bggId": bgg_id} if bgg_id is not None else {}
+        if name is not None:
+            params["name"] = name
         payload = _as_list(await self.call(ep.GAME, params=params))
         games = self._parse("game", list[Game], payload)
         if not games:
@@ -351,32 +397,89 @@ class MirroredReads:
     async def sync_matches(self) -> int:
         """Bring the mirror's matches up to date; return how many new ones it now holds.
 
-        Matches pages are newest first and numbers count the group's matches in order of acceptance, so
-        page 1 tells what is new: when its newest number is the highest held and its total is the count
-        held, nothing changed (one request). Otherwise only the pages that can hold new matches are read,
-        concurrently. If the counts still disagree (a match deleted on the service), everything is read again.
+        Matches pages are newest first and numbers follow the order the matches were played in, so page 1
+        tells what is new, and whether the history changed: a held number listed under another id, or the
+        held latest match under another number (a match was placed among the held ones). When neither, only
+        the pages that can hold new matches are read (one request when nothing is new). When the history
+        changed, older pages are read only until one agrees with the mirror again, and the held matches are
+        rewritten from the earliest change (`_history_rewritten`). If the counts still disagree (a match
+        deleted on the service), everything is read again.
         """
         held, top = self.mirror.match_numbers()
         first, first_raw = await self._matches_page(1)
         total = first.total_matches
-        rows = [(m, r) for m, r in zip(first.data, first_raw, strict=True) if m.number > top]
-        per = first.rows_for_page or len(first.data) or ROWS_PER_PAGE
         if held == 0 or (top > 0 and total < held):
             return await self._resync_matches(first, first_raw)
+        per = first.rows_for_page or len(first.data) or ROWS_PER_PAGE
+        read = self._reads(zip(first.data, first_raw, strict=True))
         wanted = math.ceil(max(0, total - held) / per)
-        stored = self._match_rows(rows)
-        if len(rows) == len(first.data) and wanted > 1:
-            numbers = range(2, min(wanted, first.total_pages) + 1)
-            for page_rows in await self._fetch_pages(numbers, self._match_rows_page):
-                stored += [row for row in page_rows if row[0] > top]
+        last_page = 1
+        if all(r.number > top for r in read) and wanted > 1:
+            last_page = min(wanted, first.total_pages)
+            for page_reads in await self._fetch_pages(range(2, last_page + 1), self._reads_page):
+                read += page_reads
         newest = max((m.number for m in first.data), default=top)
-        arrived_since = {number for number, _, _ in stored if number > newest}
-        self.mirror.put_matches(stored, dumped=True)
+        by_number = {r.number: r for r in read}
+        if len({r.id for r in read}) != len(read) or len(by_number) != len(read):
+            return await self._resync_matches(first, first_raw)  # pages read across a change: start over
+        changed = self._first_change(by_number, top)
+        while changed is not None and changed < 0 and last_page < first.total_pages:
+            last_page += 1  # the change lies below what was read: one older page at a time
+            for r in await self._reads_page(last_page):
+                by_number.setdefault(r.number, r)
+            changed = self._first_change(by_number, top)
+        if changed is not None and changed < 0:
+            changed = min(by_number)  # read to the first match: all of it changed
+        arrived_since = {n for n in by_number if n > newest}
+        if changed is None:
+            new = [r for r in by_number.values() if r.number > top]
+            self.mirror.put_matches([r.row for r in new], dumped=True)
+            self._drop_standings_placed_before(new)
+        else:
+            rows = [r.row for r in by_number.values() if r.number >= changed]
+            self.mirror.rewrite_matches_from(changed, rows)
         count, _ = self.mirror.match_numbers()
         if count != total + len(arrived_since):
             return await self._resync_matches(first, first_raw)
         self._fresh("matches")
-        return count - held
+        if changed is not None:
+            self._history_rewritten(changed)
+        return max(0, count - held)
+
+    def _first_change(self, read: dict[int, _Read], top: int) -> int | None:
+        """The first held number at which `read` (the matches read, by number: from the newest down) lists
+        another match than the mirror; None when they agree and nothing held moved. Negative when the
+        history changed below the lowest number read (its matches disagree, or the held latest match is
+        listed under a higher number): older pages must be read to find where."""
+        if not read:
+            return None
+        numbers = sorted(read)
+        held = self.mirror.match_ids([n for n in numbers if n <= top] + [top])
+        differ = [n for n in numbers if n <= top and held.get(n) != read[n].id]
+        latest = held.get(top)
+        moved = bool(latest) and any(r.id == latest and n != top for n, r in read.items())
+        if not differ and not moved:
+            return None
+        low = numbers[0]
+        if low <= top and low not in differ:
+            return differ[0] if differ else top + 1
+        return -1
+
+    def _drop_standings_placed_before(self, new: list[_Read]) -> None:
+        """A service that numbers matches as they arrive but rates them by date: a new match dated before
+        held ones changed the standings after those; the held ones are dropped from the first of them."""
+        earliest = min((r.date for r in new if r.date), default="")
+        if not earliest:
+            return
+        later = self.mirror.first_number_dated_after(earliest, below=min(r.number for r in new))
+        if later is not None:
+            self.mirror.drop_rankings_from(later)
+            self._history_rewritten(later)
+
+    def _history_rewritten(self, first: int) -> None:
+        """Tell `history_listeners` that the history changed from match `first` on."""
+        for listener in list(getattr(self, "history_listeners", ())):
+            listener(first)
 
     async def _resync_matches(self, first: MatchesPage, first_raw: list[Any]) -> int:
         """Every page read again and written aside as it arrives, `RESYNC_PAGES` pages at a time (a group of
@@ -391,9 +494,23 @@ class MirroredReads:
             )
             self.mirror.stage_matches(row for page_rows in chunk for row in page_rows)
         held, _ = self.mirror.match_numbers()
-        count = self.mirror.replace_matches_with_staged()
+        count, changed = self.mirror.replace_matches_with_staged()
         self._fresh("matches")
+        if changed is not None:
+            self._history_rewritten(changed)
         return max(0, count - held)
+
+    async def _reads_page(self, page: int) -> list[_Read]:
+        """A page of matches read (and checked) for a sync, kept as the rows the mirror stores and their ids."""
+        parsed, raw = await self._matches_page(page)
+        return self._reads(zip(parsed.data, raw, strict=True))
+
+    @classmethod
+    def _reads(cls, pairs: Iterable[tuple[Match, Any]]) -> list[_Read]:
+        """(match, wire form) pairs as a sync keeps them: the mirror's rows, with each match's id and date."""
+        pairs = list(pairs)
+        rows = cls._match_rows(pairs)
+        return [_Read(*row, str(m.id), m.date) for row, (m, _) in zip(rows, pairs, strict=True)]
 
     async def _match_rows_page(self, page: int) -> list[tuple[int, str | None, str]]:
         """A page of matches read (and checked) for the mirror, kept only as the rows it stores."""
@@ -417,7 +534,12 @@ class MirroredReads:
         key, at = subset or "", LAST if match is None else match
         held = self.mirror.rankings(key, at, page)
         if held is not None and held.final:
-            return self._parse("rankings", RankingsPage, held.body)
+            current = await self._history_current()
+            held = self.mirror.rankings(key, at, page)  # gone when the sync found it made stale
+            if held is not None and held.final and current is not False:
+                if current is None:  # the service could not say: the held page, as of when it was read
+                    self._stale("rankings", held.fetched_at)
+                return self._parse("rankings", RankingsPage, held.body)
         try:
             payload = await self.call(ep.RANKINGS, subset=subset, match=match, page=page)
         except Offline:
@@ -437,6 +559,21 @@ class MirroredReads:
         self.mirror.put_rankings(key, at, page, payload, final=final)
         self._fresh("rankings")
         return parsed
+
+    async def _history_current(self) -> bool | None:
+        """Whether the held matches can vouch for the held standings: True when synced less than `fresh_for`
+        ago and not marked stale since, or brought up to date now (one request when nothing is new; a changed
+        history drops the standings it made stale). False when no match was ever held (the standings are
+        asked again rather than the whole history read); None when the service could not be asked now."""
+        if self.mirror.is_fresh("matches", self.fresh_for):
+            return True
+        if self.mirror.synced_at("matches") is None:
+            return False
+        try:
+            await self.sync_matches()
+        except RanktermError:
+            return None
+        return True
 
     async def all_rankings(self, *, subset: str | None = None, match: int | None = None) -> list[Any]:
         """Every row of the standings after `match` (all pages, concurrently)."""

@@ -38,6 +38,15 @@ is never disturbed while it is being filled (it revalidates its lists when it is
 **After this seat's own send** the app calls `group_changed()` itself, at once; the probe's next answer then
 differs from the last and the screen revalidates once more, which costs a few calls but never loses a match
 another seat recorded in the same seconds.
+
+**A history that changed** (a match played earlier than the group's latest arrived, from another seat's
+outbox or an import): it moves the counters as any new match does, so the same probe notices it, at no
+extra call. What it found different also marks the mirror's matches stale (no call), so that whatever reads
+the past next (standings after a past match, the stats, a chart, a match's effect) first brings the held
+matches up to date; that sync tells a changed history by page 1 of the matches (`mirrored`: a number held
+under another id), rewrites the held matches from the earliest change and drops the standings after it.
+The probe listens for that (the client's `history_listeners`) and calls `group_changed()` once more, so the
+screen shown reads again what it drew from the old history.
 """
 
 from __future__ import annotations
@@ -195,6 +204,9 @@ class LiveProbe:
 
     def attach(self, client: RankingClient) -> None:
         """A client was opened: forget what the last one said, take the new one's baseline now (one call)."""
+        if self._client is not None and self._history_changed in self._client.history_listeners:
+            self._client.history_listeners.remove(self._history_changed)
+        client.history_listeners.append(self._history_changed)
         self._client = client
         self._seen.clear()
         self._since_quota = None
@@ -310,9 +322,16 @@ class LiveProbe:
         if not new:
             return False
         self.found += 1
+        client.invalidate("matches")  # maybe dated before held ones: the past is read again before it is used
         self.app.group_changed()
         self._version = self.app.group_version
         return True
+
+    def _history_changed(self, _first: int) -> None:
+        """The client rewrote the held matches from a changed history: the screen shown reads again (what it
+        drew may come from the old one; the sync that found it was perhaps not the screen's own)."""
+        if self._client is not None and self.app.client is self._client:
+            self.app.call_later(self.app.group_changed)  # after the read that found it, not within it
 
     async def _fingerprint(self, client: RankingClient, kind: str) -> Fingerprint:
         self.calls += 1

@@ -280,14 +280,21 @@ async def test_a_ghost_held_under_a_local_id_stays_through_reads_until_dropped(g
 
 async def test_rankings_after_a_past_match_are_read_once(group):
     seat = group()
+    await seat.sync_matches()
     first = await seat.rankings_page(1, match=120)
     assert first.match is not None and first.match.number == 120 and first.data
     calls = seat.calls
     again = await seat.rankings_page(1, match=120)
-    assert seat.calls == calls  # no request
+    assert seat.calls == calls  # no request: the matches held were synced just now
     assert again.to_wire() == first.to_wire()
+    group.clock.advance(seat.fresh_for)
+    await seat.rankings_page(1, match=120)
+    assert seat.calls == calls + 1  # the held matches checked (page 1 of the matches), the standings held
     other = group(None)  # another seat, nothing held
     assert await other.rankings_page(1, match=120) == first  # the service says the same
+    calls = other.calls
+    await other.rankings_page(1, match=120)
+    assert other.calls == calls + 1  # no match ever held to vouch for them: the standings asked again
 
 
 async def test_the_latest_standings_are_asked_again_and_kept_for_offline(group):

@@ -33,10 +33,11 @@ from rankterm.api.wire import DISPLAY_SAFE
 if TYPE_CHECKING:
     from rankterm.api.client import RankingClient
 
-_parsed: weakref.WeakKeyDictionary[RankingClient, tuple[tuple[int, int, bool], list[Match]]] = (
+_parsed: weakref.WeakKeyDictionary[RankingClient, tuple[tuple[int, int, int, bool], list[Match]]] = (
     weakref.WeakKeyDictionary()
 )
-"""Per client: the held matches parsed, under (count, highest number, display_safe) of the mirror then."""
+"""Per client: the held matches parsed, under (count, highest number, history generation, display_safe) of the
+mirror then (`Mirror.matches_key`: a backdated match renumbers held ones without the counts telling)."""
 
 _NARROW_KEPT = 16
 _narrow_memo: weakref.WeakKeyDictionary[
@@ -92,12 +93,13 @@ def held_matches(client: RankingClient) -> list[Match]:
     parsed again). Parsing is the costly part (about 0.1 ms a match: a second for 10,000): a page about one
     player, one game or one evening reads only its matches with `player_matches`, `game_matches`,
     `matches_since`, fast from the first open."""
-    count, top = client.mirror.match_numbers()
-    key = (count, top, client.display_safe)
+    count, top, history = client.mirror.matches_key()
+    key = (count, top, history, client.display_safe)
     cached = _parsed.get(client)
     if cached is not None and cached[0] != key:  # a sync appended matches: parse only those
-        (held, held_top, safe), matches = cached
-        new = _parse(client, client.mirror.select_matches(after=held_top)) if safe == key[2] else []
+        (held, held_top, held_history, safe), matches = cached
+        same = safe == key[3] and held_history == history
+        new = _parse(client, client.mirror.select_matches(after=held_top)) if same else []
         appended = bool(new) and held + len(new) == count and new[-1].number == top
         cached = (key, matches + new) if appended else None
     if cached is None or cached[0] != key:
@@ -125,14 +127,13 @@ def _parse(client: RankingClient, rows: list[Any]) -> list[Match]:
 
 def _narrowed(client: RankingClient, what: tuple[Any, ...], rows: Callable[[], list[Any]]) -> list[Match]:
     """Held matches narrowed by the mirror, parsed, remembered while the mirror holds the same matches."""
-    count, top = client.mirror.match_numbers()
-    key = (count, top, client.display_safe, *what)
+    key = (*client.mirror.matches_key(), client.display_safe, *what)
     memo = _narrow_memo.setdefault(client, {})
     if key not in memo:
         if len(memo) >= _NARROW_KEPT:
             memo.pop(next(iter(memo)))
         whole = _parsed.get(client)
-        if whole is not None and whole[0] == key[:3]:  # everything is parsed already: filter, don't parse
+        if whole is not None and whole[0] == key[:4]:  # everything is parsed already: filter, don't parse
             memo[key] = None, whole[1]
         else:
             memo[key] = _parse(client, rows()), None
@@ -189,7 +190,7 @@ class Roster(NamedTuple):
     """(count, highest number) of the mirror's matches these were read from."""
 
 
-_rosters: weakref.WeakKeyDictionary[RankingClient, tuple[tuple[int, int, bool], Roster]] = (
+_rosters: weakref.WeakKeyDictionary[RankingClient, tuple[tuple[int, int, int, bool], Roster]] = (
     weakref.WeakKeyDictionary()
 )
 
@@ -201,14 +202,14 @@ def held_roster(client: RankingClient) -> Roster:
     CPU for 10,000 matches once per process, then only what a sync appends; call it off the event loop);
     names follow the client's display rules as the parsed models would. A stats mode fills its pickers from
     this and reads a page's matches narrowly."""
-    count, top = client.mirror.match_numbers()
-    key = (count, top, client.display_safe)
+    count, top, history = client.mirror.matches_key()
+    key = (count, top, history, client.display_safe)
     cached = _rosters.get(client)
     if cached is not None and cached[0] == key:
         return cached[1]
     base: Roster | None = None
     rows: list[Any]
-    if cached is not None and cached[0][2] == key[2] and cached[0][1] <= top:
+    if cached is not None and cached[0][2:] == key[2:] and cached[0][1] <= top:
         rows = client.mirror.select_matches(after=cached[0][1])
         if cached[0][0] + len(rows) == count:  # a plain append: add only what is new
             base = cached[1]

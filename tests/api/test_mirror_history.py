@@ -1,0 +1,214 @@
+"""A history that changed under a seat's mirror: a match played before held ones arrived, so that the held
+numbers now name other matches (numbers follow the order matches were played in; a later match's number goes
+up by one, its id stays).
+
+The seat's service is the embedded one, in-process. Today's service numbers matches as they arrive, so the
+group's history before and after the backdated match is made with two real stores, each recorded through the
+store directly: `before` holds the group as the seat first read it, `after` the same group once the backdated
+match took its place (recorded there in the order played). Match ids line up as on one service: `before`
+spends the backdated match's id on a match of another group. The seat reads `before`, then its client is
+turned to `after` (`Group.move`), as if the service had changed under it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import httpx
+import pytest
+
+from rankterm.api.client import RankingClient
+from rankterm.api.effect import match_effect, number_of
+from rankterm.api.mirror import LAST, Mirror
+from rankterm.api.models import NewFaction, NewMatch, Weight
+from rankterm.api.stats.source import held_matches, held_roster, player_matches
+from rankterm.server.app import create_app
+from rankterm.server.seed import DEMO_KEY, DEMO_SECRET, demo_store
+from rankterm.server.store import Store
+from rankterm.testing.clock import SettableClock
+
+BASE = "http://in-process.rankterm/"
+DAY = "2026-05-28"  # the clock's day (SettableClock's T0, 20:26 UTC); the demo's season ends the day before
+
+
+@dataclass
+class Group:
+    """The demo group on two stores: as the seat first read it, and once the backdated match arrived."""
+
+    before: Store
+    after: Store
+    clock: SettableClock
+    mirror: Mirror
+    clients: list[RankingClient]
+    https: list[httpx.AsyncClient]
+
+    def seat(self, store: Store, mirror: Mirror | None = None) -> RankingClient:
+        """A client of `store`'s service on the seat's one mirror (or on `mirror`)."""
+        client = RankingClient(
+            BASE,
+            key=DEMO_KEY,
+            secret=DEMO_SECRET,
+            http=self._http(store),
+            clock=self.clock,
+            mirror=mirror or self.mirror,
+            backoff=0,
+        )
+        self.clients.append(client)
+        return client
+
+    async def move(self, client: RankingClient) -> RankingClient:
+        """The service changes under `client`: from here on it answers as `after` (with a token of its own,
+        taken now so that the calls counted are the sync's)."""
+        self.https.append(client.http)
+        client.http = self._http(self.after)
+        await client.authenticate(force=True)
+        return client
+
+    def _http(self, store: Store) -> httpx.AsyncClient:
+        return httpx.AsyncClient(transport=httpx.ASGITransport(app=create_app(store)), base_url=BASE)
+
+
+def record(store: Store, group: int, game: int, winner: str, loser: str, date: str, name: str) -> None:
+    match = NewMatch(
+        game=game,
+        weight=Weight.NORMAL,
+        external_id=name,
+        date=date,
+        factions=[NewFaction(players=[winner], rank=1), NewFaction(players=[loser], rank=2)],
+    )
+    answer = store.add_matches(group, [match.to_wire()])
+    assert answer.accepted_count == 1, answer
+
+
+async def made(tmp_path: Path, later: int) -> AsyncIterator[Group]:
+    """The demo group, then `later` matches played from 19:00; in `after`, a match played at 18:00 (before
+    them) arrived too and sits before them, numbered 301."""
+    clock = SettableClock()
+    before, after = demo_store(clock=clock), demo_store(clock=clock)
+    group = Group(before, after, clock, Mirror(tmp_path / "mirror.db", "seat", clock=clock), [], [])
+    probe = group.seat(before)
+    ids = {p.display_name: p.id for p in await probe.players()}
+    catan = next(g.id for g in await probe.games() if g.name == "Catan")
+    home = before.groups()[0][0]
+    elsewhere = before.create_group("Another group")  # takes the id the backdated match has in `after`
+    ghosts = [before.create_player(elsewhere, name).id for name in ("Xan", "Yu")]
+    record(before, elsewhere, catan, *ghosts, f"{DAY} 17:00:00", "elsewhere")
+    record(after, home, catan, ids["Ben"], ids["Ada"], f"{DAY} 18:00:00", "backdated")
+    for store in (before, after):
+        for i in range(later):
+            winner, loser = ("Ada", "Ben") if i % 2 == 0 else ("Chiara", "Ada")
+            record(store, home, catan, ids[winner], ids[loser], f"{DAY} 19:{i:02d}:00", f"later-{i}")
+    try:
+        yield group
+    finally:
+        for client in group.clients:
+            await client.http.aclose()
+        for http in group.https:
+            await http.aclose()
+        group.mirror.close()
+
+
+@pytest.fixture
+async def near(tmp_path):
+    """The backdated match placed before 2 later matches (all on page 1 of the matches)."""
+    async for group in made(tmp_path, 2):
+        yield group
+
+
+@pytest.fixture
+async def deep(tmp_path):
+    """The backdated match placed before 30 later matches (below page 1)."""
+    async for group in made(tmp_path, 30):
+        yield group
+
+
+def listen(client: RankingClient) -> list[int]:
+    heard: list[int] = []
+    client.history_listeners.append(heard.append)
+    return heard
+
+
+def held_form(client: RankingClient) -> list[tuple[int, str]]:
+    return [(m.number, m.id) for m in client.cached_matches()]
+
+
+async def test_a_backdated_match_is_noticed_on_page_1_and_the_held_matches_follow(near):
+    seat = near.seat(near.before)
+    assert await seat.sync_matches() == 302
+    assert held_form(seat)[0][0] == 302
+    stats_before = [m.id for m in held_matches(seat)]  # parsed once; the stats read it from here on
+    roster_before = held_roster(seat)
+    heard = listen(seat)
+    await near.move(seat)
+    calls = seat.calls
+    assert await seat.sync_matches() == 1
+    assert seat.calls == calls + 1  # page 1 of the matches: it tells the change
+    truth = await seat.all_matches()
+    assert held_form(seat) == [(m.number, m.id) for m in truth]
+    assert [m.external_id for m in seat.cached_matches(limit=3)] == ["later-1", "later-0", "backdated"]
+    assert heard == [301]
+    # the stats' parsed copies follow the rewrite (an update that only appends would hold match 302 twice)
+    assert [m.id for m in held_matches(seat)] == [m.id for m in reversed(truth)] != stats_before
+    roster = held_roster(seat)
+    ids = {p.display_name: p.id for p in await seat.players()}
+    ada, ben = ids["Ada"], ids["Ben"]
+    assert (
+        roster.played[ada] == roster_before.played[ada] + 1
+        and roster.played[ben] == roster_before.played[ben] + 1
+    )
+    assert [m.number for m in player_matches(seat, ada)][-3:] == [301, 302, 303]
+
+
+async def test_far_below_page_1_only_the_pages_down_to_the_change_are_read(deep):
+    seat = deep.seat(deep.before)
+    await seat.sync_matches()
+    heard = listen(await deep.move(seat))
+    calls = seat.calls
+    await seat.sync_matches()
+    assert seat.calls == calls + 2  # pages 1 and 2 (down to match 300, unchanged), not the group's 14
+    assert held_form(seat) == [(m.number, m.id) for m in await seat.all_matches()]
+    assert heard == [301]
+    calls = seat.calls
+    assert await seat.sync_matches() == 0 and seat.calls == calls + 1  # and then nothing is new
+
+
+async def test_standings_held_after_the_change_are_dropped_and_those_before_kept(near):
+    seat = near.seat(near.before)
+    await seat.sync_matches()
+    for n in (300, 301):
+        await seat.rankings_page(1, match=n)  # final: later matches exist
+    await seat.rankings_page(1)
+    assert near.mirror.rankings("", 301, 1).final and near.mirror.rankings("", 300, 1).final
+    await near.move(seat)
+    seat.invalidate("matches")  # what the live probe does when the counters moved
+    calls = seat.calls
+    after_301 = await seat.rankings_page(1, match=301)
+    assert seat.calls == calls + 2  # the held matches brought up to date (page 1), then the standings
+    assert after_301.match is not None and after_301.match.external_id == "backdated"
+    fresh = near.seat(near.after, Mirror(None, "another seat"))
+    assert after_301 == await fresh.rankings_page(1, match=301)
+    assert near.mirror.rankings("", LAST, 1) is None  # the latest standings held were dropped too
+    calls = seat.calls
+    kept = await seat.rankings_page(1, match=300)
+    assert seat.calls == calls  # before the change: still true, still held
+    assert kept.data == (await fresh.rankings_page(1, match=300)).data  # (its subset's counts are of then)
+
+
+async def test_the_effect_of_the_backdated_match_is_at_its_place(near):
+    seat = near.seat(near.before)
+    await seat.sync_matches()
+    await seat.rankings_page(1, match=301)  # the standings after the old 301 (a later match), held
+    await near.move(seat)
+    number = await number_of(seat, external_id="backdated")
+    assert number == 301
+    effect = await match_effect(seat, number)
+    assert effect.later == 2 and effect.heading() == "Match 301, played before 2 later matches"
+    rows = {r.player.id: r for r in await seat.all_rankings(match=301)}
+    assert [p.delta for p in effect.players] == pytest.approx(
+        [rows[p.player_id].delta_ree for p in effect.players], abs=0.01
+    )
+    assert {p.name for p in effect.players} == {"Ada", "Ben"}
+    latest = await match_effect(seat, 303)
+    assert latest.later == 0 and latest.heading() == "Match 303"
