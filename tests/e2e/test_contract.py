@@ -298,7 +298,11 @@ async def test_23_matches_go_in_batches_of_10_with_indexes_across_the_whole(clie
         len(catan_numbers),
     )
     assert g_catan.game.id == catan.id and g_azul.type == "game"
-    assert [m.number for m in await client.all_matches(subset=g_azul.id)] == azul_numbers
+    azul_listed = await client.all_matches(subset=g_azul.id)
+    assert [m.number for m in azul_listed] == azul_numbers
+    # a subset's first and last match: whole, as its pages of matches list them
+    assert (main.first_match, main.last_match) == (recorded[-1], recorded[0])
+    assert (g_azul.first_match, g_azul.last_match) == (azul_listed[-1], azul_listed[0])
     page = await client.matches_page(1, subset=g_catan.id)
     assert page.total_matches == len(catan_numbers) and [m.number for m in page.data] == catan_numbers
     assert await client.match_exists("night-22") and not await client.match_exists("night-04")
@@ -416,6 +420,9 @@ async def test_rankings_after_match_n_against_the_previous_one_and_last(client):
         (azul, ann, bob),
         (catan, dee, cy),
     ]
+    none_yet = await client.rankings_page()
+    assert none_yet.match is None and none_yet.subset.count_matches == 0
+    assert (none_yet.subset.first_match, none_yet.subset.last_match) == (None, None)
     await client.add_matches([duel(g, w, lo, weight=Weight.HEAVY) for g, w, lo in plan])
 
     first = await client.rankings_page(match=1)
@@ -436,6 +443,7 @@ async def test_rankings_after_match_n_against_the_previous_one_and_last(client):
 
     last = await client.rankings_page()
     assert last.match.number == len(plan) and last.subset.count_matches == len(plan)
+    assert last.subset.last_match == last.match and last.subset.first_match == first.match
     beyond = await client.rankings_page(match=10**6)
     assert beyond.match.number == len(plan)
     step = [(r.player.id, r.ree, r.delta_ree, r.position) for r in previous]
@@ -459,6 +467,8 @@ async def test_rankings_after_match_n_against_the_previous_one_and_last(client):
     }
     early = await client.rankings_page(match=2, subset=f"g{azul.id}")  # before Azul's first match
     assert early.match is None and early.data == []
+    assert early.subset.first_match.number == azul_numbers[0] and early.subset.first_match.game.id == azul.id
+    assert early.subset.last_match.number == azul_numbers[-1]
 
 
 # ---------------------------------------------------------------------- quota
