@@ -18,28 +18,10 @@ from rankterm.server.app import create_app
 from rankterm.server.quota import QuotaLimits
 from rankterm.server.store import Store
 from rankterm.testing.live import UvicornThread
+from tests.wire_contract import GAME_KEYS, MATCH_KEYS, PLAYER_KEYS, check_rankings_page, check_subset
 
 EVIL = "Evil [/b] Eve"
 ESCAPE = "\x1b]0;pwned\x07Mal\x1b[2Jlory"
-
-GAME_KEYS = {"id", "name", "weight", "weightLabel", "thumbnail", "mediumImage", "bggIdGame"}
-PLAYER_KEYS = {"id", "ghost", "username", "displayName", "icon"}
-MATCH_KEYS = {
-    "id",
-    "externalId",
-    "date",
-    "registrationDate",
-    "number",
-    "summary",
-    "type",
-    "draw",
-    "weight",
-    "weightLabel",
-    "game",
-    "notes",
-    "factions",
-}
-RANKINGS_PAGE_KEYS = {"page", "totalPages", "rowsForPage", "data", "subset", "match"}
 
 
 def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
@@ -103,6 +85,29 @@ def test_json_is_the_wire_shapes(capsys: pytest.CaptureFixture[str]) -> None:
     assert code == 0 and set(json.loads(out)) >= {"callsPerYear", "apiCreatedGames"}
     code, out, _ = run(capsys, "status", "--demo", "--format", "json")
     assert code == 0 and json.loads(out)["status"] == "ok"
+    code, out, _ = run(capsys, "subsets", "--demo", "--format", "json")
+    subsets = json.loads(out)
+    assert code == 0 and subsets[0]["id"] == "main"
+    for subset in subsets:
+        check_subset(subset)  # first and last match whole, as the service sent them
+    assert (subsets[0]["firstMatch"], subsets[0]["lastMatch"]) == (matches[-1], matches[0])
+
+
+def test_the_subsets_table_names_each_first_and_last_match_by_number(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    code, out, _ = run(capsys, "subsets", "--demo", "--format", "csv")
+    rows = list(csv.DictReader(io.StringIO(out)))
+    assert code == 0 and rows[0]["id"] == "main"
+    assert (rows[0]["matches"], rows[0]["first_match"], rows[0]["last_match"]) == ("300", "1", "300")
+    code, out, _ = run(capsys, "subsets", "--demo", "--format", "json")
+    by_id = {s["id"]: s for s in json.loads(out)}
+    for row in rows:
+        wire = by_id[row["id"]]
+        assert (int(row["first_match"]), int(row["last_match"])) == (
+            wire["firstMatch"]["number"],
+            wire["lastMatch"]["number"],
+        )
 
 
 def test_matches_jsonl_of_a_subset_one_a_line(capsys: pytest.CaptureFixture[str]) -> None:
@@ -124,8 +129,9 @@ def test_matches_jsonl_of_a_subset_one_a_line(capsys: pytest.CaptureFixture[str]
 def test_rankings_after_a_match_every_page_and_one(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = run(capsys, "rankings", "--demo", "--after", "40", "--page", "1", "--format", "json")
     page = json.loads(out)
-    assert code == 0 and set(page) == RANKINGS_PAGE_KEYS  # exactly the wire's keys: no count
-    assert page["match"]["number"] == 40
+    assert code == 0
+    check_rankings_page(page)  # exactly the wire's keys, nested ones too: no count, whole subset ends
+    assert page["match"]["number"] == 40 and page["subset"]["lastMatch"]["number"] == 300
     code, out, _ = run(capsys, "rankings", "--demo", "--after", "40", "--format", "json")
     rows = json.loads(out)
     assert rows == page["data"]
