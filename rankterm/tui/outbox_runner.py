@@ -120,7 +120,9 @@ class OutboxRunner:
 
     async def record(self, matches: Sequence[NewMatch]) -> BatchOutcome:
         """Write `matches` to the outbox (on disk before anything is sent), send what is pending, and give
-        one outcome per match, in order: accepted, rejected (the service's errors), or still waiting."""
+        one outcome per match, in order: accepted, rejected (the service's errors), or still waiting. The
+        batch's `failure` is what stopped the send (a quota, a refused key, an error of the service), never
+        the service being out of reach."""
         entries = self._put(matches)
         self.refresh_counts()
         report = await self.send(force=True)
@@ -130,8 +132,11 @@ class OutboxRunner:
             outcomes.append(
                 now.outcome(index) if now else Outcome(index, OutcomeState.PENDING, entry.external_id)
             )
+        # A service that cannot be reached is no failure of the match: its outcome says it waits in the
+        # outbox and the status line says the seat is offline. What else stopped the send is said.
         waiting = any(o.waiting for o in outcomes)
-        return BatchOutcome(tuple(outcomes), report.stopped if waiting else None)
+        stopped = None if isinstance(report.stopped, Offline) else report.stopped
+        return BatchOutcome(tuple(outcomes), stopped if waiting else None)
 
     async def create_ghost(self, name: str) -> Player:
         """Make a ghost player called `name`: queued in the outbox (on disk, before any request), then sent.

@@ -225,3 +225,36 @@ async def test_outbox_keys_s_is_stats_ctrl_s_sends_caption_and_footer_say_x_disc
         assert pilot.app.current_mode == "outbox"
         assert "Sending the pending entries." in [n.message for n in pilot.app._notifications]
         assert pilot.app.outbox_counts == {"pending": 0, "sent": 1, "rejected": 0}
+
+
+def shown_status(pilot) -> str:
+    """The status line as drawn (what the window's width leaves of it)."""
+    line = status(pilot)
+    return line.render_line(0).text if line.display else ""
+
+
+async def test_offline_at_80_columns_the_status_line_keeps_the_outbox_count_and_the_send_is_one_calm_line(
+    make_app,
+):
+    client, transport, _ = faulty_demo()
+    async with make_app(client=client).run_test(size=(80, 24)) as pilot:
+        await pilot.press("r")  # the standings, read once: offline they come from the mirror, "as of"
+        await settle(pilot)
+        screen = await open_form(pilot)
+        await quick_fill(pilot, "Catan", [(["Ada"], 1, "9"), (["Ben"], 2, "7")])
+        transport.down = True
+        await pilot.press("ctrl+s")
+        await settle(pilot)
+
+        # The match's one line says where it is; nothing in the error colour under it.
+        answer = screen.form.answer
+        assert [kind for kind, _ in answer.lines if kind == "bad"] == []
+        assert "Cannot reach" not in answer.text
+        assert len([t for _, t in answer.lines if "saved in the outbox" in t]) == 1
+
+        await pilot.press("escape", "r")
+        await settle(pilot)
+        assert pilot.app.as_of is not None
+        drawn = shown_status(pilot)
+        assert drawn.startswith("⚠ Offline · Outbox: 1 pending")
+        assert "as of 20:26" in drawn

@@ -1,8 +1,9 @@
 """`StatusLine`: one line above the footer saying where unsent matches stand, and whether the service is reachable.
 
 Hidden while there is nothing to say (empty outbox, service reachable), so an 80x24 window keeps its line.
-Offline it says how old what is shown is ("offline · as of 20:26", from the app's `as_of`, the client's);
-the note goes once the service answers again. When the live probe (rankterm/tui/live.py) stops because the
+Offline it says, in this order, that the seat is offline, what the outbox holds, how old what is shown is
+("as of 20:26", from the app's `as_of`) and that matches are kept: a narrow window cuts the end of the line
+(with "…"), never the count. The note goes once the service answers again. When the live probe (rankterm/tui/live.py) stops because the
 quota is nearly spent, it says so ("Live updates paused: calls per hour at 84% of the quota (F5 reloads)").
 It redraws only when the app's `outbox_counts`, `offline`, `as_of` or `outbox_note`, or the probe's note,
 change: never while idle, never for a probe that found nothing new.
@@ -29,6 +30,8 @@ class StatusLine(Static):
         background: $panel;
         color: $text;
         display: none;
+        text-wrap: nowrap;
+        text-overflow: ellipsis;
     }
     StatusLine.-shown { display: block; }
     StatusLine.-rejected { background: $warning 30%; }
@@ -53,11 +56,18 @@ class StatusLine(Static):
         as_of: datetime | None = getattr(self.app, "as_of", None)
         pending, sent, rejected = (counts.get(k, 0) for k in ("pending", "sent", "rejected"))
         parts = []
+        outbox = f"Outbox: {pending} pending · {sent} sent · {rejected} rejected (o)"
         if offline:
-            old = f" · as of {as_of:%H:%M}" if as_of is not None else ""
-            parts.append(f"⚠ Offline{old}: matches are kept and sent when the service answers")
-        if pending or sent or rejected:
-            parts.append(f"Outbox: {pending} pending · {sent} sent · {rejected} rejected (o)")
+            # What the seat holds comes first: at 80 columns the end of the line is cut, never the count.
+            said = ["⚠ Offline"]
+            if pending or sent or rejected:
+                said.append(outbox)
+            if as_of is not None:
+                said.append(f"as of {as_of:%H:%M}")
+            said.append("matches are kept and sent when the service answers")
+            parts.append(" · ".join(said))
+        elif pending or sent or rejected:
+            parts.append(outbox)
         if note:
             parts.append(note)
         live = getattr(self.app, "live", None)
