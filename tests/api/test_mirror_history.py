@@ -23,6 +23,7 @@ from rankterm.api.client import RankingClient
 from rankterm.api.effect import match_effect, number_of
 from rankterm.api.mirror import LAST, Mirror
 from rankterm.api.models import NewFaction, NewMatch, Weight
+from rankterm.api.stats.history import player_history
 from rankterm.api.stats.source import held_matches, held_roster, player_matches
 from rankterm.server.app import create_app
 from rankterm.server.seed import DEMO_KEY, DEMO_SECRET, demo_store
@@ -212,3 +213,65 @@ async def test_the_effect_of_the_backdated_match_is_at_its_place(near):
     assert {p.name for p in effect.players} == {"Ada", "Ben"}
     latest = await match_effect(seat, 303)
     assert latest.later == 0 and latest.heading() == "Match 303"
+
+
+async def test_a_players_chart_follows_the_history_that_changed(near):
+    seat = near.seat(near.before)
+    ada = next(p.id for p in await seat.players() if p.display_name == "Ada")
+    drawn = await player_history(seat, ada)
+    assert drawn.complete and drawn.points[-1].match_number == 302
+    await near.move(seat)
+    seat.invalidate("matches")  # what the live probe does when the counters moved
+    again = await player_history(seat, ada)
+    fresh = await player_history(near.seat(near.after, Mirror(None, "another seat")), ada)
+    assert again.complete and again.points == fresh.points != drawn.points
+    assert again.points[-1].match_number == 303
+
+
+async def test_on_one_service_a_match_played_earlier_is_placed_and_the_seat_follows(tmp_path):
+    """The same, on one embedded service that places a backdated match at its date: another seat records a
+    match dated between the demo's matches 270 and 271 (two pages down)."""
+    clock = SettableClock()
+    group = Group(
+        demo_store(clock=clock), demo_store(clock=clock), clock, Mirror(tmp_path / "m.db", "seat"), [], []
+    )
+    seat, other = group.seat(group.before), group.seat(group.before, Mirror(None, "other seat"))
+    try:
+        await seat.sync_matches()
+        for n in (269, 270, 271, 290):
+            await seat.rankings_page(1, match=n)
+        heard = listen(seat)
+        held = {m.number: m for m in seat.cached_matches()}
+        ids = {p.display_name: p.id for p in await other.players()}
+        catan = next(g.id for g in await other.games() if g.name == "Catan")
+        date = held[270].date  # equal dates keep the order of arrival: after 270, before 271
+        assert held[271].date > date
+        match = NewMatch(
+            game=catan,
+            weight=Weight.NORMAL,
+            external_id="played-earlier",
+            date=date,
+            factions=[NewFaction(players=[ids["Ben"]], rank=1), NewFaction(players=[ids["Ada"]], rank=2)],
+        )
+        assert (await other.add_matches(match)).accepted_count == 1
+        seat.invalidate("matches")  # what the live probe does when the counters moved
+        calls = seat.calls
+        after_271 = await seat.rankings_page(1, match=271)
+        assert seat.calls == calls + 3  # matches pages 1 and 2 (down to 270, unchanged), the standings
+        assert after_271.match is not None and after_271.match.external_id == "played-earlier"
+        assert heard == [271]
+        truth = await other.all_matches()
+        assert held_form(seat) == [(m.number, m.id) for m in truth]
+        assert [m.id for m in seat.cached_matches()][:30] == [m.id for m in truth][:30]
+        assert [group.mirror.rankings("", n, 1) is not None for n in (269, 270, 271, 290)] == [
+            True,
+            True,
+            True,
+            False,
+        ]
+        for n in (270, 271, 290):
+            assert (await seat.rankings_page(1, match=n)).data == (await other.rankings_page(1, match=n)).data
+    finally:
+        for client in group.clients:
+            await client.http.aclose()
+        group.mirror.close()
