@@ -104,3 +104,55 @@ async def test_an_error_is_one_sentence_in_its_panel(make_app, wait, demo_client
         note = str(app.screen.query_one("#dash-quota-note", Static).render())
         assert note == "quota: quota limit reached (HTTP 429)."
         assert "ok" in str(app.screen.query_one("#dash-status-text", Static).render())
+
+
+def text_of(screen, selector: str) -> str:
+    return str(screen.query_one(selector, Static).render())
+
+
+async def test_offline_the_panels_show_the_figures_held_and_the_service_panel_one_calm_line(
+    make_app, wait, demo_service
+):
+    client, transport = demo_service.downable_client()
+    app = make_app(client=client)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait(pilot)  # read once from the service: kept in the mirror
+        online_bars = {b.label: b.percent for b in app.screen.query(UsageBar)}
+        transport.down = True
+        await pilot.press("f5")
+        await wait(pilot)
+        screen = app.screen
+        assert app.offline
+        assert text_of(screen, "#dash-status-text") == (
+            "Cannot reach the service. The figures shown are those of 20:26."
+        )
+        counters = text_of(screen, "#dash-counters-text")
+        assert "300" in counters and "processed" in counters and "Cannot reach" not in counters
+        assert {b.label: b.percent for b in screen.query(UsageBar)} == online_bars
+        assert "Cannot reach" not in text_of(screen, "#dash-quota-note")
+        assert not [n for n in app._notifications if n.severity == "error"]
+        drawn = "\n".join(
+            "".join(segment.text for segment in strip) for strip in screen._compositor.render_strips()
+        )
+        assert "api created games" in drawn  # at 80x24 every figure is in view, status line included
+
+        transport.down = False
+        app.group_changed()  # what the service answering again does (the app's `_reachable`)
+        await wait(pilot)
+        status = text_of(screen, "#dash-status-text")
+        assert "status" in status and "ok" in status and "Cannot reach" not in status
+
+
+async def test_offline_from_the_start_the_panels_say_nothing_is_held_yet(make_app, wait, demo_service):
+    client, transport = demo_service.downable_client()
+    transport.down = True
+    app = make_app(client=client)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait(pilot)
+        screen = app.screen
+        assert (
+            text_of(screen, "#dash-status-text")
+            == "Cannot reach the service. Its figures show once it answers."
+        )
+        assert text_of(screen, "#dash-counters-text") == "Not read yet: shown once the service answers."
+        assert not list(screen.query(UsageBar))

@@ -4,12 +4,19 @@ The three are asked one after the other in one worker (quota last, so it counts 
 when they arrive (the first time, those that come within `SPINNER_AFTER` together, in one layout): whenever the screen is shown, after a match is sent from this seat, and on F5 or ctrl+r
 ("r" is the rankings key app-wide). What is shown stays up while it is asked again (the loading indicator is
 for the first time only, once it takes longer than `SPINNER_AFTER`). Nothing repaints while idle.
+
+Each answer is kept in the group's mirror (the note `HELD`, with when it was read). When the service cannot be
+reached, the counters and the quota show what the mirror holds, and the Service panel says so in one calm
+sentence with how old those figures are ("Cannot reach the service. The figures shown are those of 20:26.");
+nothing more is asked once one request went unanswered. At 80x24 the screen then still fits, status line
+included. The service answering again revalidates the screen (the app's `group_version`).
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Awaitable, Callable
+from datetime import datetime
 from functools import partial
 from typing import TYPE_CHECKING, Any
 
@@ -19,7 +26,7 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.widget import Widget
 from textual.widgets import Header, Static
 
-from rankterm.api.errors import RanktermError
+from rankterm.api.errors import Offline, RanktermError
 from rankterm.tui.base import RanktermScreen, task
 from rankterm.tui.text import error_sentence, plain, styled
 from rankterm.tui.widgets.key_footer import KeyFooter
@@ -30,6 +37,12 @@ if TYPE_CHECKING:
 
 SPINNER_AFTER = 0.15
 """Seconds the first load waits before a panel still waiting shows a spinner."""
+
+HELD = "dashboard"
+"""The mirror's note (`Mirror.note`) that keeps the last answer of each panel: panel id -> {"at": the
+client's clock when read, "answer": its wire form}."""
+
+NOT_HELD = "Not read yet: shown once the service answers."
 
 COUNTERS: tuple[tuple[str, str], ...] = (
     ("queued", "accepted, not inserted"),
@@ -60,6 +73,13 @@ def _value(value: Any) -> str:
     return str(value)
 
 
+def _when(ts: float, now: float) -> str:
+    """A clock time of the same day as `now` as "20:26", of another day as "27 May 20:26" (local time)."""
+    when = datetime.fromtimestamp(ts).astimezone()
+    today = datetime.fromtimestamp(now).astimezone().date()
+    return f"{when:%H:%M}" if when.date() == today else f"{when:%d %b %H:%M}"
+
+
 class DashboardScreen(RanktermScreen):
     """Service status, match status counters and quota usage, with refresh."""
 
@@ -75,6 +95,8 @@ class DashboardScreen(RanktermScreen):
     DashboardScreen #dash-quota { min-height: 4; }
     DashboardScreen #dash-counters-text { width: auto; text-wrap: nowrap; text-overflow: ellipsis; }
     DashboardScreen .panel-error { color: $text-error; }
+    DashboardScreen .panel-muted { color: $text-muted; }
+    DashboardScreen #dash-status-text.-unreachable { color: $text-warning; text-wrap: wrap; }
     """
 
     BINDINGS = [
@@ -139,15 +161,32 @@ class DashboardScreen(RanktermScreen):
             ("dash-counters", self.client.match_status, self._show_counters),
             ("dash-quota", self.client.quota, self._show_quota),
         )
+        kept: dict[str, Any] = self._held()
+        read: dict[str, Any] = {}
+        unreachable = False
+        oldest: float | None = None
         try:
             for panel_id, ask, show in steps:
                 shown: Callable[[], Awaitable[None]]
-                try:
-                    answer = await ask()
-                except RanktermError as exc:
-                    shown = partial(self._show_failure, panel_id, exc, waiting)
+                at: float | None = None
+                if unreachable:  # one unanswered request is enough: the others would wait as long
+                    shown, at = self._held_panel(panel_id, show, kept.get(panel_id), waiting)
                 else:
-                    shown = partial(self._show_answer, panel_id, show, answer, waiting)
+                    try:
+                        answer = await ask()
+                    except Offline:
+                        unreachable = True
+                        shown, at = self._held_panel(panel_id, show, kept.get(panel_id), waiting)
+                    except RanktermError as exc:
+                        shown = partial(self._show_failure, panel_id, exc, waiting)
+                    else:
+                        read[panel_id] = {
+                            "at": self.client.clock(),
+                            "answer": answer.model_dump(mode="json", by_alias=True),
+                        }
+                        shown = partial(self._show_answer, panel_id, show, answer, waiting)
+                if at is not None:
+                    oldest = at if oldest is None else min(oldest, at)
                 if holding:
                     held.append(shown)
                 else:
@@ -159,7 +198,69 @@ class DashboardScreen(RanktermScreen):
                 await held.pop(0)()
             for panel in panels:
                 panel.loading = False
+            self._say_unreachable(unreachable, oldest)
             self.note_freshness()
+            if oldest is not None:
+                self._note_oldest(oldest)
+        if read:
+            self.client.mirror.set_note(HELD, {**kept, **read})
+
+    def _held(self) -> dict[str, Any]:
+        """The answers the mirror keeps, by panel id (empty when it keeps none, or something unreadable)."""
+        held = self.client.mirror.note(HELD)
+        return held if isinstance(held, dict) else {}
+
+    def _held_panel(
+        self, panel_id: str, show: Callable[[Any], Awaitable[None]], old: Any, waiting: set
+    ) -> tuple[Callable[[], Awaitable[None]], float | None]:
+        """How a panel is shown from its kept answer `old` (the mirror's note), and when that answer was
+        read; "not read yet" and None when nothing usable is kept. The Service panel says the service
+        cannot be reached instead (`_say_unreachable`): a status read earlier is not the service's now."""
+        from rankterm.api.models import MatchStatus, Quota
+
+        if panel_id == "dash-status":
+            return partial(self._settle, panel_id, waiting), None
+        model: Any = MatchStatus if panel_id == "dash-counters" else Quota
+        if isinstance(old, dict) and isinstance(old.get("at"), int | float):
+            try:
+                answer = model.model_validate(old.get("answer"))
+            except ValueError:
+                pass
+            else:
+                return partial(self._show_answer, panel_id, show, answer, waiting), float(old["at"])
+        return partial(self._show_not_held, panel_id, waiting), None
+
+    def _say_unreachable(self, unreachable: bool, oldest: float | None) -> None:
+        """The Service panel's one calm sentence while the service cannot be reached."""
+        widget = self.query_one("#dash-status-text", Static)
+        widget.set_class(unreachable, "-unreachable")
+        if not unreachable:
+            return
+        if oldest is None:
+            widget.update("Cannot reach the service. Its figures show once it answers.")
+        else:
+            when = _when(oldest, self.client.clock())
+            widget.update(f"Cannot reach the service. The figures shown are those of {when}.")
+        widget.remove_class("panel-error", "panel-muted")
+
+    def _note_oldest(self, oldest: float) -> None:
+        """The status line's "as of" covers the figures shown from the mirror."""
+        when = datetime.fromtimestamp(oldest).astimezone()
+        as_of = self.rankterm.as_of
+        if as_of is None or when < as_of:
+            self.rankterm.as_of = when
+
+    async def _settle(self, panel_id: str, waiting: set) -> None:
+        self._settled(panel_id, waiting)
+
+    async def _show_not_held(self, panel_id: str, waiting: set) -> None:
+        target = {"dash-status": "#dash-status-text", "dash-counters": "#dash-counters-text"}.get(panel_id)
+        widget = self.query_one(target or "#dash-quota-note", Static)
+        widget.update(NOT_HELD)
+        widget.remove_class("panel-error")
+        widget.add_class("panel-muted")
+        widget.display = True
+        self._settled(panel_id, waiting)
 
     async def _show_answer(
         self, panel_id: str, show: Callable[[Any], Awaitable[None]], answer: Any, waiting: set
@@ -187,7 +288,9 @@ class DashboardScreen(RanktermScreen):
         target = {"dash-status": "#dash-status-text", "dash-counters": "#dash-counters-text"}.get(panel_id)
         widget = self.query_one(target or "#dash-quota-note", Static)
         widget.update(plain(error_sentence(exc)))
+        widget.remove_class("panel-muted")
         widget.add_class("panel-error")
+        widget.display = True
 
     async def _show_status(self, status: ServiceStatus) -> None:
         items = status.items() or [("status", "the service answered with no details")]
@@ -196,7 +299,7 @@ class DashboardScreen(RanktermScreen):
         for n, (key, value) in enumerate(items):
             parts += ["\n" if n else "", (humanize(key).ljust(width), "dim"), _value(value)]
         widget = self.query_one("#dash-status-text", Static)
-        widget.remove_class("panel-error")
+        widget.remove_class("panel-error", "panel-muted")
         widget.update(styled(*parts))
 
     async def _show_counters(self, counts: MatchStatus) -> None:
@@ -206,14 +309,14 @@ class DashboardScreen(RanktermScreen):
             figures = str(getattr(counts, key)).rjust(width, "\u2007")  # figure spaces: not stripped
             parts += ["\n" if n else "", (figures, "bold"), f"  {key:<9} ", (meaning, "dim")]
         widget = self.query_one("#dash-counters-text", Static)
-        widget.remove_class("panel-error")
+        widget.remove_class("panel-error", "panel-muted")
         widget.update(styled(*parts))
 
     async def _show_quota(self, quota: Quota) -> None:
         usage = quota.usage()
         panel = self.query_one("#dash-quota")
         note = self.query_one("#dash-quota-note", Static)
-        note.remove_class("panel-error")
+        note.remove_class("panel-error", "panel-muted")
         bars = {bar.label: bar for bar in panel.query(UsageBar)}
         new = []
         for key, percent in usage.items():
