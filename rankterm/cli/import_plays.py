@@ -1,24 +1,30 @@
-"""`rankterm import FILE`: plays from BG Stats, BoardGameGeek, a CSV file or rankterm's own export, into the
+"""`rankterm import FILE…`: plays from BG Stats, BoardGameGeek, a CSV file or rankterm's own export, into the
 group, through the outbox.
 
     rankterm import plays.xml --dry-run               what would be recorded, made and skipped, and why
-    rankterm import bgstats.bgsplay --map players.toml
+    rankterm import page1.xml page2.xml page3.xml      several files in one run, their plays in date order
+    rankterm import bgstats.bgsplay --map players.toml --tz Europe/Paris
     rankterm --profile home import league.json         a group exported with `rankterm export`
     rankterm import plays.csv --demo                   try it on an in-process demo group
 
-The kind of file is told by its content (rankterm/api/importing/detect.py). The dry run (always shown; with
-`--dry-run` nothing else happens) lists who each person of the file is in the group (or a new ghost), each
-game (the group's, the catalogue's, or new), the plays skipped and why, and the first matches to record.
-Then the new games are made, and the ghosts and matches go through the outbox, oldest first, in the
-service's batches (`--batch`, default the client's 10), each match with an external id from the file: a
-dropped connection loses nothing (what was queued is sent by the next run or by the app) and importing the
-same file again records nothing new. A progress bar on a terminal; a summary at the end.
+The kind of each file is told by its content (rankterm/api/importing/detect.py). Several files are read in
+one run and their plays sent together, oldest first; a play found in two files (the same external id) is
+counted once. BG Stats times are local times with no zone: they are read in this machine's zone, or in
+`--tz ZONE` (a zoneinfo name), and the dry run says which. The dry run (always shown; with `--dry-run`
+nothing else happens) lists who each person of the files is in the group (or a new ghost), each game (the
+group's, the catalogue's, or new), the plays skipped and why, and the first matches to record. Then the new
+games are made, and the ghosts and matches go through the outbox, oldest first, in the service's batches
+(`--batch`, default the client's 10), each match with an external id from its file: a dropped connection
+loses nothing (what was queued is sent by the next run or by the app) and importing the same files again
+records nothing new. A progress bar on a terminal; a summary at the end.
 
 `--format json` prints one JSON document on stdout: ``{"dryRun": …}``, and ``"sent"`` beside it after an
 import (recorded, rejected by code, waiting, ghosts and games made, requests, seconds).
 
-Exit codes: 0 done (or nothing new); 1 the service rejected matches or refused the import (quota, key);
-2 a file or map that cannot be used; 3 the service cannot be reached (what was queued waits in the outbox).
+Exit codes: 0 done (or nothing new: the files' plays are recorded already); 1 the service rejected matches or
+refused the import (quota, key), or nothing can be recorded because of the files (every play skipped, or
+none: the summary says why; a dry run too); 2 a file, map or zone that cannot be used (nothing is sent);
+3 the service cannot be reached (what was queued waits in the outbox).
 """
 
 from __future__ import annotations
@@ -56,14 +62,22 @@ def register(sub: argparse._SubParsersAction) -> None:
     parser = sub.add_parser(
         "import",
         help="import plays from BG Stats, BoardGameGeek, CSV or a rankterm export (dry run first)",
-        description="Import the plays of FILE into the group, through the outbox. The kind of file is told by "
-        "its content: a BG Stats export (.bgsplay/.json), BoardGameGeek plays (XML), a rankterm export (JSON "
-        "or CSV), or CSV with the header date,game,player,team,rank,score.",
+        description="Import the plays of FILE (or of several files together, oldest first; a play in two "
+        "files counts once) into the group, through the outbox. The kind of file is told by its content: a "
+        "BG Stats export (.bgsplay/.json), BoardGameGeek plays (XML; one page or several, saved or pasted "
+        "into one file), a rankterm export (JSON or CSV), or CSV with the header "
+        "date,game,player,team,rank,score.",
     )
-    parser.add_argument("file", metavar="FILE", help="the file to import")
+    parser.add_argument("files", nargs="+", metavar="FILE", help="the file or files to import")
     parser.add_argument("--dry-run", action="store_true", help="show what would be done, and do nothing")
     parser.add_argument(
         "--map", metavar="TOML", help="names of the file to the group's players, co-op and lowest-wins games"
+    )
+    parser.add_argument(
+        "--tz",
+        metavar="ZONE",
+        help="the time zone of BG Stats' local times, a zoneinfo name such as Europe/Paris (default: this "
+        "machine's zone)",
     )
     parser.add_argument(
         "--batch",
@@ -82,22 +96,32 @@ def _say(text: str) -> None:
 
 async def run_import(client: RankingClient, args: argparse.Namespace) -> int:
     from rankterm.api.importing import load_map, open_source, plan_import
+    from rankterm.api.importing.plays import zone_named
+    from rankterm.api.importing.report import nothing_recorded
+    from rankterm.api.text import display_safe
     from rankterm.cli.app import make_outbox
 
-    source = open_source(args.file)
+    zone = zone_named(args.tz) if args.tz is not None else None
+    sources = [open_source(path) for path in args.files]
     map_file = load_map(args.map) if args.map else None
     if args.batch:
         client.batch_size = min(args.batch, MAX_BATCH)
     outbox = make_outbox(client, bool(args.demo))
     try:
         reading = _Reading() if is_terminal(sys.stderr) else None
-        plan = await plan_import(client, source, map_file=map_file, outbox=outbox, progress=reading)
+        plan = await plan_import(
+            client, sources, map_file=map_file, outbox=outbox, zone=zone, progress=reading
+        )
         if reading is not None:
             reading.done()
         with plan:
             nothing = plan.to_record == 0 and not plan.queued
             if args.format == "table" or args.dry_run or nothing:
                 show_plan(plan, args.format)
+            why_nothing = nothing_recorded(plan)
+            if why_nothing is not None:
+                _say(f"rankterm: {display_safe(why_nothing)}")
+                return EXIT_REFUSED
             if args.dry_run:
                 return EXIT_OK
             if nothing:

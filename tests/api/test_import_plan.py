@@ -14,7 +14,7 @@ import pytest
 from rankterm.api.client import RankingClient
 from rankterm.api.errors import Offline, QuotaError
 from rankterm.api.importing import MapFile, load_map, open_source, plan_import, send_plan
-from rankterm.api.importing.plan import FUTURE, NO_ORDER, NO_PLAYER, SOURCE, TOO_OLD, TWICE
+from rankterm.api.importing.plan import BAD_DATE, FUTURE, NO_ORDER, NO_PLAYER, SOURCE, TOO_OLD, TWICE
 from rankterm.api.models import Match
 from rankterm.api.outbox import Outbox, OutboxSender, State
 from rankterm.server.app import create_app
@@ -130,7 +130,7 @@ async def test_bgg_file_games_by_bgg_id_then_name_made_when_new(group: Group) ->
 async def test_csv_file_and_its_second_import(group: Group) -> None:
     plan, report = await run(group, "plays.csv")
     assert (plan.to_record, report.recorded) == (5, 5)
-    assert plan.skip_counts == {NO_ORDER: 1, NO_PLAYER: 1, SOURCE: 1, TWICE: 1}
+    assert plan.skip_counts == {NO_ORDER: 1, NO_PLAYER: 1, BAD_DATE: 1, TWICE: 1}
     got = await group.matches()
     assert len(got) == 5
     again, second = await run(group, "plays.csv")

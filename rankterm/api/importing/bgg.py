@@ -1,7 +1,9 @@
 """BoardGameGeek plays (XML API 2, saved to a file) read into `SourcePlay`s (FORMATS.md "BoardGameGeek plays").
 
-Streamed with `xml.etree.ElementTree.iterparse`: each ``<play>`` is read and then cleared, so memory stays
-flat however many plays the file holds (one saved page, or several pages joined under one root).
+Streamed with `xml.etree.ElementTree.XMLPullParser`: each ``<play>`` is read and then cleared, so memory
+stays flat however many plays the file holds. A file may hold one saved page, several pages joined under one
+root, or several pages pasted one after the other (each with its own ``<?xml …?>`` and ``<plays>``): the
+pages are read as if under one root, the declarations left out.
 What is read: ``<play id date quantity incomplete nowinstats>``, its ``<item name objectid>`` and each
 ``<player name username score win>``.
 
@@ -10,29 +12,50 @@ What is read: ``<play id date quantity incomplete nowinstats>``, its ``<item nam
   its own statistics, so they are not rated here either);
 - the date is a day: taken at 12:00 UTC; plays of one day keep BGG's order (by play id);
 - a seat's person is told apart by ``username`` (else ``name``) and matched to the group by ``name`` (else
-  the username); BGG has no ranks and no teams: scores, then ``win`` flags order a play.
+  the username); BGG has no ranks and no teams: scores, then ``win`` flags order a play;
+- a seat BGG leaves unnamed (``name="Anonymous player"``, no username) is anonymous, as BG Stats' placeholder
+  is: its play is left out unless the map file says who it is.
 """
 
 from __future__ import annotations
 
+import codecs
 import hashlib
+import re
 from collections.abc import Iterator
 from pathlib import Path
-from xml.etree.ElementTree import Element, ParseError, iterparse
+from typing import cast
+from xml.etree.ElementTree import Element, ParseError, XMLPullParser
 
 from rankterm.api.errors import RanktermError
-from rankterm.api.importing.plays import Seat, SourceGame, SourcePlay, as_bool, as_int, utc_date
+from rankterm.api.importing.plays import (
+    Seat,
+    SourceGame,
+    SourcePlay,
+    as_bool,
+    as_int,
+    fold,
+    unreadable_date,
+    utc_date,
+)
 
 PREFIX = "bgg-"
 MAX_QUANTITY = 100
+ANONYMOUS = "anonymous player"
+"""BGG's name for a seat the logger did not name (folded)."""
+CHUNK = 64 * 1024
+
+_DECLARATION = re.compile(r"<\?xml\s[^>]*\?>")
+_ENCODING = re.compile(rb"""<\?xml\s[^>]*encoding\s*=\s*["']([A-Za-z0-9._-]+)["']""")
+_ROOT = "rankterm-pages"
 
 
 def read(path: Path) -> Iterator[SourcePlay]:
-    """The plays of the saved XML at `path`, in file order (iterparse: one play in memory at a time)."""
+    """The plays of the saved XML at `path`, in file order (one play in memory at a time)."""
     n = 0
     parents: list[Element] = []
     try:
-        for event, elem in iterparse(str(path), events=("start", "end")):
+        for event, elem in _events(path):
             if event == "start":
                 parents.append(elem)
                 continue
@@ -46,6 +69,41 @@ def read(path: Path) -> Iterator[SourcePlay]:
                 parents[-1].remove(elem)
     except ParseError as exc:
         raise RanktermError(f"{path.name}: the XML cannot be read ({exc}).") from None
+    except UnicodeDecodeError as exc:
+        raise RanktermError(f"{path.name}: the XML cannot be read (it is not {exc.encoding} text).") from None
+    except LookupError as exc:
+        raise RanktermError(f"{path.name}: the XML cannot be read ({exc}).") from None
+
+
+def _events(path: Path) -> Iterator[tuple[str, Element]]:
+    """(event, element) of the file's pages as if they were under one root element (never yielded): the
+    ``<?xml …?>`` declarations are left out, so pages pasted one after the other read as one document."""
+    parser: XMLPullParser[Element] = XMLPullParser(events=("start", "end"))
+    parser.feed(f"<{_ROOT}>")
+    with path.open("rb") as fh:
+        first = fh.read(CHUNK)
+        declared = _ENCODING.match(first.lstrip(b"\xef\xbb\xbf \t\r\n"))
+        decoder = codecs.getincrementaldecoder(declared.group(1).decode() if declared else "utf-8")()
+        held = ""
+        chunk = first
+        while chunk:
+            held += decoder.decode(chunk)
+            cut = held.rfind(">") + 1  # a declaration that starts before the last ">" ends by it
+            parser.feed(_DECLARATION.sub("", held[:cut]).replace("\ufeff", ""))
+            held = held[cut:]
+            yield from _read_events(parser)
+            chunk = fh.read(CHUNK)
+        held += decoder.decode(b"", final=True)
+    parser.feed(_DECLARATION.sub("", held).replace("\ufeff", "") + f"</{_ROOT}>")
+    parser.close()
+    yield from _read_events(parser)
+
+
+def _read_events(parser: XMLPullParser[Element]) -> Iterator[tuple[str, Element]]:
+    events = cast("Iterator[tuple[str, Element]]", parser.read_events())  # start and end: an element each
+    for event, elem in events:
+        if elem.tag != _ROOT:
+            yield event, elem
 
 
 def _plays(n: int, play: Element) -> Iterator[SourcePlay]:
@@ -62,7 +120,7 @@ def _plays(n: int, play: Element) -> Iterator[SourcePlay]:
     elif as_bool(play.get("nowinstats")):
         skip = "left out of statistics on BGG (nowinstats)"
     elif date is None:
-        skip = f"the date cannot be read ({written[:30]!r})"
+        skip = unreadable_date(written)
     comments = play.find("comments")
     notes = (comments.text or "").strip()[:5000] if comments is not None else ""
     base = PREFIX + (play_id or _fingerprint(written, game, seats))
@@ -93,6 +151,7 @@ def _seat(player: Element) -> Seat:
         score=(player.get("score") or "").strip(),
         winner=as_bool(player.get("win")),
         username=username,
+        anonymous=not username and fold(name) == ANONYMOUS,
     )
 
 

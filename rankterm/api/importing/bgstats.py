@@ -8,8 +8,8 @@ one at a time into `SourcePlay`s (the plan keeps none of them). What is read:
   player's ``id`` in the file, matched to the group by ``name``; a player without a name stays unnamed;
 - ``games[]``: ``id``, ``name``, ``bggId`` (0: none), ``cooperative``, ``highestWins`` (false: lowest wins),
   ``noPoints`` (scores are left out: winner flags only);
-- ``plays[]``: ``uuid`` (the external id is ``bgs-<uuid>``), ``playDate`` (local time, made UTC with this
-  machine's time zone), ``gameRefId``, ``ignored`` (left out), ``usesTeams``, ``comments`` (the notes), and
+- ``plays[]``: ``uuid`` (the external id is ``bgs-<uuid>``), ``playDate`` (local time, made UTC in the zone
+  the import is given, else this machine's), ``gameRefId``, ``ignored`` (left out), ``usesTeams``, ``comments`` (the notes), and
   ``playerScores[]`` with ``playerRefId``, ``score`` (text; a typed sum is added up), ``winner``, ``rank``
   (0: none), ``team``.
 """
@@ -19,10 +19,19 @@ from __future__ import annotations
 import hashlib
 import json
 from collections.abc import Iterator
+from datetime import tzinfo
 from pathlib import Path
 from typing import Any
 
-from rankterm.api.importing.plays import Seat, SourceGame, SourcePlay, as_bool, as_int, local_to_utc
+from rankterm.api.importing.plays import (
+    Seat,
+    SourceGame,
+    SourcePlay,
+    as_bool,
+    as_int,
+    local_to_utc,
+    unreadable_date,
+)
 
 PREFIX = "bgs-"
 
@@ -37,20 +46,22 @@ def looks_like(document: Any) -> bool:
     )
 
 
-def read(path: Path) -> Iterator[SourcePlay]:
-    """The plays of the export at `path`, in file order."""
+def read(path: Path, zone: tzinfo | None = None) -> Iterator[SourcePlay]:
+    """The plays of the export at `path`, in file order, their local times taken in `zone` (None: this
+    machine's)."""
     with path.open("rb") as fh:
         document = json.load(fh)
-    yield from plays(document)
+    yield from plays(document, zone)
 
 
-def plays(document: dict[str, Any]) -> Iterator[SourcePlay]:
-    """The plays of a parsed export, in file order."""
+def plays(document: dict[str, Any], zone: tzinfo | None = None) -> Iterator[SourcePlay]:
+    """The plays of a parsed export, in file order, their local times taken in `zone` (None: this
+    machine's)."""
     people = {p.get("id"): p for p in document.get("players") or [] if isinstance(p, dict)}
     games = {g.get("id"): g for g in document.get("games") or [] if isinstance(g, dict)}
     for n, raw in enumerate(document.get("plays") or [], start=1):
         if isinstance(raw, dict):
-            yield _play(n, raw, people, games)
+            yield _play(n, raw, people, games, zone)
 
 
 def _game(raw: dict[str, Any] | None) -> SourceGame:
@@ -65,7 +76,9 @@ def _game(raw: dict[str, Any] | None) -> SourceGame:
     )
 
 
-def _play(n: int, raw: dict[str, Any], people: dict[Any, Any], games: dict[Any, Any]) -> SourcePlay:
+def _play(
+    n: int, raw: dict[str, Any], people: dict[Any, Any], games: dict[Any, Any], zone: tzinfo | None
+) -> SourcePlay:
     game_raw = games.get(raw.get("gameRefId"))
     no_points = bool(game_raw and as_bool(game_raw.get("noPoints")))
     teams = as_bool(raw.get("usesTeams")) or bool(game_raw and as_bool(game_raw.get("usesTeams")))
@@ -74,14 +87,14 @@ def _play(n: int, raw: dict[str, Any], people: dict[Any, Any], games: dict[Any, 
     )
     uuid = str(raw.get("uuid") or "").strip()
     written = str(raw.get("playDate") or "")
-    date = local_to_utc(written)
+    date = local_to_utc(written, zone)
     skip = ""
     if as_bool(raw.get("ignored")):
         skip = "marked as ignored in BG Stats"
     elif game_raw is None:
         skip = "its game is not in the file"
     elif date is None:
-        skip = f"the date cannot be read ({written[:30]!r})"
+        skip = unreadable_date(written)
     return SourcePlay(
         external_id=PREFIX + (uuid or _fingerprint(raw)),
         where=f"play {n}",

@@ -25,7 +25,15 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from rankterm.api.errors import RanktermError
-from rankterm.api.importing.plays import Seat, SourceGame, SourcePlay, as_bool, as_int, utc_date
+from rankterm.api.importing.plays import (
+    Seat,
+    SourceGame,
+    SourcePlay,
+    as_bool,
+    as_int,
+    unreadable_date,
+    utc_date,
+)
 
 PREFIX = "csv-"
 REQUIRED = ("date", "game", "player")
@@ -105,7 +113,7 @@ def _play(n: int, rows: list[tuple[int, dict[str, str]]], has_play: bool) -> Sou
         date=date,
         seats=seats,
         notes=first.get("notes", "")[:5000],
-        skip="" if date is not None else f"the date cannot be read ({first['date'][:30]!r})",
+        skip="" if date is not None else unreadable_date(first["date"]),
         order=n,
         bad_date=first["date"] if date is None else "",
     )

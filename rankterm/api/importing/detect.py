@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from datetime import tzinfo
 from pathlib import Path
 
 from rankterm.api.errors import RanktermError
@@ -19,6 +20,10 @@ from rankterm.api.importing import bgg, bgstats, csv_plays, rankterm_export
 from rankterm.api.importing.plays import SourcePlay
 
 SNIFF = 64 * 1024
+
+
+Reader = Callable[[Path, tzinfo | None], Iterator[SourcePlay]]
+"""Reads the plays of a file; the zone is that of the file's local times (None: this machine's)."""
 
 
 @dataclass(frozen=True)
@@ -29,13 +34,21 @@ class Source:
     """"bgstats", "bgg", "csv", "rankterm" (JSON) or "rankterm-csv"."""
     label: str
     path: Path
-    reader: Callable[[Path], Iterator[SourcePlay]]
+    reader: Reader
+    local_times: bool = False
+    """Whether the file's times are local times, with no zone (BG Stats): `plays(zone)` says which zone."""
 
-    def plays(self) -> Iterator[SourcePlay]:
-        return self.reader(self.path)
+    def plays(self, zone: tzinfo | None = None) -> Iterator[SourcePlay]:
+        """The file's plays in file order; local times taken in `zone` (None: this machine's zone)."""
+        return self.reader(self.path, zone)
 
 
-def _bgstats(path: Path) -> Iterator[SourcePlay]:
+def _utc(read: Callable[[Path], Iterator[SourcePlay]]) -> Reader:
+    """A reader of a file whose dates are UTC (or days): the zone does not concern it."""
+    return lambda path, _zone: read(path)
+
+
+def _bgstats(path: Path, zone: tzinfo | None) -> Iterator[SourcePlay]:
     with path.open("rb") as fh:
         try:
             document = json.load(fh)
@@ -46,7 +59,7 @@ def _bgstats(path: Path) -> Iterator[SourcePlay]:
             f"{path.name}: a JSON file that is neither a BG Stats export (players, games, plays) nor a "
             "rankterm export."
         )
-    yield from bgstats.plays(document)
+    yield from bgstats.plays(document, zone)
 
 
 def open_source(path: Path | str) -> Source:
@@ -60,19 +73,19 @@ def open_source(path: Path | str) -> Source:
     text = head.decode("utf-8", errors="replace").lstrip("\ufeff \t\r\n")
     if text.startswith("<"):
         if "<plays" in text:
-            return Source("bgg", "BoardGameGeek plays (XML)", path, bgg.read)
+            return Source("bgg", "BoardGameGeek plays (XML)", path, _utc(bgg.read))
         raise RanktermError(f"{path.name}: an XML file, but not BoardGameGeek plays (<plays>).")
     if text.startswith("{"):
         compact = "".join(text[:200].split())
         if compact.startswith('{"format":"' + rankterm_export.FORMAT + '"'):
-            return Source("rankterm", "rankterm export (JSON)", path, rankterm_export.read_json)
-        return Source("bgstats", "BG Stats export", path, _bgstats)
+            return Source("rankterm", "rankterm export (JSON)", path, _utc(rankterm_export.read_json))
+        return Source("bgstats", "BG Stats export", path, _bgstats, local_times=True)
     first = text.splitlines()[0] if text else ""
     header = csv_plays.header_fields(first)
     if header is not None and rankterm_export.is_export_header(header[1]):
-        return Source("rankterm-csv", "rankterm export (CSV)", path, rankterm_export.read_csv)
+        return Source("rankterm-csv", "rankterm export (CSV)", path, _utc(rankterm_export.read_csv))
     if header is not None:
-        return Source("csv", "CSV of plays", path, csv_plays.read)
+        return Source("csv", "CSV of plays", path, _utc(csv_plays.read))
     raise RanktermError(
         f"{path.name}: not a file rankterm can import: a BG Stats export (.bgsplay/.json), BoardGameGeek "
         f"plays (XML), a rankterm export, or CSV with the header {csv_plays.HEADER}."

@@ -8,12 +8,17 @@ the service.
 
 from __future__ import annotations
 
+import os
 import re
+import time
 import unicodedata
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
+from datetime import UTC, datetime, tzinfo
 from decimal import Decimal, InvalidOperation
+from pathlib import Path
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
+from rankterm.api.errors import RanktermError
 from rankterm.api.wire import DATE_FORMAT
 
 _SUM = re.compile(r"^[+-]?\s*\d+(?:\.\d+)?(?:\s*[+-]\s*\d+(?:\.\d+)?)*$")
@@ -126,13 +131,50 @@ def fold(name: str) -> str:
     return " ".join(unicodedata.normalize("NFKC", stripped.casefold()).split())
 
 
-def local_to_utc(text: str) -> str | None:
+def local_to_utc(text: str, zone: tzinfo | None = None) -> str | None:
     """A local date-time (``YYYY-MM-DD hh:mm[:ss]`` or a day) as the service's UTC ``YYYY-MM-DD HH:MM:SS``,
-    taking this machine's time zone; None when it cannot be read."""
+    taken in `zone` (None: this machine's time zone); None when it cannot be read."""
     parsed = _parse(text)
     if parsed is None:
         return None
-    return parsed.astimezone().astimezone(UTC).strftime(DATE_FORMAT)
+    local = parsed.astimezone() if zone is None else parsed.replace(tzinfo=zone)
+    return local.astimezone(UTC).strftime(DATE_FORMAT)
+
+
+def zone_named(name: str) -> ZoneInfo:
+    """The time zone of a zoneinfo name (``Europe/Paris``, ``UTC``); `RanktermError` in one sentence when
+    there is none of that name."""
+    text = name.strip()
+    try:
+        if text and not text.startswith(("/", ".")) and ".." not in text:
+            return ZoneInfo(text)
+    except (ZoneInfoNotFoundError, ValueError, OSError):
+        pass
+    raise RanktermError(
+        f"{name[:60]!r} is not a time zone: give a zoneinfo name such as Europe/Paris, America/New_York or UTC."
+    )
+
+
+def machine_zone_name() -> str:
+    """This machine's time zone by its zoneinfo name when it can be told (``TZ``, then /etc/localtime), else
+    its abbreviations (``CET/CEST``)."""
+    candidate = os.environ.get("TZ", "").lstrip(":")
+    if not candidate:  # without TZ the C library follows /etc/localtime, a link into the zoneinfo tree
+        target = os.path.realpath("/etc/localtime")
+        candidate = target.split("zoneinfo" + os.sep, 1)[1] if "zoneinfo" + os.sep in target else ""
+    if candidate and not Path(candidate).is_absolute():
+        try:
+            ZoneInfo(candidate)
+            return candidate
+        except (ZoneInfoNotFoundError, ValueError, OSError):
+            pass
+    names = [n for n in dict.fromkeys(time.tzname) if n]
+    return "/".join(names) or "UTC"
+
+
+def unreadable_date(written: str) -> str:
+    """Why a play whose date cannot be read is left out (the readers' `SourcePlay.skip` for it)."""
+    return f"the date cannot be read ({written[:30]!r})"
 
 
 def utc_date(text: str) -> str | None:

@@ -23,7 +23,16 @@ from typing import Any
 
 from rankterm.api.errors import RanktermError
 from rankterm.api.export import CSV_COLUMNS, FORMAT, VERSION
-from rankterm.api.importing.plays import GivenFaction, Seat, SourceGame, SourcePlay, as_bool, as_int, utc_date
+from rankterm.api.importing.plays import (
+    GivenFaction,
+    Seat,
+    SourceGame,
+    SourcePlay,
+    as_bool,
+    as_int,
+    unreadable_date,
+    utc_date,
+)
 
 PREFIX = "rtx-"
 GHOST_MARK = "*"
@@ -142,7 +151,7 @@ def play_of(n: int, match: dict[str, Any]) -> SourcePlay:
         factions=tuple(factions),
         weight=str(match.get("weight") or "normal"),
         notes=str(match.get("notes") or ""),
-        skip="" if date is not None else f"the date cannot be read ({written[:30]!r})",
+        skip="" if date is not None else unreadable_date(written),
         order=as_int(match.get("number")) or n,
         bad_date=written if date is None else "",
     )

@@ -1,6 +1,8 @@
 """The dry run and the end of an import in words and tables, the same for the command line and the app.
 
-`summary(plan)` is a few sentences; `sections(plan)` the tables (title, columns, rows of plain strings):
+`summary(plan)` is a few sentences (each file read, what would be done, why plays are skipped, the zone of
+local times, and — when nothing can be recorded because of the files — why, `nothing_recorded(plan)`);
+`sections(plan)` the tables (title, columns, rows of plain strings):
 the people (who each name of the file is in the group, or a new ghost), the games, the skipped plays and
 why, and the first matches to record. `outcome(report)` says what sending did. `as_json(plan)` is the dry
 run for scripts.
@@ -11,7 +13,19 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from rankterm.api.importing.plan import LISTED_SKIPS, PREVIEW, Plan
+from rankterm.api.importing.plan import (
+    BAD_DATE,
+    FUTURE,
+    LISTED_SKIPS,
+    NO_GAME,
+    NO_ORDER,
+    NO_PLAYER,
+    PREVIEW,
+    SOURCE,
+    TOO_OLD,
+    TWICE,
+    Plan,
+)
 from rankterm.api.importing.send import ImportReport
 
 
@@ -28,18 +42,69 @@ def _n(count: int, one: str, many: str | None = None) -> str:
     return f"{count} {one if count == 1 else (many or one + 's')}"
 
 
+def why_skipped(plan: Plan, kind: str) -> str:
+    """Why plays of a kind were skipped, as the end of "N plays left out: …"."""
+    if kind == BAD_DATE:
+        shown = ", ".join(plan.bad_dates)
+        hint = (
+            ": write them as YYYY-MM-DD or YYYY-MM-DD HH:MM"
+            if any(s.kind == "csv" for s in plan.sources)
+            else ""
+        )
+        return "dates that cannot be read" + (f" ({shown})" if shown else "") + hint
+    if kind.startswith("M") and kind[1:].isdigit():
+        return f"refused by the service's rules ({kind}; the skipped table says why)"
+    return {
+        TWICE: "the same play twice in one file",
+        SOURCE: "marked ignored, incomplete or out of statistics in the source",
+        FUTURE: "dated in the future",
+        TOO_OLD: "older than the public service lets a match be backdated",
+        NO_ORDER: "no finishing order to be told (the skipped table says why)",
+        NO_GAME: "a game that cannot be found or made",
+        NO_PLAYER: "a player who cannot be told (the skipped table says who; the map file settles it)",
+    }.get(kind, kind)
+
+
+def nothing_recorded(plan: Plan) -> str | None:
+    """Why the import can record nothing because of its files, in one sentence; None when it can record
+    something, or its plays are recorded already."""
+    if not plan.records_nothing:
+        return None
+    if not plan.plays_read:
+        return (
+            "Nothing can be recorded: "
+            + ("the files hold" if len(plan.files) > 1 else "the file holds")
+            + " no plays."
+        )
+    reasons = "; ".join(
+        f"{_n(n, 'play')} left out: {why_skipped(plan, kind)}" for kind, n in plan.skip_counts.most_common()
+    )
+    return f"Nothing can be recorded: {reasons}."
+
+
 def summary(plan: Plan) -> list[str]:
     """The dry run in a few sentences."""
     lines = [
-        f"{plan.source.path.name}: {plan.source.label}, {_n(plan.plays_read, 'play')} read.",
+        f"{read.source.path.name}: {read.source.label}, {_n(read.plays_read, 'play')} read."
+        for read in plan.files
+    ]
+    lines.append(
         f"To record: {_n(plan.to_record, 'match', 'matches')}; new players: {len(plan.new_players)}; "
         f"new games: {len(plan.new_games)}; skipped: {plan.skipped_count}; already recorded: {plan.already}"
         + (f" ({plan.queued} of them waiting in the outbox)" if plan.queued else "")
-        + ".",
-    ]
-    if plan.skip_counts:
+        + (f"; in more than one file: {plan.overlap} (counted once)" if len(plan.files) > 1 else "")
+        + "."
+    )
+    nothing = nothing_recorded(plan)
+    if nothing is not None:
+        lines.append(nothing)
+    elif plan.skip_counts:
         lines.append(
-            "Skipped: " + "; ".join(f"{kind}: {n}" for kind, n in plan.skip_counts.most_common()) + "."
+            "Skipped: "
+            + "; ".join(
+                f"{_n(n, 'play')}: {why_skipped(plan, kind)}" for kind, n in plan.skip_counts.most_common()
+            )
+            + "."
         )
     lines += plan.notes
     return lines
@@ -110,9 +175,16 @@ def as_json(plan: Plan) -> dict[str, Any]:
     return {
         "file": str(plan.source.path),
         "kind": plan.source.kind,
+        "files": [
+            {"file": str(read.source.path), "kind": read.source.kind, "plays": read.plays_read}
+            for read in plan.files
+        ],
         "plays": plan.plays_read,
         "toRecord": plan.to_record,
         "alreadyRecorded": plan.already,
+        "inEarlierFile": plan.overlap,
+        "localTimeZone": plan.zone,
+        "nothingRecorded": nothing_recorded(plan),
         "skipped": dict(plan.skip_counts),
         "skippedPlays": [
             {"where": s.where, "externalId": s.external_id, "kind": s.kind, "reason": s.reason}

@@ -7,8 +7,9 @@ Why the outbox: every match is on disk (with its external id from the source) be
 dropped connection loses nothing and sends nothing twice — what was queued is sent by the next
 `rankterm import` of the same file (which skips it as already queued) or by the app. Ghost players are outbox
 entries too, ahead of the matches that name them. Games cannot wait in the outbox: they are made first,
-directly (by BGG id when the file gives one and the catalogue knows it, else by name); a game the service
-refuses to make leaves its matches out, counted with the reason.
+directly (by BGG id when the file gives one and the catalogue knows it, else by name together with the BGG
+id, so the game keeps it and a later import from BGG finds it by id); a game the service refuses to make
+leaves its matches out, counted with the reason.
 
 `send` is whatever sends the outbox's pending entries (`OutboxSender.send_pending` for the command line, the
 app's `OutboxRunner.send`): it sends in the client's batches (`client.batch_size`), asks the service about
@@ -79,8 +80,14 @@ async def make_games(plan: Plan, client: RankingClient, report: ImportReport) ->
             if choice.bgg_id is not None:
                 try:
                     game = await client.create_game(bgg_id=choice.bgg_id)
-                except (NotFound, BadRequest):  # a BGG id the service does not know: by name then
-                    game = None
+                except (
+                    NotFound,
+                    BadRequest,
+                ):  # a BGG id the catalogue does not know: by name, keeping the id
+                    try:
+                        game = await client.create_game(name=choice.name, bgg_id=choice.bgg_id)
+                    except BadRequest:  # a service that takes a name or an id, not both
+                        game = None
             if game is None:
                 game = await client.create_game(name=choice.name)
         except Offline:
