@@ -8,6 +8,7 @@ that cannot be read) exits 1 with the reason.
 from __future__ import annotations
 
 import json
+import os
 import time
 from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
@@ -44,12 +45,16 @@ def isolated(tmp_path, monkeypatch):
 
 
 @pytest.fixture
-def machine_in_auckland(monkeypatch) -> Iterator[None]:
+def machine_in_auckland() -> Iterator[None]:
     """This process's time zone is Pacific/Auckland (UTC+13 in March) for the test."""
-    monkeypatch.setenv("TZ", "Pacific/Auckland")
+    before = os.environ.get("TZ")
+    os.environ["TZ"] = "Pacific/Auckland"
     time.tzset()
     yield
-    monkeypatch.undo()
+    if before is None:
+        del os.environ["TZ"]
+    else:
+        os.environ["TZ"] = before
     time.tzset()
 
 

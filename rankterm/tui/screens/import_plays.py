@@ -24,7 +24,7 @@ from textual.widgets import Header, ProgressBar, Static, TabbedContent, TabPane
 
 from rankterm.api.errors import RanktermError
 from rankterm.api.importing import Plan, load_map, open_source, plan_import, send_plan
-from rankterm.api.importing.report import outcome, sections, summary
+from rankterm.api.importing.report import nothing_recorded, outcome, sections, summary
 from rankterm.tui.base import RanktermScreen, task
 from rankterm.tui.text import plain
 from rankterm.tui.widgets.form_input import FormInput
@@ -132,8 +132,11 @@ class ImportScreen(RanktermScreen):
             return
         self.plan = plan
         self._show(plan)
+        why_nothing = nothing_recorded(plan)
         if plan.to_record or plan.queued:
             self.say(f"Checked: ctrl+s sends {plan.to_record} matches through the outbox.", "ok")
+        elif why_nothing is not None:  # every play of the file skipped: say why, not "nothing new"
+            self.say(why_nothing, "error")
         else:
             self.say("Nothing new to record in this file.", "warning")
 
