@@ -183,7 +183,7 @@ class Plan:
                 yield NewMatch.model_validate(json.loads(body))
 
     def holds(self, external_id: str) -> bool:
-        """Whether `external_id` is one of the file's plays."""
+        """Whether `external_id` is one of the plays of the import's files."""
         if self._db is None:
             return False
         row = self._db.execute("SELECT 1 FROM seen WHERE external_id = ?", (external_id,)).fetchone()
