@@ -18,7 +18,9 @@ Match type (ours): with a bot faction, ``player_vs_bot`` when the humans are one
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
+from datetime import datetime
 from typing import Any
 
 from rankterm.api.models import NAME_GAME, NAME_VERSUS, Game, NewFaction, NewMatch
@@ -74,20 +76,25 @@ def by_code(problems: list[Problem]) -> list[tuple[str, str]]:
     return out
 
 
-def judge(conn: Conn, group_id: int, items: list[Any], seen: set[str] | None = None) -> list[Verdict]:
-    """Each item of a batch, judged on its own; `seen` collects the external ids accepted so far."""
+def judge(
+    conn: Conn, group_id: int, items: list[Any], seen: set[str] | None = None, now: datetime | None = None
+) -> list[Verdict]:
+    """Each item of a batch, judged on its own; `seen` collects the external ids accepted so far; `now` is
+    the service's clock (a date more than `FUTURE_LEEWAY` after it is M010; None: not judged)."""
     seen = set() if seen is None else seen
     verdicts = []
     for index, item in enumerate(items):
-        verdict = _judge_one(conn, group_id, index, item, seen)
+        verdict = _judge_one(conn, group_id, index, item, seen, now)
         if verdict.accepted and verdict.external_id:
             seen.add(verdict.external_id)
         verdicts.append(verdict)
     return verdicts
 
 
-def _judge_one(conn: Conn, group_id: int, index: int, item: Any, seen: set[str]) -> Verdict:
-    match, problems = read_match(item)
+def _judge_one(
+    conn: Conn, group_id: int, index: int, item: Any, seen: set[str], now: datetime | None
+) -> Verdict:
+    match, problems = read_match(item, now)
     if match is None:
         raw_id = item.get("id") if isinstance(item, dict) else None
         raw_name = item.get("name") if isinstance(item, dict) else None
@@ -175,61 +182,268 @@ def game_subset_key(game_id: int) -> str:
     return f"g{game_id}"
 
 
+def played_position(conn: Conn, group_id: int, date: str) -> tuple[int, int]:
+    """(the number a match played at `date` takes, the group's latest number now).
+
+    Right after the last match dated at or before `date` (1 when every match is later): numbers follow
+    the dates, so that last one is found by halving the range of numbers, a lookup each time, and a match
+    dated at or after the latest one (the usual case) costs one lookup.
+    """
+    row = conn.execute(
+        "SELECT number, date FROM matches WHERE group_id = ? ORDER BY number DESC LIMIT 1", (group_id,)
+    ).fetchone()
+    if row is None:
+        return 1, 0
+    latest, latest_date = row
+    if date >= latest_date:
+        return latest + 1, latest
+    at_or_before, after = 0, latest  # the match numbered `after` is dated after `date`; 0 stands for none
+    while after - at_or_before > 1:
+        middle = (at_or_before + after) // 2
+        dated = conn.execute(
+            "SELECT date FROM matches WHERE group_id = ? AND number = ?", (group_id, middle)
+        ).fetchone()[0]
+        if dated <= date:
+            at_or_before = middle
+        else:
+            after = middle
+    return at_or_before + 1, latest
+
+
+class Recorder:
+    """Records a batch's accepted matches in one group, each at its place in the played order (dates, then
+    arrival), and rates them.
+
+    A match dated at or after the group's latest takes the next number and is rated at once in its subsets
+    (`rankings.record`: the cost does not grow with the history). One dated earlier takes the number right
+    after the last match dated at or before it; every later match of the group moves one number up, with
+    its ratings, subset rows and snapshots (`_make_room`). In each of its subsets where later matches were
+    rated, those ratings are undone (`rankings.forget_from`) and the subset is marked to be rated again from
+    that number; `finish` rates every later match of each marked subset again, in order, once for the
+    whole batch. Subsets the match is not in are only renumbered. Every subset of the group moved gets its
+    ``history_version`` raised, so a snapshot read before (`snapshots.SnapshotCache`) is never served again.
+    """
+
+    def __init__(self, conn: Conn, group_id: int, now: str, client_id: int | None) -> None:
+        self.conn = conn
+        self.group_id = group_id
+        self.now = now
+        self.client_id = client_id
+        self.stale: dict[int, int] = {}
+        """Subset id -> the first number whose ratings are to be worked out again (by `finish`)."""
+
+    def add(self, verdict: Verdict) -> int:
+        """Store an accepted match, its factions and subset rows; rate it (now, or in `finish`); its row id."""
+        conn, group_id = self.conn, self.group_id
+        match, game = verdict.match, verdict.game
+        assert match is not None and game is not None and verdict.accepted
+        date = match.date or self.now
+        number, latest = played_position(conn, group_id, date)
+        keys = ((MAIN_SUBSET, None), (game_subset_key(game.id), game))
+        subsets = [subset_id(conn, group_id, key, game=g, created=self.now) for key, g in keys]
+        if number <= latest:
+            undone = [
+                sid
+                for sid in subsets
+                if self.stale.get(sid, number + 1) > number and _has_from(conn, sid, number)
+            ]
+            for sid in undone:
+                rankings.forget_from(conn, sid, number)
+            self._make_room(number)
+            for sid in subsets:
+                if sid in undone or sid in self.stale:
+                    self.stale[sid] = min(self.stale.get(sid, number), number)
+        factions = match.factions
+        names = players.load_players(conn, [p for f in factions for p in f.players])
+        labels = [_label(f, names) for f in factions]
+        by_rank = sorted(range(len(factions)), key=lambda i: (factions[i].rank, i))
+        cur = conn.execute(
+            "INSERT INTO matches (group_id, number, external_id, game_id, date, registration_date, weight,"
+            " name, notes, type, draw, summary, client_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (
+                group_id,
+                number,
+                verdict.external_id or None,
+                game.id,
+                date,
+                self.now,
+                match.weight.value,
+                verdict.name,
+                match.notes,
+                match_type(factions),
+                int(all(f.rank == 1 for f in factions)),
+                "\n".join(labels[i] for i in by_rank),
+                self.client_id,
+            ),
+        )
+        match_id = int(cur.lastrowid or 0)
+        sides = []
+        for i, faction in enumerate(factions):
+            conn.execute(
+                "INSERT INTO factions (match_id, idx, rank, name, points, bot) VALUES (?, ?, ?, ?, ?, ?)",
+                (match_id, i, faction.rank, faction.name, faction.points, int(faction.bot)),
+            )
+            conn.executemany(
+                "INSERT INTO faction_players (match_id, idx, pos, player_id) VALUES (?, ?, ?, ?)",
+                [(match_id, i, pos, pid) for pos, pid in enumerate(faction.players)],
+            )
+            sides.append(_side(game.id, faction.rank, faction.bot, faction.players))
+        for sid in subsets:
+            if number > latest:
+                seq = conn.execute("SELECT count_matches + 1 FROM subsets WHERE id = ?", (sid,)).fetchone()[0]
+                conn.execute(
+                    "UPDATE subsets SET count_matches = count_matches + 1, first_match = coalesce(first_match, ?),"
+                    " last_match = ? WHERE id = ?",
+                    (match_id, match_id, sid),
+                )
+            else:
+                seq = self._insert_seq(sid, number, match_id)
+            conn.execute(
+                "INSERT INTO subset_matches (subset_id, number, seq, match_id) VALUES (?, ?, ?, ?)",
+                (sid, number, seq, match_id),
+            )
+            if sid not in self.stale:
+                rankings.record(conn, sid, number, seq, date, sides, match.weight.value)
+        return match_id
+
+    def _make_room(self, number: int) -> None:
+        """Move every match of the group numbered `number` and after one number up, in every subset."""
+        conn, group_id = self.conn, self.group_id
+        conn.execute(
+            "UPDATE matches SET number = -(number + 1) WHERE group_id = ? AND number >= ?", (group_id, number)
+        )
+        conn.execute("UPDATE matches SET number = -number WHERE group_id = ? AND number < 0", (group_id,))
+        for (sid,) in conn.execute("SELECT id FROM subsets WHERE group_id = ?", (group_id,)).fetchall():
+            conn.execute(
+                "UPDATE subset_matches SET number = -(number + 1) WHERE subset_id = ? AND number >= ?",
+                (sid, number),
+            )
+            conn.execute(
+                "UPDATE subset_matches SET number = -number WHERE subset_id = ? AND number < 0", (sid,)
+            )
+            rankings.make_room(conn, sid, number)
+            if self.stale.get(sid, 0) >= number:
+                self.stale[sid] += 1
+        conn.execute(
+            "UPDATE subsets SET history_version = history_version + 1 WHERE group_id = ?", (group_id,)
+        )
+
+    def _insert_seq(self, sid: int, number: int, match_id: int) -> int:
+        """The place in subset `sid` of a match numbered `number` that has later ones around it; the later
+        ones move one place on, the subset's count and ends follow."""
+        conn = self.conn
+        row = conn.execute(
+            "SELECT seq FROM subset_matches WHERE subset_id = ? AND number < ? ORDER BY number DESC LIMIT 1",
+            (sid, number),
+        ).fetchone()
+        seq = row[0] + 1 if row else 1
+        conn.execute(
+            "UPDATE subset_matches SET seq = seq + 1 WHERE subset_id = ? AND number > ?", (sid, number)
+        )
+        ends = ""
+        if seq == 1:
+            ends += ", first_match = ?"
+        if not _has_from(conn, sid, number + 1):
+            ends += ", last_match = ?"
+        conn.execute(
+            f"UPDATE subsets SET count_matches = count_matches + 1{ends} WHERE id = ?",
+            (*[match_id] * ends.count("?"), sid),
+        )
+        return seq
+
+    def finish(self) -> None:
+        """Rate again, in order, every match of each marked subset from its marked number on."""
+        for sid, start in sorted(self.stale.items()):
+            rerate(self.conn, sid, start)
+        self.stale.clear()
+
+
+def _has_from(conn: Conn, subset_id: int, number: int) -> bool:
+    """Whether the subset holds a match numbered `number` or later."""
+    row = conn.execute(
+        "SELECT 1 FROM subset_matches WHERE subset_id = ? AND number >= ? LIMIT 1", (subset_id, number)
+    ).fetchone()
+    return row is not None
+
+
+def _side(game_id: int, rank: int, bot: bool, player_ids: Sequence[str]) -> rankings.Side:
+    """A faction as the ratings see it: a bot is its game's bot key, the others their players' ids."""
+    return rankings.Side(rank, (rankings.bot_key(game_id),) if bot else tuple(player_ids), bot)
+
+
+def rerate(conn: Conn, subset_id: int, start: int) -> None:
+    """Rate every match of the subset numbered `start` and after, in order, as `rankings.record` rates a
+    new one (their ratings must have been undone: `rankings.forget_from`)."""
+    tail = conn.execute(
+        "SELECT s.number, s.seq, s.match_id, m.date, m.weight, m.game_id FROM subset_matches s"
+        " JOIN matches m ON m.id = s.match_id WHERE s.subset_id = ? AND s.number >= ? ORDER BY s.number",
+        (subset_id, start),
+    ).fetchall()
+    for chunk in range(0, len(tail), REPLAY_CHUNK):
+        rows = tail[chunk : chunk + REPLAY_CHUNK]
+        ids = [r[2] for r in rows]
+        marks = ",".join("?" * len(ids))
+        factions: dict[int, list[tuple]] = {}
+        for match_id, idx, rank, bot in conn.execute(
+            f"SELECT match_id, idx, rank, bot FROM factions WHERE match_id IN ({marks}) ORDER BY match_id, idx",
+            ids,
+        ):
+            factions.setdefault(match_id, []).append((idx, rank, bool(bot)))
+        members: dict[tuple[int, int], list[str]] = {}
+        for match_id, idx, pid in conn.execute(
+            f"SELECT match_id, idx, player_id FROM faction_players WHERE match_id IN ({marks})"
+            " ORDER BY match_id, idx, pos",
+            ids,
+        ):
+            members.setdefault((match_id, idx), []).append(pid)
+        for number, seq, match_id, date, weight, game_id in rows:
+            sides = [
+                _side(game_id, rank, bot, members.get((match_id, idx), []))
+                for idx, rank, bot in factions[match_id]
+            ]
+            rankings.record(conn, subset_id, number, seq, date, sides, weight)
+
+
+REPLAY_CHUNK = 500
+"""Matches whose factions `rerate` reads in one statement."""
+
+
 def record(conn: Conn, group_id: int, verdict: Verdict, now: str, client_id: int | None) -> int:
-    """Store an accepted match, its subsets and ratings; return its row id (its wire `id`)."""
-    match, game = verdict.match, verdict.game
-    assert match is not None and game is not None and verdict.accepted
-    number = conn.execute(
-        "SELECT coalesce(max(number), 0) + 1 FROM matches WHERE group_id = ?", (group_id,)
-    ).fetchone()[0]
-    date = match.date or now
-    factions = match.factions
-    names = players.load_players(conn, [p for f in factions for p in f.players])
-    labels = [_label(f, names) for f in factions]
-    by_rank = sorted(range(len(factions)), key=lambda i: (factions[i].rank, i))
-    cur = conn.execute(
-        "INSERT INTO matches (group_id, number, external_id, game_id, date, registration_date, weight, name,"
-        " notes, type, draw, summary, client_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-        (
-            group_id,
-            number,
-            verdict.external_id or None,
-            game.id,
-            date,
-            now,
-            match.weight.value,
-            verdict.name,
-            match.notes,
-            match_type(factions),
-            int(all(f.rank == 1 for f in factions)),
-            "\n".join(labels[i] for i in by_rank),
-            client_id,
-        ),
-    )
-    match_id = int(cur.lastrowid or 0)
-    sides = []
-    for i, faction in enumerate(factions):
-        conn.execute(
-            "INSERT INTO factions (match_id, idx, rank, name, points, bot) VALUES (?, ?, ?, ?, ?, ?)",
-            (match_id, i, faction.rank, faction.name, faction.points, int(faction.bot)),
-        )
-        conn.executemany(
-            "INSERT INTO faction_players (match_id, idx, pos, player_id) VALUES (?, ?, ?, ?)",
-            [(match_id, i, pos, pid) for pos, pid in enumerate(faction.players)],
-        )
-        keys = (rankings.bot_key(game.id),) if faction.bot else tuple(faction.players)
-        sides.append(rankings.Side(faction.rank, keys, faction.bot))
-    for key, subset_game in ((MAIN_SUBSET, None), (game_subset_key(game.id), game)):
-        sid = subset_id(conn, group_id, key, game=subset_game, created=now)
-        seq = conn.execute("SELECT count_matches + 1 FROM subsets WHERE id = ?", (sid,)).fetchone()[0]
-        conn.execute(
-            "INSERT INTO subset_matches (subset_id, number, seq, match_id) VALUES (?, ?, ?, ?)",
-            (sid, number, seq, match_id),
-        )
-        conn.execute(
-            "UPDATE subsets SET count_matches = count_matches + 1, first_match = coalesce(first_match, ?),"
-            " last_match = ? WHERE id = ?",
-            (match_id, match_id, sid),
-        )
-        rankings.record(conn, sid, number, seq, date, sides, match.weight.value)
+    """Store one accepted match at its place in the played order, rate what it changes; its row id."""
+    recorder = Recorder(conn, group_id, now, client_id)
+    match_id = recorder.add(verdict)
+    recorder.finish()
     return match_id
+
+
+def replay_everything(conn: Conn) -> None:
+    """Number every group's matches in played order (date, then arrival) and rate every subset again from
+    its first match in that order (a migration's work: `schema.SCHEMA_V4`)."""
+    for (group_id,) in conn.execute("SELECT id FROM groups ORDER BY id").fetchall():
+        order = conn.execute(
+            "SELECT id FROM matches WHERE group_id = ? ORDER BY date, id", (group_id,)
+        ).fetchall()
+        conn.executemany(
+            "UPDATE matches SET number = ? WHERE id = ?", [(-n, r[0]) for n, r in enumerate(order, 1)]
+        )
+        conn.execute("UPDATE matches SET number = -number WHERE group_id = ? AND number < 0", (group_id,))
+        for (sid,) in conn.execute(
+            "SELECT id FROM subsets WHERE group_id = ? ORDER BY id", (group_id,)
+        ).fetchall():
+            rows = conn.execute(
+                "SELECT m.number, m.id FROM subset_matches s JOIN matches m ON m.id = s.match_id"
+                " WHERE s.subset_id = ? ORDER BY m.number",
+                (sid,),
+            ).fetchall()
+            conn.execute("DELETE FROM subset_matches WHERE subset_id = ?", (sid,))
+            conn.executemany(
+                "INSERT INTO subset_matches (subset_id, number, seq, match_id) VALUES (?, ?, ?, ?)",
+                [(sid, number, seq, match_id) for seq, (number, match_id) in enumerate(rows, 1)],
+            )
+            conn.execute(
+                "UPDATE subsets SET count_matches = ?, first_match = ?, last_match = ? WHERE id = ?",
+                (len(rows), rows[0][1] if rows else None, rows[-1][1] if rows else None, sid),
+            )
+            for table in ("rating_history", "rating_snapshot", "rating_current"):
+                conn.execute(f"DELETE FROM {table} WHERE subset_id = ?", (sid,))
+            rerate(conn, sid, 1)

@@ -242,8 +242,11 @@ class PgEngine:
                 notice(text)
             while version < schema.SCHEMA_VERSION:
                 with raw.transaction():
-                    for statement in schema.statements(ddl(schema.MIGRATIONS[version])):
+                    script, then = schema.parts(schema.MIGRATIONS[version])
+                    for statement in schema.statements(ddl(script)):
                         raw.execute(statement)
+                    if then is not None:
+                        then(PgConnection(raw))
                     version += 1
                     raw.execute("DELETE FROM schema_version")
                     raw.execute("INSERT INTO schema_version (version) VALUES (%s)", (version,))

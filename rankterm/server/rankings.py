@@ -139,6 +139,57 @@ def record(
         )
 
 
+def forget_from(conn: Conn, subset_id: int, start: int) -> None:
+    """Undo the subset's ratings of its matches numbered `start` and after: their history rows and the
+    snapshots after them go, and each participant's ``rating_current`` row stands again as after their last
+    match before `start` (gone for one whose first match in the subset is at or after `start`)."""
+    for player, number, mu, sigma, ree, best_ree, played, last_date in conn.execute(
+        "SELECT h.player, b.number, b.mu, b.sigma, b.ree, b.best_ree, b.played, b.last_date"
+        " FROM rating_history h LEFT JOIN rating_history b"
+        " ON b.subset_id = h.subset_id AND b.number = h.prev AND b.player = h.player"
+        " WHERE h.subset_id = ? AND h.number >= ? AND h.prev < ?",
+        (subset_id, start, start),
+    ).fetchall():
+        if number is None:
+            conn.execute("DELETE FROM rating_current WHERE subset_id = ? AND player = ?", (subset_id, player))
+        else:
+            conn.execute(
+                "UPDATE rating_current SET number = ?, mu = ?, sigma = ?, ree = ?, best_ree = ?, played = ?,"
+                " last_date = ? WHERE subset_id = ? AND player = ?",
+                (number, mu, sigma, ree, best_ree, played, last_date, subset_id, player),
+            )
+    conn.execute("DELETE FROM rating_history WHERE subset_id = ? AND number >= ?", (subset_id, start))
+    conn.execute("DELETE FROM rating_snapshot WHERE subset_id = ? AND at_number >= ?", (subset_id, start))
+
+
+def make_room(conn: Conn, subset_id: int, start: int) -> None:
+    """Move the subset's ratings of matches numbered `start` and after one number up (a match is placed
+    before them). Keys are moved through their negatives: no two rows ever hold one key, on either engine."""
+    after = "CASE WHEN {0} >= ? THEN {0} + 1 ELSE {0} END"
+    conn.execute(
+        f"UPDATE rating_history SET number = -(number + 1), prev = {after.format('prev')}"
+        " WHERE subset_id = ? AND number >= ?",
+        (start, subset_id, start),
+    )
+    conn.execute(
+        "UPDATE rating_history SET number = -number WHERE subset_id = ? AND number < 0", (subset_id,)
+    )
+    conn.execute(
+        f"UPDATE rating_snapshot SET at_number = -(at_number + 1), number = {after.format('number')}"
+        " WHERE subset_id = ? AND at_number >= ?",
+        (start, subset_id, start),
+    )
+    conn.execute(
+        "UPDATE rating_snapshot SET at_number = -at_number WHERE subset_id = ? AND at_number < 0",
+        (subset_id,),
+    )
+    conn.execute(
+        f"UPDATE rating_current SET number = number + 1, first_number = {after.format('first_number')}"
+        " WHERE subset_id = ? AND number >= ?",
+        (start, subset_id, start),
+    )
+
+
 RECENT_CAP = rating.VERY_ACTIVE_MIN_MATCHES
 """Matches in the status window are counted up to this many: more never changes the status."""
 
@@ -220,7 +271,8 @@ _ABOVE = (
 )
 _SNAPSHOTS_AROUND = (
     "SELECT (SELECT max(at_number) FROM rating_snapshot WHERE subset_id = ? AND at_number <= ?),"
-    " (SELECT min(at_number) FROM rating_snapshot WHERE subset_id = ? AND at_number > ?)"
+    " (SELECT min(at_number) FROM rating_snapshot WHERE subset_id = ? AND at_number > ?),"
+    " (SELECT history_version FROM subsets WHERE id = ?)"
 )
 
 
@@ -325,12 +377,12 @@ def standings_page(
     matches of the page's active players (`_recents`).
     """
     s, n = subset_id, number
-    below, above = conn.execute(_SNAPSHOTS_AROUND, (s, n, s, n)).fetchone()
+    below, above, version = conn.execute(_SNAPSHOTS_AROUND, (s, n, s, n, s)).fetchone()
     below = below or 0
     stop = limit if limit is not None else 2**62
     snapshot = None
     if above is not None and above - n < n - below and cache is not None:
-        snapshot = cache.get(conn, s, above)
+        snapshot = cache.get(conn, s, above, version or 0)
     if snapshot is not None:
         view = from_snapshot_above(conn, s, n, above, offset, stop, snapshot)
     else:

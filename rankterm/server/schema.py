@@ -25,6 +25,9 @@ from __future__ import annotations
 
 import sqlite3
 from collections.abc import Callable
+from dataclasses import dataclass
+
+from rankterm.server.conn import Conn
 
 SCHEMA_V1 = """
 CREATE TABLE meta (
@@ -236,7 +239,31 @@ are primary-key lookups; ``rating_snapshot`` holds every listed player's standin
 `SNAPSHOT_EVERY` matches after it. ``rating_current`` keeps each player's sort key (names never change), so
 the standings need no lookup of the players but for the rows of the page."""
 
-MIGRATIONS: tuple[str, ...] = (SCHEMA_V1, SCHEMA_V2, SCHEMA_V3)
+
+@dataclass(frozen=True)
+class Migration:
+    """A migration with work SQL alone cannot do: `script` first, then `then` on the same connection, in the
+    same transaction (a plain script is a migration of SQL alone)."""
+
+    script: str
+    then: Callable[[Conn], None]
+
+
+def _in_played_order(conn: Conn) -> None:
+    from rankterm.server import matches  # the service's own code: the ratings as this rankterm works them out
+
+    matches.replay_everything(conn)
+
+
+SCHEMA_V4 = Migration(
+    "ALTER TABLE subsets ADD COLUMN history_version INTEGER NOT NULL DEFAULT 0", _in_played_order
+)
+"""Matches in the order they were played: every group's matches numbered again by date, then arrival (they
+were numbered as they arrived), and every subset rated again from its first match in that order, with the
+rating code of this rankterm. ``subsets.history_version`` goes up whenever a match placed before others
+moves a subset's numbers, so standings read before (`snapshots.SnapshotCache`) are known to be stale."""
+
+MIGRATIONS: tuple[str | Migration, ...] = (SCHEMA_V1, SCHEMA_V2, SCHEMA_V3, SCHEMA_V4)
 """Migration ``i`` takes a database from ``user_version`` i to i + 1."""
 
 SCHEMA_VERSION = len(MIGRATIONS)
@@ -255,7 +282,17 @@ def upgrade_notice(version: int) -> str | None:
     """What to tell whoever waits while a database of schema `version` is upgraded (None: nothing to say)."""
     if version == 0 or version >= SCHEMA_VERSION:
         return None  # a new database, or one up to date
-    return f"upgrading the database from schema {version} to {SCHEMA_VERSION} (once; a long history takes a while)"
+    text = f"upgrading the database from schema {version} to {SCHEMA_VERSION} (once; a long history takes a while)"
+    if version < 4:
+        text += ": matches are put in the order they were played and every ranking is worked out again"
+    return text
+
+
+def parts(migration: str | Migration) -> tuple[str, Callable[[Conn], None] | None]:
+    """(the migration's SQL script, the work that follows it or None)."""
+    if isinstance(migration, Migration):
+        return migration.script, migration.then
+    return migration, None
 
 
 def migrate(conn: sqlite3.Connection, notice: Callable[[str], None] | None = None) -> int:
@@ -273,8 +310,11 @@ def migrate(conn: sqlite3.Connection, notice: Callable[[str], None] | None = Non
     while version < SCHEMA_VERSION:
         conn.execute("BEGIN IMMEDIATE")
         try:
-            for statement in statements(MIGRATIONS[version]):
+            script, then = parts(MIGRATIONS[version])
+            for statement in statements(script):
                 conn.execute(statement)
+            if then is not None:
+                then(conn)
             version += 1
             conn.execute(f"PRAGMA user_version = {version}")
             conn.execute("COMMIT")

@@ -1,7 +1,10 @@
 """The standings' snapshots read into Python: `SnapshotCache` and the page worked out from one.
 
 After every `schema.SNAPSHOT_EVERY`-th match of a subset its listed players' standings are copied into
-``rating_snapshot`` (`rankings.record`), and a snapshot never changes once written. The standings after a
+``rating_snapshot`` (`rankings.record`), and a snapshot never changes while its subset's ``history_version``
+stays the same (a match placed before others renumbers and rates again what follows it, and raises the
+version: the cache is keyed by it, so it never serves a stale snapshot, whichever process changed the
+database). The standings after a
 match n nearer the first snapshot after it than the last one before are worked out from that snapshot in
 Python (`from_snapshot_above`): its rows read once per store and kept in the order of positions, with the
 players who played in (n, S] put back as the row before their first match after n (their ``prev``; left out
@@ -28,7 +31,8 @@ def position_key(ree: float, played: int, name: str, pid: str) -> tuple:
 
 
 class SnapshotCache:
-    """Recent snapshots of a store's standings, read once each into Python (a snapshot never changes).
+    """Recent snapshots of a store's standings, read once each into Python (a snapshot never changes under
+    one ``history_version`` of its subset, part of the key).
 
     Each entry is a subset's snapshot after one of its matches: every listed player's row, by id, and their
     keys in the order of positions. `standings_page` starts from the first snapshot after n and undoes the
@@ -42,8 +46,8 @@ class SnapshotCache:
     SIZE = 8
 
     def __init__(self) -> None:
-        self._entries: dict[tuple[int, int], Snapshot] = {}
-        self._asked: dict[tuple[int, int], None] = {}
+        self._entries: dict[tuple[int, int, int], Snapshot] = {}
+        self._asked: dict[tuple[int, int, int], None] = {}
         self._lock = threading.Lock()
 
     def clear(self) -> None:
@@ -52,10 +56,15 @@ class SnapshotCache:
             self._entries.clear()
             self._asked.clear()
 
-    def get(self, conn: Conn, subset_id: int, at: int) -> Snapshot | None:
+    def get(self, conn: Conn, subset_id: int, at: int, version: int = 0) -> Snapshot | None:
         """(row of each player by id, every key in order) of the subset's snapshot after match `at`; None
-        the first time it is asked for (not read: the caller works the page out otherwise)."""
-        key = (subset_id, at)
+        the first time it is asked for (not read: the caller works the page out otherwise).
+
+        `version` is the subset's ``history_version`` as read in the caller's transaction: a match placed
+        before others renumbers and rates again what follows it and raises the version, so a snapshot read
+        under another version (by this process or before another one changed the database) is never served.
+        """
+        key = (subset_id, at, version)
         with self._lock:
             entry = self._entries.pop(key, None)
             if entry is not None:

@@ -23,6 +23,7 @@ import time
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import AbstractContextManager, contextmanager
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -419,23 +420,28 @@ class Store:
         limits: QuotaLimits | None = None,
         now: float | None = None,
     ) -> NewMatchAnswer:
-        """Judge and (unless `dryrun`) record a match or a list of matches, match by match.
+        """Judge and (unless `dryrun`) record a match or a list of matches, match by match, each at its place
+        in the group's played order (`matches.Recorder`); a date more than 5 minutes after `now` (the
+        clock's time by default) is M010.
 
         `Fault` M002 for a body that is not a match or a list of 1..100 of them; `Fault` Q… when the
         accepted matches would take the client past a matches quota (then nothing is recorded).
         """
         items = matches.batch_items(body)
-        stamp = format_time(self._now(now))
+        moment = self._now(now)
+        stamp = format_time(moment)
         with self._write(lock_group=group_id) as conn:
-            verdicts = matches.judge(conn, group_id, items)
+            verdicts = matches.judge(conn, group_id, items, now=datetime.fromtimestamp(moment, UTC))
             accepted = [v for v in verdicts if v.accepted]
             ids: dict[int, str] = {}
             if not dryrun:
                 if accepted and client_id is not None and limits is not None:
-                    quota.charge(conn, client_id, {quota.MATCHES: len(accepted)}, limits, self._now(now))
+                    quota.charge(conn, client_id, {quota.MATCHES: len(accepted)}, limits, moment)
+                recorder = matches.Recorder(conn, group_id, stamp, client_id)
                 for verdict in accepted:
-                    match_id = matches.record(conn, group_id, verdict, stamp, client_id)
+                    match_id = recorder.add(verdict)
                     ids[verdict.index] = verdict.external_id or str(match_id)
+                recorder.finish()
         answer = NewMatchAnswer(
             total=len(verdicts),
             accepted_count=len(accepted),

@@ -1,12 +1,14 @@
-"""Upgrades of the embedded service's schema: a database of version 1 or 2 opened by today's rankterm.
+"""Upgrades of the embedded service's schema: a database of version 1, 2 or 3 opened by today's rankterm.
 
 An older database is made from a store of today by undoing the later migrations
 (`rankterm.testing.old_schema.downgrade`; on SQLite the result is checked to have exactly the tables, columns
 and indexes the older scripts make). Opening it runs the migrations: every row is the same as before (v2:
 each ree of ``rating_current`` is its history row's; v3: the history in match order, each row pointing at
 the player's previous match, and a snapshot of the standings after every few matches of a subset, equal to
-the ones recording wrote), and every subset's standings after every match answer as before, on both
-engines. Snapshots are taken every `EVERY` matches here (every 256 in the service) so that 24 matches make
+the ones recording wrote; v4: the matches numbered and rated in the order they were played), and every
+subset's standings after every match answer as before, on both engines. A database whose matches were
+numbered and rated in the order they arrived (as rankterm did before version 4) ends as if they had been
+sent in date order. Snapshots are taken every `EVERY` matches here (every 256 in the service) so that 24 matches make
 some.
 """
 
@@ -16,9 +18,12 @@ import sqlite3
 
 import pytest
 
-from rankterm.server import rankings, schema
+from rankterm.server import matches, rankings, schema
+from rankterm.server.conn import Conn
 from rankterm.server.store import Store
 from rankterm.testing.old_schema import downgrade
+
+from .played import Group, season
 
 EVERY = 4
 
@@ -26,7 +31,9 @@ EVERY = 4
 @pytest.fixture(autouse=True)
 def _snapshots_every_few_matches(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(rankings, "SNAPSHOT_EVERY", EVERY)
-    monkeypatch.setattr(schema, "MIGRATIONS", (*schema.MIGRATIONS[:2], schema.schema_v3(EVERY)))
+    monkeypatch.setattr(
+        schema, "MIGRATIONS", (*schema.MIGRATIONS[:2], schema.schema_v3(EVERY), *schema.MIGRATIONS[3:])
+    )
 
 
 NOW = 1_764_000_000.0
@@ -101,7 +108,7 @@ def _shape(conn: sqlite3.Connection) -> dict[str, object]:
     return shape
 
 
-@pytest.mark.parametrize("version", [1, 2])
+@pytest.mark.parametrize("version", [1, 2, 3])
 def test_an_older_database_keeps_its_data_and_its_standings(db, clock, version):
     with Store(db, clock=clock) as store:
         group = _record(store)
@@ -110,7 +117,8 @@ def test_an_older_database_keeps_its_data_and_its_standings(db, clock, version):
         downgrade(store, version)
         if store.engine == "sqlite":
             fresh = sqlite3.connect(":memory:")
-            for script in schema.MIGRATIONS[:version]:
+            for migration in schema.MIGRATIONS[:version]:
+                script, _ = schema.parts(migration)
                 for statement in schema.statements(script):
                     fresh.execute(statement)
             assert _shape(store._conn) == _shape(fresh)
@@ -118,9 +126,9 @@ def test_an_older_database_keeps_its_data_and_its_standings(db, clock, version):
     with Store(db, clock=clock) as store:
         with store._read() as conn:
             if store.engine == "sqlite":
-                assert conn.execute("PRAGMA user_version").fetchone()[0] == schema.SCHEMA_VERSION == 3
+                assert conn.execute("PRAGMA user_version").fetchone()[0] == schema.SCHEMA_VERSION == 4
             else:
-                assert conn.execute("SELECT version FROM schema_version").fetchone()[0] == 3
+                assert conn.execute("SELECT version FROM schema_version").fetchone()[0] == 4
             stale = conn.execute(
                 "SELECT count(*) FROM rating_current c JOIN rating_history h ON h.subset_id = c.subset_id"
                 " AND h.player = c.player AND h.number = c.number WHERE h.ree <> c.ree"
@@ -150,8 +158,47 @@ def test_an_upgrade_is_said_once_before_it_starts_and_a_new_or_current_database_
 
     with Store(db, clock=clock, notice=said.append):
         pass
-    assert said == ["upgrading the database from schema 2 to 3 (once; a long history takes a while)"]
+    assert said == [
+        "upgrading the database from schema 2 to 4 (once; a long history takes a while): matches are put in"
+        " the order they were played and every ranking is worked out again"
+    ]
 
     with Store(db, clock=clock, notice=said.append):
         pass
     assert len(said) == 1  # up to date now
+
+
+def _as_they_arrive(conn: Conn, group_id: int, date: str) -> tuple[int, int]:
+    """How rankterm numbered a match before version 4: after the latest, whatever its date."""
+    latest = conn.execute("SELECT coalesce(max(number), 0) FROM matches WHERE group_id = ?", (group_id,))
+    count = latest.fetchone()[0]
+    return count + 1, count
+
+
+def test_matches_numbered_as_they_arrived_are_numbered_and_rated_in_played_order(db, clock, monkeypatch):
+    count = 11
+    order = [5, 0, 9, 3, 10, 1, 7, 2, 8, 4, 6]
+    with Store(db, clock=clock) as store:
+        with monkeypatch.context() as old_code:
+            old_code.setattr(matches, "played_position", _as_they_arrive)
+            arrived = Group(store, "Arrived")
+            sent = season(arrived, count)
+            arrived.accept([sent[i] for i in order[:6]], 3)
+            arrived.accept([sent[i] for i in order[6:]])
+        assert [e for _, e in arrived.numbers()] == [f"m{i:02d}" for i in order]
+        in_order = Group(store, "In order")
+        in_order.accept(season(in_order, count))
+        expected = in_order.everything()
+        assert arrived.everything() != expected
+        downgrade(store, 3)
+    said: list[str] = []
+    with Store(db, clock=clock, notice=said.append) as store:
+        assert said == [
+            "upgrading the database from schema 3 to 4 (once; a long history takes a while): matches are put in"
+            " the order they were played and every ranking is worked out again"
+        ]
+        assert Group.reopened(store, arrived.id).everything() == expected
+        assert Group.reopened(store, in_order.id).everything() == expected
+        assert [e for _, e in Group.reopened(store, arrived.id).numbers()] == [
+            f"m{i:02d}" for i in range(count)
+        ]

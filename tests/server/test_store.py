@@ -148,7 +148,7 @@ def test_ranking_lookups_use_indexes_never_a_scan(demo):
     page = (25, 0, 1, 10, 1, 10)  # a page of 25 from the first row
     key = (1500.0, 1500.0, 3, 3, "ann", "ann", "x")  # how many stand above a key
     lookups = [
-        (rankings._SNAPSHOTS_AROUND, (1, 10, 1, 10)),
+        (rankings._SNAPSHOTS_AROUND, (1, 10, 1, 10, 1)),
         # The standings' statements from the snapshot before n, and from the one after it.
         (rankings._SQL["page", False], below + page),
         (rankings._SQL["above", False], below + key),
@@ -165,7 +165,17 @@ def test_ranking_lookups_use_indexes_never_a_scan(demo):
             " ORDER BY number DESC LIMIT 1",
             (1, 10),
         ),
-        ("SELECT coalesce(max(number), 0) + 1 FROM matches WHERE group_id = ?", (1,)),
+        # Placing a match in played order: the latest match, then (dated earlier) halving the numbers.
+        ("SELECT number, date FROM matches WHERE group_id = ? ORDER BY number DESC LIMIT 1", (1,)),
+        ("SELECT date FROM matches WHERE group_id = ? AND number = ?", (1, 10)),
+        ("SELECT 1 FROM subset_matches WHERE subset_id = ? AND number >= ? LIMIT 1", (1, 10)),
+        (
+            "SELECT seq FROM subset_matches WHERE subset_id = ? AND number < ? ORDER BY number DESC LIMIT 1",
+            (1, 10),
+        ),
+        ("UPDATE matches SET number = -(number + 1) WHERE group_id = ? AND number >= ?", (1, 10)),
+        ("UPDATE rating_history SET number = -number WHERE subset_id = ? AND number < 0", (1,)),
+        ("DELETE FROM rating_snapshot WHERE subset_id = ? AND at_number >= ?", (1, 10)),
     ]
     # What may be scanned: the rows a statement made itself (the walk's start values and queue, the
     # standings of every player after n and the page of them, the latest rows after a snapshot),
