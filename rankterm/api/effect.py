@@ -14,8 +14,8 @@ a backdated match made stale: `mirrored`), so "before" costs one call the first 
 A match played before others already recorded (sent late from an outbox, imported, dated in the past) is
 rated at its place in the played order and numbered there: its effect is what it did there, the standings
 after it against those just before it, not a change of today's standings. `MatchEffect.later` says how many
-held matches of the subset were played after it, and `heading()` says so ("Match 12, played before 3 later
-matches").
+held matches of the subset were played after it but recorded before it, and `heading()` says so ("Match 12,
+played before 3 later matches").
 
 The pure part (`effect_of`, `sentence`, `player_text`, `signed`) takes rows and gives text: the CLI and the
 scoreboard use the same. `match_effect` is the one function that reads the two standings. A just-recorded
@@ -103,7 +103,8 @@ class MatchEffect:
     before_number: int | None = None
     """The match whose standings were "before" (None: there were none: everyone is new)."""
     later: int = 0
-    """Held matches of the subset played after this one (0 for the latest): its effect is at its place."""
+    """Held matches of the subset played after this one that were recorded before it arrived: more than 0
+    for a match placed in the past (its effect is what it did at its place)."""
 
     def heading(self) -> str:
         """The effect's title: "Match 301", or "Match 12, played before 3 later matches" when placed in the past."""
@@ -268,7 +269,7 @@ async def match_effect(
         else:  # no earlier match in this subset: everyone is new to it
             rows_before = []
     effect = effect_of(match, rows_before, rows_after, subset=subset, before_number=before_number)
-    later = client.held_later(number, subset=subset) or 0
+    later = client.held_played_after(match, subset=subset) or 0
     return replace(effect, later=later) if later else effect
 
 

@@ -549,13 +549,19 @@ class Mirror:
 
         return self._guard(lambda: [json.loads(b) for (b,) in self._db.execute(sql, args) if dated(b)], [])
 
-    def count_matches(self, *, game_id: str | None = None, above: int | None = None) -> int:
-        """How many matches are held (of one game with `game_id`; numbered above `above`)."""
+    def count_matches(
+        self, *, game_id: str | None = None, above: int | None = None, recorded_before: str | None = None
+    ) -> int:
+        """How many matches are held (of one game with `game_id`; numbered above `above`; recorded before
+        `recorded_before`, a registration date "YYYY-MM-DD HH:MM:SS")."""
         sql, args = "SELECT count(*) FROM matches WHERE 1", list[Any]()
         if game_id is not None:
             sql, args = sql + " AND game_id = ?", [*args, game_id]
         if above is not None:
             sql, args = sql + " AND number > ?", [*args, above]
+        if recorded_before is not None:
+            sql += " AND json_extract(body, '$.registrationDate') < ?"
+            args = [*args, recorded_before]
         return self._guard(lambda: int(self._db.execute(sql, args).fetchone()[0]), 0)
 
     # ------------------------------------------------------------------ rankings pages

@@ -102,6 +102,21 @@ class _Read(NamedTuple):
         return self.number, self.game_id, self.body
 
 
+def _merged(by_number: dict[int, _Read], reads: Iterable[_Read]) -> bool:
+    """Add `reads` to the matches read so far, by number; False when they contradict them (a number under
+    two ids, an id under two numbers: pages read while the history moved). The same match seen twice (a
+    match appended between two pages moves every page down by one) is fine."""
+    numbers = {r.id: r.number for r in by_number.values()}
+    for r in reads:
+        held = by_number.get(r.number)
+        if (held is not None and held.id != r.id) or (r.id and numbers.get(r.id, r.number) != r.number):
+            return False
+        by_number[r.number] = r
+        if r.id:
+            numbers[r.id] = r.number
+    return True
+
+
 class MirroredReads:
     """Mixin of `RankingClient`: the group's lists, matches and rankings, through the mirror."""
 
@@ -196,11 +211,17 @@ class MirroredReads:
         known, game = self._game_of(subset)
         return self.mirror.number_below(number, game_id=game) if known else None
 
-    def held_later(self, number: int, *, subset: str | None = None) -> int | None:
-        """How many held matches of `subset` (main or a game's) are numbered above `number`: played after it.
-        None when the mirror cannot tell the subset's matches. No request, no match read."""
+    def held_played_after(self, match: Match, *, subset: str | None = None) -> int | None:
+        """How many held matches of `subset` (main or a game's) were played after `match` (numbered above it)
+        but recorded before it: more than 0 for a match placed in the past when it arrived. None when the
+        mirror cannot tell the subset's matches, or the match says nothing of when it was recorded. No
+        request, no match read."""
         known, game = self._game_of(subset)
-        return self.mirror.count_matches(game_id=game, above=number) if known else None
+        if not known or not match.registration_date:
+            return None
+        return self.mirror.count_matches(
+            game_id=game, above=match.number, recorded_before=match.registration_date
+        )
 
     def held_matches_named(self, *names: str) -> list[Match]:
         """The held matches whose id or external id is one of `names`, newest first; no request (a look
@@ -419,14 +440,14 @@ class MirroredReads:
             for page_reads in await self._fetch_pages(range(2, last_page + 1), self._reads_page):
                 read += page_reads
         newest = max((m.number for m in first.data), default=top)
-        by_number = {r.number: r for r in read}
-        if len({r.id for r in read}) != len(read) or len(by_number) != len(read):
-            return await self._resync_matches(first, first_raw)  # pages read across a change: start over
+        by_number: dict[int, _Read] = {}
+        if not _merged(by_number, read):
+            return await self._resync_matches(first, first_raw)  # the history moved while being read
         changed = self._first_change(by_number, top)
         while changed is not None and changed < 0 and last_page < first.total_pages:
             last_page += 1  # the change lies below what was read: one older page at a time
-            for r in await self._reads_page(last_page):
-                by_number.setdefault(r.number, r)
+            if not _merged(by_number, await self._reads_page(last_page)):
+                return await self._resync_matches(first, first_raw)
             changed = self._first_change(by_number, top)
         if changed is not None and changed < 0:
             changed = min(by_number)  # read to the first match: all of it changed

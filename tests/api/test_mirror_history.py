@@ -71,7 +71,10 @@ class Group:
         return httpx.AsyncClient(transport=httpx.ASGITransport(app=create_app(store)), base_url=BASE)
 
 
-def record(store: Store, group: int, game: int, winner: str, loser: str, date: str, name: str) -> None:
+def record(
+    store: Store, group: int, game: int, winner: str, loser: str, date: str, name: str, late: float = 0
+) -> None:
+    """Record a duel through the store; `late`: seconds after the clock's time that it arrives."""
     match = NewMatch(
         game=game,
         weight=Weight.NORMAL,
@@ -79,13 +82,13 @@ def record(store: Store, group: int, game: int, winner: str, loser: str, date: s
         date=date,
         factions=[NewFaction(players=[winner], rank=1), NewFaction(players=[loser], rank=2)],
     )
-    answer = store.add_matches(group, [match.to_wire()])
+    answer = store.add_matches(group, [match.to_wire()], now=store.clock() + late)
     assert answer.accepted_count == 1, answer
 
 
 async def made(tmp_path: Path, later: int) -> AsyncIterator[Group]:
     """The demo group, then `later` matches played from 19:00; in `after`, a match played at 18:00 (before
-    them) arrived too and sits before them, numbered 301."""
+    them) arrived a minute after them and sits before them, numbered 301."""
     clock = SettableClock()
     before, after = demo_store(clock=clock), demo_store(clock=clock)
     group = Group(before, after, clock, Mirror(tmp_path / "mirror.db", "seat", clock=clock), [], [])
@@ -96,7 +99,7 @@ async def made(tmp_path: Path, later: int) -> AsyncIterator[Group]:
     elsewhere = before.create_group("Another group")  # takes the id the backdated match has in `after`
     ghosts = [before.create_player(elsewhere, name).id for name in ("Xan", "Yu")]
     record(before, elsewhere, catan, *ghosts, f"{DAY} 17:00:00", "elsewhere")
-    record(after, home, catan, ids["Ben"], ids["Ada"], f"{DAY} 18:00:00", "backdated")
+    record(after, home, catan, ids["Ben"], ids["Ada"], f"{DAY} 18:00:00", "backdated", late=60)
     for store in (before, after):
         for i in range(later):
             winner, loser = ("Ada", "Ben") if i % 2 == 0 else ("Chiara", "Ada")

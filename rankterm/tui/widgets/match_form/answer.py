@@ -54,9 +54,10 @@ MAX_OWED = 10
 
 
 def effect_text(effect: MatchEffect) -> str:
-    """The line and the toast for what a match did: "Match 301 · Elena +58 (3→1) · Ada +18"."""
+    """The line and the toast for what a match did: "Match 301 · Elena +58 (3→1) · Ada +18" (a match played
+    before others already recorded: "Match 12, played before 3 later matches · …", what it did there)."""
     said = effect.sentence()
-    return f"Match {effect.number} · {said}" if said else f"Match {effect.number}: no ranked player in it."
+    return f"{effect.heading()} · {said}" if said else f"{effect.heading()}: no ranked player in it."
 
 
 @dataclass
