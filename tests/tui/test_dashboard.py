@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+import pytest
 from textual.app import App, ComposeResult
 from textual.widgets import Static
 
-from rankterm.api.errors import QuotaError
+from rankterm.api.errors import Offline, QuotaError
 from rankterm.api.models import Quota
 from rankterm.tui.screens.dashboard import DashboardScreen, humanize
 from rankterm.tui.widgets.usage_bar import UsageBar, usage_level
@@ -156,3 +157,21 @@ async def test_offline_from_the_start_the_panels_say_nothing_is_held_yet(make_ap
         )
         assert text_of(screen, "#dash-counters-text") == "Not read yet: shown once the service answers."
         assert not list(screen.query(UsageBar))
+
+
+async def test_the_dashboard_says_so_when_another_request_finds_the_service_gone(
+    make_app, wait, demo_service
+):
+    client, transport = demo_service.downable_client()
+    app = make_app(client=client)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait(pilot)
+        assert "ok" in text_of(app.screen, "#dash-status-text")
+        transport.down = True
+        with pytest.raises(Offline):
+            await client.match_status()  # what the live probe asks every few seconds
+        await wait(pilot)
+        assert app.offline
+        assert text_of(app.screen, "#dash-status-text") == (
+            "Cannot reach the service. The figures shown are those of 20:26."
+        )

@@ -9,7 +9,8 @@ Each answer is kept in the group's mirror (the note `HELD`, with when it was rea
 reached, the counters and the quota show what the mirror holds, and the Service panel says so in one calm
 sentence with how old those figures are ("Cannot reach the service. The figures shown are those of 20:26.");
 nothing more is asked once one request went unanswered. At 80x24 the screen then still fits, status line
-included. The service answering again revalidates the screen (the app's `group_version`).
+included. Any request of the seat finding the service gone (the live probe's) loads the screen again, so it
+says so at once. The service answering again revalidates the screen (the app's `group_version`).
 """
 
 from __future__ import annotations
@@ -122,6 +123,15 @@ class DashboardScreen(RanktermScreen):
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self._loaded = False
+
+    def on_mount(self) -> None:
+        self.watch(self.app, "offline", self._offline_changed, init=False)
+
+    def _offline_changed(self, offline: bool) -> None:
+        """Another request (the live probe's, a send) found the service gone: say so here too, with how old
+        the figures are (the service answering again revalidates through the app's `group_version`)."""
+        if offline and self.is_current:
+            self.load()
 
     def on_screen_resume(self) -> None:
         self.load()
