@@ -13,6 +13,7 @@ from rankterm.api.outbox import Outbox, State
 from rankterm.server.app import create_app
 from rankterm.server.seed import DEMO_KEY, DEMO_SECRET, demo_store
 from rankterm.testing.faults import FaultyTransport
+from rankterm.tui import outbox_runner
 from rankterm.tui.dialogs.confirm import ConfirmDialog
 from rankterm.tui.screens.outbox import OutboxScreen
 from rankterm.tui.widgets.status_line import StatusLine
@@ -258,3 +259,40 @@ async def test_offline_at_80_columns_the_status_line_keeps_the_outbox_count_and_
         drawn = shown_status(pilot)
         assert drawn.startswith("⚠ Offline · Outbox: 1 pending")
         assert "as of 20:26" in drawn
+
+
+async def test_the_seat_knocks_only_while_the_service_cannot_be_reached_and_its_answer_brings_it_back(
+    make_app, monkeypatch
+):
+    monkeypatch.setattr(outbox_runner, "KNOCK_EVERY", 0.05)
+    monkeypatch.setattr(outbox_runner, "RETRY_DELAYS", (3600.0,))
+    client, transport, store = faulty_demo()
+    async with make_app(client=client).run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        runner = pilot.app.outbox_runner
+        await pilot.pause(0.3)
+        assert runner.knocks == 0  # the service answers: nothing more is asked
+        screen = await open_form(pilot)
+        await quick_fill(pilot, "Catan", [(["Ada"], 1, "9"), (["Ben"], 2, "7")])
+        transport.down = True
+        await pilot.press("ctrl+s")
+        await settle(pilot)
+        for _ in range(100):
+            if runner.knocks >= 3:
+                break
+            await pilot.pause(0.05)
+        assert runner.knocks >= 3 and pilot.app.offline
+        assert pilot.app.outbox_counts["pending"] == 1
+
+        transport.down = False
+        for _ in range(100):
+            if not pilot.app.outbox_counts["pending"]:
+                break
+            await pilot.pause(0.05)
+        await settle(pilot)
+        assert pilot.app.outbox_counts == {"pending": 0, "sent": 1, "rejected": 0}
+        assert not pilot.app.offline and pilot.app.screen is screen
+        knocks = runner.knocks
+        await pilot.pause(0.3)
+        assert runner.knocks == knocks  # back: no more knocks
+        assert store.match_exists(1, "rt-test-0001")
