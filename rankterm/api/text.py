@@ -1,5 +1,12 @@
 """Text rules shared by every layer, with no dependency: what counts as digits, and text made safe to show.
 
+`display_safe` is the one way text that is not ours (a name, a note, anything the service or a file holds)
+is made fit for a terminal: every control character is shown as a symbol (ESC as "␛") and every line break
+as "⏎", so that the text stays on the one line it is given and nothing can move the cursor, clear or
+retitle the terminal. The app's client applies it to every text it reads (`wire.DISPLAY_SAFE`), the tables
+of the app and of the command line to every cell. `display_safe_lines` is the same for a text whose line
+breaks are ours (sentences joined by "\\n", a document written to a terminal): "\\n" is kept.
+
 Kept apart from the pydantic models so that the app can use them without importing pydantic early.
 """
 
@@ -13,15 +20,29 @@ def ascii_digits(text: str) -> bool:
     return text.isascii() and text.isdigit()
 
 
-_CONTROL = re.compile(r"[\x00-\x09\x0b-\x1f\x7f-\x9f]")
+NEWLINE_MARK = "\u23ce"
+""""⏎": where a text that is not ours breaks its line."""
+_LINE_BREAKS = frozenset("\n\r\x85\u2028\u2029")
+_UNSAFE = re.compile("\r\n|[\x00-\x1f\x7f-\x9f\u2028\u2029]")
+"""Control characters and line breaks ("\\r\\n" is one). Vertical tab, form feed and the file, group and
+record separators, where `str.splitlines` also breaks, are control characters shown by their own symbols."""
 
 
 def _picture(match: re.Match[str]) -> str:
-    code = ord(match.group())
+    char = match.group()
+    if char == "\r\n" or char in _LINE_BREAKS:
+        return NEWLINE_MARK
+    code = ord(char)
     return chr(0x2400 + code) if code < 0x20 else ("\u2421" if code == 0x7F else "\ufffd")
 
 
 def display_safe(text: str) -> str:
-    """`text` with every control character but newline shown as a symbol (ESC as "␛"), so that nothing from
-    the service can move the cursor, clear or retitle the terminal it is shown on."""
-    return _CONTROL.sub(_picture, text)
+    """`text` on one line, safe to show: every line break as "⏎" (`NEWLINE_MARK`), every other control
+    character as a symbol (ESC as "␛")."""
+    return _UNSAFE.sub(_picture, text)
+
+
+def display_safe_lines(text: str) -> str:
+    """`text` whose line breaks are ours, safe to show: "\\n" kept, every other control character and line
+    break as `display_safe` shows it."""
+    return "\n".join(display_safe(line) for line in text.split("\n"))

@@ -14,7 +14,7 @@ from typing import Annotated, Any, Self
 from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, PlainSerializer, ValidationInfo
 from pydantic.alias_generators import to_camel
 
-from rankterm.api.text import display_safe
+from rankterm.api.text import display_safe, display_safe_lines
 
 
 class Weight(StrEnum):
@@ -81,14 +81,19 @@ Flag = Annotated[bool, BeforeValidator(_to_flag), PlainSerializer(int, return_ty
 """A boolean that the wire spells 0/1."""
 
 
+LINES_FIELDS = frozenset({"summary"})
+"""Text fields whose newlines are the wire's own (a match's summary: its sides joined by newlines)."""
+
+
 def _maybe_display_safe(value: Any, info: ValidationInfo) -> Any:
     if isinstance(value, str) and info.context and info.context.get("display_safe"):
-        return display_safe(value)
+        return display_safe_lines(value) if info.field_name in LINES_FIELDS else display_safe(value)
     return value
 
 
 DISPLAY_SAFE = {"display_safe": True}
-"""Validation context under which every text field of a read model is made `display_safe`."""
+"""Validation context under which every text field of a read model is made `display_safe` (one line), but
+the newlines of `LINES_FIELDS`."""
 
 Text = Annotated[str, BeforeValidator(_to_str), AfterValidator(_maybe_display_safe)]
 """A string that may arrive as a number or null."""

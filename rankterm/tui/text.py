@@ -3,10 +3,13 @@
 Names, notes, game names, search text, reasons and anything else that came from the service or from a person
 go through `plain()`: the result is a Textual `Content` that is never read as markup (so `[/]` or `[b]` in a
 name is shown as typed and cannot crash a widget) with every control character made visible (ESC as "␛"), so
-nothing can move the cursor or retitle the terminal. Widgets take a `Content` wherever they take a string:
-`Static.update`, `Label`, `border_title`, `Option` prompts. `notify` takes a plain string: give it
-`plain_str(text)` with `markup=False`, or use `say()` on a screen. `styled()` builds one `Content` from
-several parts, each plain, some with a style of ours ("dim", "bold").
+nothing can move the cursor or retitle the terminal. A line break inside a name is shown as "⏎" before it gets
+here: the app's client reads every text through `display_safe` (rankterm/api/text.py), which keeps a name on
+one line, and tables do the same to every cell; a newline given to `plain()` is ours (lines joined) and kept.
+Widgets take a `Content` wherever they take a string: `Static.update`, `Label`, `border_title`, `Option`
+prompts. `notify` takes a plain string: give it `plain_str(text)` with `markup=False`, or use `say()` on a
+screen. `styled()` builds one `Content` from several parts, each plain, some with a style of ours ("dim",
+"bold").
 
 tests/tui/test_display_path.py reads the tui package's source and fails on any other way.
 """
@@ -16,12 +19,13 @@ from __future__ import annotations
 from textual.content import Content
 
 from rankterm.api.errors import RanktermError
-from rankterm.api.text import display_safe
+from rankterm.api.text import display_safe_lines
 
 
 def plain_str(text: object) -> str:
-    """`text` as a string with control characters made visible; still to be shown with markup off."""
-    return display_safe(str(text))
+    """`text` as a string with control characters made visible (newlines kept); still to be shown with markup
+    off."""
+    return display_safe_lines(str(text))
 
 
 def plain(text: object) -> Content:

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from textual.widgets import DataTable
 
+from rankterm.api.models import NewFaction, NewMatch
+
 from .pilot import settle
 
 NAMES = ["[bold red]Evil[/]", "\x1b[2JWipe\x1b[0m", "Robert'); DROP TABLE players;--"]
@@ -56,7 +58,6 @@ async def test_markup_typed_in_the_players_filter_is_shown_as_typed(make_app):
 
 
 async def test_a_ghost_named_with_markup_is_created_suggested_and_detailed_as_typed(make_app, demo_client):
-    from rankterm.api.models import NewFaction, NewMatch
     from rankterm.tui.screens.stats.player_page import PlayerPageScreen
     from rankterm.tui.widgets.match_form.player_picker import PlayerPicker
 
@@ -106,3 +107,94 @@ async def test_a_ghost_named_with_markup_is_created_suggested_and_detailed_as_ty
         head = app.screen.query_one("#ps-head").render()
         assert str(head).startswith("*[b]Markup[/b] Mallory · 1 match · 1 won")
         assert [span.style for span in head.spans if span.start == 0] == ["bold"]  # ours, not the name's
+
+
+LINE_BROKEN = {"Ni\nna": "*Ni⏎na", "Zed\u2028Two": "*Zed⏎Two", "Kai\r\nLee": "*Kai⏎Lee"}
+"""Ghosts whose names break their line (possible through the service and an import), as they must be shown:
+whole, on one line, the break marked."""
+
+
+def rendered_lines(app) -> list[str]:
+    """Every line the current screen (with its dialogs and toasts) shows, as plain text."""
+    strips = app.screen._compositor.render_strips()
+    return ["".join(segment.text for segment in strip) for strip in strips]
+
+
+def assert_whole_on_one_line(lines: list[str], *names: str) -> None:
+    """Each name is shown whole on a line, and no line shows the start of one cut at its break."""
+    for name in names:
+        assert any(name in line for line in lines), f"{name!r} is not shown whole on one line"
+        start = name.split("⏎")[0]
+        assert all(line.count(start) == line.count(name) for line in lines), f"{start!r} cut at its break"
+
+
+async def line_broken_match(client) -> tuple[int, str]:
+    """Ni/na and Zed/Two tie first, Kai/Lee third, in a game of their own: its number and its subset's id."""
+    ghosts = [await client.create_player(name) for name in LINE_BROKEN]
+    game = await client.create_game(name="Line Breaker")
+    answer = await client.add_matches(
+        NewMatch(
+            game=game.id,
+            weight="normal",
+            factions=[
+                NewFaction(players=[ghosts[0].id], rank=1, points="5"),
+                NewFaction(players=[ghosts[1].id], rank=1, points="5"),
+                NewFaction(players=[ghosts[2].id], rank=3, points="2"),
+            ],
+        )
+    )
+    assert answer.accepted_count == 1
+    return (await client.matches_page(1)).data[0].number, f"g{game.id}"
+
+
+async def test_a_name_with_a_line_break_is_whole_on_one_line_on_every_screen(make_app, demo_client):
+    from rankterm.tui.screens.matches import MatchesScreen
+    from rankterm.tui.screens.players import PlayersScreen
+    from rankterm.tui.screens.rankings import RankingsScreen
+
+    number, subset = await line_broken_match(demo_client)
+    shown = list(LINE_BROKEN.values())
+    async with make_app().run_test(size=(120, 40)) as pilot:
+        app = pilot.app
+        await pilot.press("p")
+        await settle(pilot)
+        assert isinstance(app.screen, PlayersScreen)
+        app.screen.query_one("#players-filter").value = "*"  # the ghosts only: the three fit on one page
+        await settle(pilot, 0.5)
+        assert_whole_on_one_line(rendered_lines(app), *shown)
+
+        app.screen.set_focus(None)
+        await pilot.press("r")
+        await settle(pilot)
+        assert isinstance(app.screen, RankingsScreen)
+        app.screen.picker.value = subset
+        await settle(pilot)
+        assert_whole_on_one_line(rendered_lines(app), *shown)
+
+        app.screen.set_focus(None)
+        await pilot.press("m")
+        await settle(pilot)
+        assert isinstance(app.screen, MatchesScreen)
+        first = app.screen.query_one(DataTable).get_row_at(0)
+        assert str(first[0]) == str(number)
+        assert str(first[4]) == "*Ni⏎na = *Zed⏎Two \u203a *Kai⏎Lee"  # the tie is one place, each name whole
+        await pilot.press("enter")
+        await settle(pilot)
+        assert_whole_on_one_line(rendered_lines(app), *shown)  # the match in full
+
+
+async def test_the_scoreboard_keeps_a_name_with_a_line_break_on_its_row(make_app, demo_client):
+    from rankterm.tui.screens.board import BoardScreen
+    from rankterm.tui.widgets.board.panels import LastMatchPanel, RecentPanel
+
+    await line_broken_match(demo_client)
+    async with make_app(home="board", kiosk=True).run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        screen = pilot.app.screen
+        assert isinstance(screen, BoardScreen)
+        lines = rendered_lines(pilot.app)
+        assert_whole_on_one_line(lines, *LINE_BROKEN.values())
+        recent = str(screen.query_one(RecentPanel).render()).splitlines()
+        assert "*Ni⏎na = *Zed⏎Two" in recent[1]  # who won: both, tied, on the match's one row
+        last = str(screen.query_one(LastMatchPanel).render()).splitlines()
+        assert len(last) == 4  # the head and a row each

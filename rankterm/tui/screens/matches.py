@@ -1,9 +1,9 @@
 """Matches (mode "matches"): the recorded matches of a subset, newest first, a page at a time.
 
 A subset picker (main first, then one per game) and the pager ("page n of N · 300 matches"); the table: number,
-date, game, weight, summary (the sides in rank order, on one line: whole names, "+2" for those the width
-leaves no room for; fitted again when the window is resized). Enter opens the match in full (factions in
-rank order, players, points, the winner and any bot marked). x (or ctrl+e) asks whether a match with a given
+date, game, weight, summary (the sides in rank order, on one line, a tie as "Ada = Ben": whole names, "+2"
+for those the width leaves no room for; fitted again when the window is resized). Enter opens the match in
+full (factions in rank order, players, points, the winner and any bot marked). x (or ctrl+e) asks whether a match with a given
 external id exists.
 
 The page is shown at once from the mirror when it holds it; shown again (or after F5, or a match sent from
@@ -18,6 +18,7 @@ cursor on that match (a page revalidated under it keeps the cursor on its row). 
 from __future__ import annotations
 
 import contextlib
+from collections.abc import Sequence
 
 from rich.text import Text
 from textual import on
@@ -28,6 +29,7 @@ from textual.widgets import DataTable, Header, Static
 
 from rankterm.api.errors import RanktermError
 from rankterm.api.models import Match, MatchesPage
+from rankterm.api.result_line import PLACE_SEP, TIE_SEP, places, result_line
 from rankterm.tui.base import task
 from rankterm.tui.dialogs.match_detail import MatchDetailScreen
 from rankterm.tui.dialogs.match_exists import MatchExistsDialog
@@ -38,8 +40,8 @@ from rankterm.tui.widgets.pager import Pager
 from rankterm.tui.widgets.subset_picker import SubsetPicker, subset_title
 from rankterm.tui.widgets.text_table import NAME_CELLS, TextTable, fill_table, fit_cell, room_for
 
-RANK_SEP = " \u203a "
-"""A single right-pointing angle quote between names: the first placed first."""
+RANK_SEP = PLACE_SEP
+"""A single right-pointing angle quote between places: the better place first (ties share one: " = ")."""
 COLUMNS = ("No.", "Date", "Game", "Weight", "Summary")
 MIN_SUMMARY = 16
 """The summary column gets what the table's width leaves it, but never less than this."""
@@ -47,27 +49,32 @@ PAGE_ROWS = 25
 """Rows of a page (the service's page size): what is shown from the mirror before the first answer."""
 
 
-def summary_parts(match: Match) -> list[str]:
-    """The sides of the match in rank order (its summary's lines)."""
-    return [p.strip() for p in match.summary.splitlines() if p.strip()]
+def summary_parts(match: Match) -> list[list[str]]:
+    """The sides of the match by place, the best first (`result_line.places`: from its factions)."""
+    return places(match)
 
 
 def one_line_summary(match: Match) -> str:
-    """The match's summary (names joined by newlines, in rank order) on one line, joined by `RANK_SEP`."""
-    return RANK_SEP.join(summary_parts(match))
+    """The match's sides on one line, places joined by `RANK_SEP`, ties by " = "."""
+    return result_line(match)
 
 
-def fit_summary(parts: list[str], room: int) -> str:
-    """The sides joined by `RANK_SEP`, as many whole ones as fit in `room` cells and "+N" for the others
-    ("Elena, Chiara, Dev +2" with the angle quotes): a name is never cut, unless the first alone is too long (then "…")."""
-    whole = RANK_SEP.join(parts)
-    if Text(whole).cell_len <= room or not parts:
+def fit_summary(parts: Sequence[str | Sequence[str]], room: int) -> str:
+    """The places joined by `RANK_SEP` (a place is one side, or the sides that tied, joined by " = "), as
+    many whole sides as fit in `room` cells and "+N" for the others: a name is never cut, unless the first
+    alone is too long (then "…")."""
+    sides: list[str] = []
+    for place in parts:
+        for n, side in enumerate([place] if isinstance(place, str) else place):
+            sides.append(side if not sides else (TIE_SEP if n else RANK_SEP) + side)
+    whole = "".join(sides)
+    if Text(whole).cell_len <= room or not sides:
         return whole
-    for shown in range(len(parts) - 1, 0, -1):
-        text = f"{RANK_SEP.join(parts[:shown])} +{len(parts) - shown}"
+    for shown in range(len(sides) - 1, 0, -1):
+        text = f"{''.join(sides[:shown])} +{len(sides) - shown}"
         if Text(text).cell_len <= room:
             return text
-    first = Text(parts[0])
+    first = Text(sides[0])
     first.truncate(room, overflow="ellipsis")
     return first.plain
 

@@ -1,4 +1,4 @@
-"""`TextTable`: a `DataTable` whose string cells are plain, safe text: never markup, never an escape.
+"""`TextTable`: a `DataTable` whose cells are plain, safe text on one line: never markup, never an escape.
 
 Textual's DataTable reads a `str` cell as Rich markup, so a player called "[bold red]Evil[/]" would be
 shown styled, and brackets in a name could swallow text; and a control character in a cell would reach the
@@ -35,6 +35,21 @@ from textual.widgets.data_table import RowDoesNotExist
 
 from rankterm.api.text import display_safe
 
+
+def one_line_cell(cell: Any) -> Any:
+    """A cell as a table row shows it, on its one line: a `str` as plain, display-safe text; a `Text` whose
+    text breaks its line (or holds a control character) with `display_safe`'s symbols instead, its styles
+    kept; anything else as it is."""
+    if isinstance(cell, str):
+        return Text(display_safe(cell))
+    if isinstance(cell, Text):
+        safe = display_safe(cell.plain)
+        if safe != cell.plain:
+            cell = cell.copy()
+            cell.plain = safe
+    return cell
+
+
 KEPT_KEYS = frozenset({"up", "down", "home", "end", "ctrl+home", "ctrl+end", "enter"})
 """The keys kept while the rows are on their way (the table's cursor keys and Enter)."""
 
@@ -54,7 +69,7 @@ class TextTable(DataTable):
         self._wants_focus = False
 
     def add_row(self, *cells: Any, **kwargs: Any) -> Any:
-        return super().add_row(*(Text(display_safe(c)) if isinstance(c, str) else c for c in cells), **kwargs)
+        return super().add_row(*(one_line_cell(c) for c in cells), **kwargs)
 
     def add_column(self, label: Any, **kwargs: Any) -> Any:
         """A `str` title is plain text too. (DataTable reads it as Rich markup, whose emoji codes load Rich's
@@ -218,7 +233,7 @@ def fill_table(
     new rows still hold it (by key)."""
     was_on = table.cursor_key() if isinstance(table, TextTable) else None
     specs = [(c, c) if isinstance(c, str) else c for c in columns]
-    cells_of = [[Text(display_safe(c)) if isinstance(c, str) else c for c in row] for row in rows]
+    cells_of = [[one_line_cell(c) for c in row] for row in rows]
     caps = dict(caps or {})
     if fit is not None:
         caps[fit] = max(NAME_CELLS, room_for(table, specs, cells_of, fit, widths or {}))

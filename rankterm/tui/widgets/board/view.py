@@ -13,7 +13,8 @@ from datetime import UTC, datetime
 from rich.cells import cell_len, set_cell_size
 
 from rankterm.api.effect import MatchEffect, PlayerEffect
-from rankterm.api.models import Match, RankingRow
+from rankterm.api.models import Faction, Match, RankingRow
+from rankterm.api.result_line import TIE_SEP, places
 
 WIDE = 110
 """From this many columns the board shows five places in big type, and more per line (title and status,
@@ -79,18 +80,17 @@ def when(match: Match, *, wide: bool = False) -> str:
     return moment.strftime("%a %d %b %H:%M" if wide else "%d %b %H:%M")
 
 
+def winner_label(faction: Faction) -> str:
+    """A side as the board names it: its players (a bot: its faction's name, or "bot"), else its name."""
+    if faction.bot:
+        return faction.name or "bot"
+    return ", ".join(p.label for p in faction.players) or faction.name
+
+
 def winners(match: Match) -> str:
-    """Who won a match: the players (or faction names, or "bot") of the factions ranked first."""
-    best = min((f.rank for f in match.factions), default=None)
-    names: list[str] = []
-    for faction in match.factions:
-        if faction.rank != best:
-            continue
-        if faction.bot:
-            names.append(faction.name or "bot")
-        else:
-            names += [p.label for p in faction.players] or [faction.name]
-    return ", ".join(n for n in names if n)
+    """Who won a match: the sides ranked first, a tie joined by " = " ("Ada = Ben"; a team is "Ada, Ben")."""
+    best = places(match, winner_label)[:1]
+    return TIE_SEP.join(side for side in best[0] if side) if best else ""
 
 
 def timestamp(match: Match) -> float | None:
