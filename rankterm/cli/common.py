@@ -15,9 +15,11 @@ coroutine, closes the client, and maps the exception tree to the exit codes of `
 1 a refusal from the service (its one-line message on stderr), 2 a usage or configuration error, 3 offline.
 Tables are drawn with Rich on a terminal and as plain tab-separated text when piped; CSV and JSON are the
 same wherever they go. Text that is not ours is printed as it is (Rich markup is never read from it), and in
-the table format every cell and title is made `display_safe` (control characters shown as symbols, so nothing
-from the service moves the cursor or retitles the terminal); CSV and JSON keep it exact. The client itself
-reads exact text (an import compares it, an export keeps it).
+the table format every cell and title is made `display_safe` (control characters shown as symbols and a line
+break as "⏎", so nothing from the service moves the cursor or retitles the terminal, and a row stays one row);
+a cell of several lines of ours is given as `Lines`. CSV and JSON keep the text exact (CSV written to a
+terminal shows it as the table does). The client itself reads exact text (an import compares it, an export
+keeps it).
 
 Argument types for usage errors that argparse reports (exit 2): `positive_int` (--page, --after), `subset_id`
 (never all digits, no "/"). `RowWriter` streams rows page by page; `served` refuses an answer that came from
@@ -156,12 +158,20 @@ def is_terminal(stream: IO[str] | None = None) -> bool:
     return hasattr(stream, "isatty") and stream.isatty()
 
 
-def _cell(value: Any) -> str:
+class Lines(tuple[str, ...]):
+    """A cell of several lines that are ours (a match's places): a line each in a table on a terminal, joined
+    by two spaces when piped and in CSV; each line's text made `display_safe` wherever a cell is."""
+
+
+def _cell(value: Any, safe: Callable[[str], str], lines_sep: str = "  ") -> str:
+    """A cell's text: `safe` applied to the text (to each line of `Lines`, joined by `lines_sep`)."""
+    if isinstance(value, Lines):
+        return lines_sep.join(safe(line) for line in value)
     if value is None:
         return ""
     if isinstance(value, bool):
         return "yes" if value else "no"
-    return str(value)
+    return safe(str(value))
 
 
 class RowWriter:
@@ -191,7 +201,7 @@ class RowWriter:
             self._rich_rows = []
         elif fmt == "table":
             if self.title:
-                print(f"# {_flat(self.title)}", file=self.out)
+                print(f"# {self.title}", file=self.out)
             print("\t".join(self.columns), file=self.out)
 
     def add(self, row: Sequence[Any], item: Any = None) -> None:
@@ -202,11 +212,11 @@ class RowWriter:
         self.count += 1
         if self._csv is not None:  # byte-exact to a file or pipe; to a terminal, no escape codes from names
             safe = display_safe if is_terminal(self.out) else str
-            self._csv.writerow([safe(_cell(v)) for v in row])
+            self._csv.writerow([_cell(v, safe) for v in row])
         elif self._rich_rows is not None:
-            self._rich_rows.append([display_safe(_cell(v)) for v in row])
+            self._rich_rows.append([_cell(v, display_safe, "\n") for v in row])
         else:
-            print("\t".join(_flat(display_safe(_cell(v))) for v in row), file=self.out)
+            print("\t".join(_cell(v, display_safe) for v in row), file=self.out)
 
     def add_item(self, item: Any) -> None:
         """One JSON value (json, jsonl)."""
@@ -246,11 +256,6 @@ class RowWriter:
     def __exit__(self, kind: object, *rest: object) -> None:
         if kind is None:
             self.close()
-
-
-def _flat(text: str) -> str:
-    """One cell on one line of tab-separated text."""
-    return text.replace("\t", " ").replace("\n", "  ")
 
 
 def emit_rows(

@@ -18,7 +18,7 @@ import argparse
 import sys
 from typing import IO, TYPE_CHECKING, cast
 
-from rankterm.api.text import display_safe
+from rankterm.api.text import display_safe_lines
 from rankterm.cli.common import (
     EXIT_OK,
     UsageError,
@@ -88,7 +88,7 @@ class _SafeOut:
         self.out = out
 
     def write(self, text: str) -> int:
-        return self.out.write(display_safe(text))
+        return self.out.write(display_safe_lines(text))
 
     def flush(self) -> None:
         self.out.flush()

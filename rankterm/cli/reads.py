@@ -21,9 +21,12 @@ import argparse
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
+from rankterm.api.result_line import TIE_SEP, by_place
 from rankterm.cli.common import (
     EXIT_OK,
+    Lines,
     RowWriter,
+    UsageError,
     add_format_argument,
     add_source_arguments,
     emit_json,
@@ -99,10 +102,19 @@ async def read_games(client: RankingClient, args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def check_page(asked: int, total_pages: int, what: str) -> None:
+    """Refuse a page past the last (exit 2) in one sentence that names the last page (page 1 is there even
+    when it is empty)."""
+    last = max(total_pages, 1)
+    if asked > last:
+        raise UsageError(f"There is no page {asked} of the {what}: the last is page {last}.")
+
+
 async def read_players(client: RankingClient, args: argparse.Namespace) -> int:
     if args.page is not None:
         page = await client.players_page(args.page)
         served(client, "players")
+        check_page(args.page, page.total_pages, "players")
         if args.format == "json":
             emit_json(page.to_wire())
             return EXIT_OK
@@ -121,17 +133,24 @@ async def read_players(client: RankingClient, args: argparse.Namespace) -> int:
 
 
 def faction_text(faction: Faction) -> str:
-    """`rank name (points)`: the players joined by "+" (a bot says so), the faction's name before them."""
+    """`name (points)`: the players joined by "+" (a bot says so), the faction's name before them."""
     names = " + ".join(p.label for p in faction.players) or ("bot" if faction.bot else "")
     if faction.name and faction.name != names:
         names = f"{faction.name}: {names}" if names else faction.name
     points = "" if faction.points is None else f" ({faction.points:g})"
-    return f"{faction.rank}. {names}{points}"
+    return f"{names}{points}"
+
+
+def place_lines(match: Match) -> list[str]:
+    """A line a place, best first: `rank. faction`, the factions that tied on one line joined by " = "."""
+    return [
+        f"{rank}. " + TIE_SEP.join(faction_text(f) for f in factions) for rank, factions in by_place(match)
+    ]
 
 
 def result_text(match: Match, sep: str = "  ") -> str:
-    """The factions of a match by rank, joined by `sep`."""
-    return sep.join(faction_text(f) for f in sorted(match.factions, key=lambda f: f.rank))
+    """The places of a match (`place_lines`) joined by `sep`."""
+    return sep.join(place_lines(match))
 
 
 MATCH_COLUMNS = ("number", "date", "game", "result", "weight", "id", "external_id")
@@ -145,23 +164,27 @@ def match_row(match: Match) -> list[Any]:
 
 
 def match_table_row(match: Match) -> list[Any]:
-    """A match for people: a faction a line (one line each when piped), the date to the minute, no ids."""
+    """A match for people: a place a line (`Lines`: one line when piped), the date to the minute, no ids."""
     game = match.game.name if match.game else ""
-    return [match.number, match.date[:16], game, result_text(match, "\n"), match.weight]
+    return [match.number, match.date[:16], game, Lines(place_lines(match)), match.weight]
 
 
 async def read_matches(client: RankingClient, args: argparse.Namespace) -> int:
     from rankterm.api.export import matches_newest_first, matches_page
 
-    if args.page is not None and args.format == "json":
-        emit_json((await matches_page(client, args.page, args.subset)).to_wire())
-        return EXIT_OK
     where = f" of subset {args.subset}" if args.subset else ""
-    title = f"Matches{where}, page {args.page}" if args.page else f"Matches{where}"
+    page = None
+    if args.page is not None:
+        page = await matches_page(client, args.page, args.subset)
+        check_page(args.page, page.total_pages, f"matches{where}")
+        if args.format == "json":
+            emit_json(page.to_wire())
+            return EXIT_OK
+    title = f"Matches{where}, page {args.page} of {page.total_pages}" if page else f"Matches{where}"
     columns: Sequence[str] = MATCH_TABLE_COLUMNS if args.format == "table" else MATCH_COLUMNS
     row = match_table_row if args.format == "table" else match_row
-    if args.page is not None:
-        matches: Any = iter((await matches_page(client, args.page, args.subset)).data)
+    if page is not None:
+        matches: Any = iter(page.data)
         first = next(matches, None)
     else:
         matches = matches_newest_first(client, subset=args.subset)
@@ -224,6 +247,8 @@ def ranking_csv_row(row: RankingRow) -> list[Any]:
 async def read_rankings(client: RankingClient, args: argparse.Namespace) -> int:
     first = await client.rankings_page(args.page or 1, subset=args.subset, match=args.after)
     served(client, "rankings")
+    if args.page is not None:
+        check_page(args.page, first.total_pages, "standings")
     if args.page is not None and args.format == "json":
         wire = first.to_wire()
         emit_json({key: wire.get(key) for key in RANKINGS_PAGE_KEYS})
