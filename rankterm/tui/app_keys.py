@@ -1,33 +1,50 @@
-"""`AppKeys`, the base of `RanktermApp` that owns how keys reach the app: at once, in order, and by name.
+"""`AppKeys`, the base of `RanktermApp` that owns how keys reach the app: one at a time, in order, and by name.
 
-- **An app key acts before the next key is read.** Textual hands a key to the focused widget's queue and
-  reads the next key at once; an app binding (`n`, `r`, …) only ran when the key had bubbled back up, after
-  every key typed meanwhile had been handed to the same (old) screen. Typed in one burst (a paste, tmux, a
-  fast typist over SSH: `n C a t ⏎ …`), the keys after `n` went to the dashboard and were lost. `on_event`
-  runs the app's own binding of a key first, when nothing closer to the focus takes it and no text field
-  has the focus (nor a list, where letters search), so the next keys reach the new screen.
-- **A new screen gets the keys typed while it placed its focus**: until its first focus (or `HOLD_KEYS_FOR`
-  seconds) keys are held, then handed to that focus in the order typed.
+- **One key at a time.** Textual hands each key from the terminal to the widget that has the focus *when the
+  app reads it*, and reads the next key at once. What a key does happens later: the focused widget handles it,
+  it bubbles up to the app (where the widgets' bindings run: Tab's focus move, Backspace), a field posts
+  what it was told (Enter: `Input.Submitted`, then a pick, then the focus moved on, maybe a faction row
+  mounted first). Keys that arrive in one write (an SSH connection, `tmux send-keys`, a paste, a fast
+  typist) were all handed to the field that had the focus before the first of them had done anything:
+  `E l Tab Tab 1 0` typed "10" into the rank instead of the points. So the app keeps the keys it reads
+  (`_typed`) and lets the next one go only when the one before has settled (`KeyFeeder.settled`): no message
+  waiting or being handled anywhere on the screen shown or in the app, no callback waiting for a refresh,
+  a new screen's focus placed. Then it goes where the focus is *now*, exactly as Textual would send it.
+  Keys typed one by one (nothing pending) go at once, as before.
+- **An app key acts before the next key is read**: `_app_key_now` runs the app's own binding of a key
+  first, when nothing closer to the focus takes it and no text field has the focus (nor a list, where
+  letters search).
+- **A new screen gets the keys typed while it placed its focus**: after a key opened a screen, the keys that
+  follow wait until its first focus (or `HOLD_KEYS_FOR` seconds, or at once when it has no field for them).
 - **Every key in the palette, named with its keys** (`Next page (] or pgdn)`), as `dialogs.help` reads them;
   `?` / F1 open the overlay of every key (`action_show_keys`).
 """
 
 from __future__ import annotations
 
+import asyncio
 import sys
 import time
+from collections import deque
 from collections.abc import Iterable
 
 from textual import events
+from textual._queue import Queue
 from textual.app import App, ScreenStackError, SystemCommand
 from textual.dom import NoScreen
+from textual.message import Message
+from textual.message_pump import MessagePump
 from textual.screen import Screen
-from textual.timer import Timer
 from textual.widgets import Input, OptionList
 
 HOLD_KEYS_FOR = 3.0
 """Seconds a new screen may take to place its focus (a busy machine, a slow SSH link) before the keys typed
 meanwhile go where they can; a screen with no field for them gets them as soon as it is composed."""
+SETTLE_LIMIT = 2.0
+"""Seconds a key waits at most for the one before it to settle (something on the screen busy that long, e.g.
+a handler waiting for the network): then it goes where the focus is."""
+_QUICK_LOOKS = 3
+"""Looks at the screen a turn of the event loop apart, before the feeder waits a little between looks."""
 
 _NOT_IN_PALETTE = frozenset({"command_palette", "help_quit"})
 
@@ -42,25 +59,99 @@ def _is_text_field(widget: object) -> bool:
     return text_area is not None and isinstance(widget, text_area.TextArea)
 
 
+def busy(pump: MessagePump) -> bool:
+    """True while `pump` (the app, a screen, a widget) has work from a key in hand: a message waiting or being
+    handled, a callback waiting for its turn, or it is still starting (being mounted). A pump that is idle
+    waits in its queue's `get`, on the queue's `ready_event`; one that has closed does no more work."""
+    if pump._closing or pump._closed:
+        return False
+    if not pump._running:
+        return True
+    queue: Queue[Message | None] = pump._message_queue
+    return bool(
+        not queue.empty()
+        or pump._pending_message is not None
+        or pump._next_callbacks
+        or not any(not waiter.done() for waiter in queue.ready_event._waiters)
+    )
+
+
 class AppKeys(App):
-    """Keys at once and in order, and every key by name (see the module docstring)."""
+    """Keys one at a time and in order, and every key by name (see the module docstring)."""
 
     def __init__(self, *args, **kwargs) -> None:
         super().__init__(*args, **kwargs)
-        self._held_keys: list[events.Key] | None = None
-        self._held_since = 0.0
-        self._hold_timer: Timer | None = None
+        self._typed: deque[events.Key] = deque()
+        """Keys read from the terminal that have not gone to a widget yet, oldest first."""
+        self._passing: events.Key | None = None
+        """The key the feeder let go: the app hands it on when it reads it again."""
+        self._feeder: asyncio.Task[None] | None = None
+        self._focus_wanted_since: float | None = None
+        """When a key opened a screen whose field has not taken the focus yet (None: no such screen)."""
 
     async def on_event(self, event: events.Event) -> None:
         if isinstance(event, events.Key) and not event.is_forwarded:
-            if self._held_keys is not None:  # a new screen is still placing its focus: keep the key for it
-                event.stop()
-                event.prevent_default()
-                self._held_keys.append(event)
+            if event is not self._passing:
+                self._typed.append(event)  # in turn, once the keys before it have settled
+                if self._feeder is None or self._feeder.done():
+                    self._feeder = asyncio.create_task(self._feed())
                 return
+            self._passing = None
             if await self._app_key_now(event):
                 return
         await super().on_event(event)
+
+    async def _feed(self) -> None:
+        """Let the typed keys go one at a time, each once the one before has settled."""
+        while self._typed and self.is_running:
+            await self._settled()
+            if not self._typed or not self.is_running:
+                return
+            self._passing = self._typed.popleft()
+            self.post_message(self._passing)
+
+    async def keys_done(self) -> None:
+        """Return once every key read so far has gone to its widget and settled (for tests and scripts that
+        type a burst and then look)."""
+        while self._feeder is not None and not self._feeder.done():
+            await asyncio.shield(self._feeder)
+        await self._settled()
+
+    async def _settled(self) -> None:
+        """Return once what the last key set going has landed (`keys_settled`), `SETTLE_LIMIT` s at most."""
+        deadline = time.monotonic() + SETTLE_LIMIT
+        looks = 0
+        while not self.keys_settled() and time.monotonic() < deadline and self.is_running:
+            looks += 1
+            await asyncio.sleep(0 if looks < _QUICK_LOOKS else 0.002)
+
+    def keys_settled(self) -> bool:
+        """True when the next key may go: the last one let go has been read, nothing in the app or on the screen
+        shown has work in hand (see `busy`), no callback waits for the screen's refresh, and a screen a key
+        opened has placed its focus."""
+        if self._passing is not None or busy(self):
+            return False
+        try:
+            screen = self.screen
+        except ScreenStackError:
+            return True
+        if screen._callbacks or not self._focus_placed(screen):
+            return False
+        return not any(busy(node) for node in screen.walk_children(with_self=True))
+
+    def _focus_placed(self, screen: Screen) -> bool:
+        """False while a screen opened by a key still places its focus (`HOLD_KEYS_FOR` seconds at most)."""
+        if self._focus_wanted_since is None:
+            return True
+        waited = time.monotonic() - self._focus_wanted_since
+        if (
+            screen.focused is not None
+            or waited >= HOLD_KEYS_FOR
+            or (screen.is_mounted and not self._auto_field(screen))
+        ):
+            self._focus_wanted_since = None
+            return True
+        return False
 
     async def _app_key_now(self, event: events.Key) -> bool:
         """Run the app's own binding of `event` at once, when nothing closer to the focus takes that key and no
@@ -80,46 +171,17 @@ class AppKeys(App):
         await self.run_action(active.binding.action, self)
         screen = self.screen
         if screen is not before and screen.focused is None and screen.AUTO_FOCUS:
-            self._held_keys = []  # until its field has the focus (`focus_placed`), HOLD_KEYS_FOR at most
-            self._held_since = time.monotonic()
-            self._hold_timer = self.set_interval(0.05, self._check_hold)
+            self._focus_wanted_since = time.monotonic()  # the next keys wait for its field (`focus_placed`)
         return True
-
-    async def _check_hold(self) -> None:
-        """Release the held keys once the new screen is composed and has no field for them after all
-        (`AUTO_FOCUS` names nothing focusable), or after HOLD_KEYS_FOR seconds."""
-        try:
-            screen = self.screen
-        except ScreenStackError:
-            await self._release_keys()
-            return
-        waited = time.monotonic() - self._held_since
-        if waited >= HOLD_KEYS_FOR or (
-            screen.is_mounted and screen.focused is None and not self._auto_field(screen)
-        ):
-            await self._release_keys()
 
     @staticmethod
     def _auto_field(screen: Screen) -> bool:
         selector = screen.AUTO_FOCUS
         return bool(selector) and any(w.focusable for w in screen.query(selector))
 
-    async def _release_keys(self) -> None:
-        """Hand the keys typed while a new screen placed its focus to that focus, in the order typed (none
-        when the app has already left its screens, on the way out)."""
-        held, self._held_keys = self._held_keys, None
-        if self._hold_timer is not None:
-            self._hold_timer.stop()
-            self._hold_timer = None
-        if not self._screen_stack:
-            return
-        for key in held or ():
-            await App.on_event(self, key)
-
     async def focus_placed(self) -> None:
-        """A widget took the focus: the keys held for a new screen go to it now."""
-        if self._held_keys is not None:
-            await self._release_keys()
+        """A widget took the focus: the keys waiting for a new screen's field may go to it now."""
+        self._focus_wanted_since = None
 
     def action_show_keys(self) -> None:
         """The help overlay: every key of the screen shown (and its focused widget) and of the app."""

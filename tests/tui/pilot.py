@@ -64,8 +64,10 @@ async def workers_done(app: App) -> None:
 
 
 async def settle(pilot: Pilot, delay: float = 0.0) -> None:
-    """Let messages, timers (`delay` seconds) and workers finish, then repaint."""
+    """Let the keys typed reach their widgets, messages, timers (`delay` seconds) and workers finish, then
+    repaint."""
     await pilot.pause(delay or None)
+    await pilot.app.keys_done()
     await workers_done(pilot.app)
     await pilot.pause()
     await workers_done(pilot.app)

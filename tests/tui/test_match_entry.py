@@ -471,3 +471,29 @@ async def test_tab_and_enter_in_points_move_on_blank_rows_are_left_out_and_ctrl_
         assert screen.last_answer is not None and screen.last_answer.accepted_count == 1
         newest = (await pilot.app.client.matches_page(1)).data[0]
         assert [[p.display_name for p in f.players] for f in newest.factions] == [["Elena"], ["Ada"], ["Ben"]]
+
+
+async def test_a_date_an_hour_ahead_is_refused_at_the_date_field_and_nothing_is_sent(make_app):
+    """The seat's clock judges a typed date as the service would (M010): an hour ahead is said at the Date
+    field and nothing is sent; 3 minutes ahead (clocks differ a little) is sent."""
+    async with make_app().run_test(size=(80, 24)) as pilot:  # the clock: 2026-05-28 20:26:40 UTC
+        screen = await open_form(pilot)
+        await quick_fill(pilot, "Catan", [(["Ada"], 1, "9"), (["Ben"], 2, "7")])
+        date = screen.form.field("date")
+        date.value = "2026-05-28 21:30"
+        calls = pilot.app.client.calls
+        await pilot.press("ctrl+s")
+        await settle(pilot)
+        assert pilot.app.client.calls == calls
+        problem = str(screen.form.query_one("#form-problem").render())
+        future = (
+            "The date 2026-05-28 21:30 (UTC) is in the future: a match is recorded once it has been played."
+        )
+        assert problem == f"✘ {future}"
+        assert date.has_class("-invalid") and date.has_focus and date.value == "2026-05-28 21:30"
+        assert [r.points_input.value for r in screen.form.rows] == ["9", "7"]
+        date.value = "2026-05-28 20:29"
+        await pilot.press("ctrl+s")
+        await settle(pilot)
+        assert screen.last_answer is not None and screen.last_answer.accepted_count == 1
+        assert (await pilot.app.client.matches_page(1)).data[0].date == "2026-05-28 20:29:00"

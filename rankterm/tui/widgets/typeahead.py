@@ -6,9 +6,8 @@ while the text keeps the focus; Enter picks the highlighted suggestion and posts
 (`enter`, which a subclass may extend: move on, or hold the text until the candidates arrive). Escape is not
 the list's: it leaves the field, as everywhere (the list closes with the focus), so that "Escape, then the
 letter" holds with a list open too. The list floats over what follows (an overlay), so the form does not
-jump while typing. The field holds the keys typed after Enter until the picker knows where the focus goes
-(see `FormInput`); whoever handles `Picked` moves the focus with `hand_focus` or lets them go with
-`release_keys`.
+jump while typing. Keys typed after Enter wait until the pick and the focus move it makes have landed (the
+app lets keys go one at a time: `rankterm.tui.app_keys`).
 """
 
 from __future__ import annotations
@@ -139,7 +138,7 @@ class TypeAhead(Vertical):
     # ---------------------------------------------------------------- widget
 
     def compose(self) -> ComposeResult:
-        yield FormInput(self._initial, placeholder=self._placeholder, compact=True, hands_over_on=("enter",))
+        yield FormInput(self._initial, placeholder=self._placeholder, compact=True)
         yield SuggestionList()
 
     @property
@@ -160,12 +159,6 @@ class TypeAhead(Vertical):
 
     def focus_input(self) -> None:
         self.input.focus()
-
-    def release_keys(self) -> None:
-        """The focus stays here: the keys typed after Enter are typed here now."""
-        field = self.input
-        if isinstance(field, FormInput):
-            field.release()
 
     def matches(self, text: str) -> list[Any]:
         """The suggestions for `text`: matching candidates, then matching `extra` items, no duplicates."""
@@ -244,8 +237,6 @@ class TypeAhead(Vertical):
         item = self.best(text)
         if item is not None:
             self.pick(item)
-        else:
-            self.release_keys()
 
     @on(Input.Submitted)
     def _submitted(self, event: Input.Submitted) -> None:

@@ -51,10 +51,6 @@ class BotToggle(Checkbox):
         self.refresh()
 
 
-MOVES_ON = ("enter", "ctrl+g")
-"""The keys after which a row's fields may hand the focus to the next faction (see `FormInput`)."""
-
-
 class FactionRow(Vertical):
     """A faction of the match being entered."""
 
@@ -151,7 +147,6 @@ class FactionRow(Vertical):
                 restrict=r"[0-9]*",
                 max_length=5,
                 tooltip="Rank (1 = winner; the same rank for a tie)",
-                hands_over_on=MOVES_ON,
             )
             yield FormInput(
                 placeholder="points",
@@ -159,14 +154,12 @@ class FactionRow(Vertical):
                 compact=True,
                 restrict=r"[-0-9.,]*",
                 max_length=12,
-                hands_over_on=MOVES_ON,
             )
             yield FormInput(
                 placeholder="faction name",
                 id="faction-name",
                 compact=True,
                 max_length=MAX_NAME,
-                hands_over_on=MOVES_ON,
             )
             yield BotToggle("Bot", id="bot", compact=True)
         yield Static("", classes="problem", markup=False)

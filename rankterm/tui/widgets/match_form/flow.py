@@ -4,31 +4,19 @@ The game picked (Enter), the focus is on the first faction's players. Enter on a
 to the next faction (added when needed); `+` keeps the next player in the same faction; Enter on an empty
 players field, or in the rank, points or faction-name field, moves on too; ctrl+g makes the faction the
 game's (a bot faction) and moves on; Enter on the empty last faction sends, once two factions are filled.
-Ranks follow row order unless typed. The focus moves with `hand_focus`, so that keys typed while a faction
-is being added land in it, not in the one left (see `FormInput`).
+Ranks follow row order unless typed. Keys typed while a faction is being added wait for it and land in it,
+not in the one left: the app lets each key go once the one before has settled (`rankterm.tui.app_keys`).
 """
 
 from __future__ import annotations
 
-import asyncio
-
 from textual import on
 from textual.containers import Vertical, VerticalScroll
+from textual.widget import Widget
 
-from rankterm.tui.widgets.form_input import hand_focus
 from rankterm.tui.widgets.match_form.faction_row import FactionRow
 from rankterm.tui.widgets.match_form.game_picker import GamePicker
 from rankterm.tui.widgets.match_form.player_picker import PlayerPicker
-
-
-async def composed(row: FactionRow) -> bool:
-    """Wait until `row` has its fields (a row of a screen that has just opened, or just added, may not have them
-    yet on a busy machine while keys typed in one burst arrive); False when it left the form meanwhile."""
-    while not row.is_mounted:
-        if not row.is_attached:
-            return False
-        await asyncio.sleep(0.01)
-    return row.is_attached
 
 
 class MatchFormFlow(VerticalScroll, can_focus=False):
@@ -56,10 +44,8 @@ class MatchFormFlow(VerticalScroll, can_focus=False):
         if event.game is not None or picker.waiting:
             picker.remove_class("-invalid")
             rows = self.rows
-            if rows and await composed(rows[0]) and rows[0].is_blank():
-                hand_focus(rows[0].first_field)
-                return
-        picker.release_keys()
+            if rows and rows[0].is_mounted and rows[0].is_blank():
+                self._focus(rows[0].first_field)
 
     async def _next_row(self, row: FactionRow) -> FactionRow:
         rows = self.rows
@@ -69,8 +55,11 @@ class MatchFormFlow(VerticalScroll, can_focus=False):
     async def _move_on(self, row: FactionRow) -> None:
         """The focus goes to the next faction's first field (a faction added when `row` is the last)."""
         following = await self._next_row(row)
-        if await composed(following):
-            hand_focus(following.first_field)
+        self._focus(following.first_field)
+
+    def _focus(self, field: Widget) -> None:
+        """Focus `field` now (`Widget.focus` would wait for the app's next turn)."""
+        self.screen.set_focus(field)
 
     @on(PlayerPicker.Done)
     async def _players_done(self, event: PlayerPicker.Done) -> None:
@@ -82,7 +71,6 @@ class MatchFormFlow(VerticalScroll, can_focus=False):
             return
         last = row is self.rows[-1]
         if event.empty and last and row.is_blank():
-            event.picker.release_keys()
             if sum(not r.is_blank() for r in self.rows) >= 2:
                 await self.run_action("screen.send")
             return
@@ -100,9 +88,8 @@ class MatchFormFlow(VerticalScroll, can_focus=False):
         row = event.row
         if row.is_bot:
             row.bot_box.value = False
-            self.call_after_refresh(hand_focus, row.picker.input)
+            self.call_after_refresh(self._focus, row.picker.input)  # once the players field shows again
             return
         following = await self._next_row(row)
-        if await composed(following):
-            hand_focus(following.first_field)
+        self._focus(following.first_field)
         row.bot_box.value = True

@@ -291,8 +291,9 @@ class MatchForm(MatchFormFlow, can_focus=False):
         """The match in the form, or None after showing why it cannot be sent.
 
         `taken_ids`: external ids that are already recorded or queued (refused here, before the service).
-        `now`: the date an empty date field stands for (the moment of recording); None leaves the date
-        to the service.
+        `now`: the date an empty date field stands for (the moment of recording), and the clock a typed date
+        may not be more than `FUTURE_LEEWAY` ahead of (M010, said at the Date field); None leaves the date to
+        the service.
         """
         self.clear_problems()
         problems: list[tuple[str, str]] = []
@@ -321,7 +322,7 @@ class MatchForm(MatchFormFlow, can_focus=False):
             "id": external_id or None,
             "date": date or (now.strftime(DATE_FORMAT) if now is not None else None),
         }
-        match, judged = read_match(raw)
+        match, judged = read_match(raw, now)  # `now` also judges a typed date: not ahead of it (M010)
         has_game = any(field == "game" for field, _ in problems)
         problems += [
             (self._row_field(p.field, used), p.sentence)

@@ -98,12 +98,9 @@ class _PlayerInput(FormInput):
         key: str
 
     async def _on_key(self, event: events.Key) -> None:
-        if self.holding or self.app.focused is not self:
-            return  # `FormInput`'s: held, or sent where the focus went
         if event.character == TEAM_KEY or (event.key == "tab" and self.value.strip()):
             event.stop()
-            event.prevent_default()  # the picker picks first, and what follows waits for it
-            self.hold()
+            event.prevent_default()  # not typed, nor Tab's plain focus move: the picker picks first
             self.post_message(self.PickKey(self, event.key))
 
     def action_delete_left(self) -> None:
@@ -172,7 +169,7 @@ class PlayerPicker(TypeAhead):
 
     def compose(self) -> ComposeResult:
         with Horizontal(id="chips"):
-            yield _PlayerInput(placeholder=self._placeholder, compact=True, hands_over_on=("enter", "ctrl+g"))
+            yield _PlayerInput(placeholder=self._placeholder, compact=True)
         yield SuggestionList()
 
     # ------------------------------------------------------------ TypeAhead hooks
@@ -306,8 +303,6 @@ class PlayerPicker(TypeAhead):
             self.post_message(self.Done(self, empty=True))
         elif self._take(text):
             self.post_message(self.Done(self, empty=False))
-        else:
-            self.release_keys()
 
     def _chips_changed(self) -> None:
         self.post_message(self.Changed(self))
@@ -350,9 +345,6 @@ class PlayerPicker(TypeAhead):
             self._take(self.text)
         if event.key == "tab":
             self.screen.focus_next()
-            event.field.release(to=self.screen.focused)
-        else:
-            self.release_keys()
 
     @on(PlayerChip.Remove)
     def _chip_clicked(self, event: PlayerChip.Remove) -> None:
