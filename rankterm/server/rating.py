@@ -93,6 +93,7 @@ if TYPE_CHECKING:
 __all__ = [
     "BELTS",
     "K_SIGMA",
+    "RATING_MODEL",
     "REE_REFERENCE",
     "REE_SCALE",
     "STATUSES",
@@ -117,6 +118,12 @@ WEIGHT_FACTORS: dict[str, float] = {
     "heavy": 1.5,
     "massive": 2.0,
 }
+
+
+RATING_MODEL = "openskill 6.2 BradleyTerryFull"
+"""The model behind every skill, with the openskill release it was checked against (a test compares both with
+what is installed). Any change to the model changes this module, so the demo kept between runs (named by a
+hash of the service's code) is seeded again."""
 
 
 @cache

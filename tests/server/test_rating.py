@@ -9,8 +9,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from rankterm.server import rating
 from rankterm.server.rating import (
     BELTS,
+    RATING_MODEL,
     WEIGHT_FACTORS,
     FactionResult,
     Skill,
@@ -41,6 +43,16 @@ def test_initial_skill_is_openskill_default_and_reads_below_2000() -> None:
     skill = initial_skill()
     assert skill == Skill(25.0, 25.0 / 3.0)
     assert 1000 < ree(skill) < 2000
+
+
+def test_the_rating_model_is_the_one_named_and_installed() -> None:
+    # An openskill release or a model other than the one named fails here until RATING_MODEL is updated.
+    from importlib.metadata import version
+
+    model = rating._model()
+    release = ".".join(version("openskill").split(".")[:2])
+    assert f"openskill {release} {type(model).__name__}" == RATING_MODEL
+    assert initial_skill() == Skill(mu=float(model.mu), sigma=float(model.sigma))
 
 
 def test_winner_gains_and_loser_loses() -> None:
