@@ -59,7 +59,7 @@ from rankterm.api.importing.mapping import (
 from rankterm.api.importing.plays import SourcePlay, machine_zone_name, unreadable_date
 from rankterm.api.importing.ranks import Side, sides
 from rankterm.api.models import NewMatch
-from rankterm.api.new_match import MAX_NAME, future_date_problem, read_match
+from rankterm.api.new_match import FUTURE_LEEWAY, MAX_NAME, Problem, future_date_problem, read_match
 from rankterm.api.wire import DATE_FORMAT
 
 if TYPE_CHECKING:
@@ -228,8 +228,17 @@ class _Planner:
     ) -> None:
         self.client, self.plan, self.players, self.games = client, plan, players, games
         self.map_file, self.outbox, self.now, self.oldest = map_file, outbox, now, oldest
+        self.latest = (now + FUTURE_LEEWAY).strftime(DATE_FORMAT)
+        """Dates (whole seconds, as the sources give them) after this one are ahead of now by more than the
+        leeway: compared as text, the rule itself asked only for those."""
         assert plan._db is not None
         self.db = plan._db
+
+    def _ahead(self, date: str) -> Problem | None:
+        """M010 for a play dated more than the leeway ahead of now (`new_match.future_date_problem`)."""
+        if date <= self.latest:
+            return None
+        return future_date_problem(datetime.strptime(date, DATE_FORMAT), self.now)
 
     def skip(self, play: SourcePlay, kind: str, reason: str) -> None:
         self.plan.skip_counts[kind] += 1
@@ -266,7 +275,7 @@ class _Planner:
             self.plan.already += 1
             self.plan.queued += 1
             return
-        ahead = future_date_problem(datetime.strptime(play.date, DATE_FORMAT), self.now)
+        ahead = self._ahead(play.date)
         if ahead is not None:
             self.skip(play, FUTURE, ahead.sentence.rstrip("."))
             return
