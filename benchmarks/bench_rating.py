@@ -10,7 +10,8 @@ For each candidate model (openskill's PlackettLuce, BradleyTerryFull, ThurstoneM
    placed better never ends with a lower mu or ree than one it beat", "tied factions end with the same
    skill", "a match's result does not depend on the order its factions are listed in", and how many
    2-player ties of equals move mu.
-2. Ordinary matches: mu change of an expected result and of an upset, in a duel and in a 4-player match.
+2. Ordinary matches: mu change of an expected result and of an upset, in a duel and in a 4-player match, and
+   of the winner of a fresh 4- and 8-player match (with the winner's sigma).
 3. Accuracy: simulated groups (12 players with hidden strengths, 2-6 player matches, 10 % ties, 600 matches):
    how often the ree before a match orders two of its players as they then finish (second half of the
    season), and the Kendall tau of the final standings against the hidden strengths; mean over seasons.
@@ -126,9 +127,11 @@ def ordinary_matches() -> str:
     first = gain([FactionResult(1, ("s",)), *others], four, "s")
     last = gain([FactionResult(5, ("s",)), *others], four, "s")
     fresh = rate_match([FactionResult(r, (f"p{r}",)) for r in range(1, 5)], {}, "normal")["p1"].mu - 25.0
+    eight = rate_match([FactionResult(r, (f"p{r}",)) for r in range(1, 9)], {}, "normal")["p1"]
     return (
         f"duel 32 v 18: expected {expected:+.2f}, upset {upset:+.2f} | 32 among three 25s: first {first:+.2f}, "
-        f"last {last:+.2f} | fresh 4-player winner {fresh:+.2f}"
+        f"last {last:+.2f} | fresh 4-player winner {fresh:+.2f} | fresh 8-player winner {eight.mu - 25.0:+.2f}, "
+        f"sigma 8.33 -> {eight.sigma:.2f}"
     )
 
 
