@@ -28,12 +28,17 @@ Prints:
   the time other processes held the cores); the store also with its snapshot cache emptied before each
   request (a snapshot is read into Python once per store and kept: consecutive matches share one, so the
   first figures are mostly warm; the cold one is what a first request after a far-away match costs);
+- one match sent alone dated a day and 31 days before the group's latest, beside one dated after it
+  (appended), median of `BACKDATED_REPEATS` each, and their ratio: a backdated match takes its place in the
+  played order, the later matches move one number up and its subsets are rated again from that point;
 - total load time and the size of the database file.
 
-``--standings DB`` skips loading and times the standings of a database an earlier run kept with ``--db``.
+``--standings DB`` skips loading and times the standings of a database an earlier run kept with ``--db``;
+``--backdating DB`` times only the backdated matches, in such a database (which keeps them).
 
     python benchmarks/bench_server.py [--matches 100000] [--players 500] [--seed 1] [--db FILE]
     python benchmarks/bench_server.py --standings FILE [--matches 100000]
+    python benchmarks/bench_server.py --backdating FILE
 """
 
 from __future__ import annotations
@@ -68,6 +73,7 @@ START = datetime(2023, 1, 6, 19, 30)
 YEARS = 3
 GENEROUS = QuotaLimits(*([10**12] * 9))
 FLAT = 1.2  # expected end/start ratio of insert time, at most
+BACKDATED_REPEATS = 5
 HTTP_MS, STORE_MS = 5.0, 3.0  # expected median standings latency, at most
 
 
@@ -226,6 +232,27 @@ class Loader:
         self.done = 0
         self.spent = 0.0
 
+    @classmethod
+    def reopened(cls, db: Path, seed: int) -> Loader:
+        """A loader on the one group of a database an earlier run kept, with a new client; the season goes on
+        after the matches it holds (its players and games as found)."""
+        self = cls.__new__(cls)
+        self.store = Store(db)
+        self.group = self.store.groups()[0][0]
+        self.key, self.secret = self.store.create_client(self.group)
+        self.client_id = self.store.authenticate(self.key, self.secret).id
+        player_ids: list[str] = []
+        page = 1
+        while batch := self.store.players_page(self.group, page).data:
+            player_ids += [p.id for p in batch]
+            page += 1
+        self.game_ids = {g.name: g.id for g in self.store.games(self.group)}
+        self.done = self.store.match_status(self.group).total
+        self.season = Season(seed, player_ids, self.game_ids, self.done)
+        self.counter = PageCounter(self.store._conn)
+        self.spent = 0.0
+        return self
+
     def batch(self, count: int, timings: Timings | None = None) -> None:
         """Record the season's next `count` matches (one request's batch), timed into `timings`."""
         body = [self.season.match(i) for i in range(self.done, self.done + count)]
@@ -358,6 +385,51 @@ def time_standings(store: Store, group: int, key: str, secret: str, subset: str,
         )
 
 
+def time_backdating(loader: Loader, repeats: int = BACKDATED_REPEATS) -> None:
+    """Print the cost of one match dated a day and 31 days before the group's latest (it takes its place in
+    the played order: the later matches move one number up and its subsets are rated again from there),
+    beside one dated after it (appended), each sent alone as one request; median of `repeats`, in turns."""
+    store, group = loader.store, loader.group
+    kinds = {"appended": 0, "backdated by 1 day": 1, "backdated by 31 days": 31}
+    times: dict[str, list[float]] = {kind: [] for kind in kinds}
+    cpu: dict[str, list[float]] = {kind: [] for kind in kinds}
+    moved: dict[str, list[int]] = {kind: [] for kind in kinds}
+    for k in range(repeats):
+        for kind, days in kinds.items():
+            latest = store.matches_page(group, None, 1).data[0]
+            body = loader.season.match(loader.done)
+            loader.done += 1
+            if days:
+                date = datetime.strptime(latest.date, DATE_FORMAT) - timedelta(days=days, minutes=k)
+                body["date"] = date.strftime(DATE_FORMAT)
+            began, began_cpu = time.perf_counter(), time.process_time()
+            answer = store.add_matches(group, body, client_id=loader.client_id, limits=GENEROUS)
+            times[kind].append(time.perf_counter() - began)
+            cpu[kind].append(time.process_time() - began_cpu)
+            if answer.rejected_count:
+                raise SystemExit(f"{kind}: refused: {answer.rejected[0].errors}")
+            with store._read() as conn:
+                placed, latest_number = conn.execute(
+                    "SELECT number, (SELECT max(number) FROM matches WHERE group_id = ?) FROM matches"
+                    " WHERE group_id = ? AND external_id = ?",
+                    (group, group, body["id"]),
+                ).fetchone()
+            moved[kind].append(latest_number - placed)
+    appended, appended_cpu = statistics.median(times["appended"]), statistics.median(cpu["appended"])
+    print(
+        f"\nOne match sent alone, at {loader.done:,} matches, median of {repeats} (wall clock, and CPU of this"
+        " process):"
+    )
+    for kind in kinds:
+        median, median_cpu = statistics.median(times[kind]), statistics.median(cpu[kind])
+        print(
+            f"  {kind:<21} {median * 1000:8.1f} ms ({median / appended:6.1f} x appended),"
+            f" CPU {median_cpu * 1000:8.1f} ms ({median_cpu / appended_cpu:6.1f} x);"
+            f" {statistics.median(moved[kind]):,.0f} later matches moved"
+        )
+    print(f"  (load average now {_load()})")
+
+
 def _load() -> str:
     try:
         return " ".join(Path("/proc/loadavg").read_text().split()[:3])
@@ -380,9 +452,24 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--standings", type=Path, metavar="DB", help="only time the standings of a database kept with --db"
     )
+    parser.add_argument(
+        "--backdating",
+        type=Path,
+        metavar="DB",
+        help="only time backdated matches, in a database kept with --db (it gets the matches timed)",
+    )
     args = parser.parse_args(argv)
     if args.standings is not None:
         return standings_only(args.standings, args.matches)
+    if args.backdating is not None:
+        if not args.backdating.exists():
+            parser.error(f"{args.backdating} does not exist")
+        loader = Loader.reopened(args.backdating, args.seed)
+        try:
+            time_backdating(loader)
+        finally:
+            loader.store.close()
+        return 0
     if args.db is not None and args.db.exists():
         parser.error(f"{args.db} exists")
     if args.matches < 2 * BATCH or args.players < 12:
@@ -434,6 +521,7 @@ def main(argv: list[str] | None = None) -> int:
 
         subset = game_subset_key(game_ids["Catan"])
         time_standings(store, group, key, secret, subset, args.matches)
+        time_backdating(late)
 
         size = db.stat().st_size
         wal = Path(f"{db}-wal")

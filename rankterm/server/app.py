@@ -13,7 +13,10 @@ that is plain ASGI (`rankterm.server.asgi`), not Starlette's router: the same an
 
 Paths (SERVICE.md, WIRE.md "Paths"): ``matches[/<subset>][/<page>]``, ``rankings[/<subset>]/<n|last>
 [/<page>]``, ``players[/<page>]``. Subset ids are never all digits, so ``matches/3`` is page 3 and
-``rankings/last/2`` is page 2 of the main subset's latest standings.
+``rankings/last/2`` is page 2 of the main subset's latest standings. ``<n>`` is the n-th match played:
+matches are numbered in the order they were played (date, then arrival), and one dated before others moves
+them a number up and the standings after it are worked out again (`matches`, "Numbers follow the played
+order"); a date more than 5 minutes ahead of the service's clock is M010.
 """
 
 from __future__ import annotations

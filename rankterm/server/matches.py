@@ -1,9 +1,23 @@
 """New matches: judged one by one (M-codes), then recorded with their subsets and ratings in one go.
 
 `judge` reads every item of a batch with `read_match` (the client's own judge, so both sides read the wire
-and the rules of a valid match the same way: M002, M004, M006 … M009, see rankterm/api/new_match.py) and
-adds what only the store can tell; `record` stores an accepted match, puts it in the main subset and in its
-game's subset (made with the game's first match), and rates it in both.
+and the rules of a valid match the same way: M002, M004, M006 … M010, see rankterm/api/new_match.py; M010,
+a date more than 5 minutes ahead, is judged by the service's clock) and adds what only the store can tell;
+`Recorder` stores the accepted matches, puts each in the main subset and in its game's subset (made with
+the game's first match), and rates it in both.
+
+Numbers follow the played order. A group's matches are numbered 1, 2, … in the order they were played: by
+date, and matches of the same date in the order they arrived (row id). A match dated at or after the
+group's latest (the usual case, and a match sent without a date, dated now) takes the next number and is
+rated at once, at a cost that does not grow with the history. A match dated earlier (entered the next
+morning, sent from an offline seat's outbox, imported from an older file; any past date is accepted, even
+one before the group's first match) takes the number right after the last match dated at or before it;
+every later match moves one number up (its ``id`` and ``externalId`` stay), and in the subsets the match
+is in, every later match is rated again, in order, from that point (`Recorder`); the other subsets are only
+renumbered. So ``rankings/<n>`` is the standings after the n-th match played, and the same matches end
+with the same numbers and standings whatever order, and however batched, they arrive in. A client sees a
+match placed before others as the match at a number it knew having another ``id``, or a subset's count
+grown by more than the matches it added at the end.
 
 Codes the store adds (WIRE.md; M004… are ours):
 
@@ -18,7 +32,7 @@ Match type (ours): with a bot faction, ``player_vs_bot`` when the humans are one
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
@@ -373,12 +387,20 @@ def _side(game_id: int, rank: int, bot: bool, player_ids: Sequence[str]) -> rank
 
 def rerate(conn: Conn, subset_id: int, start: int) -> None:
     """Rate every match of the subset numbered `start` and after, in order, as `rankings.record` rates a
-    new one (their ratings must have been undone: `rankings.forget_from`)."""
+    new one (`rankings.replay`; their ratings must have been undone: `rankings.forget_from`)."""
     tail = conn.execute(
         "SELECT s.number, s.seq, s.match_id, m.date, m.weight, m.game_id FROM subset_matches s"
         " JOIN matches m ON m.id = s.match_id WHERE s.subset_id = ? AND s.number >= ? ORDER BY s.number",
         (subset_id, start),
     ).fetchall()
+    rankings.replay(conn, subset_id, _with_sides(conn, tail))
+
+
+def _with_sides(
+    conn: Conn, tail: Sequence[tuple]
+) -> Iterator[tuple[int, int, str, list[rankings.Side], str]]:
+    """(number, seq, date, sides, weight) of each match of `tail` (number, seq, id, date, weight, game id),
+    their factions read `REPLAY_CHUNK` matches at a time."""
     for chunk in range(0, len(tail), REPLAY_CHUNK):
         rows = tail[chunk : chunk + REPLAY_CHUNK]
         ids = [r[2] for r in rows]
@@ -387,21 +409,21 @@ def rerate(conn: Conn, subset_id: int, start: int) -> None:
         for match_id, idx, rank, bot in conn.execute(
             f"SELECT match_id, idx, rank, bot FROM factions WHERE match_id IN ({marks}) ORDER BY match_id, idx",
             ids,
-        ):
+        ).fetchall():
             factions.setdefault(match_id, []).append((idx, rank, bool(bot)))
         members: dict[tuple[int, int], list[str]] = {}
         for match_id, idx, pid in conn.execute(
             f"SELECT match_id, idx, player_id FROM faction_players WHERE match_id IN ({marks})"
             " ORDER BY match_id, idx, pos",
             ids,
-        ):
+        ).fetchall():
             members.setdefault((match_id, idx), []).append(pid)
         for number, seq, match_id, date, weight, game_id in rows:
             sides = [
                 _side(game_id, rank, bot, members.get((match_id, idx), []))
                 for idx, rank, bot in factions[match_id]
             ]
-            rankings.record(conn, subset_id, number, seq, date, sides, weight)
+            yield number, seq, date, sides, weight
 
 
 REPLAY_CHUNK = 500

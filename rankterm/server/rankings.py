@@ -6,8 +6,10 @@ each participant gets one ``rating_history`` row and its ``rating_current`` row 
 The history is kept in match order (key: subset, match number, player), so a match appends at the end of
 the table: the pages a match writes do not grow with the history (schema v3). Each history row names the
 player's previous match in the subset (``prev``), and after every `schema.SNAPSHOT_EVERY`-th match of a
-subset its listed players' standings are copied into ``rating_snapshot``. Matches are rated in order of
-acceptance (their group-wide number).
+subset its listed players' standings are copied into ``rating_snapshot``. Matches are rated in the order
+they were played (their group-wide number, `matches` says how it is given): a match placed before others
+undoes the subset's ratings after it (`forget_from`), moves the later ones a number up (`make_room`) and
+rates them again (`replay`: the results `record` gives, with the subset's standings held in Python).
 
 Reading the standings after match n (`standings`, `standings_page`) never scans the history, and brings
 into Python only what the page needs (a page of 25 among 500 players: Python's cost per row fetched was
@@ -49,7 +51,7 @@ from __future__ import annotations
 import re
 import sqlite3
 from bisect import bisect_left
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from functools import lru_cache
@@ -80,6 +82,103 @@ class Side:
     bot: bool = False
 
 
+_HISTORY_ROW = (
+    "INSERT INTO rating_history (subset_id, number, player, prev, match_date, mu, sigma, ree, best_ree, played,"
+    " last_date) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+)
+_CURRENT_ROW = (
+    "INSERT INTO rating_current (subset_id, player, bot, first_number, number, mu, sigma, best_ree, played,"
+    " last_date, ree, sort_key) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?,"
+    " coalesce((SELECT sort_key FROM players WHERE id = ?), ''))"
+    " ON CONFLICT (subset_id, player) DO UPDATE SET bot = excluded.bot,"
+    " first_number = excluded.first_number, number = excluded.number, mu = excluded.mu,"
+    " sigma = excluded.sigma, best_ree = excluded.best_ree, played = excluded.played,"
+    " last_date = excluded.last_date, ree = excluded.ree"
+)
+_SNAPSHOT_ROW = (
+    "INSERT INTO rating_snapshot (subset_id, at_number, player, number, ree, best_ree, played, last_date)"
+    " VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Standing:
+    """A participant's ``rating_current`` row: skill, best ree, matches played, latest date, their first and
+    latest match numbers in the subset, ree, whether a bot."""
+
+    mu: float
+    sigma: float
+    best_ree: float
+    played: int
+    last_date: str
+    first_number: int
+    number: int
+    ree: float = 0.0
+    bot: bool = False
+
+
+def _rated(
+    current: dict[str, Standing], number: int, date: str, sides: Sequence[Side], weight: str
+) -> dict[str, Standing]:
+    """Each participant's standing after match `number` (at `date`), from `current` (theirs before it; a
+    participant missing from it is new to the subset)."""
+    skills = {k: rating.Skill(v.mu, v.sigma) for k, v in current.items()}
+    factions = [rating.FactionResult(s.rank, s.keys, s.bot) for s in sides]
+    bots = {k for s in sides if s.bot for k in s.keys}
+    out = {}
+    for key, skill in rating.rate_match(factions, skills, weight).items():
+        before = current.get(key)
+        ree = rating.ree(skill)
+        out[key] = Standing(
+            skill.mu,
+            skill.sigma,
+            max(before.best_ree, ree) if before else ree,
+            before.played + 1 if before else 1,
+            max(before.last_date, date) if before else date,
+            before.first_number if before else number,
+            number,
+            ree,
+            key in bots,
+        )
+    return out
+
+
+def _history_row(subset_id: int, key: str, new: Standing, before: Standing | None, date: str) -> tuple:
+    """The parameters of `_HISTORY_ROW`: `new` after the match at `date`, pointing at the row `before` it."""
+    prev = before.number if before else 0
+    return (
+        subset_id,
+        new.number,
+        key,
+        prev,
+        date,
+        new.mu,
+        new.sigma,
+        new.ree,
+        new.best_ree,
+        new.played,
+        new.last_date,
+    )
+
+
+def _current_row(subset_id: int, key: str, new: Standing) -> tuple:
+    """The parameters of `_CURRENT_ROW` (the last one finds the player's sort key)."""
+    return (
+        subset_id,
+        key,
+        int(new.bot),
+        new.first_number,
+        new.number,
+        new.mu,
+        new.sigma,
+        new.best_ree,
+        new.played,
+        new.last_date,
+        new.ree,
+        key,
+    )
+
+
 def record(
     conn: Conn, subset_id: int, number: int, seq: int, date: str, sides: Sequence[Side], weight: str
 ) -> None:
@@ -87,49 +186,16 @@ def record(
     keys = [k for side in sides for k in side.keys]
     marks = ",".join("?" * len(keys))
     current = {
-        row[0]: row[1:]
+        row[0]: Standing(*row[1:])
         for row in conn.execute(
             "SELECT player, mu, sigma, best_ree, played, last_date, first_number, number FROM rating_current"
             f" WHERE subset_id = ? AND player IN ({marks})",
             (subset_id, *keys),
         )
     }
-    skills = {k: rating.Skill(v[0], v[1]) for k, v in current.items()}
-    factions = [rating.FactionResult(s.rank, s.keys, s.bot) for s in sides]
-    new = rating.rate_match(factions, skills, weight)
-    bots = {k for s in sides if s.bot for k in s.keys}
-    for key, skill in new.items():
-        _, _, best, played, last, first, prev = current.get(key, (0, 0, 0.0, 0, "", number, 0))
-        ree = rating.ree(skill)
-        best, played, last = max(best, ree), played + 1, max(last, date)
-        conn.execute(
-            "INSERT INTO rating_history (subset_id, number, player, prev, match_date, mu, sigma, ree, best_ree,"
-            " played, last_date) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            (subset_id, number, key, prev, date, skill.mu, skill.sigma, ree, best, played, last),
-        )
-        conn.execute(
-            "INSERT INTO rating_current (subset_id, player, bot, first_number, number, mu, sigma,"
-            " best_ree, played, last_date, ree, sort_key) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?,"
-            " coalesce((SELECT sort_key FROM players WHERE id = ?), ''))"
-            " ON CONFLICT (subset_id, player) DO UPDATE SET bot = excluded.bot,"
-            " first_number = excluded.first_number, number = excluded.number, mu = excluded.mu,"
-            " sigma = excluded.sigma, best_ree = excluded.best_ree, played = excluded.played,"
-            " last_date = excluded.last_date, ree = excluded.ree",
-            (
-                subset_id,
-                key,
-                int(key in bots),
-                first,
-                number,
-                skill.mu,
-                skill.sigma,
-                best,
-                played,
-                last,
-                ree,
-                key,
-            ),
-        )
+    for key, new in _rated(current, number, date, sides, weight).items():
+        conn.execute(_HISTORY_ROW, _history_row(subset_id, key, new, current.get(key), date))
+        conn.execute(_CURRENT_ROW, _current_row(subset_id, key, new))
     if seq % SNAPSHOT_EVERY == 0:
         conn.execute(
             "INSERT INTO rating_snapshot (subset_id, at_number, player, number, ree, best_ree, played,"
@@ -137,6 +203,52 @@ def record(
             " FROM rating_current WHERE subset_id = ? AND bot = 0",
             (number, subset_id),
         )
+
+
+REPLAY_FLUSH = 2000
+"""Matches `replay` rates between two writes of their history rows."""
+
+
+def replay(conn: Conn, subset_id: int, matches: Iterable[tuple[int, int, str, Sequence[Side], str]]) -> None:
+    """Rate `matches` (number, seq, date, sides, weight; in order, all after the subset's rated ones) as
+    `record` rates each, with the same results, but with the subset's standings held in Python: one read of
+    ``rating_current``, and the rows written a few thousand matches at a time (a migration rates a whole
+    history this way, a match placed before others everything after it)."""
+    state = {
+        row[0]: Standing(*row[1:])
+        for row in conn.execute(
+            "SELECT player, mu, sigma, best_ree, played, last_date, first_number, number, ree, bot"
+            " FROM rating_current WHERE subset_id = ?",
+            (subset_id,),
+        )
+    }
+    history: list[tuple] = []
+    snapshot: list[tuple] = []
+    touched: set[str] = set()
+
+    def flush() -> None:
+        conn.executemany(_HISTORY_ROW, history)
+        conn.executemany(_SNAPSHOT_ROW, snapshot)
+        conn.executemany(_CURRENT_ROW, [_current_row(subset_id, key, state[key]) for key in touched])
+        history.clear()
+        snapshot.clear()
+        touched.clear()
+
+    for done, (number, seq, date, sides, weight) in enumerate(matches, 1):
+        current = {k: state[k] for side in sides for k in side.keys if k in state}
+        for key, new in _rated(current, number, date, sides, weight).items():
+            history.append(_history_row(subset_id, key, new, current.get(key), date))
+            state[key] = new
+            touched.add(key)
+        if seq % SNAPSHOT_EVERY == 0:
+            snapshot += [
+                (subset_id, number, key, v.number, v.ree, v.best_ree, v.played, v.last_date)
+                for key, v in state.items()
+                if not v.bot
+            ]
+        if done % REPLAY_FLUSH == 0:
+            flush()
+    flush()
 
 
 def forget_from(conn: Conn, subset_id: int, start: int) -> None:

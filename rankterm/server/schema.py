@@ -10,8 +10,10 @@ Layout (one file, several groups):
 - ``meta``: key/value of the service itself (the token signing key, the catalogue fingerprint).
 - ``groups``, ``clients`` (API key + scrypt hash of the secret), ``players`` (per group).
 - ``games``: the catalogue (``group_id`` NULL, ``catalogue_pos`` set) and games a group created by name.
-- ``matches``, ``factions``, ``faction_players``: what was recorded, as received.
-- ``subsets``, ``subset_matches`` (``seq`` = position inside the subset, so counts need no scan).
+- ``matches``, ``factions``, ``faction_players``: what was recorded, as received; a match's ``number`` is
+  its place in the group's played order (date, then arrival), moved up when an earlier match arrives.
+- ``subsets``, ``subset_matches`` (``seq`` = position inside the subset, so counts need no scan);
+  ``subsets.history_version`` goes up each time the group's numbers move.
 - ``rating_current`` (latest skill and ree per subset and participant), ``rating_history`` (one row per
   match a participant played in a subset, in match order: keyed by subset, match number, player; ``prev`` is
   the player's previous match number in the subset, ``last_date`` the latest date so far) and
