@@ -24,7 +24,6 @@ from __future__ import annotations
 
 import argparse
 import hmac
-import ipaddress
 import secrets
 import shlex
 import sys
@@ -32,6 +31,7 @@ import time
 from typing import TYPE_CHECKING, Any
 
 from rankterm.api.errors import RanktermError
+from rankterm.server.addresses import host_port, is_loopback, reachable, url
 
 if TYPE_CHECKING:
     from aiohttp import web
@@ -75,16 +75,6 @@ def register(sub: argparse._SubParsersAction) -> None:
     parser.set_defaults(run=run)
 
 
-def is_loopback(host: str) -> bool:
-    """True when `host` only accepts connections from this machine."""
-    if host == "localhost":
-        return True
-    try:
-        return ipaddress.ip_address(host).is_loopback
-    except ValueError:
-        return False
-
-
 def new_join_code(length: int = 8) -> str:
     """A random code of `length` letters and digits that read unambiguously aloud (about 40 bits)."""
     return "".join(secrets.choice(CODE_ALPHABET) for _ in range(length))
@@ -126,6 +116,21 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
+def start_lines(title: str, host: str, port: int, join_code: str | None) -> list[str]:
+    """What `rankterm web` says when it starts: where browsers open it (for a wildcard host, each address of
+    this machine, never the wildcard), and the join code, or why there is none, true of `host`."""
+    reached = [url(a.ip, port) for a in reachable(host)] or [url(host, port)]
+    lines = [f"serving {title} on {' and '.join(reached)} (Ctrl+C stops)"]
+    if join_code:
+        lines.append(f"join code {join_code}  (or open {reached[0]}?code={join_code})")
+    elif is_loopback(host):
+        why = "localhost is this machine" if host == "localhost" else f"{host} is a loopback address"
+        lines.append(f"no join code: only this machine can connect ({why})")
+    else:
+        lines.append(f"no join code: whoever can reach {host_port(host, port)} can connect")
+    return lines
+
+
 def seat_server(command: str, *, host: str, port: int, join_code: str | None, title: str) -> Any:
     """A textual-serve `Server` for `command` with the join code and same-origin checks of this module."""
     import aiohttp_jinja2
@@ -143,13 +148,8 @@ def seat_server(command: str, *, host: str, port: int, join_code: str | None, ti
             """textual-serve's Rich log handler is left out: one plain line per start is said instead."""
 
         async def on_startup(self, app: web.Application) -> None:
-            shown = "localhost" if host in ("0.0.0.0", "::") else host
-            where = f"http://{shown}:{port}/"
-            print(f"rankterm web: serving {title} on {where} (Ctrl+C stops)", flush=True)
-            if self.join_code:
-                print(f"rankterm web: join code {self.join_code}  (or open {where}?code={self.join_code})")
-            else:
-                print("rankterm web: no join code: only this machine can connect (--host 127.0.0.1)")
+            for line in start_lines(title, host, port, self.join_code):
+                print(f"rankterm web: {line}")
             sys.stdout.flush()
 
         async def _make_app(self) -> web.Application:

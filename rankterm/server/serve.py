@@ -26,9 +26,10 @@ from typing import TextIO
 import platformdirs
 import uvicorn
 
+from rankterm.server.addresses import WILDCARDS, Address, host_port, is_loopback, reachable, url
 from rankterm.server.app import create_app
 from rankterm.server.schema import SchemaTooNew
-from rankterm.server.seed import seed_demo
+from rankterm.server.seed import DEMO_KEY, DEMO_SECRET, seed_demo
 from rankterm.server.store import Store
 
 ENV_DB = "RANKTERM_SERVE_DB"
@@ -74,19 +75,60 @@ def _parser() -> argparse.ArgumentParser:
     return parser
 
 
-def _url(host: str, port: int) -> str:
-    shown = f"[{host}]" if ":" in host else host
-    return f"http://{shown}:{port}/"
+def base_urls(host: str, port: int, addresses: list[Address] | None = None) -> list[tuple[str, Address]]:
+    """Where the service on `host`:`port` is reached, as (URL, address): `host` itself, or for a wildcard
+    this machine's addresses (`addresses.reachable`), others' first; never the wildcard."""
+    return [(url(a.ip, port), a) for a in reachable(host, addresses)]
 
 
-def print_client(out: TextIO, key: str, secret: str, base_url: str, *, note: str) -> None:
-    """Print a client's credentials once, with the profile snippet for rankterm's config.toml."""
+def where_text(host: str, port: int, reached: list[tuple[str, Address]]) -> str:
+    """One sentence on who can use the URLs `reached`, or "" when there is nothing to add."""
+    if is_loopback(host):
+        return (
+            f"({url(host, port)} answers this machine only: `rankterm serve --host 0.0.0.0` serves the other"
+            " laptops.)"
+        )
+    if host not in WILDCARDS:
+        return ""
+    shown = [f"{u} ({a.interface})" if not a.loopback else f"{u} (this machine only)" for u, a in reached]
+    if not any(not a.loopback for _, a in reached):
+        return (
+            "(On the other laptops, put this machine's address in base_url: no other address was found here.)"
+        )
+    return (
+        f"This machine is reached at {', '.join(shown)}: on another laptop use the address of the network"
+        " it shares with this one."
+    )
+
+
+def profile_block(name: str, base_url: str, key: str, secret: str) -> str:
+    """The lines of a profile to paste into rankterm's config.toml."""
+    return f'[profiles.{name}]\nbase_url = "{base_url}"\nkey = "{key}"\nsecret = "{secret}"\n'
+
+
+def print_client(
+    out: TextIO,
+    key: str,
+    secret: str,
+    host: str,
+    port: int,
+    *,
+    note: str,
+    profile: str = "home",
+    once: bool = True,
+) -> None:
+    """Print a client's credentials (`once`: the secret is shown only this once), with the profile to paste
+    into rankterm's config.toml: its base_url an address others can reach (never a wildcard)."""
     print(note, file=out)
-    print(f"  key:    {key}\n  secret: {secret}   (shown only this once)\n", file=out)
-    print("Add it to a rankterm profile (config.toml):\n", file=out)
-    print(f'[profiles.home]\nbase_url = "{base_url}"\nkey = "{key}"\nsecret = "{secret}"\n', file=out)
-    if any(wild in base_url for wild in ("0.0.0.0", "[::]")):
-        print("(On the other laptops, put this machine's address in base_url.)\n", file=out)
+    if once:
+        print(f"  key:    {key}\n  secret: {secret}   (shown only this once)\n", file=out)
+    print("Paste this profile into rankterm's config.toml (`rankterm locate` says where it is):\n", file=out)
+    reached = base_urls(host, port)
+    base_url = reached[0][0] if reached else url("127.0.0.1" if ":" not in host else "::1", port)
+    print(profile_block(profile, base_url, key, secret), file=out)
+    where = where_text(host, port, reached)
+    if where:
+        print(where + "\n", file=out)
 
 
 def _bind(host: str, port: int) -> socket.socket:
@@ -165,19 +207,16 @@ def worker_app() -> object:
 
 
 def _serve(store: Store, args: argparse.Namespace, path: Path | str, out: TextIO) -> int:
-    if args.demo and not store.groups():
-        key, secret = seed_demo(store)
-        print(
-            f"Seeded the demo group into {_shown(store_name(path))} (client key {key!r}, secret {secret!r}).",
-            file=out,
-        )
+    seeded = args.demo and not store.groups()
+    if seeded:
+        seed_demo(store)
     groups = store.groups()
     group = groups[0][0] if groups else store.create_group(DEFAULT_GROUP)
-    url = _url(args.host, args.port)
+    shown_db = _shown(store_name(path))
     if args.new_client:
         key, secret = store.create_client(group)
         print_client(
-            out, key, secret, url, note=f"New API client for the group in {_shown(store_name(path))}."
+            out, key, secret, args.host, args.port, note=f"New API client for the group in {shown_db}."
         )
         return 0
     try:
@@ -185,30 +224,48 @@ def _serve(store: Store, args: argparse.Namespace, path: Path | str, out: TextIO
     except OSError as exc:
         print(f"rankterm serve: cannot listen on {args.host}:{args.port}: {exc}", file=sys.stderr)
         return 1
-    url = _url(args.host, sock.getsockname()[1])
+    port = sock.getsockname()[1]
+    if args.demo:
+        _print_demo(out, store, seeded, shown_db, args.host, port)
     if store.client_count() == 0:
         key, secret = store.create_client(group)
         print_client(
             out,
             key,
             secret,
-            url,
-            note=f"First start: made the group and its API client in {_shown(store_name(path))}.",
+            args.host,
+            port,
+            note=f"First start: made the group and its API client in {shown_db}.",
         )
-    path = _shown(store_name(path))
+    print(start_line(args.host, port, shown_db, args.workers), file=out, flush=True)
     if args.workers > 1:
-        print(
-            f"rankterm service on {url} (database {path}, {args.workers} workers); Ctrl+C to stop.",
-            file=out,
-            flush=True,
-        )
         return _serve_workers(store, args, sock)
-    print(f"rankterm service on {url} (database {path}); Ctrl+C to stop.", file=out, flush=True)
     app = create_app(store, token_ttl=args.token_ttl)
     server = uvicorn.Server(uvicorn.Config(app, log_level="warning", lifespan="off"))
     with contextlib.suppress(KeyboardInterrupt):  # uvicorn stops on Ctrl+C, then raises it again
         server.run(sockets=[sock])
     return 0
+
+
+def _print_demo(out: TextIO, store: Store, seeded: bool, shown_db: str, host: str, port: int) -> None:
+    """`--demo`: the demo group's profile to paste (its key and secret are public), at every start; or why
+    there is none."""
+    if not store.has_client(DEMO_KEY):
+        print(f"--demo: {shown_db} already holds a group, so the demo group was not seeded.\n", file=out)
+        return
+    note = f"Seeded the demo group into {shown_db}." if seeded else f"The demo group is in {shown_db}."
+    print_client(out, DEMO_KEY, DEMO_SECRET, host, port, note=note, profile="demo", once=False)
+
+
+def start_line(host: str, port: int, database: str, workers: int = 1) -> str:
+    """The line said when the service starts: where it is reached (for a wildcard, at each address of this
+    machine, never the wildcard), its database, its workers."""
+    facts = [f"database {database}"] + ([f"{workers} workers"] if workers > 1 else [])
+    where = url(host, port)
+    if host in WILDCARDS:
+        where = " and ".join(u for u, _ in base_urls(host, port)) or where
+        facts.insert(0, f"listening on {host_port(host, port)}")
+    return f"rankterm service on {where} ({', '.join(facts)}); Ctrl+C to stop."
 
 
 def _serve_workers(store: Store, args: argparse.Namespace, sock: socket.socket) -> int:

@@ -7,7 +7,8 @@ import re
 
 import pytest
 
-from rankterm.server import serve
+from rankterm.server import addresses, serve
+from rankterm.server.addresses import Address
 from rankterm.server.seed import DEMO_KEY
 from rankterm.server.store import Store
 
@@ -164,3 +165,81 @@ def test_ctrl_c_stops_the_service_quietly(tmp_path):
         proc.kill()
     assert proc.returncode == 0, err
     assert "Traceback" not in err and "KeyboardInterrupt" not in err, err
+
+
+def _profile(text: str, name: str) -> dict[str, str]:
+    """The profile `name` printed in `text`, as config.toml would read it."""
+    import tomllib
+
+    start = text.index(f"[profiles.{name}]")
+    block = text[start : text.index("\n\n", start)]
+    return tomllib.loads(block)["profiles"][name]
+
+
+def test_demo_prints_a_profile_to_paste_at_every_start(tmp_path, no_uvicorn):
+    db = tmp_path / "service.db"
+    for _ in range(2):  # seeding, then with the demo group already there
+        out = io.StringIO()
+        assert serve.main(["--db", str(db), "--demo", "--port", "0"], out=out) == 0
+        profile = _profile(out.getvalue(), "demo")
+        port = no_uvicorn.pop()[1][0]
+        assert profile == {"base_url": f"http://127.0.0.1:{port}/", "key": "demo", "secret": "demo-secret"}
+        with Store(db) as store:
+            assert store.authenticate(profile["key"], profile["secret"]).key == DEMO_KEY
+    assert "client key 'demo'" not in out.getvalue()
+
+
+def test_demo_on_a_database_of_another_group_says_it_seeded_nothing(tmp_path, no_uvicorn):
+    db = tmp_path / "service.db"
+    assert serve.main(["--db", str(db), "--port", "0"], out=io.StringIO()) == 0
+    out = io.StringIO()
+    assert serve.main(["--db", str(db), "--demo", "--port", "0"], out=out) == 0
+    assert "the demo group was not seeded" in out.getvalue() and "[profiles.demo]" not in out.getvalue()
+
+
+ROOM = [
+    Address("127.0.0.1", "lo"),
+    Address("10.1.2.3", "eth0"),
+    Address("192.168.1.7", "wlan0"),
+    Address("::1", "lo"),
+    Address("fd00::7", "wlan0"),
+]
+"""A laptop on two networks, as its interfaces would be read."""
+
+
+@pytest.mark.parametrize("new_client", [False, True], ids=["first start", "new client"])
+def test_a_wildcard_host_prints_the_addresses_this_machine_is_reached_at(
+    tmp_path, no_uvicorn, monkeypatch, new_client
+):
+    monkeypatch.setattr(addresses, "interface_addresses", lambda: ROOM)
+    argv = ["--db", str(tmp_path / "service.db"), "--host", "0.0.0.0", "--port", "0"]
+    if new_client:
+        argv[-1] = "8802"
+        argv.append("--new-client")
+    out = io.StringIO()
+    assert serve.main(argv, out=out) == 0
+    text = out.getvalue()
+    port = 8802 if new_client else no_uvicorn[0][1][0]
+    assert _profile(text, "home")["base_url"] == f"http://10.1.2.3:{port}/"
+    assert "0.0.0.0:" not in text.replace(f"listening on 0.0.0.0:{port}", "")  # never a URL to paste
+    assert f"http://192.168.1.7:{port}/ (wlan0)" in text
+    assert f"http://127.0.0.1:{port}/ (this machine only)" in text
+    assert "fd00::7" not in text  # 0.0.0.0 takes IPv4 only
+    if not new_client:
+        start = text.splitlines()[-1]
+        assert start.startswith(f"rankterm service on http://10.1.2.3:{port}/ and http://192.168.1.7:{port}/")
+        assert f"listening on 0.0.0.0:{port}" in start
+
+
+def test_this_machines_addresses_are_its_own():
+    """Every address read from the interfaces can be bound here (so it is this machine's), loopback among
+    them; link-local ones, which a URL cannot use without naming the interface, are left out."""
+    import socket
+
+    found = addresses.interface_addresses()
+    assert Address("127.0.0.1", "lo") in found
+    for address in found:
+        family = socket.AF_INET6 if address.version == 6 else socket.AF_INET
+        with socket.socket(family, socket.SOCK_STREAM) as sock:
+            sock.bind((address.ip, 0))
+    assert all(not ip.startswith("fe80") for ip in (a.ip for a in found))  # link-local: unusable in a URL
