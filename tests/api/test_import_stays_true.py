@@ -199,6 +199,10 @@ async def test_the_dry_run_names_the_zone_of_local_times(service, machine_in_auc
         assert plan.zone == "America/New_York" and plan.preview[0].date == "2026-03-02 01:00:00"
     with await plan_import(client, open_source(FIXTURES / "plays.csv"), map_file=COOP) as plan:
         assert plan.zone is None and not any("local times" in note for note in plan.notes)  # CSV is UTC
+    with await plan_import(
+        client, open_source(FIXTURES / "plays.csv"), map_file=COOP, zone=ZoneInfo("Asia/Tokyo")
+    ) as plan:
+        assert any(note.startswith("The zone given (Asia/Tokyo) changes nothing") for note in plan.notes)
 
 
 def test_tz_chooses_the_zone_and_a_zone_that_does_not_exist_is_one_sentence(

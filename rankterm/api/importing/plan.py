@@ -421,6 +421,11 @@ async def plan_import(
             + (", this machine's zone" if zone is None else "")
             + " (rankterm import --tz ZONE reads them in another)."
         )
+    elif zone is not None:
+        plan.notes.append(
+            f"The zone given ({_zone_label(zone)}) changes nothing: no file here has local times (BoardGameGeek "
+            "days, CSV dates and rankterm exports are UTC)."
+        )
     try:
         group_players = await client.players(refresh=True)
         group_games = await client.games(refresh=True)
