@@ -213,7 +213,8 @@ def _serve(tmp_path: Path) -> Iterator[tuple[subprocess.Popen[str], str]]:
     finally:
         guard.cancel()
     url = printed[-1].split()[3]
-    key, secret = re.search(r"client key '([^']+)', secret '([^']+)'", "".join(printed)).groups()  # type: ignore[union-attr]
+    text = "".join(printed)  # the demo profile it prints to paste
+    key, secret = (re.search(rf'^{name} = "([^"]+)"$', text, re.M).group(1) for name in ("key", "secret"))  # type: ignore[union-attr]
     try:
         yield proc, f'[profiles.home]\nbase_url = "{url}"\nkey = "{key}"\nsecret = "{secret}"\n'
     finally:
