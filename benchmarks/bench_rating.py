@@ -3,7 +3,7 @@
     python benchmarks/bench_rating.py [--matches 2000] [--seasons 20]
 
 For each candidate model (openskill's PlackettLuce, BradleyTerryFull, ThurstoneMostellerFull), run through
-``rating.rate_match`` (weights, bot copies and sigma rules as the service applies them):
+``rating.rate_match`` (weights, the 1/(n - 1) scale, bot copies and sigma rules as the service applies them):
 
 1. Ties: random matches from equal ratings (2-8 single-player factions or teams of one size, ranks drawn
    with ties at every rank, a bot faction now and then, every weight): how many break "a faction that

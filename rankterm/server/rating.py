@@ -13,20 +13,23 @@ those ranked below it, lost to those above and drew (half a win each) with those
 best, a lower rank is a better placement). So from equal ratings a faction that placed better never ends
 below one it beat, and tied factions get the same update; openskill's Plackett-Luce, used before, splits a
 tied group's win among its members and left tied winners below the faction they beat (ranks 1, 1, 3, 4).
-With two factions both give the same update; with more, a match counts as more comparisons and moves
-ratings further (a fresh winner of a 4-player match gains 7.9 mu, not 2.8). A team is rated on the sum of
+With two factions both give the same update. With more, the model would count a match of n factions as
+n - 1 duels for each (a fresh winner of an 8-player match would gain 18.5 mu, ree 1720 -> 3330, above a
+seasoned group's best), so the update is divided by n - 1 (see "Match weight"): a match moves a rating as
+far as one duel does, about as far as Plackett-Luce moved it. A team is rated on the sum of
 its members' ``mu``; every member of a faction gets the same direction of update. Participants absent from
 ``skills`` start at :func:`initial_skill`.
 
 Match weight
 ------------
-The match weight scales the update by ``f = WEIGHT_FACTORS[weight]`` (ultralight 0.25, light 0.5,
-midlight 0.75, normal 1.0, heavy 1.5, massive 2.0)::
+The match weight and the number of factions ``n`` scale the update by ``f = WEIGHT_FACTORS[weight] / (n - 1)``
+(weights: ultralight 0.25, light 0.5, midlight 0.75, normal 1.0, heavy 1.5, massive 2.0)::
 
     new.mu    = old.mu + f * (raw.mu - old.mu)
     new.sigma = old.sigma * (raw.sigma / old.sigma) ** f      # the shrink, scaled geometrically
 
-where ``raw`` is the plain openskill update. ``normal`` is exactly openskill. Scaling the sigma change in
+where ``raw`` is the plain openskill update. A ``normal`` match of two factions is exactly openskill. The
+same scale applies to every participant, so from equal ratings it keeps the order and the ties of ``raw``. Scaling the sigma change in
 log space keeps sigma positive for every weight (a linear scale of 2.0 could drive it below zero).
 Sigma never rises above ``max(old.sigma, initial sigma)``: the initial sigma is the most uncertain state.
 An unknown weight raises :class:`ValueError`, as do fewer than two factions, a faction without
@@ -186,6 +189,7 @@ def rate_match(
         raise ValueError(f"unknown match weight {weight!r}; expected one of {', '.join(WEIGHT_FACTORS)}")
     if len(factions) < 2:
         raise ValueError(f"a match needs at least 2 factions, got {len(factions)}")
+    factor /= len(factions) - 1
 
     human_sizes = [len(f.participants) for f in factions if not f.bot]
     bot_copies = max(human_sizes, default=1) or 1
