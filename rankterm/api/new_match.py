@@ -197,8 +197,7 @@ class NewMatch(BaseModel):
     def problems(self, now: datetime | None = None) -> list[Problem]:
         """What makes this parsed match unfit to record; empty when it is fine (see `read_match`)."""
         out: list[Problem] = []
-        problem = future_date_problem(self.when, now)
-        if problem is not None:
+        if now is not None and (problem := future_date_problem(self.when, now)) is not None:
             out.append(problem)
         factions = self.factions
         if self.game is None:
