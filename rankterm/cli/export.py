@@ -18,7 +18,7 @@ import argparse
 import sys
 from typing import IO, TYPE_CHECKING, cast
 
-from rankterm.api.text import display_safe_lines
+from rankterm.api.text import display_safe, display_safe_lines
 from rankterm.cli.common import (
     EXIT_OK,
     UsageError,
@@ -53,7 +53,9 @@ async def run_export(client: RankingClient, args: argparse.Namespace) -> int:
     group = {"name": source_name(args), "service": public_url(client.base_url)}
     if args.file == "-":
         out = (
-            cast("IO[str]", _SafeOut(sys.stdout)) if is_terminal(sys.stdout) else sys.stdout
+            cast("IO[str]", _SafeOut(sys.stdout, rows=args.format == "csv"))
+            if is_terminal(sys.stdout)
+            else sys.stdout
         )  # pipe/file: exact
         await export(client, out, args.format, group=group)
         sys.stdout.flush()
@@ -81,14 +83,19 @@ def _progress(written: int, total: int) -> None:
 
 
 class _SafeOut:
-    """A terminal to write an export on: every control character but newline shown as a symbol, so that a
-    name cannot retitle or clear the screen of whoever runs `rankterm export -` (a pipe or file stays exact)."""
+    """A terminal to write an export on: every control character shown as a symbol, so that a name cannot
+    retitle or clear the screen of whoever runs `rankterm export -` (a pipe or file stays exact). The
+    document's own newlines are kept; with `rows` (CSV, written a row at a time) a line break inside a row (a
+    name's) is shown as "⏎", as the other commands show CSV on a terminal."""
 
-    def __init__(self, out: IO[str]) -> None:
+    def __init__(self, out: IO[str], *, rows: bool = False) -> None:
         self.out = out
+        self.rows = rows
 
     def write(self, text: str) -> int:
-        return self.out.write(display_safe_lines(text))
+        if self.rows and text.endswith("\n"):
+            return self.out.write(display_safe(text[:-1]) + "\n")
+        return self.out.write(display_safe(text) if self.rows else display_safe_lines(text))
 
     def flush(self) -> None:
         self.out.flush()

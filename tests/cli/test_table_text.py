@@ -94,6 +94,17 @@ def test_csv_keeps_the_names_exact_to_a_pipe_and_marks_them_on_a_terminal(
     assert {p["displayName"] for p in json.loads(out)} == {f"*{name}" for name in NAMES}
 
 
+def test_an_export_on_a_terminal_keeps_a_row_a_line_as_csv_does(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    code, out, _ = run(capsys, monkeypatch, True, "export", "-", "--format", "csv")
+    records = list(csv.reader(io.StringIO(out)))
+    assert code == 0 and len(records) == len(out.splitlines()) == 4  # the header and a row a player's side
+    assert {row[5] for row in records[1:]} == set(NAMES.values())
+    code, out, _ = run(capsys, monkeypatch, False, "export", "-", "--format", "csv")
+    assert {row[5] for row in list(csv.reader(io.StringIO(out, newline="")))[1:]} == {f"*{n}" for n in NAMES}
+
+
 def test_a_tie_is_one_place_in_the_result(
     capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
