@@ -321,13 +321,19 @@ class Recorder:
         return match_id
 
     def _make_room(self, number: int) -> None:
-        """Move every match of the group numbered `number` and after one number up, in every subset."""
+        """Move every match of the group numbered `number` and after one number up, in every subset that
+        holds one (its last match is one of them), and raise those subsets' ``history_version``."""
         conn, group_id = self.conn, self.group_id
+        moved = conn.execute(
+            "SELECT s.id FROM subsets s JOIN matches m ON m.id = s.last_match"
+            " WHERE s.group_id = ? AND m.number >= ?",
+            (group_id, number),
+        ).fetchall()
         conn.execute(
             "UPDATE matches SET number = -(number + 1) WHERE group_id = ? AND number >= ?", (group_id, number)
         )
         conn.execute("UPDATE matches SET number = -number WHERE group_id = ? AND number < 0", (group_id,))
-        for (sid,) in conn.execute("SELECT id FROM subsets WHERE group_id = ?", (group_id,)).fetchall():
+        for (sid,) in moved:
             conn.execute(
                 "UPDATE subset_matches SET number = -(number + 1) WHERE subset_id = ? AND number >= ?",
                 (sid, number),
@@ -336,11 +342,9 @@ class Recorder:
                 "UPDATE subset_matches SET number = -number WHERE subset_id = ? AND number < 0", (sid,)
             )
             rankings.make_room(conn, sid, number)
+            conn.execute("UPDATE subsets SET history_version = history_version + 1 WHERE id = ?", (sid,))
             if self.stale.get(sid, 0) >= number:
                 self.stale[sid] += 1
-        conn.execute(
-            "UPDATE subsets SET history_version = history_version + 1 WHERE group_id = ?", (group_id,)
-        )
 
     def _insert_seq(self, sid: int, number: int, match_id: int) -> int:
         """The place in subset `sid` of a match numbered `number` that has later ones around it; the later
