@@ -1,0 +1,63 @@
+"""At a real terminal: a seat (the `rankterm --profile room` process on a pseudo-terminal, 80x24) on the demo
+group served over a real socket gets a whole match typed in one write, as an SSH connection delivers a fast
+typist's keys; the service records the match meant.
+
+The keys go through the terminal driver's parser, not a pilot: `\\t` is Tab, `\\r` Enter, `\\x13` ctrl+s.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from rankterm.api.client import RankingClient
+from rankterm.server.seed import DEMO_KEY, DEMO_SECRET, demo_app
+from rankterm.testing.live import UvicornThread
+from rankterm.testing.terminal import PtySeat, room_env
+
+ROOT = Path(__file__).resolve().parents[2]
+
+ONE_WRITE = b"nCat\rEl\t\t10\rAd\t\t8\r\x13"
+"""`n C a t ⏎ E l Tab Tab 1 0 ⏎ A d Tab Tab 8 ⏎ ^s`: Elena 1st with 10 points, Ada 2nd with 8."""
+
+
+@pytest.fixture
+def served() -> Iterator[str]:
+    """The demo group on 127.0.0.1 (any free port): its base URL."""
+    asgi, _, _ = demo_app()
+    server = UvicornThread(asgi)
+    server.start()
+    try:
+        yield server.base_url
+    finally:
+        server.stop()
+
+
+async def test_a_match_typed_in_one_write_at_a_terminal_is_the_one_recorded(served, tmp_path):
+    env = room_env(tmp_path, served, DEMO_KEY, DEMO_SECRET, RANKTERM_LIVE_EVERY="0", PYTHONPATH=str(ROOT))
+    async with RankingClient(served, key=DEMO_KEY, secret=DEMO_SECRET) as reader:
+        before = (await reader.matches_page(1)).total
+        seat = PtySeat(["--profile", "room"], env)
+        try:
+            assert await asyncio.to_thread(seat.wait_for, "Dashboard", 30), seat.seen[-500:]
+            await asyncio.to_thread(seat.settle)
+            seat.press(ONE_WRITE)
+            page = await reader.matches_page(1)
+            for _ in range(300):  # 30 s at most: the seat answers, then sends
+                if page.total > before:
+                    break
+                await asyncio.sleep(0.1)
+                page = await reader.matches_page(1)
+            await asyncio.to_thread(seat.settle)
+        finally:
+            seat.close()
+        assert page.total == before + 1, seat.seen[-800:]
+        match = page.data[0]
+        assert match.game is not None and match.game.name == "Catan"
+        assert [
+            (f.rank, [p.display_name for p in f.players], f.points)
+            for f in sorted(match.factions, key=lambda f: f.rank)
+        ] == [(1, ["Elena"], 10), (2, ["Ada"], 8)]
