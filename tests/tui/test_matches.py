@@ -5,10 +5,10 @@ from __future__ import annotations
 from textual.pilot import Pilot
 from textual.widgets import DataTable
 
-from rankterm.api.models import Match
+from rankterm.api.models import Faction, Match, Player
 from rankterm.tui.dialogs.match_detail import MatchDetailScreen
 from rankterm.tui.dialogs.match_exists import MatchExistsDialog
-from rankterm.tui.screens.matches import MatchesScreen, one_line_summary
+from rankterm.tui.screens.matches import MatchesScreen, fit_summary, one_line_summary, summary_parts
 from tests.tui.pilot import keys, settle
 
 
@@ -23,6 +23,19 @@ async def open_matches(pilot: Pilot) -> MatchesScreen:
 def test_summary_on_one_line():
     match = Match(summary="Elena\nChiara\nDev")
     assert one_line_summary(match) == "Elena \u203a Chiara \u203a Dev"
+
+
+def test_a_tie_is_one_place_read_from_the_factions_not_the_summary():
+    def side(rank: int, name: str) -> Faction:
+        return Faction(rank=rank, players=[Player(id=name[:2], display_name=name)])
+
+    # the summary the service sends: the sides joined by newlines, the first name holding one of its own
+    match = Match(
+        summary="*Ni\nna\nBen\nChiara", factions=[side(1, "*Ni\nna"), side(1, "Ben"), side(3, "Chiara")]
+    )
+    assert summary_parts(match) == [["*Ni\nna", "Ben"], ["Chiara"]]
+    assert one_line_summary(match) == "*Ni\nna = Ben \u203a Chiara"  # (the app's client marks the break: ⏎)
+    assert fit_summary(summary_parts(match), 16) == "*Ni\nna = Ben +1"
 
 
 async def test_pages_of_the_group_newest_first(make_app):
