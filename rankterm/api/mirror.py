@@ -421,6 +421,13 @@ class Mirror:
         )
         return int(row[0]), int(row[1]), int(row[2] or 0)
 
+    def history_generation(self) -> int:
+        """The history's generation alone (`matches_key`): one look-up, whatever the number of matches."""
+        row = self._guard(
+            lambda: self._db.execute("SELECT value FROM meta WHERE key = 'history'").fetchone(), None
+        )
+        return int(row[0]) if row else 0
+
     def match_ids(self, numbers: Iterable[int]) -> dict[int, str]:
         """The service's id of each held match among `numbers`, by number (look-ups by number; no match
         parsed). A match held without an id maps to ""."""

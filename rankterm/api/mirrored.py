@@ -561,6 +561,7 @@ class MirroredReads:
                 if current is None:  # the service could not say: the held page, as of when it was read
                     self._stale("rankings", held.fetched_at)
                 return self._parse("rankings", RankingsPage, held.body)
+        history = self.mirror.history_generation()
         try:
             payload = await self.call(ep.RANKINGS, subset=subset, match=match, page=page)
         except Offline:
@@ -570,12 +571,16 @@ class MirroredReads:
             return self._parse("rankings", RankingsPage, held.body)
         parsed = self._parse("rankings", RankingsPage, payload)
         last = _number_of(parsed.subset.last_match) if parsed.subset is not None else None
+        # kept for good only when the held matches agree with it: the same match under that number, and no
+        # change of the history found while it was asked (it may be of the history before)
         final = (
             match is not None
             and parsed.match is not None
             and parsed.match.number == match
             and last is not None
             and last > match
+            and self.mirror.match_ids([match]).get(match, str(parsed.match.id)) == str(parsed.match.id)
+            and self.mirror.history_generation() == history
         )
         self.mirror.put_rankings(key, at, page, payload, final=final)
         self._fresh("rankings")

@@ -278,3 +278,15 @@ async def test_on_one_service_a_match_played_earlier_is_placed_and_the_seat_foll
         for client in group.clients:
             await client.http.aclose()
         group.mirror.close()
+
+
+async def test_standings_that_disagree_with_the_held_matches_are_not_kept_for_good(near):
+    seat = near.seat(near.before)
+    await seat.sync_matches()
+    await near.move(seat)  # the seat's matches were synced just now: it has not noticed the change yet
+    page = await seat.rankings_page(1, match=301)
+    assert page.match is not None and page.match.external_id == "backdated"
+    assert not near.mirror.rankings("", 301, 1).final  # the mirror holds another match as 301
+    await seat.sync_matches()
+    await seat.rankings_page(1, match=301)
+    assert near.mirror.rankings("", 301, 1).final  # now they agree
