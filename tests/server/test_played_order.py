@@ -15,6 +15,7 @@ match's external id and each player's name.
 from __future__ import annotations
 
 import random
+from collections.abc import Iterator
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -23,6 +24,7 @@ from hypothesis import strategies as st
 from rankterm.server import rankings
 from rankterm.server.store import Store
 
+from .conftest import postgres_url
 from .played import NAMES, Group, season
 
 EVERY = 3
@@ -33,9 +35,17 @@ def _snapshots_every_few_matches(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(rankings, "SNAPSHOT_EVERY", EVERY)
 
 
-def test_the_same_matches_in_any_order_and_any_batches_end_the_same(store):
+@pytest.fixture
+def fresh_store(store: Store, tmp_path, clock) -> Iterator[Store]:
+    """Another store on the same engine as `store`."""
+    path = str(tmp_path / "fresh.db") if store.engine == "sqlite" else postgres_url()
+    with Store(path, clock=clock) as fresh:
+        yield fresh
+
+
+def test_the_same_matches_in_any_order_and_any_batches_end_the_same(store, fresh_store):
     count = 14
-    in_order = Group(store, "In order")
+    in_order = Group(fresh_store, "In order")
     in_order.accept(season(in_order, count))
     expected = in_order.everything()
     assert in_order.numbers() == [(n, f"m{n - 1:02d}") for n in range(1, count + 1)]
