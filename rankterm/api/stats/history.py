@@ -1,6 +1,7 @@
-"""Ree and position over time, read from the standings after past matches: few calls, cached forever.
+"""Ree and position over time, read from the standings after past matches: few calls, cached.
 
-The standings after match n never change once later matches exist (the mirror keeps those pages forever), so
+The standings after match n change only when a match played before it arrives (the mirror keeps those pages
+until its sync finds such a match, then drops those after it; `source.sync_group` runs first), so
 a chart fetches only the match numbers it draws: a player's own matches, thinned to at most `max_points`
 with a stable rule (every k-th match, k a power of two, plus the latest), so that a new match adds one point
 and never asks again for the others. For each number the page holding the player is guessed from their
