@@ -23,22 +23,24 @@ def ascii_digits(text: str) -> bool:
 NEWLINE_MARK = "\u23ce"
 """"⏎": where a text that is not ours breaks its line."""
 _LINE_BREAKS = frozenset("\n\r\x85\u2028\u2029")
-_UNSAFE = re.compile("\r\n|[\x00-\x1f\x7f-\x9f\u2028\u2029]")
-"""Control characters and line breaks ("\\r\\n" is one). Vertical tab, form feed and the file, group and
-record separators, where `str.splitlines` also breaks, are control characters shown by their own symbols."""
+_UNSAFE = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029]")
+"""Control characters and line breaks. Vertical tab, form feed and the file, group and record separators, where
+`str.splitlines` also breaks, are control characters shown by their own symbols."""
 
 
 def _picture(match: re.Match[str]) -> str:
     char = match.group()
-    if char == "\r\n" or char in _LINE_BREAKS:
+    if char in _LINE_BREAKS:
         return NEWLINE_MARK
     code = ord(char)
     return chr(0x2400 + code) if code < 0x20 else ("\u2421" if code == 0x7F else "\ufffd")
 
 
 def display_safe(text: str) -> str:
-    """`text` on one line, safe to show: every line break as "⏎" (`NEWLINE_MARK`), every other control
-    character as a symbol (ESC as "␛")."""
+    """`text` on one line, safe to show: every line break as "⏎" (`NEWLINE_MARK`; "\\r\\n" is one), every
+    other control character as a symbol (ESC as "␛")."""
+    if "\r\n" in text:
+        text = text.replace("\r\n", "\n")
     return _UNSAFE.sub(_picture, text)
 
 

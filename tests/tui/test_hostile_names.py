@@ -198,3 +198,12 @@ async def test_the_scoreboard_keeps_a_name_with_a_line_break_on_its_row(make_app
         assert "*Ni⏎na = *Zed⏎Two" in recent[1]  # who won: both, tied, on the match's one row
         last = str(screen.query_one(LastMatchPanel).render()).splitlines()
         assert len(last) == 4  # the head and a row each
+
+
+def test_every_line_break_is_one_mark_and_only_our_newlines_are_kept():
+    from rankterm.api.text import display_safe, display_safe_lines
+
+    for text in ("a\nb", "a\r\nb", "a\rb", "a\x85b", "a\u2028b", "a\u2029b"):
+        assert display_safe(text) == "a⏎b", repr(text)
+    assert display_safe("a\x0bb\x1bc") == "a␋b␛c"  # other control characters keep their own symbols
+    assert display_safe_lines("Ada\nNi\u2028na\rx") == "Ada\nNi⏎na⏎x"
