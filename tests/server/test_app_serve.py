@@ -11,6 +11,7 @@ from rankterm.server import addresses, serve
 from rankterm.server.addresses import Address
 from rankterm.server.seed import DEMO_KEY
 from rankterm.server.store import Store
+from rankterm.testing.old_schema import downgrade
 
 
 @pytest.fixture
@@ -243,3 +244,15 @@ def test_this_machines_addresses_are_its_own():
         with socket.socket(family, socket.SOCK_STREAM) as sock:
             sock.bind((address.ip, 0))
     assert all(not ip.startswith("fe80") for ip in (a.ip for a in found))  # link-local: unusable in a URL
+
+
+def test_serve_says_it_puts_an_older_databases_matches_in_played_order(tmp_path, no_uvicorn, capsys):
+    db = tmp_path / "service.db"
+    assert serve.main(["--db", str(db), "--port", "0"], out=io.StringIO()) == 0
+    with Store(db) as store:
+        downgrade(store, 3)
+    capsys.readouterr()
+    assert serve.main(["--db", str(db), "--port", "0"], out=io.StringIO()) == 0
+    said = capsys.readouterr().err
+    assert "rankterm serve: upgrading the database from schema 3 to 4" in said
+    assert "matches are put in the order they were played and every ranking is worked out again" in said
