@@ -30,6 +30,8 @@ from rankterm.server.seed import DEMO_KEY, DEMO_SECRET, demo_store
 from rankterm.server.store import Store
 from rankterm.testing.clock import SettableClock
 
+from .conftest import ok
+
 BASE = "http://in-process.rankterm/"
 DAY = "2026-05-28"  # the clock's day (SettableClock's T0, 20:26 UTC); the demo's season ends the day before
 
@@ -290,3 +292,35 @@ async def test_standings_that_disagree_with_the_held_matches_are_not_kept_for_go
     await seat.sync_matches()
     await seat.rankings_page(1, match=301)
     assert near.mirror.rankings("", 301, 1).final  # now they agree
+
+
+async def test_a_service_that_numbers_on_arrival_but_rates_by_date_drops_the_standings_after_the_date(
+    fake, client
+):
+    """What the embedded service cannot be made to do (it numbers matches in the order played): a service
+    that gives a late match the next number, dated before held ones. The standings held after the held
+    matches dated after it are dropped; those before are kept."""
+
+    def match(number: int, hour: int) -> dict:
+        return {"id": f"m{number}", "number": number, "date": f"{DAY} {hour:02d}:00:00", "factions": []}
+
+    held = [match(1, 17), match(2, 18), match(3, 19)]
+    listed = held[:]
+
+    def page(_request: httpx.Request) -> httpx.Response:
+        data = sorted(listed, key=lambda m: -m["number"])
+        return ok({"page": 1, "totalPages": 1, "rowsForPage": 25, "totalMatches": len(data), "data": data})
+
+    fake.routes["GET matches/1"] = page
+    heard = listen(client)
+    await client.sync_matches()
+    for n in (1, 2):
+        client.mirror.put_rankings("", n, 1, {"page": 1, "data": []}, final=True)
+    listed.append(match(4, 17) | {"date": f"{DAY} 17:30:00"})  # played between matches 1 and 2
+    assert await client.sync_matches() == 1
+    assert client.mirror.rankings("", 1, 1) is not None and client.mirror.rankings("", 2, 1) is None
+    assert heard == [2]
+    listed.append(match(5, 20))  # played after all: nothing dropped
+    client.mirror.put_rankings("", 3, 1, {"page": 1, "data": []}, final=True)
+    await client.sync_matches()
+    assert client.mirror.rankings("", 3, 1) is not None and heard == [2]
