@@ -3,15 +3,32 @@ matches that name them, and made on the service exactly once.
 
 A ghost entry (`GhostEntry`) shares the outbox's table, scope and order with the matches (`kind` 'ghost'):
 its `external_id` column holds its local id (`ids.new_local_id`: ``local-`` and hex, never a service id),
-its body the name and, once a send has begun, the ids of the group's ghosts of that name that existed
-before it (`known_before`). Until it is sent, the seat uses a local `Player` (`local_ghost`: ghost 1,
-display name ``*name``, the local id), which the mirror holds, so the match form can put it in a faction.
+its body the name, the ids of the group's ghosts of that name the seat knew when it was made (`seen`, from
+the mirror: None when the caller did not say) and, once a send has begun, of those that existed before the
+POST (`known_before`). Until it is sent, the seat uses a local `Player` (`local_ghost`: ghost 1, display
+name ``*name``, the local id), which the mirror holds, so the match form can put it in a faction.
+
+**The same new player made on two seats.** Two seats offline may both make ``*Zed``. A ghost whose `seen`
+is known is one of a kind: a ghost of exactly its name that the seat did not know is the same person, made
+by another seat since, and is taken instead of making a second (`GhostEntry.taken`, said by
+`GhostEntry.note`); the matches that name the local ghost go with it. "Exactly" (`name_key`): the name as
+the service keeps it (surrounding whitespace trimmed), Unicode NFC, case and inner spaces as typed; a ghost
+only (a member's account is somebody else). ``zed`` or ``Zed  `` inside are other names (the players
+screen warns of those when a ghost is made online). Among several such ghosts, the one with the smallest id
+is taken, so every seat takes the same one. The service shows no creation time, has no unique names and
+cannot remove a player, so this is settled by reading its players (every page, from the service, never
+the mirror's copy) before the POST and again after it: a seat that made its own while another seat did
+takes the smallest id too and leaves its own with no matches (`GhostEntry.spare_id`). What remains: a seat
+whose read before its POST came before another seat's ghost was made, and whose POST landed after that
+seat's read after its own, can choose differently from it (the two reads straddled); the matches are then
+split between the two.
 
 Sending (the `GhostSending` part of `OutboxSender`), in the order of submission, so a ghost goes before the
 matches that follow it:
 
 - before the POST the entry is written *in doubt*, with `known_before` taken from the service's players
-  (`players_now`: the mirror when read within `fresh_for` seconds, else one read of the service);
+  (`players_now`: for a ghost of a kind, one read of the service; else the mirror when read within
+  `fresh_for` seconds); a ghost of a kind found made since is taken instead (above);
 - accepted: the entry is sent, with the service's id; that id replaces the local one in every unsent
   match of the outbox that names it (one transaction), and in the mirror;
 - refused by the service (R003 a bad name, R002): rejected, with the service's errors as items; the matches
@@ -29,8 +46,9 @@ from __future__ import annotations
 
 import json
 import sqlite3
+import unicodedata
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
 import httpx
@@ -41,6 +59,7 @@ from rankterm.api.errors import (
     ErrorItem,
     Offline,
     QuotaError,
+    RanktermError,
     ServiceError,
     UnexpectedResponse,
 )
@@ -81,6 +100,27 @@ class GhostEntry:
     """The service's id for the ghost, once sent."""
     known_before: tuple[str, ...] = ()
     """Ids of the group's ghosts of this name before the first POST (for settling a lost answer)."""
+    seen: tuple[str, ...] | None = None
+    """Ids of the group's ghosts of this name the seat knew when this one was made; None: not told (then
+    the entry always makes its own ghost)."""
+    taken: bool = False
+    """Sent by taking a ghost of this name another seat had made (`player_id` is that one)."""
+    spare_id: str = ""
+    """This seat's own ghost of the name, made at the same moment as another seat's and left without
+    matches when that one was taken (the service cannot remove a player)."""
+
+    @property
+    def note(self) -> str:
+        """What the user is told of a ghost taken from another seat ("" for any other)."""
+        if not self.taken:
+            return ""
+        label = display_safe(GHOST_MARK + self.name)
+        if self.spare_id:
+            return (
+                f"{label} was made at the same moment by another seat: their matches go to that one"
+                f" (this seat's {label}, {self.spare_id}, is left with none)."
+            )
+        return f"{label} was already made by another seat: their matches go to that one."
 
     @property
     def player(self) -> Player:
@@ -109,14 +149,51 @@ def local_ghost(player_id: str, name: str) -> Player:
     return Player(id=player_id, ghost=True, username="", display_name=GHOST_MARK + name.strip(), icon="")
 
 
-def ghost_body(name: str, known_before: Iterable[str] = ()) -> str:
-    return json.dumps({"name": name, "known": list(known_before)})
+def ghost_body(
+    name: str,
+    known_before: Iterable[str] = (),
+    *,
+    seen: Iterable[str] | None = None,
+    taken: bool = False,
+    spare_id: str = "",
+) -> str:
+    """A ghost entry's body (JSON); `seen` None is left out (an entry made before it was kept reads so)."""
+    body: dict[str, Any] = {"name": name, "known": list(known_before)}
+    if seen is not None:
+        body["seen"] = list(seen)
+    if taken:
+        body["taken"] = True
+    if spare_id:
+        body["spare"] = spare_id
+    return json.dumps(body)
 
 
-def read_ghost_body(text: str) -> tuple[str, tuple[str, ...]]:
-    """(name, known_before) from a ghost entry's body."""
+@dataclass(frozen=True, slots=True)
+class GhostBody:
+    """A ghost entry's body, read."""
+
+    name: str
+    known_before: tuple[str, ...] = ()
+    seen: tuple[str, ...] | None = None
+    taken: bool = False
+    spare_id: str = ""
+
+    def text(self) -> str:
+        return ghost_body(
+            self.name, self.known_before, seen=self.seen, taken=self.taken, spare_id=self.spare_id
+        )
+
+
+def read_ghost_body(text: str) -> GhostBody:
     raw = json.loads(text)
-    return str(raw.get("name", "")), tuple(str(k) for k in raw.get("known") or ())
+    seen = raw.get("seen")
+    return GhostBody(
+        str(raw.get("name", "")),
+        tuple(str(k) for k in raw.get("known") or ()),
+        None if seen is None else tuple(str(k) for k in seen),
+        bool(raw.get("taken")),
+        str(raw.get("spare") or ""),
+    )
 
 
 def local_ids(match: NewMatch) -> list[str]:
@@ -130,20 +207,34 @@ def with_ids(match: NewMatch, ids: dict[str, str]) -> NewMatch:
     return match.model_copy(update={"factions": factions})
 
 
+def name_key(text: str) -> str:
+    """What two ghost names must share to be exactly the same name: the text as the service keeps it (its
+    surrounding whitespace trimmed), in Unicode NFC (the same letters typed on two keyboards); case and inner
+    spaces count."""
+    return unicodedata.normalize("NFC", text.strip())
+
+
 def _is_named(player: Player, name: str) -> bool:
+    """Whether `player` is a ghost called exactly `name` (`name_key`). The client shows what it reads
+    display-safe (a control character as a symbol): the name is compared both as typed and so."""
+    if not player.ghost:
+        return False
     wanted = GHOST_MARK + name.strip()
-    return bool(player.ghost) and player.display_name.strip() in (wanted, display_safe(wanted))
+    shown = name_key(player.display_name)
+    return shown in (name_key(wanted), name_key(display_safe(wanted)))
 
 
-def same_named(players: Sequence[Player], name: str) -> tuple[str, ...]:
+def same_named(players: Iterable[Player], name: str) -> tuple[str, ...]:
     """Ids of the service's ghosts called `name` (local ones left out)."""
     return tuple(str(p.id) for p in players if _is_named(p, name) and not is_local_id(p.id))
 
 
 def made_since(players: Sequence[Player], name: str, known_before: Iterable[str]) -> Player | None:
-    """The ghost called `name` that is not one of `known_before` (the first, if several), else None."""
+    """The service's ghost called `name` that is not one of `known_before`, else None; of several, the one
+    with the smallest id (every seat that looks takes the same one)."""
     known = set(known_before)
-    return next((p for p in players if _is_named(p, name) and str(p.id) not in known), None)
+    found = [p for p in players if _is_named(p, name) and str(p.id) not in known and not is_local_id(p.id)]
+    return min(found, key=lambda p: str(p.id)) if found else None
 
 
 def never_left(exc: Offline) -> bool:
@@ -169,19 +260,30 @@ class GhostSending:
     async def _settle_ghost(
         self, entry: GhostEntry, report: SendReport, players: list[Player] | None
     ) -> tuple[bool, list[Player]]:
-        """Whether the service already has this ghost in doubt (then settle it as sent); the players read."""
+        """Whether the service already has this ghost in doubt (then settle it as sent); the players read.
+
+        A ghost of a kind (`seen` known) found among several made since is the smallest id, as every seat
+        takes; it is marked taken when this seat cannot tell it made it (more than one is new)."""
         if players is None:
             players = await self.client.players_now(refresh=True)
         found = made_since(players, entry.name, entry.known_before)
         if found is not None:
-            self._ghost_made(entry, found, report)
+            several = entry.seen is not None and len(_new_ones(players, entry)) > 1
+            self._ghost_made(entry, found, report, taken=several)
         return found is not None, players
 
     async def _send_ghost(self, entry: GhostEntry, report: SendReport) -> None:
-        """POST one ghost (written in doubt first) and settle it from the answer."""
+        """POST one ghost (written in doubt first) and settle it from the answer; a ghost of a kind that
+        another seat has made since is taken instead, before or after the POST."""
         known = entry.known_before
         if entry.attempts == 0 or not entry.in_doubt:
-            known = same_named(await self.client.players_now(), entry.name)
+            players = await self.client.players_now(refresh=entry.seen is not None)
+            if entry.seen is not None:
+                made_elsewhere = made_since(players, entry.name, entry.seen)
+                if made_elsewhere is not None:
+                    self._ghost_made(entry, made_elsewhere, report, taken=True)
+                    return
+            known = same_named(players, entry.name)
         self.outbox.mark_ghost_in_doubt(entry.local_id, known)
         try:
             player = await self.client.create_player(entry.name)
@@ -204,11 +306,37 @@ class GhostSending:
             )
             report.ghost_refusals[entry.local_id] = exc
             return
-        self._ghost_made(entry, player, report)
+        if entry.seen is None:
+            self._ghost_made(entry, player, report)
+            return
+        kept = await self._one_of_a_kind(entry, player)
+        if kept is player:
+            self._ghost_made(entry, player, report)
+        else:
+            self._ghost_made(entry, kept, report, taken=True, spare_id=str(player.id))
 
-    def _ghost_made(self, entry: GhostEntry, player: Player, report: SendReport) -> None:
+    async def _one_of_a_kind(self, entry: GhostEntry, made: Player) -> Player:
+        """After this seat made `made`: the ghost of the name every seat takes, read again from the service
+        (another seat may have made one at the same moment): the smallest id among those made since `seen`.
+        `made` when the service cannot be read now (it was made; the matches go to it)."""
+        try:
+            players = await self.client.players_now(refresh=True)
+        except RanktermError:
+            return made
+        chosen = made_since([*players, made], entry.name, entry.seen or ())
+        return made if chosen is None or str(chosen.id) == str(made.id) else chosen
+
+    def _ghost_made(
+        self,
+        entry: GhostEntry,
+        player: Player,
+        report: SendReport,
+        *,
+        taken: bool = False,
+        spare_id: str = "",
+    ) -> None:
         """Settle a ghost as made: its id replaces the local one in the outbox (first) and in the mirror."""
-        self.outbox.mark_ghost_sent(entry.local_id, str(player.id))
+        self.outbox.mark_ghost_sent(entry.local_id, str(player.id), taken=taken, spare_id=spare_id)
         self.client.drop_player(entry.local_id)
         if not any(str(p.id) == str(player.id) for p in self.client.cached_players()):
             self.client.hold_player(player)
@@ -230,6 +358,14 @@ class GhostSending:
             else:
                 out.append(entry)
         return out
+
+
+def _new_ones(players: Sequence[Player], entry: GhostEntry) -> list[Player]:
+    """The service's ghosts of the entry's name that the seat did not know when it made it."""
+    seen = set(entry.seen or ())
+    return [
+        p for p in players if _is_named(p, entry.name) and str(p.id) not in seen and not is_local_id(p.id)
+    ]
 
 
 def _outbox_module() -> Any:
@@ -256,10 +392,10 @@ class GhostQueue:
     def _ghost(self, row: tuple) -> GhostEntry:
         ob = _outbox_module()
         local_id, body, state, in_doubt, attempts, errors, created, updated, player_id = row
-        name, known = read_ghost_body(body)
+        read = read_ghost_body(body)
         return GhostEntry(
             local_id,
-            name,
+            read.name,
             ob.State(state),
             bool(in_doubt),
             attempts,
@@ -267,18 +403,36 @@ class GhostQueue:
             created,
             updated,
             player_id,
-            known,
+            read.known_before,
+            read.seen,
+            read.taken,
+            read.spare_id,
         )
 
-    def add_ghost(self, name: str) -> GhostEntry:
+    def _body(self, local_id: str) -> GhostBody:
+        row = self._db.execute(
+            "SELECT body FROM entries WHERE scope=? AND kind=? AND external_id=?",
+            (self.scope, GHOST, local_id),
+        ).fetchone()
+        if row is None:
+            raise LookupError(f"no outbox ghost {local_id}")
+        return read_ghost_body(row[0])
+
+    def add_ghost(self, name: str, known: Iterable[Player] | None = None) -> GhostEntry:
         """Queue a ghost player called `name` (trimmed; ValueError when empty or too long) under a new local
-        id, after everything already in the outbox; on return it is on disk."""
+        id, after everything already in the outbox; on return it is on disk.
+
+        `known`: the players the seat knew as it was made (the mirror's, `cached_players()`). A ghost of
+        exactly this name among them is somebody else the user chose not to be; one found when it is sent
+        that was not among them was made since by another seat, and is taken instead of making a second.
+        None: nothing is taken (the entry makes its own ghost)."""
         name = check_name(name)
+        seen = None if known is None else same_named(known, name)
         local_id, now = new_local_id(), self.clock()
         self._db.execute(
             "INSERT INTO entries (scope, kind, external_id, body, state, created_at, updated_at)"
             " VALUES (?,?,?,?,?,?,?)",
-            (self.scope, GHOST, local_id, ghost_body(name), "pending", now, now),
+            (self.scope, GHOST, local_id, ghost_body(name, seen=seen), "pending", now, now),
         )
         entry = self.get_ghost(local_id)
         if entry is None:
@@ -303,13 +457,11 @@ class GhostQueue:
 
     def mark_ghost_in_doubt(self, local_id: str, known_before: Iterable[str]) -> None:
         """Written (and synced) before the POST: the ghost may be made from now on."""
-        entry = self.get_ghost(local_id)
-        if entry is None:
-            raise LookupError(f"no outbox ghost {local_id}")
+        body = replace(self._body(local_id), known_before=tuple(known_before))
         self._db.execute(
             "UPDATE entries SET in_doubt=1, attempts=attempts+1, body=?, updated_at=?"
             " WHERE scope=? AND kind=? AND external_id=?",
-            (ghost_body(entry.name, known_before), self.clock(), self.scope, GHOST, local_id),
+            (body.text(), self.clock(), self.scope, GHOST, local_id),
         )
 
     def mark_ghost_pending(self, local_id: str) -> None:
@@ -321,16 +473,21 @@ class GhostQueue:
         items = list(errors) or [ErrorItem("", "rejected without a reason")]
         self._set([local_id], state="rejected", in_doubt=0, errors=_outbox_module()._dump_errors(items))
 
-    def mark_ghost_sent(self, local_id: str, player_id: str) -> list[str]:
-        """Settle a ghost as made with the service's `player_id`, and put that id in the place of its local id
-        in every unsent match of the outbox, in one transaction. Returns those matches' external ids."""
+    def mark_ghost_sent(
+        self, local_id: str, player_id: str, *, taken: bool = False, spare_id: str = ""
+    ) -> list[str]:
+        """Settle a ghost as made with the service's `player_id` (`taken`: another seat's ghost of the name;
+        `spare_id`: this seat's own, made too and left without matches), and put that id in the place of its
+        local id in every unsent match of the outbox, in one transaction. Returns those matches' external
+        ids."""
         now, changed = self.clock(), []
+        body = replace(self._body(local_id), taken=taken, spare_id=spare_id)
         with self._db:
             self._db.execute("BEGIN IMMEDIATE")
             self._db.execute(
-                "UPDATE entries SET state='sent', in_doubt=0, errors='[]', match_id=?, updated_at=?"
+                "UPDATE entries SET state='sent', in_doubt=0, errors='[]', match_id=?, body=?, updated_at=?"
                 " WHERE scope=? AND kind=? AND external_id=?",
-                (player_id, now, self.scope, GHOST, local_id),
+                (player_id, body.text(), now, self.scope, GHOST, local_id),
             )
             rows = self._db.execute(
                 "SELECT external_id, body FROM entries WHERE scope=? AND kind!=? AND state!='sent'"
@@ -349,12 +506,15 @@ class GhostQueue:
                 changed.append(external_id)
         return changed
 
-    def rename_ghost(self, local_id: str, name: str) -> GhostEntry:
-        """Give a rejected (or unsent, not in doubt) ghost another name and make it pending again."""
+    def rename_ghost(self, local_id: str, name: str, known: Iterable[Player] | None = None) -> GhostEntry:
+        """Give a rejected (or unsent, not in doubt) ghost another name and make it pending again (`known`:
+        as `add_ghost` takes it, for the new name)."""
         entry = self.get_ghost(local_id)
         if entry is None or entry.state.value == "sent" or entry.in_doubt:
             raise ValueError("only a rejected or unsent ghost player can be renamed")
-        self._set([local_id], body=ghost_body(check_name(name)), state="pending", errors="[]", attempts=0)
+        name = check_name(name)
+        seen = None if known is None else same_named(known, name)
+        self._set([local_id], body=ghost_body(name, seen=seen), state="pending", errors="[]", attempts=0)
         renamed = self.get_ghost(local_id)
         assert renamed is not None
         return renamed

@@ -46,7 +46,7 @@ class FakeApp:
     outbox_note: str = ""
     timers: list[float] = field(default_factory=list)
 
-    def set_timer(self, delay: float, callback: Callable[[], Any]) -> FakeTimer:
+    def set_timer(self, delay: float, callback: Callable[[], Any], **options: Any) -> FakeTimer:
         self.timers.append(delay)
         return FakeTimer()
 
