@@ -145,8 +145,9 @@ class OutboxRunner:
         lost, sending is paused) the local player, whose id `ids.is_local_id` tells, held in the mirror so
         the match form offers it at once. A name the service refuses raises its error (`ApiError`, e.g.
         R003) and nothing stays queued; an empty or too long name raises ValueError before anything."""
-        entry = self.outbox.add_ghost(name)
         client = self.sender.client
+        # what the seat knew of the name: a ghost of it made since by another seat is taken, not made twice
+        entry = self.outbox.add_ghost(name, known=client.cached_players())
         client.hold_player(entry.player)
         self.refresh_counts()
         report = await self.send()
