@@ -115,3 +115,17 @@ async def test_a_profile_typed_in_one_burst_fills_each_field(make_app, gap):
             typed += [*keys(field), "tab"]
         await send_keys(pilot, typed[:-1], gap)
         assert {f: screen.query_one(f"#{f}", Input).value for f in PROFILE} == PROFILE
+
+
+@GAPS
+async def test_a_dialog_opened_by_a_key_gets_the_name_typed_behind_that_key(make_app, gap):
+    """The players list's ctrl+n opens the one "ask for a line" dialog: the name typed right behind it, and
+    its Enter, reach the dialog's field."""
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await app.switch_mode("players")
+        await settle(pilot)
+        await send_keys(pilot, ["ctrl+n", *keys("Zoe Quick"), "enter"], gap)
+        names = [p.display_name for p in await app.client.players(refresh=True)]
+        assert "*Zoe Quick" in names  # a ghost

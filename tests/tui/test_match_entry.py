@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncio
 
 from rankterm.api.errors import ErrorItem, QuotaError
+from rankterm.tui.dialogs.confirm import ConfirmDialog
 from rankterm.tui.widgets.match_form.player_chip import PlayerChip
 from rankterm.tui.widgets.match_form.player_picker import PlayerPicker
 
@@ -497,3 +498,37 @@ async def test_a_date_an_hour_ahead_is_refused_at_the_date_field_and_nothing_is_
         await settle(pilot)
         assert screen.last_answer is not None and screen.last_answer.accepted_count == 1
         assert (await pilot.app.client.matches_page(1)).data[0].date == "2026-05-28 20:29:00"
+
+
+async def test_more_points_ranked_below_asks_once_enter_sends_escape_goes_back(make_app):
+    """Elena 10 points ranked below Ada 8: the form asks before sending; Escape goes back to Elena's points
+    with nothing sent, Enter sends. Points that follow the ranks are sent without a question."""
+    async with make_app().run_test(size=(80, 24)) as pilot:
+        screen = await open_form(pilot)
+        await quick_fill(pilot, "Catan", [(["Ada"], 1, "8"), (["Elena"], 2, "10")])
+        before = await match_count(pilot)
+        await pilot.press("ctrl+s")
+        await settle(pilot)
+        dialog = pilot.app.screen
+        assert isinstance(dialog, ConfirmDialog)
+        question = "Elena has more points than Ada but ranks below Ada — send anyway?"
+        assert str(dialog.query_one("#confirm-question").render()) == question
+        await pilot.press("escape")
+        await settle(pilot)
+        assert pilot.app.screen is screen and screen.last_answer is None
+        assert screen.form.rows[1].points_input.has_focus and await match_count(pilot) == before
+        await pilot.press("ctrl+s", "enter")
+        await settle(pilot)
+        assert pilot.app.screen is screen
+        assert screen.last_answer is not None and screen.last_answer.accepted_count == 1
+        newest = (await pilot.app.client.matches_page(1)).data[0]
+        assert [(f.rank, f.points) for f in sorted(newest.factions, key=lambda f: f.rank)] == [
+            (1, 8),
+            (2, 10),
+        ]
+        await pilot.press("ctrl+n")
+        await quick_fill(pilot, "Catan", [(["Elena"], 1, "10"), (["Ada"], 2, "8")])
+        await pilot.press("ctrl+s")
+        await settle(pilot)
+        assert pilot.app.screen is screen and screen.last_answer.accepted_count == 1
+        assert (await pilot.app.client.matches_page(1)).data[0].number == newest.number + 1

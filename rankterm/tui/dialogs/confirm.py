@@ -3,8 +3,9 @@
     self.app.push_screen(ConfirmDialog("Discard rt-1a2b?", "It will not be sent."), callback)
 
 It closes with True on y (or the Yes button) and False on n, Escape (or the No button); No has the focus, so
-an Enter pressed out of habit keeps things as they are. The question and the detail are shown as typed,
-never as markup.
+an Enter pressed out of habit keeps things as they are. A question whose usual answer is yes (the match form's
+"… send anyway?": most such results are typed as meant) gives Yes the focus instead (`enter_yes`): Enter goes
+on, Escape goes back. The question and the detail are shown as typed, never as markup.
 """
 
 from __future__ import annotations
@@ -42,9 +43,18 @@ class ConfirmDialog(ModalScreen[bool]):
     ]
 
     def __init__(
-        self, question: str, detail: str = "", *, yes: str = "Yes (y)", no: str = "No (n)", **kwargs: Any
+        self,
+        question: str,
+        detail: str = "",
+        *,
+        yes: str = "Yes (y)",
+        no: str = "No (n)",
+        enter_yes: bool = False,
+        **kwargs: Any,
     ) -> None:
         super().__init__(**kwargs)
+        self.enter_yes = enter_yes
+        """Yes has the focus (Enter says yes); else No has it."""
         self.question = question
         self.detail = detail
         self.yes_label = yes
@@ -61,7 +71,7 @@ class ConfirmDialog(ModalScreen[bool]):
                 yield Button(self.no_label, id="confirm-no", compact=True)
 
     def on_mount(self) -> None:
-        self.query_one("#confirm-no", Button).focus()
+        self.query_one("#confirm-yes" if self.enter_yes else "#confirm-no", Button).focus()
 
     def action_answer(self, yes: bool) -> None:
         self.dismiss(yes)

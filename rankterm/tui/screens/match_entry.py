@@ -34,6 +34,7 @@ from rankterm.api.errors import ErrorItem, RanktermError
 from rankterm.api.models import Game, NewMatch, Player
 from rankterm.api.outcome import ALREADY_ACCEPTED, BatchOutcome, Outcome, OutcomeState, from_answer
 from rankterm.tui.base import RanktermScreen, task
+from rankterm.tui.dialogs.confirm import ConfirmDialog
 from rankterm.tui.text import error_sentence
 from rankterm.tui.widgets.key_footer import KeyFooter
 from rankterm.tui.widgets.match_form.answer import BAD, NOTE, OK
@@ -277,8 +278,28 @@ class MatchEntryScreen(RanktermScreen):
             if match is None:
                 return
             pending.append(Pending(match, self.form.label(match), queued=False))
+            question = None if dry_run else self.form.contradiction(match)
+            if question is not None:
+                self._ask_before_sending(pending, *question)
+                return
         else:
             self.form.clear_problems()
+        self._go(pending, dry_run)
+
+    def _ask_before_sending(self, pending: list[Pending], question: str, field: Widget) -> None:
+        """A result that contradicts itself (more points, a worse rank) is asked about once: Enter sends,
+        Escape goes back to `field` (the points of the faction ranked below)."""
+
+        def answered(send_anyway: bool | None) -> None:
+            if send_anyway:
+                self._go(pending, dry_run=False)
+            elif field.is_attached:
+                self.set_focus(field)
+
+        dialog = ConfirmDialog(question, yes="Send (⏎)", no="Back (esc)", enter_yes=True)
+        self.app.push_screen(dialog, answered)
+
+    def _go(self, pending: list[Pending], dry_run: bool) -> None:
         verb = "Checking" if dry_run else "Sending"
         self.form.answer.show([(NOTE, f"{verb} {len(pending)} match{'es' if len(pending) > 1 else ''}…")])
         self.send(pending, dry_run)

@@ -27,7 +27,16 @@ from textual.containers import Horizontal, Vertical
 from textual.widget import Widget
 from textual.widgets import Input, Label, Select, Static
 
-from rankterm.api.models import DATE_FORMAT, NAME_GAME, NAME_VERSUS, Game, NewMatch, Player, Weight
+from rankterm.api.models import (
+    DATE_FORMAT,
+    NAME_GAME,
+    NAME_VERSUS,
+    Game,
+    NewFaction,
+    NewMatch,
+    Player,
+    Weight,
+)
 from rankterm.api.new_match import MAX_NAME, read_match
 from rankterm.tui.text import plain
 from rankterm.tui.widgets.form_input import FormInput
@@ -308,9 +317,7 @@ class MatchForm(MatchFormFlow, can_focus=False):
             problems.append(("external_id", "This external id is already used: ctrl+r starts a rematch."))
         date = self.field("date").value.strip()
         rows = self.rows
-        used = [row for row in rows if not row.is_blank()]
-        if len(used) < 2:  # too few to leave the blank ones out: each is said
-            used = rows
+        used = self._used_rows()
         for row in used:
             problems += [(f"factions.{rows.index(row)}.players", s) for s in self._players_problems(row)]
         raw: dict[str, Any] = {
@@ -333,6 +340,40 @@ class MatchForm(MatchFormFlow, can_focus=False):
             self.show_problems(problems or [("match", "The match cannot be read.")])
             return None
         return match
+
+    def _used_rows(self) -> list[FactionRow]:
+        """The rows that are factions: the blank ones are left out while two filled ones remain."""
+        rows = self.rows
+        used = [row for row in rows if not row.is_blank()]
+        return used if len(used) >= 2 else rows  # too few to leave the blank ones out: each is said
+
+    def contradiction(self, match: NewMatch) -> tuple[str, Input] | None:
+        """Two factions of `match` (as `collect` read it) whose points and ranks disagree, the one with more
+        points ranked below the other: the question to ask before sending ("Elena has more points than Ada
+        but ranks below Ada — send anyway?") and that faction's points field, to go back to. None when the
+        points (where both factions have some) follow the ranks."""
+        rows = self._used_rows()
+        scored = [
+            (faction, row, float(faction.points))
+            for faction, row in zip(match.factions, rows, strict=False)
+            if faction.points
+        ]
+        for faction, row, points in scored:
+            for other, _, other_points in scored:
+                if points > other_points and faction.rank > other.rank:
+                    return (
+                        f"{self._side(faction)} has more points than {self._side(other)} but ranks below "
+                        f"{self._side(other)} — send anyway?",
+                        row.points_input,
+                    )
+        return None
+
+    def _side(self, faction: NewFaction) -> str:
+        """A faction as a person names it: its players ("Ben+Chiara"), else its name, else "the game"."""
+        names = {p.id: p.label for p in self.players}
+        if faction.players and not faction.bot:
+            return "+".join(names.get(p, p) for p in faction.players)
+        return faction.name or "the game"
 
     def _players_problems(self, row: FactionRow) -> list[str]:
         """What the players field of `row` holds that is not a player: a text typed and not picked, a text
