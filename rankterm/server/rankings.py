@@ -55,6 +55,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from functools import lru_cache
+from typing import NamedTuple
 
 from rankterm.api.models import Player, RankingRow
 from rankterm.server import rating
@@ -101,8 +102,7 @@ _SNAPSHOT_ROW = (
 )
 
 
-@dataclass(frozen=True, slots=True)
-class Standing:
+class Standing(NamedTuple):
     """A participant's ``rating_current`` row: skill, best ree, matches played, latest date, their first and
     latest match numbers in the subset, ree, whether a bot."""
 
