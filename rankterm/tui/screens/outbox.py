@@ -174,7 +174,7 @@ class OutboxScreen(RanktermScreen):
             "new ghost player",
             who,
             str(ghost.attempts),
-            describe_errors(ghost.errors) if outcome.rejected else "",
+            describe_errors(ghost.errors) if outcome.rejected else ghost.note,
         )
 
     def show(self) -> None:
