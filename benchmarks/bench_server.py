@@ -34,11 +34,14 @@ Prints:
 - total load time and the size of the database file.
 
 ``--standings DB`` skips loading and times the standings of a database an earlier run kept with ``--db``;
-``--backdating DB`` times only the backdated matches, in such a database (which keeps them).
+``--backdating DB`` times only the backdated matches, in such a database (which keeps them); ``--upgrade DB``
+times the upgrade of a copy of such a database taken back to schema 3 (matches numbered in played order,
+every subset rated again).
 
     python benchmarks/bench_server.py [--matches 100000] [--players 500] [--seed 1] [--db FILE]
     python benchmarks/bench_server.py --standings FILE [--matches 100000]
     python benchmarks/bench_server.py --backdating FILE
+    python benchmarks/bench_server.py --upgrade FILE
 """
 
 from __future__ import annotations
@@ -60,10 +63,12 @@ from pathlib import Path
 import httpx
 
 from rankterm.api.models import DATE_FORMAT, NewFaction, NewMatch, Weight
+from rankterm.server import schema
 from rankterm.server.app import create_app
 from rankterm.server.matches import MAX_BATCH, game_subset_key
 from rankterm.server.quota import QuotaLimits
 from rankterm.server.store import Store
+from rankterm.testing.old_schema import downgrade
 
 BATCH = MAX_BATCH  # 100
 EDGE = 2_000  # matches timed at the start and at the end
@@ -430,6 +435,30 @@ def time_backdating(loader: Loader, repeats: int = BACKDATED_REPEATS) -> None:
     print(f"  (load average now {_load()})")
 
 
+def time_upgrade(db: Path) -> int:
+    """Print how long opening a copy of `db`, taken back to schema 3 (`old_schema.downgrade`), takes: the
+    migrations from 3 on, which number every group's matches in played order and rate every subset again."""
+    with tempfile.TemporaryDirectory(prefix="rankterm-bench-") as tmp:
+        copy = Path(tmp) / "old.db"
+        source, target = sqlite3.connect(db), sqlite3.connect(copy)
+        try:
+            source.backup(target)
+        finally:
+            source.close()
+            target.close()
+        with Store(copy) as store:
+            downgrade(store, 3)
+            count = sum(store.match_status(group).total for group, _ in store.groups())
+        said: list[str] = []
+        began, began_cpu = time.perf_counter(), time.process_time()
+        Store(copy, notice=said.append).close()
+        took, took_cpu = time.perf_counter() - began, time.process_time() - began_cpu
+    print(f"Upgrade of a schema 3 database of {count:,} matches to schema {schema.SCHEMA_VERSION}:")
+    print(f"  {took:.1f} s wall clock, {took_cpu:.1f} s CPU of this process; load average now {_load()}")
+    print(f"  said before: {said[0] if said else '(nothing)'}")
+    return 0
+
+
 def _load() -> str:
     try:
         return " ".join(Path("/proc/loadavg").read_text().split()[:3])
@@ -458,7 +487,17 @@ def main(argv: list[str] | None = None) -> int:
         metavar="DB",
         help="only time backdated matches, in a database kept with --db (it gets the matches timed)",
     )
+    parser.add_argument(
+        "--upgrade",
+        type=Path,
+        metavar="DB",
+        help="only time the upgrade to this schema of a copy of a database kept with --db, taken back to schema 3",
+    )
     args = parser.parse_args(argv)
+    if args.upgrade is not None:
+        if not args.upgrade.exists():
+            parser.error(f"{args.upgrade} does not exist")
+        return time_upgrade(args.upgrade)
     if args.standings is not None:
         return standings_only(args.standings, args.matches)
     if args.backdating is not None:
