@@ -5,7 +5,10 @@ group's players (every page, fetched once and cached by the client until a playe
 accent-blind, and shows every match at once; clearing it goes back to the page you were on. A new ghost
 player is asked for in a small dialog (errors shown inline) and made through the outbox: once created the
 list jumps to the page that holds them, with the cursor on their row; when the service cannot be reached it
-is saved (a local player the match form offers at once) and made before the matches that name it.
+is saved (a local player the match form offers at once) and made before the matches that name it. A name
+the group has already (ignoring case, accents and repeated spaces) is warned of first: Enter makes a second
+player of that name on purpose, Escape goes to the one there is. A ghost of exactly that name made
+meanwhile by another seat is taken rather than made twice (rankterm/api/outbox_ghosts.py), and said.
 
 Keys: [ / ] (or pageup / pagedown) previous / next page · / filter · ctrl+n new ghost player · F5 refresh.
 Keys typed before a page or the filter's rows arrive wait for them: `/ e l e Enter Enter` opens Elena, however
@@ -44,11 +47,22 @@ def matches_filter(player: Player, text: str) -> bool:
     return not needle or needle in fold(player.display_name) or needle in fold(player.username)
 
 
+def _name_fold(text: str) -> str:
+    """`fold`, with runs of whitespace as one space: the spelling a person may not notice differs."""
+    return " ".join(fold(text).split())
+
+
 def same_name(players: list[Player], name: str) -> list[Player]:
     """The players already called `name` (a member's display name or username, or a ghost's name without
-    its *), case- and accent-blind."""
-    wanted = fold(name.strip().lstrip("*"))
-    return [p for p in players if wanted and wanted in (fold(p.display_name.lstrip("*")), fold(p.username))]
+    its *), ignoring case, accents and repeated spaces; the one spelled exactly so first."""
+    wanted = _name_fold(name.strip().lstrip("*"))
+    found = [
+        p
+        for p in players
+        if wanted and wanted in (_name_fold(p.display_name.lstrip("*")), _name_fold(p.username))
+    ]
+    exact = name.strip().lstrip("*")
+    return sorted(found, key=lambda p: p.display_name.lstrip("*") != exact)
 
 
 COLUMNS = [("name", "Name"), ("kind", "Kind"), ("username", "Username")]
@@ -94,6 +108,8 @@ class PlayersScreen(RanktermScreen):
         self.total_pages = 1
         self.current: PlayersPage | None = None
         self.shown: list[Player] = []
+        self.warned_of: Player | None = None
+        """The player the new-ghost dialog's warning named (Escape goes to them), None when it named none."""
 
     def compose(self) -> ComposeResult:
         yield Header()
@@ -244,6 +260,8 @@ class PlayersScreen(RanktermScreen):
             self.load_page(self.page_number)
 
     def action_new_player(self) -> None:
+        self.warned_of = None
+
         async def create(text: str) -> Player:
             name = text.strip()
             if not name:
@@ -256,6 +274,7 @@ class PlayersScreen(RanktermScreen):
             return await runner.create_ghost(name)
 
         async def taken(text: str) -> str | None:
+            self.warned_of = None
             try:
                 everyone = await self.client.players()
             except RanktermError:  # offline with nothing held: nobody to warn about
@@ -263,8 +282,12 @@ class PlayersScreen(RanktermScreen):
             found = same_name(everyone, text)
             if not found:
                 return None
+            self.warned_of = found[0]
             who = ", ".join(f"{p.label} ({'ghost' if p.ghost else 'member'})" for p in found[:3])
-            return f"Already in the group: {who}. Enter creates another one anyway; or change the name."
+            return (
+                f"Already in the group: {who}. Enter makes another one anyway; "
+                f"Escape goes to {found[0].label}."
+            )
 
         dialog = AskDialog(
             "New ghost player",
@@ -277,7 +300,12 @@ class PlayersScreen(RanktermScreen):
 
     def _created(self, player: Player | None) -> None:
         if player is None:
+            existing, self.warned_of = self.warned_of, None
+            if existing is not None:  # the warning named them: the user kept the one there is
+                self.query_one("#players-filter", Input).value = ""
+                self.jump_to(existing)
             return
+        self.warned_of = None
         self.query_one("#players-filter", Input).value = ""
         if is_local_id(player.id):  # queued in the outbox: no page of the service holds it yet
             self.say(
@@ -287,7 +315,13 @@ class PlayersScreen(RanktermScreen):
                 to="toast",
             )
             return
-        self.say(f"Ghost player {player.label} created.", "ok", to="toast")
+        runner = self.rankterm.outbox_runner
+        note = (
+            next((g.note for g in runner.ghosts() if g.player_id == player.id and g.taken), "")
+            if runner
+            else ""
+        )
+        self.say(note or f"Ghost player {player.label} created.", "ok", to="toast")
         self.jump_to(player)
 
     @on(DataTable.RowSelected, "#players-table")
