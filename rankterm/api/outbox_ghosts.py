@@ -409,14 +409,12 @@ class GhostQueue:
             read.spare_id,
         )
 
-    def _body(self, local_id: str) -> GhostBody:
+    def _body(self, local_id: str) -> GhostBody | None:
         row = self._db.execute(
             "SELECT body FROM entries WHERE scope=? AND kind=? AND external_id=?",
             (self.scope, GHOST, local_id),
         ).fetchone()
-        if row is None:
-            raise LookupError(f"no outbox ghost {local_id}")
-        return read_ghost_body(row[0])
+        return read_ghost_body(row[0]) if row else None
 
     def add_ghost(self, name: str, known: Iterable[Player] | None = None) -> GhostEntry:
         """Queue a ghost player called `name` (trimmed; ValueError when empty or too long) under a new local
@@ -457,7 +455,10 @@ class GhostQueue:
 
     def mark_ghost_in_doubt(self, local_id: str, known_before: Iterable[str]) -> None:
         """Written (and synced) before the POST: the ghost may be made from now on."""
-        body = replace(self._body(local_id), known_before=tuple(known_before))
+        current = self._body(local_id)
+        if current is None:
+            raise LookupError(f"no outbox ghost {local_id}")
+        body = replace(current, known_before=tuple(known_before))
         self._db.execute(
             "UPDATE entries SET in_doubt=1, attempts=attempts+1, body=?, updated_at=?"
             " WHERE scope=? AND kind=? AND external_id=?",
@@ -481,13 +482,14 @@ class GhostQueue:
         local id in every unsent match of the outbox, in one transaction. Returns those matches' external
         ids."""
         now, changed = self.clock(), []
-        body = replace(self._body(local_id), taken=taken, spare_id=spare_id)
+        current = self._body(local_id)  # None: discarded while its send was under way (no row to update)
+        body = replace(current, taken=taken, spare_id=spare_id).text() if current else ""
         with self._db:
             self._db.execute("BEGIN IMMEDIATE")
             self._db.execute(
                 "UPDATE entries SET state='sent', in_doubt=0, errors='[]', match_id=?, body=?, updated_at=?"
                 " WHERE scope=? AND kind=? AND external_id=?",
-                (player_id, body.text(), now, self.scope, GHOST, local_id),
+                (player_id, body, now, self.scope, GHOST, local_id),
             )
             rows = self._db.execute(
                 "SELECT external_id, body FROM entries WHERE scope=? AND kind!=? AND state!='sent'"
