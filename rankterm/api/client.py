@@ -168,6 +168,7 @@ class RankingClient(MirroredReads):
         self.clock = clock
         self._token: Token | None = None
         self._token_lock = asyncio.Lock()
+        self._sync_lock = asyncio.Lock()
         self.mirror = mirror if mirror is not None else Mirror(None, self.scope, clock=clock)
         self.fresh_for = fresh_for
         self._served_stale: dict[str, float] = {}

@@ -42,6 +42,7 @@ earliest change, drops the standings held after it (every subset's, and the late
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import math
 from collections.abc import Awaitable, Callable, Iterable, Sequence
@@ -125,6 +126,7 @@ class MirroredReads:
     fresh_for: float
     _served_stale: dict[str, float]
     history_listeners: list[Callable[[int], None]]
+    _sync_lock: asyncio.Lock
 
     if TYPE_CHECKING:
 
@@ -424,8 +426,13 @@ class MirroredReads:
         the pages that can hold new matches are read (one request when nothing is new). When the history
         changed, older pages are read only until one agrees with the mirror again, and the held matches are
         rewritten from the earliest change (`_history_rewritten`). If the counts still disagree (a match
-        deleted on the service), everything is read again.
+        deleted on the service), everything is read again. One sync at a time per client: a second waits, then
+        finds nothing new (a slower one never writes an older view over a newer one).
         """
+        async with self._sync_lock:
+            return await self._sync_matches()
+
+    async def _sync_matches(self) -> int:
         held, top = self.mirror.match_numbers()
         first, first_raw = await self._matches_page(1)
         total = first.total_matches

@@ -12,6 +12,7 @@ turned to `after` (`Group.move`), as if the service had changed under it.
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -324,3 +325,22 @@ async def test_a_service_that_numbers_on_arrival_but_rates_by_date_drops_the_sta
     client.mirror.put_rankings("", 3, 1, {"page": 1, "data": []}, final=True)
     await client.sync_matches()
     assert client.mirror.rankings("", 3, 1) is not None and heard == [2]
+
+
+async def test_two_syncs_at_once_rewrite_once(deep):
+    seat = deep.seat(deep.before)
+    await seat.sync_matches()
+    heard = listen(await deep.move(seat))
+    slowed: list[str] = []
+
+    async def first_page_2_is_slow(request: httpx.Request) -> None:
+        if request.url.path.endswith("/matches/2") and not slowed:
+            slowed.append(request.url.path)
+            await asyncio.sleep(0.2)  # the first sync is still reading when the second starts
+
+    seat.http.event_hooks["request"].append(first_page_2_is_slow)
+    calls = seat.calls
+    assert sorted(await asyncio.gather(seat.sync_matches(), seat.sync_matches())) == [0, 1]
+    assert heard == [301]  # the second waited for the first (two pages), then found nothing new
+    assert seat.calls == calls + 3
+    assert held_form(seat) == [(m.number, m.id) for m in await seat.all_matches()]
