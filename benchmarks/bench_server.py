@@ -395,7 +395,7 @@ def time_backdating(loader: Loader, repeats: int = BACKDATED_REPEATS) -> None:
     the played order: the later matches move one number up and its subsets are rated again from there),
     beside one dated after it (appended), each sent alone as one request; median of `repeats`, in turns."""
     store, group = loader.store, loader.group
-    kinds = {"appended": 0, "backdated by 1 day": 1, "backdated by 31 days": 31}
+    kinds = {"appended": 0, "backdated by 1 day": 1, "backdated by 31 days": 31}  # days before the latest
     times: dict[str, list[float]] = {kind: [] for kind in kinds}
     cpu: dict[str, list[float]] = {kind: [] for kind in kinds}
     moved: dict[str, list[int]] = {kind: [] for kind in kinds}
@@ -404,9 +404,8 @@ def time_backdating(loader: Loader, repeats: int = BACKDATED_REPEATS) -> None:
             latest = store.matches_page(group, None, 1).data[0]
             body = loader.season.match(loader.done)
             loader.done += 1
-            if days:
-                date = datetime.strptime(latest.date, DATE_FORMAT) - timedelta(days=days, minutes=k)
-                body["date"] = date.strftime(DATE_FORMAT)
+            before = timedelta(days=days, minutes=k) if days else timedelta(minutes=-1)
+            body["date"] = (datetime.strptime(latest.date, DATE_FORMAT) - before).strftime(DATE_FORMAT)
             began, began_cpu = time.perf_counter(), time.process_time()
             answer = store.add_matches(group, body, client_id=loader.client_id, limits=GENEROUS)
             times[kind].append(time.perf_counter() - began)
