@@ -597,10 +597,11 @@ class MirroredReads:
         """Whether the held matches can vouch for the held standings: True when synced less than `fresh_for`
         ago and not marked stale since, or brought up to date now (one request when nothing is new; a changed
         history drops the standings it made stale). False when no match was ever held (the standings are
-        asked again rather than the whole history read); None when the service could not be asked now."""
+        asked again rather than the whole history read, or a sync is under way: it may be a long one); None
+        when the service could not be asked now."""
         if self.mirror.is_fresh("matches", self.fresh_for):
             return True
-        if self.mirror.synced_at("matches") is None:
+        if self.mirror.synced_at("matches") is None or self._sync_lock.locked():
             return False
         try:
             await self.sync_matches()

@@ -344,3 +344,29 @@ async def test_two_syncs_at_once_rewrite_once(deep):
     assert heard == [301]  # the second waited for the first (two pages), then found nothing new
     assert seat.calls == calls + 3
     assert held_form(seat) == [(m.number, m.id) for m in await seat.all_matches()]
+
+
+async def test_past_standings_are_asked_again_rather_than_waiting_for_a_sync_under_way(near):
+    seat = near.seat(near.before)
+    await seat.sync_matches()
+    await seat.rankings_page(1, match=300)
+    near.clock.advance(seat.fresh_for)  # the held matches no longer vouch for the standings by themselves
+    done: list[str] = []
+
+    async def slow_matches(request: httpx.Request) -> None:
+        if request.url.path.endswith("/matches/1"):
+            await asyncio.sleep(0.2)  # a sync under way (a large group's may take minutes)
+
+    seat.http.event_hooks["request"].append(slow_matches)
+
+    async def sync() -> None:
+        await seat.sync_matches()
+        done.append("sync")
+
+    async def standings() -> None:
+        await asyncio.sleep(0)  # once the sync has started
+        await seat.rankings_page(1, match=300)
+        done.append("standings")
+
+    await asyncio.gather(sync(), standings())
+    assert done == ["standings", "sync"]
