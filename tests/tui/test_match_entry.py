@@ -9,6 +9,7 @@ import asyncio
 
 from rankterm.api.errors import ErrorItem, QuotaError
 from rankterm.tui.dialogs.confirm import ConfirmDialog
+from rankterm.tui.widgets.match_form.draft import DRAFT_EVERY
 from rankterm.tui.widgets.match_form.player_chip import PlayerChip
 from rankterm.tui.widgets.match_form.player_picker import PlayerPicker
 
@@ -532,3 +533,51 @@ async def test_more_points_ranked_below_asks_once_enter_sends_escape_goes_back(m
         await settle(pilot)
         assert pilot.app.screen is screen and screen.last_answer.accepted_count == 1
         assert (await pilot.app.client.matches_page(1)).data[0].number == newest.number + 1
+
+
+async def test_a_form_left_unsent_is_offered_on_the_next_n_enter_restores_delete_drops(
+    make_app, demo_service
+):
+    """The form is kept on disk as it is typed: a seat that dies with a half-filled form (here: the app ends
+    without sending) finds it again on the next `n`; Enter brings it back, and it can be sent; Delete drops
+    it (the form stays blank, and the offer does not come back)."""
+    async with make_app().run_test(size=(80, 24)) as pilot:
+        screen = await open_form(pilot)
+        await quick_fill(pilot, "Catan", [(["Elena"], 1, "10"), (["Ada"], 2, "8")])
+        await settle(pilot, DRAFT_EVERY * 2)
+        assert screen.drafts is not None and screen.drafts.path.exists()
+    for answer in ("enter", "delete"):
+        async with make_app(client=demo_service.client()).run_test(size=(80, 24)) as pilot:
+            screen = await open_form(pilot)
+            assert screen.form.answer.text.startswith("A match from ")
+            assert "was not sent — Enter restores it, Delete drops it." in screen.form.answer.text
+            await pilot.press(answer)
+            await settle(pilot, DRAFT_EVERY * 2)
+            rows = screen.form.rows
+            if answer == "delete":
+                assert screen.form.game_picker.game is None and not rows[0].picker.chosen
+                assert screen.drafts is not None and not screen.drafts.path.exists()
+                break
+            assert screen.form.game_picker.game is not None and screen.form.game_picker.game.name == "Catan"
+            assert [([p.label for p in r.picker.chosen], r.points_input.value) for r in rows[:2]] == [
+                (["Elena"], "10"),
+                (["Ada"], "8"),
+            ]
+    async with make_app(client=demo_service.client()).run_test(size=(80, 24)) as pilot:
+        screen = await open_form(pilot)
+        assert screen.offered is None and "was not sent" not in screen.form.answer.text
+
+
+async def test_a_restored_form_is_sent_and_leaves_no_draft(make_app, demo_service):
+    async with make_app().run_test(size=(80, 24)) as pilot:
+        await open_form(pilot)
+        await quick_fill(pilot, "Catan", [(["Elena"], 1, "10"), (["Ada"], 2, "8")])
+        await settle(pilot, DRAFT_EVERY * 2)
+    async with make_app(client=demo_service.client()).run_test(size=(80, 24)) as pilot:
+        screen = await open_form(pilot)
+        before = await match_count(pilot)
+        await pilot.press("enter", "ctrl+s")
+        await settle(pilot, DRAFT_EVERY * 2)
+        assert screen.last_answer is not None and screen.last_answer.accepted_count == 1
+        assert await match_count(pilot) == before + 1
+        assert screen.drafts is not None and not screen.drafts.path.exists()

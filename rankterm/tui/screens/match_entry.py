@@ -10,6 +10,10 @@ the same for a dry run: accepted, rejected (with the service's sentences; the fo
 a code names marked), or kept in the outbox while the service cannot be reached. Matches can be queued and
 sent as one batch. An empty date means the moment of recording (sending or queueing), by the client's clock.
 A match loaded from the outbox (`edit_entry`) replaces that entry when sent, even under a new external id.
+A result that contradicts itself (a faction with more points ranked below another) is asked about once
+before sending (Enter sends, Escape goes back to its points). The form is kept on disk as it is typed, per
+group (`match_form.draft`): a form a lost session did not send is offered on the next `n` (Enter in the blank
+form's game field restores it, Delete drops it).
 
 Keys (the ctrl keys work while typing; each F-key does the same for terminals that eat a ctrl key):
 ctrl+s / F5 send · ctrl+y / F3 dry run (the service checks, nothing is saved) · ctrl+f / F6 add a faction ·
@@ -23,12 +27,14 @@ from __future__ import annotations
 import asyncio
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from typing import Any
 
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
+from textual.timer import Timer
 from textual.widget import Widget
-from textual.widgets import Header, Select
+from textual.widgets import Checkbox, Header, Input, Select
 
 from rankterm.api.errors import ErrorItem, RanktermError
 from rankterm.api.models import Game, NewMatch, Player
@@ -38,8 +44,11 @@ from rankterm.tui.dialogs.confirm import ConfirmDialog
 from rankterm.tui.text import error_sentence
 from rankterm.tui.widgets.key_footer import KeyFooter
 from rankterm.tui.widgets.match_form.answer import BAD, NOTE, OK
+from rankterm.tui.widgets.match_form.draft import DRAFT_EVERY, DraftFile, draft_path
 from rankterm.tui.widgets.match_form.faction_row import FactionRow
 from rankterm.tui.widgets.match_form.form import CUSTOM, MatchForm
+from rankterm.tui.widgets.match_form.game_picker import GamePicker
+from rankterm.tui.widgets.match_form.player_picker import PlayerPicker
 
 AFTER_ACCEPT = "ctrl+r rematch (same game and players) · ctrl+n new match"
 AFTER_REJECT = "The form is kept as it was: fix it and send again (ctrl+s)."
@@ -62,6 +71,11 @@ def describe_errors(errors: tuple[ErrorItem, ...]) -> str:
     )
 
 
+def _clock(moment: datetime) -> str:
+    """A moment as the seat's clock shows it: "21:04"."""
+    return moment.astimezone().strftime("%H:%M")
+
+
 FIELD_OF_CODE = {ALREADY_ACCEPTED: "external_id", "M004": "game", "M005": "factions"}
 """The form field a rejection code is about (the service's own codes; the others are judged in the form)."""
 
@@ -80,6 +94,8 @@ class MatchEntryScreen(RanktermScreen):
         Binding("ctrl+r,f8", "rematch", "Rematch", key_display="^r"),
         Binding("ctrl+n,f9", "new_match", "New", key_display="^n"),
         Binding("escape", "leave_field", "Leave the field (then d g p r m l work)", show=False),
+        Binding("enter", "restore_draft", "Restore the match not sent", show=False, priority=True),
+        Binding("delete", "drop_draft", "Drop the match not sent", show=False, priority=True),
     ]
 
     def __init__(self) -> None:
@@ -94,6 +110,11 @@ class MatchEntryScreen(RanktermScreen):
         """True while a batch is on its way: a second send waits (it would race the first)."""
         self.editing: str | None = None
         """The external id of the outbox entry loaded by `edit_entry`: sending replaces that entry."""
+        self.drafts: DraftFile | None = None
+        """Where the form is kept as it is typed (per group), to be offered again after a lost session."""
+        self.offered: tuple[datetime, dict[str, Any]] | None = None
+        """A draft left by an earlier session, offered while the form is blank (Enter restores, Delete drops)."""
+        self._draft_timer: Timer | None = None
 
     def compose(self) -> ComposeResult:
         yield Header()
@@ -111,6 +132,79 @@ class MatchEntryScreen(RanktermScreen):
 
     def on_mount(self) -> None:
         self.form.field("external-id").value = self.rankterm.new_external_id()
+        if self.has_client:
+            self.drafts = DraftFile(draft_path(self.client.base_url, self.client.key))
+            self.offered = self.drafts.load()
+        if self.offered is not None:
+            self.form.answer.show(
+                [
+                    (
+                        NOTE,
+                        f"A match from {_clock(self.offered[0])} was not sent — Enter restores it, Delete drops it.",
+                    )
+                ]
+            )
+
+    # ------------------------------------------------------------------ the draft
+
+    @on(Input.Changed)
+    @on(Select.Changed)
+    @on(Checkbox.Changed)
+    @on(GamePicker.Changed)
+    @on(PlayerPicker.Changed)
+    def _form_changed(self) -> None:
+        self.keep_draft_soon()
+
+    def keep_draft_soon(self) -> None:
+        """Write the draft within `DRAFT_EVERY` seconds (one write for every change made meanwhile)."""
+        if self._draft_timer is None and self.drafts is not None:
+            self._draft_timer = self.set_timer(DRAFT_EVERY, self._keep_draft)
+
+    def _keep_draft(self) -> None:
+        """The form holds a match not sent: it is the group's draft now (an older one offered gives way);
+        it holds none (sent, queued, cleared): no draft, unless one from an earlier session is offered."""
+        self._draft_timer = None
+        if self.drafts is None:
+            return
+        if self.form.has_unsent_input():
+            if self.offered is not None:
+                self.offered = None
+                self.form.answer.clear()
+            self.drafts.save(self.form.draft(), self.now())
+        elif self.offered is None:
+            self.drafts.drop()
+
+    def _draft_key_works(self) -> bool:
+        """Enter and Delete answer the offer only in the blank form's empty game field."""
+        picker = self.form.game_picker
+        return (
+            self.offered is not None
+            and self.focused is picker.input
+            and not picker.text
+            and not self.form.has_unsent_input()
+        )
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action in ("restore_draft", "drop_draft"):
+            return self._draft_key_works()
+        return True
+
+    async def action_restore_draft(self) -> None:
+        """Fill the form with the match an earlier session did not send."""
+        if self.offered is None:
+            return
+        saved_at, draft = self.offered
+        self.offered = None
+        await self.form.restore(draft)
+        self.form.answer.show([(NOTE, f"The match from {_clock(saved_at)} is back: check it, then ctrl+s.")])
+
+    def action_drop_draft(self) -> None:
+        if self.offered is None or self.drafts is None:
+            return
+        saved_at, _ = self.offered
+        self.offered = None
+        self.drafts.drop()
+        self.form.answer.show([(NOTE, f"The match from {_clock(saved_at)} was dropped.")])
 
     async def on_screen_suspend(self) -> None:
         """Another screen opened (not a dialog over this one): a match recorded and untouched since gives way
@@ -202,6 +296,7 @@ class MatchEntryScreen(RanktermScreen):
             return
         self.queue.append(Pending(match, self.form.label(match), queued=True))
         self.form.mark_sent()
+        self.keep_draft_soon()
         self.form.next_match(self.rankterm.new_external_id())
         self._queued_key = self.form.key()
         count = len(self.queue)
@@ -389,6 +484,7 @@ class MatchEntryScreen(RanktermScreen):
             }
             if form_index is not None and form_index in done:
                 self.form.mark_sent()
+                self.keep_draft_soon()
                 lines.append((NOTE, AFTER_ACCEPT))
             if not self.queue:
                 self._queued_key = None

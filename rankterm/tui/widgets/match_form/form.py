@@ -18,6 +18,7 @@ arrived wait for them (`waiting`); `when_lists_arrive` runs a send asked meanwhi
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Callable, Collection, Sequence
 from datetime import datetime
 from typing import Any
@@ -269,6 +270,61 @@ class MatchForm(MatchFormFlow, can_focus=False):
             row.fill(
                 players=chosen, rank=faction.rank, points=faction.points, name=faction.name, bot=faction.bot
             )
+
+    def draft(self) -> dict[str, Any]:
+        """Everything typed in the form, as plain JSON values (for `DraftFile`), read back by `restore`."""
+        game = self.game_picker.game
+        return {
+            "game": game.model_dump(mode="json") if game else None,
+            "game_text": self.game_picker.text,
+            "weight": str(self.query_one("#weight", Select).value),
+            "name_choice": str(self.query_one("#name-choice", Select).value),
+            **{name: self.field(name).value for name in ("custom-name", "notes", "date", "external-id")},
+            "rows": [
+                {
+                    "players": [p.model_dump(mode="json") for p in row.picker.chosen],
+                    "text": row.picker.text,
+                    "rank": row.rank_input.value,
+                    "points": row.points_input.value,
+                    "name": row.name_input.value,
+                    "bot": row.is_bot,
+                }
+                for row in self.rows
+            ],
+        }
+
+    async def restore(self, draft: dict[str, Any]) -> None:
+        """Fill the form with a `draft()` kept from an earlier session (a part that cannot be read stays blank)."""
+        await self.clear(str(draft.get("external-id") or ""))
+        if isinstance(draft.get("game"), dict):
+            with contextlib.suppress(ValueError):
+                self.game_picker.choose(Game.model_validate(draft["game"]))
+        elif draft.get("game_text"):
+            self.game_picker.set_text(str(draft["game_text"]))
+        weights = {str(w): w for _, w in WEIGHT_CHOICES}
+        self.query_one("#weight", Select).value = weights.get(str(draft.get("weight")), Weight.NORMAL)
+        choice = str(draft.get("name_choice"))
+        if choice in {value for _, value in NAME_CHOICES}:
+            self.query_one("#name-choice", Select).value = choice
+        for name in ("custom-name", "notes", "date"):
+            self.field(name).value = str(draft.get(name) or "")
+        rows = [r for r in draft.get("rows") or () if isinstance(r, dict)]
+        while len(self.rows) < len(rows):
+            await self.add_row()
+        for row, saved in zip(self.rows, rows, strict=False):
+            players = []
+            for player in saved.get("players") or ():
+                with contextlib.suppress(ValueError):
+                    players.append(Player.model_validate(player))
+            rank = str(saved.get("rank") or "")
+            row.fill(
+                players=players,
+                points=str(saved.get("points") or ""),
+                name=str(saved.get("name") or ""),
+                bot=saved.get("bot") is True,
+            )
+            row.rank_input.value = rank
+            row.picker.set_text(str(saved.get("text") or ""))
 
     def show_custom_name(self, shown: bool) -> None:
         self.set_class(shown, "-custom-name")
