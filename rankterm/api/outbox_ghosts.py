@@ -8,27 +8,15 @@ the mirror: None when the caller did not say) and, once a send has begun, of tho
 POST (`known_before`). Until it is sent, the seat uses a local `Player` (`local_ghost`: ghost 1, display
 name ``*name``, the local id), which the mirror holds, so the match form can put it in a faction.
 
-**The same new player made on two seats.** Two seats offline may both make ``*Zed``. A ghost whose `seen`
-is known is one of a kind: a ghost of exactly its name that the seat did not know is the same person, made
-by another seat since, and is taken instead of making a second (`GhostEntry.taken`, said by
-`GhostEntry.note`); the matches that name the local ghost go with it. "Exactly" (`name_key`): the name as
-the service keeps it (surrounding whitespace trimmed), Unicode NFC, case and inner spaces as typed; a ghost
-only (a member's account is somebody else). ``zed`` or ``Zed  `` inside are other names (the players
-screen warns of those when a ghost is made online). Among several such ghosts, the one with the smallest id
-is taken, so every seat takes the same one. The service shows no creation time, has no unique names and
-cannot remove a player, so this is settled by reading its players (every page, from the service, never
-the mirror's copy) before the POST and again after it: a seat that made its own while another seat did
-takes the smallest id too and leaves its own with no matches (`GhostEntry.spare_id`). What remains: a seat
-whose read before its POST came before another seat's ghost was made, and whose POST landed after that
-seat's read after its own, can choose differently from it (the two reads straddled); the matches are then
-split between the two.
+**The same new player made on two seats** (a ghost of exactly its name that another seat made meanwhile is
+taken instead of making a second: `GhostEntry.taken`, said by `GhostEntry.note`): rankterm/api/ghost_names.py.
 
 Sending (the `GhostSending` part of `OutboxSender`), in the order of submission, so a ghost goes before the
 matches that follow it:
 
 - before the POST the entry is written *in doubt*, with `known_before` taken from the service's players
-  (`players_now`: for a ghost of a kind, one read of the service; else the mirror when read within
-  `fresh_for` seconds); a ghost of a kind found made since is taken instead (above);
+  (`players_now`: for a ghost whose `seen` is known, one read of the service, and a ghost of its name made
+  since is taken instead; else the mirror when read within `fresh_for` seconds);
 - accepted: the entry is sent, with the service's id; that id replaces the local one in every unsent
   match of the outbox that names it (one transaction), and in the mirror;
 - refused by the service (R003 a bad name, R002): rejected, with the service's errors as items; the matches
@@ -46,7 +34,6 @@ from __future__ import annotations
 
 import json
 import sqlite3
-import unicodedata
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
@@ -63,6 +50,7 @@ from rankterm.api.errors import (
     ServiceError,
     UnexpectedResponse,
 )
+from rankterm.api.ghost_names import GHOST_MARK, made_since, new_since, same_named
 from rankterm.api.ids import is_local_id, new_local_id
 from rankterm.api.models import NewMatch, Player
 from rankterm.api.outcome import Outcome, OutcomeState
@@ -74,7 +62,6 @@ if TYPE_CHECKING:
 
 GHOST = "ghost"
 """The `kind` of a ghost entry in the outbox's table (a match's is 'match')."""
-GHOST_MARK = "*"
 GHOST_DISCARDED = "ghost-discarded"
 """The error code (rankterm's own, not the service's) of a match whose queued ghost player was discarded."""
 UNKNOWN_LOCAL = "local-player"
@@ -149,28 +136,9 @@ def local_ghost(player_id: str, name: str) -> Player:
     return Player(id=player_id, ghost=True, username="", display_name=GHOST_MARK + name.strip(), icon="")
 
 
-def ghost_body(
-    name: str,
-    known_before: Iterable[str] = (),
-    *,
-    seen: Iterable[str] | None = None,
-    taken: bool = False,
-    spare_id: str = "",
-) -> str:
-    """A ghost entry's body (JSON); `seen` None is left out (an entry made before it was kept reads so)."""
-    body: dict[str, Any] = {"name": name, "known": list(known_before)}
-    if seen is not None:
-        body["seen"] = list(seen)
-    if taken:
-        body["taken"] = True
-    if spare_id:
-        body["spare"] = spare_id
-    return json.dumps(body)
-
-
 @dataclass(frozen=True, slots=True)
 class GhostBody:
-    """A ghost entry's body, read."""
+    """A ghost entry's body (JSON in the outbox's `body` column)."""
 
     name: str
     known_before: tuple[str, ...] = ()
@@ -179,21 +147,23 @@ class GhostBody:
     spare_id: str = ""
 
     def text(self) -> str:
-        return ghost_body(
-            self.name, self.known_before, seen=self.seen, taken=self.taken, spare_id=self.spare_id
+        """`seen` None, `taken` False and no `spare_id` are left out (an entry kept before they were reads so)."""
+        body: dict[str, Any] = {"name": self.name, "known": list(self.known_before)}
+        optional = {"seen": self.seen, "taken": self.taken or None, "spare": self.spare_id or None}
+        return json.dumps(body | {k: v for k, v in optional.items() if v is not None})
+
+    @classmethod
+    def read(cls, text: str) -> GhostBody:
+        raw = json.loads(text)
+        seen = raw.get("seen")
+        known = tuple(str(k) for k in raw.get("known") or ())
+        return cls(
+            str(raw.get("name", "")),
+            known,
+            None if seen is None else tuple(str(k) for k in seen),
+            bool(raw.get("taken")),
+            str(raw.get("spare") or ""),
         )
-
-
-def read_ghost_body(text: str) -> GhostBody:
-    raw = json.loads(text)
-    seen = raw.get("seen")
-    return GhostBody(
-        str(raw.get("name", "")),
-        tuple(str(k) for k in raw.get("known") or ()),
-        None if seen is None else tuple(str(k) for k in seen),
-        bool(raw.get("taken")),
-        str(raw.get("spare") or ""),
-    )
 
 
 def local_ids(match: NewMatch) -> list[str]:
@@ -205,36 +175,6 @@ def with_ids(match: NewMatch, ids: dict[str, str]) -> NewMatch:
     """`match` with each player id in `ids` replaced by its value (a local id by the service's)."""
     factions = [f.model_copy(update={"players": [ids.get(p, p) for p in f.players]}) for f in match.factions]
     return match.model_copy(update={"factions": factions})
-
-
-def name_key(text: str) -> str:
-    """What two ghost names must share to be exactly the same name: the text as the service keeps it (its
-    surrounding whitespace trimmed), in Unicode NFC (the same letters typed on two keyboards); case and inner
-    spaces count."""
-    return unicodedata.normalize("NFC", text.strip())
-
-
-def _is_named(player: Player, name: str) -> bool:
-    """Whether `player` is a ghost called exactly `name` (`name_key`). The client shows what it reads
-    display-safe (a control character as a symbol): the name is compared both as typed and so."""
-    if not player.ghost:
-        return False
-    wanted = GHOST_MARK + name.strip()
-    shown = name_key(player.display_name)
-    return shown in (name_key(wanted), name_key(display_safe(wanted)))
-
-
-def same_named(players: Iterable[Player], name: str) -> tuple[str, ...]:
-    """Ids of the service's ghosts called `name` (local ones left out)."""
-    return tuple(str(p.id) for p in players if _is_named(p, name) and not is_local_id(p.id))
-
-
-def made_since(players: Sequence[Player], name: str, known_before: Iterable[str]) -> Player | None:
-    """The service's ghost called `name` that is not one of `known_before`, else None; of several, the one
-    with the smallest id (every seat that looks takes the same one)."""
-    known = set(known_before)
-    found = [p for p in players if _is_named(p, name) and str(p.id) not in known and not is_local_id(p.id)]
-    return min(found, key=lambda p: str(p.id)) if found else None
 
 
 def never_left(exc: Offline) -> bool:
@@ -268,7 +208,7 @@ class GhostSending:
             players = await self.client.players_now(refresh=True)
         found = made_since(players, entry.name, entry.known_before)
         if found is not None:
-            several = entry.seen is not None and len(_new_ones(players, entry)) > 1
+            several = entry.seen is not None and len(new_since(players, entry.name, entry.seen or ())) > 1
             self._ghost_made(entry, found, report, taken=several)
         return found is not None, players
 
@@ -360,14 +300,6 @@ class GhostSending:
         return out
 
 
-def _new_ones(players: Sequence[Player], entry: GhostEntry) -> list[Player]:
-    """The service's ghosts of the entry's name that the seat did not know when it made it."""
-    seen = set(entry.seen or ())
-    return [
-        p for p in players if _is_named(p, entry.name) and str(p.id) not in seen and not is_local_id(p.id)
-    ]
-
-
 def _outbox_module() -> Any:
     """rankterm.api.outbox, which imports this module (its State and error columns are its own)."""
     from rankterm.api import outbox
@@ -392,7 +324,7 @@ class GhostQueue:
     def _ghost(self, row: tuple) -> GhostEntry:
         ob = _outbox_module()
         local_id, body, state, in_doubt, attempts, errors, created, updated, player_id = row
-        read = read_ghost_body(body)
+        read = GhostBody.read(body)
         return GhostEntry(
             local_id,
             read.name,
@@ -414,7 +346,7 @@ class GhostQueue:
             "SELECT body FROM entries WHERE scope=? AND kind=? AND external_id=?",
             (self.scope, GHOST, local_id),
         ).fetchone()
-        return read_ghost_body(row[0]) if row else None
+        return GhostBody.read(row[0]) if row else None
 
     def add_ghost(self, name: str, known: Iterable[Player] | None = None) -> GhostEntry:
         """Queue a ghost player called `name` (trimmed; ValueError when empty or too long) under a new local
@@ -430,7 +362,7 @@ class GhostQueue:
         self._db.execute(
             "INSERT INTO entries (scope, kind, external_id, body, state, created_at, updated_at)"
             " VALUES (?,?,?,?,?,?,?)",
-            (self.scope, GHOST, local_id, ghost_body(name, seen=seen), "pending", now, now),
+            (self.scope, GHOST, local_id, GhostBody(name, seen=seen).text(), "pending", now, now),
         )
         entry = self.get_ghost(local_id)
         if entry is None:
@@ -516,7 +448,9 @@ class GhostQueue:
             raise ValueError("only a rejected or unsent ghost player can be renamed")
         name = check_name(name)
         seen = None if known is None else same_named(known, name)
-        self._set([local_id], body=ghost_body(name, seen=seen), state="pending", errors="[]", attempts=0)
+        self._set(
+            [local_id], body=GhostBody(name, seen=seen).text(), state="pending", errors="[]", attempts=0
+        )
         renamed = self.get_ghost(local_id)
         assert renamed is not None
         return renamed
