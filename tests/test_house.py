@@ -45,10 +45,10 @@ def test_tui_never_calls_httpx_or_server_directly():
         assert not bad, f"{f.relative_to(ROOT)} imports {bad}"
 
 
-def test_no_module_over_500_lines_and_each_has_a_docstring():
+def test_each_module_has_a_docstring():
+    # Modules are split by meaning, not by size: no line cap (a cap split classes in halves).
     for f in PKG.rglob("*.py"):
         text = f.read_text(encoding="utf-8")
-        assert len(text.splitlines()) <= 520, f"{f.relative_to(ROOT)} has {len(text.splitlines())} lines"
         assert ast.get_docstring(ast.parse(text)), f"{f.relative_to(ROOT)} has no module docstring"
 
 
