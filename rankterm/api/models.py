@@ -105,7 +105,8 @@ class Faction(WireModel):
 
 
 class Match(WireModel):
-    """A recorded match. `number` counts the group's matches in order of acceptance."""
+    """A recorded match. `number` counts the group's matches in the order they were played (a match dated
+    earlier moves the later ones up a number; its `id` stays)."""
 
     id: Id = ""
     external_id: Text = ""
