@@ -206,7 +206,10 @@ class LiveProbe:
         """A client was opened: forget what the last one said, take the new one's baseline now (one call)."""
         if self._client is not None and self._history_changed in self._client.history_listeners:
             self._client.history_listeners.remove(self._history_changed)
+        if self._client is not None and self._reachability in self._client.reachability_listeners:
+            self._client.reachability_listeners.remove(self._reachability)
         client.history_listeners.append(self._history_changed)
+        client.reachability_listeners.append(self._reachability)
         self._client = client
         self._seen.clear()
         self._since_quota = None
@@ -326,6 +329,14 @@ class LiveProbe:
         self.app.group_changed()
         self._version = self.app.group_version
         return True
+
+    def _reachability(self, reachable: bool) -> None:
+        """The service answers again (the outbox's knock, any read): probe at the usual pace from now on,
+        not after the offline wait the last failed probe armed."""
+        if reachable and self._offline_step and self.enabled:
+            self._offline_step = 0
+            if not self._running:
+                self.schedule()
 
     def _history_changed(self, _first: int) -> None:
         """The client rewrote the held matches from a changed history: the screen shown reads again (what it

@@ -267,3 +267,26 @@ async def test_offline_the_probe_waits_like_the_outbox_and_the_service_back_reva
         assert not app.offline
         assert live.interval() == 5.0
         await other.aclose()
+
+
+async def test_the_service_answering_another_request_brings_the_probe_back_to_its_pace(
+    make_app, demo_service, by_hand
+):
+    from rankterm.tui.outbox_runner import RETRY_DELAYS
+
+    client, transport = demo_service.downable_client()
+    app = make_app(client=client)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await _on(pilot, "r")
+        live: LiveProbe = app.live
+        live.every = 5.0
+        transport.down = True
+        assert not await live.probe_once()
+        assert not await live.probe_once()
+        assert live.interval() == RETRY_DELAYS[1]
+        transport.down = False
+        await client.players_page(1)  # any answer (the outbox's knock, a screen's read), not the probe's
+        await settle(pilot)
+        assert not app.offline
+        assert live.interval() == 5.0
+        assert live._timer is not None and live._due - live.clock() <= 5.0
