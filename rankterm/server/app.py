@@ -39,7 +39,7 @@ from rankterm.api.endpoints import ENDPOINTS, Method
 from rankterm.api.text import ascii_digits
 from rankterm.server import quota, tokens
 from rankterm.server.asgi import ServiceApp, in_thread, read_body
-from rankterm.server.quota import QuotaLimits
+from rankterm.server.quota import QuotaBook, QuotaLimits
 from rankterm.server.store import Client, Store
 from rankterm.server.wire import RANKINGS_PAGE_KEYS, Fault, format_time, only_keys
 
@@ -59,9 +59,13 @@ def success_response(payload: Any) -> JSONResponse:
 
 
 def error_response(fault: Fault) -> JSONResponse:
-    """The error envelope of `fault`, with its HTTP status."""
+    """The error envelope of `fault`, with its HTTP status (and ``Retry-After`` when the refusal ends at a
+    known moment: a quota's period)."""
+    headers = {"Retry-After": str(fault.retry_after)} if fault.retry_after is not None else None
     return JSONResponse(
-        {"errors": [{"code": fault.code, "message": fault.message}]}, status_code=fault.status
+        {"errors": [{"code": fault.code, "message": fault.message}]},
+        status_code=fault.status,
+        headers=headers,
     )
 
 
@@ -127,16 +131,16 @@ def _is_match_segment(text: str) -> bool:
 
 
 class _Service:
-    """The handlers, bound to one store, clock, token lifetime, body limit and quota limits."""
+    """The handlers, bound to one store, clock, token lifetime, body limit and the clients' quota limits."""
 
     def __init__(
-        self, store: Store, token_ttl: int, max_body: int, clock: Callable[[], float], limits: QuotaLimits
+        self, store: Store, token_ttl: int, max_body: int, clock: Callable[[], float], quotas: QuotaBook
     ) -> None:
         self.store = store
         self.token_ttl = token_ttl
         self.max_body = max_body
         self.clock = clock
-        self.limits = limits
+        self.quotas = quotas
         handlers: dict[str, Callable[[Call], Any]] = {
             "test": self.test,
             "auth": self.auth,
@@ -231,7 +235,7 @@ class _Service:
             amounts = {quota.CALLS: 1}
             if handler == self.rankings:
                 amounts[quota.RANKING_CALLS] = 1
-            self.store.charge(call.client.id, amounts, self.limits, call.now)
+            self.store.charge(call.client.id, amounts, self.quotas.limits(call.client.id), call.now)
         return handler(call)
 
     def authorise(self, call: Call) -> Client:
@@ -278,7 +282,7 @@ class _Service:
             bgg_id=call.param("bggId"),
             name=call.param("name"),
             client_id=call.client.id if call.client else None,
-            limits=self.limits,
+            limits=self._limits(call),
             now=call.now,
         )
         return [game.to_wire()]
@@ -300,7 +304,7 @@ class _Service:
             call.json_body("M001"),
             dryrun=dryrun,
             client_id=call.client.id if call.client else None,
-            limits=self.limits,
+            limits=self._limits(call),
             now=call.now,
         ).to_wire()
         if not dryrun:
@@ -341,7 +345,10 @@ class _Service:
 
     def quota(self, call: Call) -> Any:
         assert call.client is not None
-        return self.store.quota(call.client.id, self.limits, call.now).to_wire()
+        return self.store.quota(call.client.id, self.quotas.limits(call.client.id), call.now).to_wire()
+
+    def _limits(self, call: Call) -> QuotaLimits | None:
+        return self.quotas.limits(call.client.id) if call.client else None
 
     def status(self, call: Call) -> Any:
         counters = self.store.match_status(self.group(call)).to_wire()
@@ -374,9 +381,11 @@ def create_app(
     """The service over `store`: tokens live `token_ttl` seconds, bodies are at most `max_body` bytes.
 
     `clock` (seconds since the epoch; the store's clock by default) decides token expiry, quota buckets
-    and default match dates; `limits` are every client's quota limits (generous by default).
+    and default match dates. `limits`, when given, are every client's quota limits; otherwise each client
+    has the limits the host kept in the database (`Store.quota_book`), read once, here.
     """
-    service = _Service(store, token_ttl, max_body, clock or (lambda: store.clock()), limits or QuotaLimits())
+    quotas = QuotaBook(limits) if limits is not None else store.quota_book()
+    service = _Service(store, token_ttl, max_body, clock or (lambda: store.clock()), quotas)
     app = ServiceApp(service.answer, _http_error)
     app.state.store = store
     app.state.service = service

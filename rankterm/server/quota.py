@@ -9,15 +9,22 @@ A charge that would take any meter past its limit is refused whole, before anyth
 
 Percentages (`usage`) are integers rounded UP, so any use shows at least 1%, except that 100% is kept for
 a limit actually reached: below it the figure stops at 99%.
+
+The host sets the limits (``rankterm serve --quota``), kept in the table ``quota_limits``: one row per
+(client, field) that differs from `QuotaLimits`' defaults, client 0 standing for every client (`EVERY`), a
+value NULL for unlimited. A client's limit of a field is its own row, else the row of every client, else the
+default (`QuotaBook`). An unlimited meter counts nothing (its usage is 0%) and never refuses.
 """
 
 from __future__ import annotations
 
 import calendar
+import dataclasses
 import math
 import time
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, fields, replace
+from typing import Final, TypeAlias
 
 from rankterm.api.models import QUOTA_FIELDS
 from rankterm.server.conn import Conn
@@ -31,17 +38,22 @@ CREATED_GAMES = "games"
 
 @dataclass(frozen=True, slots=True)
 class QuotaLimits:
-    """Limits of one client, one per quota field (WIRE.md order). A limit of 0 refuses everything."""
+    """Limits of one client, one per quota field (WIRE.md order). A limit of 0 refuses everything; None is
+    unlimited."""
 
-    calls_per_year: int = 100_000
-    calls_per_hour: int = 5_000
-    matches_per_year: int = 50_000
-    matches_per_day: int = 2_000
-    matches_per_hour: int = 500
-    ranking_calls_per_year: int = 50_000
-    ranking_calls_per_day: int = 5_000
-    ranking_calls_per_hour: int = 1_000
-    api_created_games: int = 500
+    calls_per_year: int | None = 100_000
+    calls_per_hour: int | None = 5_000
+    matches_per_year: int | None = 50_000
+    matches_per_day: int | None = 2_000
+    matches_per_hour: int | None = 500
+    ranking_calls_per_year: int | None = 50_000
+    ranking_calls_per_day: int | None = 5_000
+    ranking_calls_per_hour: int | None = 1_000
+    api_created_games: int | None = 500
+
+
+UNLIMITED = QuotaLimits(*([None] * len(fields(QuotaLimits))))
+"""Every meter unlimited."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -101,6 +113,11 @@ def _count(conn: Conn, client_id: int, meter: Meter, now: float) -> int:
     return row[0] if row else 0
 
 
+def counted(amounts: Mapping[str, int], limits: QuotaLimits) -> bool:
+    """Whether charging `amounts` counts anything (False when every meter it touches is unlimited)."""
+    return any(amounts.get(m.kind) and getattr(limits, m.attr) is not None for m in METERS)
+
+
 def charge(conn: Conn, client_id: int, amounts: Mapping[str, int], limits: QuotaLimits, now: float) -> None:
     """Count `amounts` (kind -> how many) against the client's meters, or raise the first Q… exceeded.
 
@@ -109,11 +126,13 @@ def charge(conn: Conn, client_id: int, amounts: Mapping[str, int], limits: Quota
     holding the row until the transaction ends) and checked after, so concurrent charges of one client,
     from any number of workers, never both slip under a limit.
     """
-    wanted = [(m, amounts[m.kind]) for m in METERS if amounts.get(m.kind)]
+    wanted = [
+        (m, amounts[m.kind]) for m in METERS if amounts.get(m.kind) and getattr(limits, m.attr) is not None
+    ]
     for meter, amount in wanted:
         limit = getattr(limits, meter.attr)
         if amount > limit:
-            raise Fault(meter.code, _refusal(meter, limit))
+            raise _refused(meter, limit, now)
     for meter, amount in wanted:
         kind, bucket = _counter_kind(meter), bucket_start(meter.period, now)
         counted = conn.execute(
@@ -124,7 +143,7 @@ def charge(conn: Conn, client_id: int, amounts: Mapping[str, int], limits: Quota
         ).fetchone()[0]
         limit = getattr(limits, meter.attr)
         if counted > limit:
-            raise Fault(meter.code, _refusal(meter, limit))
+            raise _refused(meter, limit, now)
         if counted == amount:  # a new bucket began: the older ones of this kind are never read again
             conn.execute(
                 "DELETE FROM quota_counters WHERE client_id = ? AND kind = ? AND bucket < ?",
@@ -132,12 +151,30 @@ def charge(conn: Conn, client_id: int, amounts: Mapping[str, int], limits: Quota
             )
 
 
-def _refusal(meter: Meter, limit: int) -> str:
-    return f"Quota reached: {meter.field} ({limit} {_PERIOD_WORDS[meter.period]})."
+def _refused(meter: Meter, limit: int, now: float) -> Fault:
+    message = f"Quota reached: {meter.field} ({limit} {_PERIOD_WORDS[meter.period]})."
+    return Fault(meter.code, message, retry_after=seconds_left(meter.period, now))
 
 
-def percent(count: int, limit: int) -> str:
-    """Usage as WIRE.md's percentage string: rounded up, 100% only when the limit is reached."""
+def seconds_left(period: str, now: float) -> int | None:
+    """Whole seconds (at least 1) until the bucket of `period` holding `now` ends; None for a lifetime count."""
+    t = int(now)
+    if period == "hour":
+        end = bucket_start("hour", t) + 3600
+    elif period == "day":
+        end = bucket_start("day", t) + 86400
+    elif period == "year":
+        end = calendar.timegm((time.gmtime(t).tm_year + 1, 1, 1, 0, 0, 0))
+    else:
+        return None
+    return max(1, end - t)
+
+
+def percent(count: int, limit: int | None) -> str:
+    """Usage as WIRE.md's percentage string: rounded up, 100% only when the limit is reached; an unlimited
+    meter is always "0%"."""
+    if limit is None:
+        return "0%"
     if count >= limit:
         return "100%"
     return f"{min(99, math.ceil(100 * count / limit))}%"
@@ -145,4 +182,142 @@ def percent(count: int, limit: int) -> str:
 
 def usage(conn: Conn, client_id: int, limits: QuotaLimits, now: float) -> dict[str, str]:
     """Each quota field (WIRE.md order) -> percentage string."""
-    return {m.field: percent(_count(conn, client_id, m, now), getattr(limits, m.attr)) for m in METERS}
+    out = {}
+    for meter in METERS:
+        limit = getattr(limits, meter.attr)
+        out[meter.field] = percent(_count(conn, client_id, meter, now) if limit is not None else 0, limit)
+    return out
+
+
+# ------------------------------------------------------------------ the host's settings
+
+EVERY: Final = 0
+"""The client id of the ``quota_limits`` rows that hold for every client."""
+
+DEFAULT: Final = "default"
+UNLIMITED_WORD: Final = "unlimited"
+
+Setting: TypeAlias = int | str | None
+"""A field's new limit: a number, None (unlimited) or `DEFAULT` (back to the default)."""
+
+_FIELD_BY_NAME = {m.field.lower(): m for m in METERS}
+_KIND_NAMES = {"calls": CALLS, "matches": MATCHES, "rankingcalls": RANKING_CALLS}
+
+
+def parse_settings(text: str) -> dict[str, Setting]:
+    """``unlimited``, ``default`` or ``field=value,…`` (a field of the quota payload, any case, or
+    ``calls``/``matches``/``rankingCalls`` for all of that kind's fields; a value is a whole number,
+    ``unlimited`` or ``default``) -> {quota field: setting}; `ValueError` with one sentence otherwise."""
+    words = text.strip()
+    if words.lower() in (UNLIMITED_WORD, DEFAULT):
+        value: Setting = None if words.lower() == UNLIMITED_WORD else DEFAULT
+        return dict.fromkeys((m.field for m in METERS), value)
+    out: dict[str, Setting] = {}
+    for part in words.split(","):
+        name, equals, raw = (x.strip() for x in part.partition("="))
+        if not equals or not name:
+            raise ValueError(
+                f"--quota takes 'unlimited', 'default' or field=value pairs separated by commas, not {part.strip()!r}."
+            )
+        chosen = _fields_named(name)
+        setting = _setting(name, raw)
+        out.update(dict.fromkeys(chosen, setting))
+    return out
+
+
+def _fields_named(name: str) -> list[str]:
+    key = name.lower()
+    if key in _FIELD_BY_NAME:
+        return [_FIELD_BY_NAME[key].field]
+    if key in _KIND_NAMES:
+        return [m.field for m in METERS if m.kind == _KIND_NAMES[key]]
+    raise ValueError(
+        f"--quota: {name!r} is no quota field (the fields are {', '.join(m.field for m in METERS)};"
+        " calls, matches and rankingCalls set all of theirs)."
+    )
+
+
+def _setting(name: str, raw: str) -> Setting:
+    word = raw.lower()
+    if word == UNLIMITED_WORD:
+        return None
+    if word == DEFAULT:
+        return DEFAULT
+    digits = raw.replace("_", "")
+    if not digits.isascii() or not digits.isdigit() or len(digits) > 15:
+        raise ValueError(
+            f"--quota: {name}={raw!r} is not a limit (give a whole number from 0, 'unlimited' or 'default')."
+        )
+    return int(digits)
+
+
+@dataclass(frozen=True, slots=True)
+class QuotaBook:
+    """The limits the host set: those of every client, and each client's own where it has some."""
+
+    every: QuotaLimits = QuotaLimits()
+    clients: Mapping[int, QuotaLimits] = dataclasses.field(default_factory=dict)
+
+    def limits(self, client_id: int) -> QuotaLimits:
+        """The limits that hold for `client_id`."""
+        return self.clients.get(client_id, self.every)
+
+
+def stored_book(conn: Conn) -> QuotaBook:
+    """The limits kept in the database."""
+    rows = conn.execute(
+        "SELECT client_id, field, value FROM quota_limits ORDER BY client_id, field"
+    ).fetchall()
+    by_attr = {m.field: m.attr for m in METERS}
+    own: dict[int, dict[str, int | None]] = {}
+    for client_id, name, value in rows:
+        if name in by_attr:  # a field a newer rankterm knows of is left to it
+            own.setdefault(client_id, {})[by_attr[name]] = value
+    every = replace(QuotaLimits(), **own.pop(EVERY, {}))
+    return QuotaBook(every, {client_id: replace(every, **values) for client_id, values in own.items()})
+
+
+def store_settings(conn: Conn, client_id: int, settings: Mapping[str, Setting]) -> None:
+    """Keep `settings` for `client_id`, or for every client (`EVERY`: each client's own setting of those
+    fields is dropped, so the new one holds for all)."""
+    for name, setting in settings.items():
+        if client_id == EVERY:
+            conn.execute("DELETE FROM quota_limits WHERE field = ?", (name,))
+        else:
+            conn.execute("DELETE FROM quota_limits WHERE client_id = ? AND field = ?", (client_id, name))
+        if setting != DEFAULT:
+            conn.execute(
+                "INSERT INTO quota_limits (client_id, field, value) VALUES (?, ?, ?)",
+                (client_id, name, setting),
+            )
+
+
+_SHORT_PERIOD = {"year": "/year", "day": "/day", "hour": "/hour", "all": ""}
+_KIND_WORDS = {
+    CALLS: "calls",
+    MATCHES: "matches",
+    RANKING_CALLS: "ranking calls",
+    CREATED_GAMES: "games created",
+}
+
+
+def describe(limits: QuotaLimits) -> str:
+    """The limits in a few words: ``calls 5,000/hour 100,000/year · matches unlimited · …``."""
+    if limits == UNLIMITED:
+        return "unlimited"
+    parts = []
+    for kind, words in _KIND_WORDS.items():
+        meters = [m for m in METERS if m.kind == kind]
+        values = [getattr(limits, m.attr) for m in meters]
+        if all(v is None for v in values):
+            parts.append(f"{words} unlimited")
+            continue
+        shown = [
+            ("unlimited" if v is None else f"{v:,}") + _SHORT_PERIOD[m.period]
+            for m, v in sorted(zip(meters, values, strict=True), key=lambda mv: _ORDER[mv[0].period])
+        ]
+        parts.append(f"{words} {' '.join(shown)}")
+    return " · ".join(parts)
+
+
+_ORDER = {"hour": 0, "day": 1, "year": 2, "all": 3}

@@ -20,7 +20,8 @@ Layout (one file, several groups):
   ``rating_snapshot`` (every listed player's standing after each `SNAPSHOT_EVERY`-th match of a subset):
   a match appends its rows, and a standing after any match is a current row, a snapshot row or one of the
   history rows after that snapshot.
-- ``quota_counters``: calls counted per client, kind and time bucket (one row per bucket, not per call).
+- ``quota_counters``: calls counted per client, kind and time bucket (one row per bucket, not per call);
+  ``quota_limits``: the limits the host set, per client or for every client.
 """
 
 from __future__ import annotations
@@ -265,10 +266,24 @@ were numbered as they arrived), and every subset rated again from its first matc
 rating code of this rankterm. ``subsets.history_version`` goes up whenever a match placed before others
 moves a subset's numbers, so standings read before (`snapshots.SnapshotCache`) are known to be stale."""
 
-MIGRATIONS: tuple[str | Migration, ...] = (SCHEMA_V1, SCHEMA_V2, SCHEMA_V3, SCHEMA_V4)
+SCHEMA_V5 = """
+CREATE TABLE quota_limits (
+    client_id INTEGER NOT NULL,
+    field TEXT NOT NULL,
+    value INTEGER,
+    PRIMARY KEY (client_id, field)
+) WITHOUT ROWID
+"""
+"""The host's quota limits (`quota`, ``rankterm serve --quota``): one row per client and quota field set apart
+from the default, client 0 for every client, ``value`` NULL for unlimited."""
+
+MIGRATIONS: tuple[str | Migration, ...] = (SCHEMA_V1, SCHEMA_V2, SCHEMA_V3, SCHEMA_V4, SCHEMA_V5)
 """Migration ``i`` takes a database from ``user_version`` i to i + 1."""
 
 SCHEMA_VERSION = len(MIGRATIONS)
+
+LAST_LONG_MIGRATION = 4
+"""The version after the last migration that takes a while on a long history (4: every match rated again)."""
 
 
 class SchemaTooNew(RuntimeError):
@@ -282,8 +297,8 @@ def statements(script: str) -> list[str]:
 
 def upgrade_notice(version: int) -> str | None:
     """What to tell whoever waits while a database of schema `version` is upgraded (None: nothing to say)."""
-    if version == 0 or version >= SCHEMA_VERSION:
-        return None  # a new database, or one up to date
+    if version == 0 or version >= LAST_LONG_MIGRATION:
+        return None  # a new database, one up to date, or one whose upgrades left take no time
     text = f"upgrading the database from schema {version} to {SCHEMA_VERSION} (once; a long history takes a while)"
     if version < 4:
         text += ": matches are put in the order they were played and every ranking is worked out again"

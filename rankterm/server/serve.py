@@ -10,6 +10,11 @@ database. The server (uvicorn) listens on loopback unless ``--host`` says otherw
 ``--workers N`` runs N server processes on the one address (uvicorn's supervisor; each worker builds its
 app with `worker_app` from the environment and has its own connection pool on the shared database). A
 SQLite file is one process's: ``--workers`` above 1 with it is refused with one line.
+
+``--quota SETTINGS`` sets the clients' quota limits and keeps them in the database (`quota.parse_settings`:
+``unlimited``, ``default``, or ``field=value,…`` with the fields of the quota payload), for every client or,
+with ``--client KEY``, for one; it may be given several times. The service reads the limits as it starts and
+prints them (`quota_lines`): a change is given to a restarted service.
 """
 
 from __future__ import annotations
@@ -26,6 +31,7 @@ from typing import TextIO
 import platformdirs
 import uvicorn
 
+from rankterm.server import quota
 from rankterm.server.addresses import WILDCARDS, Address, host_port, is_loopback, reachable, url
 from rankterm.server.app import create_app
 from rankterm.server.schema import SchemaTooNew
@@ -71,6 +77,18 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--demo", action="store_true", help="seed the demo group when the database is empty")
     parser.add_argument(
         "--token-ttl", type=int, default=3600, metavar="SECONDS", help="token lifetime (default: %(default)s)"
+    )
+    parser.add_argument(
+        "--quota",
+        action="append",
+        default=[],
+        metavar="SETTINGS",
+        help="set and keep the quota limits: 'unlimited', 'default' or field=value,… (e.g."
+        " matchesPerHour=5000,callsPerHour=unlimited; 'matches=unlimited' sets all three matches fields);"
+        " for every client, or the one of --client",
+    )
+    parser.add_argument(
+        "--client", metavar="KEY", default=None, help="the API client (its key) that --quota is for"
     )
     return parser
 
@@ -157,6 +175,11 @@ def main(argv: list[str] | None = None, *, out: TextIO | None = None) -> int:
         parser.error("--port must be between 0 and 65535")
     if args.workers < 1:
         parser.error("--workers must be at least 1")
+    try:
+        settings = _quota_settings(args)
+    except ValueError as exc:
+        print(f"rankterm serve: {exc}", file=sys.stderr)
+        return 2
     postgres = args.db is not None and args.db.startswith(("postgresql://", "postgres://"))
     if args.workers > 1 and not postgres:
         print(
@@ -177,9 +200,40 @@ def main(argv: list[str] | None = None, *, out: TextIO | None = None) -> int:
         print(f"rankterm serve: cannot open {_shown(store_name(path))}: {reason}", file=sys.stderr)
         return 1
     try:
+        if settings:
+            try:
+                store.set_quota(settings, args.client)
+            except KeyError:
+                print(
+                    f"rankterm serve: --client: no API client has the key {args.client!r} in"
+                    f" {_shown(store_name(path))}.",
+                    file=sys.stderr,
+                )
+                return 2
         return _serve(store, args, path, out)
     finally:
         store.close()
+
+
+def _quota_settings(args: argparse.Namespace) -> dict[str, quota.Setting]:
+    """The --quota settings, merged in order; `ValueError` with one sentence when one cannot be read."""
+    if args.client is not None and not args.quota:
+        raise ValueError("--client says which client --quota is for: give --quota too.")
+    settings: dict[str, quota.Setting] = {}
+    for text in args.quota:
+        settings.update(quota.parse_settings(text))
+    return settings
+
+
+def quota_lines(store: Store) -> list[str]:
+    """What `serve` says of the quota limits at start: those of every client, then each client's own."""
+    book = store.quota_book()
+    keys = dict(store.client_keys())
+    lines = [f"Quota limits of every client: {quota.describe(book.every)}."]
+    for client_id, limits in sorted(book.clients.items()):
+        if client_id in keys:
+            lines.append(f"  client {keys[client_id]}: {quota.describe(limits)}.")
+    return lines
 
 
 def store_name(path: Path | str) -> str:
@@ -237,6 +291,7 @@ def _serve(store: Store, args: argparse.Namespace, path: Path | str, out: TextIO
             port,
             note=f"First start: made the group and its API client in {shown_db}.",
         )
+    print("\n".join(quota_lines(store)), file=out)
     print(start_line(args.host, port, shown_db, args.workers), file=out, flush=True)
     if args.workers > 1:
         return _serve_workers(store, args, sock)

@@ -41,7 +41,7 @@ from rankterm.api.models import (
 )
 from rankterm.server import games, matches, players, quota, reads, schema, tokens
 from rankterm.server.conn import Conn
-from rankterm.server.quota import QuotaLimits
+from rankterm.server.quota import QuotaBook, QuotaLimits, Setting
 from rankterm.server.snapshots import SnapshotCache
 from rankterm.server.wire import Fault, format_time
 
@@ -334,7 +334,10 @@ class Store:
     def charge(
         self, client_id: int, amounts: Mapping[str, int], limits: QuotaLimits, now: float | None = None
     ) -> None:
-        """Count `amounts` against the client's quota, or raise the first Q… code exceeded (nothing counted)."""
+        """Count `amounts` against the client's quota, or raise the first Q… code exceeded (nothing counted;
+        nothing written at all when every meter it touches is unlimited)."""
+        if not quota.counted(amounts, limits):
+            return
         with self._write() as conn:
             quota.charge(conn, client_id, amounts, limits, self._now(now))
 
@@ -342,6 +345,28 @@ class Store:
         """The client's quota usage, in percentages."""
         with self._read() as conn:
             return Quota.model_validate(quota.usage(conn, client_id, limits, self._now(now)))
+
+    def quota_book(self) -> QuotaBook:
+        """The quota limits the host set (every client's, and each client's own)."""
+        with self._read() as conn:
+            return quota.stored_book(conn)
+
+    def set_quota(self, settings: Mapping[str, Setting], client_key: str | None = None) -> None:
+        """Keep `settings` (quota field -> limit, `quota.parse_settings`) for the client of `client_key`, or
+        for every client when None; `KeyError` when no client has that key (nothing changed)."""
+        with self._write() as conn:
+            client_id = quota.EVERY
+            if client_key is not None:
+                row = conn.execute("SELECT id FROM clients WHERE key = ?", (client_key,)).fetchone()
+                if row is None:
+                    raise KeyError(client_key)
+                client_id = row[0]
+            quota.store_settings(conn, client_id, settings)
+
+    def client_keys(self) -> list[tuple[int, str]]:
+        """(id, key) of every API client, in the order they were made (for the quota table `serve` prints)."""
+        with self._read() as conn:
+            return [(r[0], r[1]) for r in conn.execute("SELECT id, key FROM clients ORDER BY id")]
 
     # ------------------------------------------------------------------ players
 

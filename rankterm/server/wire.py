@@ -39,13 +39,17 @@ def status_for_code(code: str) -> int:
 
 
 class Fault(Exception):
-    """An error answer: an envelope code, one sentence for a person, and the HTTP status."""
+    """An error answer: an envelope code, one sentence for a person, the HTTP status and, for a refusal that
+    holds until a moment, the seconds until then (sent as ``Retry-After``)."""
 
-    def __init__(self, code: str, message: str, status: int | None = None) -> None:
+    def __init__(
+        self, code: str, message: str, status: int | None = None, *, retry_after: int | None = None
+    ) -> None:
         super().__init__(message)
         self.code = code
         self.message = message
         self.status = status if status is not None else status_for_code(code)
+        self.retry_after = retry_after
 
     def __repr__(self) -> str:
         return f"Fault({self.code!r}, {self.message!r}, {self.status})"

@@ -39,7 +39,10 @@ _UNDO_V4 = "ALTER TABLE subsets DROP COLUMN history_version"
 """Version 4 -> 3: no history version (the numbers stay as they are: in played order, which version 3 did
 not promise; a test that wants them in order of arrival records them so)."""
 
-_UNDO = {4: _UNDO_V4, 3: _UNDO_V3, 2: _UNDO_V2}
+_UNDO_V5 = "DROP TABLE quota_limits"
+"""Version 5 -> 4: no quota limits kept (every client had the defaults)."""
+
+_UNDO = {5: _UNDO_V5, 4: _UNDO_V4, 3: _UNDO_V3, 2: _UNDO_V2}
 
 
 def downgrade(store: Store, version: int) -> None:

@@ -1,4 +1,4 @@
-"""Upgrades of the embedded service's schema: a database of version 1, 2 or 3 opened by today's rankterm.
+"""Upgrades of the embedded service's schema: a database of version 1 to 4 opened by today's rankterm.
 
 An older database is made from a store of today by undoing the later migrations
 (`rankterm.testing.old_schema.downgrade`; on SQLite the result is checked to have exactly the tables, columns
@@ -8,7 +8,8 @@ the player's previous match, and a snapshot of the standings after every few mat
 the ones recording wrote; v4: the matches numbered and rated in the order they were played), and every
 subset's standings after every match answer as before, on both engines. A database whose matches were
 numbered and rated in the order they arrived (as rankterm did before version 4) ends as if they had been
-sent in date order. Snapshots are taken every `EVERY` matches here (every 256 in the service) so that 24 matches make
+sent in date order; v5: every client has the default quota limits, and limits set after the upgrade are kept
+(and the upgrade says nothing: it only makes a table). Snapshots are taken every `EVERY` matches here (every 256 in the service) so that 24 matches make
 some.
 """
 
@@ -20,6 +21,7 @@ import pytest
 
 from rankterm.server import matches, rankings, schema
 from rankterm.server.conn import Conn
+from rankterm.server.quota import QuotaBook, QuotaLimits
 from rankterm.server.store import Store
 from rankterm.testing.old_schema import downgrade
 
@@ -108,7 +110,7 @@ def _shape(conn: sqlite3.Connection) -> dict[str, object]:
     return shape
 
 
-@pytest.mark.parametrize("version", [1, 2, 3])
+@pytest.mark.parametrize("version", [1, 2, 3, 4])
 def test_an_older_database_keeps_its_data_and_its_standings(db, clock, version):
     with Store(db, clock=clock) as store:
         group = _record(store)
@@ -126,9 +128,9 @@ def test_an_older_database_keeps_its_data_and_its_standings(db, clock, version):
     with Store(db, clock=clock) as store:
         with store._read() as conn:
             if store.engine == "sqlite":
-                assert conn.execute("PRAGMA user_version").fetchone()[0] == schema.SCHEMA_VERSION == 4
+                assert conn.execute("PRAGMA user_version").fetchone()[0] == schema.SCHEMA_VERSION == 5
             else:
-                assert conn.execute("SELECT version FROM schema_version").fetchone()[0] == 4
+                assert conn.execute("SELECT version FROM schema_version").fetchone()[0] == 5
             stale = conn.execute(
                 "SELECT count(*) FROM rating_current c JOIN rating_history h ON h.subset_id = c.subset_id"
                 " AND h.player = c.player AND h.number = c.number WHERE h.ree <> c.ree"
@@ -159,7 +161,7 @@ def test_an_upgrade_is_said_once_before_it_starts_and_a_new_or_current_database_
     with Store(db, clock=clock, notice=said.append):
         pass
     assert said == [
-        "upgrading the database from schema 2 to 4 (once; a long history takes a while): matches are put in"
+        "upgrading the database from schema 2 to 5 (once; a long history takes a while): matches are put in"
         " the order they were played and every ranking is worked out again"
     ]
 
@@ -194,7 +196,7 @@ def test_matches_numbered_as_they_arrived_are_numbered_and_rated_in_played_order
     said: list[str] = []
     with Store(db, clock=clock, notice=said.append) as store:
         assert said == [
-            "upgrading the database from schema 3 to 4 (once; a long history takes a while): matches are put in"
+            "upgrading the database from schema 3 to 5 (once; a long history takes a while): matches are put in"
             " the order they were played and every ranking is worked out again"
         ]
         assert Group.reopened(store, arrived.id).everything() == expected
@@ -202,3 +204,31 @@ def test_matches_numbered_as_they_arrived_are_numbered_and_rated_in_played_order
         assert [e for _, e in Group.reopened(store, arrived.id).numbers()] == [
             f"m{i:02d}" for i in range(count)
         ]
+
+
+def test_a_version_4_database_gains_the_quota_limits_the_host_sets(db, clock):
+    with Store(db, clock=clock) as store:
+        group = _record(store)
+        key, _ = store.create_client(group)
+        other, _ = store.create_client(group)
+        rows = _rows(store)
+        downgrade(store, 4)
+        with store._read() as conn:
+            tables = "SELECT count(*) FROM sqlite_master WHERE name = 'quota_limits'"
+            if store.engine == "postgresql":
+                tables = "SELECT count(*) FROM information_schema.tables WHERE table_name = 'quota_limits'"
+            assert conn.execute(tables).fetchone()[0] == 0
+    said: list[str] = []
+    with Store(db, clock=clock, notice=said.append) as store:
+        assert said == []
+        assert _rows(store) == rows
+        assert store.quota_book() == QuotaBook()
+        store.set_quota({"matchesPerHour": None, "callsPerHour": 9000}, key)
+        store.set_quota({"callsPerYear": 7})
+    with Store(db, clock=clock) as store:
+        book = store.quota_book()
+        ids = dict((k, i) for i, k in store.client_keys())
+        assert book.limits(ids[other]) == QuotaLimits(calls_per_year=7)
+        assert book.limits(ids[key]) == QuotaLimits(
+            calls_per_year=7, calls_per_hour=9000, matches_per_hour=None
+        )
