@@ -7,11 +7,13 @@ and the problem; a missing file means no profiles yet.
 
     theme = "rankterm-dark"
     default_profile = "home"
+    timezone = "Europe/Paris"        # times shown in this zone (default: this machine's)
 
     [profiles.home]
     base_url = "http://192.168.1.20:8765/"
     key = "k_..."
     secret_env = "RANKTERM_SECRET"   # or: secret = "..."
+    timezone = "Pacific/Auckland"    # this profile's times in another zone
 """
 
 from __future__ import annotations
@@ -32,6 +34,7 @@ import tomli_w
 from rankterm.api.auth import write_private
 from rankterm.api.errors import ConfigError
 from rankterm.api.ids import service_scope
+from rankterm.api.localtime import SeatZone, seat_zone, zone_problem
 from rankterm.api.transport import address_problem
 
 APP_NAME = "rankterm"
@@ -102,6 +105,8 @@ class Profile:
     secret: str = field(default="", repr=False)
     secret_env: str = ""
     verify_tls: bool = True
+    timezone: str = ""
+    """The zone its times are shown in (a zoneinfo name); empty: the config's, else this machine's."""
     name: str = ""
 
     def __post_init__(self) -> None:
@@ -121,6 +126,8 @@ class Profile:
             out["secret_env"] = self.secret_env
         if not self.verify_tls:
             out["verify_tls"] = False
+        if self.timezone:
+            out["timezone"] = self.timezone
         return out
 
 
@@ -130,6 +137,7 @@ _PROFILE_KEYS: dict[str, type] = {
     "secret": str,
     "secret_env": str,
     "verify_tls": bool,
+    "timezone": str,
 }
 _TYPE_NAMES = {str: "a string", bool: "true or false", dict: "a table"}
 
@@ -138,6 +146,9 @@ _TYPE_NAMES = {str: "a string", bool: "true or false", dict: "a table"}
 class Config:
     theme: str | None = None
     default_profile: str | None = None
+    timezone: str | None = None
+    """The zone times are shown in (a zoneinfo name), for every profile that names none; None: this
+    machine's."""
     profiles: dict[str, Profile] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
@@ -154,12 +165,24 @@ class Config:
             return next(iter(self.profiles.values()))
         return None
 
+    def zone_setting(self, profile_name: str | None = None) -> str:
+        """The `timezone` that applies to the profile named (exactly that one; None: no profile, as the demo
+        group): the profile's own, else the top-level one; "" for this machine's zone."""
+        profile = self.profiles.get(profile_name) if profile_name else None
+        return (profile.timezone if profile is not None else "") or self.timezone or ""
+
+    def zone(self, profile_name: str | None = None) -> SeatZone:
+        """The zone the times of the profile named are shown in (`zone_setting`)."""
+        return seat_zone(self.zone_setting(profile_name))
+
     def to_toml(self) -> dict[str, Any]:
         out: dict[str, Any] = {}
         if self.theme is not None:
             out["theme"] = self.theme
         if self.default_profile is not None:
             out["default_profile"] = self.default_profile
+        if self.timezone is not None:
+            out["timezone"] = self.timezone
         out["profiles"] = {name: p.to_toml() for name, p in self.profiles.items()}
         return out
 
@@ -167,10 +190,11 @@ class Config:
     def from_toml(cls, data: dict[str, Any]) -> Config:
         """The config in a parsed TOML document; ValueError("<where>: <problem>") for the first problem."""
         for key in data:
-            if key not in ("theme", "default_profile", "profiles"):
+            if key not in ("theme", "default_profile", "timezone", "profiles"):
                 raise ValueError(f"{key}: unknown setting")
-        for key in ("theme", "default_profile"):
+        for key in ("theme", "default_profile", "timezone"):
             _check(key, data.get(key, ""), str)
+        _check_zone("timezone", data.get("timezone"))
         profiles = _check("profiles", data.get("profiles", {}), dict)
         out = {}
         for name, table in profiles.items():
@@ -180,6 +204,7 @@ class Config:
                 if key not in _PROFILE_KEYS:
                     raise ValueError(f"{where}.{key}: unknown setting")
                 _check(f"{where}.{key}", value, _PROFILE_KEYS[key])
+            _check_zone(f"{where}.timezone", table.get("timezone"))
             if "base_url" not in table:
                 raise ValueError(f"{where}.base_url: is required")
             try:
@@ -190,7 +215,14 @@ class Config:
         if default is not None and default not in out:
             known = ", ".join(sorted(out)) or "none"
             raise ValueError(f"default_profile: no profile is named {default!r} (profiles: {known})")
-        return cls(theme=data.get("theme"), default_profile=default, profiles=out)
+        return cls(
+            theme=data.get("theme"), default_profile=default, timezone=data.get("timezone"), profiles=out
+        )
+
+
+def _check_zone(where: str, name: str | None) -> None:
+    if name is not None and (problem := zone_problem(name)):
+        raise ValueError(f"{where}: {problem}")
 
 
 def _check(where: str, value: Any, kind: type) -> Any:
@@ -235,9 +267,12 @@ def save_config(config: Config, path: Path | None = None) -> Path:
 
 
 def config_warnings(config: Config, path: Path | None = None) -> list[str]:
-    """Problems worth a warning: a secret in a file that others can read."""
+    """Problems worth a warning: a time zone this machine cannot read (no tzdata), a secret in a file that
+    others can read."""
     path = path or config_path()
     out: list[str] = []
+    notes = {config.zone(None).note, *(config.zone(name).note for name in config.profiles)}
+    out.extend(sorted(notes - {""}))
     try:
         mode = path.stat().st_mode
     except OSError:

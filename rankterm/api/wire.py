@@ -14,6 +14,10 @@ from typing import Annotated, Any, Self
 from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, PlainSerializer, ValidationInfo
 from pydantic.alias_generators import to_camel
 
+# The wire's dates (naive UTC "YYYY-MM-DD HH:MM:SS") are defined and read in `localtime` (no pydantic: the
+# config reads them before the first screen).
+from rankterm.api.localtime import DATE_FORMAT as DATE_FORMAT
+from rankterm.api.localtime import parse_wire_date as parse_wire_date
 from rankterm.api.text import display_safe, display_safe_lines
 
 
@@ -165,9 +169,6 @@ def _wire_value(value: Any, info: Any = None) -> Any:
     if isinstance(value, StrEnum):
         return value.value
     return value
-
-
-DATE_FORMAT = "%Y-%m-%d %H:%M:%S"
 
 
 _PERCENT = re.compile(r"^\s*(-?\d+(?:[.,]\d+)?)\s*%?\s*$")

@@ -41,6 +41,7 @@ from rankterm.api.text import ascii_digits, display_safe
 
 if TYPE_CHECKING:
     from rankterm.api.client import RankingClient
+    from rankterm.api.localtime import SeatZone
 
 EXIT_OK, EXIT_REFUSED, EXIT_USAGE, EXIT_OFFLINE = 0, 1, 2, 3
 
@@ -94,6 +95,21 @@ def source_name(args: argparse.Namespace) -> str:
 
     profile = load_config().profile(profile_name(args))
     return profile.name if profile is not None else (profile_name(args) or "")
+
+
+def shown_zone(args: argparse.Namespace) -> SeatZone:
+    """The time zone a table for people shows times in: the `timezone` of the profile used (the top-level
+    one for --demo), else this machine's; when it cannot be had (no tzdata), UTC, said once on stderr."""
+    from rankterm.config import load_config
+
+    config = load_config()
+    name = None
+    if not getattr(args, "demo", False) and (profile := config.profile(profile_name(args))) is not None:
+        name = profile.name
+    zone = config.zone(name)
+    if zone.note:
+        print(f"rankterm: warning: {zone.note}", file=sys.stderr)
+    return zone
 
 
 def open_client(args: argparse.Namespace) -> RankingClient:

@@ -18,9 +18,11 @@ even where this machine's mirror holds a copy (the app shows that copy, marked "
 from __future__ import annotations
 
 import argparse
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from functools import partial
 from typing import TYPE_CHECKING, Any
 
+from rankterm.api.localtime import DATE_FORMAT, SeatZone, parse_wire_date
 from rankterm.api.result_line import TIE_SEP, by_place
 from rankterm.cli.common import (
     EXIT_OK,
@@ -34,6 +36,7 @@ from rankterm.cli.common import (
     positive_int,
     run_headless,
     served,
+    shown_zone,
     subset_id,
 )
 
@@ -163,10 +166,11 @@ def match_row(match: Match) -> list[Any]:
     return [match.number, match.date, game, result_text(match), match.weight, match.id, match.external_id]
 
 
-def match_table_row(match: Match) -> list[Any]:
-    """A match for people: a place a line (`Lines`: one line when piped), the date to the minute, no ids."""
+def match_table_row(match: Match, zone: SeatZone) -> list[Any]:
+    """A match for people: a place a line (`Lines`: one line when piped), the date to the minute in the seat's
+    zone, no ids."""
     game = match.game.name if match.game else ""
-    return [match.number, match.date[:16], game, Lines(place_lines(match)), match.weight]
+    return [match.number, zone.show(match.date), game, Lines(place_lines(match)), match.weight]
 
 
 async def read_matches(client: RankingClient, args: argparse.Namespace) -> int:
@@ -181,8 +185,12 @@ async def read_matches(client: RankingClient, args: argparse.Namespace) -> int:
             emit_json(page.to_wire())
             return EXIT_OK
     title = f"Matches{where}, page {args.page} of {page.total_pages}" if page else f"Matches{where}"
-    columns: Sequence[str] = MATCH_TABLE_COLUMNS if args.format == "table" else MATCH_COLUMNS
-    row = match_table_row if args.format == "table" else match_row
+    columns: Sequence[str] = MATCH_COLUMNS
+    row: Callable[[Match], list[Any]] = match_row
+    if args.format == "table":  # for people: the seat's time zone, named in the header
+        zone = shown_zone(args)
+        columns = [zone.heading(c) if c == "date" else c for c in MATCH_TABLE_COLUMNS]
+        row = partial(match_table_row, zone=zone)
     if page is not None:
         matches: Any = iter(page.data)
         first = next(matches, None)
@@ -264,7 +272,13 @@ async def read_rankings(client: RankingClient, args: argparse.Namespace) -> int:
         emit_json([r.to_wire() for r in rows])
         return EXIT_OK
     subset_name = first.subset.name if first.subset is not None else (args.subset or "main")
-    after = f"after match {first.match.number} ({first.match.date})" if first.match else "before any match"
+    after = "before any match"
+    if first.match is not None:
+        date = first.match.date
+        if args.format == "table":
+            zone = shown_zone(args)
+            date = f"{zone.show(date)} {zone.label}"
+        after = f"after match {first.match.number} ({date})"
     title = f"Rankings, {subset_name}, {after}"
     if args.page is not None:
         title += f", page {first.page} of {first.total_pages}"
@@ -318,6 +332,13 @@ async def read_status(client: RankingClient, args: argparse.Namespace) -> int:
     status = await client.status()
     if args.format == "json":
         emit_json(dict(status.items()))
+    elif args.format == "table":  # for people: the service's time in the seat's zone, named
+        zone = shown_zone(args)
+        rows = [
+            [key, f"{zone.show(value, DATE_FORMAT)} ({zone.label})" if parse_wire_date(value) else value]
+            for key, value in status.items()
+        ]
+        emit_rows(args.format, ["key", "value"], rows, title="Service status")
     else:
         emit_rows(args.format, ["key", "value"], status.items(), title="Service status")
     return EXIT_OK

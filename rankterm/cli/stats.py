@@ -18,6 +18,7 @@ import argparse
 from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
+from rankterm.api.localtime import DATE_FORMAT, UTC_ZONE, SeatZone
 from rankterm.cli.common import (
     EXIT_OK,
     UsageError,
@@ -26,6 +27,7 @@ from rankterm.cli.common import (
     emit_json,
     emit_rows,
     run_headless,
+    shown_zone,
 )
 
 if TYPE_CHECKING:
@@ -57,7 +59,11 @@ def register(sub: argparse._SubParsersAction) -> None:
     )
     when = night.add_mutually_exclusive_group()
     when.add_argument("--hours", type=float, default=12.0, help="matches of the last N hours (default 12)")
-    when.add_argument("--since", help='matches since "YYYY-MM-DD HH:MM" (UTC, the service\'s time zone)')
+    when.add_argument(
+        "--since",
+        help="matches since \"YYYY-MM-DD HH:MM\", the seat's time (the timezone setting, else this machine's);"
+        ' "YYYY-MM-DD HH:MM UTC" (or a final Z) for UTC',
+    )
     night.add_argument(
         "--quota-share",
         type=float,
@@ -167,6 +173,7 @@ async def h2h_command(client: RankingClient, args: argparse.Namespace) -> int:
         title=f"{h.a_name} against {h.b_name}",
     )
     if h.last:
+        zone = shown_zone(args) if args.format == "table" else UTC_ZONE  # CSV keeps the wire's UTC day
         ahead = {"a": h.a_name, "tie": "tie"}
         everyone = h.b_id is None
         columns = ["match", "day", "game", *(["against"] if everyone else [])]
@@ -177,7 +184,7 @@ async def h2h_command(client: RankingClient, args: argparse.Namespace) -> int:
             [
                 [
                     m.match_number,
-                    m.date[:10],
+                    zone.show(m.date, "%Y-%m-%d"),
                     m.game_name,
                     *([m.other_name] if everyone else []),
                     m.a_rank,
@@ -222,14 +229,16 @@ async def game_command(client: RankingClient, args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-def _since(args: argparse.Namespace, now: float) -> datetime:
+def _since(args: argparse.Namespace, now: float, zone: SeatZone) -> datetime:
+    """The start of the evening, naive UTC (as the wire's dates): `--since` read in `zone` (in UTC when it
+    ends with "UTC" or "Z"), else `--hours` before `now`."""
     if args.since:
-        for layout in ("%Y-%m-%d %H:%M:%S", "%Y-%m-%d %H:%M", "%Y-%m-%dT%H:%M", "%Y-%m-%d"):
-            try:
-                return datetime.strptime(args.since.strip(), layout)
-            except ValueError:
-                continue
-        raise UsageError(f"--since {args.since!r}: give a time as YYYY-MM-DD HH:MM (UTC).")
+        text = args.since.strip()
+        bare = text.removesuffix("UTC").removesuffix("utc").removesuffix("Z").removesuffix("z").rstrip()
+        read_in = UTC_ZONE if bare != text else zone
+        if (wire := read_in.typed_to_wire(bare)) is not None:
+            return datetime.strptime(wire, DATE_FORMAT)
+        raise UsageError(f"--since {args.since!r}: give a time as YYYY-MM-DD HH:MM ({zone.label} time).")
     if not 0 < args.hours <= 24 * 366:
         raise UsageError("--hours: give a number of hours above 0.")
     return (datetime.fromtimestamp(now, UTC) - timedelta(hours=args.hours)).replace(tzinfo=None)
@@ -243,7 +252,8 @@ async def tonight_command(client: RankingClient, args: argparse.Namespace) -> in
 
     if not 0 <= args.quota_share <= 1:
         raise UsageError("--quota-share: give a share from 0 to 1 (0.25 is a quarter).")
-    since = _since(args, client.clock())
+    zone = shown_zone(args) if args.since or args.format == "table" else UTC_ZONE
+    since = _since(args, client.clock(), zone)
     await _synced(client)
     matches = matches_since(client, since)
     evening = tonight(matches, since)
@@ -261,11 +271,16 @@ async def tonight_command(client: RankingClient, args: argparse.Namespace) -> in
         names = ", ".join(m.winner_names)
         return f"{names} (tied)" if m.draw else names
 
+    people = args.format == "table"  # for people, times in the seat's zone; CSV keeps the wire's UTC
+    shown = zone if people else UTC_ZONE
     emit_rows(
         args.format,
-        ["match", "date", "game", "won"],
-        [[m.number, m.date, m.game_name, winners(m)] for m in evening.matches],
-        title=f"since {since:%Y-%m-%d %H:%M} UTC",
+        ["match", shown.heading("date") if people else "date", "game", "won"],
+        [
+            [m.number, shown.show(m.date) if people else m.date, m.game_name, winners(m)]
+            for m in evening.matches
+        ],
+        title=f"since {shown.local(since):%Y-%m-%d %H:%M} {shown.label}",
     )
     gain, upset = evening.biggest_gain, evening.biggest_upset
     rows: list[list[Any]] = [[t.name, t.wins, t.played] for t in evening.tallies]

@@ -80,6 +80,16 @@ def test_only_profile_is_default():
         ("[profiles.room]\nbase_url = 'http://[::1/'\n", "profiles.room.base_url: must close the brackets"),
         ("[profiles.room]\nbase_url = 'http://:8765/'\n", "profiles.room.base_url: must name a host"),
         ("[profiles.home]\nbase_url = 'http://x/'\nverify_tls = 'maybe'\n", "profiles.home.verify_tls"),
+        (
+            "timezone = 'Mars/Olympus'\n",
+            "timezone: 'Mars/Olympus' is not a time zone: give a zoneinfo name such as Europe/Paris",
+        ),
+        (
+            "[profiles.home]\nbase_url = 'http://x/'\ntimezone = 'Europe/Pariss'\n",
+            "profiles.home.timezone: 'Europe/Pariss' is not a time zone",
+        ),
+        ("timezone = 2\n", "timezone: must be a string"),
+        ("timezone = '../../etc/passwd'\n", "timezone: '../../etc/passwd' is not a time zone"),
     ],
 )
 def test_malformed_files_one_line(cfg_path, text, expected):
@@ -162,3 +172,57 @@ def test_a_profile_client_keeps_its_group_in_the_profiles_mirror(monkeypatch, tm
     demo = make_demo_client()
     assert demo.mirror.path is None  # the demo's group dies with the process
     assert {p.name.split("-")[0] for p in (tmp_path / "c" / "mirror").iterdir()} == {"10.0.0.2"}
+
+
+def test_timezone_kept_and_the_profiles_own_comes_first(cfg_path):
+    conf = cfg.Config(
+        timezone="Europe/Paris",
+        profiles={
+            "home": cfg.Profile(base_url="http://x.test/", timezone="Pacific/Auckland"),
+            "club": cfg.Profile(base_url="http://y.test/"),
+        },
+    )
+    cfg.save_config(conf)
+    back = cfg.load_config()
+    assert back.timezone == "Europe/Paris" and back.profiles["home"].timezone == "Pacific/Auckland"
+    assert back.zone("home").name == "Pacific/Auckland" and back.zone("home").label == "Auckland"
+    assert back.zone("club").name == "Europe/Paris"
+    assert back.zone(None).name == "Europe/Paris"  # the demo group: no profile, the top-level setting
+    assert "timezone" not in cfg_path.read_text().split("[profiles.club]")[1]
+
+
+def test_without_a_setting_the_machines_zone(monkeypatch):
+    monkeypatch.setenv("TZ", "America/New_York")
+    zone = cfg.Config().zone()
+    assert (zone.name, zone.label, zone.note) == ("America/New_York", "New York", "")
+    assert zone.show("2026-05-28 20:26:40") == "2026-05-28 16:26"  # EDT, UTC-4
+    assert zone.typed_to_wire("2026-01-10 19:30") == "2026-01-11 00:30:00"  # EST, UTC-5
+
+
+@pytest.fixture
+def no_zone_database(monkeypatch):
+    """A machine without tzdata: neither the system's zoneinfo tree nor the tzdata package."""
+    import sys
+    import zoneinfo
+
+    monkeypatch.setitem(sys.modules, "tzdata", None)
+    zoneinfo.reset_tzpath(to=[])
+    zoneinfo.ZoneInfo.clear_cache()
+    try:
+        yield
+    finally:
+        zoneinfo.reset_tzpath()
+        zoneinfo.ZoneInfo.clear_cache()
+
+
+def test_no_zone_database_shows_utc_and_says_so(cfg_path, monkeypatch, no_zone_database):
+    monkeypatch.setenv("TZ", "UTC")
+    cfg_path.parent.mkdir(parents=True)
+    cfg_path.write_text("timezone = 'Europe/Paris'\n")
+    conf = cfg.load_config()  # the file is not at fault: the setting is kept
+    zone = conf.zone()
+    assert zone.label == "UTC" and zone.show("2026-05-28 20:26:40") == "2026-05-28 20:26"
+    assert zone.note == (
+        "This machine has no time zone database (install tzdata): times are shown in UTC, not Europe/Paris."
+    )
+    assert cfg.config_warnings(conf) == [zone.note]

@@ -53,7 +53,7 @@ def test_every_read_prints_a_table_when_piped(capsys: pytest.CaptureFixture[str]
     for command, columns in [
         ("games", "id\tname\tweight\tbgg_id"),
         ("players", "id\tname\tusername\tghost"),
-        ("matches", "match\tdate\tgame\tresult\tweight"),
+        ("matches", "match\tdate (UTC)\tgame\tresult\tweight"),
         ("rankings", "pos\tplayer\tree\tΔree\tΔpos\tbelt\ttitle\tstatus"),
         ("subsets", "id\tname\ttype\tmatches\tfirst_match\tlast_match"),
         ("quota", "quota\tused"),

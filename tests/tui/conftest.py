@@ -6,13 +6,15 @@
         async with make_app().run_test(size=(80, 24)) as pilot: ...
 
 Every test runs with RANKTERM_CONFIG / RANKTERM_CACHE_DIR / RANKTERM_DATA_DIR in its own tmp folder, so
-nothing touches the real config, token cache or user themes.
+nothing touches the real config, token cache or user themes, and in UTC (`TZ=UTC`: the seat's time zone is
+the machine's unless the config names one), so that what a screen shows does not depend on the machine.
 """
 
 from __future__ import annotations
 
 import itertools
-from collections.abc import Callable
+import time
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -70,6 +72,16 @@ def isolated_paths(tmp_path, monkeypatch):
     monkeypatch.setenv("RANKTERM_DATA_DIR", str(tmp_path / "data"))
     monkeypatch.setenv("RANKTERM_LIVE_EVERY", "0")  # no probe unless a test asks (test_live sets its own)
     return tmp_path
+
+
+@pytest.fixture(autouse=True)
+def utc_seat() -> Iterator[None]:
+    """This machine's time zone is UTC for the test (times on screen are the seat's: the machine's here)."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("TZ", "UTC")
+        time.tzset()
+        yield
+    time.tzset()
 
 
 def _new_demo_service() -> DemoService:

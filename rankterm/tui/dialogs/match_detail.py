@@ -12,9 +12,11 @@ from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import DataTable, Static
 
+from rankterm.api.localtime import UTC_ZONE, SeatZone
 from rankterm.api.models import Faction, Match
 from rankterm.tui.text import match_type_text, plain, plain_str, weight_text
 from rankterm.tui.widgets.text_table import TextTable, fill_table
+from rankterm.tui.zone import shown_zone
 
 
 def points_text(value: float | int | None) -> str:
@@ -29,15 +31,16 @@ def faction_players(faction: Faction) -> str:
     return ", ".join(p.label for p in faction.players) or "(no player)"
 
 
-def match_facts(match: Match) -> list[str]:
-    """The lines above the factions: when, game, weight, type, external id, notes.
+def match_facts(match: Match, zone: SeatZone = UTC_ZONE) -> list[str]:
+    """The lines above the factions: when (in `zone`, named: "2026-05-29 08:26 (Auckland)"), game, weight,
+    type, external id, notes.
 
     (Not the registration date: the demo service stamps it with the real clock even when its clock is
     frozen, and it tells a player little.)
     """
     game = match.game.name if match.game else "?"
     lines = [
-        f"{match.date[:16]} · {game} · weight {weight_text(match.weight_label, match.weight)}"
+        f"{zone.show(match.date)} ({zone.label}) · {game} · weight {weight_text(match.weight_label, match.weight)}"
         + f" · {match_type_text(match.type)}"
         + (" · draw" if match.draw else "")
     ]
@@ -89,7 +92,7 @@ class MatchDetailScreen(ModalScreen[None]):
         with Vertical(id="md-box") as box:
             box.border_title = plain(f"Match {match.number} · {match.game.name if match.game else 'game?'}")
             box.border_subtitle = "esc close"
-            yield Static(plain("\n".join(match_facts(match))), id="md-facts")
+            yield Static(plain("\n".join(match_facts(match, shown_zone(self)))), id="md-facts")
             yield TextTable(id="md-table", cursor_type="row", zebra_stripes=True)
 
     def on_mount(self) -> None:

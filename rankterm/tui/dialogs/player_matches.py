@@ -23,6 +23,7 @@ from rankterm.api.errors import RanktermError
 from rankterm.api.models import Faction, Match, MatchesPage, Player, Subset
 from rankterm.tui.text import error_sentence, plain
 from rankterm.tui.widgets.text_table import TextTable, fill_table
+from rankterm.tui.zone import shown_zone
 
 MAX_PAGES = 4
 """Pages of the subset's matches read at most (each costs a call against the quota)."""
@@ -156,10 +157,11 @@ class PlayerMatchesScreen(ModalScreen[None]):
         info.set_class(error, "-error")
 
     def _fill(self, complete: bool) -> None:
+        zone = shown_zone(self)
         rows = [
             [
                 str(match.number),
-                match.date[:10],
+                zone.show(match.date, "%Y-%m-%d"),  # a day: the seat's, its zone named where times are shown
                 match.game.name if match.game else "",
                 f"{faction.rank} of {len(match.factions)}",
                 format_points(faction.points),

@@ -44,6 +44,7 @@ from rankterm.tui.widgets.board.podium import EffectStrip, Podium
 from rankterm.tui.widgets.board.view import TALL, WIDE, BoardView, timestamp, when
 from rankterm.tui.widgets.key_footer import KeyFooter
 from rankterm.tui.widgets.subset_picker import subset_title
+from rankterm.tui.zone import shown_zone
 
 if TYPE_CHECKING:
     from rankterm.api.client import RankingClient
@@ -308,7 +309,9 @@ class BoardScreen(RanktermScreen):
         if match is None:
             after = " · no match yet"
         else:
-            after = f" · after match {match.number}" + (f" · {when(match, wide=True)}" if wide else "")
+            after = f" · after match {match.number}" + (
+                f" · {when(match, shown_zone(self), wide=True)}" if wide else ""
+            )
         parts: list[object] = [("SCOREBOARD  ", "bold"), (view.title, "bold"), after]
         others = [v.title for key, v in self.views.items() if key != self.shown]
         if others:  # the cycle: which view takes turns with this one

@@ -28,10 +28,12 @@ from textual.widget import Widget
 from textual.widgets import Header, Static
 
 from rankterm.api.errors import Offline, RanktermError
+from rankterm.api.localtime import SeatZone, parse_wire_date
 from rankterm.tui.base import RanktermScreen, task
 from rankterm.tui.text import error_sentence, plain, styled
 from rankterm.tui.widgets.key_footer import KeyFooter
 from rankterm.tui.widgets.usage_bar import UsageBar
+from rankterm.tui.zone import shown_zone
 
 if TYPE_CHECKING:
     from rankterm.api.models import MatchStatus, Quota, ServiceStatus
@@ -74,11 +76,19 @@ def _value(value: Any) -> str:
     return str(value)
 
 
-def _when(ts: float, now: float) -> str:
-    """A clock time of the same day as `now` as "20:26", of another day as "27 May 20:26" (local time)."""
-    when = datetime.fromtimestamp(ts).astimezone()
-    today = datetime.fromtimestamp(now).astimezone().date()
+def _when(ts: float, now: float, zone: SeatZone) -> str:
+    """A clock time of the same day as `now` as "20:26", of another day as "27 May 20:26" (in `zone`)."""
+    when = zone.from_timestamp(ts)
+    today = zone.from_timestamp(now).date()
     return f"{when:%H:%M}" if when.date() == today else f"{when:%d %b %H:%M}"
+
+
+def _shown_value(value: Any, zone: SeatZone) -> str:
+    """A status value as shown: a wire date (the service's time) in `zone`, named, to the minute (it fits the
+    Service panel at 80 columns: "28 May 20:26 Auckland")."""
+    if isinstance(value, str) and parse_wire_date(value) is not None:
+        return f"{zone.show(value, '%d %b %H:%M')} {zone.label}"
+    return _value(value)
 
 
 class DashboardScreen(RanktermScreen):
@@ -249,7 +259,7 @@ class DashboardScreen(RanktermScreen):
         if oldest is None:
             widget.update("Cannot reach the service. Its figures show once it answers.")
         else:
-            when = _when(oldest, self.client.clock())
+            when = _when(oldest, self.client.clock(), shown_zone(self))
             widget.update(f"Cannot reach the service. The figures shown are those of {when}.")
         widget.remove_class("panel-error", "panel-muted")
 
@@ -305,9 +315,10 @@ class DashboardScreen(RanktermScreen):
     async def _show_status(self, status: ServiceStatus) -> None:
         items = status.items() or [("status", "the service answered with no details")]
         width = max(len(humanize(key)) for key, _ in items) + 2
+        zone = shown_zone(self)
         parts: list[object] = []
         for n, (key, value) in enumerate(items):
-            parts += ["\n" if n else "", (humanize(key).ljust(width), "dim"), _value(value)]
+            parts += ["\n" if n else "", (humanize(key).ljust(width), "dim"), _shown_value(value, zone)]
         widget = self.query_one("#dash-status-text", Static)
         widget.remove_class("panel-error", "panel-muted")
         widget.update(styled(*parts))

@@ -1,8 +1,9 @@
 """Matches (mode "matches"): the recorded matches of a subset, newest first, a page at a time.
 
 A subset picker (main first, then one per game) and the pager ("page n of N · 300 matches"); the table: number,
-date, game, weight, summary (the sides in rank order, on one line, a tie as "Ada = Ben": whole names, "+2"
-for those the width leaves no room for; fitted again when the window is resized). Enter opens the match in
+date (in the seat's time zone, named in its header: "Date (Auckland)"), game, weight, summary (the sides in
+rank order, on one line, a tie as "Ada = Ben": whole names, "+2" for those the width leaves no room for;
+fitted again when the window is resized). Enter opens the match in
 full (factions in rank order, players, points, the winner and any bot marked). x (or ctrl+e) asks whether a match with a given
 external id exists.
 
@@ -39,6 +40,7 @@ from rankterm.tui.widgets.key_footer import KeyFooter
 from rankterm.tui.widgets.pager import Pager
 from rankterm.tui.widgets.subset_picker import SubsetPicker, subset_title
 from rankterm.tui.widgets.text_table import NAME_CELLS, TextTable, fill_table, fit_cell, room_for
+from rankterm.tui.zone import shown_zone
 
 RANK_SEP = PLACE_SEP
 """A single right-pointing angle quote between places: the better place first (ties share one: " = ")."""
@@ -185,23 +187,24 @@ class MatchesScreen(SubsetPagedScreen):
         table = self.table
         width = table.size.width or self.size.width or self.app.size.width  # before the first layout too
         game_cells = max(NAME_CELLS, width - 80 + NAME_CELLS)  # at 80 columns, the summary keeps its room
+        zone = shown_zone(self)
         rows = [
             [
                 Text(str(match.number)),
-                Text(match.date[:16]),
+                Text(zone.show(match.date)),
                 fit_cell(Text(match.game.name if match.game else ""), game_cells),
                 Text(weight_text(match.weight_label, match.weight)),
             ]
             for match in data.data
         ]
-        specs = [(c, c) for c in COLUMNS]
+        specs = [(c, zone.heading(c) if c == "Date" else c) for c in COLUMNS]
         room = max(MIN_SUMMARY, room_for(table, specs, [[*row, Text()] for row in rows], "Summary", {}))
         self._filled_width = width
         cells = [
             [*row, Text(fit_summary(summary_parts(match), room))]
             for row, match in zip(rows, data.data, strict=True)
         ]
-        fill_table(table, COLUMNS, cells, [str(m.number) for m in data.data])
+        fill_table(table, specs, cells, [str(m.number) for m in data.data])
         subset = self.picker.subset
         name = subset_title(subset) if subset else "Main"
         if not data.data:

@@ -32,6 +32,7 @@ from rankterm.tui.widgets.key_footer import KeyFooter
 from rankterm.tui.widgets.pager import Pager
 from rankterm.tui.widgets.subset_picker import SubsetPicker, subset_title
 from rankterm.tui.widgets.text_table import TextTable, fill_table, type_ahead
+from rankterm.tui.zone import shown_zone
 
 COLUMNS = ("Pos", "Δ", "Player", "Ree", "ΔRee", "Belt", "Title", "Status")
 
@@ -187,7 +188,8 @@ class RankingsScreen(SubsetPagedScreen):
             asked = f"match {self.match_number}" if self.match_number else "the last match"
             self.say(f"{name}: no standings yet after {asked}.")
             return
-        when = data.match.date[:16]
+        zone = shown_zone(self)
+        when = f"{zone.show(data.match.date)} ({zone.label})"
         last = " (latest)" if self.match_number is None else ""
         # A rankings page carries no count of its own (WIRE.md): the subset's count holds for the latest
         # standings; after an earlier match, the count up to it is not known, so none is shown.

@@ -2,7 +2,7 @@
 
 Hidden while there is nothing to say (empty outbox, service reachable), so an 80x24 window keeps its line.
 Offline it says, in this order, that the seat is offline, what the outbox holds, how old what is shown is
-("as of 20:26", from the app's `as_of`) and that matches are kept: a narrow window cuts the end of the line
+("as of 20:26", from the app's `as_of`, in the seat's time zone) and that matches are kept: a narrow window cuts the end of the line
 (with "…"), never the count. The note goes once the service answers again. When the live probe (rankterm/tui/live.py) stops because the
 quota is nearly spent, it says so ("Live updates paused: calls per hour at 84% of the quota (F5 reloads)").
 It redraws only when the app's `outbox_counts`, `offline`, `as_of` or `outbox_note`, or the probe's note,
@@ -16,6 +16,7 @@ from datetime import datetime
 from textual.widgets import Static
 
 from rankterm.tui.text import plain
+from rankterm.tui.zone import shown_zone
 
 
 class StatusLine(Static):
@@ -63,7 +64,7 @@ class StatusLine(Static):
             if pending or sent or rejected:
                 said.append(outbox)
             if as_of is not None:
-                said.append(f"as of {as_of:%H:%M}")
+                said.append(f"as of {shown_zone(self).local(as_of):%H:%M}")
             said.append("matches are kept and sent when the service answers")
             parts.append(" · ".join(said))
         elif pending or sent or rejected:

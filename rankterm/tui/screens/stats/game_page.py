@@ -21,6 +21,7 @@ from textual.containers import Vertical
 from textual.widgets import DataTable, Header, Static
 
 from rankterm.api.errors import RanktermError
+from rankterm.api.localtime import UTC_ZONE, SeatZone
 from rankterm.api.models import Game, Match, RankingRow, Subset
 from rankterm.api.stats import GameFigures, GameRecord, game_figures, player_figures
 from rankterm.api.stats.source import game_matches
@@ -30,6 +31,7 @@ from rankterm.tui.screens.stats.words import day, fact_parts, percent, plural
 from rankterm.tui.text import NONE, error_sentence, label_text, plain, plain_str, styled
 from rankterm.tui.widgets.key_footer import KeyFooter
 from rankterm.tui.widgets.text_table import TextTable, fill_table
+from rankterm.tui.zone import shown_zone
 
 if TYPE_CHECKING:
     from rankterm.api.client import RankingClient
@@ -37,10 +39,13 @@ if TYPE_CHECKING:
 STANDING_COLUMNS = ("Pos", "Player", "Ree", "Played", "Won", "Rate", "Status")
 
 
-def game_rows(fig: GameFigures) -> list[tuple[str, object]]:
-    """The game's figures as label/value rows (names plain)."""
+def game_rows(fig: GameFigures, zone: SeatZone = UTC_ZONE) -> list[tuple[str, object]]:
+    """The game's figures as label/value rows (names plain; days in `zone`)."""
     rows: list[tuple[str, object]] = [
-        ("Matches", f"{fig.played} · {day(fig.first_date)} to {day(fig.last_date)}" if fig.played else 0),
+        (
+            "Matches",
+            f"{fig.played} · {day(fig.first_date, zone)} to {day(fig.last_date, zone)}" if fig.played else 0,
+        ),
         ("Players", fig.players),
         (
             "Factions",
@@ -119,7 +124,9 @@ class GameStory(Vertical):
         self.query_one("#gs-head", Static).update(
             styled((name, "bold"), (f" · {plural(fig.played, 'match', 'matches')}", ""))
         )
-        self.query_one("#gs-facts", Static).update(styled(*fact_parts(game_rows(fig), width=10)))
+        self.query_one("#gs-facts", Static).update(
+            styled(*fact_parts(game_rows(fig, shown_zone(self)), width=10))
+        )
         if changed:
             self.rows = []
             self._shown = None

@@ -27,6 +27,7 @@ from rankterm.tui.screens.stats.choices import most_active, most_met, options
 from rankterm.tui.screens.stats.words import bar_parts, plural, short_day
 from rankterm.tui.text import plain, plain_str, styled
 from rankterm.tui.widgets.text_table import TextTable, fill_table
+from rankterm.tui.zone import shown_zone
 
 if TYPE_CHECKING:
     from rankterm.api.client import RankingClient
@@ -229,6 +230,7 @@ class HeadToHeadView(Vertical):
     def _fill_last(self, h2h: HeadToHead) -> None:
         everyone = h2h.b_id is None
         narrow = self.app.size.width < WIDE
+        zone = shown_zone(self)
         columns = [("no", "No."), ("date", "Date"), ("game", "Game")]
         if everyone:
             columns.append(("other", "Against"))
@@ -240,7 +242,7 @@ class HeadToHeadView(Vertical):
             ahead = {"a": h2h.a_name, "b": meeting.other_name, "tie": "tie"}[meeting.outcome]
             cells = [
                 _cell(meeting.match_number),
-                _cell(short_day(meeting.date)),
+                _cell(short_day(meeting.date, zone)),
                 _game_cell(meeting.game_name, narrow),
             ]
             if everyone:

@@ -39,6 +39,7 @@ from rankterm.tui.text import NONE, error_sentence, plain_str, styled
 from rankterm.tui.widgets.chart import LineChart
 from rankterm.tui.widgets.key_footer import KeyFooter
 from rankterm.tui.widgets.text_table import TextTable, fill_table
+from rankterm.tui.zone import shown_zone
 
 if TYPE_CHECKING:
     from rankterm.api.client import RankingClient
@@ -150,7 +151,7 @@ class PlayerStory(Vertical):
             styled(
                 (fig.name, "bold"),
                 f" · {plural(fig.played, 'match', 'matches')} · {fig.wins} won ({percent(fig.win_rate)})",
-                (f" · since {day(fig.first_date)}" if fig.first_date else "", "dim"),
+                (f" · since {day(fig.first_date, shown_zone(self))}" if fig.first_date else "", "dim"),
             )
         )
         self.query_one("#ps-facts", Static).update(styled(*fact_parts(figure_rows(fig))))
@@ -213,7 +214,7 @@ class PlayerStory(Vertical):
         self.history = history
         self._history_of = player_id
         points = history.points
-        labels = axis_labels([p.date for p in points])
+        labels = axis_labels([p.date for p in points], shown_zone(self))
         xs = [p.match_number for p in points]
         empty = "No match yet." if not history.wanted else "No standings could be read yet."
         ree = self.query_one("#ps-ree", LineChart)

@@ -30,6 +30,7 @@ from rankterm.tui.base import task
 from rankterm.tui.screens.stats.words import parse_date, plural
 from rankterm.tui.text import NONE, error_sentence, plain, plain_str, styled
 from rankterm.tui.widgets.text_table import TextTable, fill_table
+from rankterm.tui.zone import shown_zone
 
 if TYPE_CHECKING:
     from rankterm.api.client import RankingClient
@@ -61,7 +62,7 @@ def since_for(choice: str, now: datetime, newest: str | None) -> datetime:
 
 
 def when_text(since: datetime) -> str:
-    """ "Wed 27 May 20:26"."""
+    """ "Wed 27 May 20:26" (`since` in the zone it is to be read in)."""
     return f"{since:%a} {since.day} {since:%b %H:%M}"
 
 
@@ -203,11 +204,12 @@ class TonightView(Vertical):
         )
         self.evening = evening
         players = {q for row in evening.tallies for q in [row.player_id]}
+        zone = shown_zone(self)
         self.query_one("#tn-summary", Static).update(
             styled(
                 ("Since ", "dim"),
-                when_text(since),
-                (" UTC", "dim"),
+                when_text(zone.local(since)),
+                (f" {zone.label}", "dim"),  # the zone of every time on the page
                 f" · {plural(len(evening.matches), 'match', 'matches')} · {plural(len(players), 'player')}",
             )
         )
@@ -215,7 +217,7 @@ class TonightView(Vertical):
             newest = self.roster.newest if self.roster is not None else None
             note = "No match in this time."
             if newest is not None:
-                note += f" The last was played {when_text(parse_date(newest[0]) or since)}: pick “the last game night”."
+                note += f" The last was played {when_text(zone.local(parse_date(newest[0]) or since))}: pick “the last game night”."
             self.query_one("#tn-highlights", Static).update(plain(note))
         else:
             self.query_one("#tn-highlights", Static).update(styled(*highlights(evening, around)))
@@ -244,6 +246,7 @@ class TonightView(Vertical):
 
     def _fill(self, evening: Tonight) -> None:
         wide = self.app.size.width >= WIDE
+        zone = shown_zone(self)
         columns = [("no", "No."), ("time", "Time"), ("game", "Game"), ("won", "Won")]
         if wide:
             columns.append(("order", "Order"))
@@ -254,7 +257,7 @@ class TonightView(Vertical):
             won = "the bot" if row.bot_won else ", ".join(row.winner_names) + (" (draw)" if row.draw else "")
             cells = [
                 Text(str(row.number), justify="right"),
-                Text(plain_str(row.date[11:16])),
+                Text(plain_str(zone.show(row.date, "%H:%M"))),
                 Text(plain_str(row.game_name)),
                 Text(plain_str(won or NONE)),
             ]

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from datetime import datetime
 
-from rankterm.api.models import DATE_FORMAT
+from rankterm.api.localtime import UTC_ZONE, SeatZone, parse_wire_date
 from rankterm.tui.text import NONE
 
 RESULT_STYLE = {"W": "bold $text-success", "D": "$text-warning", "L": "$text-error"}
@@ -22,30 +22,26 @@ def percent(value: float | None) -> str:
 
 
 def parse_date(text: str | None) -> datetime | None:
-    """The wire's "YYYY-MM-DD HH:MM:SS" as a datetime (None when it is not one)."""
-    if not text:
-        return None
-    try:
-        return datetime.strptime(text, DATE_FORMAT)
-    except ValueError:
-        return None
+    """The wire's "YYYY-MM-DD HH:MM:SS" as a naive UTC datetime (None when it is not one)."""
+    return parse_wire_date(text)
 
 
-def day(text: str | None) -> str:
-    """ "2026-05-27 22:27:00" -> "27 May 2026"; nothing -> a dash."""
-    when = parse_date(text)
+def day(text: str | None, zone: SeatZone = UTC_ZONE) -> str:
+    """ "2026-05-27 22:27:00" -> "27 May 2026", the day in `zone`; nothing -> a dash."""
+    when = zone.from_wire(text)
     return NONE if when is None else f"{when.day} {when:%b %Y}"
 
 
-def short_day(text: str | None) -> str:
-    """ "2026-05-27 22:27:00" -> "27 May"."""
-    when = parse_date(text)
+def short_day(text: str | None, zone: SeatZone = UTC_ZONE) -> str:
+    """ "2026-05-27 22:27:00" -> "27 May", the day in `zone`."""
+    when = zone.from_wire(text)
     return NONE if when is None else f"{when.day} {when:%b}"
 
 
-def axis_labels(dates: Sequence[str]) -> list[str]:
-    """One label per date for a chart's x axis: "27 May" within half a year, "May 2026" over a longer span."""
-    parsed = [parse_date(d) for d in dates]
+def axis_labels(dates: Sequence[str], zone: SeatZone = UTC_ZONE) -> list[str]:
+    """One label per date for a chart's x axis, its day in `zone`: "27 May" within half a year, "May 2026"
+    over a longer span."""
+    parsed = [zone.from_wire(d) for d in dates]
     known = [p for p in parsed if p is not None]
     long = bool(known) and (max(known) - min(known)).days > 183
     out = []

@@ -13,6 +13,7 @@ from textual.widget import Widget
 from rankterm.api.effect import ARROW, PlayerEffect, signed
 from rankterm.tui.text import label_text, styled
 from rankterm.tui.widgets.board.view import WIDE, BoardView, arrow, fit, when, whole, winners
+from rankterm.tui.zone import shown_zone
 
 UP = "$text-success"
 DOWN = "$text-error"
@@ -147,7 +148,7 @@ class LastMatchPanel(BoardPanel):
             return [styled(("LAST MATCH", HEAD)), styled(("No match yet.", DIM))]
         game = match.game.name if match.game is not None else ""
         head = styled(("LAST MATCH ", HEAD), (f"#{match.number} {game}", "bold"))
-        dated = head + styled((f" · {when(match)}", DIM))
+        dated = head + styled((f" · {when(match, shown_zone(self))}", DIM))
         out = [(dated if dated.cell_length <= width else head).truncate(width, ellipsis=True)]
         room = max(1, height - 1)
         if view.effect is None or not view.effect.players:
@@ -197,6 +198,7 @@ class RecentPanel(BoardPanel):
         if not view.recent:
             return [*out, styled(("No match yet.", DIM))]
         wide = self.wide and width >= 50
+        zone = shown_zone(self)
         date_width = 17 if wide else 0
         game_width = max(6, (width - 6 - date_width) // 2)
         won_width = max(4, width - 6 - date_width - game_width - 1)
@@ -209,6 +211,6 @@ class RecentPanel(BoardPanel):
                 (fit(winners(match), won_width), "bold"),
             )
             if wide:
-                line = line + styled((f" {when(match, wide=True):>16}", DIM))
+                line = line + styled((f" {when(match, zone, wide=True):>16}", DIM))
             out.append(line)
         return out

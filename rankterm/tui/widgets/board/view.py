@@ -8,11 +8,12 @@ again (no bytes written).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import UTC
 
 from rich.cells import cell_len, set_cell_size
 
 from rankterm.api.effect import MatchEffect, PlayerEffect
+from rankterm.api.localtime import UTC_ZONE, SeatZone, parse_wire_date
 from rankterm.api.models import Faction, Match, RankingRow
 from rankterm.api.result_line import TIE_SEP, places
 
@@ -72,12 +73,10 @@ def arrow(climbed: int) -> str:
     return ""
 
 
-def when(match: Match, *, wide: bool = False) -> str:
-    """A match's date as read on the board: "27 May 22:27" ("Wed 27 May 22:27" wide); its text if odd."""
-    moment = match.when
-    if moment is None:
-        return match.date[:16]
-    return moment.strftime("%a %d %b %H:%M" if wide else "%d %b %H:%M")
+def when(match: Match, zone: SeatZone = UTC_ZONE, *, wide: bool = False) -> str:
+    """A match's date as read on the board, in `zone` (the room's clock): "27 May 22:27" ("Wed 27 May 22:27"
+    wide); its text if odd."""
+    return zone.show(match.date, "%a %d %b %H:%M" if wide else "%d %b %H:%M")
 
 
 def winner_label(faction: Faction) -> str:
@@ -96,9 +95,6 @@ def winners(match: Match) -> str:
 def timestamp(match: Match) -> float | None:
     """When a match was recorded (or played), as seconds since the epoch (the service's dates are UTC)."""
     for text in (match.registration_date, match.date):
-        try:
-            moment = datetime.strptime(text, "%Y-%m-%d %H:%M:%S")
-        except ValueError:
-            continue
-        return moment.replace(tzinfo=UTC).timestamp()
+        if (moment := parse_wire_date(text)) is not None:
+            return moment.replace(tzinfo=UTC).timestamp()
     return None
