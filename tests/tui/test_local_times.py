@@ -1,6 +1,6 @@
 """Times on screens in the seat's time zone: the service's dates are UTC; the matches list, a match in full, the
 standings' line and the dashboard show them as the `timezone` setting (else this machine's zone, `TZ`) reads
-them, and say which zone."""
+them, and say which zone; the board, the stats pages' days and the offline "as of" are the seat's too."""
 
 from __future__ import annotations
 
@@ -11,9 +11,14 @@ from zoneinfo import ZoneInfo
 import pytest
 from textual.widgets import DataTable, Static
 
+from rankterm.api.localtime import seat_zone
+from rankterm.api.models import Match
 from rankterm.config import Config
 from rankterm.tui.dialogs.match_detail import MatchDetailScreen
 from rankterm.tui.screens.matches import MatchesScreen
+from rankterm.tui.screens.stats.words import axis_labels, day, short_day
+from rankterm.tui.widgets.board.view import when as board_when
+from rankterm.tui.widgets.status_line import StatusLine
 from tests.tui.pilot import settle
 
 AUCKLAND = ZoneInfo("Pacific/Auckland")
@@ -100,3 +105,30 @@ async def test_the_standings_line_and_the_dashboard_say_the_zone(make_app):
         page = pilot.app.screen.page_data
         line = str(pilot.app.screen.query_one("#rank-info", Static).render())
         assert f"· {in_auckland(page.match.date)} (Auckland) ·" in line
+
+
+def test_the_boards_and_the_stats_pages_dates_are_the_seats():
+    zone = seat_zone("Pacific/Auckland")
+    late = "2026-05-28 20:26:40"  # 08:26 the next morning in Auckland (NZST, UTC+12)
+    assert board_when(Match(date=late), zone) == "29 May 08:26"
+    assert board_when(Match(date=late), zone, wide=True) == "Fri 29 May 08:26"
+    assert short_day(late, zone) == "29 May" and day(late, zone) == "29 May 2026"
+    assert axis_labels(["2026-05-01 11:00:00", late], zone) == ["1 May", "29 May"]
+    assert board_when(Match(date="soon"), zone) == "soon"  # not a wire date: shown as it came
+
+
+async def test_the_offline_as_of_is_the_seats_time(make_app, demo_service):
+    client, transport = demo_service.downable_client()
+    async with make_app(client=client, config=Config(timezone="Pacific/Auckland")).run_test(
+        size=(100, 30)
+    ) as pilot:
+        await pilot.press("r")
+        await settle(pilot)
+        transport.down = True
+        await pilot.press("m", "r")  # read again: the mirror's copy, marked "as of"
+        await settle(pilot)
+        assert client.as_of is not None
+        local, utc = client.as_of.astimezone(AUCKLAND), client.as_of.astimezone(UTC)
+        assert f"{local:%H:%M}" != f"{utc:%H:%M}"
+        line = pilot.app.screen.query_one(StatusLine)
+        assert line.display and f"as of {local:%H:%M}" in str(line.render())

@@ -6,7 +6,8 @@ Who won what is `rankterm.api.stats.tonight` over the evening's matches only (`m
 the mirror, read in a thread; "the last game night" from the newest date of the pickers' roster). The gain and the upset need
 ree before and after each of the evening's matches: `history.ree_around` reads the standings after them in
 a worker (quota-aware, kept in the mirror) and the highlights follow when they arrive, saying how many of the
-evening's matches they cover. Times are the service's (UTC), as the matches carry them.
+evening's matches they cover. Times are read as UTC (the matches carry them so) and shown in the seat's time
+zone, named on the summary line ("Since Wed 27 May 20:26 Auckland").
 """
 
 from __future__ import annotations
