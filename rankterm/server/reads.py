@@ -13,7 +13,10 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
+from pydantic import TypeAdapter
+
 from rankterm.api.models import WEIGHTS, Faction, Game, Match, MatchesPage, RankingsPage, Subset, Weight
+from rankterm.api.wire import Number
 from rankterm.server import games, rankings, snapshots
 from rankterm.server.conn import Conn
 from rankterm.server.matches import MAIN_SUBSET
@@ -25,8 +28,16 @@ _MATCH_COLUMNS = (
 )
 
 
+_points = TypeAdapter(Number).validate_python
+"""A faction's points as the wire reads them: the column keeps the text sent (``"10"``, ``""``)."""
+
+
 def load_matches(conn: Conn, match_ids: Sequence[int]) -> list[Match]:
-    """The matches with these row ids, in the order given."""
+    """The matches with these row ids, in the order given.
+
+    Built with `WireModel.trusted` from the store's own columns, every field given in order and of its type
+    (the points read as the wire reads them): a page of matches and a subset's two ends cost no validation.
+    """
     if not match_ids:
         return []
     marks = ",".join("?" * len(match_ids))
@@ -65,10 +76,10 @@ def load_matches(conn: Conn, match_ids: Sequence[int]) -> list[Match]:
         for idx, rank, name, points, bot in factions.get(mid, []):
             listed = [people[p] for p in members.get((mid, idx), []) if p in people]
             sides.append(
-                Faction(
+                Faction.trusted(
                     rank=rank,
                     name=name,
-                    points=points,
+                    points=_points(points),
                     players=listed,
                     count_players=len(listed),
                     winner=rank == 1,
@@ -77,7 +88,7 @@ def load_matches(conn: Conn, match_ids: Sequence[int]) -> list[Match]:
             )
         weight = row[8]
         out.append(
-            Match(
+            Match.trusted(
                 id=str(row[0]),
                 external_id=row[1] or "",
                 date=row[2],
