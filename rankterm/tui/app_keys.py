@@ -113,9 +113,13 @@ class AppKeys(App):
     async def keys_done(self) -> None:
         """Return once every key read so far has gone to its widget and settled (for tests and scripts that
         type a burst and then look)."""
-        while self._feeder is not None and not self._feeder.done():
-            await asyncio.shield(self._feeder)
-        await self._settled()
+        await asyncio.sleep(0)  # keys posted just now: the app reads them first
+        while True:
+            if self._feeder is not None and not self._feeder.done():
+                await asyncio.shield(self._feeder)
+            await self._settled()
+            if not self._typed and (self._feeder is None or self._feeder.done()):
+                return
 
     async def _settled(self) -> None:
         """Return once what the last key set going has landed (`keys_settled`), `SETTLE_LIMIT` s at most."""

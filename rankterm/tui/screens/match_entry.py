@@ -166,6 +166,9 @@ class MatchEntryScreen(RanktermScreen):
         self._draft_timer = None
         if self.drafts is None:
             return
+        if not all(row.is_mounted for row in self.form.rows):  # a faction being added: its fields come next
+            self.keep_draft_soon()
+            return
         if self.form.has_unsent_input():
             if self.offered is not None:
                 self.offered = None
