@@ -19,6 +19,7 @@ shown in UTC, and `note` says why in one sentence.
 from __future__ import annotations
 
 import os
+import re
 import time
 from dataclasses import dataclass
 from datetime import UTC, datetime, tzinfo
@@ -36,12 +37,15 @@ TYPED_FORMATS = (DATE_FORMAT, MINUTE, "%Y-%m-%dT%H:%M:%S", "%Y-%m-%dT%H:%M", "%Y
 
 def parse_wire_date(text: object) -> datetime | None:
     """The wire's "YYYY-MM-DD HH:MM:SS" as a naive UTC datetime; None when it is not one."""
-    if not isinstance(text, str) or len(text) != 19 or text[10] != " ":
+    if not isinstance(text, str) or not _WIRE_SHAPE.match(text):
         return None
     try:
-        return datetime.strptime(text, DATE_FORMAT)
+        return datetime.fromisoformat(text)  # of that shape only: 30x faster than strptime
     except ValueError:
         return None
+
+
+_WIRE_SHAPE = re.compile(r"\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\Z", re.ASCII)
 
 
 def _zone_info(name: str) -> ZoneInfo | None:
@@ -155,7 +159,19 @@ def _no_database(asked: str) -> SeatZone:
 
 
 def machine_zone() -> SeatZone:
-    """This machine's zone: `TZ` when set, else /etc/localtime, by its zoneinfo name when it has one."""
+    """This machine's zone: `TZ` when set, else /etc/localtime, by its zoneinfo name when it has one (worked
+    out once for each `TZ`)."""
+    key = (os.environ.get("TZ"), has_zone_database())
+    zone = _MACHINE.get(key)
+    if zone is None:
+        zone = _MACHINE[key] = _machine_zone()
+    return zone
+
+
+_MACHINE: dict[tuple[str | None, bool], SeatZone] = {}
+
+
+def _machine_zone() -> SeatZone:
     candidate = os.environ.get("TZ", "").lstrip(":")
     if not candidate and "TZ" not in os.environ:  # the C library then follows /etc/localtime
         target = os.path.realpath("/etc/localtime")

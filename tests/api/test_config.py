@@ -226,3 +226,5 @@ def test_no_zone_database_shows_utc_and_says_so(cfg_path, monkeypatch, no_zone_d
         "This machine has no time zone database (install tzdata): times are shown in UTC, not Europe/Paris."
     )
     assert cfg.config_warnings(conf) == [zone.note]
+    monkeypatch.setenv("TZ", "Europe/Paris")  # no setting, and the machine names a zone it cannot read
+    assert cfg.Config().zone().label == "UTC" and "not Europe/Paris" in cfg.Config().zone().note
