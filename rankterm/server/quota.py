@@ -215,6 +215,8 @@ def parse_settings(text: str) -> dict[str, Setting]:
     out: dict[str, Setting] = {}
     for part in words.split(","):
         name, equals, raw = (x.strip() for x in part.partition("="))
+        if not equals and out and name.isascii() and name.isdigit():
+            raise ValueError(f"--quota: write numbers without commas (5000 or 5_000), not ',{name}'.")
         if not equals or not name:
             raise ValueError(
                 f"--quota takes 'unlimited', 'default' or field=value pairs separated by commas, not {part.strip()!r}."

@@ -14,7 +14,8 @@ SQLite file is one process's: ``--workers`` above 1 with it is refused with one 
 ``--quota SETTINGS`` sets the clients' quota limits and keeps them in the database (`quota.parse_settings`:
 ``unlimited``, ``default``, or ``field=value,…`` with the fields of the quota payload), for every client or,
 with ``--client KEY``, for one; it may be given several times. The service reads the limits as it starts and
-prints them (`quota_lines`): a change is given to a restarted service.
+prints them (`quota_lines`), so a running service keeps its limits until restarted; ``--show-quota`` sets
+what ``--quota`` says, prints the limits and exits, without serving.
 """
 
 from __future__ import annotations
@@ -89,6 +90,11 @@ def _parser() -> argparse.ArgumentParser:
     )
     parser.add_argument(
         "--client", metavar="KEY", default=None, help="the API client (its key) that --quota is for"
+    )
+    parser.add_argument(
+        "--show-quota",
+        action="store_true",
+        help="set what --quota says, print every client's quota limits, and exit",
     )
     return parser
 
@@ -261,6 +267,13 @@ def worker_app() -> object:
 
 
 def _serve(store: Store, args: argparse.Namespace, path: Path | str, out: TextIO) -> int:
+    if args.show_quota:
+        print(
+            f"Quota limits in {_shown(store_name(path))} (a running service keeps its own until restarted):",
+            file=out,
+        )
+        print("\n".join(quota_lines(store)), file=out)
+        return 0
     seeded = args.demo and not store.groups()
     if seeded:
         seed_demo(store)

@@ -1,14 +1,17 @@
-"""Quota over HTTP: the payload, its rounding, every Q-code with tiny limits, buckets and per-client counts."""
+"""Quota over HTTP: the payload, its rounding, every Q-code with tiny limits, buckets and per-client counts;
+the limits the host keeps in the database, per client, unlimited ones, and when a refusal ends (Retry-After)."""
 
 from __future__ import annotations
 
+import calendar
+import time
 from dataclasses import replace
 
 import pytest
 
 from rankterm.api.models import QUOTA_FIELDS
 from rankterm.server.app import create_app
-from rankterm.server.quota import QuotaLimits, percent
+from rankterm.server.quota import QuotaLimits, parse_settings, percent
 
 from .conftest import Api, _client, duel
 
@@ -138,3 +141,66 @@ async def test_each_client_has_its_own_counters(limited, store, credentials):
     other = Api(api.http, *store.create_client(group))
     await other.login()
     assert await other.ok("games") == []
+
+
+async def _logged_in(http, key: str, secret: str) -> Api:
+    api = Api(http, key, secret)
+    await api.login()
+    return api
+
+
+async def test_each_client_has_the_limits_the_host_kept_for_it(store, credentials):
+    group, key, secret = credentials
+    other_key, other_secret = store.create_client(group)
+    store.set_quota(parse_settings("callsPerHour=4"))
+    store.set_quota(parse_settings("callsPerHour=2"), other_key)
+    async for http in _client(create_app(store)):
+        api, other = await _logged_in(http, key, secret), await _logged_in(http, other_key, other_secret)
+        assert (await api.ok("quota"))["callsPerHour"] == "25%"
+        assert (await other.ok("quota"))["callsPerHour"] == "50%"
+        await other.ok("games")
+        await other.error("games", "Q002", 429)
+        for _ in range(3):
+            await api.ok("games")
+        await api.error("games", "Q002", 429)
+
+
+async def test_an_unlimited_client_is_never_refused_and_its_usage_reads_0(store, credentials):
+    group, key, secret = credentials
+    other_key, other_secret = store.create_client(group)
+    store.set_quota(parse_settings("calls=1,matches=1,rankingCalls=1,apiCreatedGames=1"))
+    store.set_quota(parse_settings("unlimited"), key)
+    async for http in _client(create_app(store)):
+        api, other = await _logged_in(http, key, secret), await _logged_in(http, other_key, other_secret)
+        a, b = await api.player("A"), await api.player("B")
+        games = [await api.game(name) for name in ("Azul", "Brass", "Catan")]
+        for game in games:
+            assert (await api.add(duel(game, a, b), duel(game, b, a)))["acceptedCount"] == 2
+            await api.ok("rankings/last")
+        assert set((await api.ok("quota")).values()) == {"0%"}
+        await other.ok("games")
+        await other.error("games", "Q001", 429)
+    mine = store.authenticate(key, secret).id
+    with store._read() as conn:
+        assert (
+            conn.execute("SELECT count(*) FROM quota_counters WHERE client_id = ?", (mine,)).fetchone()[0]
+            == 0
+        )
+
+
+@pytest.mark.parametrize(
+    ("limit", "code"), [("calls_per_hour", "Q002"), ("calls_per_year", "Q001"), ("api_created_games", "Q009")]
+)
+async def test_a_refusal_says_when_its_period_ends(limited, clock, limit, code):
+    api = await limited(**{limit: 1})
+    await api.game("Homebrew")
+    response = await api.post("games/game", params={"name": "Homebrew Two"})
+    Api.check_error(response, code, 429)
+    now = int(clock())
+    if code == "Q002":
+        assert response.headers["retry-after"] == str(3600 - now % 3600)
+    elif code == "Q001":
+        next_year = calendar.timegm((time.gmtime(now).tm_year + 1, 1, 1, 0, 0, 0))
+        assert response.headers["retry-after"] == str(next_year - now)
+    else:
+        assert "retry-after" not in response.headers  # a lifetime count never ends

@@ -1,14 +1,17 @@
-"""`rankterm serve` without a socket: first start, --new-client, --demo, bad arguments and bad files."""
+"""`rankterm serve` without a socket: first start, --new-client, --demo, --quota, bad arguments and bad files
+(and a real process where the option is about what the service answers)."""
 
 from __future__ import annotations
 
 import io
 import re
+from dataclasses import replace
 
 import pytest
 
 from rankterm.server import addresses, schema, serve
 from rankterm.server.addresses import Address
+from rankterm.server.quota import UNLIMITED, QuotaBook, QuotaLimits
 from rankterm.server.seed import DEMO_KEY
 from rankterm.server.store import Store
 from rankterm.testing.old_schema import downgrade
@@ -256,3 +259,184 @@ def test_serve_says_it_puts_an_older_databases_matches_in_played_order(tmp_path,
     said = capsys.readouterr().err
     assert f"rankterm serve: upgrading the database from schema 3 to {schema.SCHEMA_VERSION}" in said
     assert "matches are put in the order they were played and every ranking is worked out again" in said
+
+
+def _two_clients(db) -> list[str]:
+    keys = []
+    for _ in range(2):
+        out = io.StringIO()
+        assert serve.main(["--db", str(db), "--new-client"], out=out) == 0
+        keys.append(_credentials(out.getvalue())[0])
+    return keys
+
+
+def test_quota_settings_are_kept_for_every_client_or_one_and_shown(tmp_path, no_uvicorn):
+    db = tmp_path / "service.db"
+    first, second = _two_clients(db)
+    out = io.StringIO()
+    assert serve.main(["--db", str(db), "--port", "0", "--quota", "unlimited"], out=out) == 0
+    assert "Quota limits of every client: unlimited.\nrankterm service on" in out.getvalue()
+    assert len(no_uvicorn) == 1
+    with Store(db) as store:
+        assert store.quota_book() == QuotaBook(UNLIMITED)
+
+    out = io.StringIO()
+    argv = ["--db", str(db), "--client", second, "--quota", "matchesPerHour=5_000,matchesPerDay=9"]
+    assert serve.main([*argv, "--quota", "callsPerHour=0", "--show-quota"], out=out) == 0
+    assert len(no_uvicorn) == 1  # shown, not served
+    lines = out.getvalue().splitlines()
+    assert lines[1:] == [
+        "Quota limits of every client: unlimited.",
+        f"  client {second}: calls 0/hour unlimited/year · matches 5,000/hour 9/day unlimited/year · ranking"
+        " calls unlimited · games created unlimited.",
+    ]
+    with Store(db) as store:
+        ids = {key: id_ for id_, key in store.client_keys()}
+        book = store.quota_book()
+        assert book.limits(ids[first]) == UNLIMITED
+        assert book.limits(ids[second]) == replace(
+            UNLIMITED, matches_per_hour=5000, matches_per_day=9, calls_per_hour=0
+        )
+
+    argv = ["--db", str(db), "--client", second, "--quota", "MATCHESPERDAY=default", "--show-quota"]
+    assert serve.main(argv, out=io.StringIO()) == 0
+    with Store(db) as store:  # back to what every client has
+        assert store.quota_book().limits(ids[second]) == replace(
+            UNLIMITED, matches_per_hour=5000, calls_per_hour=0
+        )
+
+    assert serve.main(["--db", str(db), "--quota", "callsPerHour=3", "--show-quota"], out=io.StringIO()) == 0
+    with Store(db) as store:  # a setting for every client replaces a client's own setting of that field
+        assert store.quota_book().limits(ids[second]) == replace(
+            UNLIMITED, matches_per_hour=5000, calls_per_hour=3
+        )
+
+    out = io.StringIO()
+    assert (
+        serve.main(["--db", str(db), "--quota", "default", "--quota", "calls=7", "--show-quota"], out=out)
+        == 0
+    )
+    with Store(db) as store:
+        assert store.quota_book() == QuotaBook(QuotaLimits(calls_per_year=7, calls_per_hour=7))
+
+
+@pytest.mark.parametrize(
+    ("argv", "said"),
+    [
+        (["--quota", "matches=1", "--quota", "matchPerHour=5"], "'matchPerHour' is no quota field"),
+        (["--quota", "matchesPerHour=-1"], "matchesPerHour='-1' is not a limit"),
+        (["--quota", "matchesPerHour=lots"], "matchesPerHour='lots' is not a limit"),
+        (["--quota", "matchesPerHour=5,000"], "write numbers without commas"),
+        (["--quota", "unlimted"], "--quota takes 'unlimited', 'default' or field=value pairs"),
+        (["--quota", "unlimited", "--client", "nobody"], "no API client has the key 'nobody'"),
+        (["--client", "nobody"], "--client says which client --quota is for"),
+    ],
+)
+def test_bad_quota_settings_are_one_sentence_exit_2_and_change_nothing(
+    tmp_path, no_uvicorn, capsys, argv, said
+):
+    db = tmp_path / "service.db"
+    _two_clients(db)
+    assert serve.main(["--db", str(db), "--quota", "calls=9", "--show-quota"], out=io.StringIO()) == 0
+    capsys.readouterr()
+    assert serve.main(["--db", str(db), "--port", "0", *argv]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and err.startswith("rankterm serve: ") and said in err, err
+    assert no_uvicorn == []
+    with Store(db) as store:
+        assert store.quota_book() == QuotaBook(QuotaLimits(calls_per_year=9, calls_per_hour=9))
+
+
+@pytest.mark.parametrize("engine", ["postgresql"])
+def test_quota_settings_on_postgresql(db, no_uvicorn, capsys):
+    assert serve.main(["--db", db, "--port", "0", "--quota", "matches=unlimited"]) == 0
+    assert (
+        "Quota limits of every client: calls 5,000/hour 100,000/year · matches unlimited ·"
+        in capsys.readouterr().out
+    )
+    with Store(db) as store:
+        assert store.quota_book().every == replace(
+            QuotaLimits(), matches_per_hour=None, matches_per_day=None, matches_per_year=None
+        )
+
+
+def test_a_real_service_holds_each_client_to_the_limits_it_started_with(tmp_path):
+    """`rankterm serve --quota …` as a process: its clients' limits, refusals with Retry-After, the usage."""
+    import os
+    import subprocess
+    import sys
+    import time
+
+    import httpx
+
+    db = tmp_path / "service.db"
+    (key, secret), (free_key, free_secret) = [_credentials_of(db) for _ in range(2)]
+    assert serve.main(["--db", str(db), "--quota", "matchesPerHour=2", "--show-quota"]) == 0
+    proc = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "rankterm",
+            "serve",
+            "--db",
+            str(db),
+            "--port",
+            "0",
+            "--client",
+            free_key,
+            "--quota",
+            "unlimited",
+        ],
+        env={**os.environ, "RANKTERM_DATA_DIR": str(tmp_path)},
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        said = []
+        for line in proc.stdout:
+            said.append(line)
+            if line.startswith("rankterm service on"):
+                break
+        base = re.search(r"service on (http://\S+/)", said[-1]).group(1)
+        assert f"  client {free_key}: unlimited.\n" in said
+        assert any(line.startswith("Quota limits of every client: calls 5,000/hour") for line in said)
+        with httpx.Client(base_url=base, timeout=30) as http:
+
+            def login(k: str, s: str) -> dict[str, str]:
+                token = http.get("auth", params={"key": k, "secret": s}).json()["success"]["token"]
+                return {"Authorization": f"Bearer {token}"}
+
+            limited, free = login(key, secret), login(free_key, free_secret)
+            people = [
+                http.post("players/player", params={"name": n}, headers=free).json()["success"][0]["id"]
+                for n in ("Ann", "Bob")
+            ]
+            game = http.post("games/game", params={"name": "Azul"}, headers=free).json()["success"][0]["id"]
+            batch = [duel_match(game, *people) for _ in range(3)]
+            for _ in range(2):
+                answer = http.post("matches/match", json=batch, headers=free)
+                assert answer.json()["success"]["acceptedCount"] == 3
+            assert http.post("matches/match", json=batch[:2], headers=limited).status_code == 200
+            refused = http.post("matches/match", json=batch[:1], headers=limited)
+            assert refused.status_code == 429 and refused.json()["errors"][0]["code"] == "Q005"
+            assert 1 <= int(refused.headers["retry-after"]) <= 3600 - int(time.time()) % 3600 + 1
+            assert http.get("quota", headers=limited).json()["success"]["matchesPerHour"] == "100%"
+            assert set(http.get("quota", headers=free).json()["success"].values()) == {"0%"}
+    finally:
+        proc.terminate()
+        proc.communicate(timeout=30)
+
+
+def _credentials_of(db) -> tuple[str, str]:
+    out = io.StringIO()
+    assert serve.main(["--db", str(db), "--new-client"], out=out) == 0
+    return _credentials(out.getvalue())
+
+
+def duel_match(game: int, winner: str, loser: str) -> dict:
+    return {
+        "game": game,
+        "weight": "normal",
+        "factions": [{"players": [winner], "rank": 1, "points": "10"}, {"players": [loser], "rank": 2}],
+    }
