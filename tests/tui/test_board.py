@@ -9,7 +9,7 @@ import asyncio
 import pytest
 from textual.content import Content
 
-from rankterm.api.effect import match_effect
+from rankterm.api.effect import match_effect, signed
 from rankterm.api.models import NewFaction, NewMatch
 from rankterm.cli import parser
 from rankterm.cli.board import build_board
@@ -62,12 +62,20 @@ async def test_the_board_shows_the_standings_the_last_match_and_the_last_five(ma
         standings = text_of(screen, StandingsPanel).splitlines()
         assert standings[1].split()[:2] == ["4", "Ben"] and len(standings) == 8  # head + places 4 to 10
         greta = next(line for line in standings if "Greta" in line)
-        assert greta.rstrip().endswith("\u221232")  # she played the last match: her change is marked
+        greta_change = next(p for p in effect.players if p.name == "Greta").delta
+        assert greta_change is not None and round(greta_change) != 0
+        assert greta.rstrip().endswith(
+            signed(greta_change)
+        )  # she played the last match: her change is marked
         last = text_of(screen, LastMatchPanel).splitlines()
         assert last[0].startswith("LAST MATCH #300 Catan")
         assert [line.split()[1] for line in last[1:]] == [p.name for p in effect.players]
-        elena = next(line for line in last if "Elena" in line)
-        assert "+50" in elena and "4→3" in elena
+        for line, player in zip(
+            last[1:], effect.players, strict=True
+        ):  # each change as the service's standings
+            assert player.delta is not None and signed(player.delta) in line
+            move = f"{player.position_before}→{player.position_after}"
+            assert (move in line) == player.moved, (line, player)
         recent = text_of(screen, RecentPanel).splitlines()
         assert [line.split()[0] for line in recent[1:]] == ["#300", "#299", "#298", "#297", "#296"]
         assert len(screen.views) == 1  # the demo's last match is a day old: no cycle
