@@ -1,16 +1,25 @@
 """Load test of `rankterm serve` on loopback: concurrent clients recording matches and reading rankings.
 
 Starts the real command (`python -m rankterm serve --db DB --port 0 --workers N`) as a subprocess, makes one
-API client per concurrent client task, then for --seconds each task loops: record a match (2-4 players) or
-read the standings/matches. Prints requests/s and p50/p99 latency (all requests and per kind), the error
-count, and checks afterwards that every accepted match is present, each once ("lost" counts those missing).
-Bounded by --seconds; loopback only.
+API client (key) per concurrent client task, then for --seconds each task loops: record a match (2-4
+players) or read the standings/matches. Prints requests/s and p50/p99 latency (all requests and per kind),
+the error count, and checks afterwards that every accepted match is present, each once ("lost" counts those
+missing). Bounded by --seconds; loopback only.
+
+A key per client keeps each client under its own quota (5,000 calls and 500 matches an hour by default), so
+the default run measures the service, not the quota. ``--shared-key`` gives every client task one key, as
+the seats of one group share theirs: a 429 (a quota reached) is then not an error; the task backs off, for
+the Retry-After the service sends (or 0.25 s doubling to 8 s without one), never past the end of the run,
+and the refusals and the time spent backing off are printed apart. The accepted-matches check reads with a
+key of its own. ``--quota SETTINGS`` starts the service with ``rankterm serve --quota SETTINGS`` (for
+instance ``unlimited``).
 
 ``--db`` is a SQLite file (default: a new one in a temporary directory) or a ``postgresql://…`` URL (an
 existing database, empty or not: this run's matches carry ids of their own); ``--workers`` is the number
 of server processes (PostgreSQL only); ``--clients`` the number of concurrent client tasks.
 
     python benchmarks/bench_load.py [--clients 16] [--seconds 30]
+    python benchmarks/bench_load.py --shared-key [--quota unlimited]
     python benchmarks/bench_load.py --db postgresql://user@/rankterm?host=/run/postgresql --workers 2
 """
 
@@ -29,9 +38,15 @@ import time
 from collections import defaultdict
 from pathlib import Path
 
+import httpx
+
 from rankterm.api.client import RankingClient
-from rankterm.api.errors import RanktermError
+from rankterm.api.errors import QuotaError, RanktermError
 from rankterm.api.models import NewFaction, NewMatch
+from rankterm.api.transport import http_client
+
+BACKOFF_FIRST = 0.25
+BACKOFF_MOST = 8.0
 
 
 def pct(values: list[float], q: float) -> float:
@@ -49,6 +64,16 @@ def new_client(db: Path | str) -> tuple[str, str]:
     return re.search(r"key:\s+(\S+)", out).group(1), re.search(r"secret:\s+(\S+)", out).group(1)
 
 
+class Refusals:
+    """The 429s the client tasks met and the seconds they backed off for (with --shared-key)."""
+
+    def __init__(self) -> None:
+        self.count = 0
+        self.by_code: dict[str, int] = defaultdict(int)
+        self.with_retry_after = 0
+        self.backoff = 0.0
+
+
 async def worker(
     n: int,
     tag: str,
@@ -61,11 +86,19 @@ async def worker(
     lat: dict,
     accepted: list[str],
     errors: list[str],
+    refusals: Refusals | None,
 ) -> None:
     rng = random.Random(n)
-    client = RankingClient(url, key=key, secret=secret, retries=0)
+    retry_after: list[str | None] = [None]
+
+    async def note(response: httpx.Response) -> None:
+        retry_after[0] = response.headers.get("retry-after") if response.status_code == 429 else None
+
+    http = http_client(timeout=10.0, verify=True, pool=8, event_hooks={"response": [note]})
+    client = RankingClient(url, key=key, secret=secret, retries=0, http=http)
     await client.authenticate()
     i = 0
+    wait = BACKOFF_FIRST
     while time.perf_counter() < until:
         kind = rng.choice(["match", "match", "rankings", "matches"])
         t0 = time.perf_counter()
@@ -91,32 +124,61 @@ async def worker(
                 await client.rankings_page(1)
             else:
                 await client.matches_page(1)
+            wait = BACKOFF_FIRST
+        except QuotaError as exc:
+            if refusals is None:
+                errors.append(str(exc))
+                lat[kind].append(time.perf_counter() - t0)
+                continue
+            refusals.count += 1
+            refusals.by_code[exc.code or "429"] += 1
+            asked = _seconds(retry_after[0])
+            if asked is not None:
+                refusals.with_retry_after += 1
+            pause = max(0.0, min(asked if asked is not None else wait, until - time.perf_counter()))
+            wait = min(BACKOFF_MOST, wait * 2)
+            refusals.backoff += pause
+            await asyncio.sleep(pause)
+            continue
         except RanktermError as exc:
             errors.append(str(exc))
         lat[kind].append(time.perf_counter() - t0)
     await client.aclose()
+    await http.aclose()
 
 
-async def run(url: str, creds: list[tuple[str, str]], seconds: float, label: str) -> None:
-    setup = RankingClient(url, key=creds[0][0], secret=creds[0][1])
+def _seconds(header: str | None) -> float | None:
+    try:
+        return float(header) if header is not None else None
+    except ValueError:
+        return None
+
+
+async def run(
+    url: str, creds: list[tuple[str, str]], checker: tuple[str, str], seconds: float, label: str, shared: bool
+) -> None:
+    setup = RankingClient(url, key=checker[0], secret=checker[1])
     players = [(await setup.create_player(f"Load {i}")).id for i in range(12)]
     game = (await setup.create_game(name="Catan")).id
     lat: dict[str, list[float]] = defaultdict(list)
     accepted: list[str] = []
     errors: list[str] = []
     tag = secrets.token_hex(3)
+    refusals = Refusals() if shared else None
     start = time.perf_counter()
     await asyncio.gather(
         *(
-            worker(n, tag, url, k, s, players, game, start + seconds, lat, accepted, errors)
+            worker(n, tag, url, k, s, players, game, start + seconds, lat, accepted, errors, refusals)
             for n, (k, s) in enumerate(creds)
         )
     )
     elapsed = time.perf_counter() - start
     total = sum(len(v) for v in lat.values())
     every = [v for values in lat.values() for v in values]
+    keys = f"one key shared by the {len(creds)} clients" if shared else "a key per client"
     print(
-        f"{label} clients={len(creds)} duration={elapsed:.1f} s requests={total} ({total / elapsed:.0f} req/s)"
+        f"{label} clients={len(creds)} ({keys}) duration={elapsed:.1f} s requests={total} answered"
+        f" ({total / elapsed:.0f} req/s)"
     )
     print(
         f"  all       n={total:6d}  p50 {statistics.median(every) * 1000:7.1f} ms"
@@ -128,6 +190,13 @@ async def run(url: str, creds: list[tuple[str, str]], seconds: float, label: str
             f"  p99 {pct(values, 0.99) * 1000:7.1f} ms"
         )
     print(f"errors: {len(errors)}" + (f" (first: {errors[0]})" if errors else ""))
+    if refusals is not None:
+        codes = ", ".join(f"{code} {n}" for code, n in sorted(refusals.by_code.items())) or "none"
+        print(
+            f"refused (429, not errors): {refusals.count} ({codes}; {refusals.with_retry_after} with Retry-After);"
+            f" backoff {refusals.backoff:.1f} s in all, {refusals.backoff / len(creds):.1f} s a client"
+            f" of {elapsed:.1f} s"
+        )
     recorded = [m.external_id for m in await setup.all_matches()]
     await setup.aclose()
     mine = [e for e in recorded if e.startswith(f"load-{tag}-")]
@@ -149,12 +218,25 @@ def main() -> None:
     parser.add_argument(
         "--workers", type=int, default=1, help="server processes (PostgreSQL only; default: 1)"
     )
+    parser.add_argument(
+        "--shared-key",
+        action="store_true",
+        help="one key for every client task; a 429 is backed off from, not counted as an error",
+    )
+    parser.add_argument(
+        "--quota", default=None, metavar="SETTINGS", help="start the service with --quota SETTINGS"
+    )
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         db = args.db or str(Path(tmp) / "load.db")
         engine = "postgresql" if db.startswith(("postgresql://", "postgres://")) else "sqlite"
         label = f"{engine} workers={args.workers}"
-        creds = [new_client(db) for _ in range(args.clients)]
+        checker = new_client(db)
+        creds = (
+            [new_client(db)] * args.clients
+            if args.shared_key
+            else [new_client(db) for _ in range(args.clients)]
+        )
         proc = subprocess.Popen(
             [
                 sys.executable,
@@ -167,6 +249,7 @@ def main() -> None:
                 "0",
                 "--workers",
                 str(args.workers),
+                *(["--quota", args.quota] if args.quota else []),
             ],
             stdout=subprocess.PIPE,
             stderr=subprocess.STDOUT,
@@ -180,7 +263,7 @@ def main() -> None:
                     break
             if url is None:
                 raise SystemExit("the service did not start")
-            asyncio.run(run(url, creds, args.seconds, label))
+            asyncio.run(run(url, creds, checker, args.seconds, label, args.shared_key))
         finally:
             proc.terminate()
             proc.wait(10)
