@@ -260,7 +260,7 @@ class DashboardScreen(RanktermScreen):
             widget.update("Cannot reach the service. Its figures show once it answers.")
         else:
             when = _when(oldest, self.client.clock(), shown_zone(self))
-            widget.update(f"Cannot reach the service. The figures shown are those of {when}.")
+            widget.update(plain(f"Cannot reach the service. The figures shown are those of {when}."))
         widget.remove_class("panel-error", "panel-muted")
 
     def _note_oldest(self, oldest: float) -> None:
@@ -276,7 +276,7 @@ class DashboardScreen(RanktermScreen):
     async def _show_not_held(self, panel_id: str, waiting: set) -> None:
         target = {"dash-status": "#dash-status-text", "dash-counters": "#dash-counters-text"}.get(panel_id)
         widget = self.query_one(target or "#dash-quota-note", Static)
-        widget.update(NOT_HELD)
+        widget.update(plain(NOT_HELD))
         widget.remove_class("panel-error")
         widget.add_class("panel-muted")
         widget.display = True
