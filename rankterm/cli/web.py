@@ -31,7 +31,6 @@ import time
 from typing import TYPE_CHECKING, Any
 
 from rankterm.api.errors import RanktermError
-from rankterm.server.addresses import host_port, is_loopback, reachable, url
 
 if TYPE_CHECKING:
     from aiohttp import web
@@ -104,6 +103,8 @@ def run(args: argparse.Namespace) -> int:
         profile = chosen.name
     if args.port < 0 or args.port > 65535:
         raise RanktermError(f"--port must be between 0 and 65535, not {args.port}.")
+    from rankterm.server.addresses import is_loopback  # here: the command line alone loads no server code
+
     code = args.join_code or (None if is_loopback(args.host) else new_join_code())
     server = seat_server(
         seat_command(demo=args.demo, profile=profile),
@@ -119,6 +120,8 @@ def run(args: argparse.Namespace) -> int:
 def start_lines(title: str, host: str, port: int, join_code: str | None) -> list[str]:
     """What `rankterm web` says when it starts: where browsers open it (for a wildcard host, each address of
     this machine, never the wildcard), and the join code, or why there is none, true of `host`."""
+    from rankterm.server.addresses import host_port, is_loopback, reachable, url
+
     reached = [url(a.ip, port) for a in reachable(host)] or [url(host, port)]
     lines = [f"serving {title} on {' and '.join(reached)} (Ctrl+C stops)"]
     if join_code:
