@@ -49,6 +49,7 @@ from rankterm.tui.widgets.match_form.faction_row import FactionRow
 from rankterm.tui.widgets.match_form.form import CUSTOM, MatchForm
 from rankterm.tui.widgets.match_form.game_picker import GamePicker
 from rankterm.tui.widgets.match_form.player_picker import PlayerPicker
+from rankterm.tui.zone import shown_zone
 
 AFTER_ACCEPT = "ctrl+r rematch (same game and players) · ctrl+n new match"
 AFTER_REJECT = "The form is kept as it was: fix it and send again (ctrl+s)."
@@ -71,9 +72,9 @@ def describe_errors(errors: tuple[ErrorItem, ...]) -> str:
     )
 
 
-def _clock(moment: datetime) -> str:
-    """A moment as the seat's clock shows it: "21:04"."""
-    return moment.astimezone().strftime("%H:%M")
+def _clock(node: Widget, moment: datetime) -> str:
+    """A moment as the seat's clock shows it (the seat's zone): "21:04"."""
+    return shown_zone(node).local(moment).strftime("%H:%M")
 
 
 FIELD_OF_CODE = {ALREADY_ACCEPTED: "external_id", "M004": "game", "M005": "factions"}
@@ -140,7 +141,7 @@ class MatchEntryScreen(RanktermScreen):
                 [
                     (
                         NOTE,
-                        f"A match from {_clock(self.offered[0])} was not sent — Enter restores it, Delete drops it.",
+                        f"A match from {_clock(self, self.offered[0])} was not sent — Enter restores it, Delete drops it.",
                     )
                 ]
             )
@@ -199,7 +200,9 @@ class MatchEntryScreen(RanktermScreen):
         saved_at, draft = self.offered
         self.offered = None
         await self.form.restore(draft)
-        self.form.answer.show([(NOTE, f"The match from {_clock(saved_at)} is back: check it, then ctrl+s.")])
+        self.form.answer.show(
+            [(NOTE, f"The match from {_clock(self, saved_at)} is back: check it, then ctrl+s.")]
+        )
 
     def action_drop_draft(self) -> None:
         if self.offered is None or self.drafts is None:
@@ -207,7 +210,7 @@ class MatchEntryScreen(RanktermScreen):
         saved_at, _ = self.offered
         self.offered = None
         self.drafts.drop()
-        self.form.answer.show([(NOTE, f"The match from {_clock(saved_at)} was dropped.")])
+        self.form.answer.show([(NOTE, f"The match from {_clock(self, saved_at)} was dropped.")])
 
     async def on_screen_suspend(self) -> None:
         """Another screen opened (not a dialog over this one): a match recorded and untouched since gives way

@@ -7,7 +7,8 @@ under its field, the field marked `-invalid`, and gives None. It never sends any
 
 The date: empty means "now", and "now" is the moment the match is recorded (sent or queued), taken from the
 clock the screen passes to `collect`, so a form left open for an hour is not dated when it was opened. A
-typed date (UTC, the service's time zone; YYYY-MM-DD HH:MM[:SS] or YYYY-MM-DD) is kept as typed.
+typed date (YYYY-MM-DD HH:MM[:SS] or YYYY-MM-DD) is the seat's wall time (`shown_zone`, named beside the
+field), sent as the wire's UTC; a date in the future is said in the seat's zone too.
 `has_unsent_input()` tells whether the form holds a match that was not sent (or queued) yet.
 The answer panel (`MatchFormAnswer`) and the queue line sit inside the same scroll, at its top and bottom.
 
@@ -28,6 +29,7 @@ from textual.containers import Horizontal, Vertical
 from textual.widget import Widget
 from textual.widgets import Input, Label, Select, Static
 
+from rankterm.api.localtime import SeatZone
 from rankterm.api.models import (
     DATE_FORMAT,
     NAME_GAME,
@@ -38,7 +40,7 @@ from rankterm.api.models import (
     Player,
     Weight,
 )
-from rankterm.api.new_match import MAX_NAME, read_match
+from rankterm.api.new_match import FUTURE_DATE, MAX_NAME, read_match
 from rankterm.tui.text import plain
 from rankterm.tui.widgets.form_input import FormInput
 from rankterm.tui.widgets.match_form.answer import MatchFormAnswer
@@ -46,6 +48,7 @@ from rankterm.tui.widgets.match_form.faction_header import FactionRowHeader
 from rankterm.tui.widgets.match_form.faction_row import FactionRow
 from rankterm.tui.widgets.match_form.flow import MatchFormFlow
 from rankterm.tui.widgets.match_form.game_picker import GamePicker, Search
+from rankterm.tui.zone import shown_zone
 
 CUSTOM = "custom"
 NAME_CHOICES: list[tuple[str, str]] = [("Game name", NAME_GAME), ("A vs B", NAME_VERSUS), ("Custom…", CUSTOM)]
@@ -89,6 +92,11 @@ class MatchForm(MatchFormFlow, can_focus=False):
     }
     MatchForm #date {
         width: 20;
+    }
+    MatchForm #date-zone {
+        width: auto;
+        margin: 0 0 0 1;
+        color: $text-muted;
     }
     MatchForm Input.-invalid {
         background: $error 25%;
@@ -152,8 +160,8 @@ class MatchForm(MatchFormFlow, can_focus=False):
                 compact=True,
                 max_length=19,
                 restrict=r"[0-9: -]*",
-                tooltip="Empty: the moment you send or queue it. Else YYYY-MM-DD HH:MM (UTC).",
             )
+            yield Label("", id="date-zone")
             yield Label("Ext. id", classes="inner-label")
             yield FormInput(id="external-id", compact=True, max_length=100)
         yield FactionRowHeader()
@@ -161,6 +169,17 @@ class MatchForm(MatchFormFlow, can_focus=False):
             yield FactionRow(1, players=None)
             yield FactionRow(2, players=None)
         yield Static("", id="queue-line", markup=False)
+
+    def on_mount(self) -> None:
+        self.show_zone()
+
+    def show_zone(self) -> None:
+        """Name the seat's zone beside the Date field and in its tooltip (the zone typed dates are read in)."""
+        zone = shown_zone(self)
+        self.field(
+            "date"
+        ).tooltip = f"Empty: the moment you send or queue it. Else YYYY-MM-DD HH:MM, {zone.label} time."
+        self.query_one("#date-zone", Label).update(zone.label)
 
     # ------------------------------------------------------------------ parts
 
@@ -261,7 +280,8 @@ class MatchForm(MatchFormFlow, can_focus=False):
             self.query_one("#name-choice", Select).value = CUSTOM
             self.field("custom-name").value = match.name
         self.field("notes").value = match.notes
-        self.field("date").value = match.date or ""  # the date it was recorded with, not the fix's
+        # the date it was recorded with (not the fix's), as the seat's wall clock reads it
+        self.field("date").value = shown_zone(self).show(match.date, DATE_FORMAT) if match.date else ""
         known = {p.id: p for p in self.players}
         while len(self.rows) < len(match.factions):
             await self.add_row()
@@ -361,6 +381,8 @@ class MatchForm(MatchFormFlow, can_focus=False):
         the service.
         """
         self.clear_problems()
+        self.show_zone()
+        zone = shown_zone(self)
         problems: list[tuple[str, str]] = []
         game = self.game_picker.game
         if game is None and self.game_picker.text.strip():
@@ -383,12 +405,15 @@ class MatchForm(MatchFormFlow, can_focus=False):
             "notes": self.field("notes").value.strip(),
             "factions": [row.raw() for row in used],
             "id": external_id or None,
-            "date": date or (now.strftime(DATE_FORMAT) if now is not None else None),
+            # typed in the seat's zone, sent in UTC; a date that cannot be read goes as typed, to be said
+            "date": (zone.typed_to_wire(date) or date)
+            if date
+            else (now.strftime(DATE_FORMAT) if now else None),
         }
         match, judged = read_match(raw, now)  # `now` also judges a typed date: not ahead of it (M010)
         has_game = any(field == "game" for field, _ in problems)
         problems += [
-            (self._row_field(p.field, used), p.sentence)
+            (self._row_field(p.field, used), self._in_zone(p.code, p.sentence, raw["date"], zone))
             for p in judged
             if not (p.field == "game" and has_game)
         ]
@@ -396,6 +421,16 @@ class MatchForm(MatchFormFlow, can_focus=False):
             self.show_problems(problems or [("match", "The match cannot be read.")])
             return None
         return match
+
+    @staticmethod
+    def _in_zone(code: str, sentence: str, wire_date: str | None, zone: SeatZone) -> str:
+        """The judge's sentence as the seat reads it: a date in the future (said in UTC) in the seat's zone."""
+        if code != FUTURE_DATE or not wire_date:
+            return sentence
+        return (
+            f"The date {zone.show(wire_date)} ({zone.label}) is in the future: a match is recorded once it"
+            " has been played."
+        )
 
     def _used_rows(self) -> list[FactionRow]:
         """The rows that are factions: the blank ones are left out while two filled ones remain."""

@@ -37,6 +37,7 @@ from rankterm.tui.widgets.form_input import FormInput
 from rankterm.tui.widgets.match_form.player_chip import PlayerChip
 from rankterm.tui.widgets.suggestion_list import SuggestionList
 from rankterm.tui.widgets.typeahead import TypeAhead
+from rankterm.tui.zone import shown_zone
 
 
 def _fold(text: str) -> str:
@@ -195,7 +196,9 @@ class PlayerPicker(TypeAhead):
         if namesakes:
             last = self.recent.get(item.id)
             text += (
-                f"  · last played {last.game or 'a match'} {last.date[:10]}" if last else f"  · id {item.id}"
+                f"  · last played {last.game or 'a match'} {shown_zone(self).show(last.date, '%Y-%m-%d')}"
+                if last
+                else f"  · id {item.id}"
             )
         return text
 
