@@ -142,3 +142,33 @@ async def test_a_missing_env_var_is_named(make_app, wait, monkeypatch):
             status_text(app) == "The environment variable CLUB_SECRET is not set: it should hold the secret."
         )
         assert isinstance(app.screen, LoginScreen) and app.client is None
+
+
+async def test_saving_a_profile_keeps_what_the_form_does_not_show(make_app, wait):
+    """A profile's `timezone` and `verify_tls = false` are not in the form: saving it (a new key typed) keeps
+    them; saved under a new name, the copy keeps them too."""
+    held = Profile(
+        base_url=URL, key="old", secret_env="CLUB_SECRET", verify_tls=False, timezone="Pacific/Auckland"
+    )
+    app = make_app(config=Config(profiles={"club": held}), client=None, demo=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait(pilot)
+        screen = app.screen
+        assert isinstance(screen, LoginScreen)
+        screen.fill_form(held)
+        screen.query_one("#f-key", Input).value = "demo"
+        await pilot.press("ctrl+s")
+        await wait(pilot)
+        screen.query_one("#f-name", Input).value = "club-copy"
+        await pilot.press("ctrl+s")
+        await wait(pilot)
+    saved = tomllib.loads(config_path().read_text())["profiles"]
+    expected = {
+        "base_url": URL,
+        "key": "demo",
+        "secret_env": "CLUB_SECRET",
+        "verify_tls": False,
+        "timezone": "Pacific/Auckland",
+    }
+    assert saved["club"] == expected
+    assert saved["club-copy"] == expected

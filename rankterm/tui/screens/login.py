@@ -13,7 +13,9 @@ Escape leaves a field of the form for the profile list (then a letter is an app 
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import os
+from typing import Any
 
 from textual import on
 from textual.app import ComposeResult
@@ -77,6 +79,10 @@ class LoginScreen(RanktermScreen):
         Binding("ctrl+n", "new_profile", "New"),
         Binding("escape", "to_list", "Back to the profiles", show=False),  # then a letter is a screen key
     ]
+
+    filled_from: Profile | None = None
+    """The profile the form was last filled from (None for a new one): what the form does not show of it
+    (verify_tls, timezone) is kept when the form is saved, tested or opened."""
 
     def compose(self) -> ComposeResult:
         yield Header()
@@ -161,6 +167,7 @@ class LoginScreen(RanktermScreen):
     # ------------------------------------------------------------------ the form
 
     def fill_form(self, profile: Profile) -> None:
+        self.filled_from = profile
         self.query_one("#f-name", Input).value = profile.name
         self.query_one("#f-url", Input).value = profile.base_url
         self.query_one("#f-key", Input).value = profile.key
@@ -184,13 +191,17 @@ class LoginScreen(RanktermScreen):
             raise FormProblem("f-url", "A profile needs the service's base URL.")
         if env and not env.replace("_", "").isalnum():
             raise FormProblem("f-env", "An environment variable name has only letters, digits and _.")
+        # what the form does not show (verify_tls, timezone, ...) is kept: from the profile saved under this
+        # name, else from the one the form was filled from (saved under a new name)
+        base = self.rankterm.config.profiles.get(name) or self.filled_from
+        edited: dict[str, Any] = {
+            "base_url": url,
+            "key": self.query_one("#f-key", Input).value.strip(),
+            "secret": "" if env else self.query_one("#f-secret", Input).value,
+            "secret_env": env,
+        }
         try:
-            profile = Profile(
-                base_url=url,
-                key=self.query_one("#f-key", Input).value.strip(),
-                secret="" if env else self.query_one("#f-secret", Input).value,
-                secret_env=env,
-            )
+            profile = dataclasses.replace(base, **edited) if base is not None else Profile(**edited)
         except ValueError as exc:
             raise FormProblem("f-url", f"The base URL {exc}.") from None
         profile.name = name
@@ -302,6 +313,7 @@ class LoginScreen(RanktermScreen):
         self.say("")
 
     def action_new_profile(self) -> None:
+        self.filled_from = None
         for widget in self.query("#login-grid Input").results(Input):
             widget.value = ""
             widget.remove_class("-invalid")
