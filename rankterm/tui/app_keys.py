@@ -32,6 +32,7 @@ from textual import events
 from textual._queue import Queue
 from textual.app import App, ScreenStackError, SystemCommand
 from textual.dom import NoScreen
+from textual.keys import _character_to_key
 from textual.message import Message
 from textual.message_pump import MessagePump
 from textual.screen import Screen
@@ -76,6 +77,21 @@ def busy(pump: MessagePump) -> bool:
     )
 
 
+def _escape_apart(key: events.Key) -> tuple[events.Key, ...]:
+    """`key`, or Escape and then the key typed after it when the terminal's parser read the two as one alt key.
+
+    Escape followed by a letter in one write (a burst over SSH, `tmux send-keys`) reaches the parser as the
+    bytes an alt+letter sends; Textual names it ``alt+d`` with the character ``d``, and a text field types the
+    ``d``. rankterm binds no alt key that types a character, so it is read as what was meant: leave the field,
+    then the letter (a screen key).
+    """
+    char = key.character
+    if not key.key.startswith("alt+") or char is None or len(char) != 1 or not char.isprintable():
+        return (key,)
+    name = char if char.isalnum() else _character_to_key(char)
+    return events.Key("escape", "\x1b"), events.Key(name, char)
+
+
 class AppKeys(App):
     """Keys one at a time and in order, and every key by name (see the module docstring)."""
 
@@ -92,7 +108,7 @@ class AppKeys(App):
     async def on_event(self, event: events.Event) -> None:
         if isinstance(event, events.Key) and not event.is_forwarded:
             if event is not self._passing:
-                self._typed.append(event)  # in turn, once the keys before it have settled
+                self._typed.extend(_escape_apart(event))  # in turn, once the keys before it have settled
                 if self._feeder is None or self._feeder.done():
                     self._feeder = asyncio.create_task(self._feed())
                 return

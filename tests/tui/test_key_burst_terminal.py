@@ -61,3 +61,34 @@ async def test_a_match_typed_in_one_write_at_a_terminal_is_the_one_recorded(serv
             (f.rank, [p.display_name for p in f.players], f.points)
             for f in sorted(match.factions, key=lambda f: f.rank)
         ] == [(1, ["Elena"], 10), (2, ["Ada"], 8)]
+
+
+ESCAPE_THEN_KEYS = b"nCat\rEl\rAd\r\x1bdn\x13"
+"""`n C a t ⏎ E l ⏎ A d ⏎ Esc d n ^s`: Escape then `d` (the dashboard) in one write are the bytes of alt+d; `n`
+comes back to the form, as it was, and ctrl+s sends it."""
+
+
+async def test_escape_and_a_letter_in_one_write_leave_the_field_and_act_as_a_screen_key(served, tmp_path):
+    env = room_env(tmp_path, served, DEMO_KEY, DEMO_SECRET, RANKTERM_LIVE_EVERY="0", PYTHONPATH=str(ROOT))
+    async with RankingClient(served, key=DEMO_KEY, secret=DEMO_SECRET) as reader:
+        before = (await reader.matches_page(1)).total
+        seat = PtySeat(["--profile", "room"], env)
+        try:
+            assert await asyncio.to_thread(seat.wait_for, "Dashboard", 30), seat.seen[-500:]
+            await asyncio.to_thread(seat.settle)
+            seat.press(ESCAPE_THEN_KEYS)
+            page = await reader.matches_page(1)
+            for _ in range(300):
+                if page.total > before:
+                    break
+                await asyncio.sleep(0.1)
+                page = await reader.matches_page(1)
+            await asyncio.to_thread(seat.settle)
+        finally:
+            seat.close()
+        assert page.total == before + 1, seat.seen[-800:]  # a "dn" typed into the third faction sends nothing
+        match = page.data[0]
+        assert [
+            (f.rank, [p.display_name for p in f.players])
+            for f in sorted(match.factions, key=lambda f: f.rank)
+        ] == [(1, ["Elena"]), (2, ["Ada"])]
