@@ -61,6 +61,8 @@ class OutboxRunner:
         self._closed = False
         self.knocks = 0
         """Knocks sent (for tests)."""
+        self.send_listeners: list[Callable[[], object]] = []
+        """Called after each send (entries may have been accepted or rejected): the match form's lines."""
         client.reachability_listeners.append(self._reachability)
 
     @property
@@ -189,6 +191,8 @@ class OutboxRunner:
             self._sends -= 1
         self.last_report = report
         self.refresh_counts()
+        for listener in list(self.send_listeners):
+            listener()
         pending = self.app.outbox_counts.get(State.PENDING.value, 0)
         if isinstance(report.stopped, AuthError) and not report.stopped.token_problem:
             self.app.credentials_refused(report.stopped)

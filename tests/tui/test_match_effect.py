@@ -92,6 +92,7 @@ async def test_a_sent_batch_shows_what_each_match_did_and_a_rankings_quota_only_
         faults.script = [Fault.QUOTA_429]
         await pilot.press("ctrl+r")  # a rematch
         await settle(pilot)
+        screen.form.rows[0].points_input.value = "6"  # not the same match as the first (that would be asked)
         await pilot.press("ctrl+s")
         await settle(pilot)
         assert "accepted" in answer.text and f"↳ {WAITING}" in answer.text
@@ -148,9 +149,39 @@ async def test_an_effect_whose_line_was_replaced_gets_a_line_at_the_end_of_the_a
         assert f"↳ {WAITING}" in answer.text
         await pilot.press("ctrl+r")
         await settle(pilot)
+        screen.form.rows[0].points_input.value = "7"  # not the same match as the first (that would be asked)
         await pilot.press("ctrl+s")  # the rematch's answer replaces the first one's lines
         await settle(pilot)
         first, second = answer.effects  # the first read again with the second (in order)
         assert f"Earlier: Match {first.number} · {first.sentence()}" in answer.text.splitlines()
         assert f"↳ Match {second.number} · {second.sentence()}" in answer.text.splitlines()
         assert not any("Match" in t for t in toasts(app))
+
+
+async def test_a_match_the_outbox_sends_later_gets_its_accepted_line_and_its_effect(make_app, demo_service):
+    """Sent while the service cannot be reached, the match's line says it is kept in the outbox; once the
+    outbox sends it (the service back) with the form still shown, the line says accepted and what it did
+    follows under it."""
+    client, transport = demo_service.downable_client()
+    app = make_app(client=client)
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await open_form(pilot)
+        await quick_fill(pilot, "Catan", [(["Elena"], 1, "10"), (["Ada"], 2, "8")])
+        transport.down = True
+        await pilot.press("ctrl+s")
+        await settle(pilot)
+        answer = screen.form.answer
+        assert "saved in the outbox" in answer.text and answer.effects == []
+        transport.down = False
+        app.outbox_runner.cancel_retry()
+        app.resume_sending()
+        await settle(pilot)
+        assert app.outbox_counts["sent"] == 1 and app.screen is screen
+        assert "saved in the outbox" not in answer.text
+        lines = answer.text.splitlines()
+        accepted = next(i for i, t in enumerate(lines) if t.startswith("✔ Catan: Elena, Ada"))
+        assert lines[accepted].endswith(": accepted.")
+        (effect,) = answer.effects
+        assert effect.number == 301
+        assert lines[accepted + 1] == f"↳ Match 301 · {effect.sentence()}"
+        assert "Elena +" in effect.sentence()

@@ -25,6 +25,8 @@ players, results cleared) · ctrl+n / F9 new match (a blank form; drops the queu
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import json
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
@@ -37,7 +39,7 @@ from textual.widget import Widget
 from textual.widgets import Checkbox, Header, Input, Select
 
 from rankterm.api.errors import ErrorItem, RanktermError
-from rankterm.api.models import Game, NewMatch, Player
+from rankterm.api.models import Game, Match, NewMatch, Player
 from rankterm.api.outcome import ALREADY_ACCEPTED, BatchOutcome, Outcome, OutcomeState, from_answer
 from rankterm.tui.base import RanktermScreen, task
 from rankterm.tui.dialogs.confirm import ConfirmDialog
@@ -49,10 +51,14 @@ from rankterm.tui.widgets.match_form.faction_row import FactionRow
 from rankterm.tui.widgets.match_form.form import CUSTOM, MatchForm
 from rankterm.tui.widgets.match_form.game_picker import GamePicker
 from rankterm.tui.widgets.match_form.player_picker import PlayerPicker
+from rankterm.tui.widgets.match_form.twin import find_twin, twin_question
 from rankterm.tui.zone import shown_zone
 
 AFTER_ACCEPT = "ctrl+r rematch (same game and players) · ctrl+n new match"
 AFTER_REJECT = "The form is kept as it was: fix it and send again (ctrl+s)."
+MIRROR_FRESH_FOR = 10.0
+"""Seconds for which the mirror's matches are recent enough to look for the same match twice in, with no
+request (the live probe rests while the form is shown, so they are usually read again at a send)."""
 
 
 @dataclass
@@ -116,6 +122,9 @@ class MatchEntryScreen(RanktermScreen):
         self.offered: tuple[datetime, dict[str, Any]] | None = None
         """A draft left by an earlier session, offered while the form is blank (Enter restores, Delete drops)."""
         self._draft_timer: Timer | None = None
+        self.in_outbox: dict[str, tuple[Pending, tuple[str, str]]] = {}
+        """Matches whose line says "saved in the outbox": external id -> (the match, its line). When the
+        outbox sends one while the form is shown, its line says so and its effect follows."""
 
     def compose(self) -> ComposeResult:
         yield Header()
@@ -387,34 +396,118 @@ class MatchEntryScreen(RanktermScreen):
             self.form.clear_problems()
         self._go(pending, dry_run)
 
-    def _ask_before_sending(self, pending: list[Pending], question: str, field: Widget) -> None:
-        """A result that contradicts itself (more points, a worse rank) is asked about once: Enter sends,
-        Escape goes back to `field` (the points of the faction ranked below)."""
+    def _ask_before_sending(self, pending: list[Pending], question: str, field: Widget | None) -> None:
+        """A result that contradicts itself (more points, a worse rank) is asked about once: Enter goes on to
+        the next check (the same match recorded a moment ago), Escape goes back to `field` (the points of
+        the faction ranked below)."""
 
         def answered(send_anyway: bool | None) -> None:
             if send_anyway:
                 self._go(pending, dry_run=False)
-            elif field.is_attached:
+            elif field is not None and field.is_attached:
                 self.set_focus(field)
 
         dialog = ConfirmDialog(question, yes="Send (⏎)", no="Back (esc)", enter_yes=True)
         self.app.push_screen(dialog, answered)
 
-    def _go(self, pending: list[Pending], dry_run: bool) -> None:
+    # ------------------------------------------------------------------ the same match twice
+
+    def _ask_about_twin(self, pending: list[Pending], item: Pending, twin: Match, now: datetime) -> None:
+        """A match of `pending` looks like one the group recorded in the last 30 minutes (`twin`): ask once;
+        Enter sends the batch, Escape goes back to the form as it was (nothing sent)."""
+        label = item.label if len(pending) > 1 else ""
+        question = twin_question(twin, now, self._sent_from_this_seat(twin), label)
+        was_focused = self.focused
+
+        def answered(send_anyway: bool | None) -> None:
+            if send_anyway:
+                self._go(pending, dry_run=False, checked=True)
+                return
+            self.form.answer.show(
+                [(NOTE, f"Not sent: match {twin.number} looks the same. ctrl+s asks again.")]
+            )
+            if was_focused is not None and was_focused.is_attached:
+                self.set_focus(was_focused)
+            else:
+                self._focus_first_row()
+
+        self.app.push_screen(
+            ConfirmDialog(question, yes="Send (⏎)", no="Back (esc)", enter_yes=True), answered
+        )
+
+    async def _recent_matches(self, pending: list[Pending]) -> list[Match]:
+        """The group's matches that may be twins of `pending`'s (their games', naming their first player),
+        from the mirror: brought up to date first (one matches page when little is new) unless the seat is
+        offline or the mirror was synced in the last `MIRROR_FRESH_FOR` seconds; a mirror that holds no
+        matches yet is not filled for this (one page, the newest matches, is read instead)."""
+        if not self.has_client:
+            return []
+        client = self.client
+        mirror = client.mirror
+        held, _ = mirror.match_numbers()
+        if not self.rankterm.offline and not mirror.is_fresh("matches", MIRROR_FRESH_FOR):
+            try:
+                if not held:
+                    return list((await client.matches_page(1)).data)
+                await client.sync_matches()
+            except RanktermError:
+                pass  # what the mirror holds is the best there is
+        rows: list[Any] = []
+        for item in pending:
+            match = item.match
+            first = next((p for f in match.factions for p in f.players), None)
+            if match.game is None or first is None:
+                continue
+            for form in {
+                f'"id":{json.dumps(first, ensure_ascii=False)}',
+                *([f'"id":{first}'] if first.isdigit() else []),
+            }:
+                rows += mirror.select_matches(game_id=str(match.game), containing=form)
+        out: dict[int, Match] = {}
+        for row in rows:
+            with contextlib.suppress(ValueError):
+                read = Match.model_validate(row)
+                out[read.number] = read
+        return list(out.values())
+
+    def _sent_from_this_seat(self, match: Match) -> bool:
+        """True when `match` went out from this seat (the outbox holds it, or this form sent it)."""
+        if match.external_id and match.external_id in self.recorded:
+            return True
+        runner = self.rankterm.outbox_runner
+        return (
+            bool(match.external_id)
+            and runner is not None
+            and runner.outbox.get(match.external_id) is not None
+        )
+
+    def _go(self, pending: list[Pending], dry_run: bool, *, checked: bool = False) -> None:
         verb = "Checking" if dry_run else "Sending"
         self.form.answer.show([(NOTE, f"{verb} {len(pending)} match{'es' if len(pending) > 1 else ''}…")])
-        self.send(pending, dry_run)
+        self.send(pending, dry_run, checked=checked)
 
     @task(group="match-send")
-    async def send(self, pending: list[Pending], dry_run: bool) -> None:
+    async def send(self, pending: list[Pending], dry_run: bool, *, checked: bool = False) -> None:
         """Send `pending` as one batch: a dry run straight to the service, a real send through the outbox
-        (on disk first; kept there and sent later when the service cannot be reached)."""
+        (on disk first; kept there and sent later when the service cannot be reached). A real send not
+        `checked` yet first looks for the same match recorded in the last 30 minutes, and asks if found."""
         form = self.form
         was_focused = self.focused
         form.loading = True  # the loading cover may take the focus away (when, depends on timing)
         self.sending = True
         matches = [p.match for p in pending]
         try:
+            if not dry_run and not checked:
+                now = self.now()
+                recent = await self._recent_matches(pending)
+                twins = ((p, find_twin(p.match, recent, now)) for p in pending)
+                found = next(((p, twin) for p, twin in twins if twin is not None), None)
+                if found is not None:
+                    form.loading = False
+                    if self.focused is None and was_focused is not None and was_focused.is_attached:
+                        self.set_focus(was_focused)
+                    self._ask_about_twin(pending, *found, now)
+                    return
             if dry_run:
                 answer = await self.client.add_matches(matches, dry_run=True)
                 batch = from_answer(matches, answer, dry_run=True)
@@ -474,10 +567,46 @@ class MatchEntryScreen(RanktermScreen):
             return BAD, f"✘ {item.label}{where}: not checked."
         return NOTE, f"⧗ {item.label}{where}: saved in the outbox, sent when the service answers."
 
+    def _follow_outbox(self) -> None:
+        """Hear from the outbox after each of its sends while a match on the form waits in it."""
+        runner = self.rankterm.outbox_runner
+        if runner is not None and self._outbox_moved not in runner.send_listeners:
+            runner.send_listeners.append(self._outbox_moved)
+
+    def on_unmount(self) -> None:
+        runner = self.rankterm.outbox_runner
+        if runner is not None and self._outbox_moved in runner.send_listeners:
+            runner.send_listeners.remove(self._outbox_moved)
+
+    def _outbox_moved(self) -> None:
+        """The outbox sent: a match said to be kept in it that it has now sent (or the service refused)
+        gets its new line, and an accepted one its effect."""
+        runner = self.rankterm.outbox_runner
+        if not self.in_outbox or runner is None:
+            return
+        for external_id, (item, said) in list(self.in_outbox.items()):
+            entry = runner.outbox.get(external_id)
+            outcome = entry.outcome() if entry is not None else None
+            if outcome is not None and outcome.waiting:
+                continue
+            del self.in_outbox[external_id]
+            if outcome is None:
+                continue
+            at = self.form.answer.replace_line(said, *self._line(item, outcome))
+            if at is not None and outcome.accepted and self.has_client:
+                self.form.answer.follow(self.client, [(at, outcome)])
+
     def _report(self, pending: list[Pending], batch: BatchOutcome) -> Widget | None:
         """Say what happened to each match; keep the rejected (form filled, queued ones queued). The field
         the form's rejection names, if any."""
         lines = [self._line(item, outcome) for item, outcome in zip(pending, batch.outcomes, strict=True)]
+        self.in_outbox = {
+            item.match.external_id: (item, line)
+            for item, outcome, line in zip(pending, batch.outcomes, lines, strict=True)
+            if outcome.waiting and not batch.dry_run and item.match.external_id
+        }
+        if self.in_outbox:
+            self._follow_outbox()
         if batch.failure is not None:
             lines.append((BAD, f"✘ {error_sentence(batch.failure)}"))
         form_index = next((i for i, p in enumerate(pending) if not p.queued), None)

@@ -3,6 +3,9 @@
 "✔ accepted" lines in the success colour, "✘ rejected: <reason>" lines in the error colour, and a plain line
 for anything else (a dry run, a hint, an error that refused the whole request). Empty, it takes no room.
 
+A match kept in the outbox (the service could not be reached) has its line replaced (`replace_line`) once the
+outbox sends it, and its effect followed as any other's.
+
 What a match did: after a send, `follow()` reads, in a worker, each accepted match's effect on the main
 standings (rankterm/api/effect.py: its number from the matches list, then the standings before and after it)
 and shows it under the match's line: `↳ Match 301 · Elena +58 (3→1) · Ada +18 · ...`. When it cannot be read
@@ -134,6 +137,16 @@ class MatchFormAnswer(Vertical):
 
     def clear(self) -> None:
         self.show([])
+
+    def replace_line(self, said: tuple[str, str], kind: str, text: str) -> int | None:
+        """Put (kind, text) in the place of the line `said` (a match's line that has changed: kept in the
+        outbox, then sent); its index, or None when that line is no longer shown."""
+        if said not in self.lines:
+            return None
+        at = self.lines.index(said)
+        self.lines[at] = (kind, text)
+        self._redraw()
+        return at
 
     @property
     def text(self) -> str:
