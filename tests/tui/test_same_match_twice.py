@@ -9,11 +9,13 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+import httpx
 import pytest
 
 from rankterm.api.client import RankingClient
 from rankterm.api.models import NewFaction, NewMatch, Weight
 from rankterm.testing.clock import T0, SettableClock
+from rankterm.testing.faults import FaultyTransport
 from rankterm.tui.dialogs.confirm import ConfirmDialog
 
 from .conftest import DEMO_URL
@@ -28,12 +30,27 @@ def clock() -> SettableClock:
 
 
 @pytest.fixture
-def seat(clock) -> Seat:
-    """Makes a client (a seat) on one fresh demo group whose service and clients read `clock`."""
+def service(clock) -> tuple[object, str, str]:
+    """One fresh demo group whose service reads `clock`: (its ASGI app, key, secret)."""
     from rankterm.server.seed import demo_app  # only tests may reach the server package
 
-    asgi, key, secret = demo_app(clock=clock)
+    return demo_app(clock=clock)
+
+
+@pytest.fixture
+def seat(service, clock) -> Seat:
+    """Makes a client (a seat) on the group of `service`, reading `clock`."""
+    asgi, key, secret = service
     return lambda: RankingClient.in_process(asgi, key=key, secret=secret, base_url=DEMO_URL, clock=clock)
+
+
+def unpluggable_seat(service, clock) -> tuple[RankingClient, FaultyTransport]:
+    """A seat whose network can be pulled (`transport.down = True`), with no retries."""
+    asgi, key, secret = service
+    transport = FaultyTransport(httpx.ASGITransport(app=asgi))
+    http = httpx.AsyncClient(transport=transport, base_url=DEMO_URL)
+    client = RankingClient(DEMO_URL, key=key, secret=secret, http=http, clock=clock, retries=0, backoff=0)
+    return client, transport
 
 
 async def _other_seat_records(
@@ -186,4 +203,52 @@ async def test_a_dry_run_is_not_asked(make_app, seat, clock):
         await settle(pilot)
         assert _question(pilot) is None
         assert screen.last_answer is not None and screen.last_answer.dry_run
+    await other.aclose()
+
+
+async def test_offline_the_matches_the_mirror_holds_are_enough_to_ask(make_app, seat, service, clock):
+    """The live probe held the other seat's match; the service is then gone: asked all the same, and Enter
+    keeps the match in the outbox."""
+    other = seat()
+    number = await _other_seat_records(other, "Greta", "Ben")
+    ours, transport = unpluggable_seat(service, clock)
+    async with make_app(client=ours).run_test(size=(80, 24)) as pilot:
+        screen = await open_form(pilot)
+        assert await pilot.app.client.sync_matches() >= 1  # what the live probe does on the other screens
+        await quick_fill(pilot, "Patchwork", [(["Greta"], 1, ""), (["Ben"], 2, "")])
+        clock.advance(90)
+        transport.down = True
+        await pilot.press("ctrl+s")
+        await settle(pilot)
+        assert _question(pilot) == (
+            f"Match {number}, recorded 90 s ago from another seat, looks the same — send anyway?"
+        )
+        await pilot.press("enter")
+        await settle(pilot)
+        assert "saved in the outbox" in screen.form.answer.text
+    await other.aclose()
+
+
+async def test_a_queued_batch_is_asked_about_at_ctrl_s_naming_the_match(make_app, seat, clock):
+    """Queueing (ctrl+l) asks nothing; the batch's send asks once, naming the queued match that looks the same;
+    Escape keeps the queue and sends nothing."""
+    other = seat()
+    number = await _other_seat_records(other, "Greta", "Ben")
+    async with make_app(client=seat()).run_test(size=(80, 24)) as pilot:
+        screen = await open_form(pilot)
+        clock.advance(40)
+        await quick_fill(pilot, "Patchwork", [(["Greta"], 1, ""), (["Ben"], 2, "")])
+        await pilot.press("ctrl+l")
+        await settle(pilot)
+        assert _question(pilot) is None and len(screen.queue) == 1
+        before = await match_count(pilot)
+        await pilot.press("ctrl+s")
+        await settle(pilot)
+        assert _question(pilot) == (
+            f"Patchwork: Greta, Ben (rt-test-0001): Match {number}, recorded 40 s ago from another seat, looks"
+            " the same — send anyway?"
+        )
+        await pilot.press("escape")
+        await settle(pilot)
+        assert len(screen.queue) == 1 and await match_count(pilot) == before
     await other.aclose()

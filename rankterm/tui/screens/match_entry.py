@@ -11,7 +11,12 @@ a code names marked), or kept in the outbox while the service cannot be reached.
 sent as one batch. An empty date means the moment of recording (sending or queueing), by the client's clock.
 A match loaded from the outbox (`edit_entry`) replaces that entry when sent, even under a new external id.
 A result that contradicts itself (a faction with more points ranked below another) is asked about once
-before sending (Enter sends, Escape goes back to its points). The form is kept on disk as it is typed, per
+before sending (Enter sends, Escape goes back to its points); then a match that looks like one the group
+recorded in the last 30 minutes (`match_form.twin`: same game, sides and ranks; points where both have them)
+is asked about once ("Match 313, recorded 40 s ago from another seat, looks the same — send anyway?"), read
+from the mirror, brought up to date first unless the seat is offline (no question for a dry run; a batch is
+asked about at ctrl+s, not as each match is queued). A match kept in the outbox that the outbox sends while
+the form is shown gets its accepted line and its effect. The form is kept on disk as it is typed, per
 group (`match_form.draft`): a form a lost session did not send is offered on the next `n` (Enter in the blank
 form's game field restores it, Delete drops it).
 
@@ -415,7 +420,7 @@ class MatchEntryScreen(RanktermScreen):
     def _ask_about_twin(self, pending: list[Pending], item: Pending, twin: Match, now: datetime) -> None:
         """A match of `pending` looks like one the group recorded in the last 30 minutes (`twin`): ask once;
         Enter sends the batch, Escape goes back to the form as it was (nothing sent)."""
-        label = item.label if len(pending) > 1 else ""
+        label = item.label if item.queued or len(pending) > 1 else ""
         question = twin_question(twin, now, self._sent_from_this_seat(twin), label)
         was_focused = self.focused
 
