@@ -14,9 +14,8 @@ from pathlib import Path
 import pytest
 
 from rankterm.cli import main
-from rankterm.server.app import create_app
 from rankterm.server.store import Store
-from rankterm.testing.live import UvicornThread
+from tests.cli.conftest import league_profile
 
 TITLE = "\x1b]0;pwned\x07Title"
 CLEAR = "Esc\x1b[2JGame"
@@ -24,12 +23,9 @@ SHOWN = {"*␛]0;pwned␇Title", "*Esc␛[2JGame"}
 
 
 @pytest.fixture(autouse=True)
-def league(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+def league(isolated: Path) -> Iterator[None]:
     """A profile `league` (the only one) on the embedded service, two players with escape codes, a match."""
-    monkeypatch.setenv("RANKTERM_CONFIG", str(tmp_path / "config" / "config.toml"))
-    monkeypatch.setenv("RANKTERM_CACHE_DIR", str(tmp_path / "cache"))
-    monkeypatch.setenv("RANKTERM_DATA_DIR", str(tmp_path / "data"))
-    store = Store(tmp_path / "service.db")
+    store = Store(isolated / "service.db")
     group = store.create_group("League")
     key, secret = store.create_client(group)
     first, second = store.create_player(group, TITLE), store.create_player(group, CLEAR)
@@ -40,18 +36,8 @@ def league(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
         "factions": [{"players": [first.id], "rank": 1}, {"players": [second.id], "rank": 2}],
     }
     assert store.add_matches(group, [body]).accepted_count == 1
-    server = UvicornThread(create_app(store))
-    server.start()
-    config = tmp_path / "config" / "config.toml"
-    config.parent.mkdir(parents=True, exist_ok=True)
-    config.write_text(
-        f'[profiles.league]\nbase_url = "{server.base_url}"\nkey = "{key}"\nsecret = "{secret}"\n'
-    )
-    try:
+    with league_profile(isolated, store, key, secret):
         yield
-    finally:
-        server.stop()
-        store.close()
 
 
 def run(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tty: bool, *argv: str) -> str:

@@ -28,14 +28,6 @@ from rankterm.api.models import MatchesPage, NewFaction, NewMatch
 from rankterm.cli import main, make_demo_client
 
 
-@pytest.fixture(autouse=True)
-def isolated(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    monkeypatch.setenv("RANKTERM_CONFIG", str(tmp_path / "config" / "config.toml"))
-    monkeypatch.setenv("RANKTERM_CACHE_DIR", str(tmp_path / "cache"))
-    monkeypatch.setenv("RANKTERM_DATA_DIR", str(tmp_path / "data"))
-    return tmp_path
-
-
 @pytest.fixture
 async def demo() -> AsyncIterator[RankingClient]:
     client = make_demo_client()

@@ -14,10 +14,10 @@ from pathlib import Path
 import pytest
 
 from rankterm.cli import main
-from rankterm.server.app import create_app
 from rankterm.server.quota import QuotaLimits
 from rankterm.server.store import Store
 from rankterm.testing.live import UvicornThread
+from tests.cli.conftest import league_profile
 from tests.wire_contract import GAME_KEYS, MATCH_KEYS, PLAYER_KEYS, check_rankings_page, check_subset
 
 EVIL = "Evil [/b] Eve"
@@ -35,15 +35,6 @@ def usage_error(capsys: pytest.CaptureFixture[str], *argv: str) -> str:
         main(list(argv))
     assert exc.value.code == 2
     return capsys.readouterr().err
-
-
-@pytest.fixture(autouse=True)
-def isolated(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    """Config, cache and data under tmp_path: no test reads or writes the user's files."""
-    monkeypatch.setenv("RANKTERM_CONFIG", str(tmp_path / "config" / "config.toml"))
-    monkeypatch.setenv("RANKTERM_CACHE_DIR", str(tmp_path / "cache"))
-    monkeypatch.setenv("RANKTERM_DATA_DIR", str(tmp_path / "data"))
-    return tmp_path
 
 
 # ---------------------------------------------------------------------------------------------- the demo
@@ -195,19 +186,8 @@ def _group(store: Store) -> tuple[int, str, str]:
 def serve(tmp_path: Path, limits: QuotaLimits | None = None) -> Iterator[Live]:
     store = Store(tmp_path / "service.db")
     group, key, secret = _group(store)
-    server = UvicornThread(create_app(store, limits=limits))
-    server.start()
-    config = Path(tmp_path / "config" / "config.toml")
-    config.parent.mkdir(parents=True, exist_ok=True)
-    config.write_text(
-        f'[profiles.league]\nbase_url = "{server.base_url}"\nkey = "{key}"\nsecret = "{secret}"\n'
-    )
-    try:
+    with league_profile(tmp_path, store, key, secret, limits=limits) as server:
         yield Live(store, server, group)
-    finally:
-        if server.thread.is_alive():
-            server.stop()
-        store.close()
 
 
 @pytest.fixture

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-from pathlib import Path
 
 import httpx
 import pytest
@@ -43,15 +42,6 @@ GAME_KEYS = {
     "longest_streak", "first_date", "last_date",
 }  # fmt: skip
 TONIGHT_KEYS = {"since", "matches", "players", "biggest_gain", "biggest_upset", "ree_loaded", "ree_wanted"}
-
-
-@pytest.fixture(autouse=True)
-def isolated(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    """Config, cache and data under tmp_path: no test reads or writes the user's files."""
-    monkeypatch.setenv("RANKTERM_CONFIG", str(tmp_path / "config" / "config.toml"))
-    monkeypatch.setenv("RANKTERM_CACHE_DIR", str(tmp_path / "cache"))
-    monkeypatch.setenv("RANKTERM_DATA_DIR", str(tmp_path / "data"))
-    return tmp_path
 
 
 @pytest.fixture(scope="module")

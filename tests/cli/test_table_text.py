@@ -14,21 +14,17 @@ from pathlib import Path
 import pytest
 
 from rankterm.cli import main
-from rankterm.server.app import create_app
 from rankterm.server.store import Store
-from rankterm.testing.live import UvicornThread
+from tests.cli.conftest import league_profile
 
 NAMES = {"Ni\nna": "*Ni⏎na", "Zed\u2028Two": "*Zed⏎Two", "Kai\r\nLee": "*Kai⏎Lee"}
 
 
 @pytest.fixture(autouse=True)
-def league(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+def league(isolated: Path) -> Iterator[None]:
     """The only profile, `league`: three ghosts whose names break their line, and one match where the first
     two tie for first (5 points each) ahead of the third (2)."""
-    monkeypatch.setenv("RANKTERM_CONFIG", str(tmp_path / "config" / "config.toml"))
-    monkeypatch.setenv("RANKTERM_CACHE_DIR", str(tmp_path / "cache"))
-    monkeypatch.setenv("RANKTERM_DATA_DIR", str(tmp_path / "data"))
-    store = Store(tmp_path / "service.db")
+    store = Store(isolated / "service.db")
     group = store.create_group("League")
     key, secret = store.create_client(group)
     ni, zed, kai = (store.create_player(group, name) for name in NAMES)
@@ -43,18 +39,8 @@ def league(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
         ],
     }
     assert store.add_matches(group, [body]).accepted_count == 1
-    server = UvicornThread(create_app(store))
-    server.start()
-    config = tmp_path / "config" / "config.toml"
-    config.parent.mkdir(parents=True, exist_ok=True)
-    config.write_text(
-        f'[profiles.league]\nbase_url = "{server.base_url}"\nkey = "{key}"\nsecret = "{secret}"\n'
-    )
-    try:
+    with league_profile(isolated, store, key, secret):
         yield
-    finally:
-        server.stop()
-        store.close()
 
 
 def run(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tty: bool, *argv: str):

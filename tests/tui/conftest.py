@@ -13,8 +13,7 @@ the machine's unless the config names one), so that what a screen shows does not
 from __future__ import annotations
 
 import itertools
-import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -24,6 +23,7 @@ import pytest
 from rankterm.api.client import RankingClient
 from rankterm.config import Config, Profile
 from rankterm.testing.faults import FaultyTransport
+from tests.seat_zone import utc_seat  # noqa: F401  (autouse: every TUI test runs in UTC)
 
 from .pilot import settle
 
@@ -72,16 +72,6 @@ def isolated_paths(tmp_path, monkeypatch):
     monkeypatch.setenv("RANKTERM_DATA_DIR", str(tmp_path / "data"))
     monkeypatch.setenv("RANKTERM_LIVE_EVERY", "0")  # no probe unless a test asks (test_live sets its own)
     return tmp_path
-
-
-@pytest.fixture(autouse=True)
-def utc_seat() -> Iterator[None]:
-    """This machine's time zone is UTC for the test (times on screen are the seat's: the machine's here)."""
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setenv("TZ", "UTC")
-        time.tzset()
-        yield
-    time.tzset()
 
 
 def _new_demo_service() -> DemoService:
