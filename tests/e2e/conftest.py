@@ -33,14 +33,20 @@ from typing import Any
 import httpx
 import pytest
 
+from rankterm.api.auth import TokenCache
 from rankterm.api.client import RankingClient
+from rankterm.api.ids import service_scope
+from rankterm.api.mirror import Mirror
 from rankterm.api.models import Game, NewFaction, NewMatch, Player, RankingRow, RankingsPage, Weight
+from rankterm.cli import make_outbox
+from rankterm.config import Config, mirror_path, token_cache_path
 from rankterm.server.app import create_app
 from rankterm.server.rankings import NEWCOMER_REE
 from rankterm.server.seed import DEMO_KEY, DEMO_SECRET, seed_demo
 from rankterm.server.store import Store
 from rankterm.testing.clock import SettableClock
 from rankterm.testing.live import UvicornThread
+from rankterm.tui.app import RanktermApp
 from tests.server.pg_cluster import Missing, cluster
 
 TRANSPORTS = ("asgi", "socket")
@@ -228,6 +234,42 @@ def check_deltas(before: list[RankingRow], after: list[RankingRow], participants
 def participants(page: RankingsPage) -> set[str]:
     """Ids of the players of the match a rankings page was computed after."""
     return {p.id for f in page.match.factions for p in f.players}
+
+
+def use_seat_home(monkeypatch: pytest.MonkeyPatch, home: Path) -> None:
+    """Point the RANKTERM_* directories (config, cache, data) at `home`: one seat's files on disk."""
+    monkeypatch.setenv("RANKTERM_CONFIG", str(home / "config" / "config.toml"))
+    monkeypatch.setenv("RANKTERM_CACHE_DIR", str(home / "cache"))
+    monkeypatch.setenv("RANKTERM_DATA_DIR", str(home / "data"))
+
+
+@pytest.fixture
+def seat_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """The seat's RANKTERM_* directories under ``tmp_path`` (`use_seat_home`); returns ``tmp_path``."""
+    use_seat_home(monkeypatch, tmp_path)
+    return tmp_path
+
+
+def club_seat(base_url: str, clock: SettableClock) -> RanktermApp:
+    """The app as `rankterm --profile club` builds it on the demo group at `base_url`: token cache, mirror
+    and outbox on disk, in the RANKTERM_* directories as they are set now."""
+    client = RankingClient(
+        base_url,
+        key=DEMO_KEY,
+        secret=DEMO_SECRET,
+        token_cache=TokenCache(token_cache_path()),
+        mirror=Mirror(mirror_path(base_url, DEMO_KEY), service_scope(base_url, DEMO_KEY), clock=clock),
+        clock=clock,
+        retries=0,
+        timeout=2.0,
+    )
+    return RanktermApp(config=Config(), client=client, outbox_factory=make_outbox)
+
+
+def demo_reader(store: Store) -> RankingClient:
+    """A fresh in-process client of the demo group on `store` (on its clock), to read what the service holds;
+    use it as ``async with``."""
+    return RankingClient.in_process(create_app(store, clock=store.clock), key=DEMO_KEY, secret=DEMO_SECRET)
 
 
 @pytest.fixture

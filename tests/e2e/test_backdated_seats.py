@@ -51,10 +51,7 @@ EIGHT_PM = datetime(2026, 5, 28, 20, 0, tzinfo=UTC).timestamp()
 
 
 @pytest.fixture(autouse=True)
-def own_paths(tmp_path, monkeypatch):
-    monkeypatch.setenv("RANKTERM_CONFIG", str(tmp_path / "config" / "config.toml"))
-    monkeypatch.setenv("RANKTERM_CACHE_DIR", str(tmp_path / "cache"))
-    monkeypatch.setenv("RANKTERM_DATA_DIR", str(tmp_path / "data"))
+def own_paths(seat_home, monkeypatch):
     monkeypatch.setenv("RANKTERM_LIVE_EVERY", "3600")  # the probe takes its baseline; the test probes once
 
 

@@ -11,44 +11,19 @@ from datetime import UTC, datetime
 
 import pytest
 
-from rankterm.api.auth import TokenCache
-from rankterm.api.client import RankingClient
-from rankterm.api.ids import service_scope
-from rankterm.api.mirror import Mirror
-from rankterm.cli import make_outbox
-from rankterm.config import Config, mirror_path, token_cache_path
 from rankterm.server.app import create_app
-from rankterm.server.seed import DEMO_KEY, DEMO_SECRET, demo_store
+from rankterm.server.seed import demo_store
 from rankterm.testing.clock import SettableClock
 from rankterm.testing.live import UvicornThread
-from rankterm.tui.app import RanktermApp
 from rankterm.tui.screens.match_entry import MatchEntryScreen
+from tests.e2e.conftest import club_seat, demo_reader
 from tests.tui.pilot import fill_row, open_form, pick_game, settle
 
 EIGHT_PM = datetime(2026, 5, 28, 20, 0, tzinfo=UTC).timestamp()
 PLAYERS = ["Ada", "Ben", "Chiara", "Dev"]
 
 
-@pytest.fixture(autouse=True)
-def own_paths(tmp_path, monkeypatch):
-    monkeypatch.setenv("RANKTERM_CONFIG", str(tmp_path / "config" / "config.toml"))
-    monkeypatch.setenv("RANKTERM_CACHE_DIR", str(tmp_path / "cache"))
-    monkeypatch.setenv("RANKTERM_DATA_DIR", str(tmp_path / "data"))
-
-
-def seat(base_url: str, clock: SettableClock) -> RanktermApp:
-    """The app as `rankterm --profile club` builds it: token cache, mirror and outbox on disk."""
-    client = RankingClient(
-        base_url,
-        key=DEMO_KEY,
-        secret=DEMO_SECRET,
-        token_cache=TokenCache(token_cache_path()),
-        mirror=Mirror(mirror_path(base_url, DEMO_KEY), service_scope(base_url, DEMO_KEY), clock=clock),
-        clock=clock,
-        retries=0,
-        timeout=2.0,
-    )
-    return RanktermApp(config=Config(), client=client, outbox_factory=make_outbox)
+pytestmark = pytest.mark.usefixtures("seat_home")
 
 
 async def test_a_match_recorded_while_the_service_is_down_arrives_once_with_its_date():
@@ -59,7 +34,7 @@ async def test_a_match_recorded_while_the_service_is_down_arrives_once_with_its_
     base_url = server.base_url
     try:
         # 18:00, service up: the seat opens the form once, which reads the group's games and players.
-        async with seat(base_url, clock).run_test(size=(80, 24)) as pilot:
+        async with club_seat(base_url, clock).run_test(size=(80, 24)) as pilot:
             await open_form(pilot)
             assert not pilot.app.offline
         before = len(await held_matches(store))
@@ -68,7 +43,7 @@ async def test_a_match_recorded_while_the_service_is_down_arrives_once_with_its_
 
         # 20:00, service down, the app started again: the form offers the group from the mirror.
         clock.now = EIGHT_PM
-        app = seat(base_url, clock)
+        app = club_seat(base_url, clock)
         async with app.run_test(size=(80, 24)) as pilot:
             screen = await open_form(pilot)
             assert isinstance(screen, MatchEntryScreen)
@@ -113,9 +88,7 @@ async def test_a_match_recorded_while_the_service_is_down_arrives_once_with_its_
 
 async def held_matches(store) -> list:
     """Every match the service holds, read through a fresh in-process client on the same store."""
-    async with RankingClient.in_process(
-        create_app(store, clock=store.clock), key=DEMO_KEY, secret=DEMO_SECRET
-    ) as client:
+    async with demo_reader(store) as client:
         return await client.all_matches()
 
 
@@ -127,7 +100,7 @@ async def test_a_seat_that_only_looked_at_the_lists_offers_the_group_in_the_form
     server.start()
     base_url = server.base_url
     try:
-        async with seat(base_url, clock).run_test(size=(80, 24)) as pilot:
+        async with club_seat(base_url, clock).run_test(size=(80, 24)) as pilot:
             await settle(pilot)
             for key in ("r", "p", "m"):
                 await pilot.press(key)
@@ -135,7 +108,7 @@ async def test_a_seat_that_only_looked_at_the_lists_offers_the_group_in_the_form
     finally:
         server.stop()
 
-    async with seat(base_url, clock).run_test(size=(80, 24)) as pilot:
+    async with club_seat(base_url, clock).run_test(size=(80, 24)) as pilot:
         screen = await open_form(pilot)
         assert isinstance(screen, MatchEntryScreen)
         assert {p.label for p in screen.form.players} >= set(PLAYERS)

@@ -13,18 +13,12 @@ import asyncio
 
 import pytest
 
-from rankterm.api.auth import TokenCache
-from rankterm.api.client import RankingClient
-from rankterm.api.ids import service_scope
-from rankterm.api.mirror import Mirror
-from rankterm.cli import make_outbox
-from rankterm.config import Config, mirror_path, token_cache_path
 from rankterm.server.app import create_app
-from rankterm.server.seed import DEMO_KEY, DEMO_SECRET, demo_store
+from rankterm.server.seed import demo_store
 from rankterm.testing.clock import SettableClock
 from rankterm.testing.live import UvicornThread
 from rankterm.tui import outbox_runner
-from rankterm.tui.app import RanktermApp
+from tests.e2e.conftest import club_seat
 from tests.tui.pilot import open_form, quick_fill, settle
 
 HOUR = 3600.0
@@ -32,26 +26,7 @@ PATIENCE = 60.0
 """Seconds the test waits for the outbox at most (it takes a few; the retries would take an hour)."""
 
 
-@pytest.fixture(autouse=True)
-def own_paths(tmp_path, monkeypatch):
-    monkeypatch.setenv("RANKTERM_CONFIG", str(tmp_path / "config" / "config.toml"))
-    monkeypatch.setenv("RANKTERM_CACHE_DIR", str(tmp_path / "cache"))
-    monkeypatch.setenv("RANKTERM_DATA_DIR", str(tmp_path / "data"))
-
-
-def seat(base_url: str, clock: SettableClock) -> RanktermApp:
-    """The app as `rankterm --profile club` builds it: token cache, mirror and outbox on disk."""
-    client = RankingClient(
-        base_url,
-        key=DEMO_KEY,
-        secret=DEMO_SECRET,
-        token_cache=TokenCache(token_cache_path()),
-        mirror=Mirror(mirror_path(base_url, DEMO_KEY), service_scope(base_url, DEMO_KEY), clock=clock),
-        clock=clock,
-        retries=0,
-        timeout=2.0,
-    )
-    return RanktermApp(config=Config(), client=client, outbox_factory=make_outbox)
+pytestmark = pytest.mark.usefixtures("seat_home")
 
 
 async def test_a_seat_on_the_form_sends_its_outbox_when_the_service_answers_again(monkeypatch):
@@ -60,7 +35,7 @@ async def test_a_seat_on_the_form_sends_its_outbox_when_the_service_answers_agai
     store = demo_store(clock=clock)
     server = UvicornThread(create_app(store, clock=clock))
     port = server.start()
-    app = seat(server.base_url, clock)
+    app = club_seat(server.base_url, clock)
     try:
         async with app.run_test(size=(80, 24)) as pilot:
             screen = await open_form(pilot)

@@ -13,21 +13,15 @@ from datetime import UTC, datetime
 
 import pytest
 
-from rankterm.api.auth import TokenCache
-from rankterm.api.client import RankingClient
-from rankterm.api.ids import is_local_id, service_scope
-from rankterm.api.mirror import Mirror
-from rankterm.cli import make_outbox
-from rankterm.config import Config, mirror_path, token_cache_path
+from rankterm.api.ids import is_local_id
 from rankterm.server.app import create_app
-from rankterm.server.seed import DEMO_KEY, DEMO_SECRET, demo_store
+from rankterm.server.seed import demo_store
 from rankterm.testing.clock import SettableClock
 from rankterm.testing.live import UvicornThread
 from rankterm.tui.app import RanktermApp
-from rankterm.tui.dialogs.ask_line import AskDialog
 from rankterm.tui.screens.outbox import OutboxScreen
-from rankterm.tui.screens.players import PlayersScreen
-from tests.tui.pilot import keys, open_form, quick_fill, settle
+from tests.e2e.conftest import club_seat, demo_reader, use_seat_home
+from tests.tui.pilot import make_ghost, open_form, record_waiting, settle
 
 EIGHT_PM = datetime(2026, 5, 28, 20, 0, tzinfo=UTC).timestamp()
 
@@ -40,49 +34,13 @@ class Seats:
         self.env = monkeypatch
 
     def app(self, name: str, base_url: str, clock: SettableClock) -> RanktermApp:
-        home = self.tmp / name
-        self.env.setenv("RANKTERM_CONFIG", str(home / "config" / "config.toml"))
-        self.env.setenv("RANKTERM_CACHE_DIR", str(home / "cache"))
-        self.env.setenv("RANKTERM_DATA_DIR", str(home / "data"))
-        client = RankingClient(
-            base_url,
-            key=DEMO_KEY,
-            secret=DEMO_SECRET,
-            token_cache=TokenCache(token_cache_path()),
-            mirror=Mirror(mirror_path(base_url, DEMO_KEY), service_scope(base_url, DEMO_KEY), clock=clock),
-            clock=clock,
-            retries=0,
-            timeout=2.0,
-        )
-        return RanktermApp(config=Config(), client=client, outbox_factory=make_outbox)
+        use_seat_home(self.env, self.tmp / name)
+        return club_seat(base_url, clock)
 
 
 @pytest.fixture
 def seats(tmp_path, monkeypatch) -> Seats:
     return Seats(tmp_path, monkeypatch)
-
-
-async def make_ghost(pilot, name: str) -> None:
-    """Players screen, ctrl+n, the name typed, Enter."""
-    await pilot.press("escape", "p")
-    await settle(pilot)
-    assert isinstance(pilot.app.screen, PlayersScreen)
-    await pilot.press("ctrl+n")
-    await settle(pilot)
-    assert isinstance(pilot.app.screen, AskDialog)
-    await pilot.press(*keys(name), "enter")
-    await settle(pilot)
-    assert isinstance(pilot.app.screen, PlayersScreen)
-
-
-async def record_against_zed(pilot, opponent: str) -> str:
-    """A Catan match, `opponent` beating the seat's *Zed, sent with ctrl+s; its external id."""
-    screen = await open_form(pilot)
-    await quick_fill(pilot, "Catan", [([opponent], 1, "9"), (["*Zed"], 2, "7")])
-    await pilot.press("ctrl+s")
-    await settle(pilot)
-    assert screen.last_answer[0].waiting  # the service is down: kept in the outbox
-    return screen.last_answer[0].external_id
 
 
 async def send_what_waited(pilot) -> None:
@@ -117,7 +75,7 @@ async def test_two_seats_offline_make_one_zed_with_both_matches(seats):
                 await make_ghost(pilot, "Zed")
                 [ghost] = pilot.app.outbox_runner.ghosts()
                 assert is_local_id(ghost.player.id)
-                sent[name] = await record_against_zed(pilot, opponent)
+                sent[name] = await record_waiting(pilot, opponent, "*Zed")
 
         # 20:40, the service is back at the same address; seat one sends first, then seat two.
         clock.advance(40 * 60)
@@ -140,9 +98,7 @@ async def test_two_seats_offline_make_one_zed_with_both_matches(seats):
         if server.thread.is_alive():
             server.stop()
 
-    async with RankingClient.in_process(
-        create_app(store, clock=store.clock), key=DEMO_KEY, secret=DEMO_SECRET
-    ) as client:
+    async with demo_reader(store) as client:
         zeds = [p for p in await client.players(refresh=True) if p.display_name == "*Zed"]
         matches = {m.external_id: m for m in await client.all_matches()}
     assert len(zeds) == 1  # one Zed

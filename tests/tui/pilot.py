@@ -17,7 +17,9 @@ from textual.worker import WorkerCancelled
 from rankterm.api.client import RankingClient
 from rankterm.api.models import NewFaction, NewMatch, Weight
 from rankterm.testing.transports import LateTransport
+from rankterm.tui.dialogs.ask_line import AskDialog
 from rankterm.tui.screens.match_entry import MatchEntryScreen
+from rankterm.tui.screens.players import PlayersScreen
 from rankterm.tui.widgets.match_form.faction_row import FactionRow
 
 
@@ -145,6 +147,30 @@ async def quick_fill(
     if bot_row:
         form.rows[len(rows)].fill(bot=True, rank=bot_row[0], points=bot_row[1])
     await settle(pilot)
+
+
+async def make_ghost(pilot: Pilot, name: str) -> None:
+    """From any screen: the Players screen, ctrl+n, `name` typed, Enter (back on the Players screen)."""
+    await pilot.press("escape", "p")
+    await settle(pilot)
+    assert isinstance(pilot.app.screen, PlayersScreen)
+    await pilot.press("ctrl+n")
+    await settle(pilot)
+    assert isinstance(pilot.app.screen, AskDialog)
+    await pilot.press(*keys(name), "enter")
+    await settle(pilot)
+    assert isinstance(pilot.app.screen, PlayersScreen)
+
+
+async def record_waiting(pilot: Pilot, winner: str, loser: str) -> str:
+    """A Catan match, `winner` (9 points) beating `loser` (7), sent with ctrl+s while the service cannot be
+    reached: it waits in the outbox. Its external id."""
+    screen = await open_form(pilot)
+    await quick_fill(pilot, "Catan", [([winner], 1, "9"), ([loser], 2, "7")])
+    await pilot.press("ctrl+s")
+    await settle(pilot)
+    assert screen.last_answer is not None and screen.last_answer[0].waiting
+    return screen.last_answer[0].external_id
 
 
 async def match_count(pilot: Pilot) -> int:

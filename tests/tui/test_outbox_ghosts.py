@@ -18,10 +18,9 @@ from rankterm.testing.faults import FaultyTransport
 from rankterm.tui.dialogs.ask_line import AskDialog
 from rankterm.tui.dialogs.confirm import ConfirmDialog
 from rankterm.tui.screens.outbox import OutboxScreen
-from rankterm.tui.screens.players import PlayersScreen
 
 from .conftest import DEMO_URL, frozen_clock
-from .pilot import keys, open_form, quick_fill, settle
+from .pilot import keys, make_ghost, open_form, record_waiting, settle
 
 REFUSAL = "Names like that are not taken here."
 
@@ -63,28 +62,6 @@ def cells(pilot) -> list[list[str]]:
     return [[str(c) for c in table.get_row_at(i)] for i in range(table.row_count)]
 
 
-async def make_ghost_on_players_screen(pilot, name: str) -> None:
-    await pilot.press("escape", "p")
-    await settle(pilot)
-    assert isinstance(pilot.app.screen, PlayersScreen)
-    await pilot.press("ctrl+n")
-    await settle(pilot)
-    assert isinstance(pilot.app.screen, AskDialog)
-    await pilot.press(*keys(name), "enter")
-    await settle(pilot)
-    assert isinstance(pilot.app.screen, PlayersScreen)
-
-
-async def record_with(pilot, ghost: str) -> str:
-    """Record a Catan match of Ada against `ghost` (offline: it stays in the outbox); its external id."""
-    screen = await open_form(pilot)
-    await quick_fill(pilot, "Catan", [(["Ada"], 1, "9"), ([ghost], 2, "7")])
-    await pilot.press("ctrl+s")
-    await settle(pilot)
-    assert screen.last_answer[0].waiting
-    return screen.last_answer[0].external_id
-
-
 async def open_outbox(pilot) -> OutboxScreen:
     await pilot.press("escape", "o")
     await settle(pilot)
@@ -105,7 +82,7 @@ async def test_a_ghost_made_offline_goes_before_its_match_and_is_made_once(make_
     async with make_app(client=client).run_test(size=(120, 30)) as pilot:
         await open_form(pilot)  # the group's lists read while the service could be reached
         transport.down = True
-        await make_ghost_on_players_screen(pilot, "Dan")
+        await make_ghost(pilot, "Dan")
         assert "Ghost player *Dan saved; it is made on the service when it can be reached" in toasts(pilot)
 
         # The match form offers the saved ghost at once, under its local id.
@@ -117,7 +94,7 @@ async def test_a_ghost_made_offline_goes_before_its_match_and_is_made_once(make_
         offered = [p for p in row.picker._shown if p.label == "*Dan"]
         assert len(offered) == 1 and is_local_id(offered[0].id)
         await pilot.press("escape")
-        external_id = await record_with(pilot, "*Dan")
+        external_id = await record_waiting(pilot, "Ada", "*Dan")
 
         outbox = await open_outbox(pilot)
         assert [type(e) for e in outbox.entries] == [GhostEntry, Entry]
@@ -143,8 +120,8 @@ async def test_a_refused_ghost_says_why_its_match_waits_and_a_new_name_sends_bot
     async with make_app(client=client).run_test(size=(120, 30)) as pilot:
         await open_form(pilot)
         transport.down = True
-        await make_ghost_on_players_screen(pilot, "Zed")
-        await record_with(pilot, "*Zed")
+        await make_ghost(pilot, "Zed")
+        await record_waiting(pilot, "Ada", "*Zed")
         outbox = await open_outbox(pilot)
         await send_now(pilot, transport)
 
@@ -174,8 +151,8 @@ async def test_discarding_a_ghost_asks_first_and_its_match_is_rejected(make_app)
     async with make_app(client=client).run_test(size=(120, 30)) as pilot:
         await open_form(pilot)
         transport.down = True
-        await make_ghost_on_players_screen(pilot, "Dan")
-        external_id = await record_with(pilot, "*Dan")
+        await make_ghost(pilot, "Dan")
+        external_id = await record_waiting(pilot, "Ada", "*Dan")
         outbox = await open_outbox(pilot)
         outbox.query_one("#outbox-table").move_cursor(row=0)
 
@@ -205,7 +182,7 @@ async def test_retry_on_a_ghost_sends_it_again_under_its_name_never_as_a_match(m
     async with make_app(client=client).run_test(size=(120, 30)) as pilot:
         await open_form(pilot)
         transport.down = True
-        await make_ghost_on_players_screen(pilot, "Zed")
+        await make_ghost(pilot, "Zed")
         outbox = await open_outbox(pilot)
         await send_now(pilot, transport)
         assert outbox.entries[0].state is State.REJECTED
@@ -222,7 +199,7 @@ async def test_a_ghost_saved_before_any_list_was_read_is_still_offered_by_the_fo
     async with make_app(client=client).run_test(size=(120, 30)) as pilot:
         await settle(pilot)
         transport.down = True  # nothing read yet: the mirror holds no list of players
-        await make_ghost_on_players_screen(pilot, "Dan")
+        await make_ghost(pilot, "Dan")
         screen = await open_form(pilot)
         offered = [p for p in screen.form.rows[0].picker.players if p.label == "*Dan"]
         assert len(offered) == 1 and is_local_id(offered[0].id)
