@@ -14,15 +14,11 @@ from typing import Any
 import httpx
 import pytest
 
-from rankterm.api.client import RankingClient
-from rankterm.api.mirror import Mirror
-from rankterm.api.models import NewFaction, NewMatch, Player
-from rankterm.api.outbox import Outbox, State
+from rankterm.api.models import Player
+from rankterm.api.outbox import State
 from rankterm.server.app import create_app
-from rankterm.server.store import Store
 from rankterm.testing.faults import Fault, FaultyTransport
-from rankterm.tui.outbox_runner import OutboxRunner
-from tests.api.test_offline_ghosts import FakeApp
+from tests.api.test_offline_ghosts import Group, SeatOnDisk
 
 BASE = "http://two-seats.test/"
 
@@ -71,7 +67,7 @@ class GhostPostsTogether:
         return response
 
 
-class Seat:
+class Seat(SeatOnDisk):
     """One seat of the table on the shared store: client, mirror and outbox on disk, and its runner."""
 
     def __init__(
@@ -85,54 +81,23 @@ class Seat:
         self.table = table
         self.wire = Counting(httpx.ASGITransport(app=create_app(table.store)), held)
         self.transport = FaultyTransport(self.wire, script=list(script), applies_to=is_ghost_post)
-        http = httpx.AsyncClient(transport=self.transport, base_url=BASE)
-        self.client = RankingClient(
-            BASE, key=table.key, secret=table.secret, http=http, retries=0, backoff=0, mirror=None
-        )
-        folder = table.tmp / name
-        self.client.mirror = Mirror(folder / "mirror.db", self.client.scope)
-        self.outbox = Outbox(folder / "outbox.db", self.client.scope)
-        self.app = FakeApp()
-        self.runner = OutboxRunner(self.app, self.outbox, self.client)
-
-    @property
-    def down(self) -> bool:
-        return self.transport.down
-
-    @down.setter
-    def down(self, value: bool) -> None:
-        self.transport.down = value
+        self.open_parts(BASE, table.key, table.secret, table.tmp / name)
 
     def ghost_posts(self) -> int:
         return self.wire.seen.count("POST players/player")
 
-    async def close(self) -> None:
-        self.runner.close()
-        self.client.mirror.close()
-        await self.client.http.aclose()
 
-
-class Table:
+class Table(Group):
     """The group's service (a store on disk) with Ada and Ben, Catan, and the seats around it."""
 
     def __init__(self, tmp: Path) -> None:
-        self.tmp = tmp
-        self.store = Store(tmp / "service.db")
-        self.group = self.store.create_group("Friday")
-        self.key, self.secret = self.store.create_client(self.group)
-        self.ada = self.store.create_player(self.group, "Ada", ghost=False, username="ada").id
-        self.ben = self.store.create_player(self.group, "Ben", ghost=False, username="ben").id
-        self.game = self.store.create_game(self.group, name="Catan").id
+        super().__init__(tmp, "Friday")
         self.seats: list[Seat] = []
 
     def seat(self, name: str, **kw: Any) -> Seat:
         seat = Seat(self, name, **kw)
         self.seats.append(seat)
         return seat
-
-    def match(self, *players: str) -> NewMatch:
-        factions = [NewFaction(players=[p], rank=i + 1, points=str(10 - i)) for i, p in enumerate(players)]
-        return NewMatch(game=self.game, weight="normal", factions=factions)
 
     def ghosts(self, display_name: str) -> list[Player]:
         everyone = [p for n in (1, 2) for p in self.store.players_page(self.group, n).data]

@@ -80,17 +80,63 @@ class Stricter(httpx.AsyncBaseTransport):
         return await self.inner.handle_async_request(request)
 
 
-class World:
-    """An embedded service on disk, and one seat (client, mirror file, outbox file, runner) on it."""
+class Group:
+    """A group of the service on disk (``tmp/service.db``): Ada and Ben (members) and Catan."""
 
-    def __init__(self, tmp: Path, *, script: list[Fault | None] | None = None) -> None:
+    def __init__(self, tmp: Path, name: str) -> None:
         self.tmp = tmp
         self.store = Store(tmp / "service.db")
-        self.group = self.store.create_group("Tuesday")
+        self.group = self.store.create_group(name)
         self.key, self.secret = self.store.create_client(self.group)
         self.ada = self.store.create_player(self.group, "Ada", ghost=False, username="ada").id
         self.ben = self.store.create_player(self.group, "Ben", ghost=False, username="ben").id
         self.game = self.store.create_game(self.group, name="Catan").id
+
+    def match(self, *players: str) -> NewMatch:
+        factions = [NewFaction(players=[p], rank=i + 1, points=str(10 - i)) for i, p in enumerate(players)]
+        return NewMatch(game=self.game, weight="normal", factions=factions)
+
+
+class SeatOnDisk:
+    """A seat's parts: its client (behind `transport`, which `down` cuts), mirror and outbox files, and its
+    runner on a `FakeApp`."""
+
+    transport: FaultyTransport
+    client: RankingClient
+    outbox: Outbox
+    app: FakeApp
+    runner: OutboxRunner
+
+    def open_parts(self, base: str, key: str, secret: str, folder: Path) -> None:
+        """A new client, mirror and outbox on the files in `folder` (the same files again: a restart)."""
+        http = httpx.AsyncClient(transport=self.transport, base_url=base)
+        self.client = RankingClient(
+            base, key=key, secret=secret, http=http, retries=0, backoff=0, mirror=None
+        )
+        self.client.mirror = Mirror(folder / "mirror.db", self.client.scope)
+        self.outbox = Outbox(folder / "outbox.db", self.client.scope)
+        self.app = FakeApp()
+        self.runner = OutboxRunner(self.app, self.outbox, self.client)
+
+    async def close(self) -> None:
+        self.runner.close()
+        self.client.mirror.close()
+        await self.client.http.aclose()
+
+    @property
+    def down(self) -> bool:
+        return self.transport.down
+
+    @down.setter
+    def down(self, value: bool) -> None:
+        self.transport.down = value
+
+
+class World(Group, SeatOnDisk):
+    """An embedded service on disk, and one seat (client, mirror file, outbox file, runner) on it."""
+
+    def __init__(self, tmp: Path, *, script: list[Fault | None] | None = None) -> None:
+        super().__init__(tmp, "Tuesday")
         self.strict = Stricter(httpx.ASGITransport(app=create_app(self.store)))
         self.transport = FaultyTransport(self.strict, script=script or (), applies_to=self._ghost_post)
         self.open_seat()
@@ -105,38 +151,17 @@ class World:
 
     def open_seat(self) -> None:
         """Start the seat (again): a new client, mirror and outbox on the same files (a restart)."""
-        http = httpx.AsyncClient(transport=self.transport, base_url=BASE)
-        self.client = RankingClient(
-            BASE, key=self.key, secret=self.secret, http=http, retries=0, backoff=0, mirror=None
-        )
-        self.client.mirror = Mirror(self.tmp / "mirror.db", self.client.scope)
-        self.outbox = Outbox(self.tmp / "outbox.db", self.client.scope)
-        self.app = FakeApp()
-        self.runner = OutboxRunner(self.app, self.outbox, self.client)
+        self.open_parts(BASE, self.key, self.secret, self.tmp)
 
     async def restart(self) -> None:
-        self.runner.close()
-        self.client.mirror.close()
-        await self.client.http.aclose()
+        await self.close()
         self.open_seat()
-
-    def match(self, *players: str) -> NewMatch:
-        factions = [NewFaction(players=[p], rank=i + 1, points=str(10 - i)) for i, p in enumerate(players)]
-        return NewMatch(game=self.game, weight="normal", factions=factions)
 
     def service_ghosts(self, name: str) -> list[Player]:
         return [p for p in self.store.players_page(self.group, 1).data if p.display_name == "*" + name]
 
     def service_matches(self) -> list[Any]:
         return self.store.matches_page(self.group, None, 1).data
-
-    @property
-    def down(self) -> bool:
-        return self.transport.down
-
-    @down.setter
-    def down(self, value: bool) -> None:
-        self.transport.down = value
 
 
 @pytest.fixture

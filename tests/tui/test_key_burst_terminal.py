@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 
 from rankterm.api.client import RankingClient
+from rankterm.api.models import MatchesPage
 from rankterm.server.seed import DEMO_KEY, DEMO_SECRET, demo_app
 from rankterm.testing.live import UvicornThread
 from rankterm.testing.terminal import PtySeat, room_env
@@ -36,7 +37,10 @@ def served() -> Iterator[str]:
         server.stop()
 
 
-async def test_a_match_typed_in_one_write_at_a_terminal_is_the_one_recorded(served, tmp_path):
+async def one_write_at_a_seat(served: str, tmp_path: Path, write: bytes) -> tuple[int, MatchesPage, str]:
+    """`write` given in one write to a `rankterm --profile room` seat on `served` once it shows the dashboard:
+    the number of matches before, page 1 of the matches once the service holds one more (30 s at most), and
+    the end of what the seat drew."""
     env = room_env(tmp_path, served, DEMO_KEY, DEMO_SECRET, RANKTERM_LIVE_EVERY="0", PYTHONPATH=str(ROOT))
     async with RankingClient(served, key=DEMO_KEY, secret=DEMO_SECRET) as reader:
         before = (await reader.matches_page(1)).total
@@ -44,7 +48,7 @@ async def test_a_match_typed_in_one_write_at_a_terminal_is_the_one_recorded(serv
         try:
             assert await asyncio.to_thread(seat.wait_for, "Dashboard", 30), seat.seen[-500:]
             await asyncio.to_thread(seat.settle)
-            seat.press(ONE_WRITE)
+            seat.press(write)
             page = await reader.matches_page(1)
             for _ in range(300):  # 30 s at most: the seat answers, then sends
                 if page.total > before:
@@ -54,13 +58,18 @@ async def test_a_match_typed_in_one_write_at_a_terminal_is_the_one_recorded(serv
             await asyncio.to_thread(seat.settle)
         finally:
             seat.close()
-        assert page.total == before + 1, seat.seen[-800:]
-        match = page.data[0]
-        assert match.game is not None and match.game.name == "Catan"
-        assert [
-            (f.rank, [p.display_name for p in f.players], f.points)
-            for f in sorted(match.factions, key=lambda f: f.rank)
-        ] == [(1, ["Elena"], 10), (2, ["Ada"], 8)]
+    return before, page, seat.seen[-800:]
+
+
+async def test_a_match_typed_in_one_write_at_a_terminal_is_the_one_recorded(served, tmp_path):
+    before, page, seen = await one_write_at_a_seat(served, tmp_path, ONE_WRITE)
+    assert page.total == before + 1, seen
+    match = page.data[0]
+    assert match.game is not None and match.game.name == "Catan"
+    assert [
+        (f.rank, [p.display_name for p in f.players], f.points)
+        for f in sorted(match.factions, key=lambda f: f.rank)
+    ] == [(1, ["Elena"], 10), (2, ["Ada"], 8)]
 
 
 ESCAPE_THEN_KEYS = b"nCat\rEl\rAd\r\x1bdn\x13"
@@ -69,26 +78,9 @@ comes back to the form, as it was, and ctrl+s sends it."""
 
 
 async def test_escape_and_a_letter_in_one_write_leave_the_field_and_act_as_a_screen_key(served, tmp_path):
-    env = room_env(tmp_path, served, DEMO_KEY, DEMO_SECRET, RANKTERM_LIVE_EVERY="0", PYTHONPATH=str(ROOT))
-    async with RankingClient(served, key=DEMO_KEY, secret=DEMO_SECRET) as reader:
-        before = (await reader.matches_page(1)).total
-        seat = PtySeat(["--profile", "room"], env)
-        try:
-            assert await asyncio.to_thread(seat.wait_for, "Dashboard", 30), seat.seen[-500:]
-            await asyncio.to_thread(seat.settle)
-            seat.press(ESCAPE_THEN_KEYS)
-            page = await reader.matches_page(1)
-            for _ in range(300):
-                if page.total > before:
-                    break
-                await asyncio.sleep(0.1)
-                page = await reader.matches_page(1)
-            await asyncio.to_thread(seat.settle)
-        finally:
-            seat.close()
-        assert page.total == before + 1, seat.seen[-800:]  # a "dn" typed into the third faction sends nothing
-        match = page.data[0]
-        assert [
-            (f.rank, [p.display_name for p in f.players])
-            for f in sorted(match.factions, key=lambda f: f.rank)
-        ] == [(1, ["Elena"]), (2, ["Ada"])]
+    before, page, seen = await one_write_at_a_seat(served, tmp_path, ESCAPE_THEN_KEYS)
+    assert page.total == before + 1, seen  # a "dn" typed into the third faction sends nothing
+    match = page.data[0]
+    assert [
+        (f.rank, [p.display_name for p in f.players]) for f in sorted(match.factions, key=lambda f: f.rank)
+    ] == [(1, ["Elena"]), (2, ["Ada"])]

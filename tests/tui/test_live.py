@@ -237,6 +237,24 @@ async def test_a_quiet_seat_probes_every_minute_a_key_brings_it_back_and_dialogs
         assert not live.wanted()
 
 
+async def _cut_off_twice(pilot, transport) -> LiveProbe:
+    """On the rankings, every 5 s, the service cut off: two probes fail, and the probe then waits as the
+    outbox's first two retries do."""
+    from rankterm.tui.outbox_runner import RETRY_DELAYS
+
+    app = pilot.app
+    await _on(pilot, "r")
+    live: LiveProbe = app.live
+    live.every = 5.0  # what the timer would use; probes are still made by hand here
+    transport.down = True
+    assert not await live.probe_once()
+    assert app.offline
+    assert live.interval() == RETRY_DELAYS[0]
+    assert not await live.probe_once()
+    assert live.interval() == RETRY_DELAYS[1]  # never faster than the outbox's retries
+    return live
+
+
 async def test_offline_the_probe_waits_like_the_outbox_and_the_service_back_revalidates_once(
     make_app, demo_service, by_hand
 ):
@@ -245,15 +263,7 @@ async def test_offline_the_probe_waits_like_the_outbox_and_the_service_back_reva
     client, transport = demo_service.downable_client()
     app = make_app(client=client)
     async with app.run_test(size=(80, 24)) as pilot:
-        await _on(pilot, "r")
-        live: LiveProbe = app.live
-        live.every = 5.0  # what the timer would use; probes are still made by hand here
-        transport.down = True
-        assert not await live.probe_once()
-        assert app.offline
-        assert live.interval() == RETRY_DELAYS[0]
-        assert not await live.probe_once()
-        assert live.interval() == RETRY_DELAYS[1]  # never faster than the outbox's retries
+        live = await _cut_off_twice(pilot, transport)
         await _on(pilot, "p")  # the players' page comes from the mirror offline: not an answer to compare
         assert not await live.probe_once()
         assert live.interval() == RETRY_DELAYS[2]
@@ -272,18 +282,10 @@ async def test_offline_the_probe_waits_like_the_outbox_and_the_service_back_reva
 async def test_the_service_answering_another_request_brings_the_probe_back_to_its_pace(
     make_app, demo_service, by_hand
 ):
-    from rankterm.tui.outbox_runner import RETRY_DELAYS
-
     client, transport = demo_service.downable_client()
     app = make_app(client=client)
     async with app.run_test(size=(80, 24)) as pilot:
-        await _on(pilot, "r")
-        live: LiveProbe = app.live
-        live.every = 5.0
-        transport.down = True
-        assert not await live.probe_once()
-        assert not await live.probe_once()
-        assert live.interval() == RETRY_DELAYS[1]
+        live = await _cut_off_twice(pilot, transport)
         transport.down = False
         await client.players_page(1)  # any answer (the outbox's knock, a screen's read), not the probe's
         await settle(pilot)
