@@ -25,7 +25,8 @@ import asyncio
 import json
 import os
 import warnings
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -42,7 +43,7 @@ from rankterm.cli import make_outbox
 from rankterm.config import Config, mirror_path, token_cache_path
 from rankterm.server.app import create_app
 from rankterm.server.rankings import NEWCOMER_REE
-from rankterm.server.seed import DEMO_KEY, DEMO_SECRET, seed_demo
+from rankterm.server.seed import DEMO_KEY, DEMO_SECRET, demo_store, seed_demo
 from rankterm.server.store import Store
 from rankterm.testing.clock import SettableClock
 from rankterm.testing.live import UvicornThread
@@ -264,6 +265,41 @@ def club_seat(base_url: str, clock: SettableClock) -> RanktermApp:
         timeout=2.0,
     )
     return RanktermApp(config=Config(), client=client, outbox_factory=make_outbox)
+
+
+class DemoOnSocket:
+    """The demo group (`demo_store` on `clock`) served on 127.0.0.1, any free port, as `rankterm serve` serves
+    it; the test stops it and starts it again at the same address."""
+
+    def __init__(self, clock: SettableClock) -> None:
+        self.clock = clock
+        self.store = demo_store(clock=clock)
+        self.server = UvicornThread(create_app(self.store, clock=clock))
+        self.port = self.server.start()
+        self.base_url = self.server.base_url
+
+    def stop(self) -> None:
+        self.server.stop()
+
+    def start_again(self) -> None:
+        """Serve the same store again, at the same port."""
+        self.server = UvicornThread(create_app(self.store, clock=self.clock), port=self.port)
+        self.server.start()
+
+    def close(self) -> None:
+        """Stop serving, unless the test stopped it last."""
+        if self.server.thread.is_alive():
+            self.server.stop()
+
+
+@contextmanager
+def demo_on_socket(clock: SettableClock) -> Iterator[DemoOnSocket]:
+    """`DemoOnSocket` for the ``with`` block."""
+    service = DemoOnSocket(clock)
+    try:
+        yield service
+    finally:
+        service.close()
 
 
 def demo_reader(store: Store) -> RankingClient:

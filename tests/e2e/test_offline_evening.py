@@ -11,12 +11,9 @@ from datetime import UTC, datetime
 
 import pytest
 
-from rankterm.server.app import create_app
-from rankterm.server.seed import demo_store
 from rankterm.testing.clock import SettableClock
-from rankterm.testing.live import UvicornThread
 from rankterm.tui.screens.match_entry import MatchEntryScreen
-from tests.e2e.conftest import club_seat, demo_reader
+from tests.e2e.conftest import club_seat, demo_on_socket, demo_reader
 from tests.tui.pilot import fill_row, open_form, pick_game, settle
 
 EIGHT_PM = datetime(2026, 5, 28, 20, 0, tzinfo=UTC).timestamp()
@@ -28,18 +25,15 @@ pytestmark = pytest.mark.usefixtures("seat_home")
 
 async def test_a_match_recorded_while_the_service_is_down_arrives_once_with_its_date():
     clock = SettableClock(EIGHT_PM - 2 * 3600)
-    store = demo_store(clock=clock)
-    server = UvicornThread(create_app(store, clock=clock))
-    port = server.start()
-    base_url = server.base_url
-    try:
+    with demo_on_socket(clock) as service:
+        store, base_url = service.store, service.base_url
         # 18:00, service up: the seat opens the form once, which reads the group's games and players.
         async with club_seat(base_url, clock).run_test(size=(80, 24)) as pilot:
             await open_form(pilot)
             assert not pilot.app.offline
         before = len(await held_matches(store))
 
-        server.stop()
+        service.stop()
 
         # 20:00, service down, the app started again: the form offers the group from the mirror.
         clock.now = EIGHT_PM
@@ -63,17 +57,13 @@ async def test_a_match_recorded_while_the_service_is_down_arrives_once_with_its_
 
             # 20:40, the service is back at the same address; the seat sends what waited, once.
             clock.advance(40 * 60)
-            server = UvicornThread(create_app(store, clock=clock), port=port)
-            server.start()
+            service.start_again()
             pilot.app.outbox_runner.cancel_retry()
             pilot.app.resume_sending()
             await settle(pilot)
             assert pilot.app.outbox_counts.get("sent") == 1
             pilot.app.resume_sending(force=True)  # a second send finds nothing to send
             await settle(pilot)
-    finally:
-        if server.thread.is_alive():
-            server.stop()
 
     held = await held_matches(store)
     arrived = [m for m in held if m.external_id == kept[0].external_id]
@@ -96,17 +86,13 @@ async def test_a_seat_that_only_looked_at_the_lists_offers_the_group_in_the_form
     """Found at the table: a seat that opened rankings and players (never the form), restarted without the
     service, offered no game and no player. The seat now reads them into its mirror once when it opens."""
     clock = SettableClock(EIGHT_PM - 2 * 3600)
-    server = UvicornThread(create_app(demo_store(clock=clock), clock=clock))
-    server.start()
-    base_url = server.base_url
-    try:
+    with demo_on_socket(clock) as service:
+        base_url = service.base_url
         async with club_seat(base_url, clock).run_test(size=(80, 24)) as pilot:
             await settle(pilot)
             for key in ("r", "p", "m"):
                 await pilot.press(key)
                 await settle(pilot)
-    finally:
-        server.stop()
 
     async with club_seat(base_url, clock).run_test(size=(80, 24)) as pilot:
         screen = await open_form(pilot)

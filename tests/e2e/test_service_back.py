@@ -13,12 +13,9 @@ import asyncio
 
 import pytest
 
-from rankterm.server.app import create_app
-from rankterm.server.seed import demo_store
 from rankterm.testing.clock import SettableClock
-from rankterm.testing.live import UvicornThread
 from rankterm.tui import outbox_runner
-from tests.e2e.conftest import club_seat
+from tests.e2e.conftest import club_seat, demo_on_socket
 from tests.tui.pilot import open_form, quick_fill, settle
 
 HOUR = 3600.0
@@ -32,23 +29,19 @@ pytestmark = pytest.mark.usefixtures("seat_home")
 async def test_a_seat_on_the_form_sends_its_outbox_when_the_service_answers_again(monkeypatch):
     monkeypatch.setattr(outbox_runner, "RETRY_DELAYS", (HOUR,))
     clock = SettableClock()
-    store = demo_store(clock=clock)
-    server = UvicornThread(create_app(store, clock=clock))
-    port = server.start()
-    app = club_seat(server.base_url, clock)
-    try:
+    with demo_on_socket(clock) as service:
+        app = club_seat(service.base_url, clock)
         async with app.run_test(size=(80, 24)) as pilot:
             screen = await open_form(pilot)
             await quick_fill(pilot, "Catan", [(["Ada"], 1, "9"), (["Ben"], 2, "7")])
-            server.stop()
+            service.stop()
             await pilot.press("ctrl+s")
             await settle(pilot)
             assert screen.last_answer is not None and screen.last_answer[0].waiting
             assert app.offline and app.outbox_counts["pending"] == 1
             external_id = app.outbox_runner.entries()[0].external_id
 
-            server = UvicornThread(create_app(store, clock=clock), port=port)
-            server.start()
+            service.start_again()
             waited = 0.0
             while app.outbox_counts.get("pending") and waited < PATIENCE:
                 await asyncio.sleep(0.1)
@@ -57,7 +50,4 @@ async def test_a_seat_on_the_form_sends_its_outbox_when_the_service_answers_agai
             assert app.outbox_counts == {"pending": 0, "sent": 1, "rejected": 0}
             assert not app.offline
             assert app.screen is screen  # still on the form: nothing moved the seat
-    finally:
-        if server.thread.is_alive():
-            server.stop()
-    assert store.match_exists(1, external_id)
+    assert service.store.match_exists(1, external_id)

@@ -14,13 +14,10 @@ from datetime import UTC, datetime
 import pytest
 
 from rankterm.api.ids import is_local_id
-from rankterm.server.app import create_app
-from rankterm.server.seed import demo_store
 from rankterm.testing.clock import SettableClock
-from rankterm.testing.live import UvicornThread
 from rankterm.tui.app import RanktermApp
 from rankterm.tui.screens.outbox import OutboxScreen
-from tests.e2e.conftest import club_seat, demo_reader, use_seat_home
+from tests.e2e.conftest import club_seat, demo_on_socket, demo_reader, use_seat_home
 from tests.tui.pilot import make_ghost, open_form, record_waiting, settle
 
 EIGHT_PM = datetime(2026, 5, 28, 20, 0, tzinfo=UTC).timestamp()
@@ -52,18 +49,15 @@ async def send_what_waited(pilot) -> None:
 
 async def test_two_seats_offline_make_one_zed_with_both_matches(seats):
     clock = SettableClock(EIGHT_PM - 2 * 3600)
-    store = demo_store(clock=clock)
-    server = UvicornThread(create_app(store, clock=clock))
-    port = server.start()
-    base_url = server.base_url
-    try:
+    with demo_on_socket(clock) as service:
+        store, base_url = service.store, service.base_url
         # 18:00, service up: each seat opens the form once (reads the group's games and players: no Zed).
         for name in ("one", "two"):
             async with seats.app(name, base_url, clock).run_test(size=(100, 30)) as pilot:
                 await open_form(pilot)
                 assert not pilot.app.offline
 
-        server.stop()
+        service.stop()
 
         # 20:00, service down: each seat makes *Zed and records a match with him.
         clock.now = EIGHT_PM
@@ -79,8 +73,7 @@ async def test_two_seats_offline_make_one_zed_with_both_matches(seats):
 
         # 20:40, the service is back at the same address; seat one sends first, then seat two.
         clock.advance(40 * 60)
-        server = UvicornThread(create_app(store, clock=clock), port=port)
-        server.start()
+        service.start_again()
         async with seats.app("one", base_url, clock).run_test(size=(100, 30)) as pilot:
             await send_what_waited(pilot)
         async with seats.app("two", base_url, clock).run_test(size=(100, 30)) as pilot:
@@ -94,9 +87,6 @@ async def test_two_seats_offline_make_one_zed_with_both_matches(seats):
             assert outbox.reason_of(ghost) == (
                 "*Zed was already made by another seat: their matches go to that one."
             )
-    finally:
-        if server.thread.is_alive():
-            server.stop()
 
     async with demo_reader(store) as client:
         zeds = [p for p in await client.players(refresh=True) if p.display_name == "*Zed"]
