@@ -97,6 +97,7 @@ async def test_another_seats_same_match_40_s_ago_is_asked_escape_keeps_the_form_
         await pilot.press("escape")
         await settle(pilot)
         assert pilot.app.screen is screen and screen.last_answer is None
+        assert screen.form.answer.text == f"Not sent: match {number} looks the same. ctrl+s asks again."
         assert await match_count(pilot) == before
         form = screen.form
         assert form.game_picker.game is not None and form.game_picker.game.name == "Patchwork"

@@ -423,14 +423,12 @@ class MatchEntryScreen(RanktermScreen):
         label = item.label if item.queued or len(pending) > 1 else ""
         question = twin_question(twin, now, self._sent_from_this_seat(twin), label)
         was_focused = self.focused
+        self.form.answer.show([(NOTE, f"Not sent: match {twin.number} looks the same. ctrl+s asks again.")])
 
         def answered(send_anyway: bool | None) -> None:
             if send_anyway:
                 self._go(pending, dry_run=False, checked=True)
                 return
-            self.form.answer.show(
-                [(NOTE, f"Not sent: match {twin.number} looks the same. ctrl+s asks again.")]
-            )
             if was_focused is not None and was_focused.is_attached:
                 self.set_focus(was_focused)
             else:
