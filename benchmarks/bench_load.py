@@ -44,6 +44,7 @@ from rankterm.api.client import RankingClient
 from rankterm.api.errors import QuotaError, RanktermError
 from rankterm.api.models import NewFaction, NewMatch
 from rankterm.api.transport import http_client
+from rankterm.testing.live import start_serve
 
 BACKOFF_FIRST = 0.25
 BACKOFF_MOST = 8.0
@@ -237,32 +238,22 @@ def main() -> None:
             if args.shared_key
             else [new_client(db) for _ in range(args.clients)]
         )
-        proc = subprocess.Popen(
-            [
-                sys.executable,
-                "-m",
-                "rankterm",
-                "serve",
-                "--db",
-                db,
-                "--port",
-                "0",
-                "--workers",
-                str(args.workers),
-                *(["--quota", args.quota] if args.quota else []),
-            ],
-            stdout=subprocess.PIPE,
-            stderr=subprocess.STDOUT,
-            text=True,
-        )
         try:
-            url = None
-            for line in proc.stdout:
-                if m := re.search(r"service on (http://\S+/)", line):
-                    url = m.group(1)
-                    break
-            if url is None:
-                raise SystemExit("the service did not start")
+            proc, _, url = start_serve(
+                [
+                    "--db",
+                    db,
+                    "--port",
+                    "0",
+                    "--workers",
+                    str(args.workers),
+                    *(["--quota", args.quota] if args.quota else []),
+                ],
+                stderr=subprocess.STDOUT,
+            )
+        except RuntimeError as exc:
+            raise SystemExit(str(exc)) from None
+        try:
             asyncio.run(run(url, creds, checker, args.seconds, label, args.shared_key))
         finally:
             proc.terminate()

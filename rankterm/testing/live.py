@@ -2,13 +2,18 @@
 
 For tests and benchmarks that must cross a real socket to catch what ASGITransport hides. Binds port 0
 (any free port) on loopback only, and stops when told (or when the `with` block of `serve_in_thread` ends).
+`start_serve` runs `rankterm serve` itself in its own process instead.
 """
 
 from __future__ import annotations
 
+import os
+import re
+import subprocess
+import sys
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from typing import Any
 
@@ -61,3 +66,41 @@ def serve_in_thread(app: Any, *, host: str = "127.0.0.1") -> Iterator[str]:
         yield server.base_url
     finally:
         server.stop()
+
+
+def start_serve(
+    args: Sequence[str],
+    *,
+    env: Mapping[str, str] | None = None,
+    stderr: int = subprocess.PIPE,
+    timeout: float = 60.0,
+) -> tuple[subprocess.Popen[str], list[str], str]:
+    """`rankterm serve ARGS` (with ``--port 0``: any free port) in its own process, read until it says where it
+    serves: the process (the caller stops it), the lines it printed up to that one, and its base URL.
+
+    `env` is added to this process's environment; `stderr` is where the process's errors go. A process that
+    ends, or says nothing of the kind within `timeout` seconds, is killed and raises `RuntimeError`."""
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "rankterm", "serve", *args],
+        stdout=subprocess.PIPE,
+        stderr=stderr,
+        text=True,
+        env={**os.environ, "PYTHONUNBUFFERED": "1", **(env or {})},
+    )
+    assert proc.stdout is not None
+    guard = threading.Timer(
+        timeout, proc.kill
+    )  # a service that never starts fails its caller, never hangs it
+    guard.start()
+    printed: list[str] = []
+    try:
+        for line in proc.stdout:
+            printed.append(line)
+            found = re.search(r"rankterm service on (http://\S+/)", line)
+            if found:
+                return proc, printed, found.group(1)
+    finally:
+        guard.cancel()
+    proc.kill()
+    _, errors = proc.communicate(timeout=10)
+    raise RuntimeError(f"rankterm serve did not start: {''.join(printed)}{errors or ''}")

@@ -11,8 +11,6 @@ import json
 import os
 import re
 import subprocess
-import sys
-import threading
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 
@@ -26,6 +24,7 @@ from rankterm.api.errors import Offline
 from rankterm.api.export import CSV_COLUMNS, GroupChanging, matches_oldest_first
 from rankterm.api.models import MatchesPage, NewFaction, NewMatch
 from rankterm.cli import main, make_demo_client
+from rankterm.testing.live import start_serve
 
 
 @pytest.fixture
@@ -175,36 +174,7 @@ def test_a_failed_export_leaves_the_file_as_it_was(
 
 def _serve(tmp_path: Path) -> Iterator[tuple[subprocess.Popen[str], str]]:
     """`rankterm serve --demo` on a free port of 127.0.0.1 with a fresh database; yields it and a profile for it."""
-    proc = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "rankterm",
-            "serve",
-            "--db",
-            str(tmp_path / "service.db"),
-            "--port",
-            "0",
-            "--demo",
-        ],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        env={**os.environ, "PYTHONUNBUFFERED": "1"},
-    )
-    assert proc.stdout is not None
-    guard = threading.Timer(60, proc.kill)  # a service that never starts fails the test, never hangs it
-    guard.start()
-    printed: list[str] = []
-    try:
-        while not printed or not printed[-1].startswith("rankterm service on"):
-            line = proc.stdout.readline()
-            if not line:
-                pytest.fail(f"rankterm serve did not start: {''.join(printed)}")
-            printed.append(line)
-    finally:
-        guard.cancel()
-    url = printed[-1].split()[3]
+    proc, printed, url = start_serve(["--db", str(tmp_path / "service.db"), "--port", "0", "--demo"])
     text = "".join(printed)  # the demo profile it prints to paste
     key, secret = (re.search(rf'^{name} = "([^"]+)"$', text, re.M).group(1) for name in ("key", "secret"))  # type: ignore[union-attr]
     try:

@@ -14,6 +14,7 @@ from rankterm.server.addresses import Address
 from rankterm.server.quota import UNLIMITED, QuotaBook, QuotaLimits
 from rankterm.server.seed import DEMO_KEY
 from rankterm.server.store import Store
+from rankterm.testing.live import start_serve
 from rankterm.testing.old_schema import downgrade
 
 
@@ -362,9 +363,6 @@ def test_quota_settings_on_postgresql(db, no_uvicorn, capsys):
 
 def test_a_real_service_holds_each_client_to_the_limits_it_started_with(tmp_path):
     """`rankterm serve --quota …` as a process: its clients' limits, refusals with Retry-After, the usage."""
-    import os
-    import subprocess
-    import sys
     import time
 
     import httpx
@@ -372,33 +370,11 @@ def test_a_real_service_holds_each_client_to_the_limits_it_started_with(tmp_path
     db = tmp_path / "service.db"
     (key, secret), (free_key, free_secret) = [_credentials_of(db) for _ in range(2)]
     assert serve.main(["--db", str(db), "--quota", "matchesPerHour=2", "--show-quota"]) == 0
-    proc = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "rankterm",
-            "serve",
-            "--db",
-            str(db),
-            "--port",
-            "0",
-            "--client",
-            free_key,
-            "--quota",
-            "unlimited",
-        ],
-        env={**os.environ, "RANKTERM_DATA_DIR": str(tmp_path)},
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
+    proc, said, base = start_serve(
+        ["--db", str(db), "--port", "0", "--client", free_key, "--quota", "unlimited"],
+        env={"RANKTERM_DATA_DIR": str(tmp_path)},
     )
     try:
-        said = []
-        for line in proc.stdout:
-            said.append(line)
-            if line.startswith("rankterm service on"):
-                break
-        base = re.search(r"service on (http://\S+/)", said[-1]).group(1)
         assert f"  client {free_key}: unlimited.\n" in said
         assert any(line.startswith("Quota limits of every client: calls 5,000/hour") for line in said)
         with httpx.Client(base_url=base, timeout=30) as http:
