@@ -149,6 +149,17 @@ async def quick_fill(
     await settle(pilot)
 
 
+async def date_refused(pilot: Pilot, screen: MatchEntryScreen, text: str) -> str:
+    """`text` put in the Date field of the filled form on `screen`, then ctrl+s: the form asks nothing of the
+    service. The form's problem line."""
+    screen.form.field("date").value = text
+    calls = pilot.app.client.calls
+    await pilot.press("ctrl+s")
+    await settle(pilot)
+    assert pilot.app.client.calls == calls
+    return str(screen.form.query_one("#form-problem").render())
+
+
 async def make_ghost(pilot: Pilot, name: str) -> None:
     """From any screen: the Players screen, ctrl+n, `name` typed, Enter (back on the Players screen)."""
     await pilot.press("escape", "p")

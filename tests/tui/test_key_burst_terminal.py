@@ -16,7 +16,7 @@ import pytest
 from rankterm.api.client import RankingClient
 from rankterm.api.models import MatchesPage
 from rankterm.server.seed import DEMO_KEY, DEMO_SECRET, demo_app
-from rankterm.testing.live import UvicornThread
+from rankterm.testing.live import serve_in_thread
 from rankterm.testing.terminal import PtySeat, room_env
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -29,12 +29,8 @@ ONE_WRITE = b"nCat\rEl\t\t10\rAd\t\t8\r\x13"
 def served() -> Iterator[str]:
     """The demo group on 127.0.0.1 (any free port): its base URL."""
     asgi, _, _ = demo_app()
-    server = UvicornThread(asgi)
-    server.start()
-    try:
-        yield server.base_url
-    finally:
-        server.stop()
+    with serve_in_thread(asgi) as base_url:
+        yield base_url
 
 
 async def one_write_at_a_seat(served: str, tmp_path: Path, write: bytes) -> tuple[int, MatchesPage, str]:

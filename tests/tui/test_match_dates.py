@@ -13,7 +13,7 @@ from rankterm.testing.clock import SettableClock
 from rankterm.testing.faults import FaultyTransport
 
 from .conftest import DEMO_URL
-from .pilot import open_form, quick_fill, settle
+from .pilot import date_refused, open_form, quick_fill, settle
 
 EIGHT_PM = datetime(2026, 5, 28, 20, 0, tzinfo=UTC).timestamp()
 
@@ -52,14 +52,9 @@ async def test_a_date_that_cannot_be_read_is_one_sentence_and_nothing_is_lost(ma
     async with make_app().run_test(size=(80, 24)) as pilot:
         screen = await open_form(pilot)
         await quick_fill(pilot, "Catan", [(["Ada"], 1, "9"), (["Ben"], 2, "7")])
-        date = screen.form.field("date")
-        date.value = "2026-13-45"
-        calls = pilot.app.client.calls
-        await pilot.press("ctrl+s")
-        await settle(pilot)
-        assert pilot.app.client.calls == calls
-        problem = str(screen.form.query_one("#form-problem").render())
+        problem = await date_refused(pilot, screen, "2026-13-45")
         assert problem.count("✘") == 1 and "The date cannot be read" in problem
+        date = screen.form.field("date")
         assert date.has_class("-invalid") and date.value == "2026-13-45"
         assert [r.points_input.value for r in screen.form.rows] == ["9", "7"]
         date.value = "2026-05-27 21:15"

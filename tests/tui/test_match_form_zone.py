@@ -11,7 +11,7 @@ from textual.widgets import Label
 from rankterm.api.models import NewFaction, NewMatch, Weight
 from rankterm.config import Config
 
-from .pilot import open_form, quick_fill, settle
+from .pilot import date_refused, open_form, quick_fill, settle
 
 
 def _auckland() -> Config:
@@ -35,16 +35,11 @@ async def test_the_future_is_judged_and_said_in_the_seats_zone(make_app):
     async with make_app(config=_auckland()).run_test(size=(80, 24)) as pilot:
         screen = await open_form(pilot)
         await quick_fill(pilot, "Catan", [(["Ada"], 1, "9"), (["Ben"], 2, "7")])
-        date = screen.form.field("date")
-        date.value = "2026-05-29 08:50"
-        calls = pilot.app.client.calls
-        await pilot.press("ctrl+s")
-        await settle(pilot)
-        assert pilot.app.client.calls == calls
-        problem = str(screen.form.query_one("#form-problem").render())
+        problem = await date_refused(pilot, screen, "2026-05-29 08:50")
         assert problem == (
             "✘ The date 2026-05-29 08:50 (Auckland) is in the future: a match is recorded once it has been played."
         )
+        date = screen.form.field("date")
         assert date.has_class("-invalid") and date.value == "2026-05-29 08:50"
         date.value = "2026-05-29 08:20"
         await pilot.press("ctrl+s")
@@ -57,11 +52,9 @@ async def test_an_unreadable_date_is_still_said_as_one(make_app):
     async with make_app(config=_auckland()).run_test(size=(80, 24)) as pilot:
         screen = await open_form(pilot)
         await quick_fill(pilot, "Catan", [(["Ada"], 1, "9"), (["Ben"], 2, "7")])
-        screen.form.field("date").value = "2026-13-45 99:99"
-        await pilot.press("ctrl+s")
-        await settle(pilot)
+        problem = await date_refused(pilot, screen, "2026-13-45 99:99")
         assert screen.last_answer is None
-        assert "date cannot be read" in str(screen.form.query_one("#form-problem").render())
+        assert "date cannot be read" in problem
 
 
 async def test_the_zone_is_named_beside_the_date_and_a_loaded_match_shows_its_date_there(make_app):
