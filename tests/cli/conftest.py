@@ -1,4 +1,4 @@
-"""The command line's tests run in UTC (`TZ=UTC`, `tests.seat_zone`): a table for people shows times in the
+"""The command line's tests run in UTC (`TZ=UTC`, `tests.seat_env`): a table for people shows times in the
 seat's time zone, the machine's unless the config names one, so that what is printed does not depend on the
 machine. Their config, cache and data live in the test's tmp folder (`isolated`).
 
@@ -16,15 +16,13 @@ import pytest
 from rankterm.server.app import create_app
 from rankterm.server.store import Store
 from rankterm.testing.live import UvicornThread
-from tests.seat_zone import utc_seat  # noqa: F401  (autouse: every command line test runs in UTC)
+from tests.seat_env import use_home, utc_seat  # noqa: F401  (utc_seat, autouse: every command line test runs in UTC)
 
 
 @pytest.fixture(autouse=True)
 def isolated(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     """Config, cache and data under tmp_path: no test reads or writes the user's files."""
-    monkeypatch.setenv("RANKTERM_CONFIG", str(tmp_path / "config" / "config.toml"))
-    monkeypatch.setenv("RANKTERM_CACHE_DIR", str(tmp_path / "cache"))
-    monkeypatch.setenv("RANKTERM_DATA_DIR", str(tmp_path / "data"))
+    use_home(monkeypatch, tmp_path)
     return tmp_path
 
 

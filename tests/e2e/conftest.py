@@ -48,6 +48,7 @@ from rankterm.server.store import Store
 from rankterm.testing.clock import SettableClock
 from rankterm.testing.live import UvicornThread
 from rankterm.tui.app import RanktermApp
+from tests.seat_env import use_home
 from tests.server.pg_cluster import Missing, cluster
 
 TRANSPORTS = ("asgi", "socket")
@@ -237,17 +238,10 @@ def participants(page: RankingsPage) -> set[str]:
     return {p.id for f in page.match.factions for p in f.players}
 
 
-def use_seat_home(monkeypatch: pytest.MonkeyPatch, home: Path) -> None:
-    """Point the RANKTERM_* directories (config, cache, data) at `home`: one seat's files on disk."""
-    monkeypatch.setenv("RANKTERM_CONFIG", str(home / "config" / "config.toml"))
-    monkeypatch.setenv("RANKTERM_CACHE_DIR", str(home / "cache"))
-    monkeypatch.setenv("RANKTERM_DATA_DIR", str(home / "data"))
-
-
 @pytest.fixture
 def seat_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    """The seat's RANKTERM_* directories under ``tmp_path`` (`use_seat_home`); returns ``tmp_path``."""
-    use_seat_home(monkeypatch, tmp_path)
+    """The seat's RANKTERM_* directories under ``tmp_path`` (`use_home`); returns ``tmp_path``."""
+    use_home(monkeypatch, tmp_path)
     return tmp_path
 
 

@@ -17,7 +17,8 @@ from rankterm.api.ids import is_local_id
 from rankterm.testing.clock import SettableClock
 from rankterm.tui.app import RanktermApp
 from rankterm.tui.screens.outbox import OutboxScreen
-from tests.e2e.conftest import club_seat, demo_on_socket, demo_reader, use_seat_home
+from tests.e2e.conftest import club_seat, demo_on_socket, demo_reader
+from tests.seat_env import use_home
 from tests.tui.pilot import make_ghost, open_form, record_waiting, settle
 
 EIGHT_PM = datetime(2026, 5, 28, 20, 0, tzinfo=UTC).timestamp()
@@ -31,7 +32,7 @@ class Seats:
         self.env = monkeypatch
 
     def app(self, name: str, base_url: str, clock: SettableClock) -> RanktermApp:
-        use_seat_home(self.env, self.tmp / name)
+        use_home(self.env, self.tmp / name)
         return club_seat(base_url, clock)
 
 

@@ -23,7 +23,7 @@ import pytest
 from rankterm.api.client import RankingClient
 from rankterm.config import Config, Profile
 from rankterm.testing.faults import FaultyTransport
-from tests.seat_zone import utc_seat  # noqa: F401  (autouse: every TUI test runs in UTC)
+from tests.seat_env import use_home, utc_seat  # noqa: F401  (utc_seat, autouse: every TUI test runs in UTC)
 
 from .pilot import settle
 
@@ -67,9 +67,7 @@ class DemoService:
 @pytest.fixture(autouse=True)
 def isolated_paths(tmp_path, monkeypatch):
     """Config, token cache, data and user themes live in this test's tmp folder; live updates are off."""
-    monkeypatch.setenv("RANKTERM_CONFIG", str(tmp_path / "config" / "config.toml"))
-    monkeypatch.setenv("RANKTERM_CACHE_DIR", str(tmp_path / "cache"))
-    monkeypatch.setenv("RANKTERM_DATA_DIR", str(tmp_path / "data"))
+    use_home(monkeypatch, tmp_path)
     monkeypatch.setenv("RANKTERM_LIVE_EVERY", "0")  # no probe unless a test asks (test_live sets its own)
     return tmp_path
 
