@@ -288,3 +288,15 @@ def test_a_summary_keeps_whole_names_and_counts_the_rest():
     assert fit_summary(parts, 24) == "Elena \u203a Chiara \u203a Dev +1"
     assert fit_summary(parts, 10) == "Elena +3"
     assert fit_summary(["Bartholomew the Great"], 8) == "Barthol…"
+
+
+async def test_the_form_help_names_the_bot_key_and_every_screen_key_escape_frees(make_app):
+    async with make_app().run_test(size=(80, 24)) as pilot:
+        await pilot.press("n")
+        await settle(pilot)
+        assert isinstance(pilot.app.focused, Input)  # the game field: no faction row holds the cursor
+        entries = {(e.key_text, e.description) for s in key_sections(pilot.app.screen) for e in s.entries}
+        assert any(keys.startswith("^g") and "Bot" in text for keys, text in entries), entries
+        leave = next(text for keys, text in entries if keys.startswith("esc"))
+        words = leave.rstrip(")").split()
+        assert all(k in words for k in "d g n p r m o s b l".split()), leave

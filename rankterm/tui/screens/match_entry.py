@@ -105,7 +105,13 @@ class MatchEntryScreen(RanktermScreen):
         Binding("ctrl+l,f4", "queue", "Queue", key_display="^l"),
         Binding("ctrl+r,f8", "rematch", "Rematch", key_display="^r"),
         Binding("ctrl+n,f9", "new_match", "New", key_display="^n"),
-        Binding("escape", "leave_field", "Leave the field (then d g p r m l work)", show=False),
+        Binding("ctrl+g,f2", "bot", "Bot faction: the game plays this one", key_display="^g", show=False),
+        Binding(
+            "escape",
+            "leave_field",
+            "Leave the field (then the screen keys d g n p r m o s b l work)",
+            show=False,
+        ),
         Binding("enter", "restore_draft", "Restore the match not sent", show=False, priority=True),
         Binding("delete", "drop_draft", "Drop the match not sent", show=False, priority=True),
     ]
@@ -327,8 +333,17 @@ class MatchEntryScreen(RanktermScreen):
         self._focus_first_row()
 
     def action_leave_field(self) -> None:
-        """Take the focus out of the form, so that the app's one-letter keys (d, g, p, r, m, l) work."""
+        """Take the focus out of the form, so that the app's one-letter screen keys work."""
         self.set_focus(None)
+
+    def action_bot(self) -> None:
+        """ctrl+g: the game plays the faction with the cursor (with none, the last faction)."""
+        node = self.focused
+        while node is not None and not isinstance(node, FactionRow):
+            node = node.parent
+        row = node if isinstance(node, FactionRow) else (self.form.rows[-1] if self.form.rows else None)
+        if row is not None:
+            row.action_bot()
 
     def action_send(self) -> None:
         self._submit(dry_run=False)

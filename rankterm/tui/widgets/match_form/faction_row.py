@@ -21,7 +21,6 @@ from typing import Any
 
 from textual import on
 from textual.app import ComposeResult
-from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.events import DescendantBlur, DescendantFocus
 from textual.message import Message
@@ -53,8 +52,6 @@ class BotToggle(Checkbox):
 
 class FactionRow(Vertical):
     """A faction of the match being entered."""
-
-    BINDINGS = [Binding("ctrl+g,f2", "bot", "Bot faction", key_display="^g", show=False)]
 
     @dataclass
     class Next(Message):
