@@ -299,4 +299,4 @@ async def test_the_form_help_names_the_bot_key_and_every_screen_key_escape_frees
         assert any(keys.startswith("^g") and "Bot" in text for keys, text in entries), entries
         leave = next(text for keys, text in entries if keys.startswith("esc"))
         words = leave.rstrip(")").split()
-        assert all(k in words for k in "d g n p r m o s b l".split()), leave
+        assert all(k in words for k in ["d", "g", "n", "p", "r", "m", "o", "s", "b", "l"]), leave
