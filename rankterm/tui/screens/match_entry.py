@@ -39,6 +39,7 @@ from typing import Any
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
+from textual.dom import DOMNode
 from textual.timer import Timer
 from textual.widget import Widget
 from textual.widgets import Checkbox, Header, Input, Select
@@ -338,7 +339,7 @@ class MatchEntryScreen(RanktermScreen):
 
     def action_bot(self) -> None:
         """ctrl+g: the game plays the faction with the cursor (with none, the last faction)."""
-        node = self.focused
+        node: DOMNode | None = self.focused
         while node is not None and not isinstance(node, FactionRow):
             node = node.parent
         row = node if isinstance(node, FactionRow) else (self.form.rows[-1] if self.form.rows else None)
