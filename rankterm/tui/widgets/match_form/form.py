@@ -179,7 +179,7 @@ class MatchForm(MatchFormFlow, can_focus=False):
         self.field(
             "date"
         ).tooltip = f"Empty: the moment you send or queue it. Else YYYY-MM-DD HH:MM, {zone.label} time."
-        self.query_one("#date-zone", Label).update(zone.label)
+        self.query_one("#date-zone", Label).update(plain(zone.label))
 
     # ------------------------------------------------------------------ parts
 
