@@ -581,3 +581,22 @@ async def test_a_restored_form_is_sent_and_leaves_no_draft(make_app, demo_servic
         assert screen.last_answer is not None and screen.last_answer.accepted_count == 1
         assert await match_count(pilot) == before + 1
         assert screen.drafts is not None and not screen.drafts.path.exists()
+
+
+async def test_a_game_search_that_answers_after_the_field_was_left_does_not_open_its_list(
+    make_app, monkeypatch
+):
+    from rankterm.tui.widgets.match_form import game_picker
+
+    monkeypatch.setattr(game_picker, "SEARCH_DELAY", 1.0)  # the catalogue answers once the seat came back
+    async with make_app().run_test(size=(80, 24)) as pilot:
+        screen = await open_form(pilot)
+        picker = screen.form.game_picker
+        await pilot.press("C", "a", "escape", "p")
+        await settle(pilot)
+        await pilot.press("n")
+        await settle(pilot)
+        assert pilot.app.screen is screen and picker.input.has_focus and not picker.is_open
+        await pilot.pause(1.5)
+        assert picker.extra  # the search did answer
+        assert not picker.is_open

@@ -173,4 +173,5 @@ class GamePicker(TypeAhead):
         if self.text.strip() != wanted:
             return  # typed on meanwhile: that text has its own search coming
         self.extra = found
-        self.refresh_suggestions()
+        if self.typing:  # a search that ends after the field was left never opens the list by itself
+            self.refresh_suggestions()
