@@ -600,3 +600,31 @@ async def test_a_game_search_that_answers_after_the_field_was_left_does_not_open
         await pilot.pause(1.5)
         assert picker.extra  # the search did answer
         assert not picker.is_open
+
+
+async def test_escape_while_a_send_is_under_way_keeps_the_focus_out_for_the_screen_keys(
+    make_app, demo_service
+):
+    from rankterm.tui.screens.dashboard import DashboardScreen
+
+    from .pilot import late_client
+
+    client, transport = late_client(demo_service)
+    async with make_app(client=client).run_test(size=(80, 24)) as pilot:
+        screen = await open_form(pilot)
+        await quick_fill(pilot, "Catan", [(["Elena"], 1, "10"), (["Ada"], 2, "8")])
+        transport.delay = 0.6  # the service answers the send late
+        await pilot.press("ctrl+s")
+        await pilot.pause(0.05)
+        assert screen.sending
+        await pilot.press("escape")  # before the answer: the letters are the screens' again
+        for _ in range(100):
+            if not screen.sending:
+                break
+            await pilot.pause(0.05)
+        await settle(pilot)
+        assert screen.last_answer is not None and screen.last_answer.accepted_count == 1
+        assert screen.focused is None  # the answer did not put the cursor back in a field
+        await pilot.press("d")
+        await settle(pilot)
+        assert isinstance(pilot.app.screen, DashboardScreen)

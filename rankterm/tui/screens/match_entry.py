@@ -126,6 +126,8 @@ class MatchEntryScreen(RanktermScreen):
         self.last_answer: BatchOutcome | None = None
         """What became of the last batch sent or checked: one `Outcome` per match."""
         self.sending = False
+        self.left_field = 0
+        """How many times Escape took the focus out of the form: a send that ends after one leaves it out."""
         """True while a batch is on its way: a second send waits (it would race the first)."""
         self.editing: str | None = None
         """The external id of the outbox entry loaded by `edit_entry`: sending replaces that entry."""
@@ -335,6 +337,7 @@ class MatchEntryScreen(RanktermScreen):
 
     def action_leave_field(self) -> None:
         """Take the focus out of the form, so that the app's one-letter screen keys work."""
+        self.left_field += 1
         self.set_focus(None)
 
     def action_bot(self) -> None:
@@ -512,6 +515,7 @@ class MatchEntryScreen(RanktermScreen):
         `checked` yet first looks for the same match recorded in the last 30 minutes, and asks if found."""
         form = self.form
         was_focused = self.focused
+        left = self.left_field
         form.loading = True  # the loading cover may take the focus away (when, depends on timing)
         self.sending = True
         matches = [p.match for p in pending]
@@ -523,7 +527,7 @@ class MatchEntryScreen(RanktermScreen):
                 found = next(((p, twin) for p, twin in twins if twin is not None), None)
                 if found is not None:
                     form.loading = False
-                    if self.focused is None and was_focused is not None and was_focused.is_attached:
+                    if self._lost_focus(was_focused, left):
                         self.set_focus(was_focused)
                     self._ask_about_twin(pending, *found, now)
                     return
@@ -547,10 +551,20 @@ class MatchEntryScreen(RanktermScreen):
         named = self._report(pending, batch)
         # The cursor rests on the field a rejection names (M003: the external id), else where it was before
         # the send: never nowhere, whenever the loading cover happened to take it.
-        if named is None and self.focused is None and was_focused is not None and was_focused.is_attached:
+        if named is None and self._lost_focus(was_focused, left):
             named = was_focused
         if named is not None and named.focusable:
             self.set_focus(named)
+
+    def _lost_focus(self, was_focused: Widget | None, left: int) -> bool:
+        """Whether the focus went from `was_focused` without the person asking (the loading cover took it),
+        rather than by Escape (counted from `left`), after which the screen's letters are theirs."""
+        return (
+            self.focused is None
+            and self.left_field == left
+            and was_focused is not None
+            and was_focused.is_attached
+        )
 
     def _replace_edited(self, pending: list[Pending]) -> None:
         """The form's match fixes the outbox entry `editing`: it takes that entry's place (under its new
