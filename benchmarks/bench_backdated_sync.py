@@ -23,12 +23,12 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from rankterm.api.client import RankingClient  # noqa: E402
-from rankterm.api.mirror import Mirror  # noqa: E402
-from rankterm.api.models import DATE_FORMAT, NewFaction, NewMatch, Weight  # noqa: E402
+from rankterm.client.client import RankingClient  # noqa: E402
+from rankterm.client.mirror import Mirror  # noqa: E402
 from rankterm.server.app import create_app  # noqa: E402
 from rankterm.server.seed import DEMO_KEY, DEMO_SECRET, seed_demo  # noqa: E402
 from rankterm.server.store import Store  # noqa: E402
+from rankterm.wire.models import DATE_FORMAT, NewFaction, NewMatch, Weight  # noqa: E402
 
 
 async def one(template: Store, days: float) -> str:

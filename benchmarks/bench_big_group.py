@@ -42,9 +42,9 @@ from rankterm.testing.terminal import PtySeat, room_env  # noqa: E402
 EFFECT_CHILD = """
 import asyncio, statistics, sys, time
 from pathlib import Path
-from rankterm.api.client import RankingClient
-from rankterm.api.effect import match_effect
-from rankterm.api.mirror import Mirror
+from rankterm.client.client import RankingClient
+from rankterm.stats.effect import match_effect
+from rankterm.client.mirror import Mirror
 
 async def main(url, key, secret, mirror_path, scope):
     client = RankingClient(url, key=key, secret=secret, mirror=Mirror(Path(mirror_path), scope))

@@ -133,9 +133,9 @@ WRITERS = {
 
 async def child(path: Path, batch: int, disk: bool) -> dict:
     """One import in this process: returns its figures."""
-    from rankterm.api.client import RankingClient
-    from rankterm.api.importing import MapFile, open_source, plan_import, send_plan
-    from rankterm.api.outbox import Outbox, OutboxSender
+    from rankterm.client.client import RankingClient
+    from rankterm.importing import MapFile, open_source, plan_import, send_plan
+    from rankterm.outbox.outbox import Outbox, OutboxSender
     from rankterm.server.app import create_app
     from rankterm.server.quota import QuotaLimits
     from rankterm.server.store import Store
@@ -182,7 +182,7 @@ def run(path: Path, batch: int, disk: bool) -> dict:
 
 
 def _sample_match(i: int):
-    from rankterm.api.new_match import NewFaction, NewMatch
+    from rankterm.wire.new_match import NewFaction, NewMatch
 
     factions = [
         NewFaction(players=[f"P{(i + k) % 20:010d}"], rank=k + 1, points=str(100 - k)) for k in range(4)
@@ -195,7 +195,7 @@ def _sample_match(i: int):
 def _timed_outbox(disk: bool, n: int, how: str) -> float:
     """Seconds to queue (`how` add, add_many) or to settle (settle: in batches of 10, in doubt then sent) `n`
     matches in a fresh outbox on disk or in memory."""
-    from rankterm.api.outbox import Outbox
+    from rankterm.outbox.outbox import Outbox
 
     work = Path(tempfile.mkdtemp(prefix="bench-outbox-"))
     outbox = Outbox(work / "outbox.db" if disk else None, scope="bench")
@@ -229,7 +229,7 @@ def outbox_figures(n: int, runs: int) -> None:
     """Print the outbox's own cost: `n` matches on disk and in memory, median of `runs`, and the ratio."""
     import statistics
 
-    from rankterm.api.outbox import Outbox
+    from rankterm.outbox.outbox import Outbox
 
     steps = [("add", "queue, one at a time (add)"), ("add_many", "queue, 100 at a time (add_many)")]
     steps.append(("settle", "settle in batches of 10 (sender)"))

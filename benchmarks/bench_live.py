@@ -27,7 +27,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from rankterm.api.client import RankingClient  # noqa: E402
+from rankterm.client.client import RankingClient  # noqa: E402
 from rankterm.config import Config  # noqa: E402
 from rankterm.server.seed import DEMO_KEY, DEMO_SECRET, demo_app  # noqa: E402
 from rankterm.testing.live import UvicornThread  # noqa: E402

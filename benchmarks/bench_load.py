@@ -40,11 +40,11 @@ from pathlib import Path
 
 import httpx
 
-from rankterm.api.client import RankingClient
-from rankterm.api.errors import QuotaError, RanktermError
-from rankterm.api.models import NewFaction, NewMatch
-from rankterm.api.transport import http_client
+from rankterm.client.client import RankingClient
+from rankterm.client.transport import http_client
 from rankterm.testing.live import start_serve
+from rankterm.wire.errors import QuotaError, RanktermError
+from rankterm.wire.models import NewFaction, NewMatch
 
 BACKOFF_FIRST = 0.25
 BACKOFF_MOST = 8.0

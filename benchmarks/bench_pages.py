@@ -12,9 +12,9 @@ Ways, each timed `--runs` times (interleaved), medians printed:
 - one after another: ``players_page(1)``, ``players_page(2)``, … (one request in flight);
 - bounded: ``players()`` with a fixed window of `--bounded` in flight (the client before the adaptive
   window: ``RankingClient(concurrency=8, max_concurrency=8)``);
-- adaptive: ``players()`` with the client's defaults (`rankterm.api.paging`).
+- adaptive: ``players()`` with the client's defaults (`rankterm.client.paging`).
 
-Each client is on the httpx client a `RankingClient` makes for itself (`rankterm.api.transport.http_client`:
+Each client is on the httpx client a `RankingClient` makes for itself (`rankterm.client.transport.http_client`:
 its pool, its limits), with event hooks added to count the requests in flight.
 
 For each: the median time, its speed-up over one after another, the calls made (must equal the pages),
@@ -49,9 +49,9 @@ from pathlib import Path
 import httpx
 import uvicorn
 
-from rankterm.api import paging
-from rankterm.api.client import RankingClient
-from rankterm.api.transport import http_client
+from rankterm.client import paging
+from rankterm.client.client import RankingClient
+from rankterm.client.transport import http_client
 from rankterm.server.app import create_app
 from rankterm.server.store import Store
 

@@ -62,13 +62,13 @@ from pathlib import Path
 
 import httpx
 
-from rankterm.api.models import DATE_FORMAT, NewFaction, NewMatch, Weight
 from rankterm.server import schema
 from rankterm.server.app import create_app
 from rankterm.server.matches import MAX_BATCH, game_subset_key
 from rankterm.server.quota import QuotaLimits
 from rankterm.server.store import Store
 from rankterm.testing.old_schema import downgrade
+from rankterm.wire.models import DATE_FORMAT, NewFaction, NewMatch, Weight
 
 BATCH = MAX_BATCH  # 100
 EDGE = 2_000  # matches timed at the start and at the end

@@ -26,8 +26,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from rankterm.api.models import NewFaction, NewMatch, Weight  # noqa: E402
 from rankterm.server.seed import DEMO_KEY, DEMO_SECRET  # noqa: E402
+from rankterm.wire.models import NewFaction, NewMatch, Weight  # noqa: E402
 
 KEYS = {"match": "n", "dashboard": "d", "rankings": "r", "matches": "m", "players": "p", "board": "b"}
 LIMIT = 600.0
@@ -66,13 +66,13 @@ def stop(process: subprocess.Popen) -> None:
 
 async def one_run(tmp: Path, away: float, screen: str) -> float:
     """Seconds from the service listening again to the seat's outbox holding nothing pending."""
-    from rankterm.api.auth import TokenCache
-    from rankterm.api.client import RankingClient
-    from rankterm.api.ids import service_scope
-    from rankterm.api.mirror import Mirror
     from rankterm.cli import make_outbox
+    from rankterm.client.auth import TokenCache
+    from rankterm.client.client import RankingClient
+    from rankterm.client.mirror import Mirror
     from rankterm.config import Config, mirror_path, token_cache_path
     from rankterm.tui.app import RanktermApp
+    from rankterm.wire.ids import service_scope
 
     db, port = tmp / "service.db", free_port()
     base_url = f"http://127.0.0.1:{port}/"

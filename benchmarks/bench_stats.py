@@ -27,15 +27,15 @@ import tempfile
 import time
 from pathlib import Path
 
-from rankterm.api.client import RankingClient
-from rankterm.api.mirror import Mirror
-from rankterm.api.models import NewFaction, NewMatch
-from rankterm.api.stats import game_figures, head_to_head, player_figures, source
-from rankterm.api.stats.history import player_history
-from rankterm.api.stats.source import game_matches, group_matches, held_matches, player_matches, sync_group
+from rankterm.client.client import RankingClient
+from rankterm.client.mirror import Mirror
 from rankterm.server.app import create_app
 from rankterm.server.quota import QuotaLimits
 from rankterm.server.store import Store
+from rankterm.stats import game_figures, head_to_head, player_figures, source
+from rankterm.stats.history import player_history
+from rankterm.stats.source import game_matches, group_matches, held_matches, player_matches, sync_group
+from rankterm.wire.models import NewFaction, NewMatch
 
 GAMES = [("Catan", "ffa"), ("Wingspan", "ffa"), ("Ticket to Ride", "ffa"), ("Patchwork", "duel"),
          ("7 Wonders Duel", "duel"), ("Tichu", "teams"), ("Pandemic", "coop"), ("Spirit Island", "coop")]  # fmt: skip

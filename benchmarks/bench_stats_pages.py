@@ -35,16 +35,16 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from bench_stats import BIG, GAMES, plan
 
-from rankterm.api.client import RankingClient
-from rankterm.api.ids import service_scope
-from rankterm.api.mirror import Mirror
-from rankterm.api.stats import budget
-from rankterm.api.stats.history import player_history
-from rankterm.api.stats.source import held_roster, sync_group
+from rankterm.client.client import RankingClient
+from rankterm.client.mirror import Mirror
 from rankterm.config import Config
 from rankterm.server.app import create_app
 from rankterm.server.quota import QuotaLimits
 from rankterm.server.store import Store
+from rankterm.stats import budget
+from rankterm.stats.history import player_history
+from rankterm.stats.source import held_roster, sync_group
+from rankterm.wire.ids import service_scope
 
 URL = "http://bench.rankterm/"
 LIMITS = QuotaLimits(calls_per_hour=BIG, calls_per_year=BIG, matches_per_hour=BIG, matches_per_day=BIG,
@@ -142,7 +142,7 @@ async def settle(pilot) -> None:
 async def one_run(store: Store, key: str, secret: str, work: Path, row: int) -> dict[str, float | int | str]:
     from textual.widgets import DataTable
 
-    from rankterm.api.stats import source
+    from rankterm.stats import source
     from rankterm.tui.app import RanktermApp
     from rankterm.tui.screens.stats.player_page import PlayerPageScreen, PlayerStory
 

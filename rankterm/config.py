@@ -1,7 +1,6 @@
 """Profiles and settings in `config.toml`, and where rankterm keeps its files.
 
-Paths come from platformdirs (`RANKTERM_CONFIG`, `RANKTERM_CACHE_DIR` and `RANKTERM_DATA_DIR` override them,
-which is what the tests use). The file is read with tomllib and written with tomli-w, atomically and with
+Paths come from `rankterm.paths`. The file is read with tomllib and written with tomli-w, atomically and with
 mode 0600 since it may hold a secret. A malformed file gives one line naming the file, the line when known,
 and the problem; a missing file means no profiles yet.
 
@@ -28,34 +27,14 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
-import platformdirs
 import tomli_w
 
-from rankterm.api.auth import write_private
-from rankterm.api.errors import ConfigError
-from rankterm.api.ids import service_scope
-from rankterm.api.localtime import SeatZone, seat_zone, zone_problem
-from rankterm.api.transport import address_problem
-
-APP_NAME = "rankterm"
-
-
-def config_path() -> Path:
-    if env := os.environ.get("RANKTERM_CONFIG"):
-        return Path(env).expanduser()
-    return platformdirs.user_config_path(APP_NAME) / "config.toml"
-
-
-def cache_dir() -> Path:
-    if env := os.environ.get("RANKTERM_CACHE_DIR"):
-        return Path(env).expanduser()
-    return platformdirs.user_cache_path(APP_NAME)
-
-
-def data_dir() -> Path:
-    if env := os.environ.get("RANKTERM_DATA_DIR"):
-        return Path(env).expanduser()
-    return platformdirs.user_data_path(APP_NAME)
+from rankterm.client.auth import write_private
+from rankterm.client.transport import address_problem
+from rankterm.paths import cache_dir, config_path, data_dir
+from rankterm.wire.errors import ConfigError
+from rankterm.wire.ids import service_scope
+from rankterm.wire.localtime import SeatZone, seat_zone, zone_problem
 
 
 def token_cache_path() -> Path:

@@ -143,7 +143,7 @@ def screen_exists(module: str) -> bool:
 
 
 async def shoot(name: str, steps: Steps, size: tuple[int, int], out: Path) -> Path:
-    from rankterm.api.client import RankingClient
+    from rankterm.client.client import RankingClient
     from rankterm.config import Config, Profile
     from rankterm.server.seed import demo_app
     from rankterm.tui.app import RanktermApp

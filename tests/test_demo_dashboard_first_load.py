@@ -7,7 +7,7 @@ import threading
 
 import pytest
 
-from rankterm.api.client import RankingClient
+from rankterm.client.client import RankingClient
 from rankterm.config import Config
 from rankterm.tui.screens import dashboard
 from rankterm.tui.screens.dashboard import DashboardScreen

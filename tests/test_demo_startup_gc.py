@@ -70,8 +70,8 @@ def test_a_failed_build_gives_the_collector_back(collector, monkeypatch, tmp_pat
 
 
 def test_a_demo_group_that_could_not_be_built_gives_the_collector_back(collector, monkeypatch):
-    from rankterm.api.errors import RanktermError
     from rankterm.cli import app
+    from rankterm.wire.errors import RanktermError
 
     def broken(clock=None):
         raise RanktermError("The demo group could not be built.")

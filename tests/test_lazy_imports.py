@@ -87,7 +87,7 @@ def _loaded(modules: list[str], names: tuple[str, ...]) -> list[str]:
 def test_the_app_on_a_remote_service_loads_none_of_the_service(tmp_path):
     seen = _run(CHILD, tmp_path)
     assert seen["screen"] == "MatchesScreen"  # the three screens were opened
-    assert "rankterm.api.client" in seen["modules"]  # the check below can see what was imported
+    assert "rankterm.client.client" in seen["modules"]  # the check below can see what was imported
     assert _loaded(seen["modules"], NEVER_ON_A_REMOTE) == []
 
 

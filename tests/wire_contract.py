@@ -3,7 +3,7 @@
 WIRE.md ("Resources as they are read", "Pages"): the embedded service answers with exactly the documented
 keys, nested objects included; a public client (rankade-py) builds its objects from them with keyword
 arguments, so one key too many or too few breaks it. The key sets here are the models' wire aliases
-(`rankterm.api.models`, as ``to_wire()`` names them), never typed again. A rankings page's are the service's
+(`rankterm.wire.models`, as ``to_wire()`` names them), never typed again. A rankings page's are the service's
 own cut (`rankterm.server.wire.RANKINGS_PAGE_KEYS`): its model also reads a count key, which a rankings page
 never carries.
 
@@ -16,7 +16,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from rankterm.api.models import (
+from rankterm.server.wire import RANKINGS_PAGE_KEYS as SERVED_RANKINGS_PAGE_KEYS
+from rankterm.wire.models import (
     Faction,
     Game,
     Match,
@@ -34,7 +35,6 @@ from rankterm.api.models import (
     Subset,
     WireModel,
 )
-from rankterm.server.wire import RANKINGS_PAGE_KEYS as SERVED_RANKINGS_PAGE_KEYS
 
 
 def wire_keys(model: type[WireModel]) -> frozenset[str]:

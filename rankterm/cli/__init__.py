@@ -25,8 +25,8 @@ import pkgutil
 import sys
 
 from rankterm import __version__
-from rankterm.api.errors import RanktermError
 from rankterm.cli.app import build_app, make_demo_client, make_outbox, make_profile_client
+from rankterm.wire.errors import RanktermError
 
 __all__ = ["build_app", "main", "make_demo_client", "make_outbox", "make_profile_client"]
 

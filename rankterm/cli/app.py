@@ -8,16 +8,16 @@ import argparse
 import sys
 from typing import TYPE_CHECKING
 
-from rankterm.api.errors import RanktermError
+from rankterm.wire.errors import RanktermError
 
 if TYPE_CHECKING:
     from collections.abc import Callable
 
-    from rankterm.api.auth import Token, TokenCache
-    from rankterm.api.client import RankingClient
-    from rankterm.api.outbox import Outbox
     from rankterm.cli.startup import GcPause
+    from rankterm.client.auth import Token, TokenCache
+    from rankterm.client.client import RankingClient
     from rankterm.config import Profile
+    from rankterm.outbox.outbox import Outbox
     from rankterm.tui.app import RanktermApp
 
 
@@ -63,8 +63,8 @@ def make_demo_client(clock=None) -> RankingClient:
     first read does not wait for the service to check the secret."""
     import time
 
-    from rankterm.api.auth import Token
-    from rankterm.api.client import RankingClient
+    from rankterm.client.auth import Token
+    from rankterm.client.client import RankingClient
     from rankterm.server.seed import demo_app, demo_token
 
     app, key, secret = demo_app(clock=clock)
@@ -83,8 +83,8 @@ def make_demo_client(clock=None) -> RankingClient:
 
 def _held_token(token: Token) -> TokenCache:
     """A token cache in memory holding one token (the demo's, minted in-process). The class is made here,
-    not at the top, so that `rankterm.api.auth` (tempfile, tomli_w: ~60 ms) is imported only for a client."""
-    from rankterm.api.auth import TokenCache
+    not at the top, so that `rankterm.client.auth` (tempfile, tomli_w: ~60 ms) is imported only for a client."""
+    from rankterm.client.auth import TokenCache
 
     class HeldToken(TokenCache):
         def __init__(self, held: Token | None) -> None:
@@ -105,11 +105,11 @@ def make_profile_client(profile: Profile) -> RankingClient:
     A mirror file that could not be used is replaced (or kept in memory); `client.mirror.problem` says so in
     one sentence, which is also logged.
     """
-    from rankterm.api.auth import TokenCache
-    from rankterm.api.client import RankingClient
-    from rankterm.api.ids import service_scope
-    from rankterm.api.mirror import Mirror
+    from rankterm.client.auth import TokenCache
+    from rankterm.client.client import RankingClient
+    from rankterm.client.mirror import Mirror
     from rankterm.config import mirror_path, token_cache_path
+    from rankterm.wire.ids import service_scope
 
     return RankingClient(
         profile.base_url,
@@ -125,8 +125,8 @@ def make_profile_client(profile: Profile) -> RankingClient:
 
 def make_outbox(client: RankingClient, demo: bool) -> Outbox:
     """The outbox for a client: on disk under the data dir for a real service, in memory for the demo."""
-    from rankterm.api.outbox import Outbox
     from rankterm.config import outbox_path
+    from rankterm.outbox.outbox import Outbox
 
     path = None if demo else outbox_path()
     return Outbox(path, scope=client.scope)

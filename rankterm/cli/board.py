@@ -16,8 +16,8 @@ import argparse
 import sys
 from typing import TYPE_CHECKING
 
-from rankterm.api.errors import RanktermError
 from rankterm.cli.common import add_source_arguments, profile_name
+from rankterm.wire.errors import RanktermError
 
 if TYPE_CHECKING:
     from rankterm.tui.app import RanktermApp

@@ -36,12 +36,12 @@ import sys
 from collections.abc import Awaitable, Callable, Iterable, Sequence
 from typing import IO, TYPE_CHECKING, Any
 
-from rankterm.api.errors import ApiError, Offline, RanktermError
-from rankterm.api.text import ascii_digits, display_safe
+from rankterm.wire.errors import ApiError, Offline, RanktermError
+from rankterm.wire.text import ascii_digits, display_safe
 
 if TYPE_CHECKING:
-    from rankterm.api.client import RankingClient
-    from rankterm.api.localtime import SeatZone
+    from rankterm.client.client import RankingClient
+    from rankterm.wire.localtime import SeatZone
 
 EXIT_OK, EXIT_REFUSED, EXIT_USAGE, EXIT_OFFLINE = 0, 1, 2, 3
 

@@ -5,7 +5,7 @@ JSON document (format `rankterm-export`, version 1), or with `--format csv` one 
     rankterm --profile home export plays.csv --format csv
     rankterm export - --demo | jq '.counts'      `-` writes to stdout
 
-The format, and how the matches come oldest first while only a page is held, are in `rankterm.api.export`.
+The format, and how the matches come oldest first while only a page is held, are in `rankterm.importing.export`.
 On a terminal a line on stderr counts the matches written. The file is written through a temporary file
 beside it and renamed only once complete: FILE is never half written (a failed export leaves it as it was).
 Exit codes as every headless command: 0, 1 refused by the service, 2 usage (or FILE cannot be written),
@@ -18,7 +18,6 @@ import argparse
 import sys
 from typing import IO, TYPE_CHECKING, cast
 
-from rankterm.api.text import display_safe, display_safe_lines
 from rankterm.cli.common import (
     EXIT_OK,
     UsageError,
@@ -28,9 +27,10 @@ from rankterm.cli.common import (
     run_headless,
     source_name,
 )
+from rankterm.wire.text import display_safe, display_safe_lines
 
 if TYPE_CHECKING:
-    from rankterm.api.client import RankingClient
+    from rankterm.client.client import RankingClient
 
 ORDER = 60
 
@@ -48,7 +48,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 async def run_export(client: RankingClient, args: argparse.Namespace) -> int:
-    from rankterm.api.export import export, export_to_path, public_url
+    from rankterm.importing.export import export, export_to_path, public_url
 
     group = {"name": source_name(args), "service": public_url(client.base_url)}
     if args.file == "-":

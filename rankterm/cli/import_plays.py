@@ -7,7 +7,7 @@ group, through the outbox.
     rankterm --profile home import league.json         a group exported with `rankterm export`
     rankterm import plays.csv --demo                   try it on an in-process demo group
 
-The kind of each file is told by its content (rankterm/api/importing/detect.py). Several files are read in
+The kind of each file is told by its content (rankterm/importing/detect.py). Several files are read in
 one run and their plays sent together, oldest first; a play found in two files (the same external id) is
 counted once. BG Stats times are local times with no zone: they are read in this machine's zone, or in
 `--tz ZONE` (a zoneinfo name), and the dry run says which. The dry run (always shown; with `--dry-run`
@@ -49,9 +49,9 @@ from rankterm.cli.common import (
 )
 
 if TYPE_CHECKING:
-    from rankterm.api.client import RankingClient
-    from rankterm.api.importing import ImportReport, Plan
-    from rankterm.api.outbox import Outbox
+    from rankterm.client.client import RankingClient
+    from rankterm.importing import ImportReport, Plan
+    from rankterm.outbox.outbox import Outbox
 
 ORDER = 61
 
@@ -95,11 +95,11 @@ def _say(text: str) -> None:
 
 
 async def run_import(client: RankingClient, args: argparse.Namespace) -> int:
-    from rankterm.api.importing import load_map, open_source, plan_import
-    from rankterm.api.importing.plays import zone_named
-    from rankterm.api.importing.report import nothing_recorded
-    from rankterm.api.text import display_safe
     from rankterm.cli.app import make_outbox
+    from rankterm.importing import load_map, open_source, plan_import
+    from rankterm.importing.plays import zone_named
+    from rankterm.importing.report import nothing_recorded
+    from rankterm.wire.text import display_safe
 
     zone = zone_named(args.tz) if args.tz is not None else None
     sources = [open_source(path) for path in args.files]
@@ -129,7 +129,7 @@ async def run_import(client: RankingClient, args: argparse.Namespace) -> int:
                 return EXIT_OK
             report = await _send(plan, client, outbox)
             if args.format == "json":  # one document: the dry run and what was sent
-                from rankterm.api.importing.report import as_json, report_json
+                from rankterm.importing.report import as_json, report_json
 
                 emit_json({"dryRun": as_json(plan), "sent": report_json(report)})
         return _exit(report)
@@ -156,8 +156,8 @@ class _Reading:
 
 def show_plan(plan: Plan, fmt: str) -> None:
     """The dry run: JSON on stdout, or sentences and tables."""
-    from rankterm.api.importing.report import as_json, sections, summary
-    from rankterm.api.text import display_safe
+    from rankterm.importing.report import as_json, sections, summary
+    from rankterm.wire.text import display_safe
 
     if fmt == "json":
         emit_json({"dryRun": as_json(plan)})
@@ -173,9 +173,9 @@ def show_plan(plan: Plan, fmt: str) -> None:
 
 
 async def _send(plan: Plan, client: RankingClient, outbox: Outbox) -> ImportReport:
-    from rankterm.api.importing import send_plan
-    from rankterm.api.importing.report import outcome
-    from rankterm.api.outbox import OutboxSender
+    from rankterm.importing import send_plan
+    from rankterm.importing.report import outcome
+    from rankterm.outbox.outbox import OutboxSender
 
     say: Callable[[str], None] = _say
 
@@ -207,7 +207,7 @@ async def _send(plan: Plan, client: RankingClient, outbox: Outbox) -> ImportRepo
 
 
 def _exit(report: ImportReport) -> int:
-    from rankterm.api.errors import Offline
+    from rankterm.wire.errors import Offline
 
     if isinstance(report.stopped, Offline):
         return EXIT_OFFLINE

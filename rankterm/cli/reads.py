@@ -22,8 +22,6 @@ from collections.abc import Callable, Sequence
 from functools import partial
 from typing import TYPE_CHECKING, Any
 
-from rankterm.api.localtime import DATE_FORMAT, SeatZone, parse_wire_date
-from rankterm.api.result_line import TIE_SEP, by_place
 from rankterm.cli.common import (
     EXIT_OK,
     Lines,
@@ -39,10 +37,12 @@ from rankterm.cli.common import (
     shown_zone,
     subset_id,
 )
+from rankterm.wire.localtime import DATE_FORMAT, SeatZone, parse_wire_date
+from rankterm.wire.result_line import TIE_SEP, by_place
 
 if TYPE_CHECKING:
-    from rankterm.api.client import RankingClient
-    from rankterm.api.models import Faction, Match, RankingRow
+    from rankterm.client.client import RankingClient
+    from rankterm.wire.models import Faction, Match, RankingRow
 
 ORDER = 20
 
@@ -174,7 +174,7 @@ def match_table_row(match: Match, zone: SeatZone) -> list[Any]:
 
 
 async def read_matches(client: RankingClient, args: argparse.Namespace) -> int:
-    from rankterm.api.export import matches_newest_first, matches_page
+    from rankterm.importing.export import matches_newest_first, matches_page
 
     where = f" of subset {args.subset}" if args.subset else ""
     page = None

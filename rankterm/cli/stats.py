@@ -18,7 +18,6 @@ import argparse
 from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
-from rankterm.api.localtime import DATE_FORMAT, UTC_ZONE, SeatZone
 from rankterm.cli.common import (
     EXIT_OK,
     UsageError,
@@ -29,10 +28,11 @@ from rankterm.cli.common import (
     run_headless,
     shown_zone,
 )
+from rankterm.wire.localtime import DATE_FORMAT, UTC_ZONE, SeatZone
 
 if TYPE_CHECKING:
-    from rankterm.api.client import RankingClient
-    from rankterm.api.models import Player
+    from rankterm.client.client import RankingClient
+    from rankterm.wire.models import Player
 
 ORDER = 30
 
@@ -76,13 +76,13 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 async def _synced(client: RankingClient) -> None:
-    from rankterm.api.stats.source import sync_group
+    from rankterm.stats.source import sync_group
 
     await sync_group(client, max_age=0, offline_ok=False)
 
 
 async def _player(client: RankingClient, query: str) -> Player:
-    from rankterm.api.stats.lookup import find_player
+    from rankterm.stats.lookup import find_player
 
     return find_player(await client.players(), query)
 
@@ -99,9 +99,9 @@ def _ree(value: float) -> str:
 
 
 async def player_command(client: RankingClient, args: argparse.Namespace) -> int:
-    from rankterm.api.stats.documents import player_document
-    from rankterm.api.stats.figures import player_figures
-    from rankterm.api.stats.source import player_matches
+    from rankterm.stats.documents import player_document
+    from rankterm.stats.figures import player_figures
+    from rankterm.stats.source import player_matches
 
     await _synced(client)
     player = await _player(client, args.player)
@@ -145,9 +145,9 @@ async def player_command(client: RankingClient, args: argparse.Namespace) -> int
 
 
 async def h2h_command(client: RankingClient, args: argparse.Namespace) -> int:
-    from rankterm.api.stats.documents import h2h_document
-    from rankterm.api.stats.figures import head_to_head
-    from rankterm.api.stats.source import player_matches
+    from rankterm.stats.documents import h2h_document
+    from rankterm.stats.figures import head_to_head
+    from rankterm.stats.source import player_matches
 
     await _synced(client)
     a = await _player(client, args.a)
@@ -199,10 +199,10 @@ async def h2h_command(client: RankingClient, args: argparse.Namespace) -> int:
 
 
 async def game_command(client: RankingClient, args: argparse.Namespace) -> int:
-    from rankterm.api.stats.documents import game_document
-    from rankterm.api.stats.figures import game_figures
-    from rankterm.api.stats.lookup import find_game
-    from rankterm.api.stats.source import game_matches
+    from rankterm.stats.documents import game_document
+    from rankterm.stats.figures import game_figures
+    from rankterm.stats.lookup import find_game
+    from rankterm.stats.source import game_matches
 
     await _synced(client)
     game = find_game(await client.games(), args.game)
@@ -245,10 +245,10 @@ def _since(args: argparse.Namespace, now: float, zone: SeatZone) -> datetime:
 
 
 async def tonight_command(client: RankingClient, args: argparse.Namespace) -> int:
-    from rankterm.api.stats.documents import tonight_document
-    from rankterm.api.stats.figures import tonight
-    from rankterm.api.stats.history import ReeAround, ree_around
-    from rankterm.api.stats.source import matches_since
+    from rankterm.stats.documents import tonight_document
+    from rankterm.stats.figures import tonight
+    from rankterm.stats.history import ReeAround, ree_around
+    from rankterm.stats.source import matches_since
 
     if not 0 <= args.quota_share <= 1:
         raise UsageError("--quota-share: give a share from 0 to 1 (0.25 is a quarter).")

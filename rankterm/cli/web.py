@@ -30,7 +30,7 @@ import sys
 import time
 from typing import TYPE_CHECKING, Any
 
-from rankterm.api.errors import RanktermError
+from rankterm.wire.errors import RanktermError
 
 if TYPE_CHECKING:
     from aiohttp import web

@@ -2,7 +2,7 @@
 
 Every answer is WIRE.md's envelope: HTTP 200 ``{"success": payload}``, or ``{"errors": [{"code",
 "message"}]}`` with the code's status (R001 500, R002 404, R003 400, A001 401, A002 403, M001/M002 400,
-Q… 429). Payloads are built with the models of `rankterm.api.models` (``to_wire()``), so the client and
+Q… 429). Payloads are built with the models of `rankterm.wire.models` (``to_wire()``), so the client and
 the service read and write one wire. Nothing escapes as a traceback: an unexpected exception is logged
 here and answered R001.
 
@@ -35,13 +35,13 @@ from starlette.responses import JSONResponse, Response
 from starlette.types import Receive, Scope, Send
 
 import rankterm
-from rankterm.api.endpoints import ENDPOINTS, Method
-from rankterm.api.text import ascii_digits
 from rankterm.server import quota, tokens
 from rankterm.server.asgi import ServiceApp, in_thread, read_body
 from rankterm.server.quota import QuotaBook, QuotaLimits
 from rankterm.server.store import Client, Store
 from rankterm.server.wire import RANKINGS_PAGE_KEYS, Fault, format_time, only_keys
+from rankterm.wire.endpoints import ENDPOINTS, Method
+from rankterm.wire.text import ascii_digits
 
 __all__ = ["create_app", "error_response", "success_response"]
 

@@ -29,8 +29,8 @@ from starlette.responses import Response
 from starlette.routing import Match, Route
 from starlette.types import Receive, Scope, Send
 
-from rankterm.api.text import ascii_digits
 from rankterm.server.wire import Fault
+from rankterm.wire.text import ascii_digits
 
 __all__ = ["METHODS", "ServiceApp", "in_thread", "read_body", "request_path"]
 

@@ -18,9 +18,9 @@ from functools import cache
 from importlib import resources
 from typing import Any
 
-from rankterm.api.models import WEIGHTS, Game, Weight
 from rankterm.server.conn import Conn
 from rankterm.server.wire import Fault
+from rankterm.wire.models import WEIGHTS, Game, Weight
 
 GAME_COLUMNS = "id, name, weight, bgg_id, thumbnail, medium_image"
 G_COLUMNS = ", ".join("g." + c for c in GAME_COLUMNS.split(", "))

@@ -1,7 +1,7 @@
 """New matches: judged one by one (M-codes), then recorded with their subsets and ratings in one go.
 
 `judge` reads every item of a batch with `read_match` (the client's own judge, so both sides read the wire
-and the rules of a valid match the same way: M002, M004, M006 … M010, see rankterm/api/new_match.py; M010,
+and the rules of a valid match the same way: M002, M004, M006 … M010, see rankterm/wire/new_match.py; M010,
 a date more than 5 minutes ahead, is judged by the service's clock) and adds what only the store can tell;
 `Recorder` stores the accepted matches, puts each in the main subset and in its game's subset (made with
 the game's first match), and rates it in both.
@@ -37,11 +37,11 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from rankterm.api.models import NAME_GAME, NAME_VERSUS, Game, NewFaction, NewMatch
-from rankterm.api.new_match import Problem, read_match
 from rankterm.server import games, players, rankings
 from rankterm.server.conn import Conn
 from rankterm.server.wire import Fault
+from rankterm.wire.models import NAME_GAME, NAME_VERSUS, Game, NewFaction, NewMatch
+from rankterm.wire.new_match import Problem, read_match
 
 MAX_BATCH = 100
 MAIN_SUBSET = "main"

@@ -13,10 +13,10 @@ import sqlite3
 from collections.abc import Iterable, Iterator, Sequence
 from typing import Any
 
-from rankterm.api.models import Player, PlayersPage
 from rankterm.server.conn import Conn
 from rankterm.server.tokens import random_id
 from rankterm.server.wire import PAGE_SIZE, Fault, page_bounds, total_pages
+from rankterm.wire.models import Player, PlayersPage
 
 PLAYER_COLUMNS = "id, ghost, username, display_name, icon"
 MAX_NAME = 50

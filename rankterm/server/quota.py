@@ -26,9 +26,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass, fields, replace
 from typing import Final, TypeAlias
 
-from rankterm.api.models import QUOTA_FIELDS
 from rankterm.server.conn import Conn
 from rankterm.server.wire import Fault
+from rankterm.wire.models import QUOTA_FIELDS
 
 CALLS = "calls"
 MATCHES = "matches"

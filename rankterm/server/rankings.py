@@ -57,12 +57,12 @@ from datetime import UTC, datetime
 from functools import lru_cache
 from typing import NamedTuple
 
-from rankterm.api.models import Player, RankingRow
 from rankterm.server import rating
 from rankterm.server.conn import PG_MARK, Conn
 from rankterm.server.schema import SNAPSHOT_EVERY
 from rankterm.server.snapshots import SnapshotCache, from_snapshot_above, position_key
 from rankterm.server.wire import format_time
+from rankterm.wire.models import Player, RankingRow
 
 BOT_PREFIX = "bot:"
 STATUS_WINDOW_DAYS = 30

@@ -1,4 +1,4 @@
-"""Read side of matches, subsets and rankings, built with the wire models of `rankterm.api.models`.
+"""Read side of matches, subsets and rankings, built with the wire models of `rankterm.wire.models`.
 
 Every list is read through an index: a page of matches is a range of ``subset_matches`` (newest first),
 a subset's counts and the ids of its first and last match are columns of its row (those two read
@@ -15,13 +15,13 @@ from collections.abc import Iterable, Sequence
 
 from pydantic import TypeAdapter
 
-from rankterm.api.models import WEIGHTS, Faction, Game, Match, MatchesPage, RankingsPage, Subset, Weight
-from rankterm.api.wire import Number
 from rankterm.server import games, rankings, snapshots
 from rankterm.server.conn import Conn
 from rankterm.server.matches import MAIN_SUBSET
 from rankterm.server.players import load_players
 from rankterm.server.wire import PAGE_SIZE, Fault, page_bounds, total_pages
+from rankterm.wire.fields import Number
+from rankterm.wire.models import WEIGHTS, Faction, Game, Match, MatchesPage, RankingsPage, Subset, Weight
 
 _MATCH_COLUMNS = (
     "id, external_id, date, registration_date, number, summary, type, draw, weight, game_id, notes, name"

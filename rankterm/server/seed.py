@@ -31,7 +31,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 import rankterm
-from rankterm.config import cache_dir
+from rankterm.paths import cache_dir
 from rankterm.server import tokens
 from rankterm.server.app import create_app
 from rankterm.server.store import Store
@@ -91,8 +91,8 @@ def _add_nights(
 ) -> None:
     """Send the planned matches night by night (batches of at most `MAX_BATCH`), each registered
     `REGISTERED_AFTER` seconds after the night's last match, but never after `latest`."""
-    from rankterm.api.models import NewFaction, NewMatch, Weight
     from rankterm.server.matches import MAX_BATCH
+    from rankterm.wire.models import NewFaction, NewMatch, Weight
 
     items = [
         NewMatch(

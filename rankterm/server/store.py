@@ -27,7 +27,12 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from rankterm.api.models import (
+from rankterm.server import games, matches, players, quota, reads, schema, tokens
+from rankterm.server.conn import Conn
+from rankterm.server.quota import QuotaBook, QuotaLimits, Setting
+from rankterm.server.snapshots import SnapshotCache
+from rankterm.server.wire import Fault, format_time
+from rankterm.wire.models import (
     Game,
     MatchesPage,
     MatchOutcome,
@@ -39,11 +44,6 @@ from rankterm.api.models import (
     RankingsPage,
     Subset,
 )
-from rankterm.server import games, matches, players, quota, reads, schema, tokens
-from rankterm.server.conn import Conn
-from rankterm.server.quota import QuotaBook, QuotaLimits, Setting
-from rankterm.server.snapshots import SnapshotCache
-from rankterm.server.wire import Fault, format_time
 
 __all__ = ["Client", "Store"]
 

@@ -11,7 +11,7 @@ import time
 from datetime import UTC, datetime
 from typing import Any
 
-from rankterm.api.models import DATE_FORMAT
+from rankterm.wire.models import DATE_FORMAT
 
 PAGE_SIZE = 25
 """Rows per page of every paginated list (WIRE.md: 25 seen)."""

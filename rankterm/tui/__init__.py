@@ -1,1 +1,1 @@
-"""The Textual terminal app. Talks to the service through `rankterm.api.client` only."""
+"""The Textual terminal app. Talks to the service through `rankterm.client.client` only."""

@@ -31,7 +31,6 @@ from textual.reactive import reactive
 from textual.screen import Screen
 from textual.worker import Worker, WorkerState
 
-from rankterm.api.errors import AuthError, RanktermError
 from rankterm.config import Config, save_config
 from rankterm.tui.app_keys import AppKeys
 from rankterm.tui.base import RanktermScreen, toast
@@ -39,13 +38,14 @@ from rankterm.tui.screens import SCREENS, screen_factory
 from rankterm.tui.text import error_sentence, plain_str
 from rankterm.tui.themes import DEFAULT_THEME, load_themes
 from rankterm.tui.timers import guard_timers
+from rankterm.wire.errors import AuthError, RanktermError
 
 if TYPE_CHECKING:  # the service layer is imported when a service is opened, not at start
-    from rankterm.api.client import RankingClient
-    from rankterm.api.models import NewMatch
+    from rankterm.client.client import RankingClient
     from rankterm.config import Profile
     from rankterm.tui.outbox_runner import OutboxFactory, OutboxRunner, Recorded
     from rankterm.tui.recency import Recent
+    from rankterm.wire.models import NewMatch
 
 MODE_NAMES: tuple[str, ...] = tuple(SCREENS)
 CLIENT_MODES = frozenset(MODE_NAMES) - {"login"}

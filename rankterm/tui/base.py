@@ -32,11 +32,11 @@ from textual.css.query import NoMatches
 from textual.screen import Screen
 from textual.widgets import Static
 
-from rankterm.api.errors import AuthError, RanktermError
 from rankterm.tui.text import error_sentence, plain, plain_str
+from rankterm.wire.errors import AuthError, RanktermError
 
 if TYPE_CHECKING:
-    from rankterm.api.client import RankingClient
+    from rankterm.client.client import RankingClient
     from rankterm.tui.app import RanktermApp
 
 Kind = Literal["info", "ok", "warning", "error"]

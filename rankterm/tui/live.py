@@ -59,11 +59,11 @@ from typing import TYPE_CHECKING, Any
 from textual.signal import Signal
 from textual.timer import Timer
 
-from rankterm.api.errors import Offline, QuotaError, RanktermError
+from rankterm.wire.errors import Offline, QuotaError, RanktermError
 
 if TYPE_CHECKING:
-    from rankterm.api.client import RankingClient
-    from rankterm.api.models import Quota
+    from rankterm.client.client import RankingClient
+    from rankterm.wire.models import Quota
 
 LIVE_MODES = frozenset({"dashboard", "rankings", "matches", "players", "board"})
 """The modes whose screen follows the room: the probe runs while one of them is shown, with nothing over it."""

@@ -11,7 +11,7 @@ whatever screen is shown. Its first answer reaches the client's reachability lis
 the app's (`RanktermApp._reachable`) sends what is pending and revalidates the screen: the outbox empties
 seconds after the service answers again, however long it was gone. A failed knock changes nothing on screen.
 
-`record` gives one `Outcome` per match (rankterm/api/outcome.py), the same type a dry run gives; `sending`
+`record` gives one `Outcome` per match (rankterm/outbox/outcome.py), the same type a dry run gives; `sending`
 says whether a send is under way (for quitting: a match in flight may already be recorded).
 
 `create_ghost` makes a ghost player through the outbox too: queued on disk first, then sent at once. When the
@@ -26,11 +26,11 @@ from collections.abc import Callable, Sequence
 
 from textual.timer import Timer
 
-from rankterm.api.client import RankingClient
-from rankterm.api.errors import AuthError, Offline, QuotaError, RanktermError
-from rankterm.api.models import NewMatch, Player
-from rankterm.api.outbox import Entry, GhostEntry, Outbox, OutboxSender, SendReport, State
-from rankterm.api.outcome import BatchOutcome, Outcome, OutcomeState
+from rankterm.client.client import RankingClient
+from rankterm.outbox.outbox import Entry, GhostEntry, Outbox, OutboxSender, SendReport, State
+from rankterm.outbox.outcome import BatchOutcome, Outcome, OutcomeState
+from rankterm.wire.errors import AuthError, Offline, QuotaError, RanktermError
+from rankterm.wire.models import NewMatch, Player
 
 RETRY_DELAYS = (5.0, 15.0, 30.0, 60.0, 120.0, 300.0)
 """Seconds between automatic retries of a send that failed (the last one repeats); while the service cannot

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import NamedTuple
 
-from rankterm.api.models import Match
+from rankterm.wire.models import Match
 
 
 class Recent(NamedTuple):

@@ -4,7 +4,7 @@ Names, notes, game names, search text, reasons and anything else that came from 
 go through `plain()`: the result is a Textual `Content` that is never read as markup (so `[/]` or `[b]` in a
 name is shown as typed and cannot crash a widget) with every control character made visible (ESC as "␛"), so
 nothing can move the cursor or retitle the terminal. A line break inside a name is shown as "⏎" before it gets
-here: the app's client reads every text through `display_safe` (rankterm/api/text.py), which keeps a name on
+here: the app's client reads every text through `display_safe` (rankterm/wire/text.py), which keeps a name on
 one line, and tables do the same to every cell; a newline given to `plain()` is ours (lines joined) and kept.
 Widgets take a `Content` wherever they take a string: `Static.update`, `Label`, `border_title`, `Option`
 prompts. `notify` takes a plain string: give it `plain_str(text)` with `markup=False`, or use `say()` on a
@@ -18,8 +18,8 @@ from __future__ import annotations
 
 from textual.content import Content
 
-from rankterm.api.errors import RanktermError
-from rankterm.api.text import display_safe_lines
+from rankterm.wire.errors import RanktermError
+from rankterm.wire.text import display_safe_lines
 
 
 def plain_str(text: object) -> str:

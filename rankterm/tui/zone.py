@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from rankterm.api.localtime import SeatZone, seat_zone
+from rankterm.wire.localtime import SeatZone, seat_zone
 
 
 def shown_zone(node: Any) -> SeatZone:

@@ -18,13 +18,13 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from rankterm.api import export as export_module
-from rankterm.api.client import RankingClient
-from rankterm.api.errors import Offline
-from rankterm.api.export import CSV_COLUMNS, GroupChanging, matches_oldest_first
-from rankterm.api.models import MatchesPage, NewFaction, NewMatch
 from rankterm.cli import main, make_demo_client
+from rankterm.client.client import RankingClient
+from rankterm.importing import export as export_module
+from rankterm.importing.export import CSV_COLUMNS, GroupChanging, matches_oldest_first
 from rankterm.testing.live import start_serve
+from rankterm.wire.errors import Offline
+from rankterm.wire.models import MatchesPage, NewFaction, NewMatch
 
 
 @pytest.fixture

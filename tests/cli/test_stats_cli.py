@@ -10,16 +10,16 @@ import json
 import httpx
 import pytest
 
-from rankterm.api.client import RankingClient
-from rankterm.api.models import Match, NewFaction, NewMatch
-from rankterm.api.stats import game_figures, head_to_head, player_figures
-from rankterm.api.stats.documents import game_document, h2h_document, player_document
 from rankterm.cli import main, parser
 from rankterm.cli.common import run_headless
 from rankterm.cli.stats import player_command
+from rankterm.client.client import RankingClient
 from rankterm.server.app import create_app
 from rankterm.server.seed import demo_app
 from rankterm.server.store import Store
+from rankterm.stats import game_figures, head_to_head, player_figures
+from rankterm.stats.documents import game_document, h2h_document, player_document
+from rankterm.wire.models import Match, NewFaction, NewMatch
 
 PLAYER_KEYS = {
     "player", "played", "wins", "draws", "losses", "win_rate", "current_streak", "longest_streak", "form",

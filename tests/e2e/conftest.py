@@ -34,12 +34,10 @@ from typing import Any
 import httpx
 import pytest
 
-from rankterm.api.auth import TokenCache
-from rankterm.api.client import RankingClient
-from rankterm.api.ids import service_scope
-from rankterm.api.mirror import Mirror
-from rankterm.api.models import Game, NewFaction, NewMatch, Player, RankingRow, RankingsPage, Weight
 from rankterm.cli import make_outbox
+from rankterm.client.auth import TokenCache
+from rankterm.client.client import RankingClient
+from rankterm.client.mirror import Mirror
 from rankterm.config import Config, mirror_path, token_cache_path
 from rankterm.server.app import create_app
 from rankterm.server.rankings import NEWCOMER_REE
@@ -48,6 +46,8 @@ from rankterm.server.store import Store
 from rankterm.testing.clock import SettableClock
 from rankterm.testing.live import UvicornThread
 from rankterm.tui.app import RanktermApp
+from rankterm.wire.ids import service_scope
+from rankterm.wire.models import Game, NewFaction, NewMatch, Player, RankingRow, RankingsPage, Weight
 from tests.seat_env import use_home
 from tests.server.pg_cluster import Missing, cluster
 

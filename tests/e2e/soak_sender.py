@@ -12,8 +12,8 @@ import sys
 
 import httpx
 
-from rankterm.api.client import RankingClient
-from rankterm.api.outbox import Outbox, OutboxSender, State
+from rankterm.client.client import RankingClient
+from rankterm.outbox.outbox import Outbox, OutboxSender, State
 from rankterm.testing.faults import FaultyTransport
 
 

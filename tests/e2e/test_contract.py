@@ -15,8 +15,10 @@ import jwt
 import pytest
 
 import rankterm
-from rankterm.api.auth import Token, TokenCache
-from rankterm.api.errors import (
+from rankterm.client.auth import Token, TokenCache
+from rankterm.server.quota import QuotaLimits
+from rankterm.testing.clock import T0
+from rankterm.wire.errors import (
     AuthError,
     BadRequest,
     MatchRejected,
@@ -24,15 +26,13 @@ from rankterm.api.errors import (
     QuotaError,
     ServiceError,
 )
-from rankterm.api.models import (
+from rankterm.wire.models import (
     NAME_VERSUS,
     NewFaction,
     NewMatch,
     Player,
     Weight,
 )
-from rankterm.server.quota import QuotaLimits
-from rankterm.testing.clock import T0
 
 from .conftest import Clock, check_deltas, check_standings, duel, ghosts, participants
 

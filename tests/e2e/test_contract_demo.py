@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import pytest
 
-from rankterm.api.auth import TokenCache
-from rankterm.api.models import NewFaction, NewMatch, Weight
+from rankterm.client.auth import TokenCache
+from rankterm.wire.models import NewFaction, NewMatch, Weight
 
 from .conftest import check_deltas, check_standings, participants
 

@@ -11,11 +11,11 @@ from __future__ import annotations
 
 import pytest
 
-from rankterm.api.models import RankingRow
 from rankterm.config import Config
 from rankterm.tui.app import RanktermApp
 from rankterm.tui.screens.match_entry import MatchEntryScreen
 from rankterm.tui.screens.rankings import RankingsScreen
+from rankterm.wire.models import RankingRow
 from tests.tui.conftest import _new_demo_service, fixed_ids
 from tests.tui.pilot import add_players, fill_row, keys, open_form, pick_game, settle
 

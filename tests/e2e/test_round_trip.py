@@ -1,4 +1,4 @@
-"""Round trip (issue 12): the demo group exported with `rankterm.api.export`, imported into an empty
+"""Round trip (issue 12): the demo group exported with `rankterm.importing.export`, imported into an empty
 `rankterm serve` (a fresh store served by uvicorn on a real socket, a new group with its API client, as
 `rankterm serve` makes them) through the outbox, and the standings after the last match are identical in the
 main subset and in every game's (every player's ree, change, belt, title, status, and the places; see
@@ -13,16 +13,16 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from rankterm.api.client import RankingClient
-from rankterm.api.export import export_to_path
-from rankterm.api.importing import open_source, plan_import, send_plan
-from rankterm.api.models import RankingRow
-from rankterm.api.outbox import Outbox, OutboxSender
+from rankterm.client.client import RankingClient
+from rankterm.importing import open_source, plan_import, send_plan
+from rankterm.importing.export import export_to_path
+from rankterm.outbox.outbox import Outbox, OutboxSender
 from rankterm.server.app import create_app
 from rankterm.server.seed import seed_demo
 from rankterm.server.store import Store
 from rankterm.testing.clock import SettableClock
 from rankterm.testing.live import UvicornThread
+from rankterm.wire.models import RankingRow
 
 
 def standing(rows: list[RankingRow]) -> dict[str, Any]:
@@ -72,7 +72,7 @@ async def test_export_the_demo_import_into_an_empty_serve_same_standings(tmp_pat
     server.start()
     target = RankingClient(server.base_url, key=new_key, secret=new_secret, clock=clock)
     # The outbox in memory: on disk each entry is synced (several fsyncs a match), which this test, about the
-    # standings, does not need; tests/api/test_import_plan.py imports through an outbox file.
+    # standings, does not need; tests/importing/test_import_plan.py imports through an outbox file.
     outbox = Outbox(None, scope=target.scope)
     try:
         source = open_source(export)

@@ -10,14 +10,14 @@ import stat
 import pytest
 
 from rankterm import config as cfg
-from rankterm.api.auth import TokenCache
-from rankterm.api.client import RankingClient
-from rankterm.api.errors import AuthError
-from rankterm.api.models import NewMatch
-from rankterm.api.outbox import Outbox
 from rankterm.cli import make_profile_client
+from rankterm.client.auth import TokenCache
+from rankterm.client.client import RankingClient
+from rankterm.outbox.outbox import Outbox
 from rankterm.server.app import create_app
 from rankterm.server.store import Store
+from rankterm.wire.errors import AuthError
+from rankterm.wire.models import NewMatch
 
 SECRET = "sup3r-s3cret-value"
 
@@ -39,7 +39,7 @@ def test_config_token_cache_and_outbox_are_private(tmp_path, monkeypatch):
     os.umask(0o022)
     path = cfg.save_config(cfg.Config(profiles={"h": cfg.Profile(base_url="http://x.test/", secret=SECRET)}))
     cache = TokenCache(tmp_path / "cache" / "tokens.toml")
-    from rankterm.api.auth import Token
+    from rankterm.client.auth import Token
 
     cache.save("http://x.test/", "k", Token.parse("t"))
     box = Outbox(tmp_path / "data" / "outbox.db", "scope")

@@ -13,12 +13,12 @@ import sys
 import time
 from pathlib import Path
 
-from rankterm.api.models import NewFaction, NewMatch
-from rankterm.api.outbox import Outbox, State
+from rankterm.outbox.outbox import Outbox, State
 from rankterm.server.app import create_app
 from rankterm.server.quota import QuotaLimits
 from rankterm.server.store import Store
 from rankterm.testing.live import serve_in_thread
+from rankterm.wire.models import NewFaction, NewMatch
 
 SENDER = Path(__file__).with_name("soak_sender.py")
 TOTAL = 500

@@ -13,10 +13,10 @@ from datetime import UTC, datetime
 
 import pytest
 
-from rankterm.api.ids import is_local_id
 from rankterm.testing.clock import SettableClock
 from rankterm.tui.app import RanktermApp
 from rankterm.tui.screens.outbox import OutboxScreen
+from rankterm.wire.ids import is_local_id
 from tests.e2e.conftest import club_seat, demo_on_socket, demo_reader
 from tests.seat_env import use_home
 from tests.tui.pilot import make_ghost, open_form, record_waiting, settle

@@ -9,9 +9,9 @@ from dataclasses import replace
 
 import pytest
 
-from rankterm.api.models import QUOTA_FIELDS
 from rankterm.server.app import create_app
 from rankterm.server.quota import QuotaLimits, parse_settings, percent
+from rankterm.wire.models import QUOTA_FIELDS
 
 from .conftest import Api, _client, duel
 

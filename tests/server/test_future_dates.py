@@ -1,5 +1,5 @@
 """The service judges a match's date against its own clock: more than 5 minutes ahead is M010 (the rule the
-form and the importer judge by, `rankterm.api.new_match.future_date_problem`); any past date is kept."""
+form and the importer judge by, `rankterm.wire.new_match.future_date_problem`); any past date is kept."""
 
 from __future__ import annotations
 

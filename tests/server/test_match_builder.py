@@ -4,9 +4,9 @@ from their wire form: equal in every view, points read as numbers, on both engin
 
 from __future__ import annotations
 
-from rankterm.api.models import Match
 from rankterm.server import reads
 from rankterm.server.store import Store
+from rankterm.wire.models import Match
 
 from .conftest import Api
 

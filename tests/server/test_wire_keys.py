@@ -12,7 +12,7 @@ that too.
 
 from __future__ import annotations
 
-from rankterm.api.models import QUOTA_FIELDS
+from rankterm.wire.models import QUOTA_FIELDS
 from tests.wire_contract import (
     ANSWER_KEYS,
     ERROR_KEYS,

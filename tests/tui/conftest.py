@@ -20,7 +20,7 @@ from typing import Any
 import httpx
 import pytest
 
-from rankterm.api.client import RankingClient
+from rankterm.client.client import RankingClient
 from rankterm.config import Config, Profile
 from rankterm.testing.faults import FaultyTransport
 from tests.seat_env import use_home, utc_seat  # noqa: F401  (utc_seat, autouse: every TUI test runs in UTC)

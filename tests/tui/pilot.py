@@ -14,13 +14,13 @@ from textual.keys import REPLACED_KEYS, _character_to_key, _get_unicode_name_fro
 from textual.pilot import Pilot
 from textual.worker import WorkerCancelled
 
-from rankterm.api.client import RankingClient
-from rankterm.api.models import NewFaction, NewMatch, Weight
+from rankterm.client.client import RankingClient
 from rankterm.testing.transports import LateTransport
 from rankterm.tui.dialogs.ask_line import AskDialog
 from rankterm.tui.screens.match_entry import MatchEntryScreen
 from rankterm.tui.screens.players import PlayersScreen
 from rankterm.tui.widgets.match_form.faction_row import FactionRow
+from rankterm.wire.models import NewFaction, NewMatch, Weight
 
 
 def keys(text: str) -> list[str]:

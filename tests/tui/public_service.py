@@ -15,7 +15,7 @@ from urllib.parse import parse_qs
 
 import httpx
 
-from rankterm.api.client import RankingClient
+from rankterm.client.client import RankingClient
 
 BASE_URL = "http://public.example/"
 EXTRA = {"unknownKey": "[b]x[/b]", "anotherOne": 1}

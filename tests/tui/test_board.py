@@ -9,13 +9,13 @@ import asyncio
 import pytest
 from textual.content import Content
 
-from rankterm.api.effect import match_effect, signed
-from rankterm.api.models import NewFaction, NewMatch
 from rankterm.cli import parser
 from rankterm.cli.board import build_board
+from rankterm.stats.effect import match_effect, signed
 from rankterm.tui.screens.board import BoardScreen
 from rankterm.tui.widgets.board.panels import LastMatchPanel, RecentPanel, StandingsPanel
 from rankterm.tui.widgets.board.podium import EffectBox, PodiumBox
+from rankterm.wire.models import NewFaction, NewMatch
 
 from .pilot import settle
 

@@ -6,10 +6,10 @@ import pytest
 from textual.app import App, ComposeResult
 from textual.widgets import Static
 
-from rankterm.api.errors import Offline, QuotaError
-from rankterm.api.models import Quota
 from rankterm.tui.screens.dashboard import DashboardScreen, humanize
 from rankterm.tui.widgets.usage_bar import UsageBar, usage_level
+from rankterm.wire.errors import Offline, QuotaError
+from rankterm.wire.models import Quota
 
 
 def test_usage_levels():

@@ -12,7 +12,7 @@ import asyncio
 from hypothesis import HealthCheck, Phase, example, given, settings
 from hypothesis import strategies as st
 
-from rankterm.api.new_match import read_match
+from rankterm.wire.new_match import read_match
 
 from .conftest import _new_demo_service, fixed_ids
 from .pilot import open_form, quick_fill, settle

@@ -9,13 +9,13 @@ from __future__ import annotations
 import pytest
 from textual.pilot import Pilot
 
-from rankterm.api.client import RankingClient
-from rankterm.api.models import NewFaction, NewMatch, Weight
+from rankterm.client.client import RankingClient
 from rankterm.tui.screens.games import GamesScreen
 from rankterm.tui.screens.matches import MatchesScreen
 from rankterm.tui.screens.rankings import RankingsScreen
 from rankterm.tui.widgets.status_line import StatusLine
 from rankterm.tui.widgets.subset_picker import SubsetPicker
+from rankterm.wire.models import NewFaction, NewMatch, Weight
 
 from .pilot import catan_duel, settle
 

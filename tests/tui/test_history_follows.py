@@ -12,12 +12,12 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from rankterm.api.effect import MatchEffect, PlayerEffect
-from rankterm.api.models import NewFaction, NewMatch, Weight
-from rankterm.api.stats.history import player_history
-from rankterm.api.stats.source import player_matches
+from rankterm.stats.effect import MatchEffect, PlayerEffect
+from rankterm.stats.history import player_history
+from rankterm.stats.source import player_matches
 from rankterm.tui.screens.stats.player_page import MAX_POINTS, PlayerStory
 from rankterm.tui.widgets.match_form.answer import effect_text
+from rankterm.wire.models import NewFaction, NewMatch, Weight
 
 from .pilot import settle
 from .test_stats_pages import open_leaders_page

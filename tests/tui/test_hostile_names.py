@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from textual.widgets import DataTable
 
-from rankterm.api.models import NewFaction, NewMatch
+from rankterm.wire.models import NewFaction, NewMatch
 
 from .pilot import settle
 
@@ -201,7 +201,7 @@ async def test_the_scoreboard_keeps_a_name_with_a_line_break_on_its_row(make_app
 
 
 def test_every_line_break_is_one_mark_and_only_our_newlines_are_kept():
-    from rankterm.api.text import display_safe, display_safe_lines
+    from rankterm.wire.text import display_safe, display_safe_lines
 
     for text in ("a\nb", "a\r\nb", "a\rb", "a\x85b", "a\u2028b", "a\u2029b"):
         assert display_safe(text) == "a⏎b", repr(text)

@@ -12,8 +12,6 @@ from typing import Any
 
 from textual.widgets import DataTable, Input
 
-from rankterm.api.models import NewFaction, NewMatch
-from rankterm.api.text import display_safe
 from rankterm.tui.dialogs.ask_line import AskDialog
 from rankterm.tui.dialogs.match_detail import MatchDetailScreen
 from rankterm.tui.dialogs.match_exists import MatchExistsDialog
@@ -21,6 +19,8 @@ from rankterm.tui.screens.stats.player_page import PlayerPageScreen
 from rankterm.tui.text import NONE
 from rankterm.tui.widgets.match_form.game_picker import GamePicker
 from rankterm.tui.widgets.match_form.player_picker import PlayerPicker
+from rankterm.wire.models import NewFaction, NewMatch
+from rankterm.wire.text import display_safe
 
 from .pilot import settle, workers_done
 from .public_service import public_client

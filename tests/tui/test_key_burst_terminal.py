@@ -13,11 +13,11 @@ from pathlib import Path
 
 import pytest
 
-from rankterm.api.client import RankingClient
-from rankterm.api.models import MatchesPage
+from rankterm.client.client import RankingClient
 from rankterm.server.seed import DEMO_KEY, DEMO_SECRET, demo_app
 from rankterm.testing.live import serve_in_thread
 from rankterm.testing.terminal import PtySeat, room_env
+from rankterm.wire.models import MatchesPage
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -15,9 +15,9 @@ import pytest
 from textual.pilot import Pilot
 from textual.widgets import Input
 
-from rankterm.api.models import Match
 from rankterm.tui.screens.dashboard import DashboardScreen
 from rankterm.tui.screens.login import LoginScreen
+from rankterm.wire.models import Match
 
 from .pilot import key_event, keys, open_form, pick_game, settle, type_at
 

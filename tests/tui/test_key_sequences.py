@@ -18,10 +18,10 @@ from pathlib import Path
 import httpx
 import pytest
 
-from rankterm.api.client import RankingClient
-from rankterm.api.models import Match
+from rankterm.client.client import RankingClient
 from rankterm.tui.screens.dashboard import DashboardScreen
 from rankterm.tui.screens.match_entry import MatchEntryScreen
+from rankterm.wire.models import Match
 
 from .conftest import DEMO_URL, frozen_clock
 from .pilot import open_form, sequence, settle, type_at

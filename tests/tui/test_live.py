@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from rankterm.api.client import RankingClient
+from rankterm.client.client import RankingClient
 from rankterm.config import Config
 from rankterm.server.quota import QuotaLimits
 from rankterm.testing.clock import T0, SettableClock

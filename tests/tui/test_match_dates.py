@@ -6,7 +6,7 @@ from datetime import UTC, datetime
 
 import httpx
 
-from rankterm.api.client import RankingClient
+from rankterm.client.client import RankingClient
 from rankterm.server.app import create_app
 from rankterm.server.seed import DEMO_KEY, DEMO_SECRET, demo_store
 from rankterm.testing.clock import SettableClock

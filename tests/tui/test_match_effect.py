@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import httpx
 
-from rankterm.api.client import RankingClient
-from rankterm.api.effect import match_effect
+from rankterm.client.client import RankingClient
+from rankterm.stats.effect import match_effect
 from rankterm.testing.faults import Fault, FaultyTransport
 from rankterm.tui.widgets.match_form.answer import WAITING
 

@@ -7,11 +7,11 @@ from __future__ import annotations
 
 import asyncio
 
-from rankterm.api.errors import ErrorItem, QuotaError
 from rankterm.tui.dialogs.confirm import ConfirmDialog
 from rankterm.tui.widgets.match_form.draft import DRAFT_EVERY
 from rankterm.tui.widgets.match_form.player_chip import PlayerChip
 from rankterm.tui.widgets.match_form.player_picker import PlayerPicker
+from rankterm.wire.errors import ErrorItem, QuotaError
 
 from .pilot import add_players, keys, match_count, open_form, quick_fill, settle
 

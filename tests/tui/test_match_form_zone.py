@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from textual.widgets import Label
 
-from rankterm.api.models import NewFaction, NewMatch, Weight
 from rankterm.config import Config
+from rankterm.wire.models import NewFaction, NewMatch, Weight
 
 from .pilot import date_refused, open_form, quick_fill, settle
 

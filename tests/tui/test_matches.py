@@ -5,10 +5,10 @@ from __future__ import annotations
 from textual.pilot import Pilot
 from textual.widgets import DataTable
 
-from rankterm.api.models import Faction, Match, Player
 from rankterm.tui.dialogs.match_detail import MatchDetailScreen
 from rankterm.tui.dialogs.match_exists import MatchExistsDialog
 from rankterm.tui.screens.matches import MatchesScreen, fit_summary, one_line_summary, summary_parts
+from rankterm.wire.models import Faction, Match, Player
 from tests.tui.pilot import keys, settle
 
 

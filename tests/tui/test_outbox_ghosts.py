@@ -9,15 +9,15 @@ from urllib.parse import parse_qs
 
 import httpx
 
-from rankterm.api.client import RankingClient
-from rankterm.api.ids import is_local_id
-from rankterm.api.outbox import Entry, GhostEntry, State
+from rankterm.client.client import RankingClient
+from rankterm.outbox.outbox import Entry, GhostEntry, State
 from rankterm.server.app import create_app
 from rankterm.server.seed import DEMO_KEY, DEMO_SECRET, demo_store
 from rankterm.testing.faults import FaultyTransport
 from rankterm.tui.dialogs.ask_line import AskDialog
 from rankterm.tui.dialogs.confirm import ConfirmDialog
 from rankterm.tui.screens.outbox import OutboxScreen
+from rankterm.wire.ids import is_local_id
 
 from .conftest import DEMO_URL, frozen_clock
 from .pilot import keys, make_ghost, open_form, record_waiting, settle

@@ -3,9 +3,9 @@ and two players of one name are told apart."""
 
 from __future__ import annotations
 
-from rankterm.api.models import Game, Match, Player
 from rankterm.tui.recency import Recent, recent_play
 from rankterm.tui.widgets.match_form.player_picker import PlayerPicker, order_players
+from rankterm.wire.models import Game, Match, Player
 
 from .conftest import settle
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from textual.widgets import Input, Static
 
-from rankterm.api.client import RankingClient
+from rankterm.client.client import RankingClient
 from rankterm.config import config_path
 from tests.tui.pilot import settle
 

@@ -10,12 +10,12 @@ from __future__ import annotations
 from textual.pilot import Pilot
 from textual.widgets import DataTable, Input
 
-from rankterm.api.errors import ServiceError
-from rankterm.api.models import NewFaction, NewMatch, Subset, Weight
 from rankterm.tui.dialogs.player_matches import PlayerMatchesScreen
 from rankterm.tui.screens.rankings import RankingsScreen, parse_match_number
 from rankterm.tui.screens.stats.player_page import PlayerPageScreen
 from rankterm.tui.widgets.subset_picker import order_subsets
+from rankterm.wire.errors import ServiceError
+from rankterm.wire.models import NewFaction, NewMatch, Subset, Weight
 from tests.tui.pilot import crowd_catan, keys, settle
 
 

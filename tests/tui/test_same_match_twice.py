@@ -12,11 +12,11 @@ from collections.abc import Callable
 import httpx
 import pytest
 
-from rankterm.api.client import RankingClient
-from rankterm.api.models import NewFaction, NewMatch, Weight
+from rankterm.client.client import RankingClient
 from rankterm.testing.clock import T0, SettableClock
 from rankterm.testing.faults import FaultyTransport
 from rankterm.tui.dialogs.confirm import ConfirmDialog
+from rankterm.wire.models import NewFaction, NewMatch, Weight
 
 from .conftest import DEMO_URL
 from .pilot import match_count, open_form, quick_fill, settle

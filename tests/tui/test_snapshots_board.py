@@ -12,8 +12,8 @@ from collections.abc import Awaitable, Callable
 import pytest
 from textual.pilot import Pilot
 
-from rankterm.api.models import NewFaction, NewMatch
 from rankterm.tui.screens.board import BoardScreen
+from rankterm.wire.models import NewFaction, NewMatch
 
 from .pilot import settle
 

@@ -14,10 +14,9 @@ from rich.text import Text
 from textual.color import Color
 from textual.widgets import DataTable, Static
 
-from rankterm.api.models import NewFaction, NewMatch
-from rankterm.api.stats import game_figures, head_to_head, player_figures, source
-from rankterm.api.stats.rules import faction_of
-from rankterm.api.stats.source import group_matches
+from rankterm.stats import game_figures, head_to_head, player_figures, source
+from rankterm.stats.rules import faction_of
+from rankterm.stats.source import group_matches
 from rankterm.tui.dialogs.match_detail import MatchDetailScreen
 from rankterm.tui.dialogs.player_matches import PlayerMatchesScreen
 from rankterm.tui.screens.stats.game_page import GamePageScreen, GameStory
@@ -26,6 +25,7 @@ from rankterm.tui.screens.stats.mode import StatsScreen
 from rankterm.tui.screens.stats.player_page import PlayerPageScreen, PlayerStory
 from rankterm.tui.screens.stats.tonight import TonightView
 from rankterm.tui.widgets.chart import LineChart, even_indices, integer_ticks, nice_ticks
+from rankterm.wire.models import NewFaction, NewMatch
 from tests.tui.pilot import settle
 
 

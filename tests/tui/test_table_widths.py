@@ -20,7 +20,6 @@ from rich.cells import cell_len
 from rich.text import Text
 from textual.widgets import DataTable
 
-from rankterm.api.models import NewFaction, NewMatch, Player
 from rankterm.tui.dialogs.match_detail import MatchDetailScreen
 from rankterm.tui.dialogs.player_matches import PlayerMatchesScreen
 from rankterm.tui.screens.import_plays import ImportScreen
@@ -28,6 +27,7 @@ from rankterm.tui.screens.outbox import OutboxScreen
 from rankterm.tui.screens.players import PlayersScreen
 from rankterm.tui.screens.stats.head_to_head import GAME_WIDTH, HeadToHeadView
 from rankterm.tui.widgets.text_table import NAME_CELLS
+from rankterm.wire.models import NewFaction, NewMatch, Player
 
 from .pilot import settle
 

@@ -31,9 +31,9 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Label, Static
 
-from rankterm.api.errors import RanktermError
 from rankterm.tui.text import error_sentence, plain
 from rankterm.tui.widgets.form_input import FormInput
+from rankterm.wire.errors import RanktermError
 
 Warn = Callable[[str], Awaitable[str | None]]
 

@@ -12,11 +12,11 @@ from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import DataTable, Static
 
-from rankterm.api.localtime import UTC_ZONE, SeatZone
-from rankterm.api.models import Faction, Match
 from rankterm.tui.text import match_type_text, plain, plain_str, weight_text
 from rankterm.tui.widgets.text_table import TextTable, fill_table
 from rankterm.tui.zone import shown_zone
+from rankterm.wire.localtime import UTC_ZONE, SeatZone
+from rankterm.wire.models import Faction, Match
 
 
 def points_text(value: float | int | None) -> str:

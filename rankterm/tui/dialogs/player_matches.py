@@ -19,11 +19,11 @@ from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import DataTable, Static
 
-from rankterm.api.errors import RanktermError
-from rankterm.api.models import Faction, Match, MatchesPage, Player, Subset
 from rankterm.tui.text import error_sentence, plain
 from rankterm.tui.widgets.text_table import TextTable, fill_table
 from rankterm.tui.zone import shown_zone
+from rankterm.wire.errors import RanktermError
+from rankterm.wire.models import Faction, Match, MatchesPage, Player, Subset
 
 MAX_PAGES = 4
 """Pages of the subset's matches read at most (each costs a call against the quota)."""

@@ -4,7 +4,7 @@ TV or a spare laptop, readable from across a room.
 What it shows, for the main subset: a bar (the subset, the match the standings are after), the podium (the
 first three places, five from `view.WIDE` columns, the ree in big `Digits`; from `view.TALL` rows the last
 match's changes of ree in big type too), the rest of the standings, the
-last match with what it did to each player (rankterm/api/effect.py: the change of ree and of position, the
+last match with what it did to each player (rankterm/stats/effect.py: the change of ree and of position, the
 same figures the match form toasts) and the last five matches. The players of the last match are marked
 (bold, ▲/▼ and +ree, the podium box's border in the colour of their change).
 
@@ -34,9 +34,7 @@ from textual.containers import Horizontal, Vertical
 from textual.timer import Timer
 from textual.widgets import Static
 
-from rankterm.api.effect import EffectUnknown, match_effect
-from rankterm.api.errors import RanktermError
-from rankterm.api.models import Match, Subset
+from rankterm.stats.effect import EffectUnknown, match_effect
 from rankterm.tui.base import Kind, RanktermScreen, Where, task
 from rankterm.tui.text import error_sentence, styled
 from rankterm.tui.widgets.board.panels import LastMatchPanel, RecentPanel, StandingsPanel
@@ -45,9 +43,11 @@ from rankterm.tui.widgets.board.view import TALL, WIDE, BoardView, timestamp, wh
 from rankterm.tui.widgets.key_footer import KeyFooter
 from rankterm.tui.widgets.subset_picker import subset_title
 from rankterm.tui.zone import shown_zone
+from rankterm.wire.errors import RanktermError
+from rankterm.wire.models import Match, Subset
 
 if TYPE_CHECKING:
-    from rankterm.api.client import RankingClient
+    from rankterm.client.client import RankingClient
 
 CYCLE_FOR = 10 * 60.0
 """Seconds after the last match (recorded, or first seen by this board) during which the board cycles."""

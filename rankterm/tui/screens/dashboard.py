@@ -27,16 +27,16 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.widget import Widget
 from textual.widgets import Header, Static
 
-from rankterm.api.errors import Offline, RanktermError
-from rankterm.api.localtime import SeatZone, parse_wire_date
 from rankterm.tui.base import RanktermScreen, task
 from rankterm.tui.text import error_sentence, plain, styled
 from rankterm.tui.widgets.key_footer import KeyFooter
 from rankterm.tui.widgets.usage_bar import UsageBar
 from rankterm.tui.zone import shown_zone
+from rankterm.wire.errors import Offline, RanktermError
+from rankterm.wire.localtime import SeatZone, parse_wire_date
 
 if TYPE_CHECKING:
-    from rankterm.api.models import MatchStatus, Quota, ServiceStatus
+    from rankterm.wire.models import MatchStatus, Quota, ServiceStatus
 
 SPINNER_AFTER = 0.15
 """Seconds the first load waits before a panel still waiting shows a spinner."""
@@ -236,7 +236,7 @@ class DashboardScreen(RanktermScreen):
         """How a panel is shown from its kept answer `old` (the mirror's note), and when that answer was
         read; "not read yet" and None when nothing usable is kept. The Service panel says the service
         cannot be reached instead (`_say_unreachable`): a status read earlier is not the service's now."""
-        from rankterm.api.models import MatchStatus, Quota
+        from rankterm.wire.models import MatchStatus, Quota
 
         if panel_id == "dash-status":
             return partial(self._settle, panel_id, waiting), None

@@ -23,15 +23,15 @@ from textual.containers import Horizontal
 from textual.timer import Timer
 from textual.widgets import DataTable, Header, Input, Label, Static
 
-from rankterm.api.errors import NotFound, RanktermError
-from rankterm.api.models import Game
-from rankterm.api.text import ascii_digits
 from rankterm.tui.base import RanktermScreen, task
 from rankterm.tui.dialogs.ask_line import AskDialog
 from rankterm.tui.text import error_sentence, plain_str, weight_text
 from rankterm.tui.widgets.form_input import FormInput
 from rankterm.tui.widgets.key_footer import KeyFooter
 from rankterm.tui.widgets.text_table import TextTable, fill_table, list_screen_key
+from rankterm.wire.errors import NotFound, RanktermError
+from rankterm.wire.models import Game
+from rankterm.wire.text import ascii_digits
 
 SEARCH_DELAY = 0.3
 SEARCH_MIN = 2

@@ -2,7 +2,7 @@
 file or a rankterm export, checked first and sent through the outbox, as `rankterm import` does.
 
 Type the file's path (and, optionally, a map file: names of the file to the group's players, co-op and
-lowest-wins games; its shape is in rankterm/api/importing/mapping.py) and press Enter (or ctrl+y): the dry
+lowest-wins games; its shape is in rankterm/importing/mapping.py) and press Enter (or ctrl+y): the dry
 run reads the whole file and shows what it would do — the sentences of `report.summary` and, in tabs, the
 people, the games, the plays skipped and why, the first matches to record. Nothing is sent until ctrl+s: then
 the new games are made and the ghosts and matches go into the outbox and out to the service a chunk at a
@@ -22,14 +22,14 @@ from textual.binding import Binding
 from textual.containers import Horizontal
 from textual.widgets import Header, ProgressBar, Static, TabbedContent, TabPane
 
-from rankterm.api.errors import RanktermError
-from rankterm.api.importing import Plan, load_map, open_source, plan_import, send_plan
-from rankterm.api.importing.report import nothing_recorded, outcome, sections, summary
+from rankterm.importing import Plan, load_map, open_source, plan_import, send_plan
+from rankterm.importing.report import nothing_recorded, outcome, sections, summary
 from rankterm.tui.base import RanktermScreen, task
 from rankterm.tui.text import plain
 from rankterm.tui.widgets.form_input import FormInput
 from rankterm.tui.widgets.key_footer import KeyFooter
 from rankterm.tui.widgets.text_table import TextTable, fill_table
+from rankterm.wire.errors import RanktermError
 
 TABS = ("Players", "Games", "Skipped", "Matches to record")
 HINT = "Type the file's path and press Enter to check it; nothing is sent before ctrl+s."

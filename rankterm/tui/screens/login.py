@@ -24,13 +24,13 @@ from textual.containers import Grid, Horizontal, Vertical, VerticalScroll
 from textual.widgets import Button, Checkbox, Header, Input, Label, OptionList, Static
 from textual.widgets.option_list import Option
 
-from rankterm.api.client import RankingClient
-from rankterm.api.errors import RanktermError
+from rankterm.client.client import RankingClient
 from rankterm.config import Profile, save_config
 from rankterm.tui.base import RanktermScreen, task
 from rankterm.tui.text import error_sentence, plain
 from rankterm.tui.widgets.form_input import FormInput
 from rankterm.tui.widgets.key_footer import KeyFooter
+from rankterm.wire.errors import RanktermError
 
 DEMO_OPTION = "__demo__"
 

@@ -4,8 +4,8 @@ The form (`MatchForm`): game (type to filter the group's games, the catalogue se
 name ("Game name", "A vs B" or a custom text), notes, external id (generated, editable), and faction rows that
 can be added and removed (players as chips, rank pre-filled by row order, points, faction name, bot toggle).
 
-Nothing is sent until the form passes the one judge (rankterm/api/new_match.py). A sent match goes through the
-outbox (on disk before any request); what became of it is one `Outcome` per match (rankterm/api/outcome.py),
+Nothing is sent until the form passes the one judge (rankterm/wire/new_match.py). A sent match goes through the
+outbox (on disk before any request); what became of it is one `Outcome` per match (rankterm/outbox/outcome.py),
 the same for a dry run: accepted, rejected (with the service's sentences; the form stays as it was, the field
 a code names marked), or kept in the outbox while the service cannot be reached. Matches can be queued and
 sent as one batch. An empty date means the moment of recording (sending or queueing), by the client's clock.
@@ -44,9 +44,7 @@ from textual.timer import Timer
 from textual.widget import Widget
 from textual.widgets import Checkbox, Header, Input, Select
 
-from rankterm.api.errors import ErrorItem, RanktermError
-from rankterm.api.models import Game, Match, NewMatch, Player
-from rankterm.api.outcome import ALREADY_ACCEPTED, BatchOutcome, Outcome, OutcomeState, from_answer
+from rankterm.outbox.outcome import ALREADY_ACCEPTED, BatchOutcome, Outcome, OutcomeState, from_answer
 from rankterm.tui.base import RanktermScreen, task
 from rankterm.tui.dialogs.confirm import ConfirmDialog
 from rankterm.tui.text import error_sentence
@@ -59,6 +57,8 @@ from rankterm.tui.widgets.match_form.game_picker import GamePicker
 from rankterm.tui.widgets.match_form.player_picker import PlayerPicker
 from rankterm.tui.widgets.match_form.twin import find_twin, twin_question
 from rankterm.tui.zone import shown_zone
+from rankterm.wire.errors import ErrorItem, RanktermError
+from rankterm.wire.models import Game, Match, NewMatch, Player
 
 AFTER_ACCEPT = "ctrl+r rematch (same game and players) · ctrl+n new match"
 AFTER_REJECT = "The form is kept as it was: fix it and send again (ctrl+s)."

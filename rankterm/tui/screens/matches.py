@@ -28,9 +28,6 @@ from textual.binding import Binding
 from textual.containers import Horizontal
 from textual.widgets import DataTable, Header, Static
 
-from rankterm.api.errors import RanktermError
-from rankterm.api.models import Match, MatchesPage
-from rankterm.api.result_line import PLACE_SEP, TIE_SEP, places, result_line
 from rankterm.tui.base import task
 from rankterm.tui.dialogs.match_detail import MatchDetailScreen
 from rankterm.tui.dialogs.match_exists import MatchExistsDialog
@@ -41,6 +38,9 @@ from rankterm.tui.widgets.pager import Pager
 from rankterm.tui.widgets.subset_picker import SubsetPicker, subset_title
 from rankterm.tui.widgets.text_table import NAME_CELLS, TextTable, fill_table, fit_cell, room_for
 from rankterm.tui.zone import shown_zone
+from rankterm.wire.errors import RanktermError
+from rankterm.wire.models import Match, MatchesPage
+from rankterm.wire.result_line import PLACE_SEP, TIE_SEP, places, result_line
 
 RANK_SEP = PLACE_SEP
 """A single right-pointing angle quote between places: the better place first (ties share one: " = ")."""

@@ -25,9 +25,8 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.widgets import DataTable, Header, Static
 
-from rankterm.api.errors import RanktermError
-from rankterm.api.outbox import Entry, GhostEntry
-from rankterm.api.outcome import OutcomeState
+from rankterm.outbox.outbox import Entry, GhostEntry
+from rankterm.outbox.outcome import OutcomeState
 from rankterm.tui.base import RanktermScreen, task
 from rankterm.tui.dialogs.ask_line import AskDialog
 from rankterm.tui.dialogs.confirm import ConfirmDialog
@@ -36,6 +35,7 @@ from rankterm.tui.screens.match_entry import MatchEntryScreen, describe_errors
 from rankterm.tui.text import plain
 from rankterm.tui.widgets.key_footer import KeyFooter
 from rankterm.tui.widgets.text_table import TextTable, fill_table
+from rankterm.wire.errors import RanktermError
 
 STATE_STYLE = {
     OutcomeState.PENDING: "yellow",

@@ -8,7 +8,7 @@ list jumps to the page that holds them, with the cursor on their row; when the s
 is saved (a local player the match form offers at once) and made before the matches that name it. A name
 the group has already (ignoring case, accents and repeated spaces) is warned of first: Enter makes a second
 player of that name on purpose, Escape goes to the one there is. A ghost of exactly that name made
-meanwhile by another seat is taken rather than made twice (rankterm/api/outbox_ghosts.py), and said.
+meanwhile by another seat is taken rather than made twice (rankterm/outbox/ghosts.py), and said.
 
 Keys: [ / ] (or pageup / pagedown) previous / next page · / filter · ctrl+n new ghost player · F5 refresh.
 Keys typed before a page or the filter's rows arrive wait for them: `/ e l e Enter Enter` opens Elena, however
@@ -25,15 +25,15 @@ from textual.binding import Binding
 from textual.containers import Horizontal
 from textual.widgets import DataTable, Header, Input, Label, Static
 
-from rankterm.api.errors import RanktermError
-from rankterm.api.ids import is_local_id
-from rankterm.api.models import Player, PlayersPage
 from rankterm.tui.base import RanktermScreen, task
 from rankterm.tui.dialogs.ask_line import AskDialog
 from rankterm.tui.text import error_sentence
 from rankterm.tui.widgets.form_input import FormInput
 from rankterm.tui.widgets.key_footer import KeyFooter
 from rankterm.tui.widgets.text_table import NAME_CELLS, TextTable, fill_table, list_screen_key
+from rankterm.wire.errors import RanktermError
+from rankterm.wire.ids import is_local_id
+from rankterm.wire.models import Player, PlayersPage
 
 
 def fold(text: str) -> str:

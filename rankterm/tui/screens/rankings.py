@@ -22,9 +22,6 @@ from textual.binding import Binding
 from textual.containers import Horizontal
 from textual.widgets import DataTable, Header, Input, Label, Static
 
-from rankterm.api.errors import RanktermError
-from rankterm.api.models import RankingRow, RankingsPage, Subset
-from rankterm.api.text import ascii_digits
 from rankterm.tui.screens.subset_paged import SubsetPagedScreen
 from rankterm.tui.text import NONE, label_text
 from rankterm.tui.widgets.form_input import FormInput
@@ -33,6 +30,9 @@ from rankterm.tui.widgets.pager import Pager
 from rankterm.tui.widgets.subset_picker import SubsetPicker, subset_title
 from rankterm.tui.widgets.text_table import TextTable, fill_table, type_ahead
 from rankterm.tui.zone import shown_zone
+from rankterm.wire.errors import RanktermError
+from rankterm.wire.models import RankingRow, RankingsPage, Subset
+from rankterm.wire.text import ascii_digits
 
 COLUMNS = ("Pos", "Δ", "Player", "Ree", "ΔRee", "Belt", "Title", "Status")
 

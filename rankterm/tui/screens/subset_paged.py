@@ -16,12 +16,12 @@ from textual import events, on
 from textual.binding import Binding
 from textual.widgets import Select
 
-from rankterm.api.errors import Offline, RanktermError
 from rankterm.tui.base import RanktermScreen, task
 from rankterm.tui.text import error_sentence
 from rankterm.tui.widgets.pager import Pager
 from rankterm.tui.widgets.subset_picker import SubsetPicker
 from rankterm.tui.widgets.text_table import TextTable, list_screen_key
+from rankterm.wire.errors import Offline, RanktermError
 
 PAGES = Binding.Group("Pages")
 """[ and ] read as one item in the footer: "[ ] Pages"."""

@@ -12,8 +12,8 @@ from collections.abc import Iterable
 from rich.text import Text
 from textual.widgets import Select
 
-from rankterm.api.models import Subset
 from rankterm.tui.text import plain_str
+from rankterm.wire.models import Subset
 
 
 def order_subsets(subsets: Iterable[Subset]) -> list[Subset]:

@@ -33,7 +33,7 @@ from textual.screen import Screen
 from textual.widgets import DataTable, Input
 from textual.widgets.data_table import RowDoesNotExist
 
-from rankterm.api.text import display_safe
+from rankterm.wire.text import display_safe
 
 
 def one_line_cell(cell: Any) -> Any:

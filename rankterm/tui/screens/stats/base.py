@@ -17,14 +17,14 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from textual.binding import Binding
 
-from rankterm.api.errors import Offline, RanktermError
-from rankterm.api.models import Match
-from rankterm.api.stats.source import sync_group
+from rankterm.stats.source import sync_group
 from rankterm.tui.base import Kind, RanktermScreen, Where, task
 from rankterm.tui.text import error_sentence
+from rankterm.wire.errors import Offline, RanktermError
+from rankterm.wire.models import Match
 
 if TYPE_CHECKING:
-    from rankterm.api.client import RankingClient
+    from rankterm.client.client import RankingClient
 
 
 def matches_key(matches: list[Match]) -> tuple[int, int]:

@@ -9,9 +9,9 @@ from collections.abc import Sequence
 
 from rich.text import Text
 
-from rankterm.api.models import Match
-from rankterm.api.stats.source import Roster
+from rankterm.stats.source import Roster
 from rankterm.tui.text import plain_str
+from rankterm.wire.models import Match
 
 
 def most_active(roster: Roster) -> str | None:

@@ -3,7 +3,7 @@ winning player, the longest streak) above its subset's standings.
 
 `GameStory` is the page's body (the Stats mode's Game tab shows it under a picker); `GamePageScreen` is the
 page pushed by Enter on a game in the games list: Escape returns. The figures come from the group's matches
-at once (`rankterm.api.stats.game_figures`); the standings are the service's rankings of the game's subset
+at once (`rankterm.stats.game_figures`); the standings are the service's rankings of the game's subset
 (the mirror's copy first, then the service's), read in a worker.
 
 Keys: Enter on a player opens their page · F5 reload · Escape back (the pushed page).
@@ -20,11 +20,8 @@ from textual.binding import Binding
 from textual.containers import Vertical
 from textual.widgets import DataTable, Header, Static
 
-from rankterm.api.errors import RanktermError
-from rankterm.api.localtime import UTC_ZONE, SeatZone
-from rankterm.api.models import Game, Match, RankingRow, Subset
-from rankterm.api.stats import GameFigures, GameRecord, game_figures, player_figures
-from rankterm.api.stats.source import game_matches
+from rankterm.stats import GameFigures, GameRecord, game_figures, player_figures
+from rankterm.stats.source import game_matches
 from rankterm.tui.base import task
 from rankterm.tui.screens.stats.base import StoryScreen
 from rankterm.tui.screens.stats.words import day, fact_parts, percent, plural
@@ -32,9 +29,12 @@ from rankterm.tui.text import NONE, error_sentence, label_text, plain, plain_str
 from rankterm.tui.widgets.key_footer import KeyFooter
 from rankterm.tui.widgets.text_table import TextTable, fill_table
 from rankterm.tui.zone import shown_zone
+from rankterm.wire.errors import RanktermError
+from rankterm.wire.localtime import UTC_ZONE, SeatZone
+from rankterm.wire.models import Game, Match, RankingRow, Subset
 
 if TYPE_CHECKING:
-    from rankterm.api.client import RankingClient
+    from rankterm.client.client import RankingClient
 
 STANDING_COLUMNS = ("Pos", "Player", "Ree", "Played", "Won", "Rate", "Status")
 

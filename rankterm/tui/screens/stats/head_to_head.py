@@ -1,7 +1,7 @@
 """Head-to-head: two players (or a player and everyone): how often they met, who finished ahead, ties, per game,
 and their last meetings. The body of the Stats mode's Head-to-head tab.
 
-The counts are `rankterm.api.stats.head_to_head` over the first player's matches (every meeting is one of
+The counts are `rankterm.stats.head_to_head` over the first player's matches (every meeting is one of
 them: `player_matches`, read from the mirror in a thread, no request), the same figures `rankterm stats h2h`
 prints. A bar shows the shares with shapes as well as colours (█ the first player ahead,
 ▒ ties, ░ the second ahead), so it reads in 16 colours and with NO_COLOR.
@@ -19,18 +19,18 @@ from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
 from textual.widgets import DataTable, Label, Select, Static
 
-from rankterm.api.models import Match
-from rankterm.api.stats import HeadToHead, head_to_head
-from rankterm.api.stats.source import Roster, player_matches
+from rankterm.stats import HeadToHead, head_to_head
+from rankterm.stats.source import Roster, player_matches
 from rankterm.tui.base import task
 from rankterm.tui.screens.stats.choices import most_active, most_met, options
 from rankterm.tui.screens.stats.words import bar_parts, plural, short_day
 from rankterm.tui.text import plain, plain_str, styled
 from rankterm.tui.widgets.text_table import TextTable, fill_table
 from rankterm.tui.zone import shown_zone
+from rankterm.wire.models import Match
 
 if TYPE_CHECKING:
-    from rankterm.api.client import RankingClient
+    from rankterm.client.client import RankingClient
 
 WIDE = 100
 """From this many columns up, game names are shown whole in the tables; below, cut to `GAME_WIDTH`."""

@@ -22,7 +22,7 @@ from textual.containers import Horizontal, Vertical
 from textual.widget import Widget
 from textual.widgets import DataTable, Header, Label, Select, Static, TabbedContent, TabPane
 
-from rankterm.api.stats.source import Roster, game_matches, held_roster, player_matches
+from rankterm.stats.source import Roster, game_matches, held_roster, player_matches
 from rankterm.tui.base import task
 from rankterm.tui.screens.stats.base import StoryScreen
 from rankterm.tui.screens.stats.choices import most_active, options
@@ -34,7 +34,7 @@ from rankterm.tui.text import plain
 from rankterm.tui.widgets.key_footer import KeyFooter
 
 if TYPE_CHECKING:
-    from rankterm.api.client import RankingClient
+    from rankterm.client.client import RankingClient
 
 TAB_TITLES = {"player": "1 Player", "h2h": "2 Head-to-head", "game": "3 Game", "tonight": "4 Tonight"}
 

@@ -5,7 +5,7 @@ the page pushed by Enter on a player anywhere (rankings, players, a match's play
 
 The figures (matches, wins, win rate overall and per game, current and longest streak, best game, nemesis,
 favourite victim, the last 10 results as a form line) come from the group's matches at once
-(`rankterm.api.stats.player_figures`). The chart needs the standings after the player's matches: they are read
+(`rankterm.stats.player_figures`). The chart needs the standings after the player's matches: they are read
 in a worker (`player_history`, which spends at most a share of the hourly quota and keeps every page it read),
 and the chart's title says how much is loaded ("42 of 60 points"); what the quota left out is asked again
 later, in the background (every `RETRY_SECONDS` while the page is shown, and on F5).
@@ -27,11 +27,9 @@ from textual.containers import Horizontal, Vertical
 from textual.timer import Timer
 from textual.widgets import DataTable, Header, Static
 
-from rankterm.api.errors import RanktermError
-from rankterm.api.models import Match, Player
-from rankterm.api.stats import PlayerFigures, player_figures
-from rankterm.api.stats.history import History, player_history
-from rankterm.api.stats.source import player_matches
+from rankterm.stats import PlayerFigures, player_figures
+from rankterm.stats.history import History, player_history
+from rankterm.stats.source import player_matches
 from rankterm.tui.base import task
 from rankterm.tui.screens.stats.base import StoryScreen
 from rankterm.tui.screens.stats.words import axis_labels, day, fact_parts, form_parts, percent, plural
@@ -40,9 +38,11 @@ from rankterm.tui.widgets.chart import LineChart
 from rankterm.tui.widgets.key_footer import KeyFooter
 from rankterm.tui.widgets.text_table import TextTable, fill_table
 from rankterm.tui.zone import shown_zone
+from rankterm.wire.errors import RanktermError
+from rankterm.wire.models import Match, Player
 
 if TYPE_CHECKING:
-    from rankterm.api.client import RankingClient
+    from rankterm.client.client import RankingClient
 
 TALL = 34
 """From this many lines of terminal up, both charts (ree and position) are shown."""

@@ -2,7 +2,7 @@
 biggest ree gain and the biggest upset (the winner with the lowest ree before the match). The body of the
 Stats mode's Tonight tab.
 
-Who won what is `rankterm.api.stats.tonight` over the evening's matches only (`matches_since`: narrowed by
+Who won what is `rankterm.stats.tonight` over the evening's matches only (`matches_since`: narrowed by
 the mirror, read in a thread; "the last game night" from the newest date of the pickers' roster). The gain and the upset need
 ree before and after each of the evening's matches: `history.ree_around` reads the standings after them in
 a worker (quota-aware, kept in the mirror) and the highlights follow when they arrive, saying how many of the
@@ -22,19 +22,19 @@ from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
 from textual.widgets import DataTable, Label, Select, Static
 
-from rankterm.api.errors import RanktermError
-from rankterm.api.models import Match
-from rankterm.api.stats import Tonight, tonight
-from rankterm.api.stats.history import ReeAround, ree_around
-from rankterm.api.stats.source import Roster, matches_since
+from rankterm.stats import Tonight, tonight
+from rankterm.stats.history import ReeAround, ree_around
+from rankterm.stats.source import Roster, matches_since
 from rankterm.tui.base import task
 from rankterm.tui.screens.stats.words import parse_date, plural
 from rankterm.tui.text import NONE, error_sentence, plain, plain_str, styled
 from rankterm.tui.widgets.text_table import TextTable, fill_table
 from rankterm.tui.zone import shown_zone
+from rankterm.wire.errors import RanktermError
+from rankterm.wire.models import Match
 
 if TYPE_CHECKING:
-    from rankterm.api.client import RankingClient
+    from rankterm.client.client import RankingClient
 
 SINCE_CHOICES: tuple[tuple[str, str], ...] = (
     ("12h", "the last 12 hours"),

@@ -1,6 +1,6 @@
 """How the stats pages say their figures: percentages, dates, a form line, a tally bar, rows of facts.
 
-Everything here is our own wording around figures from `rankterm.api.stats`; a name from outside goes in
+Everything here is our own wording around figures from `rankterm.stats`; a name from outside goes in
 as a part of `styled()` (shown literally), never as markup.
 """
 
@@ -9,8 +9,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from datetime import datetime
 
-from rankterm.api.localtime import UTC_ZONE, SeatZone, parse_wire_date
 from rankterm.tui.text import NONE
+from rankterm.wire.localtime import UTC_ZONE, SeatZone, parse_wire_date
 
 RESULT_STYLE = {"W": "bold $text-success", "D": "$text-warning", "L": "$text-error"}
 """A result's colour in the form line; the letter alone says it (NO_COLOR, 16 colours)."""

@@ -12,10 +12,10 @@ from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
 from textual.widgets import Digits
 
-from rankterm.api.effect import ARROW, MINUS, PlayerEffect, signed
-from rankterm.api.models import RankingRow
+from rankterm.stats.effect import ARROW, MINUS, PlayerEffect, signed
 from rankterm.tui.text import plain, plain_str
 from rankterm.tui.widgets.board.view import BoardView, arrow, whole
+from rankterm.wire.models import RankingRow
 
 EFFECT_BOXES = 6
 """At most this many players of the last match get a box of their own (the panel lists them all)."""

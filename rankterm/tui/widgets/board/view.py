@@ -12,10 +12,10 @@ from datetime import UTC
 
 from rich.cells import cell_len, set_cell_size
 
-from rankterm.api.effect import MatchEffect, PlayerEffect
-from rankterm.api.localtime import UTC_ZONE, SeatZone, parse_wire_date
-from rankterm.api.models import Faction, Match, RankingRow
-from rankterm.api.result_line import TIE_SEP, places
+from rankterm.stats.effect import MatchEffect, PlayerEffect
+from rankterm.wire.localtime import UTC_ZONE, SeatZone, parse_wire_date
+from rankterm.wire.models import Faction, Match, RankingRow
+from rankterm.wire.result_line import TIE_SEP, places
 
 WIDE = 110
 """From this many columns the board shows five places in big type, and more per line (title and status,

@@ -7,7 +7,7 @@ A match kept in the outbox (the service could not be reached) has its line repla
 outbox sends it, and its effect followed as any other's.
 
 What a match did: after a send, `follow()` reads, in a worker, each accepted match's effect on the main
-standings (rankterm/api/effect.py: its number from the matches list, then the standings before and after it)
+standings (rankterm/stats/effect.py: its number from the matches list, then the standings before and after it)
 and shows it under the match's line: `↳ Match 301 · Elena +58 (3→1) · Ada +18 · ...`. When it cannot be read
 (offline, the rankings quota, not rated yet) the line says the match was recorded and that its effect shows
 when the service answers; it is read again when the group changes (the app's `group_version`, e.g. the
@@ -32,13 +32,13 @@ from textual.containers import Vertical
 from textual.timer import Timer
 from textual.widgets import Static
 
-from rankterm.api.effect import MatchEffect, outcome_effect
-from rankterm.api.errors import RanktermError
+from rankterm.stats.effect import MatchEffect, outcome_effect
 from rankterm.tui.text import plain, plain_str
+from rankterm.wire.errors import RanktermError
 
 if TYPE_CHECKING:
-    from rankterm.api.client import RankingClient
-    from rankterm.api.outcome import Outcome
+    from rankterm.client.client import RankingClient
+    from rankterm.outbox.outcome import Outcome
 
 OK = "ok"
 BAD = "bad"

@@ -20,8 +20,8 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
-from rankterm.api.ids import service_scope
 from rankterm.config import data_dir
+from rankterm.wire.ids import service_scope
 
 DRAFT_EVERY = 0.5
 """Seconds between two writes of the draft at most (the form is saved as it is typed: two writes a second)."""

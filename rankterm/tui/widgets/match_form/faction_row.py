@@ -3,7 +3,7 @@
 The rank starts as the row's place (1, 2, 3 …) and stays editable for ties; the bot toggle hides the players
 (a bot faction carries rank, points and name only) and shows a mark when on, so that on and off differ
 without colour. `raw()` gives the row as typed, in wire form: the rules of a valid faction live once, in
-`rankterm.api.new_match`, and the form shows each problem under its row with `show_problem`, the field
+`rankterm.wire.new_match`, and the form shows each problem under its row with `show_problem`, the field
 marked `-invalid`.
 
 Moving on, as a result is said aloud: Enter in the rank, points or faction-name field posts
@@ -26,11 +26,11 @@ from textual.events import DescendantBlur, DescendantFocus
 from textual.message import Message
 from textual.widgets import Checkbox, Input, Label, Static
 
-from rankterm.api.models import Player
-from rankterm.api.new_match import MAX_NAME
 from rankterm.tui.text import plain
 from rankterm.tui.widgets.form_input import FormInput
 from rankterm.tui.widgets.match_form.player_picker import PlayerPicker
+from rankterm.wire.models import Player
+from rankterm.wire.new_match import MAX_NAME
 
 
 class BotToggle(Checkbox):
@@ -249,7 +249,7 @@ class FactionRow(Vertical):
         self.name_input.value = name
 
     def raw(self) -> dict[str, Any]:
-        """The faction as typed, in wire form (rank and points as text), for `rankterm.api.new_match` to
+        """The faction as typed, in wire form (rank and points as text), for `rankterm.wire.new_match` to
         judge: the row itself checks nothing."""
         return {
             "players": [] if self.is_bot else self.picker.player_ids,

@@ -2,7 +2,7 @@
 
 Game (a `GamePicker`), weight, name ("Game name", "A vs B" or a custom text), notes, date, external id, and
 the faction rows (`FactionRow`, added and removed by the screen's keys). `collect()` reads the form into a
-`NewMatch`, or shows every problem the one judge (`rankterm.api.new_match.read_match`) finds, each sentence
+`NewMatch`, or shows every problem the one judge (`rankterm.wire.new_match.read_match`) finds, each sentence
 under its field, the field marked `-invalid`, and gives None. It never sends anything: the screen does.
 
 The date: empty means "now", and "now" is the moment the match is recorded (sent or queued), taken from the
@@ -29,8 +29,16 @@ from textual.containers import Horizontal, Vertical
 from textual.widget import Widget
 from textual.widgets import Input, Label, Select, Static
 
-from rankterm.api.localtime import SeatZone
-from rankterm.api.models import (
+from rankterm.tui.text import plain
+from rankterm.tui.widgets.form_input import FormInput
+from rankterm.tui.widgets.match_form.answer import MatchFormAnswer
+from rankterm.tui.widgets.match_form.faction_header import FactionRowHeader
+from rankterm.tui.widgets.match_form.faction_row import FactionRow
+from rankterm.tui.widgets.match_form.flow import MatchFormFlow
+from rankterm.tui.widgets.match_form.game_picker import GamePicker, Search
+from rankterm.tui.zone import shown_zone
+from rankterm.wire.localtime import SeatZone
+from rankterm.wire.models import (
     DATE_FORMAT,
     NAME_GAME,
     NAME_VERSUS,
@@ -40,15 +48,7 @@ from rankterm.api.models import (
     Player,
     Weight,
 )
-from rankterm.api.new_match import FUTURE_DATE, MAX_NAME, read_match
-from rankterm.tui.text import plain
-from rankterm.tui.widgets.form_input import FormInput
-from rankterm.tui.widgets.match_form.answer import MatchFormAnswer
-from rankterm.tui.widgets.match_form.faction_header import FactionRowHeader
-from rankterm.tui.widgets.match_form.faction_row import FactionRow
-from rankterm.tui.widgets.match_form.flow import MatchFormFlow
-from rankterm.tui.widgets.match_form.game_picker import GamePicker, Search
-from rankterm.tui.zone import shown_zone
+from rankterm.wire.new_match import FUTURE_DATE, MAX_NAME, read_match
 
 CUSTOM = "custom"
 NAME_CHOICES: list[tuple[str, str]] = [("Game name", NAME_GAME), ("A vs B", NAME_VERSUS), ("Custom…", CUSTOM)]

@@ -22,10 +22,10 @@ from textual import on, work
 from textual.message import Message
 from textual.timer import Timer
 
-from rankterm.api.errors import RanktermError
-from rankterm.api.models import Game
 from rankterm.tui.text import error_sentence, plain_str
 from rankterm.tui.widgets.typeahead import TypeAhead
+from rankterm.wire.errors import RanktermError
+from rankterm.wire.models import Game
 
 SEARCH_DELAY = 0.3
 """Seconds of quiet typing before the catalogue is searched."""

@@ -12,8 +12,8 @@ from textual.events import Click
 from textual.message import Message
 from textual.widgets import Static
 
-from rankterm.api.models import Player
 from rankterm.tui.text import plain
+from rankterm.wire.models import Player
 
 
 class PlayerChip(Static):

@@ -31,13 +31,13 @@ from textual.app import ComposeResult
 from textual.containers import Horizontal
 from textual.message import Message
 
-from rankterm.api.models import Player
 from rankterm.tui.recency import Recent
 from rankterm.tui.widgets.form_input import FormInput
 from rankterm.tui.widgets.match_form.player_chip import PlayerChip
 from rankterm.tui.widgets.suggestion_list import SuggestionList
 from rankterm.tui.widgets.typeahead import TypeAhead
 from rankterm.tui.zone import shown_zone
+from rankterm.wire.models import Player
 
 
 def _fold(text: str) -> str:

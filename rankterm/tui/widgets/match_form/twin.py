@@ -17,8 +17,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 from datetime import UTC, datetime, timedelta
 
-from rankterm.api.localtime import parse_wire_date
-from rankterm.api.models import Faction, Match, NewFaction, NewMatch
+from rankterm.wire.localtime import parse_wire_date
+from rankterm.wire.models import Faction, Match, NewFaction, NewMatch
 
 WINDOW = timedelta(minutes=30)
 """A recorded match this recent (by when it was recorded) that looks the same is asked about."""

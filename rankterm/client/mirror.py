@@ -1,0 +1,605 @@
+"""The group on disk: one SQLite file per profile that holds what the service last said about the group.
+
+The public service meters every call and the Wi-Fi at a game night comes and goes, so `RankingClient` keeps
+one mirror (its only read cache) and answers from it when the service cannot be reached. This module is the
+storage alone: no HTTP, no models, only the wire-form JSON the service sent (parsed again by the client,
+under its own display rules). The client's side is in `rankterm.client.mirrored`.
+
+What it holds:
+
+- the lists `games`, `players`, `subsets`: each replaced whole when read, with the time it was read
+  (`synced_at`) and a `stale` mark that a write from this seat sets (the next read asks the service);
+  `players` also holds the ghost players this seat made while the service was gone, under their local ids
+  (`ids.is_local_id`), kept across reads until the outbox sends them (then the service's player replaces them);
+- `matches`: the group's matches by number, synced incrementally by the client. Numbers follow the order the
+  matches were played in, so a match dated before the group's latest takes a number among the held ones and
+  every later match's number goes up by one (its id stays): the client notices and rewrites the held matches
+  from the earliest change (`rewrite_matches_from`), which bumps the history's generation (`matches_key`);
+- `rankings` pages as read, by (subset, match, page): those marked final (standings after a match that is
+  no longer the latest of its subset) are answered forever, until a rewrite of the history drops those after
+  its earliest change; the others only when the service is gone.
+
+One file per scope (base URL + key, hashed into the file name: `config.mirror_path`) rather than a scope
+column: a profile's mirror can be deleted, or found corrupt and replaced, without touching another group's,
+and no query or index has to carry the scope. The scope is also written inside, and a file holding another
+scope is started afresh. `path=None` keeps the mirror in memory (the demo: its group dies with the process).
+
+The file is created with mode 0600 (SQLite gives its -wal and -shm files the same mode). Its schema is
+versioned with `PRAGMA user_version`; a file of another version, or one that cannot be read (corrupt, not a
+database), is replaced by an empty mirror and `problem` says so in one sentence: a cache is never worth a
+traceback. A later SQLite failure while reading or writing does the same.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import logging
+import os
+import sqlite3
+import time
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, TypeVar
+
+log = logging.getLogger(__name__)
+
+SCHEMA_VERSION = 1
+LISTS = ("games", "players", "subsets")
+LAST = -1
+"""The `match` key of rankings pages read for the latest match (`rankings/last`)."""
+_STAGED = "CREATE TEMP TABLE IF NOT EXISTS staged_matches (number INTEGER PRIMARY KEY, game_id TEXT, body TEXT NOT NULL)"
+
+_SCHEMA = f"""
+CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS lists (
+    name TEXT PRIMARY KEY,
+    synced_at REAL NOT NULL,
+    stale INTEGER NOT NULL DEFAULT 0
+);
+CREATE TABLE IF NOT EXISTS items (
+    list TEXT NOT NULL,
+    id TEXT NOT NULL,
+    pos INTEGER NOT NULL,
+    body TEXT NOT NULL,
+    PRIMARY KEY (list, id)
+);
+CREATE TABLE IF NOT EXISTS matches (
+    number INTEGER PRIMARY KEY,
+    game_id TEXT,
+    body TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS matches_by_game ON matches (game_id, number);
+CREATE TABLE IF NOT EXISTS rankings (
+    subset TEXT NOT NULL,
+    match INTEGER NOT NULL,
+    page INTEGER NOT NULL,
+    final INTEGER NOT NULL,
+    fetched_at REAL NOT NULL,
+    body TEXT NOT NULL,
+    PRIMARY KEY (subset, match, page)
+);
+PRAGMA user_version = {SCHEMA_VERSION};
+"""
+
+T = TypeVar("T")
+
+_PASSING = [
+    ["SQLITE", code] for code in ("BUSY", "LOCKED", "FULL", "READONLY", "IOERR", "CANTOPEN", "NOMEM", "PERM")
+]
+"""SQLite failures that pass (another seat holding a lock, a full disk): the mirror is kept as it is."""
+
+
+@dataclass(frozen=True, slots=True)
+class HeldPage:
+    """A rankings page as the mirror holds it."""
+
+    body: Any
+    final: bool
+    fetched_at: float
+
+
+def _dumps(value: Any) -> str:
+    """JSON text as the mirror stores it (compact, UTF-8 kept)."""
+    return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
+
+
+dumps = _dumps
+
+
+class Mirror:
+    """The mirror of one group (one service scope); see the module docstring."""
+
+    def __init__(
+        self, path: Path | str | None, scope: str = "", *, clock: Callable[[], float] = time.time
+    ) -> None:
+        self.path = Path(path) if path is not None else None
+        self.scope = scope
+        self.clock = clock
+        self.problem: str | None = None
+        """One sentence when the file could not be used as it was (replaced, or kept in memory instead)."""
+        self._db = self._open()
+
+    # ------------------------------------------------------------------ opening, and starting afresh
+
+    def _connect(self) -> sqlite3.Connection:
+        if self.path is None:
+            db = sqlite3.connect(":memory:", isolation_level=None, check_same_thread=False)
+        else:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            if not self.path.exists():
+                os.close(os.open(self.path, os.O_CREAT | os.O_WRONLY, 0o600))
+            db = sqlite3.connect(str(self.path), isolation_level=None, check_same_thread=False, timeout=5)
+            db.execute("PRAGMA journal_mode=WAL")
+            db.execute("PRAGMA synchronous=NORMAL")  # a cache: losing the last write to a power cut is fine
+        return db
+
+    def _init(self, db: sqlite3.Connection) -> sqlite3.Connection:
+        db.executescript(_SCHEMA)
+        db.execute("INSERT OR REPLACE INTO meta VALUES ('scope', ?)", (self.scope,))
+        return db
+
+    def _open(self) -> sqlite3.Connection:
+        """The connection: to the file as it is when it can be used, else to a new file, else in memory."""
+        if self.path is None:
+            return self._init(self._connect())
+        try:
+            return self._open_file()
+        except sqlite3.Error as exc:
+            why = f"could not be read ({exc})"
+        except OSError as exc:
+            why = f"could not be opened ({exc.strerror or exc})"
+        try:
+            self._discard(why)
+            return self._init(self._connect())
+        except (sqlite3.Error, OSError):
+            path, self.path = self.path, None
+            self._say(f"The offline copy of the group {path} {why}; it is kept in memory for this run.")
+            return self._init(self._connect())
+
+    def _open_file(self) -> sqlite3.Connection:
+        db = self._connect()
+        try:
+            version = db.execute("PRAGMA user_version").fetchone()[0]
+            tables = db.execute("SELECT count(*) FROM sqlite_master").fetchone()[0]
+            held_scope = None
+            if tables and version == SCHEMA_VERSION:
+                row = db.execute("SELECT value FROM meta WHERE key = 'scope'").fetchone()
+                held_scope = row[0] if row else None
+        except sqlite3.Error:
+            db.close()
+            raise
+        if tables and (version != SCHEMA_VERSION or held_scope != self.scope):
+            db.close()
+            if version != SCHEMA_VERSION:
+                self._discard(f"was written by another version of rankterm (schema {version})")
+            else:
+                self._discard("holds another service's group")
+            db = self._connect()
+        return self._init(db)
+
+    def _discard(self, why: str) -> None:
+        """Remove the file (and its WAL) so that an empty mirror takes its place."""
+        assert self.path is not None
+        for suffix in ("", "-wal", "-shm"):
+            Path(f"{self.path}{suffix}").unlink(missing_ok=True)
+        self._say(f"The offline copy of the group {self.path} {why}; it was started afresh.")
+
+    def _say(self, sentence: str) -> None:
+        self.problem = sentence
+        log.warning("%s", sentence)
+
+    def _guard(self, action: Callable[[], T], fallback: T) -> T:
+        """Run a read or write; a SQLite failure (a file broken under us) starts an empty mirror instead."""
+        try:
+            return action()
+        except sqlite3.Error as exc:
+            if getattr(exc, "sqlite_errorname", "").split("_")[:2] in _PASSING:
+                self._say(f"The offline copy of the group {self.path} could not be used just now ({exc}).")
+                return fallback
+            with contextlib.suppress(sqlite3.Error):  # damaged under us (or its tables gone): start afresh
+                self._db.close()
+            if self.path is not None:
+                with contextlib.suppress(OSError):
+                    self._discard(f"was found damaged ({exc})")
+            self._db = self._open()
+            return fallback
+
+    def close(self) -> None:
+        self._db.close()
+
+    # ------------------------------------------------------------------ lists: games, players, subsets
+
+    def synced_at(self, name: str) -> float | None:
+        """When list `name` was last read from the service (clock seconds), None if never."""
+        row = self._guard(
+            lambda: self._db.execute("SELECT synced_at FROM lists WHERE name = ?", (name,)).fetchone(), None
+        )
+        return row[0] if row else None
+
+    def is_fresh(self, name: str, max_age: float) -> bool:
+        """True when list `name` was read less than `max_age` seconds ago and no write has made it stale."""
+        row = self._guard(
+            lambda: self._db.execute("SELECT synced_at, stale FROM lists WHERE name = ?", (name,)).fetchone(),
+            None,
+        )
+        return bool(row) and not row[1] and self.clock() - row[0] < max_age
+
+    def is_stale(self, name: str) -> bool:
+        """True when a write from this seat marked list `name` stale and no read has cleared the mark since."""
+        row = self._guard(
+            lambda: self._db.execute("SELECT stale FROM lists WHERE name = ?", (name,)).fetchone(), None
+        )
+        return bool(row and row[0])
+
+    def note(self, key: str) -> Any:
+        """A small JSON value kept beside the group under `key` (None when absent), e.g. a quota ledger."""
+        row = self._guard(
+            lambda: self._db.execute("SELECT value FROM meta WHERE key = ?", (f"note:{key}",)).fetchone(),
+            None,
+        )
+        try:
+            return json.loads(row[0]) if row else None
+        except ValueError:
+            return None
+
+    def set_note(self, key: str, value: Any) -> None:
+        """Keep a small JSON value under `key` (see `note`)."""
+
+        def write() -> None:
+            self._db.execute("INSERT OR REPLACE INTO meta VALUES (?, ?)", (f"note:{key}", _dumps(value)))
+
+        self._guard(write, None)
+
+    def items(self, name: str) -> list[Any] | None:
+        """List `name` in the order the service gave it (wire-form JSON), None if it was never read."""
+
+        def read() -> list[Any] | None:
+            if self._db.execute("SELECT 1 FROM lists WHERE name = ?", (name,)).fetchone() is None:
+                return None
+            rows = self._db.execute("SELECT body FROM items WHERE list = ? ORDER BY pos", (name,))
+            return [json.loads(body) for (body,) in rows]
+
+        return self._guard(read, None)
+
+    def replace(
+        self, name: str, items: Sequence[tuple[str, Any]], *, keep: Callable[[str], bool] | None = None
+    ) -> list[Any]:
+        """Put list `name` as just read: (id, wire-form item) pairs in order; marks it synced now.
+
+        `keep`: held items whose id it accepts stay, after the new ones (ghost players this seat made that
+        the service does not have yet: `ids.is_local_id`); returned (wire form), so that the caller need not
+        read the whole list back to find them."""
+
+        def write() -> list[Any]:
+            with self._db:
+                self._db.execute("BEGIN IMMEDIATE")
+                kept: list[tuple[str, Any]] = []
+                if keep is not None:
+                    rows = self._db.execute("SELECT id, body FROM items WHERE list = ? ORDER BY pos", (name,))
+                    given = {key for key, _ in items}
+                    kept = [(key, json.loads(body)) for key, body in rows if keep(key) and key not in given]
+                self._db.execute("DELETE FROM items WHERE list = ?", (name,))
+                self._db.executemany(
+                    "INSERT OR REPLACE INTO items (list, id, pos, body) VALUES (?, ?, ?, ?)",
+                    [(name, key, pos, _dumps(body)) for pos, (key, body) in enumerate([*items, *kept])],
+                )
+                self._db.execute(
+                    "INSERT OR REPLACE INTO lists (name, synced_at, stale) VALUES (?, ?, 0)",
+                    (name, self.clock()),
+                )
+            return [body for _, body in kept]
+
+        return self._guard(write, [])
+
+    def add_item(self, name: str, key: str, item: Any) -> None:
+        """Put one item just made by this seat at the end of list `name` (only if the list is held)."""
+
+        def write() -> None:
+            with self._db:
+                self._db.execute("BEGIN IMMEDIATE")
+                if self._db.execute("SELECT 1 FROM lists WHERE name = ?", (name,)).fetchone() is None:
+                    return
+                self._db.execute(
+                    "INSERT OR REPLACE INTO items (list, id, pos, body) VALUES (?, ?,"
+                    " (SELECT coalesce(max(pos), -1) + 1 FROM items WHERE list = ?), ?)",
+                    (name, key, name, _dumps(item)),
+                )
+
+        self._guard(write, None)
+
+    def remove_item(self, name: str, key: str) -> None:
+        """Take one item out of list `name` (a local ghost player the service has now made, or that was dropped)."""
+
+        def write() -> None:
+            self._db.execute("DELETE FROM items WHERE list = ? AND id = ?", (name, key))
+
+        self._guard(write, None)
+
+    def mark_stale(self, *names: str) -> None:
+        """The next read of these lists (all when none is named) asks the service; what is held stays."""
+        chosen = list(names or LISTS)
+
+        def write() -> None:
+            self._db.executemany("UPDATE lists SET stale = 1 WHERE name = ?", [(n,) for n in chosen])
+
+        self._guard(write, None)
+
+    # ------------------------------------------------------------------ matches
+
+    def match_numbers(self) -> tuple[int, int]:
+        """(how many matches are held, the highest number held: 0 when none)."""
+        row = self._guard(
+            lambda: self._db.execute("SELECT count(*), coalesce(max(number), 0) FROM matches").fetchone(),
+            (0, 0),
+        )
+        return int(row[0]), int(row[1])
+
+    def put_matches(
+        self,
+        matches: Iterable[tuple[int, str | None, Any]],
+        *,
+        replace_all: bool = False,
+        dumped: bool = False,
+    ) -> None:
+        """Store (number, game id, wire-form match) rows; with `replace_all` they become the only ones. With
+        `dumped`, each wire form is already JSON text (`dumps`)."""
+        rows = [(number, game, body if dumped else _dumps(body)) for number, game, body in matches]
+
+        def write() -> None:
+            with self._db:
+                self._db.execute("BEGIN IMMEDIATE")
+                if replace_all:
+                    self._db.execute("DELETE FROM matches")
+                self._db.executemany("INSERT OR REPLACE INTO matches VALUES (?, ?, ?)", rows)
+                self._db.execute(
+                    "INSERT OR REPLACE INTO lists (name, synced_at, stale) VALUES ('matches', ?, 0)",
+                    (self.clock(),),
+                )
+
+        self._guard(write, None)
+
+    def stage_matches(self, matches: Iterable[tuple[int, str | None, str]], *, first: bool = False) -> None:
+        """Set dumped (number, game id, JSON) rows aside, in a temporary table of this connection, until
+        `replace_matches_with_staged`: a full read of a large group's matches is written as it arrives instead
+        of held in memory to its end (100,000 matches took a seat to 195 MB). `first` empties the table."""
+        rows = list(matches)
+
+        def write() -> None:
+            with self._db:
+                self._db.execute("BEGIN IMMEDIATE")
+                self._db.execute(_STAGED)
+                if first:
+                    self._db.execute("DELETE FROM temp.staged_matches")
+                self._db.executemany("INSERT OR REPLACE INTO temp.staged_matches VALUES (?, ?, ?)", rows)
+
+        self._guard(write, None)
+
+    def replace_matches_with_staged(self) -> tuple[int, int | None]:
+        """The staged rows become the held matches, in one transaction (offline meanwhile, the old ones
+        stayed whole); return how many were staged, and the first number whose match changed (another id,
+        or held before and gone now; None when the staged rows only add to the held ones). From that number
+        on, the held standings are dropped and the history's generation goes up, as `rewrite_matches_from`
+        does."""
+
+        def write() -> tuple[int, int | None]:
+            with self._db:
+                self._db.execute("BEGIN IMMEDIATE")
+                self._db.execute(_STAGED)
+                changed = self._db.execute(
+                    "SELECT min(m.number) FROM matches m LEFT JOIN temp.staged_matches s ON s.number = m.number"
+                    " WHERE s.number IS NULL OR json_extract(s.body, '$.id') IS NOT json_extract(m.body, '$.id')"
+                ).fetchone()[0]
+                self._db.execute("DELETE FROM matches")
+                staged = self._db.execute(
+                    "INSERT INTO matches SELECT number, game_id, body FROM temp.staged_matches"
+                ).rowcount
+                self._db.execute("DELETE FROM temp.staged_matches")
+                if changed is not None:
+                    self._history_changed(int(changed))
+                self._db.execute(
+                    "INSERT OR REPLACE INTO lists (name, synced_at, stale) VALUES ('matches', ?, 0)",
+                    (self.clock(),),
+                )
+                return int(staged), None if changed is None else int(changed)
+
+        nothing: tuple[int, int | None] = (0, None)
+        return self._guard(write, nothing)
+
+    def matches_key(self) -> tuple[int, int, int]:
+        """(how many matches are held, the highest number held, the history's generation): what tells two
+        states of the held matches apart. The generation goes up whenever held matches are rewritten rather
+        than appended to (a backdated match renumbered those after it), so that a copy parsed from them is
+        dropped even when the counts alone cannot tell."""
+        row = self._guard(
+            lambda: self._db.execute(
+                "SELECT count(*), coalesce(max(number), 0),"
+                " (SELECT value FROM meta WHERE key = 'history') FROM matches"
+            ).fetchone(),
+            (0, 0, None),
+        )
+        return int(row[0]), int(row[1]), int(row[2] or 0)
+
+    def history_generation(self) -> int:
+        """The history's generation alone (`matches_key`): one look-up, whatever the number of matches."""
+        row = self._guard(
+            lambda: self._db.execute("SELECT value FROM meta WHERE key = 'history'").fetchone(), None
+        )
+        return int(row[0]) if row else 0
+
+    def match_ids(self, numbers: Iterable[int]) -> dict[int, str]:
+        """The service's id of each held match among `numbers`, by number (look-ups by number; no match
+        parsed). A match held without an id maps to ""."""
+        wanted = sorted({int(n) for n in numbers})
+        if not wanted:
+            return {}
+        sql = (
+            "SELECT number, json_extract(body, '$.id') FROM matches"
+            f" WHERE number IN ({','.join('?' * len(wanted))})"
+        )
+        rows: list[Any] = self._guard(lambda: self._db.execute(sql, wanted).fetchall(), [])
+        return {int(number): "" if mid is None else str(mid) for number, mid in rows}
+
+    def rewrite_matches_from(self, first: int, matches: Iterable[tuple[int, str | None, str]]) -> None:
+        """The history changed from match `first` on (a match was placed among the held ones): the held
+        matches numbered `first` and above become the dumped (number, game id, JSON) rows given, the standings
+        held after `first` - 1 are dropped (`drop_rankings_from`), and the history's generation goes up; all
+        in one transaction."""
+        rows = list(matches)
+
+        def write() -> None:
+            with self._db:
+                self._db.execute("BEGIN IMMEDIATE")
+                self._db.execute("DELETE FROM matches WHERE number >= ?", (first,))
+                self._db.executemany("INSERT OR REPLACE INTO matches VALUES (?, ?, ?)", rows)
+                self._history_changed(first)
+
+        self._guard(write, None)
+
+    def _history_changed(self, first: int) -> None:
+        """Within a write: drop the standings that a change of the history from `first` on made stale, bump
+        the generation, and mark the matches synced now."""
+        self._db.execute("DELETE FROM rankings WHERE match >= ? OR match = ?", (first, LAST))
+        self._db.execute(
+            "INSERT INTO meta VALUES ('history', '1')"
+            " ON CONFLICT (key) DO UPDATE SET value = CAST(value AS INTEGER) + 1"
+        )
+        self._db.execute(
+            "INSERT OR REPLACE INTO lists (name, synced_at, stale) VALUES ('matches', ?, 0)", (self.clock(),)
+        )
+
+    def first_number_dated_after(self, date: str, *, below: int) -> int | None:
+        """The lowest held number below `below` whose match is dated after `date` ("YYYY-MM-DD HH:MM:SS"),
+        looked for only when the held match just below `below` is (one look-up otherwise: held matches are in
+        the order they were played); None when it is not, or none is."""
+
+        def date_of(number: int) -> str | None:
+            row = self._db.execute(
+                "SELECT json_extract(body, '$.date') FROM matches WHERE number < ? ORDER BY number DESC LIMIT 1",
+                (number,),
+            ).fetchone()
+            return None if row is None or row[0] is None else str(row[0])
+
+        def read() -> int | None:
+            latest = date_of(below)
+            if latest is None or latest <= date:
+                return None
+            row = self._db.execute(
+                "SELECT min(number) FROM matches WHERE number < ? AND json_extract(body, '$.date') > ?",
+                (below, date),
+            ).fetchone()
+            return None if row is None or row[0] is None else int(row[0])
+
+        return self._guard(read, None)
+
+    def drop_rankings_from(self, first: int) -> None:
+        """Drop the standings held after match `first` and later, of every subset (final or not), and the
+        latest standings: a match played before them arrived. Those after earlier matches stay."""
+
+        def write() -> None:
+            self._db.execute("DELETE FROM rankings WHERE match >= ? OR match = ?", (first, LAST))
+
+        self._guard(write, None)
+
+    def number_below(self, number: int, *, game_id: str | None = None) -> int | None:
+        """The highest held match number below `number` (among one game's matches with `game_id`); None if
+        none is held. One look-up in an index, whatever the number of matches held."""
+        sql = "SELECT max(number) FROM matches WHERE number < ?"
+        args: list[Any] = [number]
+        if game_id is not None:
+            sql += " AND game_id = ?"
+            args.append(game_id)
+        row = self._guard(lambda: self._db.execute(sql, args).fetchone(), None)
+        return None if row is None or row[0] is None else int(row[0])
+
+    def matches(self, *, game_id: str | None = None, offset: int = 0, limit: int | None = None) -> list[Any]:
+        """Held matches newest first (optionally one game's), as wire-form JSON."""
+        sql = "SELECT body FROM matches"
+        args: list[Any] = []
+        if game_id is not None:
+            sql += " WHERE game_id = ?"
+            args.append(game_id)
+        sql += " ORDER BY number DESC LIMIT ? OFFSET ?"
+        args += [-1 if limit is None else limit, offset]
+        return self._guard(lambda: [json.loads(b) for (b,) in self._db.execute(sql, args)], [])
+
+    def select_matches(
+        self,
+        *,
+        containing: str | None = None,
+        numbers: Iterable[int] | None = None,
+        game_id: str | None = None,
+        since: str | None = None,
+        after: int | None = None,
+    ) -> list[Any]:
+        """Held matches newest first, as wire-form JSON, narrowed before they are parsed: whose stored text
+        contains `containing` (e.g. a player's quoted id: a superset, to be checked on the parsed matches),
+        numbered in `numbers`, of one game, dated at or after `since` ("YYYY-MM-DD HH:MM:SS"), or numbered
+        above `after`."""
+        sql, args = "SELECT body FROM matches WHERE 1", list[Any]()
+        if containing is not None:
+            sql, args = sql + " AND instr(body, ?) > 0", [*args, containing]
+        if numbers is not None:
+            wanted = sorted({int(n) for n in numbers})
+            sql += f" AND number IN ({','.join('?' * len(wanted))})" if wanted else " AND 0"
+            args += wanted
+        if game_id is not None:
+            sql, args = sql + " AND game_id = ?", [*args, game_id]
+        if after is not None:
+            sql, args = sql + " AND number > ?", [*args, after]
+        sql += " ORDER BY number DESC"
+
+        def dated(body: str) -> bool:  # the stored text's "date", read without parsing the match
+            at = body.find('"date":"')
+            return since is None or at < 0 or body[at + 8 : at + 27] >= since
+
+        return self._guard(lambda: [json.loads(b) for (b,) in self._db.execute(sql, args) if dated(b)], [])
+
+    def count_matches(
+        self, *, game_id: str | None = None, above: int | None = None, recorded_before: str | None = None
+    ) -> int:
+        """How many matches are held (of one game with `game_id`; numbered above `above`; recorded before
+        `recorded_before`, a registration date "YYYY-MM-DD HH:MM:SS")."""
+        sql, args = "SELECT count(*) FROM matches WHERE 1", list[Any]()
+        if game_id is not None:
+            sql, args = sql + " AND game_id = ?", [*args, game_id]
+        if above is not None:
+            sql, args = sql + " AND number > ?", [*args, above]
+        if recorded_before is not None:
+            sql += " AND json_extract(body, '$.registrationDate') < ?"
+            args = [*args, recorded_before]
+        return self._guard(lambda: int(self._db.execute(sql, args).fetchone()[0]), 0)
+
+    # ------------------------------------------------------------------ rankings pages
+
+    def rankings(self, subset: str, match: int, page: int) -> HeldPage | None:
+        """The rankings page held for (subset, match or LAST, page), if any."""
+        row = self._guard(
+            lambda: self._db.execute(
+                "SELECT body, final, fetched_at FROM rankings WHERE subset = ? AND match = ? AND page = ?",
+                (subset, match, page),
+            ).fetchone(),
+            None,
+        )
+        return HeldPage(json.loads(row[0]), bool(row[1]), row[2]) if row else None
+
+    def rankings_pages(self, subset: str, match: int) -> dict[int, HeldPage]:
+        """Every page held for (subset, match or LAST), by page number."""
+        rows: list[Any] = self._guard(
+            lambda: self._db.execute(
+                "SELECT page, body, final, fetched_at FROM rankings WHERE subset = ? AND match = ?",
+                (subset, match),
+            ).fetchall(),
+            [],
+        )
+        return {int(r[0]): HeldPage(json.loads(r[1]), bool(r[2]), r[3]) for r in rows}
+
+    def put_rankings(self, subset: str, match: int, page: int, body: Any, *, final: bool) -> None:
+        def write() -> None:
+            self._db.execute(
+                "INSERT OR REPLACE INTO rankings VALUES (?, ?, ?, ?, ?, ?)",
+                (subset, match, page, int(final), self.clock(), _dumps(body)),
+            )
+
+        self._guard(write, None)

@@ -1,0 +1,48 @@
+"""Stories from the numbers: a player's page, head-to-head, a game's page and tonight, from the group's matches.
+
+- `figures` (and `results` for the types): pure functions over a sequence of `rankterm.wire.models.Match`,
+  no I/O; every rule (what a win, a draw, a meeting, a streak is) is written there once.
+- `source.group_matches`: the group's matches from the mirror, synced incrementally.
+- `history`: ree and position over a player's matches, and ree around tonight's matches, read from the
+  standings after past matches, quota-aware and cached forever in the mirror.
+- `lookup`: a player or game by name or id, for the command line.
+"""
+
+from __future__ import annotations
+
+from rankterm.stats.figures import game_figures, head_to_head, player_figures, tonight
+from rankterm.stats.results import (
+    Gain,
+    GameFigures,
+    GameH2H,
+    GameRecord,
+    HeadToHead,
+    Meeting,
+    PlayerFigures,
+    Rival,
+    Streak,
+    Tally,
+    Tonight,
+    TonightMatch,
+    Upset,
+)
+
+__all__ = [
+    "Gain",
+    "GameFigures",
+    "GameH2H",
+    "GameRecord",
+    "HeadToHead",
+    "Meeting",
+    "PlayerFigures",
+    "Rival",
+    "Streak",
+    "Tally",
+    "Tonight",
+    "TonightMatch",
+    "Upset",
+    "game_figures",
+    "head_to_head",
+    "player_figures",
+    "tonight",
+]

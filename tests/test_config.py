@@ -1,0 +1,230 @@
+"""config.toml: profiles, paths, atomic private writes, one-line errors for malformed files."""
+
+import os
+import stat
+
+import pytest
+
+from rankterm import config as cfg
+from rankterm.wire.errors import ConfigError
+
+
+@pytest.fixture
+def cfg_path(tmp_path, monkeypatch):
+    path = tmp_path / "conf" / "config.toml"
+    monkeypatch.setenv("RANKTERM_CONFIG", str(path))
+    return path
+
+
+def test_missing_file_means_no_profiles(cfg_path):
+    assert cfg.load_config().profiles == {}
+    assert cfg.config_path() == cfg_path
+
+
+def test_round_trip_private(cfg_path):
+    conf = cfg.Config(
+        theme="rankterm-light",
+        default_profile="home",
+        profiles={
+            "home": cfg.Profile(base_url="http://127.0.0.1:8765", key="k1", secret="s1"),
+            "club": cfg.Profile(
+                base_url="https://api.example.org/public/api/1/", key="k2", secret_env="CLUB_SECRET"
+            ),
+        },
+    )
+    cfg.save_config(conf)
+    assert stat.S_IMODE(cfg_path.stat().st_mode) == 0o600
+    back = cfg.load_config()
+    assert back.theme == "rankterm-light" and back.profile().name == "home"
+    assert back.profiles["home"].base_url == "http://127.0.0.1:8765/"
+    assert (
+        back.profiles["club"].name == "club"
+        and "secret =" not in cfg_path.read_text().split("[profiles.club]")[1]
+    )
+
+
+def test_secret_from_env(monkeypatch):
+    p = cfg.Profile(base_url="http://x.test/", key="k", secret="inline", secret_env="MY_SECRET")
+    monkeypatch.setenv("MY_SECRET", "from-env")
+    assert p.resolve_secret() == "from-env"
+    assert "inline" not in repr(p)
+
+
+def test_only_profile_is_default():
+    conf = cfg.Config(profiles={"a": cfg.Profile(base_url="http://a.test/")})
+    assert conf.profile().name == "a"
+    conf.profiles["b"] = cfg.Profile(base_url="http://b.test/")
+    assert conf.profile() is None and conf.profile("b").base_url == "http://b.test/"
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ('theme = "x"\n[profiles.home\nkey = 1\n', ":2: not valid TOML"),
+        ("[profiles.home]\nkey = 'k'\n", "profiles.home.base_url: is required"),
+        ("[profiles.home]\nbase_url = 'ftp://x'\n", "profiles.home.base_url: must start with http://"),
+        ("colour = 'red'\n", "colour: unknown setting"),
+        (
+            "default_profile = 'nope'\n[profiles.home]\nbase_url = 'http://h/'\n[profiles.room]\nbase_url = 'http://r/'\n",
+            "default_profile: no profile is named 'nope' (profiles: home, room)",
+        ),
+        ("default_profile = 'nope'\n", "default_profile: no profile is named 'nope' (profiles: none)"),
+        (
+            "[profiles.room]\nbase_url = 'http://127.0.0.1:99999/'\n",
+            'profiles.room.base_url: must have a port from 1 to 65535, not "99999"',
+        ),
+        (
+            "[profiles.room]\nbase_url = 'http://127.0.0.1:abc/'\n",
+            'profiles.room.base_url: must have a port from 1 to 65535, not "abc"',
+        ),
+        ("[profiles.room]\nbase_url = 'http://[::1/'\n", "profiles.room.base_url: must close the brackets"),
+        ("[profiles.room]\nbase_url = 'http://:8765/'\n", "profiles.room.base_url: must name a host"),
+        ("[profiles.home]\nbase_url = 'http://x/'\nverify_tls = 'maybe'\n", "profiles.home.verify_tls"),
+        (
+            "timezone = 'Mars/Olympus'\n",
+            "timezone: 'Mars/Olympus' is not a time zone: give a zoneinfo name such as Europe/Paris",
+        ),
+        (
+            "[profiles.home]\nbase_url = 'http://x/'\ntimezone = 'Europe/Pariss'\n",
+            "profiles.home.timezone: 'Europe/Pariss' is not a time zone",
+        ),
+        ("timezone = 2\n", "timezone: must be a string"),
+        ("timezone = '../../etc/passwd'\n", "timezone: '../../etc/passwd' is not a time zone"),
+    ],
+)
+def test_malformed_files_one_line(cfg_path, text, expected):
+    cfg_path.parent.mkdir(parents=True)
+    cfg_path.write_text(text)
+    with pytest.raises(ConfigError) as info:
+        cfg.load_config()
+    message = str(info.value)
+    assert message.startswith(str(cfg_path)) and expected in message and "\n" not in message
+
+
+def test_binary_file(cfg_path):
+    cfg_path.parent.mkdir(parents=True)
+    cfg_path.write_bytes(b"\xff\xfe\x00")
+    with pytest.raises(ConfigError, match="not UTF-8"):
+        cfg.load_config()
+
+
+def test_world_readable_secret_warns(cfg_path):
+    conf = cfg.Config(profiles={"h": cfg.Profile(base_url="http://x.test/", secret="s")})
+    cfg.save_config(conf)
+    assert cfg.config_warnings(conf) == []
+    os.chmod(cfg_path, 0o644)
+    warnings = cfg.config_warnings(conf)
+    assert len(warnings) == 1 and "chmod 600" in warnings[0] and "s" not in warnings[0].split(":")[-1].split()
+
+
+def test_paths_follow_env(monkeypatch, tmp_path):
+    monkeypatch.setenv("RANKTERM_CACHE_DIR", str(tmp_path / "c"))
+    monkeypatch.setenv("RANKTERM_DATA_DIR", str(tmp_path / "d"))
+    assert cfg.token_cache_path() == tmp_path / "c" / "tokens.toml"
+    assert cfg.data_dir() == tmp_path / "d"
+
+
+def test_one_mirror_file_per_service_and_key_in_the_cache_dir(monkeypatch, tmp_path):
+    monkeypatch.setenv("RANKTERM_CACHE_DIR", str(tmp_path / "c"))
+    home = cfg.mirror_path("http://192.168.1.20:8765/", "k1")
+    assert home.parent == tmp_path / "c" / "mirror" and home.name.startswith("192.168.1.20-")
+    assert home == cfg.mirror_path("http://192.168.1.20:8765/", "k1")
+    others = {
+        cfg.mirror_path("http://192.168.1.20:8765/", "k2"),
+        cfg.mirror_path("http://192.168.1.20:9999/", "k1"),
+        cfg.mirror_path("https://api.example.org/a/", "k1"),
+    }
+    assert home not in others and len(others) == 3
+
+
+def test_locate_prints_each_profiles_mirror(cfg_path, monkeypatch, tmp_path, capsys):
+    from rankterm.cli import main
+
+    monkeypatch.setenv("RANKTERM_CACHE_DIR", str(tmp_path / "c"))
+    monkeypatch.setenv("RANKTERM_DATA_DIR", str(tmp_path / "d"))
+    cfg.save_config(
+        cfg.Config(
+            profiles={
+                "home": cfg.Profile(base_url="http://10.0.0.2:8765/", key="a"),
+                "club": cfg.Profile(base_url="https://rank.example.org/", key="b"),
+            }
+        )
+    )
+    assert main(["locate"]) == 0
+    out = capsys.readouterr().out
+    assert f"{cfg.mirror_path('http://10.0.0.2:8765/', 'a')}  (home)" in out
+    assert f"{cfg.mirror_path('https://rank.example.org/', 'b')}  (club)" in out
+    assert f"outbox       {tmp_path / 'd' / 'outbox.db'}" in out.splitlines()
+    assert main(["--profile", "club", "locate"]) == 0
+    out = capsys.readouterr().out
+    assert "(club)" in out and "(home)" not in out
+
+
+def test_a_profile_client_keeps_its_group_in_the_profiles_mirror(monkeypatch, tmp_path):
+    from rankterm.cli import make_demo_client, make_profile_client
+
+    monkeypatch.setenv("RANKTERM_CACHE_DIR", str(tmp_path / "c"))
+    profile = cfg.Profile(base_url="http://10.0.0.2:8765/", key="a")
+    client = make_profile_client(profile)
+    assert client.mirror.path == cfg.mirror_path(profile.base_url, profile.key)
+    assert stat.S_IMODE(client.mirror.path.stat().st_mode) == 0o600
+    client.mirror.close()
+    demo = make_demo_client()
+    assert demo.mirror.path is None  # the demo's group dies with the process
+    assert {p.name.split("-")[0] for p in (tmp_path / "c" / "mirror").iterdir()} == {"10.0.0.2"}
+
+
+def test_timezone_kept_and_the_profiles_own_comes_first(cfg_path):
+    conf = cfg.Config(
+        timezone="Europe/Paris",
+        profiles={
+            "home": cfg.Profile(base_url="http://x.test/", timezone="Pacific/Auckland"),
+            "club": cfg.Profile(base_url="http://y.test/"),
+        },
+    )
+    cfg.save_config(conf)
+    back = cfg.load_config()
+    assert back.timezone == "Europe/Paris" and back.profiles["home"].timezone == "Pacific/Auckland"
+    assert back.zone("home").name == "Pacific/Auckland" and back.zone("home").label == "Auckland"
+    assert back.zone("club").name == "Europe/Paris"
+    assert back.zone(None).name == "Europe/Paris"  # the demo group: no profile, the top-level setting
+    assert "timezone" not in cfg_path.read_text().split("[profiles.club]")[1]
+
+
+def test_without_a_setting_the_machines_zone(monkeypatch):
+    monkeypatch.setenv("TZ", "America/New_York")
+    zone = cfg.Config().zone()
+    assert (zone.name, zone.label, zone.note) == ("America/New_York", "New York", "")
+    assert zone.show("2026-05-28 20:26:40") == "2026-05-28 16:26"  # EDT, UTC-4
+    assert zone.typed_to_wire("2026-01-10 19:30") == "2026-01-11 00:30:00"  # EST, UTC-5
+
+
+@pytest.fixture
+def no_zone_database(monkeypatch):
+    """A machine without tzdata: neither the system's zoneinfo tree nor the tzdata package."""
+    import sys
+    import zoneinfo
+
+    monkeypatch.setitem(sys.modules, "tzdata", None)
+    zoneinfo.reset_tzpath(to=[])
+    zoneinfo.ZoneInfo.clear_cache()
+    try:
+        yield
+    finally:
+        zoneinfo.reset_tzpath()
+        zoneinfo.ZoneInfo.clear_cache()
+
+
+def test_no_zone_database_shows_utc_and_says_so(cfg_path, monkeypatch, no_zone_database):
+    monkeypatch.setenv("TZ", "UTC")
+    cfg_path.parent.mkdir(parents=True)
+    cfg_path.write_text("timezone = 'Europe/Paris'\n")
+    conf = cfg.load_config()  # the file is not at fault: the setting is kept
+    zone = conf.zone()
+    assert zone.label == "UTC" and zone.show("2026-05-28 20:26:40") == "2026-05-28 20:26"
+    assert zone.note == (
+        "This machine has no time zone database (install tzdata): times are shown in UTC, not Europe/Paris."
+    )
+    assert cfg.config_warnings(conf) == [zone.note]
+    monkeypatch.setenv("TZ", "Europe/Paris")  # no setting, and the machine names a zone it cannot read
+    assert cfg.Config().zone().label == "UTC" and "not Europe/Paris" in cfg.Config().zone().note
