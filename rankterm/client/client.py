@@ -22,6 +22,7 @@ import re
 import ssl
 import time
 from collections.abc import Awaitable, Callable, Sequence
+from datetime import datetime
 from typing import Any, TypeVar
 
 import httpx
@@ -51,12 +52,18 @@ from rankterm.wire.ids import service_scope
 from rankterm.wire.models import (
     ExistsAnswer,
     Game,
+    Match,
+    MatchesPage,
     MatchStatus,
     NewMatch,
     NewMatchAnswer,
     Page,
+    Player,
+    PlayersPage,
     Quota,
+    RankingsPage,
     ServiceStatus,
+    Subset,
 )
 
 P = TypeVar("P", bound=Page)
@@ -112,8 +119,9 @@ def _tls_for(base_url: str, verify_tls: bool) -> ssl.SSLContext | bool:
     return verify_tls
 
 
-class RankingClient(MirroredReads):
-    """The ranking service, as async Python methods returning the models of `rankterm.wire.models`."""
+class RankingClient:
+    """The ranking service, as async Python methods returning the models of `rankterm.wire.models`; the reads
+    that go through the group's mirror are its `reads` (`MirroredReads`), offered here as its own methods."""
 
     def __init__(
         self,
@@ -168,10 +176,8 @@ class RankingClient(MirroredReads):
         self.clock = clock
         self._token: Token | None = None
         self._token_lock = asyncio.Lock()
-        self._sync_lock = asyncio.Lock()
         self.mirror = mirror if mirror is not None else Mirror(None, self.scope, clock=clock)
         self.fresh_for = fresh_for
-        self._served_stale: dict[str, float] = {}
         self.calls = 0
         """Requests sent (for the quota-minded and for tests)."""
         self.display_safe = False
@@ -182,6 +188,8 @@ class RankingClient(MirroredReads):
         self.history_listeners: list[Callable[[int], None]] = []
         """Called with the first match number whose match changed when a sync finds that the group's history
         changed (a match played earlier than held ones arrived: `mirrored`), after the mirror was rewritten."""
+        self.reads = MirroredReads(self)
+        """The reads through the mirror; each public one is also a method of this client."""
 
     @classmethod
     def in_process(
@@ -489,3 +497,110 @@ class RankingClient(MirroredReads):
             # the mirror then no longer vouches for until its matches are synced)
             self.invalidate("games", "subsets", "matches")
         return NewMatchAnswer.combine(answers, sizes)
+
+    # ------------------------------------------------------------------ reads through the mirror (`MirroredReads`)
+
+    @property
+    def as_of(self) -> datetime | None:
+        """None while the answers given came from the service; else when the oldest one served offline was read."""
+        return self.reads.as_of
+
+    def as_of_for(self, name: str) -> datetime | None:
+        """Like `as_of`, for one of "games", "players", "subsets", "matches", "rankings"."""
+        return self.reads.as_of_for(name)
+
+    def synced_at(self, name: str) -> datetime | None:
+        """When the mirror's list `name` ("games", "players", "subsets", "matches") was read from the service."""
+        return self.reads.synced_at(name)
+
+    def invalidate(self, *names: str) -> None:
+        """Make the next read of these lists (all when none is named) ask the service; the mirror keeps them."""
+        self.reads.invalidate(*names)
+
+    def cached_games(self) -> list[Game]:
+        """The games the mirror holds (no request)."""
+        return self.reads.cached_games()
+
+    def cached_players(self) -> list[Player]:
+        """The players the mirror holds (no request)."""
+        return self.reads.cached_players()
+
+    def cached_subsets(self) -> list[Subset]:
+        """The subsets the mirror holds (no request)."""
+        return self.reads.cached_subsets()
+
+    def cached_matches(
+        self, *, subset: str | None = None, offset: int = 0, limit: int | None = None
+    ) -> list[Match]:
+        """The held matches newest first, optionally of one subset (main or a game's); no request."""
+        return self.reads.cached_matches(subset=subset, offset=offset, limit=limit)
+
+    def held_number_below(self, number: int, *, subset: str | None = None) -> int | None:
+        """The highest held match number below `number` in `subset`; see `MirroredReads.held_number_below`."""
+        return self.reads.held_number_below(number, subset=subset)
+
+    def held_played_after(self, match: Match, *, subset: str | None = None) -> int | None:
+        """Held matches played after `match` but recorded before it; see `MirroredReads.held_played_after`."""
+        return self.reads.held_played_after(match, subset=subset)
+
+    def held_matches_named(self, *names: str) -> list[Match]:
+        """The held matches whose id or external id is one of `names`, newest first; no request."""
+        return self.reads.held_matches_named(*names)
+
+    async def games(self, *, refresh: bool = False) -> list[Game]:
+        """The group's games; see `rankterm.client.mirrored` for when it asks the service."""
+        return await self.reads.games(refresh=refresh)
+
+    async def subsets(self, *, refresh: bool = False) -> list[Subset]:
+        """The group's subsets (main, one per game, custom), with their match counts."""
+        return await self.reads.subsets(refresh=refresh)
+
+    async def players_page(self, page: int = 1) -> PlayersPage:
+        """One page of the group's players; offline, built from the held players."""
+        return await self.reads.players_page(page)
+
+    async def players(self, *, refresh: bool = False) -> list[Player]:
+        """Every player of the group, and the ghosts this seat made that the outbox has not sent yet."""
+        return await self.reads.players(refresh=refresh)
+
+    async def players_now(self, *, refresh: bool = False) -> list[Player]:
+        """The service's players as they are now, never an older copy; see `MirroredReads.players_now`."""
+        return await self.reads.players_now(refresh=refresh)
+
+    def hold_player(self, player: Player) -> None:
+        """Put a player made by this seat in the mirror without asking the service (a queued ghost)."""
+        self.reads.hold_player(player)
+
+    def drop_player(self, player_id: str) -> None:
+        """Take a player out of the mirror (a local ghost the service has now made, or that was discarded)."""
+        self.reads.drop_player(player_id)
+
+    async def create_game(self, *, name: str | None = None, bgg_id: int | None = None) -> Game:
+        """Create a game (by name, BoardGameGeek id, or both); it joins the group's games with its first match."""
+        return await self.reads.create_game(name=name, bgg_id=bgg_id)
+
+    async def create_player(self, name: str) -> Player:
+        """Add a ghost player to the group; the mirror holds it at once."""
+        return await self.reads.create_player(name)
+
+    async def matches_page(self, page: int = 1, *, subset: str | None = None) -> MatchesPage:
+        """One page of a subset's matches, newest first; offline, built from the held matches when it can be."""
+        return await self.reads.matches_page(page, subset=subset)
+
+    async def all_matches(self, *, subset: str | None = None) -> list[Match]:
+        """Every match of a subset, straight from the service (all pages, concurrently)."""
+        return await self.reads.all_matches(subset=subset)
+
+    async def sync_matches(self) -> int:
+        """Bring the mirror's matches up to date; return how many new ones it now holds."""
+        return await self.reads.sync_matches()
+
+    async def rankings_page(
+        self, page: int = 1, *, subset: str | None = None, match: int | None = None
+    ) -> RankingsPage:
+        """A page of the standings after `match` (the latest when None); see `rankterm.client.mirrored`."""
+        return await self.reads.rankings_page(page, subset=subset, match=match)
+
+    async def all_rankings(self, *, subset: str | None = None, match: int | None = None) -> list[Any]:
+        """Every row of the standings after `match` (all pages, concurrently)."""
+        return await self.reads.all_rankings(subset=subset, match=match)

@@ -1,4 +1,5 @@
-"""The reads of `RankingClient` that go through the group's mirror (`rankterm.client.mirror`), its only cache.
+"""`MirroredReads`: the reads of a `RankingClient` that go through the group's mirror (`rankterm.client.mirror`),
+its only cache. The client owns one and offers its methods as its own; it reaches the service through the client.
 
 What a screen calls:
 
@@ -47,7 +48,7 @@ import contextlib
 import math
 from collections.abc import Awaitable, Callable, Iterable, Sequence
 from datetime import datetime
-from typing import TYPE_CHECKING, Any, NamedTuple, TypeVar
+from typing import TYPE_CHECKING, Any, NamedTuple, Protocol, TypeVar
 
 from rankterm.client.mirror import LAST, Mirror, dumps
 from rankterm.wire import endpoints as ep
@@ -56,11 +57,9 @@ from rankterm.wire.ids import is_local_id
 from rankterm.wire.models import Game, Match, MatchesPage, Page, Player, PlayersPage, RankingsPage, Subset
 
 if TYPE_CHECKING:
-    from pydantic import BaseModel
-
     from rankterm.client.paging import Window
 
-M = TypeVar("M", bound="BaseModel")
+P = TypeVar("P", bound=Page[Any])
 T = TypeVar("T")
 
 ROWS_PER_PAGE = 25
@@ -118,35 +117,53 @@ def _merged(by_number: dict[int, _Read], reads: Iterable[_Read]) -> bool:
     return True
 
 
-class MirroredReads:
-    """Mixin of `RankingClient`: the group's lists, matches and rankings, through the mirror."""
+class ServiceCalls(Protocol):
+    """What the mirrored reads ask of the client that owns them: its mirror and settings (read at each use, so
+    a caller may swap them), its requests, its parsing and its paging."""
 
     mirror: Mirror
-    clock: Callable[[], float]
     fresh_for: float
-    _served_stale: dict[str, float]
     history_listeners: list[Callable[[int], None]]
-    _sync_lock: asyncio.Lock
 
-    if TYPE_CHECKING:
+    async def call(
+        self,
+        endpoint: ep.Endpoint,
+        *,
+        subset: str | None = None,
+        match: int | None = None,
+        page: int | None = None,
+        params: dict[str, Any] | None = None,
+        json_body: Any = None,
+    ) -> Any: ...
+    def _parse(self, endpoint: str, model: Any, payload: Any) -> Any: ...
+    async def _all_pages(self, fetch: Callable[[int], Awaitable[P]]) -> list[P]: ...
+    async def _fetch_pages(
+        self, numbers: Sequence[int], fetch: Callable[[int], Awaitable[T]], window: Window | None = None
+    ) -> list[T]: ...
+    def _paying(self, needed: int) -> None: ...
+    def _window(self) -> Window: ...
 
-        async def call(
-            self,
-            endpoint: ep.Endpoint,
-            *,
-            subset: str | None = None,
-            match: int | None = None,
-            page: int | None = None,
-            params: dict[str, Any] | None = None,
-            json_body: Any = None,
-        ) -> Any: ...
-        def _parse(self, endpoint: str, model: Any, payload: Any) -> Any: ...
-        async def _all_pages(self, fetch: Callable[[int], Awaitable[Any]]) -> list[Any]: ...
-        async def _fetch_pages(
-            self, numbers: Sequence[int], fetch: Callable[[int], Awaitable[T]], window: Window | None = None
-        ) -> list[T]: ...
-        def _paying(self, needed: int) -> None: ...
-        def _window(self) -> Window: ...
+
+class MirroredReads:
+    """The group's lists, matches and rankings, through the mirror of the client that owns this object."""
+
+    def __init__(self, client: ServiceCalls) -> None:
+        self._client = client
+        self._served_stale: dict[str, float] = {}
+        self._sync_lock = asyncio.Lock()
+
+    @property
+    def mirror(self) -> Mirror:
+        return self._client.mirror
+
+    @property
+    def fresh_for(self) -> float:
+        return self._client.fresh_for
+
+    @property
+    def syncing(self) -> bool:
+        """Whether a sync of the matches is under way."""
+        return self._sync_lock.locked()
 
     # ------------------------------------------------------------------ how old an answer is
 
@@ -180,7 +197,7 @@ class MirroredReads:
         if items is None:
             return None
         try:
-            return self._parse(name, list[model], items)
+            return self._client._parse(name, list[model], items)
         except UnexpectedResponse:
             return None
 
@@ -204,7 +221,7 @@ class MirroredReads:
         if not known:
             return []
         rows = self.mirror.matches(game_id=game, offset=offset, limit=limit)
-        return self._parse("matches", list[Match], rows)
+        return self._client._parse("matches", list[Match], rows)
 
     def held_number_below(self, number: int, *, subset: str | None = None) -> int | None:
         """The match before `number` among the held matches of `subset` (main or a game's): the highest
@@ -232,7 +249,7 @@ class MirroredReads:
         forms = {f'"{key}":{dumps(n)}' for n in wanted for key in ("id", "externalId")}
         forms |= {f'"id":{n}' for n in wanted if n.isdigit()}  # an id sent as a number
         rows = [row for form in sorted(forms) for row in self.mirror.select_matches(containing=form)]
-        found = self._parse("matches", list[Match], rows)
+        found = self._client._parse("matches", list[Match], rows)
         named = {m.number: m for m in found if str(m.id) in wanted or m.external_id in wanted}
         return [named[n] for n in sorted(named, reverse=True)]
 
@@ -272,15 +289,15 @@ class MirroredReads:
         self._fresh(name)
         if kept:  # the ghosts this seat made that the outbox has not sent yet: still offered
             with contextlib.suppress(UnexpectedResponse):
-                models = models + self._parse(name, list[model], kept)
+                models = models + self._client._parse(name, list[model], kept)
         return models
 
     async def games(self, *, refresh: bool = False) -> list[Game]:
         """The group's games; see the module docstring for when it asks the service."""
 
         async def load() -> tuple[list[Game], list[Any]]:
-            payload = await self.call(ep.GAMES)
-            games = self._parse("games", list[Game], payload)
+            payload = await self._client.call(ep.GAMES)
+            games = self._client._parse("games", list[Game], payload)
             return games, _wire_items(payload, games)
 
         return await self._list("games", Game, load, refresh)
@@ -289,15 +306,15 @@ class MirroredReads:
         """The group's subsets (main, one per game, custom), with their match counts."""
 
         async def load() -> tuple[list[Subset], list[Any]]:
-            payload = await self.call(ep.SUBSETS)
-            subsets = self._parse("subsets", list[Subset], payload)
+            payload = await self._client.call(ep.SUBSETS)
+            subsets = self._client._parse("subsets", list[Subset], payload)
             return subsets, _wire_items(payload, subsets)
 
         return await self._list("subsets", Subset, load, refresh)
 
     async def _players_page(self, page: int) -> tuple[PlayersPage, list[Any]]:
-        payload = await self.call(ep.PLAYERS, page=page)
-        parsed = self._parse("players", PlayersPage, payload)
+        payload = await self._client.call(ep.PLAYERS, page=page)
+        parsed = self._client._parse("players", PlayersPage, payload)
         return parsed, _wire_items(payload.get("data") if isinstance(payload, dict) else None, parsed.data)
 
     async def players_page(self, page: int = 1) -> PlayersPage:
@@ -325,7 +342,7 @@ class MirroredReads:
             parsed, raw[n] = await self._players_page(n)
             return parsed
 
-        pages = await self._all_pages(one)
+        pages = await self._client._all_pages(one)
         return [p for page in pages for p in page.data], [r for n in sorted(raw) for r in raw[n]]
 
     async def players(self, *, refresh: bool = False) -> list[Player]:
@@ -364,8 +381,8 @@ class MirroredReads:
         params: dict[str, Any] = {"bggId": bgg_id} if bgg_id is not None else {}
         if name is not None:
             params["name"] = name
-        payload = _as_list(await self.call(ep.GAME, params=params))
-        games = self._parse("game", list[Game], payload)
+        payload = _as_list(await self._client.call(ep.GAME, params=params))
+        games = self._client._parse("game", list[Game], payload)
         if not games:
             raise UnexpectedResponse("game", message="the answer holds no game")
         # The group's games are those with a match played (SERVICE.md): a new game joins them with its
@@ -375,8 +392,8 @@ class MirroredReads:
 
     async def create_player(self, name: str) -> Player:
         """Add a ghost player to the group; the mirror holds it at once."""
-        payload = _as_list(await self.call(ep.PLAYER, params={"name": name}))
-        players = self._parse("player", list[Player], payload)
+        payload = _as_list(await self._client.call(ep.PLAYER, params={"name": name}))
+        players = self._client._parse("player", list[Player], payload)
         if not players:
             raise UnexpectedResponse("player", message="the answer holds no player")
         # In the mirror at once (the cached list and an offline answer hold it), at the end; the list is also
@@ -388,8 +405,8 @@ class MirroredReads:
     # ------------------------------------------------------------------ matches
 
     async def _matches_page(self, page: int, subset: str | None = None) -> tuple[MatchesPage, list[Any]]:
-        payload = await self.call(ep.MATCHES, subset=subset, page=page)
-        parsed = self._parse("matches", MatchesPage, payload)
+        payload = await self._client.call(ep.MATCHES, subset=subset, page=page)
+        parsed = self._client._parse("matches", MatchesPage, payload)
         return parsed, _wire_items(payload.get("data") if isinstance(payload, dict) else None, parsed.data)
 
     async def matches_page(self, page: int = 1, *, subset: str | None = None) -> MatchesPage:
@@ -414,7 +431,7 @@ class MirroredReads:
 
     async def all_matches(self, *, subset: str | None = None) -> list[Match]:
         """Every match of a subset, straight from the service (all pages, concurrently)."""
-        pages = await self._all_pages(lambda n: self.matches_page(n, subset=subset))
+        pages = await self._client._all_pages(lambda n: self.matches_page(n, subset=subset))
         return [m for page in pages for m in page.data]
 
     async def sync_matches(self) -> int:
@@ -444,7 +461,7 @@ class MirroredReads:
         last_page = 1
         if all(r.number > top for r in read) and wanted > 1:
             last_page = min(wanted, first.total_pages)
-            for page_reads in await self._fetch_pages(range(2, last_page + 1), self._reads_page):
+            for page_reads in await self._client._fetch_pages(range(2, last_page + 1), self._reads_page):
                 read += page_reads
         newest = max((m.number for m in first.data), default=top)
         by_number: dict[int, _Read] = {}
@@ -506,18 +523,20 @@ class MirroredReads:
 
     def _history_rewritten(self, first: int) -> None:
         """Tell `history_listeners` that the history changed from match `first` on."""
-        for listener in list(getattr(self, "history_listeners", ())):
+        for listener in list(self._client.history_listeners):
             listener(first)
 
     async def _resync_matches(self, first: MatchesPage, first_raw: list[Any]) -> int:
         """Every page read again and written aside as it arrives, `RESYNC_PAGES` pages at a time (a group of
         100,000 matches is 4,000 pages), then swapped for the held matches at once."""
         pages = range(2, first.total_pages + 1)
-        self._paying(len(pages))  # the whole read refused unsent when the quota is known not to allow it
+        self._client._paying(
+            len(pages)
+        )  # the whole read refused unsent when the quota is known not to allow it
         self.mirror.stage_matches(self._match_rows(zip(first.data, first_raw, strict=True)), first=True)
-        window = self._window()
+        window = self._client._window()
         for start in range(0, len(pages), RESYNC_PAGES):
-            chunk = await self._fetch_pages(
+            chunk = await self._client._fetch_pages(
                 pages[start : start + RESYNC_PAGES], self._match_rows_page, window
             )
             self.mirror.stage_matches(row for page_rows in chunk for row in page_rows)
@@ -548,9 +567,8 @@ class MirroredReads:
     @staticmethod
     def _match_rows(rows: Iterable[tuple[Match, Any]]) -> list[tuple[int, str | None, str]]:
         """(number, game id, the wire form as JSON text): what the mirror stores of a match. A sync keeps only
-        these while it reads the other pages, not the parsed matches nor their wire dicts: a full read of a
-        group's matches is then one short string a match at its peak, and leaves no scattered small objects
-        behind in the allocator (issue 14: the matches screen's first sync cost the app 4 MB of RSS)."""
+        these while it reads the other pages, so a full read holds one short string a match, not parsed
+        models and wire dicts that leave the allocator fragmented."""
         return [(m.number, str(m.game.id) if m.game is not None else None, dumps(raw)) for m, raw in rows]
 
     # ------------------------------------------------------------------ rankings
@@ -567,16 +585,16 @@ class MirroredReads:
             if held is not None and held.final and current is not False:
                 if current is None:  # the service could not say: the held page, as of when it was read
                     self._stale("rankings", held.fetched_at)
-                return self._parse("rankings", RankingsPage, held.body)
+                return self._client._parse("rankings", RankingsPage, held.body)
         history = self.mirror.history_generation()
         try:
-            payload = await self.call(ep.RANKINGS, subset=subset, match=match, page=page)
+            payload = await self._client.call(ep.RANKINGS, subset=subset, match=match, page=page)
         except Offline:
             if held is None:
                 raise
             self._stale("rankings", held.fetched_at)
-            return self._parse("rankings", RankingsPage, held.body)
-        parsed = self._parse("rankings", RankingsPage, payload)
+            return self._client._parse("rankings", RankingsPage, held.body)
+        parsed = self._client._parse("rankings", RankingsPage, payload)
         last = _number_of(parsed.subset.last_match) if parsed.subset is not None else None
         # kept for good only when the held matches agree with it: the same match under that number, and no
         # change of the history found while it was asked (it may be of the history before)
@@ -611,7 +629,7 @@ class MirroredReads:
 
     async def all_rankings(self, *, subset: str | None = None, match: int | None = None) -> list[Any]:
         """Every row of the standings after `match` (all pages, concurrently)."""
-        pages: list[Page[Any]] = await self._all_pages(
+        pages: list[Page[Any]] = await self._client._all_pages(
             lambda n: self.rankings_page(n, subset=subset, match=match)
         )
         return [r for page in pages for r in page.data]
