@@ -33,6 +33,7 @@ from rankterm.client.auth import Token, TokenCache
 from rankterm.client.mirror import Mirror
 from rankterm.client.mirrored import MirroredReads
 from rankterm.client.paging import QuotaView, Window, fetch_pages, refuse, report_pressure
+from rankterm.client.send_policy import ONCE, Backoff, batches
 from rankterm.client.transport import address_problem, http_client
 from rankterm.wire import endpoints as ep
 from rankterm.wire.errors import (
@@ -173,6 +174,8 @@ class RankingClient:
         self.batch_size = max(1, batch_size)
         self.retries = max(0, retries)
         self.backoff = backoff
+        self.sleep: Callable[[float], Awaitable[None]] = asyncio.sleep
+        """How a GET waits before its retry (`retry_schedule`); a test puts its own clock here."""
         self.clock = clock
         self._token: Token | None = None
         self._token_lock = asyncio.Lock()
@@ -349,21 +352,18 @@ class RankingClient:
     ) -> Any:
         """Send one request to `endpoint` and return the `success` payload, or raise from `errors`."""
         path = ep.build_path(endpoint, subset=subset, match=match, page=page)
-        attempts = 1 + (self.retries if endpoint.method is ep.Method.GET else 0)
+        schedule = self.retry_schedule() if endpoint.method is ep.Method.GET else ONCE
         refused: str | None = None
-        attempt = 0
+        failures = 0
         while True:
-            attempt += 1
             token = await self._token_value(stale=refused) if endpoint.auth else None
             response: httpx.Response | None = None
-            wait = self.backoff * (2 ** (attempt - 1))
             try:
                 response = await self._send_once(endpoint, path, params, json_body, token)
                 return self._payload(endpoint, response)
             except AuthError as exc:
                 if endpoint.auth and exc.token_problem and refused is None:
-                    refused = token
-                    attempt -= 1
+                    refused = token  # renewed once, not counted as a try
                     continue
                 raise
             except QuotaError as exc:
@@ -371,17 +371,24 @@ class RankingClient:
                     self.quota_view.note_refusal(exc.code, self.clock())
                     raise
                 report_pressure()  # a 429 without a quota code: rate limiting, retried like a 5xx
+                failures += 1
                 after = _retry_after(response)
-                if attempt >= attempts or after > MAX_RETRY_AFTER:
+                if not schedule.more(failures) or after > MAX_RETRY_AFTER:
                     raise
-                wait = max(wait, after)
+                wait = max(schedule.wait(failures), after)
             except (Offline, ServiceError) as exc:
                 if isinstance(exc, ServiceError) and exc.code not in (None, "R001"):
                     raise
                 report_pressure()
-                if attempt >= attempts:
+                failures += 1
+                if not schedule.more(failures):
                     raise
-            await asyncio.sleep(wait)
+                wait = schedule.wait(failures)
+            await self.sleep(wait)
+
+    def retry_schedule(self) -> Backoff:
+        """The waits between a GET's tries (`send_policy.Backoff`): `backoff`, doubling, `1 + retries` tries."""
+        return Backoff.doubling(self.backoff, tries=1 + max(0, self.retries))
 
     def _parse(self, endpoint: str, model: Any, payload: Any) -> Any:
         context = DISPLAY_SAFE if self.display_safe else None
@@ -483,8 +490,7 @@ class RankingClient:
         params = {"dryrun": 1} if dry_run else None
         answers: list[NewMatchAnswer] = []
         sizes: list[int] = []
-        for start in range(0, len(items), self.batch_size):
-            batch = items[start : start + self.batch_size]
+        for batch in batches(items, self.batch_size):
             try:
                 payload = await self.call(ep.MATCH, params=params, json_body=[m.to_wire() for m in batch])
             except (MatchRejected, Offline) as exc:
