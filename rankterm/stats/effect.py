@@ -34,13 +34,12 @@ from typing import TYPE_CHECKING
 
 from rankterm.wire.errors import RanktermError
 from rankterm.wire.models import Match, RankingRow, RankingsPage
+from rankterm.wire.shown import MINUS as MINUS
+from rankterm.wire.shown import signed
 
 if TYPE_CHECKING:
     from rankterm.client.client import RankingClient
     from rankterm.outbox.outcome import Outcome
-
-MINUS = "\u2212"
-"""The minus sign of a negative change (not the hyphen)."""
 
 ARROW = "\u2192"
 
@@ -118,16 +117,6 @@ class MatchEffect:
 
     def of(self, player_id: str) -> PlayerEffect | None:
         return next((p for p in self.players if p.player_id == player_id), None)
-
-
-def signed(value: float) -> str:
-    """A change of ree as a whole number with its sign: "+58", "-87" (U+2212, not a hyphen), "±0"."""
-    whole = round(value)
-    if whole > 0:
-        return f"+{whole}"
-    if whole < 0:
-        return f"{MINUS}{-whole}"
-    return "\u00b10"
 
 
 def player_text(effect: PlayerEffect) -> str:

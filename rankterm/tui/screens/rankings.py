@@ -32,6 +32,7 @@ from rankterm.tui.widgets.text_table import TextTable, fill_table, type_ahead
 from rankterm.tui.zone import shown_zone
 from rankterm.wire.errors import RanktermError
 from rankterm.wire.models import RankingRow, RankingsPage, Subset
+from rankterm.wire.shown import ree, signed
 from rankterm.wire.text import ascii_digits
 
 COLUMNS = ("Pos", "Δ", "Player", "Ree", "ΔRee", "Belt", "Title", "Status")
@@ -48,7 +49,7 @@ def parse_match_number(text: str) -> int | None:
 
 
 def format_ree(value: float | int | None) -> str:
-    return NONE if value is None else f"{value:.1f}"
+    return NONE if value is None else ree(value, 1)
 
 
 def delta_cells(row: RankingRow, up: str = "green", down: str = "red") -> tuple[Text, Text]:
@@ -61,13 +62,9 @@ def delta_cells(row: RankingRow, up: str = "green", down: str = "red") -> tuple[
     else:
         position = Text(NONE, style="dim")
     change = row.delta_ree or 0
-    if change > 0:
-        ree = Text(f"+{change:.1f}", style=up)
-    elif change < 0:
-        ree = Text(f"{change:.1f}", style=down)
-    else:
-        ree = Text(NONE, style="dim")
-    return position, ree
+    if change:
+        return position, Text(signed(change, 1, minus="-", exact_sign=True), style=up if change > 0 else down)
+    return position, Text(NONE, style="dim")
 
 
 class RankingsScreen(SubsetPagedScreen):

@@ -32,6 +32,7 @@ from rankterm.tui.widgets.text_table import TextTable, fill_table
 from rankterm.tui.zone import shown_zone
 from rankterm.wire.errors import RanktermError
 from rankterm.wire.models import Match
+from rankterm.wire.shown import ree, signed
 
 if TYPE_CHECKING:
     from rankterm.client.client import RankingClient
@@ -81,7 +82,10 @@ def highlights(evening: Tonight, around: ReeAround | None) -> list[object | tupl
     parts: list[object | tuple[object, str]] = [("Biggest ree gain  ", "dim")]
     gain = evening.biggest_gain
     if gain is not None:
-        parts += [(gain.name, "bold"), f" +{gain.gain:.1f} ({gain.before:.0f} → {gain.after:.0f})"]
+        parts += [
+            (gain.name, "bold"),
+            f" {signed(gain.gain, 1, exact_sign=True)} ({ree(gain.before)} → {ree(gain.after)})",
+        ]
     else:
         parts.append(NONE if around is not None and around.loaded else "reading the standings…")
     parts.append(("\nBiggest upset     ", "dim"))
@@ -91,7 +95,7 @@ def highlights(evening: Tonight, around: ReeAround | None) -> list[object | tupl
             (upset.name, "bold"),
             f" won match {upset.match_number} (",
             upset.game_name,
-            f") from ree {upset.ree_before:.0f}",
+            f") from ree {ree(upset.ree_before)}",
         ]
     else:
         parts.append(NONE if around is not None and around.loaded else "reading the standings…")

@@ -10,6 +10,7 @@ from collections.abc import Sequence
 from datetime import datetime
 
 from rankterm.tui.text import NONE
+from rankterm.wire import shown
 from rankterm.wire.localtime import UTC_ZONE, SeatZone, parse_wire_date
 
 RESULT_STYLE = {"W": "bold $text-success", "D": "$text-warning", "L": "$text-error"}
@@ -18,7 +19,7 @@ RESULT_STYLE = {"W": "bold $text-success", "D": "$text-warning", "L": "$text-err
 
 def percent(value: float | None) -> str:
     """0.4836 -> "48%"; None -> a dash."""
-    return NONE if value is None else f"{value * 100:.0f}%"
+    return shown.percent(value, absent=NONE)
 
 
 def parse_date(text: str | None) -> datetime | None:

@@ -10,10 +10,11 @@ from __future__ import annotations
 from textual.content import Content
 from textual.widget import Widget
 
-from rankterm.stats.effect import ARROW, PlayerEffect, signed
+from rankterm.stats.effect import ARROW, PlayerEffect
 from rankterm.tui.text import label_text, styled
 from rankterm.tui.widgets.board.view import WIDE, BoardView, arrow, fit, when, whole, winners
 from rankterm.tui.zone import shown_zone
+from rankterm.wire.shown import signed
 
 UP = "$text-success"
 DOWN = "$text-error"

@@ -12,10 +12,11 @@ from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
 from textual.widgets import Digits
 
-from rankterm.stats.effect import ARROW, MINUS, PlayerEffect, signed
+from rankterm.stats.effect import ARROW, PlayerEffect
 from rankterm.tui.text import plain, plain_str
 from rankterm.tui.widgets.board.view import BoardView, arrow, whole
 from rankterm.wire.models import RankingRow
+from rankterm.wire.shown import signed
 
 EFFECT_BOXES = 6
 """At most this many players of the last match get a box of their own (the panel lists them all)."""
@@ -122,11 +123,7 @@ class EffectBox(Vertical):
             big, place = "", f"new, {ARROW}{effect.position_after}"
         else:
             # Digits draws "-" as its own minus glyph (U+2212 and the ± of "±0" are not in its set)
-            big = (
-                signed(effect.delta).replace(MINUS, "-").replace("\u00b1", "")
-                if effect.delta is not None
-                else ""
-            )
+            big = signed(effect.delta, minus="-", zero="0") if effect.delta is not None else ""
             place = f"{effect.position_before}{ARROW}{effect.position_after}" if effect.moved else ""
         self.query_one(Digits).update(plain_str(big))
         self.border_subtitle = plain(place) if place else None
