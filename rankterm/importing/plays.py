@@ -11,7 +11,6 @@ from __future__ import annotations
 import os
 import re
 import time
-import unicodedata
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, tzinfo
 from decimal import Decimal, InvalidOperation
@@ -20,6 +19,7 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from rankterm.wire.errors import RanktermError
 from rankterm.wire.fields import DATE_FORMAT
+from rankterm.wire.text import fold_name
 
 _SUM = re.compile(r"^[+-]?\s*\d+(?:\.\d+)?(?:\s*[+-]\s*\d+(?:\.\d+)?)*$")
 _DATE = re.compile(r"^(\d{4})-(\d{2})-(\d{2})(?:[ T](\d{2}):(\d{2})(?::(\d{2}))?)?Z?$")
@@ -124,11 +124,8 @@ def points_text(value: Decimal | None) -> str:
 
 
 def fold(name: str) -> str:
-    """A name compared case- and accent-insensitively: NFKD, combining marks dropped, casefolded, spaces
-    squeezed."""
-    decomposed = unicodedata.normalize("NFKD", name)
-    stripped = "".join(c for c in decomposed if not unicodedata.combining(c))
-    return " ".join(unicodedata.normalize("NFKC", stripped.casefold()).split())
+    """A name of a file as the import matches it: `fold_name`, with runs of spaces as one."""
+    return fold_name(name, squeeze_spaces=True)
 
 
 def local_to_utc(text: str, zone: tzinfo | None = None) -> str | None:

@@ -1,4 +1,9 @@
-"""Text rules shared by every layer, with no dependency: what counts as digits, and text made safe to show.
+"""Text rules shared by every layer, with no dependency: what counts as digits, names as look-ups compare
+them, and text made safe to show.
+
+`fold_name` is the one way two names are compared ignoring case and accents: the service's game search and
+its stored `norm_name`, the command line's player and game look-ups, the players screen's filter and the
+import's matching of a file's names all go through it.
 
 `display_safe` is the one way text that is not ours (a name, a note, anything the service or a file holds)
 is made fit for a terminal: every control character is shown as a symbol (ESC as "␛") and every line break
@@ -13,11 +18,22 @@ Kept apart from the pydantic models so that the app can use them without importi
 from __future__ import annotations
 
 import re
+import unicodedata
 
 
 def ascii_digits(text: str) -> bool:
     """True for a non-empty run of 0-9 only. `str.isdigit` also takes "¹" or "٣", which `int` may refuse."""
     return text.isascii() and text.isdigit()
+
+
+def fold_name(text: str, *, squeeze_spaces: bool = False) -> str:
+    """`text` as names are compared, ignoring case and accents: NFKD, combining marks dropped, casefolded,
+    ends stripped. `squeeze_spaces` also makes each run of whitespace inside one space, for a name typed
+    again by a person, who may not see that it differs. The service stores this form of each game's name,
+    so it must not change."""
+    decomposed = unicodedata.normalize("NFKD", text)
+    folded = "".join(c for c in decomposed if not unicodedata.combining(c)).casefold()
+    return " ".join(folded.split()) if squeeze_spaces else folded.strip()
 
 
 NEWLINE_MARK = "\u23ce"
