@@ -13,7 +13,6 @@ from __future__ import annotations
 import hashlib
 import json
 import sqlite3
-import unicodedata
 from functools import cache
 from importlib import resources
 from typing import Any
@@ -21,6 +20,7 @@ from typing import Any
 from rankterm.server.conn import Conn
 from rankterm.server.wire import Fault
 from rankterm.wire.models import WEIGHTS, Game, Weight
+from rankterm.wire.text import fold_name
 
 GAME_COLUMNS = "id, name, weight, bgg_id, thumbnail, medium_image"
 G_COLUMNS = ", ".join("g." + c for c in GAME_COLUMNS.split(", "))
@@ -31,9 +31,7 @@ MAX_NAME = 100
 
 def normalise(text: str) -> str:
     """Case- and accent-insensitive form of a name: NFKD, combining marks dropped, casefolded."""
-    decomposed = unicodedata.normalize("NFKD", text)
-    stripped = "".join(c for c in decomposed if not unicodedata.combining(c))
-    return unicodedata.normalize("NFKD", stripped.casefold()).strip()
+    return fold_name(text)
 
 
 @cache
