@@ -7,12 +7,12 @@ rule that finds any: `AmbiguousName` listing them.
 
 from __future__ import annotations
 
-import unicodedata
 from collections.abc import Callable, Sequence
 from typing import TypeVar
 
 from rankterm.wire.errors import RanktermError
 from rankterm.wire.models import Game, Player
+from rankterm.wire.text import fold_name as fold
 
 T = TypeVar("T")
 
@@ -27,12 +27,6 @@ class AmbiguousName(RanktermError):
     def __init__(self, message: str, candidates: Sequence[tuple[str, str]]) -> None:
         super().__init__(message)
         self.candidates = list(candidates)
-
-
-def fold(text: str) -> str:
-    """Text compared ignoring case and accents."""
-    decomposed = unicodedata.normalize("NFKD", text)
-    return "".join(c for c in decomposed if not unicodedata.combining(c)).casefold().strip()
 
 
 def _find(items: Sequence[T], query: str, what: str, key: Callable[[T], str], name: Callable[[T], str]) -> T:
