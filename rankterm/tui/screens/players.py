@@ -17,8 +17,6 @@ late the service answers (`TextTable`, `list_screen_key`).
 
 from __future__ import annotations
 
-import unicodedata
-
 from textual import events, on
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -34,12 +32,7 @@ from rankterm.tui.widgets.text_table import NAME_CELLS, TextTable, fill_table, l
 from rankterm.wire.errors import RanktermError
 from rankterm.wire.ids import is_local_id
 from rankterm.wire.models import Player, PlayersPage
-
-
-def fold(text: str) -> str:
-    """Lower case without accents, for matching names."""
-    decomposed = unicodedata.normalize("NFKD", text)
-    return "".join(c for c in decomposed if not unicodedata.combining(c)).casefold()
+from rankterm.wire.text import fold_name as fold
 
 
 def matches_filter(player: Player, text: str) -> bool:
