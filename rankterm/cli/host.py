@@ -1,0 +1,206 @@
+"""`rankterm host`: the app served over SSH, so the table joins with the `ssh` every laptop has.
+
+    rankterm host                          the default profile, on ssh -p 2222 127.0.0.1 (this machine only)
+    rankterm host --host 0.0.0.0           the room: a join code is printed; guests type it when ssh asks
+    rankterm host --demo                   each guest gets their own in-process demo group
+    ssh -p 2222 board@LAPTOP               the read-only scoreboard instead of the app
+
+Each SSH session runs its own `rankterm` process on a pseudo-terminal, acting with this machine's profile
+(its config, token cache, mirror and outbox), as `rankterm web` does for browsers, with the same join code
+and lockout. Off loopback a guest needs the join code (keyboard-interactive or password authentication) or
+a key listed in `--authorized-keys`. The host key is made once, kept in the data dir and its fingerprint
+printed at each start. See rankterm/host/ for the server itself.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import os
+import shlex
+import signal
+import sys
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from rankterm.cli.common import profile_name
+from rankterm.cli.web import LOCKOUT_SECONDS, WRONG_LIMIT, new_join_code, seat_command
+from rankterm.wire.errors import RanktermError
+
+if TYPE_CHECKING:
+    from rankterm.host.server import HostSettings
+
+ORDER = 41
+DEFAULT_PORT = 2222
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    parser = sub.add_parser(
+        "host",
+        help="serve the app over SSH: guests join with `ssh -p 2222 this-laptop`",
+        description="Serve the app over SSH: each guest's `ssh` gets a seat acting with this machine's "
+        "profile; the user name `board` gets the read-only scoreboard.",
+    )
+    parser.add_argument("--demo", action="store_true", help="serve the demo group (one per guest)")
+    parser.add_argument("--profile", dest="command_profile", metavar="PROFILE", help="profile of config.toml")
+    parser.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
+    parser.add_argument("--port", type=int, default=DEFAULT_PORT, help=f"port (default {DEFAULT_PORT})")
+    parser.add_argument(
+        "--join-code",
+        help="the code guests type when ssh asks (default: a new random code when --host is not loopback)",
+    )
+    parser.add_argument(
+        "--authorized-keys",
+        type=Path,
+        metavar="FILE",
+        help="public keys that may join without a code (OpenSSH's authorized_keys format); off loopback "
+        "these alone let guests in, unless --join-code is given too",
+    )
+    parser.add_argument(
+        "--max-seats", type=int, default=12, help="guests at once (default 12); the next is told so"
+    )
+    parser.set_defaults(run=run)
+
+
+def seat_argvs(*, demo: bool, profile: str | None) -> tuple[list[str], list[str]]:
+    """The command of a guest's seat, and of the scoreboard's (user `board`)."""
+    app = shlex.split(seat_command(demo=demo, profile=profile))
+    board = [*app[:3], "board", *(["--demo"] if demo else ["--profile", profile] if profile else [])]
+    return app, board
+
+
+def served_profile(args: argparse.Namespace) -> str | None:
+    """The profile that is served (None for the demo), or a clear error when there is none."""
+    profile = profile_name(args)
+    if args.demo:
+        if profile:
+            raise RanktermError("Give --demo or --profile, not both.")
+        return None
+    from rankterm.config import load_config
+
+    chosen = load_config().profile(profile)
+    if chosen is None:
+        if profile:
+            raise RanktermError(f"No profile named {profile!r} in the config (see `rankterm locate`).")
+        raise RanktermError("No profile is configured: run `rankterm` to add one, or pass --demo.")
+    return chosen.name
+
+
+def check_join_code(code: str) -> str:
+    code = code.strip()
+    if not (4 <= len(code) <= 64 and code.isascii() and code.isalnum()):
+        raise RanktermError("--join-code must be 4 to 64 letters and digits.")
+    return code
+
+
+def build_settings(args: argparse.Namespace) -> tuple[HostSettings, str | None]:
+    """The server's settings from the command line, and the join code (None when there is none)."""
+    from rankterm.host.guard import JoinCodeGuard
+    from rankterm.host.server import HostSettings
+    from rankterm.server.addresses import is_loopback
+
+    if not 0 <= args.port <= 65535:
+        raise RanktermError(f"--port must be between 0 and 65535, not {args.port}.")
+    if args.max_seats < 1:
+        raise RanktermError(f"--max-seats must be 1 or more, not {args.max_seats}.")
+    profile = served_profile(args)
+    keys = None
+    if args.authorized_keys is not None:
+        import asyncssh
+
+        try:
+            keys = asyncssh.read_authorized_keys(str(args.authorized_keys))
+        except OSError as exc:
+            raise RanktermError(f"Cannot read {args.authorized_keys}: {exc.strerror or exc}.") from exc
+        except (ValueError, asyncssh.KeyImportError) as exc:
+            raise RanktermError(f"{args.authorized_keys} is not an authorized_keys file: {exc}.") from exc
+    if args.join_code:
+        code: str | None = check_join_code(args.join_code)
+    elif is_loopback(args.host) or keys is not None:
+        code = None
+    else:
+        code = new_join_code()
+    guard = None
+    if code is not None:
+        guard = JoinCodeGuard(code, wrong_limit=WRONG_LIMIT, lockout_seconds=LOCKOUT_SECONDS)
+    app, board = seat_argvs(demo=args.demo, profile=profile)
+    title = "the demo group" if args.demo else f"profile {profile}"
+    env = dict(os.environ)
+    settings = HostSettings(
+        app_argv=app,
+        board_argv=board,
+        env=env,
+        guard=guard,
+        authorized_keys=keys,
+        max_seats=args.max_seats,
+        title=title,
+    )
+    return settings, code
+
+
+def start_lines(
+    settings: HostSettings, host: str, port: int, code: str | None, fingerprint: str
+) -> list[str]:
+    """What `rankterm host` says when it starts: how guests join (each address of this machine for a wildcard
+    host), who may, and the host key's fingerprint, which a guest's ssh shows the first time."""
+    from rankterm.host.server import BOARD_USER
+    from rankterm.server.addresses import is_loopback, reachable
+
+    addresses = [a.ip for a in reachable(host)] or [host]
+    port_part = "" if port == 22 else f"-p {port} "
+    joins = " or ".join(f"ssh {port_part}{a}" for a in addresses)
+    lines = [f"serving {settings.title} over SSH: {joins} (Ctrl+C stops)"]
+    lines.append(f"the scoreboard: ssh {port_part}{BOARD_USER}@{addresses[0]}")
+    if code:
+        lines.append(f"join code {code}  (typed when ssh asks for it)")
+    if settings.authorized_keys is not None:
+        lines.append("keys of --authorized-keys join without a code")
+    if settings.open_door:
+        if is_loopback(host):
+            lines.append(f"no join code: only this machine can connect ({host} is loopback)")
+        else:
+            lines.append(f"no join code: whoever can reach {host} port {port} can connect")
+    lines.append(f"host key {fingerprint} (guests' ssh shows it the first time: it should match)")
+    lines.append(f"at most {settings.max_seats} seats at once")
+    return lines
+
+
+def run(args: argparse.Namespace) -> int:
+    settings, code = build_settings(args)
+    from rankterm.host.keys import fingerprint, host_key_path, load_or_make_host_key
+    from rankterm.paths import data_dir
+
+    try:
+        key = load_or_make_host_key(host_key_path(data_dir()))
+    except OSError as exc:
+        raise RanktermError(f"Cannot keep the host key in {data_dir()}: {exc.strerror or exc}.") from exc
+    with contextlib.suppress(KeyboardInterrupt):
+        asyncio.run(_serve(settings, key, args.host, args.port, code, fingerprint(key)))
+    return 0
+
+
+async def _serve(
+    settings: HostSettings, key: object, host: str, port: int, code: str | None, fp: str
+) -> None:
+    from rankterm.host.server import start_server
+
+    try:
+        acceptor, table = await start_server(settings, key, host, port)  # type: ignore[arg-type]
+    except OSError as exc:
+        raise RanktermError(f"Cannot listen on {host} port {port}: {exc.strerror or exc}.") from exc
+    bound = acceptor.get_port() or port
+    for line in start_lines(settings, host, bound, code, fp):
+        print(f"rankterm host: {line}")
+    sys.stdout.flush()
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for signum in (signal.SIGINT, signal.SIGTERM):
+        with contextlib.suppress(NotImplementedError, RuntimeError):
+            loop.add_signal_handler(signum, stop.set)
+    try:
+        await stop.wait()
+    finally:
+        acceptor.close()
+        await table.close()
+        print("rankterm host: stopped; every seat has ended")

@@ -1,0 +1,47 @@
+"""Who may join a `rankterm host` table by its join code: the code compared in constant time, typed as people
+type it (case and surrounding spaces aside), and an address that gave too many wrong codes locked out for a
+while (`rankterm web`'s rule: five wrong codes, ten minutes)."""
+
+from __future__ import annotations
+
+import hmac
+import time
+from collections.abc import Callable
+
+
+class JoinCodeGuard:
+    """The join code and the wrong tries of each address, over every connection of one server."""
+
+    def __init__(
+        self,
+        code: str,
+        *,
+        wrong_limit: int,
+        lockout_seconds: float,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self.code = code
+        self.wrong_limit = wrong_limit
+        self.lockout_seconds = lockout_seconds
+        self.clock = clock
+        self.wrong: dict[str, list[float]] = {}
+
+    def locked(self, peer: str) -> bool:
+        """True while `peer` has given `wrong_limit` wrong codes in the last `lockout_seconds`."""
+        now = self.clock()
+        recent = [t for t in self.wrong.get(peer, []) if now - t < self.lockout_seconds]
+        if recent:
+            self.wrong[peer] = recent
+        else:
+            self.wrong.pop(peer, None)
+        return len(recent) >= self.wrong_limit
+
+    def try_code(self, peer: str, given: str) -> bool:
+        """Whether `given` is the code, for `peer`; a locked-out address is refused even the right one, and a
+        wrong code counts against its address."""
+        if self.locked(peer):
+            return False
+        ok = hmac.compare_digest(given.strip().upper().encode(), self.code.upper().encode())
+        if not ok:
+            self.wrong.setdefault(peer, []).append(self.clock())
+        return ok

@@ -1,0 +1,201 @@
+"""`rankterm host` in its own process, joined by OpenSSH's own client (`ssh -tt` on a pseudo-terminal) over
+127.0.0.1: the app comes up, records a match typed with README's keys into the group the host's profile
+names, follows the guest's window, and goes away with the guest. Debian's openssh-client is installed by
+`.ci/run` when missing.
+
+The group is the demo group served on a real socket (`serve_in_thread`); the host serves the profile "room"
+on it (`room_env`), so what a guest records is read back from the service.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import re
+import shutil
+import subprocess
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from rankterm.client.client import RankingClient
+from rankterm.server.seed import DEMO_KEY, DEMO_SECRET, demo_app
+from rankterm.testing.live import serve_in_thread
+from rankterm.testing.ssh import RunningHost, SshGuest, environ_of, start_host
+from rankterm.testing.terminal import room_env
+
+ROOT = Path(__file__).resolve().parents[2]
+
+SSH = shutil.which("ssh")
+
+FOUR_PLAYERS = [b"n", b"C", b"a", b"t", b"\r", b"E", b"\r", b"A", b"\r", b"B", b"\r", b"C", b"\r", b"\x13"]
+"""README's `n C a t ⏎ E ⏎ A ⏎ B ⏎ C ⏎ ^s`, a key a write: Elena, Ada, Ben and Chiara at Catan, in that order."""
+
+
+@pytest.fixture
+def served() -> Iterator[str]:
+    """The demo group on 127.0.0.1 (any free port): its base URL."""
+    asgi, _, _ = demo_app()
+    with serve_in_thread(asgi) as base_url:
+        yield base_url
+
+
+@pytest.fixture
+def room(served: str, tmp_path: Path) -> dict[str, str]:
+    """The host's environment: one profile, "room", on the served demo group; its files under tmp_path."""
+    assert SSH, (
+        "OpenSSH's client is needed for the SSH seat tests (Debian's openssh-client; .ci/run installs it)"
+    )
+    return room_env(
+        tmp_path / "host", served, DEMO_KEY, DEMO_SECRET, RANKTERM_LIVE_EVERY="0", PYTHONPATH=str(ROOT)
+    )
+
+
+@pytest.fixture
+def host(room: dict[str, str]) -> Iterator[RunningHost]:
+    """`rankterm --profile room host` on 127.0.0.1, any free port: no join code on loopback."""
+    with start_host(["--profile", "room"], room) as running:
+        yield running
+
+
+def test_a_guest_sees_the_app_and_records_a_four_player_match(host: RunningHost, served: str) -> None:
+    assert "no join code: only this machine can connect" in "\n".join(host.lines)
+    guest = SshGuest(host.port, size=(100, 30), term="screen-256color")
+    try:
+        assert guest.wait_for("Dashboard", 30), guest.seen[-800:]
+        [seat] = host.wait_for_seats(1, 5)
+        env = environ_of(seat)
+        assert env["TERM"] == "screen-256color"  # the guest's, through ssh
+        assert env["COLORTERM"] == "truecolor"  # the host's own setting: ssh does not carry it
+        assert env["RANKTERM_CONFIG"] == host_config(host)  # the host's profile
+        assert "\x1b[38;2;" in guest.raw.decode("utf-8", "replace")  # drawn in 24-bit colour
+
+        before = asyncio.run(match_count(served))
+        guest.settle()
+        for key in FOUR_PLAYERS:
+            guest.press(key)
+        match = asyncio.run(next_match(served, before))
+        assert match is not None, guest.seen[-800:]
+        assert match.game is not None and match.game.name == "Catan"
+        assert [
+            (f.rank, [p.display_name for p in f.players])
+            for f in sorted(match.factions, key=lambda f: f.rank)
+        ] == [(1, ["Elena"]), (2, ["Ada"]), (3, ["Ben"]), (4, ["Chiara"])]
+    finally:
+        guest.kill()
+
+
+def host_config(host: RunningHost) -> str:
+    return environ_of(host.process.pid)["RANKTERM_CONFIG"]
+
+
+async def match_count(base_url: str) -> int:
+    async with RankingClient(base_url, key=DEMO_KEY, secret=DEMO_SECRET) as reader:
+        return (await reader.matches_page(1)).total
+
+
+async def next_match(base_url: str, before: int, limit: float = 30.0):
+    """The newest match once the service holds more than `before` (None after `limit` seconds)."""
+    async with RankingClient(base_url, key=DEMO_KEY, secret=DEMO_SECRET) as reader:
+        end = time.monotonic() + limit
+        while time.monotonic() < end:
+            page = await reader.matches_page(1)
+            if page.total > before:
+                return page.data[0]
+            await asyncio.sleep(0.2)
+    return None
+
+
+def terminal_size_of(pid: int) -> str:
+    """`rows columns` of the terminal process `pid` has as its standard input, as stty reads it."""
+    tty = os.readlink(f"/proc/{pid}/fd/0")
+    return subprocess.run(
+        ["stty", "-F", tty, "size"], capture_output=True, text=True, check=True
+    ).stdout.strip()
+
+
+def test_the_seat_follows_the_guests_window(host: RunningHost) -> None:
+    guest = SshGuest(host.port, size=(80, 24))
+    try:
+        assert guest.wait_for("Dashboard", 30), guest.seen[-800:]
+        [seat] = host.wait_for_seats(1, 5)
+        assert terminal_size_of(seat) == "24 80"
+        guest.settle()
+        assert "\x1b[40;" not in guest.raw.decode("utf-8", "replace")  # 24 rows: no line 40 yet
+
+        guest.raw.clear()
+        guest.resize(120, 40)
+        redrawn = guest.settle(quiet=1.0)
+        assert terminal_size_of(seat) == "40 120"  # rows, then columns
+        assert b"\x1b[40;" in redrawn, redrawn[-400:]  # the app drew its 40th line: it redrew at the new size
+    finally:
+        guest.kill()
+
+
+def test_a_guest_whose_ssh_is_killed_leaves_no_process(host: RunningHost) -> None:
+    first, second = SshGuest(host.port), SshGuest(host.port)
+    try:
+        assert first.wait_for("Dashboard", 30), first.seen[-800:]
+        assert second.wait_for("Dashboard", 30), second.seen[-800:]
+        seats = host.wait_for_seats(2, 5)
+        assert len(seats) == 2
+
+        first.kill()
+        left = host.wait_for_seats(1, 6)  # SIGHUP, SIGTERM, SIGKILL: within 5 s of the connection's end
+        assert len(left) == 1 and left[0] in seats
+        assert not Path(f"/proc/{set(seats).difference(left).pop()}").exists()  # ended and reaped
+
+        second.press(b"g")  # the other guest plays on
+        assert second.wait_for("Games", 15), second.seen[-800:]
+    finally:
+        first.kill()
+        second.kill()
+    assert host.wait_for_seats(0, 6) == []
+
+
+def test_the_user_board_gets_the_scoreboard(host: RunningHost) -> None:
+    board = SshGuest(host.port, user="board")
+    try:
+        assert board.wait_for("Scoreboard", 30), board.seen[-800:]
+        [seat] = host.wait_for_seats(1, 5)
+        assert b"board" in Path(f"/proc/{seat}/cmdline").read_bytes().split(b"\0")
+        board.press(b"n")  # a kiosk: no form
+        board.settle()
+        assert "New match" not in board.seen
+    finally:
+        board.kill()
+
+
+def test_the_seats_beyond_the_limit_are_told_and_let_go(room: dict[str, str]) -> None:
+    with start_host(["--profile", "room", "--max-seats", "1"], room) as host:
+        first = SshGuest(host.port)
+        try:
+            assert first.wait_for("Dashboard", 30), first.seen[-800:]
+            second = SshGuest(host.port)
+            code = second.exit_code()
+            assert code == 1, second.seen[-400:]
+            assert "No seat is free (at most 1 at once)" in second.seen
+            assert len(host.seat_pids()) == 1
+        finally:
+            first.kill()
+
+
+def test_a_command_or_a_subsystem_is_refused(host: RunningHost) -> None:
+    command = SshGuest(host.port, command=["echo", "let-me-in"], tty=False)
+    assert command.exit_code() not in (0, None)
+    assert "exec request failed" in command.seen
+    assert "let-me-in" not in command.seen
+
+    sftp = SshGuest(host.port, options=["-s"], command=["sftp"], tty=False)
+    assert sftp.exit_code() not in (0, None)
+    assert "subsystem request failed" in sftp.seen
+    assert host.seat_pids() == []
+
+
+def test_a_session_without_a_terminal_is_told_to_ask_for_one(host: RunningHost) -> None:
+    plain = SshGuest(host.port, tty=False)
+    assert plain.exit_code() == 1
+    assert "connect with `ssh -t`" in re.sub(r"\s+", " ", plain.seen)
+    assert host.seat_pids() == []
