@@ -49,10 +49,15 @@ class HostSettings:
         return self.guard is None and self.authorized_keys is None
 
 
+HOST_ONLY = frozenset({"LINES", "COLUMNS", "TERM", "COLORTERM", "DISPLAY", "WAYLAND_DISPLAY"})
+"""What of the host's environment describes the host's own terminal or display, not a guest's seat."""
+
+
 def seat_env(base: Mapping[str, str], term: str | None) -> dict[str, str]:
     """`base` with the guest's terminal type (when it is a plausible name) and 24-bit colour; without the host
-    terminal's size, which would override the guest's."""
-    env = {k: v for k, v in base.items() if k not in ("LINES", "COLUMNS", "TERM", "COLORTERM")}
+    terminal's size (it would override the guest's), its display, or its SSH agent and connection (`SSH_*`):
+    nothing of the host's keys reaches a seat."""
+    env = {k: v for k, v in base.items() if k not in HOST_ONLY and not k.startswith("SSH_")}
     env["TERM"] = term if term and TERM_NAME.fullmatch(term) else DEFAULT_TERM
     env["COLORTERM"] = "truecolor"  # SSH does not forward it; every terminal that runs ssh today has it
     return env
