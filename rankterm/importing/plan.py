@@ -57,7 +57,7 @@ from rankterm.importing.mapping import (
 from rankterm.importing.plays import SourcePlay, machine_zone_name, unreadable_date
 from rankterm.importing.ranks import Side, sides
 from rankterm.wire.errors import RanktermError
-from rankterm.wire.fields import DATE_FORMAT
+from rankterm.wire.fields import DATE_FORMAT, wire_date
 from rankterm.wire.ids import new_local_id
 from rankterm.wire.models import NewMatch
 from rankterm.wire.new_match import FUTURE_LEEWAY, MAX_NAME, Problem, future_date_problem, read_match
@@ -238,7 +238,7 @@ class _Planner:
         """M010 for a play dated more than the leeway ahead of now (`new_match.future_date_problem`)."""
         if date <= self.latest:
             return None
-        return future_date_problem(datetime.strptime(date, DATE_FORMAT), self.now)
+        return future_date_problem(wire_date(date), self.now)
 
     def skip(self, play: SourcePlay, kind: str, reason: str) -> None:
         self.plan.skip_counts[kind] += 1

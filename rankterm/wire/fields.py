@@ -18,6 +18,8 @@ from pydantic.alias_generators import to_camel
 # config reads them before the first screen).
 from rankterm.wire.localtime import DATE_FORMAT as DATE_FORMAT
 from rankterm.wire.localtime import parse_wire_date as parse_wire_date
+from rankterm.wire.localtime import wire_date as wire_date
+from rankterm.wire.localtime import wire_seconds as wire_seconds
 from rankterm.wire.text import display_safe, display_safe_lines
 
 

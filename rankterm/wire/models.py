@@ -37,6 +37,7 @@ from rankterm.wire.fields import (
     Weight,
     WireModel,
     parse_percent,
+    parse_wire_date,
 )
 from rankterm.wire.new_match import BOT_MARKER, NewFaction, NewMatch
 
@@ -124,10 +125,8 @@ class Match(WireModel):
 
     @property
     def when(self) -> datetime | None:
-        try:
-            return datetime.strptime(self.date, DATE_FORMAT)
-        except ValueError:
-            return None
+        """The match's date (naive UTC), or None when it is not a date of the wire."""
+        return parse_wire_date(self.date)
 
     @property
     def winners(self) -> list[Faction]:

@@ -30,7 +30,7 @@ from typing import Any, NamedTuple
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 from pydantic_core import PydanticCustomError
 
-from rankterm.wire.fields import DATE_FORMAT, Weight
+from rankterm.wire.fields import DATE_FORMAT, Weight, wire_date
 from rankterm.wire.text import ascii_digits
 
 BOT_MARKER = "bot"
@@ -192,7 +192,7 @@ class NewMatch(BaseModel):
     @property
     def when(self) -> datetime | None:
         """The match's date (UTC, the service's time zone), or None when the service is to stamp it."""
-        return datetime.strptime(self.date, DATE_FORMAT) if self.date else None
+        return wire_date(self.date) if self.date else None
 
     def problems(self, now: datetime | None = None) -> list[Problem]:
         """What makes this parsed match unfit to record; empty when it is fine (see `read_match`)."""

@@ -1,0 +1,84 @@
+"""The wire's dates are read by one function (`wire_date`), which reads what the old readers read.
+
+The old readers were `datetime.strptime(text, DATE_FORMAT)` (the models, the import's plan, the command
+line, the service) and `datetime.fromisoformat` (the service's standings): kept here as the oracles.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+import pytest
+from hypothesis import example, given
+from hypothesis import strategies as st
+
+from rankterm.wire.fields import DATE_FORMAT, parse_wire_date, wire_date, wire_seconds
+from rankterm.wire.models import Match, NewMatch
+
+MOMENTS = st.datetimes(min_value=datetime(1000, 1, 1), max_value=datetime(9999, 12, 31, 23, 59, 59)).map(
+    lambda d: d.replace(microsecond=0)
+)
+
+
+def old_strptime(text: str) -> datetime:
+    return datetime.strptime(text, DATE_FORMAT)
+
+
+def old_seconds(text: str) -> float:
+    return datetime.strptime(text, DATE_FORMAT).replace(tzinfo=UTC).timestamp()
+
+
+@given(MOMENTS)
+@example(datetime(2026, 2, 28, 23, 59, 59))
+@example(datetime(2024, 2, 29, 0, 0, 0))
+def test_a_wire_date_reads_as_the_old_readers_read_it(moment: datetime) -> None:
+    text = moment.strftime(DATE_FORMAT)
+    assert wire_date(text) == old_strptime(text) == datetime.fromisoformat(text) == moment
+    assert parse_wire_date(text) == moment
+    assert wire_seconds(text) == old_seconds(text)
+
+
+@given(st.text(alphabet="0123456789-: T.+Z\u0663", max_size=22) | st.text(max_size=22))
+@example("2026-02-30 12:00:00")
+@example("2026-05-01 24:00:00")
+def test_whatever_it_reads_the_old_reader_read_the_same(text: str) -> None:
+    try:
+        read = wire_date(text)
+    except ValueError:
+        assert parse_wire_date(text) is None
+        return
+    assert read == old_strptime(text) and parse_wire_date(text) == read
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "2026-05-01T12:00:00",  # the other ISO forms fromisoformat would take
+        "2026-05-01",
+        "2026-05-01 12:00",
+        "2026-05-01 12:00:00+02:00",
+        "2026-05-01 12:00:00.5",
+        "20260501T120000",
+        "2026-05-01 12:00:00\n",
+        "\u0662\u0660\u0662\u0666-05-01 12:00:00",  # digits of another script
+        "2026-02-30 12:00:00",
+        "",
+    ],
+)
+def test_what_is_not_a_wire_date_is_refused_in_one_sentence(text: str) -> None:
+    with pytest.raises(ValueError, match="is not a date of the wire"):
+        wire_date(text)
+    assert parse_wire_date(text) is None
+
+
+def test_a_date_that_is_no_text_is_none() -> None:
+    assert parse_wire_date(None) is None and parse_wire_date(20260501) is None
+
+
+def test_the_models_read_their_dates_with_it() -> None:
+    assert Match(id="1", date="2026-05-01 12:30:00").when == datetime(2026, 5, 1, 12, 30)
+    assert Match(id="1", date="soon").when is None
+    assert NewMatch(name="default_1", weight="normal", date="2026-05-01 12:30").when == datetime(
+        2026, 5, 1, 12, 30
+    )
+    assert NewMatch(name="default_1", weight="normal").when is None
