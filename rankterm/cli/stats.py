@@ -28,7 +28,7 @@ from rankterm.cli.common import (
     run_headless,
     shown_zone,
 )
-from rankterm.wire.localtime import DATE_FORMAT, UTC_ZONE, SeatZone
+from rankterm.wire.localtime import UTC_ZONE, SeatZone, wire_date
 from rankterm.wire.shown import percent as _percent
 from rankterm.wire.shown import ree as _ree
 from rankterm.wire.shown import signed
@@ -240,7 +240,7 @@ def _since(args: argparse.Namespace, now: float, zone: SeatZone) -> datetime:
         bare = text.removesuffix("UTC").removesuffix("utc").removesuffix("Z").removesuffix("z").rstrip()
         read_in = UTC_ZONE if bare != text else zone
         if (wire := read_in.typed_to_wire(bare)) is not None:
-            return datetime.strptime(wire, DATE_FORMAT)
+            return wire_date(wire)
         raise UsageError(f"--since {args.since!r}: give a time as YYYY-MM-DD HH:MM ({zone.label} time).")
     if not 0 < args.hours <= 24 * 366:
         raise UsageError("--hours: give a number of hours above 0.")
