@@ -1,0 +1,93 @@
+"""The parts of `rankterm host` that need no SSH connection: the host key kept, the join code's lockout over
+time, a seat's environment, and the command line's refusals."""
+
+from __future__ import annotations
+
+import os
+import stat
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from rankterm.cli.web import LOCKOUT_SECONDS, WRONG_LIMIT
+from rankterm.host.guard import JoinCodeGuard
+from rankterm.host.keys import fingerprint, host_key_path, load_or_make_host_key
+from rankterm.host.server import seat_env
+from rankterm.testing.clock import SettableClock
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def test_the_host_key_is_made_once_kept_private_and_used_again(tmp_path: Path) -> None:
+    path = host_key_path(tmp_path / "data")
+    first = load_or_make_host_key(path)
+    assert stat.S_IMODE(path.stat().st_mode) == 0o600
+    again = load_or_make_host_key(path)
+    assert fingerprint(again) == fingerprint(first)
+    assert fingerprint(first).startswith("SHA256:")
+
+    path.chmod(0o644)  # loosened by hand: made private again
+    assert fingerprint(load_or_make_host_key(path)) == fingerprint(first)
+    assert stat.S_IMODE(path.stat().st_mode) == 0o600
+
+
+def test_five_wrong_codes_lock_an_address_out_for_ten_minutes() -> None:
+    clock = SettableClock()
+    guard = JoinCodeGuard("SEAT2345", wrong_limit=WRONG_LIMIT, lockout_seconds=LOCKOUT_SECONDS, clock=clock)
+    assert guard.try_code("10.0.0.5", " seat2345 ")  # as people type it
+    for _ in range(4):
+        assert not guard.try_code("10.0.0.5", "WRONG")
+    assert not guard.locked("10.0.0.5")
+    assert guard.try_code("10.0.0.5", "SEAT2345")  # four wrong codes: not yet
+    assert not guard.try_code("10.0.0.5", "WRONG")
+    assert guard.locked("10.0.0.5")
+    assert not guard.try_code("10.0.0.5", "SEAT2345")  # locked out: even the code is refused
+    assert guard.try_code("10.0.0.6", "SEAT2345")  # another address is not
+
+    clock.advance(LOCKOUT_SECONDS - 1)
+    assert guard.locked("10.0.0.5")
+    clock.advance(2)
+    assert not guard.locked("10.0.0.5")
+    assert guard.try_code("10.0.0.5", "SEAT2345")
+
+
+def test_a_seat_takes_the_guests_terminal_type_and_nothing_of_the_hosts_terminal() -> None:
+    host = {"HOME": "/home/h", "TERM": "linux", "COLUMNS": "200", "LINES": "60", "SSH_AUTH_SOCK": "/tmp/a"}
+    env = seat_env(host, "xterm-kitty")
+    assert env == {"HOME": "/home/h", "TERM": "xterm-kitty", "COLORTERM": "truecolor"}
+    assert seat_env(host, "../../etc/passwd")["TERM"] == "xterm-256color"  # not a terminal's name
+    assert seat_env(host, None)["TERM"] == "xterm-256color"
+
+
+def host_says(tmp_path: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    env = {k: v for k, v in os.environ.items() if k in ("PATH", "HOME", "LANG")}
+    env.update(
+        PYTHONPATH=str(ROOT),
+        RANKTERM_CONFIG=str(tmp_path / "config.toml"),
+        RANKTERM_CACHE_DIR=str(tmp_path / "cache"),
+        RANKTERM_DATA_DIR=str(tmp_path / "data"),
+    )
+    return subprocess.run(
+        [sys.executable, "-m", "rankterm", "host", *args], env=env, capture_output=True, text=True, timeout=30
+    )
+
+
+@pytest.mark.parametrize(
+    ("args", "said"),
+    [
+        (["--demo", "--max-seats", "0"], "--max-seats must be 1 or more, not 0."),
+        (["--demo", "--join-code", "ab"], "--join-code must be 4 to 64 letters and digits."),
+        (["--demo", "--port", "70000"], "--port must be between 0 and 65535, not 70000."),
+        (["--demo", "--authorized-keys", "/nonexistent/keys"], "Cannot read /nonexistent/keys"),
+        ([], "No profile is configured: run `rankterm` to add one, or pass --demo."),
+        (["--profile", "club"], "No profile named 'club' in the config"),
+    ],
+)
+def test_the_command_line_refuses_what_cannot_be_served(tmp_path: Path, args: list[str], said: str) -> None:
+    done = host_says(tmp_path, *args)
+    assert done.returncode == 2
+    assert said in done.stderr
+    assert done.stderr.count("\n") == 1  # one line
+    assert not (tmp_path / "data" / "host").exists()  # no key made for a host that never started
