@@ -90,21 +90,13 @@ async def _player(client: RankingClient, query: str) -> Player:
     return find_player(await client.players(), query)
 
 
-def _percent(rate: float | None) -> str:
-    return "" if rate is None else f"{round(100 * rate)}%"
-
-
-def _ree(value: float) -> str:
-    return f"{value:.0f}"
-
-
 # ---------------------------------------------------------------------- the commands
 
 
 async def player_command(client: RankingClient, args: argparse.Namespace) -> int:
+    from rankterm.stats.compact import player_matches
     from rankterm.stats.documents import player_document
     from rankterm.stats.figures import player_figures
-    from rankterm.stats.source import player_matches
 
     await _synced(client)
     player = await _player(client, args.player)
@@ -148,9 +140,9 @@ async def player_command(client: RankingClient, args: argparse.Namespace) -> int
 
 
 async def h2h_command(client: RankingClient, args: argparse.Namespace) -> int:
+    from rankterm.stats.compact import player_matches
     from rankterm.stats.documents import h2h_document
     from rankterm.stats.figures import head_to_head
-    from rankterm.stats.source import player_matches
 
     await _synced(client)
     a = await _player(client, args.a)
@@ -202,10 +194,10 @@ async def h2h_command(client: RankingClient, args: argparse.Namespace) -> int:
 
 
 async def game_command(client: RankingClient, args: argparse.Namespace) -> int:
+    from rankterm.stats.compact import game_matches
     from rankterm.stats.documents import game_document
     from rankterm.stats.figures import game_figures
     from rankterm.stats.lookup import find_game
-    from rankterm.stats.source import game_matches
 
     await _synced(client)
     game = find_game(await client.games(), args.game)
@@ -248,10 +240,10 @@ def _since(args: argparse.Namespace, now: float, zone: SeatZone) -> datetime:
 
 
 async def tonight_command(client: RankingClient, args: argparse.Namespace) -> int:
+    from rankterm.stats.compact import matches_since
     from rankterm.stats.documents import tonight_document
     from rankterm.stats.figures import tonight
     from rankterm.stats.history import ReeAround, ree_around
-    from rankterm.stats.source import matches_since
 
     if not 0 <= args.quota_share <= 1:
         raise UsageError("--quota-share: give a share from 0 to 1 (0.25 is a quarter).")

@@ -18,6 +18,13 @@ What it holds:
 - `rankings` pages as read, by (subset, match, page): those marked final (standings after a match that is
   no longer the latest of its subset) are answered forever, until a rewrite of the history drops those after
   its earliest change; the others only when the service is gone.
+- `stat_matches` and `stat_seats`: what the stats pages read of each held match, compact and indexed (one
+  row per match: number, id, external id, date, game; one row per player of a faction, or per faction
+  without players: faction index, rank, bot flag, player id and the two names a label is made of), kept by
+  triggers on `matches`, so every write of the held matches (an append, a full read, a rewrite from a
+  backdated match) rewrites them in the same transaction. A page is read from them by player, game or date
+  (`stat_rows`) without a match's JSON being parsed. A file of schema 1 gets them filled from its held
+  matches once.
 
 One file per scope (base URL + key, hashed into the file name: `config.mirror_path`) rather than a scope
 column: a profile's mirror can be deleted, or found corrupt and replaced, without touching another group's,
@@ -45,7 +52,9 @@ from typing import Any, TypeVar
 
 log = logging.getLogger(__name__)
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
+UPGRADABLE = frozenset({1})
+"""Schemas whose files are kept and brought to `SCHEMA_VERSION` (what they lack is created and filled)."""
 LISTS = ("games", "players", "subsets")
 LAST = -1
 """The `match` key of rankings pages read for the latest match (`rankings/last`)."""
@@ -82,6 +91,94 @@ CREATE TABLE IF NOT EXISTS rankings (
 );
 PRAGMA user_version = {SCHEMA_VERSION};
 """
+
+
+def _stat_flag(value: str) -> str:
+    """SQL: a wire flag (`wire.fields.Flag`: true, 1, "yes", ...) at JSON path expression `value` as 0/1."""
+    return (
+        f"CASE json_type({value}) WHEN 'true' THEN 1 WHEN 'integer' THEN ({value}->>'$') != 0"
+        f" WHEN 'real' THEN ({value}->>'$') != 0"
+        f" WHEN 'text' THEN lower(trim({value}->>'$')) IN ('1', 'on', 't', 'true', 'y', 'yes') ELSE 0 END"
+    )
+
+
+_BOT = _stat_flag("f.value->'bot'")
+
+
+def _stat_inserts(number: str, body: str, source: str = "") -> str:
+    """SQL inserting the stats rows of the matches (`number`, JSON `body`) read from `source` (a trigger's
+    NEW when empty). Lenient as the wire models are (ids and names that are numbers become text, a faction's
+    one player may come as an object); nothing here can fail, whatever a body holds."""
+    valid = f"json_valid({body})"
+    return f"""
+    INSERT OR REPLACE INTO stat_matches (number, id, external_id, date, game_id, game_name)
+    SELECT {number}, coalesce({body}->>'$.id', ''), coalesce({body}->>'$.externalId', ''),
+           coalesce({body}->>'$.date', ''),
+           CASE WHEN json_type({body}, '$.game') = 'object' THEN CAST({body}->>'$.game.id' AS INTEGER) END,
+           coalesce({body}->>'$.game.name', '')
+    FROM {source or "(SELECT 1)"} WHERE {valid};
+    INSERT OR REPLACE INTO stat_seats (number, faction, seat, rank, bot, player, display_name, username)
+    SELECT {number}, f.key, coalesce(p.key, -1), CAST(f.value->>'rank' AS INTEGER), {_BOT},
+           CASE WHEN p.type = 'object' THEN coalesce(p.value->>'id', '') END,
+           CASE WHEN p.type = 'object' THEN coalesce(p.value->>'displayName', '') END,
+           CASE WHEN p.type = 'object' THEN coalesce(p.value->>'username', '') END
+    FROM {source + "," if source else ""} json_each(CASE WHEN {valid} THEN {body} ELSE '[]' END, '$.factions') AS f
+    LEFT JOIN json_each(
+        CASE WHEN f.type != 'object' OR {_BOT} THEN '[]'
+             WHEN json_type(f.value, '$.players') = 'array' THEN f.value->'players'
+             WHEN json_type(f.value, '$.players') = 'object' THEN json_array(f.value->'players')
+             ELSE '[]' END
+    ) AS p
+    WHERE json_type({body}, '$.factions') = 'array' AND f.type = 'object';
+    """
+
+
+_STATS_SCHEMA = f"""
+CREATE TABLE IF NOT EXISTS stat_matches (
+    number INTEGER PRIMARY KEY,
+    id TEXT,
+    external_id TEXT,
+    date TEXT,
+    game_id INTEGER,
+    game_name TEXT
+);
+CREATE INDEX IF NOT EXISTS stat_matches_by_game ON stat_matches (game_id);
+CREATE INDEX IF NOT EXISTS stat_matches_by_date ON stat_matches (date);
+CREATE TABLE IF NOT EXISTS stat_seats (
+    number INTEGER NOT NULL,
+    faction INTEGER NOT NULL,
+    seat INTEGER NOT NULL,
+    rank INTEGER,
+    bot INTEGER,
+    player TEXT,
+    display_name TEXT,
+    username TEXT,
+    PRIMARY KEY (number, faction, seat)
+) WITHOUT ROWID;
+CREATE INDEX IF NOT EXISTS stat_seats_by_player ON stat_seats (player, number) WHERE player IS NOT NULL;
+CREATE TRIGGER IF NOT EXISTS stat_rows_added AFTER INSERT ON matches BEGIN
+    DELETE FROM stat_seats WHERE number = NEW.number;
+    {_stat_inserts("NEW.number", "NEW.body")}
+END;
+CREATE TRIGGER IF NOT EXISTS stat_rows_changed AFTER UPDATE ON matches BEGIN
+    DELETE FROM stat_matches WHERE number = OLD.number;
+    DELETE FROM stat_seats WHERE number = OLD.number OR number = NEW.number;
+    {_stat_inserts("NEW.number", "NEW.body")}
+END;
+CREATE TRIGGER IF NOT EXISTS stat_rows_dropped AFTER DELETE ON matches BEGIN
+    DELETE FROM stat_matches WHERE number = OLD.number;
+    DELETE FROM stat_seats WHERE number = OLD.number;
+END;
+"""
+"""The stats rows (see the module docstring), created beside `_SCHEMA` and kept by triggers on `matches`."""
+
+_STATS_FILL = _stat_inserts("m.number", "m.body", "matches AS m")
+"""Fill the stats rows from every held match (a file of an older schema, once)."""
+
+STAT_COLUMNS = (
+    "number", "id", "external_id", "date", "game_id", "game_name", "faction", "seat", "rank", "bot", "player", "display_name", "username",
+)  # fmt: skip
+"""The columns of `Mirror.stat_rows`, in order."""
 
 T = TypeVar("T")
 
@@ -136,7 +233,10 @@ class Mirror:
         return db
 
     def _init(self, db: sqlite3.Connection) -> sqlite3.Connection:
+        had_stats = db.execute("SELECT 1 FROM sqlite_master WHERE name = 'stat_seats'").fetchone() is not None
         db.executescript(_SCHEMA)
+        if not had_stats:  # a new file, or one of an older schema: its held matches fill the stats rows
+            db.executescript(f"BEGIN IMMEDIATE; {_STATS_SCHEMA} {_STATS_FILL} COMMIT;")
         db.execute("INSERT OR REPLACE INTO meta VALUES ('scope', ?)", (self.scope,))
         return db
 
@@ -164,15 +264,16 @@ class Mirror:
             version = db.execute("PRAGMA user_version").fetchone()[0]
             tables = db.execute("SELECT count(*) FROM sqlite_master").fetchone()[0]
             held_scope = None
-            if tables and version == SCHEMA_VERSION:
+            known = version == SCHEMA_VERSION or version in UPGRADABLE
+            if tables and known:
                 row = db.execute("SELECT value FROM meta WHERE key = 'scope'").fetchone()
                 held_scope = row[0] if row else None
         except sqlite3.Error:
             db.close()
             raise
-        if tables and (version != SCHEMA_VERSION or held_scope != self.scope):
+        if tables and (not known or held_scope != self.scope):
             db.close()
-            if version != SCHEMA_VERSION:
+            if not known:
                 self._discard(f"was written by another version of rankterm (schema {version})")
             else:
                 self._discard("holds another service's group")
@@ -208,6 +309,108 @@ class Mirror:
 
     def close(self) -> None:
         self._db.close()
+
+    # ------------------------------------------------------------------ syncing: one seat at a time, held history
+
+    def take_sync_lease(self, holder: str, now: float, seconds: float) -> bool:
+        """Take or renew the right to sync the matches until `now` + `seconds` (wall-clock seconds: other
+        processes share the file); False while another holder has it. Taken in a BEGIN IMMEDIATE
+        transaction, so two seats never both hold it; one that stops answering loses it when it runs out."""
+
+        def write() -> bool:
+            with self._db:
+                self._db.execute("BEGIN IMMEDIATE")
+                return self._lease(holder, now, seconds)
+
+        return self._guard(write, False)
+
+    def _lease(self, holder: str, now: float, seconds: float) -> bool:
+        """Within a write: take or renew the lease for `holder` unless another holds it."""
+        row = self._db.execute("SELECT value FROM meta WHERE key = 'sync-lease'").fetchone()
+        held = json.loads(row[0]) if row else {}
+        if held.get("holder") not in (None, holder) and float(held.get("until", 0)) > now:
+            return False
+        lease = _dumps({"holder": holder, "until": now + seconds})
+        self._db.execute("INSERT OR REPLACE INTO meta VALUES ('sync-lease', ?)", (lease,))
+        return True
+
+    def release_sync_lease(self, holder: str, *, synced: bool) -> None:
+        """Give the lease back (if `holder` has it); `synced`: a sync was completed (`syncs_done` counts it)."""
+
+        def write() -> None:
+            with self._db:
+                self._db.execute("BEGIN IMMEDIATE")
+                row = self._db.execute("SELECT value FROM meta WHERE key = 'sync-lease'").fetchone()
+                if row is None or json.loads(row[0]).get("holder") != holder:
+                    return
+                self._db.execute("DELETE FROM meta WHERE key = 'sync-lease'")
+                if synced:
+                    self._db.execute(
+                        "INSERT INTO meta VALUES ('syncs', '1')"
+                        " ON CONFLICT (key) DO UPDATE SET value = CAST(value AS INTEGER) + 1"
+                    )
+
+        self._guard(write, None)
+
+    def syncs_done(self) -> int:
+        """How many syncs of the matches were completed on this file, by any seat."""
+        row = self._guard(
+            lambda: self._db.execute("SELECT value FROM meta WHERE key = 'syncs'").fetchone(), None
+        )
+        return int(row[0]) if row else 0
+
+    def held_history(self) -> tuple[int, int | None]:
+        """(the lowest number from which the held matches run unbroken to the highest: 1 when every match
+        is held, or none yet; how many matches the service said it held at the last sync: None if unknown)."""
+
+        def read() -> tuple[int, int | None]:
+            rows = dict(
+                self._db.execute(
+                    "SELECT key, value FROM meta WHERE key IN ('held-from', 'held-total')"
+                ).fetchall()
+            )
+            total = rows.get("held-total")
+            return int(rows.get("held-from") or 1), None if total is None else int(total)
+
+        nothing: tuple[int, int | None] = (1, None)
+        return self._guard(read, nothing)
+
+    def set_held_history(self, *, held_from: int | None = None, total: int | None = None) -> None:
+        """Keep the lowest number held unbroken to the top and the service's count (see `held_history`)."""
+        values = [
+            (key, str(v)) for key, v in (("held-from", held_from), ("held-total", total)) if v is not None
+        ]
+
+        def write() -> None:
+            self._db.executemany("INSERT OR REPLACE INTO meta VALUES (?, ?)", values)
+
+        if values:
+            self._guard(write, None)
+
+    def put_older_matches(
+        self,
+        matches: Iterable[tuple[int, str | None, str]],
+        *,
+        held_from: int,
+        holder: str,
+        now: float,
+        lease: float,
+    ) -> bool:
+        """Add dumped (number, game id, JSON) rows read below the held ones (a first sync, newest first) and
+        the new `held_from`, renewing `holder`'s lease, in one transaction; False, writing nothing, when
+        another seat has taken the lease meanwhile. The held matches' time of sync is left as it is."""
+        rows = list(matches)
+
+        def write() -> bool:
+            with self._db:
+                self._db.execute("BEGIN IMMEDIATE")
+                if not self._lease(holder, now, lease):
+                    return False
+                self._db.executemany("INSERT OR REPLACE INTO matches VALUES (?, ?, ?)", rows)
+                self._db.execute("INSERT OR REPLACE INTO meta VALUES ('held-from', ?)", (str(held_from),))
+                return True
+
+        return self._guard(write, False)
 
     # ------------------------------------------------------------------ lists: games, players, subsets
 
@@ -342,9 +545,11 @@ class Mirror:
         *,
         replace_all: bool = False,
         dumped: bool = False,
+        held_from: int | None = None,
     ) -> None:
         """Store (number, game id, wire-form match) rows; with `replace_all` they become the only ones. With
-        `dumped`, each wire form is already JSON text (`dumps`)."""
+        `dumped`, each wire form is already JSON text (`dumps`). `held_from`: the lowest number held unbroken
+        to the top from now on (`held_history`), kept with them."""
         rows = [(number, game, body if dumped else _dumps(body)) for number, game, body in matches]
 
         def write() -> None:
@@ -353,6 +558,8 @@ class Mirror:
                 if replace_all:
                     self._db.execute("DELETE FROM matches")
                 self._db.executemany("INSERT OR REPLACE INTO matches VALUES (?, ?, ?)", rows)
+                if held_from is not None:
+                    self._db.execute("INSERT OR REPLACE INTO meta VALUES ('held-from', ?)", (str(held_from),))
                 self._db.execute(
                     "INSERT OR REPLACE INTO lists (name, synced_at, stale) VALUES ('matches', ?, 0)",
                     (self.clock(),),
@@ -570,6 +777,40 @@ class Mirror:
             sql += " AND json_extract(body, '$.registrationDate') < ?"
             args = [*args, recorded_before]
         return self._guard(lambda: int(self._db.execute(sql, args).fetchone()[0]), 0)
+
+    # ------------------------------------------------------------------ the stats rows
+
+    def stat_rows(
+        self,
+        *,
+        player: str | None = None,
+        game_id: int | None = None,
+        since: str | None = None,
+        after: int | None = None,
+    ) -> list[tuple[Any, ...]]:
+        """The stats rows (`STAT_COLUMNS`) of the held matches, by number, faction and seat: every match (one
+        row per player of each faction, or one for a faction without players, a bot's), narrowed to those
+        `player` plays in a faction that is not a bot's, of one game, dated at or after `since`
+        ("YYYY-MM-DD HH:MM:SS"), or numbered above `after`. Read through indexes; no JSON parsed."""
+        sql = (
+            "SELECT m.number, m.id, m.external_id, m.date, m.game_id, m.game_name, s.faction, s.seat, s.rank, s.bot, s.player,"
+            " s.display_name, s.username FROM stat_matches AS m JOIN stat_seats AS s ON s.number = m.number"
+            " WHERE 1"
+        )
+        args: list[Any] = []
+        if player is not None:
+            sql, args = (
+                sql + " AND m.number IN (SELECT number FROM stat_seats WHERE player = ?)",
+                [*args, player],
+            )
+        if game_id is not None:
+            sql, args = sql + " AND m.game_id = ?", [*args, game_id]
+        if since is not None:
+            sql, args = sql + " AND m.date >= ?", [*args, since]
+        if after is not None:
+            sql, args = sql + " AND m.number > ?", [*args, after]
+        sql += " ORDER BY m.number, s.faction, s.seat"
+        return self._guard(lambda: self._db.execute(sql, args).fetchall(), [])
 
     # ------------------------------------------------------------------ rankings pages
 

@@ -6,12 +6,12 @@ from collections.abc import Mapping, Sequence
 from datetime import UTC, datetime
 
 from rankterm.stats.results import Gain, Tally, Tonight, TonightMatch, Upset
-from rankterm.stats.rules import best_rank, bot_won, faction_result, game_key, in_played_order
-from rankterm.wire.models import DATE_FORMAT, Match
+from rankterm.stats.rules import MatchLike, best_rank, bot_won, faction_result, game_key, in_played_order
+from rankterm.wire.models import DATE_FORMAT
 
 
 def tonight_figures(
-    matches: Sequence[Match],
+    matches: Sequence[MatchLike],
     since: datetime,
     ree_before: Mapping[tuple[int, str], float],
     ree_after: Mapping[tuple[int, str], float],

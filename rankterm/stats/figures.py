@@ -39,6 +39,7 @@ from rankterm.stats.results import (
     Tonight,
 )
 from rankterm.stats.rules import (
+    MatchLike,
     bot_won,
     current_run,
     faction_of,
@@ -48,13 +49,12 @@ from rankterm.stats.rules import (
     longest_run,
     player_ids,
 )
-from rankterm.wire.models import Match
 
 EVERYONE = "everyone"
 """`HeadToHead.b_name` against everyone."""
 
 
-def player_figures(matches: Sequence[Match], player_id: str) -> PlayerFigures:
+def player_figures(matches: Sequence[MatchLike], player_id: str) -> PlayerFigures:
     """A player's page from the group's matches (any order). A player with no match gets zeros."""
     mine = [(m, f) for m in in_played_order(matches) if (f := faction_of(m, player_id)) is not None]
     results: list[Result] = [faction_result(m, f) for m, f in mine]
@@ -128,7 +128,7 @@ def player_figures(matches: Sequence[Match], player_id: str) -> PlayerFigures:
 
 
 def head_to_head(
-    matches: Sequence[Match], a_id: str, b_id: str | None, names: Mapping[str, str] | None = None
+    matches: Sequence[MatchLike], a_id: str, b_id: str | None, names: Mapping[str, str] | None = None
 ) -> HeadToHead:
     """A against B; `b_id` None: A against everyone (sums over the other players). `names`: the players'
     names as known elsewhere (the roster), for the one of the two that A's matches do not name (never met);
@@ -186,13 +186,13 @@ def head_to_head(
     )
 
 
-def game_figures(matches: Sequence[Match], game_id: int) -> GameFigures:
+def game_figures(matches: Sequence[MatchLike], game_id: int) -> GameFigures:
     """A game's page from the group's matches (the matches of other games are ignored).
 
     The longest streak: the first to reach the longest run (the record set first)."""
     ours = [m for m in in_played_order(matches) if m.game is not None and m.game.id == game_id]
     name = max(ours, key=lambda m: m.number).game.name if ours else ""  # type: ignore[union-attr]
-    results: dict[str, list[tuple[Match, Result]]] = defaultdict(list)
+    results: dict[str, list[tuple[MatchLike, Result]]] = defaultdict(list)
     names: dict[str, str] = {}
     bot_matches = bot_wins = factions = 0
     for m in ours:
@@ -238,7 +238,7 @@ def game_figures(matches: Sequence[Match], game_id: int) -> GameFigures:
 
 
 def tonight(
-    matches: Sequence[Match],
+    matches: Sequence[MatchLike],
     since: datetime,
     ree_before: Mapping[tuple[int, str], float] | None = None,
     ree_after: Mapping[tuple[int, str], float] | None = None,

@@ -25,13 +25,13 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from rankterm.stats.budget import QuotaBudget
+from rankterm.stats.compact import CompactMatch, player_matches
 from rankterm.stats.rules import player_ids
-from rankterm.stats.source import matches_numbered, player_matches, sync_group
+from rankterm.stats.source import matches_numbered, sync_group
 from rankterm.wire.errors import NotFound, Offline, QuotaError
 
 if TYPE_CHECKING:
     from rankterm.client.client import RankingClient
-    from rankterm.wire.models import Match
 
 DEFAULT_SHARE = 0.25
 """Share of the hourly ranking-call quota history may spend."""
@@ -278,7 +278,7 @@ async def _load(
 
 async def _matches_of(
     client: RankingClient, player_id: str, subset: str | None
-) -> tuple[list[Match], str | None]:
+) -> tuple[list[CompactMatch], str | None]:
     """The player's matches that make `subset` (all for the main subset, a custom one or an unknown one), and
     the subset id to ask rankings for (None for the main subset)."""
     await sync_group(client)

@@ -13,21 +13,22 @@ sync (`max_age=0`). Offline, what the mirror holds is shown and the status line 
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from textual.binding import Binding
 
+from rankterm.stats.rules import MatchLike
 from rankterm.stats.source import sync_group
 from rankterm.tui.base import Kind, RanktermScreen, Where, task
 from rankterm.tui.text import error_sentence
 from rankterm.wire.errors import Offline, RanktermError
-from rankterm.wire.models import Match
 
 if TYPE_CHECKING:
     from rankterm.client.client import RankingClient
 
 
-def matches_key(matches: list[Match]) -> tuple[int, int]:
+def matches_key(matches: Sequence[MatchLike]) -> tuple[int, int]:
     """What tells two lists of the group's matches apart cheaply: (count, newest number)."""
     return len(matches), max((m.number for m in matches), default=0)
 
@@ -50,7 +51,7 @@ class StoryScreen(RanktermScreen):
 
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
-        self.matches: list[Match] = []
+        self.matches: list[MatchLike] = []
         self.loaded = False
         """True once something was read (from the mirror or the service) and shown."""
         self._key: object = None
@@ -72,7 +73,7 @@ class StoryScreen(RanktermScreen):
         self.matches = sorted(held, key=lambda m: m.number)
         self.show_matches(self.matches)
 
-    def show_matches(self, matches: list[Match]) -> None:
+    def show_matches(self, matches: Sequence[MatchLike]) -> None:
         """Draw the story from the matches read (oldest first)."""
 
     # ------------------------------------------------------------------ when

@@ -9,9 +9,9 @@ from collections.abc import Sequence
 
 from rich.text import Text
 
+from rankterm.stats.rules import MatchLike
 from rankterm.stats.source import Roster
 from rankterm.tui.text import plain_str
-from rankterm.wire.models import Match
 
 
 def most_active(roster: Roster) -> str | None:
@@ -22,7 +22,7 @@ def most_active(roster: Roster) -> str | None:
     return min(counts, key=lambda q: (-counts[q], names.get(q, "").casefold(), q))
 
 
-def most_met(matches: Sequence[Match], player_id: str) -> str | None:
+def most_met(matches: Sequence[MatchLike], player_id: str) -> str | None:
     """The player `player_id` met most often in another faction (the head-to-head's first opponent), from
     `player_id`'s matches (`player_matches`)."""
     counts: Counter[str] = Counter()

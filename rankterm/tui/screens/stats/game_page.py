@@ -11,6 +11,7 @@ Keys: Enter on a player opens their page · F5 reload · Escape back (the pushed
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from rich.text import Text
@@ -21,7 +22,8 @@ from textual.containers import Vertical
 from textual.widgets import DataTable, Header, Static
 
 from rankterm.stats import GameFigures, GameRecord, game_figures, player_figures
-from rankterm.stats.source import game_matches
+from rankterm.stats.compact import CompactMatch, game_matches
+from rankterm.stats.rules import MatchLike
 from rankterm.tui.base import task
 from rankterm.tui.screens.stats.base import StoryScreen
 from rankterm.tui.screens.stats.words import day, fact_parts, percent, plural
@@ -31,7 +33,7 @@ from rankterm.tui.widgets.text_table import TextTable, fill_table
 from rankterm.tui.zone import shown_zone
 from rankterm.wire.errors import RanktermError
 from rankterm.wire.localtime import UTC_ZONE, SeatZone
-from rankterm.wire.models import Game, Match, RankingRow, Subset
+from rankterm.wire.models import Game, RankingRow, Subset
 
 if TYPE_CHECKING:
     from rankterm.client.client import RankingClient
@@ -102,7 +104,7 @@ class GameStory(Vertical):
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id)
         self.game_id: int | None = None
-        self.matches: list[Match] = []
+        self.matches: list[MatchLike] = []
         self.figures: GameFigures | None = None
         self.rows: list[RankingRow] = []
         self._shown: object = None
@@ -113,7 +115,7 @@ class GameStory(Vertical):
         yield Static("Standings", id="gs-standings-title")
         yield TextTable(id="gs-standings", cursor_type="row", zebra_stripes=True)
 
-    def show(self, matches: list[Match], game_id: int, client: RankingClient | None) -> None:
+    def show(self, matches: Sequence[MatchLike], game_id: int, client: RankingClient | None) -> None:
         """Draw the game's figures from `matches` at once; its standings from the mirror, then the service."""
         changed = game_id != self.game_id
         self.game_id = game_id
@@ -223,11 +225,11 @@ class GamePageScreen(StoryScreen):
         if not self.loaded:
             self.say("Reading the game's matches…")
 
-    def read_held(self, client: RankingClient) -> list[Match]:
+    def read_held(self, client: RankingClient) -> list[CompactMatch]:
         """The game's matches only (`game_matches`): all its figures need."""
         return game_matches(client, self.game_id)
 
-    def show_matches(self, matches: list[Match]) -> None:
+    def show_matches(self, matches: Sequence[MatchLike]) -> None:
         self.say("")
         self.query_one(GameStory).show(matches, self.game_id, self.client if self.has_client else None)
 

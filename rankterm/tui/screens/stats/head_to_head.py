@@ -10,6 +10,7 @@ prints. A bar shows the shares with shapes as well as colours (█ the first pla
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from rich.cells import cell_len, set_cell_size
@@ -20,14 +21,15 @@ from textual.containers import Horizontal, Vertical
 from textual.widgets import DataTable, Label, Select, Static
 
 from rankterm.stats import HeadToHead, head_to_head
-from rankterm.stats.source import Roster, player_matches
+from rankterm.stats.compact import player_matches
+from rankterm.stats.rules import MatchLike
+from rankterm.stats.source import Roster
 from rankterm.tui.base import task
 from rankterm.tui.screens.stats.choices import most_active, most_met, options
 from rankterm.tui.screens.stats.words import bar_parts, plural, short_day
 from rankterm.tui.text import plain, plain_str, styled
 from rankterm.tui.widgets.text_table import TextTable, fill_table
 from rankterm.tui.zone import shown_zone
-from rankterm.wire.models import Match
 
 if TYPE_CHECKING:
     from rankterm.client.client import RankingClient
@@ -85,7 +87,7 @@ class HeadToHeadView(Vertical):
 
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id)
-        self.matches: list[Match] = []
+        self.matches: Sequence[MatchLike] = []
         """A's matches (the pair's meetings are among them)."""
         self.client: RankingClient | None = None
         self.figures: HeadToHead | None = None

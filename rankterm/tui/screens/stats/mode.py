@@ -22,7 +22,8 @@ from textual.containers import Horizontal, Vertical
 from textual.widget import Widget
 from textual.widgets import DataTable, Header, Label, Select, Static, TabbedContent, TabPane
 
-from rankterm.stats.source import Roster, game_matches, held_roster, player_matches
+from rankterm.stats.compact import game_matches, player_matches
+from rankterm.stats.source import Roster, held_roster
 from rankterm.tui.base import task
 from rankterm.tui.screens.stats.base import StoryScreen
 from rankterm.tui.screens.stats.choices import most_active, options

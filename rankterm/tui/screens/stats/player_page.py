@@ -17,6 +17,7 @@ pushed page).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from rich.text import Text
@@ -28,8 +29,10 @@ from textual.timer import Timer
 from textual.widgets import DataTable, Header, Static
 
 from rankterm.stats import PlayerFigures, player_figures
+from rankterm.stats.compact import CompactMatch, player_matches
 from rankterm.stats.history import History, player_history
-from rankterm.stats.source import player_matches
+from rankterm.stats.rules import MatchLike, played_order
+from rankterm.stats.source import matches_numbered
 from rankterm.tui.base import task
 from rankterm.tui.screens.stats.base import StoryScreen
 from rankterm.tui.screens.stats.words import axis_labels, day, fact_parts, form_parts, percent, plural
@@ -39,7 +42,7 @@ from rankterm.tui.widgets.key_footer import KeyFooter
 from rankterm.tui.widgets.text_table import TextTable, fill_table
 from rankterm.tui.zone import shown_zone
 from rankterm.wire.errors import RanktermError
-from rankterm.wire.models import Match, Player
+from rankterm.wire.models import Player
 
 if TYPE_CHECKING:
     from rankterm.client.client import RankingClient
@@ -137,7 +140,7 @@ class PlayerStory(Vertical):
 
     # ------------------------------------------------------------------ drawing
 
-    def show(self, matches: list[Match], player_id: str, client: RankingClient | None) -> None:
+    def show(self, matches: Sequence[MatchLike], player_id: str, client: RankingClient | None) -> None:
         """Draw the player's figures from `matches` at once; read the chart's history in the background."""
         if player_id != self.player_id and self.history is not None:  # another player: not their chart
             self.history = None
@@ -291,11 +294,11 @@ class PlayerPageScreen(StoryScreen):
     def story(self) -> PlayerStory:
         return self.query_one(PlayerStory)
 
-    def read_held(self, client: RankingClient) -> list[Match]:
+    def read_held(self, client: RankingClient) -> list[CompactMatch]:
         """The player's matches only (`player_matches`): all their figures need (not the group's)."""
         return player_matches(client, self.player_id)
 
-    def show_matches(self, matches: list[Match]) -> None:
+    def show_matches(self, matches: Sequence[MatchLike]) -> None:
         self.say("")
         self.story.show(matches, self.player_id, self.client if self.has_client else None)
         if self.story.figures is not None and self.story.figures.played:
@@ -319,7 +322,7 @@ class PlayerPageScreen(StoryScreen):
 
     def action_recent_matches(self) -> None:
         """The player's recent matches, each with its rank and points (from the matches held: no call)."""
-        from rankterm.tui.dialogs.player_matches import PlayerMatchesScreen
+        from rankterm.tui.dialogs.player_matches import LIMIT, PlayerMatchesScreen
 
         if not self.has_client:
             return
@@ -327,7 +330,9 @@ class PlayerPageScreen(StoryScreen):
         player = self.player
         if figures is not None and figures.played and not player.display_name:
             player = Player(id=player.id, display_name=figures.name)
-        held = self.matches or None  # the player's matches this page shows: no call
+        # the player's matches this page shows, the newest parsed whole (rank, points): no call
+        newest = sorted(self.matches, key=played_order)[-(LIMIT + 1) :]
+        held = matches_numbered(self.client, [m.number for m in newest]) or None
         self.app.push_screen(PlayerMatchesScreen(player, None, fetch=self.client.matches_page, held=held))
 
     @on(DataTable.RowSelected, "#ps-games")

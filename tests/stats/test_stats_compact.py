@@ -1,0 +1,245 @@
+"""The stats pages from the mirror's compact rows (`stats.compact`, `Mirror.stat_rows`) give exactly the figures
+of today's path (every held match parsed into a `Match`, then the pure functions of `stats.figures`): on
+random groups written the way the wire may send them (ids as numbers, a faction's one player as an object,
+flags as text, names with control characters, renamed players and games, teams, bots, ties, a player in two
+factions, matches recorded out of the order played), on the demo group through the client, after a backdated
+match renumbered the held ones, and in a mirror file of the schema before the compact rows (filled once)."""
+
+from __future__ import annotations
+
+import itertools
+import sqlite3
+from datetime import datetime, timedelta
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from rankterm.client.client import RankingClient
+from rankterm.client.mirror import Mirror, dumps
+from rankterm.server.app import create_app
+from rankterm.server.seed import DEMO_KEY, DEMO_SECRET, demo_store
+from rankterm.stats import compact, game_figures, head_to_head, player_figures, source, tonight
+from rankterm.wire.fields import DISPLAY_SAFE
+from rankterm.wire.models import Match, NewFaction, NewMatch
+
+PEOPLE = ["a", "b", "c", "d", "e", "7"]
+NAMES = ["Ada", "ada", "Bé\x1b[31m", "line\nbreak", "", "Zoë"]
+
+
+def wire_id(draw: Any, pid: str) -> Any:
+    """A player id as the wire may send it: "7" may come as the number 7."""
+    return int(pid) if pid.isdigit() and draw(st.booleans()) else pid
+
+
+def flag(draw: Any, value: bool) -> Any:
+    return draw(st.sampled_from([1, True, "1", "true", "yes"] if value else [0, False, "0", "", None, "no"]))
+
+
+@st.composite
+def wire_match(draw: Any, number: int) -> dict[str, Any]:
+    """One match as wire JSON (what the mirror stores)."""
+    seated = draw(
+        st.lists(st.sampled_from(PEOPLE), min_size=0, max_size=5)
+    )  # a repeat: one player, two factions
+    cut = draw(st.lists(st.integers(1, max(1, len(seated))), max_size=3))
+    bounds = sorted({0, len(seated), *cut})
+    teams = [seated[lo:hi] for lo, hi in itertools.pairwise(bounds) if hi > lo] or [[]]
+    factions: list[dict[str, Any]] = []
+    for team in teams:
+        people = [
+            {
+                "id": wire_id(draw, p),
+                "displayName": draw(st.sampled_from(NAMES)),
+                "username": draw(st.sampled_from(["user", "", None])),
+                "ghost": flag(draw, draw(st.booleans())),
+            }
+            for p in team
+        ]
+        faction: dict[str, Any] = {"rank": draw(st.sampled_from([1, 2, 3, "2"])), "bot": flag(draw, False)}
+        if len(people) == 1 and draw(st.booleans()):
+            faction["players"] = people[0]  # one player sent as an object, not a list
+        else:
+            faction["players"] = people
+        factions.append(faction)
+    if draw(st.booleans()):  # a bot faction, its players (if any) never count
+        bot_players = [{"id": "a", "displayName": "Bot's"}] if draw(st.booleans()) else []
+        factions.insert(
+            draw(st.integers(0, len(factions))),
+            {"rank": draw(st.integers(1, 3)), "bot": flag(draw, True), "players": bot_players},
+        )
+    day = draw(st.integers(0, 20))  # dates independent of numbers: recorded out of order
+    body: dict[str, Any] = {
+        "id": f"m{number}",
+        "externalId": draw(st.sampled_from(["", "ext\x07"])),
+        "number": number,
+        "date": (datetime(2026, 1, 1) + timedelta(days=day, minutes=draw(st.integers(0, 3)))).strftime(
+            "%Y-%m-%d %H:%M:%S"
+        ),
+        "factions": factions,
+    }
+    if draw(st.integers(0, 9)):
+        game = draw(st.integers(1, 3))
+        body["game"] = {
+            "id": draw(st.sampled_from([game, str(game)])),
+            "name": draw(st.sampled_from(["G", "g\tx"])),
+        }
+    return body
+
+
+@st.composite
+def groups(draw: Any) -> list[dict[str, Any]]:
+    count = draw(st.integers(0, 30))
+    return [draw(wire_match(n)) for n in range(1, count + 1)]
+
+
+def held(bodies: list[dict[str, Any]]) -> Mirror:
+    mirror = Mirror(None)
+    half = len(bodies) // 2
+    for chunk in (bodies[:half], bodies[half:]):  # held in two syncs
+        mirror.put_matches([(b["number"], str(b.get("game", {}).get("id")), b) for b in chunk])
+    return mirror
+
+
+def parsed(bodies: list[dict[str, Any]], safe: bool) -> list[Match]:
+    return [Match.model_validate(b, context=DISPLAY_SAFE if safe else None) for b in bodies]
+
+
+def compare_everything(matches: list[Match], rows: Any, safe: bool) -> None:
+    """Every page's figures from the compact rows against the same figures over the parsed matches."""
+    people = sorted({str(p.id) for m in matches for f in m.factions if not f.bot for p in f.players} | {"x"})
+    for a in people:
+        mine = compact.compact_matches(rows(player=a), safe=safe)
+        assert [m.number for m in mine] == sorted(
+            m.number
+            for m in matches
+            if any(not f.bot and a in [str(p.id) for p in f.players] for f in m.factions)
+        )
+        assert player_figures(mine, a) == player_figures(matches, a)
+        for b in [None, *people]:
+            if b != a:
+                assert head_to_head(mine, a, b) == head_to_head(matches, a, b)
+    for game in {m.game.id for m in matches if m.game is not None} | {99}:
+        assert game_figures(compact.compact_matches(rows(game_id=game), safe=safe), game) == game_figures(
+            matches, game
+        )
+    for day in (0, 7, 21):
+        since = datetime(2026, 1, 1) + timedelta(days=day)
+        evening = compact.compact_matches(rows(since=since.strftime("%Y-%m-%d %H:%M:%S")), safe=safe)
+        assert tonight(evening, since) == tonight(matches, since)
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(groups(), st.booleans())
+def test_the_compact_rows_give_the_figures_of_the_parsed_matches(bodies, safe):
+    mirror = held(bodies)
+    compare_everything(parsed(bodies, safe), mirror.stat_rows, safe)
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(groups(), groups())
+def test_matches_written_again_leave_no_stale_rows(first, second):
+    """A full read replacing the held matches, a rewrite from a number on, and a match replaced in place
+    (the ways a sync writes) leave exactly the rows of what is held."""
+    mirror = held(first)
+    mirror.stage_matches([(b["number"], None, dumps(b)) for b in second], first=True)
+    mirror.replace_matches_with_staged()
+    compare_everything(parsed(second, False), mirror.stat_rows, False)
+    if second:
+        cut = second[len(second) // 2]["number"]
+        rest = [{**b, "id": f"again{b['number']}"} for b in reversed(first) if b["number"] >= cut]
+        mirror.rewrite_matches_from(cut, [(b["number"], None, dumps(b)) for b in rest])
+        now = [b for b in second if b["number"] < cut] + sorted(rest, key=lambda b: b["number"])
+        compare_everything(parsed(now, False), mirror.stat_rows, False)
+
+
+def test_a_match_whose_rank_cannot_be_read_is_left_out_as_parsing_leaves_it_out():
+    good = {"number": 1, "date": "2026-01-01 20:00:00", "factions": [{"rank": 1, "players": [{"id": "a"}]}]}
+    bad = {"number": 2, "date": "2026-01-02 20:00:00", "factions": [{"rank": None, "players": [{"id": "a"}]}]}
+    mirror = held([good, bad, {"number": 3, "factions": "none"}])
+    assert [m.number for m in compact.compact_matches(mirror.stat_rows(player="a"))] == [1]
+    assert player_figures(compact.compact_matches(mirror.stat_rows()), "a").played == 1
+
+
+@pytest.fixture
+async def demo_client():
+    app = create_app(demo_store())
+    client = RankingClient.in_process(app, key=DEMO_KEY, secret=DEMO_SECRET, mirror=Mirror(None))
+    yield client
+    await client.aclose()
+
+
+@pytest.mark.parametrize("safe", [False, True])
+async def test_the_demo_groups_pages_are_the_same_from_the_compact_rows(demo_client, safe):
+    demo_client.display_safe = safe
+    matches = await source.group_matches(demo_client)
+    people = sorted({str(p.id) for m in matches for f in m.factions for p in f.players})
+    for a in people:
+        mine = compact.player_matches(demo_client, a)
+        assert [m.number for m in mine] == [m.number for m in source.player_matches(demo_client, a)]
+        assert player_figures(mine, a) == player_figures(matches, a)
+        for b in [None, *people]:
+            if b != a:
+                assert head_to_head(mine, a, b) == head_to_head(matches, a, b)
+    for game in {m.game.id for m in matches if m.game is not None}:
+        assert game_figures(compact.game_matches(demo_client, game), game) == game_figures(matches, game)
+    since = datetime.strptime(matches[-40].date, "%Y-%m-%d %H:%M:%S")
+    assert tonight(compact.matches_since(demo_client, since), since) == tonight(matches, since)
+
+
+async def test_a_backdated_match_rewrites_the_compact_rows(demo_client):
+    """A match dated among the held ones takes its number and moves every later one up: the sync rewrites
+    the held matches from there, and the compact rows follow (the new match counted, none twice)."""
+    matches = await source.group_matches(demo_client)
+    ada = str(matches[-1].factions[0].players[0].id)
+    ben = next(str(p.id) for m in matches for f in m.factions for p in f.players if str(p.id) != ada)
+    before = player_figures(compact.player_matches(demo_client, ada), ada)
+    game = matches[-1].game
+    assert game is not None
+    earlier = matches[len(matches) // 2].date
+    played_earlier = NewMatch(
+        game=game.id,
+        weight="normal",
+        date=earlier,
+        external_id="played-earlier",
+        factions=[NewFaction(players=[ada], rank=1), NewFaction(players=[ben], rank=2)],
+    )
+    assert (await demo_client.add_matches(played_earlier)).accepted_count == 1
+    after_sync = await source.group_matches(demo_client, max_age=0)
+    assert any(m.external_id == "played-earlier" for m in after_sync)
+    assert after_sync[-1].number == matches[-1].number + 1  # the later ones moved up one number
+    mine = compact.player_matches(demo_client, ada)
+    assert "played-earlier" in {m.external_id for m in mine}
+    now = player_figures(mine, ada)
+    assert now == player_figures(after_sync, ada) and now.played == before.played + 1
+    assert head_to_head(mine, ada, ben) == head_to_head(after_sync, ada, ben)
+    assert game_figures(compact.game_matches(demo_client, game.id), game.id) == game_figures(
+        after_sync, game.id
+    )
+    assert demo_client.mirror.stat_rows() == sorted(demo_client.mirror.stat_rows())  # one row per seat
+
+
+def test_a_mirror_file_of_the_schema_before_is_kept_and_its_compact_rows_filled(tmp_path):
+    path = tmp_path / "mirror.db"
+    bodies = [
+        {"number": n, "date": f"2026-01-0{n} 20:00:00", "game": {"id": 1, "name": "G"},
+         "factions": [{"rank": 1, "players": [{"id": "a"}]}, {"rank": 2, "players": [{"id": "b"}]}]}
+        for n in (1, 2, 3)
+    ]  # fmt: skip
+    mirror = Mirror(path, "scope")
+    mirror.put_matches([(b["number"], "1", b) for b in bodies])
+    mirror.close()
+    with sqlite3.connect(path) as db:  # as the release before left it: no compact rows, schema 1
+        for kind, name in db.execute(
+            "SELECT type, name FROM sqlite_master WHERE name LIKE 'stat%'"
+        ).fetchall():
+            if kind in ("table", "trigger"):
+                db.execute(f"DROP {kind} IF EXISTS {name}")
+        db.execute("PRAGMA user_version = 1")
+    again = Mirror(path, "scope")
+    assert again.problem is None and again.match_numbers() == (3, 3)
+    assert player_figures(compact.compact_matches(again.stat_rows(player="a")), "a") == player_figures(
+        parsed(bodies, False), "a"
+    )
+    again.close()
