@@ -53,7 +53,6 @@ import sqlite3
 from bisect import bisect_left
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
-from datetime import UTC, datetime
 from functools import lru_cache
 from typing import NamedTuple
 
@@ -62,6 +61,7 @@ from rankterm.server.conn import PG_MARK, Conn
 from rankterm.server.schema import SNAPSHOT_EVERY
 from rankterm.server.snapshots import SnapshotCache, from_snapshot_above, position_key
 from rankterm.server.wire import format_time
+from rankterm.wire.fields import wire_seconds
 from rankterm.wire.models import Player, RankingRow
 
 BOT_PREFIX = "bot:"
@@ -417,8 +417,8 @@ _SQL = {
 
 @lru_cache(maxsize=4096)
 def _epoch(text: str) -> float:
-    """`wire.parse_time` for the service's own ``YYYY-MM-DD HH:MM:SS`` (UTC) texts, without strptime's cost."""
-    return datetime.fromisoformat(text).replace(tzinfo=UTC).timestamp()
+    """`wire_seconds`, kept for the few dates the standings read again and again."""
+    return wire_seconds(text)
 
 
 def standings(conn: Conn, subset_id: int, number: int, reference: str) -> list[RankingRow]:

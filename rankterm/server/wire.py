@@ -8,9 +8,9 @@ from __future__ import annotations
 
 import math
 import time
-from datetime import UTC, datetime
 from typing import Any
 
+from rankterm.wire.fields import wire_seconds
 from rankterm.wire.models import DATE_FORMAT
 
 PAGE_SIZE = 25
@@ -62,7 +62,7 @@ def format_time(epoch: float) -> str:
 
 def parse_time(text: str) -> float:
     """``"YYYY-MM-DD HH:MM:SS"`` (UTC) -> seconds since the epoch."""
-    return datetime.strptime(text, DATE_FORMAT).replace(tzinfo=UTC).timestamp()
+    return wire_seconds(text)
 
 
 def total_pages(rows: int, size: int = PAGE_SIZE) -> int:
