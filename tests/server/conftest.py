@@ -12,8 +12,6 @@ asserts an error envelope with a given code and status). Tests that need a lived
 
 from __future__ import annotations
 
-import os
-import warnings
 from collections.abc import AsyncIterator, Iterator
 from dataclasses import dataclass, field
 from typing import Any
@@ -27,8 +25,7 @@ from rankterm.server.seed import DEMO_KEY, DEMO_SECRET, demo_store
 from rankterm.server.store import Store
 from rankterm.server.wire import status_for_code
 from rankterm.testing.clock import SettableClock
-
-from .pg_cluster import Missing, cluster
+from tests.conftest import postgres_url
 
 ENGINES = ("sqlite", "postgresql")
 
@@ -109,17 +106,6 @@ def duel(game: int, winner: str, loser: str, **extra: Any) -> dict:
 @pytest.fixture
 def clock() -> Clock:
     return Clock()
-
-
-def postgres_url() -> str:
-    """A fresh database on the run's PostgreSQL; skipped loudly (failed under CI) when there is none."""
-    try:
-        return cluster().fresh_url()
-    except Missing as exc:
-        if os.environ.get("CI"):
-            pytest.fail(f"PostgreSQL is required under CI: {exc}")
-        warnings.warn(f"PostgreSQL tests SKIPPED: {exc}", pytest.PytestWarning, stacklevel=1)
-        pytest.skip(f"PostgreSQL tests SKIPPED: {exc}")
 
 
 @pytest.fixture(params=ENGINES)
