@@ -23,8 +23,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import os
-import warnings
 from collections.abc import AsyncIterator, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -48,8 +46,9 @@ from rankterm.testing.live import UvicornThread
 from rankterm.tui.app import RanktermApp
 from rankterm.wire.ids import service_scope
 from rankterm.wire.models import Game, NewFaction, NewMatch, Player, RankingRow, RankingsPage, Weight
+from tests.conftest import postgres_url
 from tests.seat_env import use_home
-from tests.server.pg_cluster import Missing, cluster
+from tests.server.pg_cluster import cluster
 
 TRANSPORTS = ("asgi", "socket")
 IN_PROCESS_URL = "http://in-process.rankterm/"
@@ -331,17 +330,6 @@ def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
 def engine() -> str:
     """SQLite, unless the module is marked ``both_engines`` (then each test runs on both)."""
     return "sqlite"
-
-
-def postgres_url() -> str:
-    """A fresh database on the run's PostgreSQL; skipped loudly (failed under CI) when there is none."""
-    try:
-        return cluster().fresh_url()
-    except Missing as exc:
-        if os.environ.get("CI"):
-            pytest.fail(f"PostgreSQL is required under CI: {exc}")
-        warnings.warn(f"PostgreSQL tests SKIPPED: {exc}", pytest.PytestWarning, stacklevel=1)
-        pytest.skip(f"PostgreSQL tests SKIPPED: {exc}")
 
 
 @pytest.fixture

@@ -24,8 +24,7 @@ import pytest
 
 from rankterm.server import serve
 from rankterm.server.store import Store
-
-from .conftest import postgres_url
+from tests.conftest import postgres_url
 
 CLIENTS = 8
 MATCHES = 200
