@@ -20,6 +20,7 @@ import contextlib
 import os
 import shlex
 import signal
+import socket
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -145,12 +146,14 @@ def start_lines(
     """What `rankterm host` says when it starts: how guests join (each address of this machine for a wildcard
     host), who may, and the host key's fingerprint, which a guest's ssh shows the first time."""
     from rankterm.host.server import BOARD_USER
-    from rankterm.server.addresses import is_loopback, reachable
+    from rankterm.server.addresses import WILDCARDS, is_loopback, reachable
 
     addresses = [a.ip for a in reachable(host)] or [host]
     port_part = "" if port == 22 else f"-p {port} "
     joins = " or ".join(f"ssh {port_part}{a}" for a in addresses)
     lines = [f"serving {settings.title} over SSH: {joins} (Ctrl+C stops)"]
+    if host in WILDCARDS:
+        lines.append(f"where the network knows .local names: ssh {port_part}{socket.gethostname()}.local")
     lines.append(f"the scoreboard: ssh {port_part}{BOARD_USER}@{addresses[0]}")
     if code:
         lines.append(f"join code {code}  (typed when ssh asks for it)")
@@ -168,13 +171,18 @@ def start_lines(
 
 def run(args: argparse.Namespace) -> int:
     settings, code = build_settings(args)
+    import asyncssh
+
     from rankterm.host.keys import fingerprint, host_key_path, load_or_make_host_key
     from rankterm.paths import data_dir
 
+    path = host_key_path(data_dir())
     try:
-        key = load_or_make_host_key(host_key_path(data_dir()))
+        key = load_or_make_host_key(path)
     except OSError as exc:
-        raise RanktermError(f"Cannot keep the host key in {data_dir()}: {exc.strerror or exc}.") from exc
+        raise RanktermError(f"Cannot keep the host key in {path.parent}: {exc.strerror or exc}.") from exc
+    except (ValueError, asyncssh.KeyImportError) as exc:
+        raise RanktermError(f"{path} is not a host key ({exc}): move it away and a new one is made.") from exc
     with contextlib.suppress(KeyboardInterrupt):
         asyncio.run(_serve(settings, key, args.host, args.port, code, fingerprint(key)))
     return 0

@@ -18,13 +18,14 @@ import time
 from collections.abc import Iterator
 from pathlib import Path
 
+import asyncssh
 import pytest
 
 from rankterm.client.client import RankingClient
 from rankterm.server.seed import DEMO_KEY, DEMO_SECRET, demo_app
 from rankterm.testing.live import serve_in_thread
 from rankterm.testing.ssh import RunningHost, SshGuest, environ_of, start_host
-from rankterm.testing.terminal import room_env
+from rankterm.testing.terminal import ESCAPES, room_env
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -147,6 +148,7 @@ def test_a_guest_whose_ssh_is_killed_leaves_no_process(host: RunningHost) -> Non
         assert len(left) == 1 and left[0] in seats
         assert not Path(f"/proc/{set(seats).difference(left).pop()}").exists()  # ended and reaped
 
+        second.settle()
         second.press(b"g")  # the other guest plays on
         assert second.wait_for("Games", 15), second.seen[-800:]
     finally:
@@ -199,3 +201,67 @@ def test_a_session_without_a_terminal_is_told_to_ask_for_one(host: RunningHost) 
     assert plain.exit_code() == 1
     assert "connect with `ssh -t`" in re.sub(r"\s+", " ", plain.seen)
     assert host.seat_pids() == []
+
+
+class Collector(asyncssh.SSHClientSession):
+    """What a guest's terminal received, as text without escape sequences."""
+
+    def __init__(self) -> None:
+        self.text = ""
+
+    def data_received(self, data: bytes, datatype: object) -> None:
+        self.text += ESCAPES.sub("", data.decode("utf-8", "replace"))
+
+
+async def until(predicate, limit: float) -> bool:
+    end = time.monotonic() + limit
+    while not predicate() and time.monotonic() < end:
+        await asyncio.sleep(0.1)
+    return predicate()
+
+
+async def quiet(guest: Collector, seconds: float = 1.0, limit: float = 30.0) -> None:
+    """Until the guest's terminal has received nothing for `seconds` (at most `limit`)."""
+    end = time.monotonic() + limit
+    seen = -1
+    while len(guest.text) != seen and time.monotonic() < end:
+        seen = len(guest.text)
+        await asyncio.sleep(seconds)
+
+
+async def a_slow_guest_beside_another(port: int) -> None:
+    options = {
+        "username": "slow",
+        "known_hosts": None,
+        "agent_path": None,
+        "config": None,
+        "client_keys": None,
+    }
+    async with asyncssh.connect("127.0.0.1", port, **options) as conn:
+        chan, slow = await conn.create_session(
+            Collector, term_type="xterm-256color", term_size=(200, 60), encoding=None, window=4096
+        )
+        assert await until(lambda: "Dashboard" in slow.text, 30), slow.text[-400:]
+        await quiet(slow)
+        chan.pause_reading()  # the slow guest's terminal stops taking anything: its window closes at 4 kB
+        for step in range(30):  # thirty redraws of 200x60 wait for it, far beyond its window
+            chan.change_terminal_size(200 - step % 2, 60)
+        chan.write(b"g")
+
+        other = await asyncio.to_thread(SshGuest, port)  # meanwhile another guest comes and plays
+        try:
+            assert await asyncio.to_thread(other.wait_for, "Dashboard", 30), other.seen[-800:]
+            await asyncio.to_thread(other.settle)
+            other.press(b"g")
+            assert await asyncio.to_thread(other.wait_for, "Games", 15), other.seen[-800:]
+        finally:
+            other.kill()
+
+        before = len(slow.text)
+        chan.resume_reading()  # the slow guest catches up, with the screen the app drew last
+        assert await until(lambda: "Games" in slow.text[before:], 30), slow.text[-400:]
+        chan.close()
+
+
+def test_a_slow_guest_holds_back_no_other_seat(host: RunningHost) -> None:
+    asyncio.run(a_slow_guest_beside_another(host.port))

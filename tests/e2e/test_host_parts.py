@@ -91,3 +91,13 @@ def test_the_command_line_refuses_what_cannot_be_served(tmp_path: Path, args: li
     assert said in done.stderr
     assert done.stderr.count("\n") == 1  # one line
     assert not (tmp_path / "data" / "host").exists()  # no key made for a host that never started
+
+
+def test_a_host_key_that_is_not_one_is_named_and_left_alone(tmp_path: Path) -> None:
+    path = host_key_path(tmp_path / "data")
+    path.parent.mkdir(parents=True)
+    path.write_text("not a key\n")
+    done = host_says(tmp_path, "--demo")
+    assert done.returncode == 2
+    assert f"{path} is not a host key" in done.stderr and "move it away" in done.stderr
+    assert path.read_text() == "not a key\n"
