@@ -265,3 +265,27 @@ async def a_slow_guest_beside_another(port: int) -> None:
 
 def test_a_slow_guest_holds_back_no_other_seat(host: RunningHost) -> None:
     asyncio.run(a_slow_guest_beside_another(host.port))
+
+
+def test_a_form_half_filled_when_the_connection_dropped_is_offered_to_the_next_guest(
+    host: RunningHost,
+) -> None:
+    first = SshGuest(host.port)
+    try:
+        assert first.wait_for("Dashboard", 30), first.seen[-800:]
+        first.settle()
+        for key in FOUR_PLAYERS[:7]:  # n C a t ⏎ E ⏎: Catan, Elena first, and no more
+            first.press(key)
+        first.settle(quiet=1.5)  # the draft is written at most every 0.5 s
+    finally:
+        first.kill()
+    assert host.wait_for_seats(0, 6) == []
+
+    second = SshGuest(host.port)
+    try:
+        assert second.wait_for("Dashboard", 30), second.seen[-800:]
+        second.settle()
+        second.press(b"n")
+        assert second.wait_for("was not sent — Enter restores it", 15), second.seen[-800:]
+    finally:
+        second.kill()
