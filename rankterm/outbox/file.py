@@ -1,4 +1,5 @@
-"""The outbox's SQLite file: its schema, the migration of older files, and error items as stored (JSON).
+"""The outbox's SQLite file: its schema, the states an entry is stored in, the migration of older files, and
+error items as stored (JSON).
 
 The schema has a version (`PRAGMA user_version`); older files are migrated when opened (version 1 kept a
 `reason` text: it becomes one error item with an empty code; version 2 had no `kind`: every entry is a
@@ -10,10 +11,20 @@ from __future__ import annotations
 import json
 import sqlite3
 from collections.abc import Iterable
+from enum import StrEnum
 
 from rankterm.wire.errors import ErrorItem
 
 SCHEMA_VERSION = 3
+
+
+class State(StrEnum):
+    """An entry's `state` column (a match's or a ghost's); whether it is in doubt is a column apart."""
+
+    PENDING = "pending"
+    SENT = "sent"
+    REJECTED = "rejected"
+
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS entries (

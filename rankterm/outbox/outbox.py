@@ -2,54 +2,45 @@
 
 Entries live in a small SQLite file (WAL, synchronous=FULL, mode 0600), scoped to one service and key so that
 matches never go to the wrong group. `add` stores one match, `add_many` many in one transaction (an import:
-one sync to disk for the lot, not one a match). `OutboxSender` sends pending entries in order, in batches:
+one sync to disk for the lot, not one a match), `put` what a form submits (a fixed match takes the place of
+its rejected entry). A rejected entry keeps the service's errors as items (code, message), and can be
+edited and sent again (a fix may take a new external id: the entry follows it, so it is never listed twice).
 
-- before a POST, each entry of the batch is marked *in doubt* (written and synced, one write a batch);
-- a clear answer settles it (the batch's accepted matches in one write): accepted -> sent; rejected with
-  M003 (already accepted) after an earlier attempt -> sent (that attempt landed); other rejections, and
-  M003 on a first attempt (the external id is another match's) -> rejected, with the service's errors kept
-  as items (code, message), editable and resendable (a fix may take a new external id: the entry follows
-  it, so it is never listed twice);
-- a network error, timeout or 5xx leaves it in doubt: before it is sent again the sender asks
-  `matches/match/exists?id=` and marks it sent if the service has it, so nothing is recorded twice;
-- a quota error pauses sending (until `resume_at`, the next hour, or a manual retry); an auth error stops it.
+Ghost players made while the service cannot be reached are entries too (`GhostEntry`, kind 'ghost', rankterm/
+outbox/ghosts.py), in the same table, order and scope: a ghost is sent before the matches that follow it,
+and its real id then replaces its local id in the matches that name it (`mark_ghost_sent`, one
+transaction). `entries()` and `get()` are the matches alone; `ghosts()` the ghosts; `queue()` both.
 
-Ghost players made while the service cannot be reached are entries too (`GhostEntry`, kind 'ghost'), in
-the same order and scope: a ghost is sent before the matches that follow it, its real id then replaces its
-local id in the matches that name it, and a match naming a local id is never sent (rankterm/api/
-outbox_ghosts.py). `entries()` and `get()` are the matches alone; `ghosts()` the ghosts; `queue()` both.
-
-Every entry gives its `Outcome` (rankterm/outbox/outcome.py); a send's `SendReport.outcomes` holds those it
-settled. The file's schema, and the migration of older files: rankterm/outbox/file.py.
+`OutboxSender` (rankterm/outbox/sender.py, named here too) sends the pending entries, exactly once each.
+Every entry gives its `Outcome` (rankterm/outbox/outcome.py). The file's schema, its states (`State`) and
+the migration of older files: rankterm/outbox/file.py.
 """
 
 from __future__ import annotations
 
-import asyncio
 import json
 import os
 import sqlite3
 import time
-from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
-from enum import StrEnum
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, replace
 from pathlib import Path
 
-from rankterm.client.client import RankingClient
-from rankterm.outbox.file import _SCHEMA, _dump_errors, _load_errors, _migrate
-from rankterm.outbox.ghosts import GHOST, GhostEntry, GhostQueue, GhostSending, local_ids, with_ids
-from rankterm.outbox.outcome import ALREADY_ACCEPTED, Outcome, OutcomeState, error_items
-from rankterm.wire.errors import (
-    AuthError,
-    ErrorItem,
-    MatchRejected,
-    Offline,
-    QuotaError,
-    RanktermError,
-    ServiceError,
-    UnexpectedResponse,
+from rankterm.outbox.file import _SCHEMA, State, _dump_errors, _load_errors, _migrate
+from rankterm.outbox.ghost_names import GHOST_MARK, same_named
+from rankterm.outbox.ghosts import (
+    GHOST,
+    GHOST_DISCARDED,
+    GhostBody,
+    GhostEntry,
+    check_name,
+    local_ids,
+    with_ids,
 )
-from rankterm.wire.ids import new_external_id, service_scope
+from rankterm.outbox.outcome import ALREADY_ACCEPTED, Outcome, OutcomeState
+from rankterm.outbox.sender import OutboxSender, SendReport, next_hour
+from rankterm.wire.errors import ErrorItem, RanktermError
+from rankterm.wire.ids import new_external_id, new_local_id, service_scope
 from rankterm.wire.models import NewMatch, Player
 
 __all__ = [
@@ -65,11 +56,8 @@ __all__ = [
     "service_scope",
 ]
 
-
-class State(StrEnum):
-    PENDING = "pending"
-    SENT = "sent"
-    REJECTED = "rejected"
+NO_REASON = ErrorItem("", "rejected without a reason")
+"""What a refusal that gave no error is kept as."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -94,7 +82,7 @@ class Entry:
         return Outcome(index, state, self.external_id, self.errors, match_id=self.match_id)
 
 
-class Outbox(GhostQueue):
+class Outbox:
     """Durable queue of new matches (and the ghost players they name) for one service scope (base URL + key)."""
 
     def __init__(
@@ -177,6 +165,23 @@ class Outbox(GhostQueue):
                     rows,
                 )
         return self._get_many(ids)
+
+    def put(self, matches: Sequence[NewMatch]) -> list[Entry]:
+        """Submit `matches`: each replaces the rejected or unsent entry with its external id (a fixed match
+        sent again), the others are added (in one write, as `add_many`); one entry a match, in order. A match
+        whose external id is already sent or on its way refuses the lot before anything is written."""
+        existing = [self.get(m.external_id) if m.external_id else None for m in matches]
+        for match, entry in zip(matches, existing, strict=True):
+            if entry is not None and (entry.state is State.SENT or entry.in_doubt):
+                raise RanktermError(
+                    f"The match {match.external_id} is already sent or on its way: use a new external id."
+                )
+        edited = [
+            self.edit(entry.external_id, match) if entry is not None else None
+            for match, entry in zip(matches, existing, strict=True)
+        ]
+        added = iter(self.add_many(m for m, e in zip(matches, existing, strict=True) if e is None))
+        return [entry if entry is not None else next(added) for entry in edited]
 
     def _get_many(self, external_ids: Sequence[str]) -> list[Entry]:
         """The match entries under `external_ids`, in that order (each is there: just written)."""
@@ -276,10 +281,12 @@ class Outbox(GhostQueue):
             [(State.SENT.value, mid, now, self.scope, ext) for ext, mid in match_ids.items()],
         )
 
-    def mark_rejected(self, external_id: str, errors: Sequence[ErrorItem]) -> None:
-        """Settle an entry as refused, keeping the service's errors (code and message) as they came."""
-        items = list(errors) or [ErrorItem("", "rejected without a reason")]
+    def mark_rejected(self, external_id: str, errors: Sequence[ErrorItem]) -> tuple[ErrorItem, ...]:
+        """Settle an entry as refused, keeping the service's errors (code and message) as they came; gives
+        the errors kept."""
+        items = tuple(errors) or (NO_REASON,)
         self._set([external_id], state=State.REJECTED.value, in_doubt=0, errors=_dump_errors(items))
+        return items
 
     def edit(self, external_id: str, match: NewMatch) -> Entry:
         """Replace a rejected (or pending, not in doubt) entry's match and make it pending again.
@@ -320,185 +327,182 @@ class Outbox(GhostQueue):
                 (self.scope, GHOST, external_id),
             )
 
+    # ------------------------------------------------------------------ ghost players
 
-@dataclass
-class SendReport:
-    """What one `send_pending` run did."""
+    _GHOST_COLUMNS = "external_id, body, state, in_doubt, attempts, errors, created_at, updated_at, match_id"
 
-    sent: int = 0
-    """Matches sent (ghost players made: `ghosts`)."""
-    rejected: int = 0
-    """Matches rejected (ghost players refused: `ghost_refusals`)."""
-    confirmed_by_exists: int = 0
-    failures: int = 0
-    stopped: RanktermError | None = None
-    resume_at: float | None = None
-    outcomes: dict[str, Outcome] = field(default_factory=dict)
-    """The matches this run settled (sent or rejected), by external id."""
-    waiting: int = 0
-    """Matches left pending because they name a ghost player not made yet (queued, in doubt or rejected)."""
-    ghosts: dict[str, Player] = field(default_factory=dict)
-    """The ghost players this run made (or found made), by local id."""
-    ghost_refusals: dict[str, RanktermError] = field(default_factory=dict)
-    """The service's refusal of each ghost this run rejected, by local id."""
-
-    @property
-    def paused(self) -> bool:
-        return self.resume_at is not None
-
-
-def next_hour(now: float) -> float:
-    return (int(now) // 3600 + 1) * 3600.0
-
-
-class OutboxSender(GhostSending):
-    """Sends an outbox's pending entries (ghosts, then the matches after them) through a client, exactly once each."""
-
-    def __init__(
-        self,
-        outbox: Outbox,
-        client: RankingClient,
-        *,
-        max_rounds: int = 8,
-        backoff: float = 0.5,
-        max_backoff: float = 30.0,
-        sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
-    ) -> None:
-        self.outbox = outbox
-        self.client = client
-        self.max_rounds = max_rounds
-        self.backoff = backoff
-        self.max_backoff = max_backoff
-        self.sleep = sleep
-        self.resume_at: float | None = None
-        self._one_at_a_time = asyncio.Lock()
-
-    async def _settle_doubts(
-        self, entries: list[Entry | GhostEntry], report: SendReport
-    ) -> list[Entry | GhostEntry]:
-        """Ask the service about entries in doubt; return those that still need sending."""
-        out: list[Entry | GhostEntry] = []
-        players: list[Player] | None = None  # read once for every ghost in doubt
-        for entry in entries:
-            if isinstance(entry, GhostEntry):
-                if entry.in_doubt:
-                    made, players = await self._settle_ghost(entry, report, players)
-                    if made:
-                        continue
-                out.append(entry)
-            elif entry.in_doubt and await self.client.match_exists(entry.external_id):
-                self._sent(entry.external_id, report)
-                report.confirmed_by_exists += 1
-            else:
-                out.append(entry)
-        return out
-
-    def _sent(self, external_id: str, report: SendReport, match_id: str = "") -> None:
-        self._sent_each({external_id: match_id}, report)
-
-    def _sent_each(self, match_ids: Mapping[str, str], report: SendReport) -> None:
-        """Settle matches as recorded (external id -> the service's id for it) and report them. The answer
-        to a send carries no match number (WIRE.md: index, id, name, errors), so the outcomes have none:
-        `effect.number_for` finds it when it is wanted."""
-        self.outbox.mark_sent_each(match_ids)
-        for external_id, match_id in match_ids.items():
-            report.sent += 1
-            report.outcomes[external_id] = Outcome(0, OutcomeState.ACCEPTED, external_id, match_id=match_id)
-
-    def _rejected(self, external_id: str, errors: Sequence[ErrorItem], report: SendReport) -> None:
-        self.outbox.mark_rejected(external_id, errors)
-        report.rejected += 1
-        entry = self.outbox.get(external_id)
-        report.outcomes[external_id] = Outcome(
-            0, OutcomeState.REJECTED, external_id, entry.errors if entry else ()
+    def _ghost(self, row: tuple) -> GhostEntry:
+        local_id, body, state, in_doubt, attempts, errors, created, updated, player_id = row
+        read = GhostBody.read(body)
+        return GhostEntry(
+            local_id,
+            read.name,
+            State(state),
+            bool(in_doubt),
+            attempts,
+            _load_errors(errors),
+            created,
+            updated,
+            player_id,
+            read.known_before,
+            read.seen,
+            read.taken,
+            read.spare_id,
         )
 
-    async def _send_batch(self, batch: list[Entry], report: SendReport) -> None:
-        batch = self._sendable(batch, report)  # the guard: a match naming a local id is never sent
-        if not batch:
-            return
-        self.outbox.mark_in_doubt(e.external_id for e in batch)
-        try:
-            answer = await self.client.add_matches([e.match for e in batch])
-        except MatchRejected as exc:  # the request as a whole was refused: nothing of it was recorded
-            errors = exc.errors or (ErrorItem(exc.code or "", str(exc)),)
-            for entry in batch:
-                self._rejected(entry.external_id, errors, report)
-            return
-        sent = {batch[item.index].external_id: item.id for item in answer.accepted}
-        refused: list[tuple[str, tuple[ErrorItem, ...]]] = []
-        for item in answer.rejected:
-            entry = batch[item.index]
-            errors = error_items(item)
-            # M003 after an earlier attempt whose answer was lost: that attempt landed. On a first attempt it
-            # means the external id belongs to another match: a real rejection.
-            if entry.attempts > 0 and any(e.code == ALREADY_ACCEPTED for e in errors):
-                sent[entry.external_id] = ""
-            else:
-                refused.append((entry.external_id, errors))
-        self._sent_each(sent, report)  # the batch's accepted matches in one write
-        for external_id, errors in refused:
-            self._rejected(external_id, errors, report)
+    def _body(self, local_id: str) -> GhostBody | None:
+        row = self._db.execute(
+            "SELECT body FROM entries WHERE scope=? AND kind=? AND external_id=?",
+            (self.scope, GHOST, local_id),
+        ).fetchone()
+        return GhostBody.read(row[0]) if row else None
 
-    async def _send_in_order(self, pending: list[Entry | GhostEntry], report: SendReport) -> None:
-        """Matches in batches of `batch_size`; a ghost ends the batch before it and is sent on its own, so it
-        is made before the matches after it (which are read again: its real id may now stand in them)."""
-        batch: list[Entry] = []
-        reread = bool(report.ghosts)  # a ghost settled from a lost answer has rewritten the matches after it
-        for item in pending:
-            if isinstance(item, GhostEntry):
-                await self._send_batch(batch, report)
-                batch = []
-                await self._send_ghost(item, report)
-                reread = True
-                continue
-            entry = self.outbox.get(item.external_id) if reread else item
-            if entry is None or entry.state is not State.PENDING:
-                continue
-            if local_ids(entry.match):  # waits for its ghost (the guard in `_send_batch` says the same)
-                self._sendable([entry], report)
-                continue
-            batch.append(entry)
-            if len(batch) >= self.client.batch_size:
-                await self._send_batch(batch, report)
-                batch = []
-        await self._send_batch(batch, report)
+    def add_ghost(self, name: str, known: Iterable[Player] | None = None) -> GhostEntry:
+        """Queue a ghost player called `name` (trimmed; ValueError when empty or too long) under a new local
+        id, after everything already in the outbox; on return it is on disk.
 
-    async def send_pending(self, *, force: bool = False) -> SendReport:
-        """Send every pending entry; retry transient failures with backoff, up to `max_rounds` rounds.
+        `known`: the players the seat knew as it was made (the mirror's, `cached_players()`). A ghost of
+        exactly this name among them is somebody else the user chose not to be; one found when it is sent
+        that was not among them was made since by another seat, and is taken instead of making a second.
+        None: nothing is taken (the entry makes its own ghost)."""
+        name = check_name(name)
+        seen = None if known is None else same_named(known, name)
+        local_id, now = new_local_id(), self.clock()
+        self._db.execute(
+            "INSERT INTO entries (scope, kind, external_id, body, state, created_at, updated_at)"
+            " VALUES (?,?,?,?,?,?,?)",
+            (self.scope, GHOST, local_id, GhostBody(name, seen=seen).text(), State.PENDING, now, now),
+        )
+        entry = self.get_ghost(local_id)
+        if entry is None:
+            raise LookupError(f"outbox ghost {local_id} vanished")
+        return entry
 
-        One send at a time (a second caller waits for the first): a ghost's POST is not idempotent, so two
-        sends must never both find it pending and post it."""
-        async with self._one_at_a_time:
-            return await self._send_pending(force)
+    def get_ghost(self, local_id: str) -> GhostEntry | None:
+        row = self._db.execute(
+            f"SELECT {self._GHOST_COLUMNS} FROM entries WHERE scope=? AND kind=? AND external_id=?",
+            (self.scope, GHOST, local_id),
+        ).fetchone()
+        return self._ghost(row) if row else None
 
-    async def _send_pending(self, force: bool) -> SendReport:
-        report = SendReport()
-        if self.resume_at is not None and not force and self.client.clock() < self.resume_at:
-            report.resume_at = self.resume_at
-            return report
-        self.resume_at = None
-        delay = self.backoff
-        for round_no in range(self.max_rounds):
-            report.waiting = 0
-            try:
-                await self._send_in_order(
-                    await self._settle_doubts(self.outbox.queue(State.PENDING), report), report
+    def ghosts(self, *states: State) -> list[GhostEntry]:
+        """Ghost entries in submission order, optionally only those in `states`."""
+        sql = f"SELECT {self._GHOST_COLUMNS} FROM entries WHERE scope=? AND kind=?"
+        args: list = [self.scope, GHOST]
+        if states:
+            sql += f" AND state IN ({','.join('?' * len(states))})"
+            args += [s.value for s in states]
+        return [self._ghost(r) for r in self._db.execute(sql + " ORDER BY seq", args)]
+
+    def mark_ghost_in_doubt(self, local_id: str, known_before: Iterable[str]) -> None:
+        """Written (and synced) before the POST: the ghost may be made from now on."""
+        current = self._body(local_id)
+        if current is None:
+            raise LookupError(f"no outbox ghost {local_id}")
+        body = replace(current, known_before=tuple(known_before))
+        self._db.execute(
+            "UPDATE entries SET in_doubt=1, attempts=attempts+1, body=?, updated_at=?"
+            " WHERE scope=? AND kind=? AND external_id=?",
+            (body.text(), self.clock(), self.scope, GHOST, local_id),
+        )
+
+    def mark_ghost_pending(self, local_id: str) -> None:
+        """The service clearly made nothing (an auth or quota refusal): no longer in doubt."""
+        self._set([local_id], in_doubt=0)
+
+    def mark_ghost_rejected(self, local_id: str, errors: Sequence[ErrorItem]) -> None:
+        """The service refused to make it; its errors are kept as they came. Matches naming it stay pending."""
+        items = tuple(errors) or (NO_REASON,)
+        self._set([local_id], state=State.REJECTED.value, in_doubt=0, errors=_dump_errors(items))
+
+    def mark_ghost_sent(
+        self, local_id: str, player_id: str, *, taken: bool = False, spare_id: str = ""
+    ) -> list[str]:
+        """Settle a ghost as made with the service's `player_id` (`taken`: another seat's ghost of the name;
+        `spare_id`: this seat's own, made too and left without matches), and put that id in the place of its
+        local id in every unsent match of the outbox, in one transaction. Returns those matches' external
+        ids."""
+        now, changed = self.clock(), []
+        current = self._body(local_id)  # None: discarded while its send was under way (no row to update)
+        body = replace(current, taken=taken, spare_id=spare_id).text() if current else ""
+        with self._db:
+            self._db.execute("BEGIN IMMEDIATE")
+            self._db.execute(
+                "UPDATE entries SET state='sent', in_doubt=0, errors='[]', match_id=?, body=?, updated_at=?"
+                " WHERE scope=? AND kind=? AND external_id=?",
+                (player_id, body, now, self.scope, GHOST, local_id),
+            )
+            rows = self._db.execute(
+                "SELECT external_id, body FROM entries WHERE scope=? AND kind!=? AND state!='sent'"
+                " AND instr(body, ?) > 0",
+                (self.scope, GHOST, local_id),
+            ).fetchall()
+            for external_id, body in rows:
+                match = NewMatch.model_validate(json.loads(body))
+                if local_id not in local_ids(match):
+                    continue
+                fixed = with_ids(match, {local_id: player_id})
+                self._db.execute(
+                    "UPDATE entries SET body=?, updated_at=? WHERE scope=? AND external_id=?",
+                    (json.dumps(fixed.to_wire()), now, self.scope, external_id),
                 )
-                if not isinstance(report.stopped, UnexpectedResponse):
-                    report.stopped = None
-                return report
-            except QuotaError as exc:
-                self.resume_at = report.resume_at = next_hour(self.client.clock())
-                report.stopped = exc
-                return report
-            except AuthError as exc:
-                report.stopped = exc
-                return report
-            except (Offline, ServiceError) as exc:
-                report.failures += 1
-                report.stopped = exc
-                if round_no + 1 < self.max_rounds:  # no wait after the last round: the caller decides
-                    await self.sleep(delay)
-                    delay = min(delay * 2, self.max_backoff)
-        return report
+                changed.append(external_id)
+        return changed
+
+    def rename_ghost(self, local_id: str, name: str, known: Iterable[Player] | None = None) -> GhostEntry:
+        """Give a rejected (or unsent, not in doubt) ghost another name and make it pending again (`known`:
+        as `add_ghost` takes it, for the new name)."""
+        entry = self.get_ghost(local_id)
+        if entry is None or entry.state is State.SENT or entry.in_doubt:
+            raise ValueError("only a rejected or unsent ghost player can be renamed")
+        name = check_name(name)
+        seen = None if known is None else same_named(known, name)
+        self._set(
+            [local_id],
+            body=GhostBody(name, seen=seen).text(),
+            state=State.PENDING.value,
+            errors="[]",
+            attempts=0,
+        )
+        renamed = self.get_ghost(local_id)
+        assert renamed is not None
+        return renamed
+
+    def discard_ghost(self, local_id: str) -> list[str]:
+        """Forget a ghost entry that is not in doubt (one in doubt may already be made). The unsent matches
+        that name it can never be sent as they are: they become rejected (`GHOST_DISCARDED`), to be given
+        another player. Returns their external ids."""
+        entry = self.get_ghost(local_id)
+        if entry is None:
+            return []
+        if entry.in_doubt:
+            raise ValueError("this ghost player may already be made; send it again to find out")
+        naming = [] if entry.state is State.SENT else self.naming(local_id)
+        item = ErrorItem(
+            GHOST_DISCARDED,
+            f"The ghost player {GHOST_MARK}{entry.name} was discarded: choose another player.",
+        )
+        for external_id in naming:
+            self.mark_rejected(external_id, [item])
+        self._db.execute(
+            "DELETE FROM entries WHERE scope=? AND kind=? AND external_id=?", (self.scope, GHOST, local_id)
+        )
+        return naming
+
+    def naming(self, local_id: str) -> list[str]:
+        """External ids of the unsent matches that name the ghost `local_id`, in submission order."""
+        rows = self._db.execute(
+            "SELECT external_id, body FROM entries WHERE scope=? AND kind!=? AND state!='sent'"
+            " AND instr(body, ?) > 0 ORDER BY seq",
+            (self.scope, GHOST, local_id),
+        ).fetchall()
+        return [ext for ext, body in rows if local_id in local_ids(NewMatch.model_validate(json.loads(body)))]
+
+    def waiting_for(self, match: NewMatch) -> list[GhostEntry]:
+        """The queued ghosts `match` names (it is sent once they all are)."""
+        return [g for g in map(self.get_ghost, local_ids(match)) if g is not None]
+
+    def resolve(self, match: NewMatch) -> NewMatch:
+        """`match` with the local id of each ghost already made replaced by the service's id."""
+        made = {g.local_id: g.player_id for g in map(self.get_ghost, local_ids(match)) if g and g.player_id}
+        return with_ids(match, made) if made else match

@@ -1,9 +1,11 @@
 """The app's side of the outbox: record matches through it, resume and retry sending, report where each stands.
 
-Every match the form submits is written to the outbox before any request (`record`), then the pending
-entries are sent. The runner keeps the app's `outbox_counts` up to date (the status line shows them), retries
-on its own with a growing delay while something is pending and the service answers with an error, pauses on a
-quota error until the hour turns, and hands a refused key or secret to the app (`credentials_refused`).
+Every match the form submits is written to the outbox before any request (`record`: `Outbox.put`), then the
+pending entries are sent. The outbox's sender decides what is tried again and when (`SendReport.retry_in`:
+`RETRY_DELAYS` between sends while something is pending and the service does not answer or answers with an
+error, the turn of the hour after a quota error); the runner only waits that on a timer, keeps the app's
+`outbox_counts` up to date (the status line shows them), and hands a refused key or secret to the app
+(`credentials_refused`).
 
 While the service cannot be reached (any request of the client failed to reach it), the runner knocks:
 every `KNOCK_EVERY` seconds one small request (`GET test`: no key, no quota) goes out, one at a time, on
@@ -23,13 +25,16 @@ and `discard_ghost` are the Outbox screen's actions on ghost entries.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 
 from textual.timer import Timer
 
 from rankterm.client.client import RankingClient
-from rankterm.outbox.outbox import Entry, GhostEntry, Outbox, OutboxSender, SendReport, State
-from rankterm.outbox.outcome import BatchOutcome, Outcome, OutcomeState
-from rankterm.wire.errors import AuthError, Offline, QuotaError, RanktermError
+from rankterm.client.send_policy import Backoff
+from rankterm.outbox.outbox import Entry, GhostEntry, Outbox, State
+from rankterm.outbox.outcome import BatchOutcome
+from rankterm.outbox.sender import OutboxSender, SendReport
+from rankterm.wire.errors import AuthError, Offline, RanktermError
 from rankterm.wire.models import NewMatch, Player
 
 RETRY_DELAYS = (5.0, 15.0, 30.0, 60.0, 120.0, 300.0)
@@ -51,9 +56,8 @@ class OutboxRunner:
         self.outbox = outbox
         # One round per call: the runner's timer does the waiting between rounds, so a send never keeps the
         # form busy for longer than one attempt.
-        self.sender = OutboxSender(outbox, client, max_rounds=1)
+        self.sender = OutboxSender(outbox, client, retry=Backoff(RETRY_DELAYS, tries=1))
         self._timer: Timer | None = None
-        self._retry_step = 0
         self.last_report: SendReport | None = None
         self._sends = 0
         self._knock_timer: Timer | None = None
@@ -103,37 +107,18 @@ class OutboxRunner:
 
     # ------------------------------------------------------------------ sending
 
-    def _put(self, matches: Sequence[NewMatch]) -> list[Entry]:
-        """Add `matches` (the new ones in one write), each replacing a rejected/unsent entry with the same
-        external id (a fixed resubmission); one entry a match, in order. A match whose external id is already
-        sent or in doubt refuses the lot before anything is written."""
-        existing = [self.outbox.get(m.external_id) if m.external_id else None for m in matches]
-        for match, entry in zip(matches, existing, strict=True):
-            if entry is not None and (entry.state is State.SENT or entry.in_doubt):
-                raise RanktermError(
-                    f"The match {match.external_id} is already sent or on its way: use a new external id."
-                )
-        edited = [
-            self.outbox.edit(entry.external_id, match) if entry is not None else None
-            for match, entry in zip(matches, existing, strict=True)
-        ]
-        added = iter(self.outbox.add_many(m for m, e in zip(matches, existing, strict=True) if e is None))
-        return [entry if entry is not None else next(added) for entry in edited]
-
     async def record(self, matches: Sequence[NewMatch]) -> BatchOutcome:
         """Write `matches` to the outbox (on disk before anything is sent), send what is pending, and give
         one outcome per match, in order: accepted, rejected (the service's errors), or still waiting. The
         batch's `failure` is what stopped the send (a quota, a refused key, an error of the service), never
         the service being out of reach."""
-        entries = self._put(matches)
+        entries = self.outbox.put(matches)
         self.refresh_counts()
         report = await self.send(force=True)
-        outcomes = []
-        for index, entry in enumerate(entries):
-            now = self.outbox.get(entry.external_id)
-            outcomes.append(
-                now.outcome(index) if now else Outcome(index, OutcomeState.PENDING, entry.external_id)
-            )
+        outcomes = [
+            replace(report.outcomes.get(entry.external_id) or entry.outcome(), index=index)
+            for index, entry in enumerate(entries)
+        ]
         # A service that cannot be reached is no failure of the match: its outcome says it waits in the
         # outbox and the status line says the seat is offline. What else stopped the send is said.
         waiting = any(o.waiting for o in outcomes)
@@ -157,11 +142,7 @@ class OutboxRunner:
         if refusal is not None:
             self.discard_ghost(entry.local_id)
             raise refusal
-        made = report.ghosts.get(entry.local_id)
-        if made is not None:
-            return made
-        now = self.outbox.get_ghost(entry.local_id)
-        return now.player if now is not None else entry.player
+        return report.ghosts.get(entry.local_id) or entry.player
 
     def rename_ghost(self, local_id: str, name: str) -> GhostEntry:
         """Fix a rejected ghost's name (the mirror's local player follows); it is pending again."""
@@ -182,7 +163,7 @@ class OutboxRunner:
         return naming
 
     async def send(self, *, force: bool = False) -> SendReport:
-        """Send every pending entry now; schedule a retry if the service could not be reached."""
+        """Send every pending entry now; wait on a timer for the next send when the report asks for one."""
         self.cancel_retry()
         self._sends += 1
         try:
@@ -193,20 +174,15 @@ class OutboxRunner:
         self.refresh_counts()
         for listener in list(self.send_listeners):
             listener()
-        pending = self.app.outbox_counts.get(State.PENDING.value, 0)
         if isinstance(report.stopped, AuthError) and not report.stopped.token_problem:
             self.app.credentials_refused(report.stopped)
-        elif isinstance(report.stopped, QuotaError):
-            self.app.outbox_note = "sending paused: quota reached; it resumes when the hour turns"
-            self._schedule(max(1.0, (report.resume_at or 0) - self.sender.client.clock()))
-        elif pending and report.stopped is not None:
-            self.app.outbox_note = ""
-            delay = RETRY_DELAYS[min(self._retry_step, len(RETRY_DELAYS) - 1)]
-            self._retry_step += 1
-            self._schedule(delay)
-        else:
-            self.app.outbox_note = ""
-            self._retry_step = 0
+            return report
+        paused = report.paused
+        self.app.outbox_note = (
+            "sending paused: quota reached; it resumes when the hour turns" if paused else ""
+        )
+        if report.retry_in is not None:
+            self._schedule(max(1.0, report.retry_in) if paused else report.retry_in)
         return report
 
     def _schedule(self, delay: float) -> None:

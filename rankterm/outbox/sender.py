@@ -1,0 +1,294 @@
+"""Sending the outbox: every pending entry reaches the service exactly once, in the order it was submitted.
+
+`OutboxSender.send_pending` sends the pending entries of an outbox through a client, matches in the
+client's batches (`send_policy.batches`):
+
+- before a POST, each entry of the batch is marked *in doubt* (written and synced, one write a batch);
+- a clear answer settles it (the batch's accepted matches in one write): accepted -> sent; rejected with
+  M003 (already accepted) after an earlier attempt -> sent (that attempt landed); other rejections, and
+  M003 on a first attempt (the external id is another match's) -> rejected, with the service's errors kept
+  as items (code, message);
+- a network error, timeout or 5xx leaves it in doubt: before it is sent again the sender asks
+  `matches/match/exists?id=` and marks it sent if the service has it, so nothing is recorded twice;
+- a quota error pauses sending (until `resume_at`, the next hour, or a manual retry); an auth error stops it.
+
+A ghost player ends the batch before it and is sent on its own (`ghosts.GhostSender`), so it is made before
+the matches after it; the guard (`_send_batch`) never sends a match that names a local id: it waits for its
+ghost, or is rejected when no ghost entry holds that id.
+
+Transient failures (no answer, a 5xx) are tried again after the waits of one `send_policy.Backoff`, counted
+across sends until one goes through: up to its `tries` rounds in one call, then the report's `retry_in`
+says when the next send should start (the app's runner waits it on a timer). `SendReport.outcomes` holds
+one `Outcome` for each match the send settled, left in doubt or held back, so nobody reads them back from
+the file; a send that waited for another (one send at a time) is told what that one settled too.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Awaitable, Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from rankterm.client.send_policy import Backoff, batches
+from rankterm.outbox.file import State
+from rankterm.outbox.ghosts import UNKNOWN_LOCAL, GhostEntry, GhostSender, local_ids
+from rankterm.outbox.outcome import ALREADY_ACCEPTED, Outcome, OutcomeState, error_items
+from rankterm.wire.errors import (
+    AuthError,
+    ErrorItem,
+    MatchRejected,
+    Offline,
+    QuotaError,
+    RanktermError,
+    ServiceError,
+    UnexpectedResponse,
+)
+from rankterm.wire.models import Player
+
+if TYPE_CHECKING:
+    from rankterm.client.client import RankingClient
+    from rankterm.outbox.outbox import Entry, Outbox
+
+
+@dataclass
+class SendReport:
+    """What one `send_pending` run did."""
+
+    sent: int = 0
+    """Matches sent (ghost players made: `ghosts`)."""
+    rejected: int = 0
+    """Matches rejected (ghost players refused: `ghost_refusals`)."""
+    confirmed_by_exists: int = 0
+    failures: int = 0
+    stopped: RanktermError | None = None
+    resume_at: float | None = None
+    retry_in: float | None = None
+    """Seconds after which the next send should start, when this one stopped on something that passes (no
+    answer, an error of the service, the quota: then until `resume_at`); None when nothing is to be retried
+    (all went through, or a key or secret was refused)."""
+    outcomes: dict[str, Outcome] = field(default_factory=dict)
+    """The matches this run settled (sent or rejected), left in doubt, or held back for a ghost, by external
+    id (with those a send it waited for settled)."""
+    waiting: int = 0
+    """Matches left pending because they name a ghost player not made yet (queued, in doubt or rejected)."""
+    ghosts: dict[str, Player] = field(default_factory=dict)
+    """The ghost players this run made (or found made), by local id."""
+    ghost_refusals: dict[str, RanktermError] = field(default_factory=dict)
+    """The service's refusal of each ghost this run rejected, by local id."""
+
+    @property
+    def paused(self) -> bool:
+        return self.resume_at is not None
+
+    def take_in(self, other: SendReport) -> None:
+        """Add what `other` (a send this one waited for) settled: its outcomes and ghosts."""
+        self.outcomes.update(other.outcomes)
+        self.ghosts.update(other.ghosts)
+        self.ghost_refusals.update(other.ghost_refusals)
+
+
+def next_hour(now: float) -> float:
+    return (int(now) // 3600 + 1) * 3600.0
+
+
+class OutboxSender:
+    """Sends an outbox's pending entries (ghosts, then the matches after them) through a client, exactly once each."""
+
+    def __init__(
+        self,
+        outbox: Outbox,
+        client: RankingClient,
+        *,
+        max_rounds: int = 8,
+        backoff: float = 0.5,
+        max_backoff: float = 30.0,
+        sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
+        retry: Backoff | None = None,
+    ) -> None:
+        """`retry`: the waits between rounds and the rounds a call makes; by default `backoff` doubling up
+        to `max_backoff`, `max_rounds` rounds. `sleep` waits between the rounds of one call."""
+        self.outbox = outbox
+        self.client = client
+        self.retry = retry or Backoff.doubling(backoff, cap=max_backoff, tries=max(1, max_rounds))
+        self.sleep = sleep
+        self.resume_at: float | None = None
+        self.ghosts = GhostSender(outbox, client)
+        self._failures = 0
+        """Rounds in a row that failed on something that passes (across calls; a clean round resets it)."""
+        self._one_at_a_time = asyncio.Lock()
+        self._waiting: dict[int, SendReport] = {}
+        """The reports of the sends waiting for this one to end, by identity."""
+
+    async def _settle_doubts(
+        self, entries: list[Entry | GhostEntry], report: SendReport
+    ) -> list[Entry | GhostEntry]:
+        """Ask the service about entries in doubt; return those that still need sending."""
+        out: list[Entry | GhostEntry] = []
+        players: list[Player] | None = None  # read once for every ghost in doubt
+        for entry in entries:
+            if isinstance(entry, GhostEntry):
+                if entry.in_doubt:
+                    made, players = await self.ghosts.settle(entry, report, players)
+                    if made:
+                        continue
+                out.append(entry)
+            elif entry.in_doubt and await self.client.match_exists(entry.external_id):
+                self._sent_each({entry.external_id: ""}, report)
+                report.confirmed_by_exists += 1
+            else:
+                out.append(entry)
+        return out
+
+    def _sent_each(self, match_ids: Mapping[str, str], report: SendReport) -> None:
+        """Settle matches as recorded (external id -> the service's id for it) and report them. The answer
+        to a send carries no match number (WIRE.md: index, id, name, errors), so the outcomes have none:
+        `effect.number_for` finds it when it is wanted."""
+        self.outbox.mark_sent_each(match_ids)
+        for external_id, match_id in match_ids.items():
+            report.sent += 1
+            report.outcomes[external_id] = Outcome(0, OutcomeState.ACCEPTED, external_id, match_id=match_id)
+
+    def _rejected(self, external_id: str, errors: Sequence[ErrorItem], report: SendReport) -> None:
+        kept = self.outbox.mark_rejected(external_id, errors)
+        report.rejected += 1
+        report.outcomes[external_id] = Outcome(0, OutcomeState.REJECTED, external_id, kept)
+
+    def _sendable(self, matches: Sequence[Entry], report: SendReport) -> list[Entry]:
+        """The guard: the entries of `matches` that name no local id. The others are never sent: a match whose
+        ghost is queued waits (pending); one naming a local id no ghost entry holds is rejected."""
+        out = []
+        for entry in matches:
+            named = local_ids(entry.match)
+            missing = [lid for lid in named if self.outbox.get_ghost(lid) is None]
+            if missing:
+                item = ErrorItem(
+                    UNKNOWN_LOCAL, f"A player of this match was never made: {', '.join(missing)}."
+                )
+                self._rejected(entry.external_id, [item], report)
+            elif named:
+                report.waiting += 1
+                report.outcomes[entry.external_id] = entry.outcome()
+            else:
+                out.append(entry)
+        return out
+
+    async def _send_batch(self, matches: Sequence[Entry], report: SendReport) -> None:
+        """Send `matches` (pending, in order, no ghost between them) in the client's batches, past the guard:
+        a match naming a local id is never sent."""
+        for batch in batches(self._sendable(matches, report), self.client.batch_size):
+            await self._post(batch, report)
+
+    async def _post(self, batch: Sequence[Entry], report: SendReport) -> None:
+        """One request: the batch written in doubt first, then settled from the answer."""
+        self.outbox.mark_in_doubt(e.external_id for e in batch)
+        try:
+            answer = await self.client.add_matches([e.match for e in batch])
+        except MatchRejected as exc:  # the request as a whole was refused: nothing of it was recorded
+            errors = exc.errors or (ErrorItem(exc.code or "", str(exc)),)
+            for entry in batch:
+                self._rejected(entry.external_id, errors, report)
+            return
+        except RanktermError:  # no answer, or not one to settle by: they may be recorded
+            for entry in batch:
+                report.outcomes[entry.external_id] = Outcome(0, OutcomeState.IN_DOUBT, entry.external_id)
+            raise
+        sent = {batch[item.index].external_id: item.id for item in answer.accepted}
+        refused: list[tuple[str, tuple[ErrorItem, ...]]] = []
+        for item in answer.rejected:
+            entry = batch[item.index]
+            errors = error_items(item)
+            # M003 after an earlier attempt whose answer was lost: that attempt landed. On a first attempt it
+            # means the external id belongs to another match: a real rejection.
+            if entry.attempts > 0 and any(e.code == ALREADY_ACCEPTED for e in errors):
+                sent[entry.external_id] = ""
+            else:
+                refused.append((entry.external_id, errors))
+        self._sent_each(sent, report)  # the batch's accepted matches in one write
+        for external_id, errors in refused:
+            self._rejected(external_id, errors, report)
+
+    async def _send_in_order(self, pending: list[Entry | GhostEntry], report: SendReport) -> None:
+        """The matches between two ghosts together (`_send_batch`); a ghost on its own, so it is made before
+        the matches after it (which are read again: its real id may now stand in them)."""
+        run: list[Entry] = []
+        reread = bool(report.ghosts)  # a ghost settled from a lost answer has rewritten the matches after it
+        for item in pending:
+            if isinstance(item, GhostEntry):
+                await self._send_batch(run, report)
+                run = []
+                await self.ghosts.send(item, report)
+                reread = True
+                continue
+            entry = self.outbox.get(item.external_id) if reread else item
+            if entry is not None and entry.state is State.PENDING:
+                run.append(entry)
+        await self._send_batch(run, report)
+
+    async def send_pending(self, *, force: bool = False) -> SendReport:
+        """Send every pending entry; retry transient failures after the waits of `retry`, up to its `tries`
+        rounds.
+
+        One send at a time (a second caller waits for the first): a ghost's POST is not idempotent, so two
+        sends must never both find it pending and post it. A caller that waited is told what the send before
+        it settled (`SendReport.take_in`)."""
+        report = SendReport()
+        self._waiting[id(report)] = report
+        try:
+            async with self._one_at_a_time:
+                del self._waiting[id(report)]
+                await self._send_pending(force, report)
+                for other in self._waiting.values():
+                    other.take_in(report)
+        finally:
+            self._waiting.pop(id(report), None)  # cancelled while it waited
+        return report
+
+    async def _send_pending(self, force: bool, report: SendReport) -> None:
+        if self.resume_at is not None and not force and self.client.clock() < self.resume_at:
+            report.resume_at = self.resume_at
+            report.retry_in = self.resume_at - self.client.clock()
+            return
+        self.resume_at = None
+        rounds = 0
+        while True:
+            rounds += 1
+            report.waiting = 0
+            try:
+                await self._send_in_order(
+                    await self._settle_doubts(self.outbox.queue(State.PENDING), report), report
+                )
+            except QuotaError as exc:
+                self.resume_at = report.resume_at = next_hour(self.client.clock())
+                report.retry_in = self.resume_at - self.client.clock()
+                report.stopped = exc
+                return
+            except AuthError as exc:
+                report.stopped = exc
+                if exc.token_problem:  # a token refused twice: worth another send later
+                    self._failed(report)
+                return
+            except (Offline, ServiceError) as exc:
+                report.failures += 1
+                report.stopped = exc
+                self._failed(report)
+                if self.retry.more(rounds):  # no wait after the last round: `retry_in` says when
+                    await self.sleep(self.retry.wait(self._failures))
+                    continue
+                return
+            if isinstance(report.stopped, UnexpectedResponse):  # a ghost's answer not understood
+                self._failed(report)
+            else:
+                report.stopped = None
+                self._failures = 0
+            return
+
+    def _failed(self, report: SendReport) -> None:
+        """Count a failed round; the next send should start after the wait the count calls for (none when
+        nothing is left to send)."""
+        if not self.outbox.counts()[State.PENDING]:
+            self._failures = 0
+            report.retry_in = None
+            return
+        self._failures += 1
+        report.retry_in = self.retry.wait(self._failures)
