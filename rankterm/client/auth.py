@@ -27,8 +27,9 @@ RENEW_MARGIN = 60.0
 def token_expiry(token: str) -> float | None:
     """The `exp` claim of a JWT, read without verifying the signature (only the service can); None if absent.
 
-    A JWT is three base64url parts joined by dots, the middle one a JSON object of claims (RFC 7519); reading
-    it needs no JWT library (PyJWT and its algorithms cost a seat ~0.5 MB for as long as it runs: issue 14).
+    A JWT is three base64url parts joined by dots, the middle one a JSON object of claims (RFC 7519): read
+    here without PyJWT, which loads `cryptography` for its algorithms, about 10 MB more for a seat on a
+    remote service for as long as it runs (benchmarks/bench_memory.py), to read one number.
     """
     parts = token.split(".")
     if len(parts) != 3:
