@@ -1,9 +1,9 @@
 """The embedded ranking service as a Starlette ASGI app: SERVICE.md's endpoints over a `Store`.
 
 Every answer is WIRE.md's envelope: HTTP 200 ``{"success": payload}``, or ``{"errors": [{"code",
-"message"}]}`` with the code's status (R001 500, R002 404, R003 400, A001 401, A002 403, M001/M002 400,
-Q… 429). Payloads are built with the models of `rankterm.wire.models` (``to_wire()``), so the client and
-the service read and write one wire. Nothing escapes as a traceback: an unexpected exception is logged
+"message"}]}`` with the code's status (the wire's table, `rankterm.wire.errors.CODES`). Payloads are built
+with the models of `rankterm.wire.models` (``to_wire()``), so the client and the service read and write one
+wire. Nothing escapes as a traceback: an unexpected exception is logged
 here and answered R001.
 
 A request goes: route (unknown path or method: R002) -> body read, at most `max_body` bytes (R003, 413)

@@ -4,7 +4,7 @@ The service has one catch-all route, so `ServiceApp` hands every HTTP request th
 to one callable, with the path ``request.url.path`` gave (`request_path`), instead of walking Starlette's
 middleware stack, router and `Request` per request (profiled at 100,000 matches: those, the URL object
 and anyio's thread hop were ~0.6 ms of a standings request). A request the route does not take (an odd
-method, an empty path) and the lifespan and websocket scopes still go through Starlette, as before.
+method, an empty path) and the lifespan and websocket scopes go through Starlette.
 
 `in_thread` runs the synchronous handlers on a thread pool of the process (asyncio's executor: half the
 cost of anyio's hop), or on anyio's when the loop is not asyncio's (trio).

@@ -1,24 +1,38 @@
-"""`Conn`: what the service's modules need of a database connection, met by sqlite3's and by `pg.PgConnection`.
+"""`Conn`: what the service's modules need of a connection inside a transaction, whichever engine gave it.
 
-The modules by role (`players`, `games`, `matches`, `rankings`, `reads`, `quota`) take a `Conn` inside the
-transaction the `Store` opened; they write SQL once, in SQLite's dialect, and `pg` translates it.
+The modules by role (`players`, `games`, `matches`, `rankings`, `reads`, `quota`, `snapshots`) take a `Conn`
+inside the transaction the `Store` opened through its `engine.Engine`. They write SQL once, in words both
+engines know (``?`` placeholders, ``INSERT … RETURNING``, ``ON CONFLICT``); what cannot be written once is
+asked of the connection's `Dialect`.
 """
 
 from __future__ import annotations
 
+from abc import ABC, abstractmethod
 from collections.abc import Iterator
 from typing import Any, Protocol
 
-PG_MARK = "\uf8ff"
-"""PostgreSQL's escape of text it cannot hold (a private-use character; see `pg.escape`). Here, not in `pg`,
-which imports psycopg (an optional dependency), because the SQL both engines run orders names around it."""
+
+class Dialect(ABC):
+    """The SQL an engine writes its own way, as pieces the modules put into their statements.
+
+    An engine has one instance (hashable: statements built from it may be cached by it).
+    """
+
+    @abstractmethod
+    def name_order(self, text: str) -> str:
+        """An SQL expression that orders as Python orders the names given.
+
+        Args:
+            text: an SQL expression of a stored name (a column such as ``sort_key``, or ``?``).
+
+        Returns:
+            The expression to put where `text` would be compared or ordered.
+        """
 
 
 class Rows(Protocol):
     """The answer of one statement."""
-
-    @property
-    def lastrowid(self) -> int | None: ...
 
     def fetchone(self) -> Any: ...
 
@@ -29,6 +43,9 @@ class Rows(Protocol):
 
 class Conn(Protocol):
     """A connection inside an open transaction."""
+
+    @property
+    def dialect(self) -> Dialect: ...
 
     def execute(self, sql: str, parameters: Any = ..., /) -> Rows: ...
 

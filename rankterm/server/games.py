@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-import sqlite3
+from collections.abc import Sequence
 from functools import cache
 from importlib import resources
 from typing import Any
@@ -65,10 +65,10 @@ def sync_catalogue(conn: Conn) -> None:
         else:
             cur = conn.execute(
                 "INSERT INTO games (group_id, name, norm_name, weight, bgg_id, catalogue_pos)"
-                " VALUES (NULL, ?, ?, ?, ?, ?)",
+                " VALUES (NULL, ?, ?, ?, ?, ?) RETURNING id",
                 (name, norm, weight, bgg, pos),
             )
-            existing[norm] = cur.lastrowid
+            existing[norm] = cur.fetchone()[0]
     conn.execute(
         "INSERT INTO meta (key, value) VALUES ('catalogue', ?)"
         " ON CONFLICT (key) DO UPDATE SET value = excluded.value",
@@ -81,7 +81,7 @@ def _as_bytes(value: str | bytes | memoryview) -> bytes:
     return value.encode() if isinstance(value, str) else bytes(value)
 
 
-def game_from_row(row: sqlite3.Row | tuple) -> Game:
+def game_from_row(row: Sequence[Any]) -> Game:
     """A `Game` from a row selected with `GAME_COLUMNS`."""
     game_id, name, weight, bgg, thumbnail, medium = tuple(row)
     label = Weight(weight).label if weight in WEIGHTS else ""
@@ -126,7 +126,7 @@ def search(conn: Conn, group_id: int, name: str) -> list[Game]:
         raise Fault("R003", "Give at least 2 characters of the game's name.")
     rows = conn.execute(
         f"SELECT {GAME_COLUMNS}, norm_name FROM games"
-        " WHERE (group_id IS NULL OR group_id = ?) AND instr(norm_name, ?) > 0",
+        " WHERE (group_id IS NULL OR group_id = ?) AND replace(norm_name, ?, '') <> norm_name",
         (group_id, needle),
     ).fetchall()
     rows.sort(key=lambda r: (r[-1] != needle, not r[-1].startswith(needle), r[-1], r[0]))
@@ -176,10 +176,10 @@ def find(conn: Conn, group_id: int, *, bgg_id: int | None, name: str | None) -> 
 def insert(conn: Conn, group_id: int, name: str, bgg_id: int | None) -> Game:
     """A new game of the group, weight ``normal`` (the caller checked that it does not exist)."""
     cur = conn.execute(
-        "INSERT INTO games (group_id, name, norm_name, weight, bgg_id) VALUES (?, ?, ?, ?, ?)",
+        "INSERT INTO games (group_id, name, norm_name, weight, bgg_id) VALUES (?, ?, ?, ?, ?) RETURNING id",
         (group_id, name, normalise(name), Weight.NORMAL.value, bgg_id),
     )
-    game = game_by_id(conn, group_id, int(cur.lastrowid or 0))
+    game = game_by_id(conn, group_id, int(cur.fetchone()[0]))
     assert game is not None
     return game
 

@@ -185,10 +185,11 @@ def subset_id(conn: Conn, group_id: int, key: str, *, game: Game | None, created
         return row[0]
     kind, name = ("game", game.name) if game is not None else ("main", "Main")
     cur = conn.execute(
-        "INSERT INTO subsets (group_id, key, type, name, game_id, creation_date) VALUES (?, ?, ?, ?, ?, ?)",
+        "INSERT INTO subsets (group_id, key, type, name, game_id, creation_date) VALUES (?, ?, ?, ?, ?, ?)"
+        " RETURNING id",
         (group_id, key, kind, name, game.id if game else None, created),
     )
-    return int(cur.lastrowid or 0)
+    return int(cur.fetchone()[0])
 
 
 def game_subset_key(game_id: int) -> str:
@@ -273,7 +274,8 @@ class Recorder:
         by_rank = sorted(range(len(factions)), key=lambda i: (factions[i].rank, i))
         cur = conn.execute(
             "INSERT INTO matches (group_id, number, external_id, game_id, date, registration_date, weight,"
-            " name, notes, type, draw, summary, client_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            " name, notes, type, draw, summary, client_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+            " RETURNING id",
             (
                 group_id,
                 number,
@@ -290,7 +292,7 @@ class Recorder:
                 self.client_id,
             ),
         )
-        match_id = int(cur.lastrowid or 0)
+        match_id = int(cur.fetchone()[0])
         sides = []
         for i, faction in enumerate(factions):
             conn.execute(

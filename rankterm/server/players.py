@@ -9,7 +9,6 @@ Functions take an open `Conn`; the caller (`Store`) holds the lock and the trans
 
 from __future__ import annotations
 
-import sqlite3
 from collections.abc import Iterable, Iterator, Sequence
 from typing import Any
 
@@ -32,7 +31,7 @@ def in_chunks(ids: Sequence[str]) -> Iterator[tuple[Sequence[str], str]]:
         yield chunk, ",".join("?" * len(chunk))
 
 
-def player_from_row(row: sqlite3.Row | tuple) -> Player:
+def player_from_row(row: Sequence[Any]) -> Player:
     """A `Player` from a row selected with `PLAYER_COLUMNS`."""
     pid, ghost, username, display, icon = tuple(row)
     # Every field given, in order, of its type (the store's own columns): nothing to validate.

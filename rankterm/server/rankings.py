@@ -4,7 +4,7 @@ Recording a match (`record`) costs O(participants) whatever the history's length
 participant comes from ``rating_current`` (primary-key lookups), `rating.rate_match` gives the new skills,
 each participant gets one ``rating_history`` row and its ``rating_current`` row updated (ree included).
 The history is kept in match order (key: subset, match number, player), so a match appends at the end of
-the table: the pages a match writes do not grow with the history (schema v3). Each history row names the
+the table: the pages a match writes do not grow with the history. Each history row names the
 player's previous match in the subset (``prev``), and after every `schema.SNAPSHOT_EVERY`-th match of a
 subset its listed players' standings are copied into ``rating_snapshot``. Matches are rated in the order
 they were played (their group-wide number, `matches` says how it is given): a match placed before others
@@ -12,8 +12,8 @@ undoes the subset's ratings after it (`forget_from`), moves the later ones a num
 rates them again (`replay`: the results `record` gives, with the subset's standings held in Python).
 
 Reading the standings after match n (`standings`, `standings_page`) never scans the history, and brings
-into Python only what the page needs (a page of 25 among 500 players: Python's cost per row fetched was
-the bulk of a page, ~1,000 rows a page before). It starts from the nearer snapshot:
+into Python only what the page needs (Python's cost per row fetched would be the bulk of a page). It starts
+from the nearer snapshot:
 
 - the first snapshot after n (`snapshots.from_snapshot_above`): the snapshot, read once per store and kept in
   Python in the order of positions (`SnapshotCache`: a snapshot never changes), with the players who played
@@ -29,7 +29,7 @@ The participants of match n stood before it as the row their row at n points at 
 keys before and after, Python works out every position before the match; a participant on the page also
 needs how many players now stand above the standing it had before (from the merged order, or the page's
 own keys, or else one more statement, `_ABOVE`). Names are ordered as Python orders them on both engines
-(`_sql`). For the rows of the page come their `Player` and, from one more statement, a count of their
+(`conn.Dialect.name_order`). For the rows of the page come their `Player` and, from one more statement, a count of their
 matches of the last 30 days for the activity status (`_recents`: walking each player's ``prev`` chain
 backwards from n, stopping at `RECENT_CAP` (12: more never changes the status) or as soon as every earlier
 match is older than the window (``last_date``, the latest date so far, never decreases along the walk).
@@ -48,8 +48,6 @@ Rules the wire leaves open (ours):
 
 from __future__ import annotations
 
-import re
-import sqlite3
 from bisect import bisect_left
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
@@ -57,7 +55,7 @@ from functools import lru_cache
 from typing import NamedTuple
 
 from rankterm.server import rating
-from rankterm.server.conn import PG_MARK, Conn
+from rankterm.server.conn import Conn, Dialect
 from rankterm.server.schema import SNAPSHOT_EVERY
 from rankterm.server.snapshots import SnapshotCache, from_snapshot_above, position_key
 from rankterm.server.wire import format_time
@@ -363,7 +361,7 @@ _PAGE = (
     # 1: the match's listed participants, after it and before it (NULL: new to the subset);
     # 2: how many players are ranked.
     # Parameters: (state) | stop - offset, offset | s, n | s, n.
-    "WITH {state}, page AS (SELECT * FROM st ORDER BY ree DESC, played DESC, {name:sort_key}, player"
+    "WITH {state}, page AS (SELECT * FROM st ORDER BY ree DESC, played DESC, {sort_key}, player"
     " LIMIT ? OFFSET ?)"
     " SELECT 0, page.player, page.sort_key, page.ree, page.played, page.best_ree, page.last_date, page.number,"
     " p.ghost, p.username, p.display_name, p.icon FROM page JOIN players p ON p.id = page.player"
@@ -379,7 +377,7 @@ _ABOVE = (
     # How many players' standings after n are above a key (ree, played, name, player).
     # Parameters: (state) | ree, ree, played, played, name, name, player.
     "WITH {state} SELECT count(*) FROM st WHERE ree > ? OR ree = ? AND (played > ? OR played = ?"
-    " AND ({name:sort_key} < {name:?} OR sort_key = ? AND player < ?))"
+    " AND ({sort_key} < {name} OR sort_key = ? AND player < ?))"
 )
 _SNAPSHOTS_AROUND = (
     "SELECT (SELECT max(at_number) FROM rating_snapshot WHERE subset_id = ? AND at_number <= ?),"
@@ -388,31 +386,15 @@ _SNAPSHOTS_AROUND = (
 )
 
 
-def _pg_name(column: str) -> str:
-    """On PostgreSQL, a ``sort_key`` column in Python's order of the text as given (see `_sql`)."""
-    return f"replace(replace({column}, chr(1), chr(1) || chr(2)), '{PG_MARK}0', chr(1) || chr(1))"
-
-
-def _sql(statement: str, pg: bool) -> str:
-    """`statement` with the state from the snapshot below n, for SQLite or PostgreSQL.
-
-    Names (``sort_key``) are ordered as Python orders the texts given, on either engine. SQLite compares
-    text byte-wise (UTF-8: code point order, NUL included): Python's order. PostgreSQL's ``COLLATE "C"``
-    compares bytes too, but of the escaped text (`pg.escape`: NUL -> MARK "0", MARK -> MARK "1"), where a
-    NUL (the smallest character) became MARK (larger than most): "a\\x00" would sort after "ab". So on
-    PostgreSQL a name is ordered as its escaped text with NUL written chr(1) chr(1) and chr(1) written
-    chr(1) chr(2): every two texts are then ordered as Python orders the texts given (MARK "1" already is,
-    and no text holds NUL). Equality needs nothing: the escape is one-to-one.
-    """
-    sql = statement.replace("{state}", _FROM_BELOW)
-    return re.sub(r"\{name:([a-z_.?]+)\}", lambda m: _pg_name(m[1]) if pg else m[1], sql)
-
-
-_SQL = {
-    (statement, pg): _sql(text, pg)
-    for statement, text in (("page", _PAGE), ("above", _ABOVE))
-    for pg in (True, False)
-}
+@lru_cache(maxsize=4)
+def _statements(dialect: Dialect) -> tuple[str, str]:
+    """(`_PAGE`, `_ABOVE`) from the state below n, with names in `dialect`'s order."""
+    words = {
+        "state": _FROM_BELOW,
+        "sort_key": dialect.name_order("sort_key"),
+        "name": dialect.name_order("?"),
+    }
+    return _PAGE.format(**words), _ABOVE.format(**words)
 
 
 @lru_cache(maxsize=4096)
@@ -439,14 +421,12 @@ def _from_statement(
     name, icon), in order; participants are {player: (key after, key before or None, ree before or None)}.
     """
     s, n = subset_id, number
-    pg = not isinstance(conn, sqlite3.Connection)
+    page_sql, above_sql = _statements(conn.dialect)
     state = (s, below, n, s, n, n, s, s, n, s, below, s, n, n)
     page: list[tuple] = []
     moved: dict[str, tuple] = {}
     ranked = 0
-    for kind, pid, name, ree, played, *rest in conn.execute(
-        _SQL["page", pg], (*state, limit, offset, s, n, s, n)
-    ):
+    for kind, pid, name, ree, played, *rest in conn.execute(page_sql, (*state, limit, offset, s, n, s, n)):
         if kind == 0:
             page.append((pid, name, ree, played, *rest))
         elif kind == 1:
@@ -465,7 +445,7 @@ def _from_statement(
             return offset + bisect_left(keys, key)
         ree, played, name, pid = -key[0], -key[1], key[2], key[3]
         params = (*state, ree, ree, played, played, name, name, pid)
-        return int(conn.execute(_SQL["above", pg], params).fetchone()[0])
+        return int(conn.execute(above_sql, params).fetchone()[0])
 
     return ranked, page, moved, stood_above
 

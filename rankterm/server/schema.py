@@ -1,9 +1,10 @@
-"""The embedded service's schema, versioned (SQLite: ``PRAGMA user_version``) and migrated on open.
+"""The embedded service's schema, versioned and migrated on open.
 
-Each entry of `MIGRATIONS` takes the database from version ``i`` to ``i + 1``; `migrate` applies the ones a
-database has not seen yet, each in its own transaction, so a database written by an older rankterm opens
-in a newer one. Never edit a migration that has shipped: append a new one. PostgreSQL runs the very same
-migrations, their types mapped by `pg.ddl`, its version kept in a ``schema_version`` table.
+Each entry of `MIGRATIONS` takes the database from version ``i`` to ``i + 1``; `engine.Engine.migrate`
+applies the ones a database has not seen yet, each in its own transaction, so a database written by an
+older rankterm opens in a newer one. Never edit a migration that has shipped: append a new one. The scripts
+are written in SQLite's types; each engine runs them in its own (`engine.Engine.statements`) and keeps the
+version its own way.
 
 Layout (one file, several groups):
 
@@ -26,7 +27,6 @@ Layout (one file, several groups):
 
 from __future__ import annotations
 
-import sqlite3
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -278,7 +278,7 @@ CREATE TABLE quota_limits (
 from the default, client 0 for every client, ``value`` NULL for unlimited."""
 
 MIGRATIONS: tuple[str | Migration, ...] = (SCHEMA_V1, SCHEMA_V2, SCHEMA_V3, SCHEMA_V4, SCHEMA_V5)
-"""Migration ``i`` takes a database from ``user_version`` i to i + 1."""
+"""Migration ``i`` takes a database from schema version i to i + 1."""
 
 SCHEMA_VERSION = len(MIGRATIONS)
 
@@ -310,32 +310,3 @@ def parts(migration: str | Migration) -> tuple[str, Callable[[Conn], None] | Non
     if isinstance(migration, Migration):
         return migration.script, migration.then
     return migration, None
-
-
-def migrate(conn: sqlite3.Connection, notice: Callable[[str], None] | None = None) -> int:
-    """Bring the database up to `SCHEMA_VERSION`, one transaction per migration; return the version.
-
-    `notice` is told, once, before an existing database is upgraded (`upgrade_notice`).
-    """
-    version = conn.execute("PRAGMA user_version").fetchone()[0]
-    if version > SCHEMA_VERSION:
-        raise SchemaTooNew(
-            f"database schema version {version} is newer than this rankterm ({SCHEMA_VERSION})"
-        )
-    if notice is not None and (text := upgrade_notice(version)) is not None:
-        notice(text)
-    while version < SCHEMA_VERSION:
-        conn.execute("BEGIN IMMEDIATE")
-        try:
-            script, then = parts(MIGRATIONS[version])
-            for statement in statements(script):
-                conn.execute(statement)
-            if then is not None:
-                then(conn)
-            version += 1
-            conn.execute(f"PRAGMA user_version = {version}")
-            conn.execute("COMMIT")
-        except BaseException:
-            conn.execute("ROLLBACK")
-            raise
-    return version

@@ -14,7 +14,7 @@ read from the clock, so one day always gives the same demo: a night's matches ar
 `demo_app` serves an in-memory demo group. Seeding runs once per process and day into a template database
 (kept on disk, named by the day and the code; a later start reads that file as written, `Store.copy_of`,
 without opening it as a service's database); each call gets an independent, writable copy of it
-(`Store.clone`, i.e. sqlite3's backup), which is cheap.
+(`Store.clone`, the engine's own copy in memory), which is cheap.
 """
 
 from __future__ import annotations
@@ -22,7 +22,6 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import os
-import sqlite3
 import threading
 import time
 from collections.abc import Callable
@@ -34,6 +33,7 @@ import rankterm
 from rankterm.paths import cache_dir
 from rankterm.server import tokens
 from rankterm.server.app import create_app
+from rankterm.server.engines import copy_errors
 from rankterm.server.store import Store
 from rankterm.server.wire import parse_time
 
@@ -146,6 +146,7 @@ def _template_file(day: date) -> Path:
 
 def _load_or_seed_template(day: date) -> Store:
     path: Path | None = None
+    unreadable = copy_errors()
     try:
         path = _template_file(day)
         if path.exists():
@@ -154,20 +155,16 @@ def _load_or_seed_template(day: date) -> Store:
             if template.has_client(DEMO_KEY):
                 return template
             template.close()
-    except (OSError, sqlite3.Error, ValueError):
+    except unreadable:
         pass  # an unreadable cache is only a slower start: seed afresh below
     template = Store(":memory:")
     seed_demo(template, day=day)
     if path is None:
         return template
-    with contextlib.suppress(OSError, sqlite3.Error):
+    with contextlib.suppress(*unreadable):
         path.parent.mkdir(parents=True, exist_ok=True)
         tmp = path.with_suffix(f".{os.getpid()}.tmp")
-        target = sqlite3.connect(tmp)
-        try:
-            template.backup_to(target)
-        finally:
-            target.close()
+        template.backup_to(tmp)
         os.replace(tmp, path)
         for old in path.parent.glob("demo-*.db"):  # other days' and other code's demos are never read again
             if old != path:

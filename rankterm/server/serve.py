@@ -9,7 +9,8 @@ database. The server (uvicorn) listens on loopback unless ``--host`` says otherw
 ``--db postgresql://user:password@host/dbname`` keeps the data on PostgreSQL instead (`pg`), and then
 ``--workers N`` runs N server processes on the one address (uvicorn's supervisor; each worker builds its
 app with `worker_app` from the environment and has its own connection pool on the shared database). A
-SQLite file is one process's: ``--workers`` above 1 with it is refused with one line.
+database whose engine is one process's (a SQLite file, `engine.Engine.many_processes`) refuses
+``--workers`` above 1 with one line.
 
 ``--quota SETTINGS`` sets the clients' quota limits and keeps them in the database (`quota.parse_settings`:
 ``unlimited``, ``default``, or ``field=value,…`` with the fields of the quota payload), for every client or,
@@ -24,7 +25,6 @@ import argparse
 import contextlib
 import os
 import socket
-import sqlite3
 import sys
 from pathlib import Path
 from typing import TextIO
@@ -35,6 +35,7 @@ import uvicorn
 from rankterm.server import quota
 from rankterm.server.addresses import WILDCARDS, Address, host_port, is_loopback, reachable, url
 from rankterm.server.app import create_app
+from rankterm.server.engines import engine_type, shown
 from rankterm.server.schema import SchemaTooNew
 from rankterm.server.seed import DEMO_KEY, DEMO_SECRET, seed_demo
 from rankterm.server.store import Store
@@ -186,24 +187,26 @@ def main(argv: list[str] | None = None, *, out: TextIO | None = None) -> int:
     except ValueError as exc:
         print(f"rankterm serve: {exc}", file=sys.stderr)
         return 2
-    postgres = args.db is not None and args.db.startswith(("postgresql://", "postgres://"))
-    if args.workers > 1 and not postgres:
+    path = str(args.db) if args.db is not None else str(default_db())
+    shown_db = shown(path)
+    try:
+        engine = engine_type(path)
+    except ImportError as exc:
+        print(f"rankterm serve: cannot open {shown_db}: {exc}", file=sys.stderr)
+        return 1
+    if args.workers > 1 and not engine.many_processes:
         print(
             "rankterm serve: --workers needs a PostgreSQL database (--db postgresql://…);"
-            " a SQLite file is served by one process",
+            f" {shown_db} is served by one process",
             file=sys.stderr,
         )
         return 2
-    path: Path | str = args.db if postgres else Path(args.db) if args.db is not None else default_db()
+    unopened: tuple[type[Exception], ...] = (OSError, SchemaTooNew, *engine.errors)
     try:
         store = Store(path, notice=lambda text: print(f"rankterm serve: {text}", file=sys.stderr, flush=True))
-    except Exception as exc:  # one line, never a traceback (OSError, sqlite3/psycopg errors, SchemaTooNew)
-        if not isinstance(exc, OSError | sqlite3.Error | SchemaTooNew | ImportError) and not _is_db_error(
-            exc
-        ):
-            raise
+    except unopened as exc:  # one line, never a traceback
         reason = " ".join(str(exc).split())
-        print(f"rankterm serve: cannot open {_shown(store_name(path))}: {reason}", file=sys.stderr)
+        print(f"rankterm serve: cannot open {shown_db}: {reason}", file=sys.stderr)
         return 1
     try:
         if settings:
@@ -211,12 +214,11 @@ def main(argv: list[str] | None = None, *, out: TextIO | None = None) -> int:
                 store.set_quota(settings, args.client)
             except KeyError:
                 print(
-                    f"rankterm serve: --client: no API client has the key {args.client!r} in"
-                    f" {_shown(store_name(path))}.",
+                    f"rankterm serve: --client: no API client has the key {args.client!r} in {shown_db}.",
                     file=sys.stderr,
                 )
                 return 2
-        return _serve(store, args, path, out)
+        return _serve(store, args, shown_db, out)
     finally:
         store.close()
 
@@ -242,34 +244,16 @@ def quota_lines(store: Store) -> list[str]:
     return lines
 
 
-def store_name(path: Path | str) -> str:
-    return str(path)
-
-
-def _shown(name: str) -> str:
-    """A database's name as printed: a URL without its password."""
-    if "://" not in name or "@" not in name:
-        return name
-    scheme, _, rest = name.partition("://")
-    who, _, where = rest.rpartition("@")
-    return f"{scheme}://{who.split(':', 1)[0]}@{where}"
-
-
-def _is_db_error(exc: BaseException) -> bool:
-    """Whether `exc` is psycopg's or its pool's (without importing them for SQLite)."""
-    return type(exc).__module__.split(".")[0] in ("psycopg", "psycopg_pool")
-
-
 def worker_app() -> object:
     """The app of one worker of ``--workers N``: its own store (pool) on the database in the environment."""
     store = Store(os.environ[ENV_DB])
     return create_app(store, token_ttl=int(os.environ.get(ENV_TOKEN_TTL, "3600")))
 
 
-def _serve(store: Store, args: argparse.Namespace, path: Path | str, out: TextIO) -> int:
+def _serve(store: Store, args: argparse.Namespace, shown_db: str, out: TextIO) -> int:
     if args.show_quota:
         print(
-            f"Quota limits in {_shown(store_name(path))} (a running service keeps its own until restarted):",
+            f"Quota limits in {shown_db} (a running service keeps its own until restarted):",
             file=out,
         )
         print("\n".join(quota_lines(store)), file=out)
@@ -279,7 +263,6 @@ def _serve(store: Store, args: argparse.Namespace, path: Path | str, out: TextIO
         seed_demo(store)
     groups = store.groups()
     group = groups[0][0] if groups else store.create_group(DEFAULT_GROUP)
-    shown_db = _shown(store_name(path))
     if args.new_client:
         key, secret = store.create_client(group)
         print_client(

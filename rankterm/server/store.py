@@ -1,13 +1,10 @@
-"""`Store`: the embedded service's data, in one SQLite file (or ``":memory:"``) or on PostgreSQL; thread-safe.
+"""`Store`: the embedded service's data, on one `engine.Engine` (a SQLite file, ``":memory:"``, or PostgreSQL); thread-safe.
 
-SQLite (the default, ``path`` a file): one connection, one lock: every public method takes the lock for its whole duration, and every write is one
-``BEGIN IMMEDIATE … COMMIT`` transaction (a batch of matches, its subsets, ratings and quota counts
-included), rolled back whole on any error, so a crash never leaves half a match. The file runs in WAL
-mode with foreign keys on; the schema is versioned and migrated on open (`schema`).
-
-PostgreSQL (``path`` a ``postgresql://`` URL): a pool of connections and no process-wide lock, so several
-threads, workers and machines share one database; the same methods, the same SQL and the same migrations,
-through the dialect seam of `pg` (whose docstring says how writes stay correct under concurrency).
+Every public method is one transaction of the engine (`Engine.read`, `Engine.write`): a write (a batch of
+matches, its subsets, ratings and quota counts included) is rolled back whole on any error, so a crash
+never leaves half a match. The schema is versioned and migrated on open (`Engine.migrate`). Which database
+it is, and everything that differs between the two, is the engine's (`engines.engine_type` picks it from
+the name); the store never asks.
 
 The work itself lives in modules by role, each taking the connection: `players`, `games`, `matches`
 (judging and recording new matches), `rankings` (ratings per subset), `reads` (pages, subsets,
@@ -17,18 +14,17 @@ standings), `quota` and `tokens`. Errors meant for the client are raised as `wir
 from __future__ import annotations
 
 import os
-import sqlite3
-import threading
 import time
-from collections.abc import Callable, Iterator, Mapping
-from contextlib import AbstractContextManager, contextmanager
+from collections.abc import Callable, Mapping
+from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from pathlib import Path
 from typing import Any
 
-from rankterm.server import games, matches, players, quota, reads, schema, tokens
+from rankterm.server import games, matches, players, quota, reads, tokens
 from rankterm.server.conn import Conn
+from rankterm.server.engine import Engine
+from rankterm.server.engines import copy_of_file, open_engine, shown
 from rankterm.server.quota import QuotaBook, QuotaLimits, Setting
 from rankterm.server.snapshots import SnapshotCache
 from rankterm.server.wire import Fault, format_time
@@ -47,8 +43,7 @@ from rankterm.wire.models import (
 
 __all__ = ["Client", "Store"]
 
-CACHE_KIB = -32 * 1024
-"""SQLite's page cache of a file database (negative: KiB), per connection; the memory is taken as used."""
+MEMORY = ":memory:"
 
 
 @dataclass(frozen=True, slots=True)
@@ -66,7 +61,7 @@ class Store:
 
     def __init__(
         self,
-        path: str | os.PathLike[str] = ":memory:",
+        path: str | os.PathLike[str] = MEMORY,
         *,
         clock: Callable[[], float] | None = None,
         notice: Callable[[str], None] | None = None,
@@ -74,72 +69,47 @@ class Store:
         """Open (create, upgrade) the database at `path`; `notice` is told before a long upgrade starts."""
         self.path = os.fspath(path)
         self.clock: Callable[[], float] = clock or time.time
-        self._lock = threading.RLock()
-        self._pg: Any = None
         self.snapshots = SnapshotCache()
         """The standings' snapshots read from this database (they never change: read once, kept)."""
-        if _is_url(self.path):
-            self._open_postgres(self.path, notice)
-            return
-        self._conn = self._connect(self.path)
-        schema.migrate(self._conn, notice)
-        with self._write() as conn:
-            self._set_up(conn)
-        self._signing_key = self._load_signing_key()
-
-    @staticmethod
-    def _set_up(conn: Conn) -> None:
-        games.sync_catalogue(conn)
-        conn.execute(
-            "INSERT INTO meta (key, value) VALUES ('signing_key', ?) ON CONFLICT (key) DO NOTHING",
-            (tokens.new_signing_key(),),
-        )
-
-    def _open_postgres(self, url: str, notice: Callable[[str], None] | None) -> None:
+        self._engine = open_engine(self.path)
         try:
-            from rankterm.server.pg import PgEngine  # psycopg is needed only for PostgreSQL
-        except ImportError as exc:
-            raise ImportError(f"PostgreSQL needs psycopg: pip install 'rankterm[postgres]' ({exc})") from exc
-
-        self._conn = None  # type: ignore[assignment]
-        self._pg = PgEngine(url)
-        try:
-            with self._pg.setup_lock():  # workers starting together set up once, one after the other
-                self._pg.migrate(notice)
+            with self._engine.setup():  # workers starting together set up once, one after the other
+                self._engine.migrate(notice)
                 with self._write() as conn:
-                    self._set_up(conn)
+                    games.sync_catalogue(conn)
+                    conn.execute(
+                        "INSERT INTO meta (key, value) VALUES ('signing_key', ?) ON CONFLICT (key) DO NOTHING",
+                        (tokens.new_signing_key(),),
+                    )
             self._signing_key = self._load_signing_key()
         except BaseException:
-            self._pg.close()
+            self._engine.close()
             raise
+
+    @classmethod
+    def _on(cls, engine: Engine, clock: Callable[[], float]) -> Store:
+        """A store on an engine already set up (a copy): nothing migrated, nothing synced."""
+        store = cls.__new__(cls)
+        store.path = MEMORY
+        store.clock = clock
+        store.snapshots = SnapshotCache()
+        store._engine = engine
+        store._signing_key = store._load_signing_key()
+        return store
 
     @property
     def engine(self) -> str:
-        """``"sqlite"`` or ``"postgresql"``."""
-        return "sqlite" if self._pg is None else "postgresql"
+        """The engine's name, for people and tests: ``"sqlite"`` or ``"postgresql"``."""
+        return self._engine.name
+
+    @property
+    def _conn(self) -> Conn | None:
+        """The engine's one connection when it has one (tests and benchmarks look inside)."""
+        return self._engine.connection
 
     def free_now(self) -> bool:
-        """Whether a short request may run on the caller's thread: a SQLite store (one connection behind one
-        lock, so a worker thread would add no concurrency) that nobody is using at this moment."""
-        if self._pg is not None or not self._lock.acquire(blocking=False):
-            return False
-        self._lock.release()
-        return True
-
-    @staticmethod
-    def _connect(path: str) -> sqlite3.Connection:
-        if path != ":memory:":
-            os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
-        conn = sqlite3.connect(path, isolation_level=None, check_same_thread=False, timeout=10.0)
-        conn.execute("PRAGMA foreign_keys = ON")
-        if path != ":memory:":
-            conn.execute("PRAGMA journal_mode = WAL")
-            conn.execute("PRAGMA synchronous = NORMAL")
-            # 32 MiB of page cache instead of 2: at 100,000 matches the pages the standings read (a subset's
-            # current rows, snapshot and recent history) no longer fit in the default, and each miss is a
-            # read from the OS.
-            conn.execute(f"PRAGMA cache_size = {CACHE_KIB}")
-        return conn
+        """Whether a short request may run on the caller's thread (`Engine.free_now`)."""
+        return self._engine.free_now()
 
     def _load_signing_key(self) -> bytes:
         with self._read(snapshot=False) as conn:
@@ -149,12 +119,7 @@ class Store:
 
     def close(self) -> None:
         """Close the database (idempotent)."""
-        with self._lock:
-            if self._pg is not None:
-                self._pg.close()
-            if self._conn is not None:
-                self._conn.close()
-                self._conn = None  # type: ignore[assignment]
+        self._engine.close()
 
     def __enter__(self) -> Store:
         return self
@@ -163,20 +128,16 @@ class Store:
         self.close()
 
     def __repr__(self) -> str:
-        return f"Store({_shown(self.path)!r})"
+        return f"Store({shown(self.path)!r})"
 
-    def backup_to(self, target: sqlite3.Connection) -> None:
-        """Copy the whole database into `target` (sqlite3's online backup; SQLite only)."""
-        self._sqlite_only("backup_to")
-        with self._lock:
-            self._conn.backup(target)
+    def backup_to(self, target: str | os.PathLike[str] | Conn) -> None:
+        """Copy the whole database into a file or an open connection of the engine (`Engine.backup_to`)."""
+        self._engine.backup_to(target)
 
     def clone(self) -> Store:
-        """An independent in-memory copy (sqlite3 backup), with its own token signing key (SQLite only)."""
-        self._sqlite_only("clone")
-        copy = Store._in_memory(self.clock)
-        with self._lock:
-            self._conn.backup(copy._conn)
+        """An independent in-memory copy, with its own token signing key (`TypeError` where the engine keeps
+        no copies)."""
+        copy = Store._on(self._engine.copy(), self.clock)
         with copy._write() as conn:
             conn.execute("UPDATE meta SET value = ? WHERE key = 'signing_key'", (tokens.new_signing_key(),))
         copy._signing_key = copy._load_signing_key()
@@ -184,74 +145,18 @@ class Store:
 
     @classmethod
     def copy_of(cls, path: str | os.PathLike[str], *, clock: Callable[[], float] | None = None) -> Store:
-        """An in-memory copy of the SQLite file at `path`, which is only read, as this very code wrote it
-        (`backup_to`): neither migrated nor its catalogue synced, unlike ``Store(path)``, whose opening (WAL
-        files made, schema checked, catalogue read and compared) cost the demo ~25 ms of its ~30 ms start.
-
-        `sqlite3.Error` when the file is missing, not a database, or of another schema version.
-        """
-        uri = f"{Path(path).resolve().as_uri()}?mode=ro"
-        source = sqlite3.connect(uri, uri=True, check_same_thread=False)
-        try:
-            version = source.execute("PRAGMA user_version").fetchone()[0]
-            if version != schema.SCHEMA_VERSION:
-                raise sqlite3.DatabaseError(f"schema version {version}, not {schema.SCHEMA_VERSION}")
-            copy = cls._in_memory(clock or time.time)
-            source.backup(copy._conn)
-        finally:
-            source.close()
-        copy._signing_key = copy._load_signing_key()
-        return copy
-
-    @staticmethod
-    def _in_memory(clock: Callable[[], float]) -> Store:
-        """An empty in-memory store, not set up: `clone` and `copy_of` fill it with a backup."""
-        copy = Store.__new__(Store)
-        copy.path = ":memory:"
-        copy.clock = clock
-        copy._lock = threading.RLock()
-        copy._pg = None
-        copy.snapshots = SnapshotCache()
-        copy._conn = Store._connect(":memory:")
-        return copy
-
-    def _sqlite_only(self, what: str) -> None:
-        if self._pg is not None:
-            raise TypeError(f"Store.{what} works on SQLite only")
+        """An in-memory copy of the database file at `path`, which is only read, as `backup_to` wrote it:
+        neither migrated nor its catalogue synced, unlike ``Store(path)`` (`engines.copy_of_file`, which
+        says what it raises)."""
+        return cls._on(copy_of_file(path), clock or time.time)
 
     def _write(self, lock_group: int | None = None) -> AbstractContextManager[Conn]:
-        """One write transaction; on PostgreSQL `lock_group` first takes that group's advisory lock."""
-        if self._pg is not None:
-            return self._pg.write(lock_group)
-        return self._sqlite_write()
+        """One write transaction; `lock_group`'s writes run one after the other (`Engine.write`)."""
+        return self._engine.write(lock_group)
 
     def _read(self, snapshot: bool = True) -> AbstractContextManager[Conn]:
-        """One read transaction: one consistent snapshot (on PostgreSQL, none for a one-statement read)."""
-        if self._pg is not None:
-            return self._pg.read(snapshot)
-        return self._sqlite_read()
-
-    @contextmanager
-    def _sqlite_write(self) -> Iterator[sqlite3.Connection]:
-        with self._lock:
-            conn = self._conn
-            conn.execute("BEGIN IMMEDIATE")
-            try:
-                yield conn
-            except BaseException:
-                conn.execute("ROLLBACK")
-                raise
-            conn.execute("COMMIT")
-
-    @contextmanager
-    def _sqlite_read(self) -> Iterator[sqlite3.Connection]:
-        with self._lock:
-            conn = self._conn
-            conn.execute("BEGIN")
-            try:
-                yield conn
-            finally:
-                conn.execute("COMMIT")
+        """One read transaction: one consistent snapshot (none needed for a one-statement read)."""
+        return self._engine.read(snapshot)
 
     def _now(self, now: float | None) -> float:
         return self.clock() if now is None else now
@@ -268,8 +173,9 @@ class Store:
         created = format_time(self._now(now))
         with self._write() as conn:
             group_id = int(
-                conn.execute("INSERT INTO groups (name, created) VALUES (?, ?)", (name, created)).lastrowid
-                or 0
+                conn.execute(
+                    "INSERT INTO groups (name, created) VALUES (?, ?) RETURNING id", (name, created)
+                ).fetchone()[0]
             )
             matches.subset_id(conn, group_id, matches.MAIN_SUBSET, game=None, created=created)
         return group_id
@@ -519,19 +425,3 @@ class Store:
             return reads.rankings_page(
                 conn, group_id, subset, match, page, format_time(self._now(now)), self.snapshots
             )
-
-
-def _is_url(path: str) -> bool:
-    return path.startswith(("postgresql://", "postgres://"))
-
-
-def _shown(path: str) -> str:
-    """A database's name without the password a URL may carry."""
-    if not _is_url(path):
-        return path
-    scheme, _, rest = path.partition("://")
-    at = rest.rfind("@")
-    if at < 0:
-        return path
-    who = rest[:at].split(":", 1)[0]
-    return f"{scheme}://{who}@{rest[at + 1 :]}"

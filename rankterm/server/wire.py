@@ -1,7 +1,8 @@
 """What every part of the embedded service shares about the wire: error codes, faults, pages and dates.
 
 `Fault` is the one exception the store and the app raise for an answer that is an error; the app turns it
-into WIRE.md's envelope ``{"errors": [{"code", "message"}]}`` with the code's HTTP status.
+into WIRE.md's envelope ``{"errors": [{"code", "message"}]}`` with the code's HTTP status, from the wire's
+one table of codes (`rankterm.wire.errors.CODES`).
 """
 
 from __future__ import annotations
@@ -10,32 +11,27 @@ import math
 import time
 from typing import Any
 
+from rankterm.wire.errors import status_for_code
 from rankterm.wire.fields import wire_seconds
 from rankterm.wire.models import DATE_FORMAT
+
+__all__ = [
+    "PAGE_SIZE",
+    "RANKINGS_PAGE_KEYS",
+    "Fault",
+    "format_time",
+    "only_keys",
+    "page_bounds",
+    "parse_time",
+    "status_for_code",
+    "total_pages",
+]
 
 PAGE_SIZE = 25
 """Rows per page of every paginated list (WIRE.md: 25 seen)."""
 
 RANKINGS_PAGE_KEYS: tuple[str, ...] = ("page", "totalPages", "rowsForPage", "data", "subset", "match")
 """A rankings page's keys, exactly (WIRE.md "Pages"): no count key, which a public client fails on."""
-
-STATUS_BY_CODE: dict[str, int] = {
-    "R001": 500,
-    "R002": 404,
-    "R003": 400,
-    "A001": 401,
-    "A002": 403,
-    "M001": 400,
-    "M002": 400,
-}
-"""HTTP status of each envelope code; every Q… code is 429."""
-
-
-def status_for_code(code: str) -> int:
-    """The HTTP status that goes with an envelope code (WIRE.md's table)."""
-    if code.startswith("Q"):
-        return 429
-    return STATUS_BY_CODE.get(code, 400)
 
 
 class Fault(Exception):

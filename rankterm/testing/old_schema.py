@@ -3,12 +3,13 @@
 rankterm never downgrades a database; these steps exist so that an upgrade test can write its data with
 today's code, take the database back to what an older rankterm wrote (`downgrade`), reopen it and check
 that the migrations keep every row and every answer. Each step undoes one migration of `schema.MIGRATIONS`
-on either engine (the statements are written for SQLite; PostgreSQL gets them through `pg.ddl`).
+on either engine (the statements are written in SQLite's types, as the migrations are; each engine runs
+them in its own, `engine.Engine.statements`).
 """
 
 from __future__ import annotations
 
-from rankterm.server import pg, schema
+from rankterm.server import schema
 from rankterm.server.store import Store
 
 _V1_HISTORY = next(
@@ -47,12 +48,9 @@ _UNDO = {5: _UNDO_V5, 4: _UNDO_V4, 3: _UNDO_V3, 2: _UNDO_V2}
 
 def downgrade(store: Store, version: int) -> None:
     """Take the store's database back to schema `version` (its data as that version kept it)."""
-    with store._write() as conn:
+    engine = store._engine
+    with engine.write() as conn:
         for undone in range(schema.SCHEMA_VERSION, version, -1):
-            script = _UNDO[undone] if store.engine == "sqlite" else pg.ddl(_UNDO[undone])
-            for statement in schema.statements(script):
+            for statement in engine.statements(_UNDO[undone]):
                 conn.execute(statement)
-        if store.engine == "sqlite":
-            conn.execute(f"PRAGMA user_version = {int(version)}")
-        else:
-            conn.execute("UPDATE schema_version SET version = ?", (version,))
+        engine.set_schema_version(conn, version)

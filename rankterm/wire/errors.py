@@ -1,7 +1,9 @@
 """One exception tree for everything that can go wrong between rankterm and a ranking service.
 
 Every exception's `str()` is one sentence a screen can show as it is. The service's envelope codes
-(WIRE.md: R…, A…, M…, Q…) and HTTP statuses are mapped here, once, by `error_from_response`.
+(WIRE.md: R…, A…, M…, Q…) are one table, `CODES`: the embedded service takes each code's HTTP status from
+it (`status_for_code`), the client its exception (`error_from_response`, which goes by the HTTP status when
+an answer has no code it knows).
 """
 
 from __future__ import annotations
@@ -180,16 +182,35 @@ class MatchRejected(ApiError):
         super().__init__(endpoint, status, errors, message)
 
 
-_BY_PREFIX: dict[str, type[ApiError]] = {"A": AuthError, "Q": QuotaError, "M": MatchRejected}
-_BY_CODE: dict[str, type[ApiError]] = {"R001": ServiceError, "R002": NotFound, "R003": BadRequest}
+CODES: dict[str, tuple[int, type[ApiError]]] = {
+    "R001": (500, ServiceError),
+    "R002": (404, NotFound),
+    "R003": (400, BadRequest),
+    "A001": (401, AuthError),
+    "A002": (403, AuthError),
+    "M001": (400, MatchRejected),
+    "M002": (400, MatchRejected),
+    "A": (401, AuthError),
+    "M": (400, MatchRejected),
+    "Q": (429, QuotaError),
+}
+"""WIRE.md's table: each envelope code's HTTP status and exception. A code not listed goes by its first
+letter (Q002, Q003… one a quota meter; M003, M004… refusals of one match in a batch)."""
+
+
+def _code_entry(code: str) -> tuple[int, type[ApiError]] | None:
+    return CODES.get(code) or CODES.get(code[:1])
+
+
+def status_for_code(code: str) -> int:
+    """The HTTP status that goes with an envelope code (`CODES`; 400 for a code it does not know)."""
+    entry = _code_entry(code)
+    return entry[0] if entry else 400
 
 
 def _class_for(code: str | None, status: int) -> type[ApiError]:
-    if code:
-        if code in _BY_CODE:
-            return _BY_CODE[code]
-        if code[:1] in _BY_PREFIX:
-            return _BY_PREFIX[code[:1]]
+    if code and (entry := _code_entry(code)):
+        return entry[1]
     if status in (401, 403):
         return AuthError
     if status == 429:

@@ -147,11 +147,12 @@ def test_ranking_lookups_use_indexes_never_a_scan(demo):
     below = (1, 0, 10, 1, 10, 10, 1, 1, 10, 1, 0, 1, 10, 10)
     page = (25, 0, 1, 10, 1, 10)  # a page of 25 from the first row
     key = (1500.0, 1500.0, 3, 3, "ann", "ann", "x")  # how many stand above a key
+    page_sql, above_sql = rankings._statements(demo._conn.dialect)
     lookups = [
         (rankings._SNAPSHOTS_AROUND, (1, 10, 1, 10, 1)),
         # The standings' statements from the snapshot before n, and from the one after it.
-        (rankings._SQL["page", False], below + page),
-        (rankings._SQL["above", False], below + key),
+        (page_sql, below + page),
+        (above_sql, below + key),
         (snapshots._SNAPSHOT, (1, 20)),
         (snapshots._UNDONE, (1, 10, 20, 10)),
         (snapshots._AT_N, (1, 10)),
