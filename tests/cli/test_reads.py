@@ -18,7 +18,16 @@ from rankterm.server.quota import QuotaLimits
 from rankterm.server.store import Store
 from rankterm.testing.live import UvicornThread
 from tests.cli.conftest import league_profile
-from tests.wire_contract import GAME_KEYS, MATCH_KEYS, PLAYER_KEYS, check_rankings_page, check_subset
+from tests.wire_contract import (
+    GAME_KEYS,
+    MATCH_KEYS,
+    PLAYER_KEYS,
+    QUOTA_KEYS,
+    SERVICE_STATUS_KEYS,
+    check_keys,
+    check_rankings_page,
+    check_subset,
+)
 
 EVIL = "Evil [/b] Eve"
 ESCAPE = "\x1b]0;pwned\x07Mal\x1b[2Jlory"
@@ -73,9 +82,12 @@ def test_json_is_the_wire_shapes(capsys: pytest.CaptureFixture[str]) -> None:
     page = json.loads(out)
     assert page["page"] == 1 and page["totalPlayers"] == 10 and len(page["data"]) == 10
     code, out, _ = run(capsys, "quota", "--demo", "--format", "json")
-    assert code == 0 and set(json.loads(out)) >= {"callsPerYear", "apiCreatedGames"}
+    assert code == 0
+    check_keys(json.loads(out), QUOTA_KEYS, "quota")
     code, out, _ = run(capsys, "status", "--demo", "--format", "json")
-    assert code == 0 and json.loads(out)["status"] == "ok"
+    status = json.loads(out)
+    assert code == 0 and status["status"] == "ok"
+    check_keys(status, SERVICE_STATUS_KEYS, "status")
     code, out, _ = run(capsys, "subsets", "--demo", "--format", "json")
     subsets = json.loads(out)
     assert code == 0 and subsets[0]["id"] == "main"
