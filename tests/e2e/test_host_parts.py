@@ -3,7 +3,9 @@ time, a seat's environment, and the command line's refusals."""
 
 from __future__ import annotations
 
+import asyncio
 import os
+import signal
 import stat
 import subprocess
 import sys
@@ -14,6 +16,7 @@ import pytest
 from rankterm.cli.web import LOCKOUT_SECONDS, WRONG_LIMIT
 from rankterm.host.guard import JoinCodeGuard
 from rankterm.host.keys import fingerprint, host_key_path, load_or_make_host_key
+from rankterm.host.seat import Seat
 from rankterm.host.server import seat_env
 from rankterm.testing.clock import SettableClock
 
@@ -101,3 +104,48 @@ def test_a_host_key_that_is_not_one_is_named_and_left_alone(tmp_path: Path) -> N
     assert done.returncode == 2
     assert f"{path} is not a host key" in done.stderr and "move it away" in done.stderr
     assert path.read_text() == "not a key\n"
+
+
+STUBBORN = """
+import signal, sys, time
+signal.signal(signal.SIGHUP, signal.SIG_IGN)
+signal.signal(signal.SIGTERM, signal.SIG_IGN)
+print("ready", flush=True)
+while True:
+    time.sleep(1)
+"""
+
+
+async def end_a_seat(code: str) -> tuple[int | None, list[bytes]]:
+    """A seat running `code`, ended once it said "ready": its return code and its output."""
+    said: list[bytes] = []
+    ready = asyncio.Event()
+
+    def write(data: bytes) -> None:
+        said.append(data)
+        if b"ready" in b"".join(said):
+            ready.set()
+
+    seat = Seat(
+        [sys.executable, "-c", code],
+        {"PATH": os.environ["PATH"]},
+        (80, 24),
+        write=write,
+        pause_input=lambda: None,
+        resume_input=lambda: None,
+        on_exit=lambda code: None,
+    )
+    await seat.start()
+    await asyncio.wait_for(ready.wait(), 30)
+    returncode = await seat.end()
+    return returncode, said
+
+
+def test_a_seat_deaf_to_sighup_and_sigterm_is_killed_within_the_end() -> None:
+    returncode, _ = asyncio.run(end_a_seat(STUBBORN))
+    assert returncode == -signal.SIGKILL  # SIGHUP, SIGTERM, then SIGKILL, END_SECONDS apart in all
+
+
+def test_a_seat_ends_at_its_terminals_hangup() -> None:
+    returncode, _ = asyncio.run(end_a_seat('print("ready", flush=True); import time; time.sleep(60)'))
+    assert returncode == -signal.SIGHUP  # the first step is enough for a process that does not ignore it
