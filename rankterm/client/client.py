@@ -30,6 +30,8 @@ from pydantic import BaseModel, TypeAdapter, ValidationError
 
 from rankterm.client import paging
 from rankterm.client.auth import Token, TokenCache
+from rankterm.client.call_share import DEFAULT_SHARE
+from rankterm.client.held_history import HeldHistory
 from rankterm.client.mirror import Mirror
 from rankterm.client.mirrored import MirroredReads
 from rankterm.client.paging import QuotaView, Window, fetch_pages, refuse, report_pressure
@@ -142,12 +144,14 @@ class RankingClient:
         clock: Callable[[], float] = time.time,
         mirror: Mirror | None = None,
         fresh_for: float = 60.0,
+        sync_share: float = DEFAULT_SHARE,
     ) -> None:
         """`mirror`: the group's mirror (one in memory when None). `fresh_for`: seconds for which a list read
         from the service is answered from the mirror without asking again (`refresh=True` always asks).
         `concurrency`: the bound of the reads that run side by side outside the paging window (matches
         pages of a sync, a stats history); `max_concurrency`: the most page requests the paging window lets
-        be in flight (`rankterm.client.paging`; it starts at `paging.START` or this, whichever is less)."""
+        be in flight (`rankterm.client.paging`; it starts at `paging.START` or this, whichever is less).
+        `sync_share`: the share of the hourly call quota a first sync spends in an hour (`call_share`)."""
         self._own_http = http is None
         if http is None:
             if not base_url:
@@ -181,6 +185,7 @@ class RankingClient:
         self._token_lock = asyncio.Lock()
         self.mirror = mirror if mirror is not None else Mirror(None, self.scope, clock=clock)
         self.fresh_for = fresh_for
+        self.sync_share = sync_share
         self.calls = 0
         """Requests sent (for the quota-minded and for tests)."""
         self.display_safe = False
@@ -598,8 +603,13 @@ class RankingClient:
         return await self.reads.all_matches(subset=subset)
 
     async def sync_matches(self) -> int:
-        """Bring the mirror's matches up to date; return how many new ones it now holds."""
+        """Bring the mirror's matches up to date (a first sync within `sync_share` of the hour's calls);
+        return how many matches it holds now that it did not."""
         return await self.reads.sync_matches()
+
+    def held_history(self) -> HeldHistory:
+        """How many of the group's matches the mirror holds, of how many, and when the rest is expected."""
+        return self.reads.held_history()
 
     async def rankings_page(
         self, page: int = 1, *, subset: str | None = None, match: int | None = None

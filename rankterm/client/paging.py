@@ -36,11 +36,12 @@ from __future__ import annotations
 
 import asyncio
 import calendar
+import contextlib
 import contextvars
 import functools
 import time
 from collections import deque
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import AsyncGenerator, Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from typing import TypeVar
 
@@ -52,6 +53,8 @@ T = TypeVar("T")
 START = 12
 CEILING = 24
 SLACK = 3.0
+AHEAD = 4
+"""Answers that may wait for an earlier page, in windows' ceilings (`stream_pages`)."""
 
 _PRESSURE: contextvars.ContextVar[Callable[[], None] | None] = contextvars.ContextVar(
     "rankterm_paging_pressure", default=None
@@ -127,30 +130,48 @@ async def fetch_pages(
 
     The first error stops it: nothing more is sent, the requests in flight are cancelled, the error raised.
     """
+    async with contextlib.aclosing(stream_pages(numbers, fetch, window)) as pages:
+        return [page async for page in pages]
+
+
+async def stream_pages(
+    numbers: Sequence[int], fetch: Callable[[int], Awaitable[T]], window: Window
+) -> AsyncGenerator[T, None]:
+    """`fetch_pages`, each result given as soon as those before it are in: a long read is written as it
+    arrives instead of held to its end. At most `AHEAD` times the window's ceiling of answers wait for an
+    earlier one (a slow page holds back new requests, not memory). Close it (`contextlib.aclosing`) to
+    stop early: the requests in flight are cancelled."""
     results: dict[int, T] = {}
-    waiting = deque(numbers)
+    waiting = deque(enumerate(numbers))
     running: dict[asyncio.Task[T], tuple[int, int, float]] = {}
+    given = 0
     try:
-        while waiting or running:
-            while waiting and len(running) < window.allowed:
-                n, seq = waiting.popleft(), window.sent
+        while waiting or running or given in results:
+            while given in results:
+                yield results.pop(given)
+                given += 1
+            if not waiting and not running:
+                break
+            while (
+                waiting and len(running) < window.allowed and waiting[0][0] - given < AHEAD * window.ceiling
+            ):
+                (index, n), seq = waiting.popleft(), window.sent
                 window.sent += 1
                 context = contextvars.copy_context()
                 context.run(_PRESSURE.set, functools.partial(window.pressure, seq))
                 task = asyncio.create_task(_call(fetch, n), context=context)
-                running[task] = (n, seq, time.monotonic())
+                running[task] = (index, seq, time.monotonic())
                 window.most_in_flight = max(window.most_in_flight, len(running))
             done, _ = await asyncio.wait(running, return_when=asyncio.FIRST_COMPLETED)
             for task in sorted(done, key=lambda t: running[t][1]):  # in the order sent: the first error first
-                n, seq, began = running.pop(task)
-                results[n] = task.result()  # raises the page's error: the finally drops the rest
+                index, seq, began = running.pop(task)
+                results[index] = task.result()  # raises the page's error: the finally drops the rest
                 window.answered(seq, time.monotonic() - began)
     finally:
         for task in running:
             task.cancel()
         if running:
             await asyncio.gather(*running, return_exceptions=True)
-    return [results[n] for n in numbers]
 
 
 async def _call(fetch: Callable[[int], Awaitable[T]], n: int) -> T:
