@@ -149,3 +149,27 @@ def test_a_seat_deaf_to_sighup_and_sigterm_is_killed_within_the_end() -> None:
 def test_a_seat_ends_at_its_terminals_hangup() -> None:
     returncode, _ = asyncio.run(end_a_seat('print("ready", flush=True); import time; time.sleep(60)'))
     assert returncode == -signal.SIGHUP  # the first step is enough for a process that does not ignore it
+
+
+def settings_of(*argv: str):
+    from rankterm.cli import parser
+    from rankterm.cli.host import build_settings
+
+    return build_settings(parser().parse_args(["host", "--demo", *argv]))
+
+
+def test_off_loopback_a_new_join_code_is_printed_and_on_loopback_anyone_joins() -> None:
+    from rankterm.cli.host import start_lines
+    from rankterm.cli.web import CODE_ALPHABET
+
+    settings, code = settings_of("--host", "0.0.0.0")
+    assert code is not None and len(code) == 8 and set(code) <= set(CODE_ALPHABET)
+    assert settings.guard is not None and settings.guard.code == code and not settings.open_door
+    assert f"join code {code}  (typed when ssh asks for it)" in start_lines(
+        settings, "0.0.0.0", 2222, code, "SHA256:x"
+    )
+    assert settings_of("--host", "0.0.0.0")[1] != code  # a new one each start
+
+    settings, code = settings_of("--host", "127.0.0.1")
+    assert code is None and settings.open_door
+    assert settings.app_argv[-1] == "demo" and settings.board_argv[-2:] == ["board", "--demo"]
