@@ -298,20 +298,13 @@ async def read_rankings(client: RankingClient, args: argparse.Namespace) -> int:
 # ---------------------------------------------------------------------------------------------- the rest
 
 
-def _number_of(ref: Any) -> Any:
-    return ref.get("number") if isinstance(ref, dict) else getattr(ref, "number", None)
-
-
 async def read_subsets(client: RankingClient, args: argparse.Namespace) -> int:
     subsets = await client.subsets(refresh=True)
     served(client, "subsets")
     if args.format == "json":
         emit_json([s.to_wire() for s in subsets])
         return EXIT_OK
-    rows = [
-        [s.id, s.name, s.type, s.count_matches, _number_of(s.first_match), _number_of(s.last_match)]
-        for s in subsets
-    ]
+    rows = [[s.id, s.name, s.type, s.count_matches, s.first_number, s.last_number] for s in subsets]
     columns = ["id", "name", "type", "matches", "first_match", "last_match"]
     emit_rows(args.format, columns, rows, title="Subsets")
     return EXIT_OK

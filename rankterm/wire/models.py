@@ -178,6 +178,16 @@ class Subset(WireModel):
         except ValidationError:
             return None
 
+    @property
+    def first_number(self) -> int | None:
+        """The number of the subset's first match; None while it has none."""
+        return self.first_match.number if self.first_match is not None else None
+
+    @property
+    def last_number(self) -> int | None:
+        """The number of the subset's last match; None while it has none."""
+        return self.last_match.number if self.last_match is not None else None
+
 
 QUOTA_FIELDS: tuple[str, ...] = (
     "callsPerYear",

@@ -270,3 +270,29 @@ def test_match_wide_rules_speak_even_when_a_field_cannot_be_read():
         ("factions.0.rank", "M008"),
         ("factions.1.players", "M006"),
     ]
+
+
+def old_number_of(ref):
+    """The two copies there were (command line and mirrored reads), kept as the oracle."""
+    value = ref.get("number") if isinstance(ref, dict) else getattr(ref, "number", None)
+    try:
+        return int(value) if value is not None else None
+    except (TypeError, ValueError):
+        return None
+
+
+@pytest.mark.parametrize(
+    "end",
+    [
+        None,
+        {"id": "9", "number": 7, "date": "2026-05-01 20:00:00"},
+        {"id": "9", "number": "12", "date": "2026-05-01 20:00:00"},
+        {"id": "9", "date": "2026-05-01 20:00:00"},
+        "not a match",
+    ],
+)
+def test_a_subsets_first_and_last_match_numbers(end):
+    subset = m.Subset.model_validate({"id": "1", "firstMatch": end, "lastMatch": end})
+    assert subset.first_number == subset.last_number == old_number_of(subset.last_match)
+    if isinstance(end, dict) and "number" in end:
+        assert subset.last_number == int(end["number"])
