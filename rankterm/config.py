@@ -32,7 +32,7 @@ import tomli_w
 from rankterm.client.auth import write_private
 from rankterm.client.transport import address_problem
 from rankterm.paths import cache_dir, config_path, data_dir
-from rankterm.wire.errors import ConfigError
+from rankterm.wire.errors import ConfigError, RanktermError
 from rankterm.wire.ids import service_scope
 from rankterm.wire.localtime import SeatZone, seat_zone, zone_problem
 
@@ -143,6 +143,16 @@ class Config:
         if len(self.profiles) == 1:
             return next(iter(self.profiles.values()))
         return None
+
+    def chosen_profile(self, name: str | None = None) -> Profile:
+        """`profile(name)`, or a `RanktermError` in one sentence when there is none (no profile of that name,
+        or none configured)."""
+        chosen = self.profile(name)
+        if chosen is not None:
+            return chosen
+        if name:
+            raise RanktermError(f"No profile named {name!r} in the config (see `rankterm locate`).")
+        raise RanktermError("No profile is configured: run `rankterm` to add one, or pass --demo.")
 
     def zone_setting(self, profile_name: str | None = None) -> str:
         """The `timezone` that applies to the profile named (exactly that one; None: no profile, as the demo

@@ -46,10 +46,7 @@ def locate(profile: str | None = None) -> int:
     except RanktermError as exc:
         print(f"mirror       {config.cache_dir() / 'mirror'} (profiles unknown: {exc})")
         return 0
-    chosen = loaded.profile(profile)
-    profiles = [chosen] if profile and chosen is not None else list(loaded.profiles.values())
-    if profile and chosen is None:
-        raise RanktermError(f"No profile named {profile!r} in the config (see `rankterm locate`).")
+    profiles = [loaded.chosen_profile(profile)] if profile else list(loaded.profiles.values())
     if not profiles:
         print(f"mirror       {config.cache_dir() / 'mirror'} (no profile yet)")
     for p in profiles:
@@ -157,9 +154,7 @@ def _build_app(*, demo: bool, profile: str | None, gc_pause: GcPause) -> Rankter
         print(f"rankterm: warning: {warning}", file=sys.stderr)
     client = None
     if not demo:
-        chosen = config.profile(profile)
-        if profile and chosen is None:
-            raise RanktermError(f"No profile named {profile!r} in the config (see `rankterm locate`).")
+        chosen = config.chosen_profile(profile) if profile else config.profile()
         if chosen is not None:
             client = make_profile_client(chosen)  # the app says once if its mirror had a problem
     return RanktermApp(

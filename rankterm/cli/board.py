@@ -50,12 +50,7 @@ def build_board(*, demo: bool, profile: str | None) -> RanktermApp:
         if profile:
             raise RanktermError("Give --demo or --profile, not both.")
     else:
-        chosen = config.profile(profile)
-        if chosen is None:
-            if profile:
-                raise RanktermError(f"No profile named {profile!r} in the config (see `rankterm locate`).")
-            raise RanktermError("No profile is configured: run `rankterm` to add one, or pass --demo.")
-        client = make_profile_client(chosen)
+        client = make_profile_client(config.chosen_profile(profile))
     return RanktermApp(
         config=config,
         client=client,

@@ -122,13 +122,7 @@ def open_client(args: argparse.Namespace) -> RankingClient:
         if name:
             raise UsageError("Give --demo or --profile, not both.")
         return make_demo_client()
-    config = load_config()
-    profile = config.profile(name)
-    if profile is None:
-        if name:
-            raise RanktermError(f"No profile named {name!r} in the config (see `rankterm locate`).")
-        raise RanktermError("No profile is configured: run `rankterm` to add one, or pass --demo.")
-    return make_profile_client(profile)
+    return make_profile_client(load_config().chosen_profile(name))
 
 
 def exit_code(exc: BaseException) -> int:

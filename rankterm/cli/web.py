@@ -94,13 +94,7 @@ def run(args: argparse.Namespace) -> int:
     if not args.demo:
         from rankterm.config import load_config
 
-        config = load_config()
-        chosen = config.profile(profile)
-        if chosen is None:
-            if profile:
-                raise RanktermError(f"No profile named {profile!r} in the config (see `rankterm locate`).")
-            raise RanktermError("No profile is configured: run `rankterm` to add one, or pass --demo.")
-        profile = chosen.name
+        profile = load_config().chosen_profile(profile).name
     if args.port < 0 or args.port > 65535:
         raise RanktermError(f"--port must be between 0 and 65535, not {args.port}.")
     from rankterm.server.addresses import is_loopback  # here: the command line alone loads no server code
