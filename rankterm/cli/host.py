@@ -80,12 +80,7 @@ def served_profile(args: argparse.Namespace) -> str | None:
         return None
     from rankterm.config import load_config
 
-    chosen = load_config().profile(profile)
-    if chosen is None:
-        if profile:
-            raise RanktermError(f"No profile named {profile!r} in the config (see `rankterm locate`).")
-        raise RanktermError("No profile is configured: run `rankterm` to add one, or pass --demo.")
-    return chosen.name
+    return load_config().chosen_profile(profile).name
 
 
 def check_join_code(code: str) -> str:
