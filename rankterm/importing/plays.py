@@ -59,8 +59,9 @@ class Seat:
 
 
 @dataclass(frozen=True, slots=True)
-class GivenFaction:
-    """A faction the source already ranked (rankterm's own export): seats by index, rank, points, name."""
+class Side:
+    """One faction of a play: the seats in it (indexes into the play's seats), its rank, points and name;
+    given by a source that ranks its plays itself (rankterm's own export), else worked out by `ranks.sides`."""
 
     seats: tuple[int, ...]
     rank: int
@@ -82,7 +83,7 @@ class SourcePlay:
     date: str | None
     """``YYYY-MM-DD HH:MM:SS`` in UTC, or None when the source gives none or it cannot be read."""
     seats: tuple[Seat, ...] = ()
-    factions: tuple[GivenFaction, ...] | None = None
+    factions: tuple[Side, ...] | None = None
     """Set by a source whose factions are already ranked; None: derive them from the seats (`ranks.py`)."""
     weight: str = "normal"
     notes: str = ""

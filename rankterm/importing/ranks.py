@@ -18,29 +18,17 @@ Points go with a faction whenever it has a score, whatever ranked it.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from decimal import Decimal
 
-from rankterm.importing.plays import GivenFaction, Seat, SourcePlay, points_text, read_score
+from rankterm.importing.plays import Seat, Side, SourcePlay, points_text, read_score
 
 NO_RESULT = "no rank, score or winner to order the players by"
-
-
-@dataclass(frozen=True, slots=True)
-class Side:
-    """One faction of a play: the seats in it (indexes into the play's seats), its rank, points and name."""
-
-    seats: tuple[int, ...]
-    rank: int
-    points: str = ""
-    name: str = ""
-    bot: bool = False
 
 
 def sides(play: SourcePlay) -> tuple[list[Side], str]:
     """The play's factions, ranked, and "" — or no factions and the reason it cannot be ranked."""
     if play.factions is not None:
-        return [_given(f) for f in play.factions], ""
+        return list(play.factions), ""
     if not play.seats:
         return [], "no players"
     groups = _factions(play)
@@ -63,10 +51,6 @@ def sides(play: SourcePlay) -> tuple[list[Side], str]:
         Side(tuple(g), rank, points_text(score), name)
         for g, rank, score, name in zip(groups, order, scores, names, strict=True)
     ], ""
-
-
-def _given(faction: GivenFaction) -> Side:
-    return Side(faction.seats, faction.rank, faction.points, faction.name, faction.bot)
 
 
 def _factions(play: SourcePlay) -> list[list[int]]:

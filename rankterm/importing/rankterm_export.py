@@ -23,8 +23,8 @@ from typing import Any
 
 from rankterm.importing.export import CSV_COLUMNS, FORMAT, VERSION
 from rankterm.importing.plays import (
-    GivenFaction,
     Seat,
+    Side,
     SourceGame,
     SourcePlay,
     as_bool,
@@ -122,7 +122,7 @@ def play_of(n: int, match: dict[str, Any]) -> SourcePlay:
     """One exported match (wire shape) as a play with its factions given."""
     game: dict[str, Any] = match["game"] if isinstance(match.get("game"), dict) else {}
     seats: list[Seat] = []
-    factions: list[GivenFaction] = []
+    factions: list[Side] = []
     for faction in match.get("factions") or []:
         if not isinstance(faction, dict):
             continue
@@ -132,7 +132,7 @@ def play_of(n: int, match: dict[str, Any]) -> SourcePlay:
                 seats.append(_seat(str(player.get("id") or ""), str(player.get("displayName") or "")))
         points = faction.get("points")
         factions.append(
-            GivenFaction(
+            Side(
                 seats=tuple(range(start, len(seats))),
                 rank=as_int(faction.get("rank")),
                 points="" if points is None else str(points),
