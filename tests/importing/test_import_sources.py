@@ -14,6 +14,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from rankterm.importing import open_source
+from rankterm.importing.csv_plays import header_fields
 from rankterm.importing.plays import Seat, SourceGame, SourcePlay, read_score
 from rankterm.importing.ranks import NO_RESULT, sides
 from rankterm.wire.errors import RanktermError
@@ -199,3 +200,27 @@ def test_ranks_by_score_are_competition_ranks(scores: list[int], lowest: bool) -
         mine = scores[side.seats[0]]
         better = sum(1 for s in scores if (s < mine if lowest else s > mine))
         assert side.rank == better + 1
+
+
+@pytest.mark.parametrize(
+    ("line", "delimiter"),
+    [
+        ("date,game,player,team,rank,score", ","),
+        ("\ufeffDate; Game; Player; Score\r\n", ";"),
+        ("date\tgame\tplayer", "\t"),
+        ('"date";"game";"player"', ";"),
+        # csv.Sniffer guesses "," for this line (its first choice of the two it finds); each candidate is
+        # tried against the columns a header needs instead
+        ("date;game;player;score (points, total)", ";"),
+        ("date,game,player,notes;comments", ","),
+    ],
+)
+def test_a_headers_delimiter_is_the_one_that_gives_the_needed_columns(line: str, delimiter: str) -> None:
+    found = header_fields(line)
+    assert found is not None and found[0] == delimiter
+    assert {"date", "game", "player"} <= set(found[1])
+
+
+@pytest.mark.parametrize("line", ["date,game", "date game player", ""])
+def test_a_line_without_the_needed_columns_is_no_header(line: str) -> None:
+    assert header_fields(line) is None
