@@ -76,7 +76,7 @@ class Profile:
     """One service to talk to: where it is and the client's key; the secret inline or in an env var.
 
     Built with plain dataclasses rather than pydantic: the config is read before the first screen, and
-    pydantic's first model costs the start about 90 ms.
+    pydantic's first model is slow to build.
     """
 
     base_url: str

@@ -32,8 +32,8 @@ __all__ = ["build_app", "main", "make_demo_client", "make_outbox", "make_profile
 
 # httpx imports its own command line (`httpx._main`: click, pygments, importlib.metadata) when those are
 # installed, and goes without it when they are not (a guarded import). rankterm never runs httpx's command
-# line: marking the module absent before httpx is first imported spares every `rankterm` process ~3.4 MiB
-# and ~35 ms (benchmarks/bench_memory.py, bench_startup.py). Without effect once httpx is imported.
+# line: marking the module absent before httpx is first imported spares every `rankterm` process the memory
+# and start-up time of those imports (benchmarks/bench_memory.py). Without effect once httpx is imported.
 if "httpx" not in sys.modules:
     sys.modules.setdefault("httpx._main", None)  # type: ignore[arg-type]
 
@@ -68,7 +68,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         if argv in ([], ["demo"]):
             # `rankterm` and `rankterm demo` start the app at once: building the whole parser (every
-            # command's module and options, ~15 ms of CPU before the first screen) would only say so.
+            # command's module and options, CPU before the first screen) would only say so.
             from rankterm.cli.app import run_app
 
             return run_app(demo=argv == ["demo"], profile=None)

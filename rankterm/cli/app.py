@@ -80,7 +80,8 @@ def make_demo_client(clock=None) -> RankingClient:
 
 def _held_token(token: Token) -> TokenCache:
     """A token cache in memory holding one token (the demo's, minted in-process). The class is made here,
-    not at the top, so that `rankterm.client.auth` (tempfile, tomli_w: ~60 ms) is imported only for a client."""
+    not at the top, so that `rankterm.client.auth` (tempfile, tomli_w: slow to import) is imported only for a
+    client."""
     from rankterm.client.auth import TokenCache
 
     class HeldToken(TokenCache):
@@ -171,10 +172,9 @@ def _demo_factory(gc_pause: GcPause) -> Callable[[], RankingClient]:
     """The demo factory of `rankterm demo`: the app calls it (in a thread) once its first screen is painted.
 
     Its first client gives the paused collector back (`startup.AFTER_OPEN` after it is built, at once if it
-    could not be). The group is not built ahead in a thread started with the app: that thread took the CPU
-    from the first paint (the GIL: one core for both) and brought the data no sooner once nothing animates
-    while the group is opened (bench_startup.py, 15 runs each: first screen 1024 against 777 ms, data 1520
-    against 1486 ms, on a loaded machine).
+    could not be). The group is not built ahead in a thread started with the app: such a thread takes the CPU
+    from the first paint (the GIL: one core for both) and brings the data no sooner, since nothing animates
+    while the group is opened (bench_startup.py).
     """
     from rankterm.cli.startup import AFTER_OPEN
 

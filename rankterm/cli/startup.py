@@ -1,17 +1,14 @@
 """The cyclic garbage collector held off while the app starts (`pause_gc`), given back once it is up.
 
-Starting `rankterm demo` makes some 80,000 objects that live as long as the app (modules, classes, widgets,
-the wire models, the demo group's service) and very little garbage (~11,000 objects, ~1.5 MB). The collector
-does not know that: it walks the young objects every 700 allocations and all of them now and then, some 200
-passes before the demo's data is on the dashboard, ~0.1 s of CPU on the path to it (`python -X importtime`
-and a `gc.callbacks` timeline, benchmarks/bench_startup.py). Reference counting still frees everything that
-is not in a cycle meanwhile.
+Nearly every object made while the app starts (modules, classes, widgets, the wire models, the demo group's
+service) lives as long as the app, and little of it is garbage; yet the collector walks the young objects
+every 700 allocations, hundreds of passes on the path to the first screen and its data
+(benchmarks/bench_startup.py). Reference counting still frees everything that is not in a cycle meanwhile.
 
 So the app is built with the collector paused, and one full collection runs once the app is up: a second
 after its first service is open (the demo group built, or the profile's client made), at most `LONGEST`
-seconds after the pause in any case (a slow first demo of the day). It runs in a timer thread: a single pass
-of ~50 ms while the seat is idle, instead of ~200 on the way to the first screen and its data. A collector the
-process had disabled itself stays disabled.
+seconds after the pause in any case (a slow first demo of the day). It runs in a timer thread, a single pass
+while the seat is idle. A collector the process had disabled itself stays disabled.
 """
 
 from __future__ import annotations

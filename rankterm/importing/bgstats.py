@@ -1,8 +1,8 @@
 """BG Stats exports (``.bgsplay`` / ``.json``) read into `SourcePlay`s (FORMATS.md "BG Stats export").
 
 The export is one JSON document (players, games and plays refer to each other by ids local to the file), so
-it is read whole with `json.load`: about 1 KB a play, 10 MB for 10,000 plays, held while the plays are turned
-one at a time into `SourcePlay`s (the plan keeps none of them). What is read:
+it is read whole with `json.load`, and held only while the plays are turned one at a time into `SourcePlay`s
+(the plan keeps none of them). What is read:
 
 - ``players[]``: ``id``, ``name``, ``isAnonymous``, ``bggUsername``; a seat's person is told apart by the
   player's ``id`` in the file, matched to the group by ``name``; a player without a name stays unnamed;

@@ -38,8 +38,8 @@ TYPED_FORMATS = (DATE_FORMAT, MINUTE, "%Y-%m-%dT%H:%M:%S", "%Y-%m-%dT%H:%M", "%Y
 def wire_date(text: str) -> datetime:
     """The wire's "YYYY-MM-DD HH:MM:SS" as a naive UTC datetime; ValueError when it is not one.
 
-    The one reader of the wire's dates: `fromisoformat` reads that shape 30 times faster than `strptime`,
-    and the shape is checked first because `fromisoformat` also takes other ISO forms the wire never sends.
+    The one reader of the wire's dates: `fromisoformat` reads that shape far faster than `strptime`, and the
+    shape is checked first because `fromisoformat` also takes other ISO forms the wire never sends.
     """
     if _WIRE_SHAPE.match(text):
         try:

@@ -153,9 +153,9 @@ class Subset(WireModel):
     """A named part of the group: the main subset (every match) or one per game, or custom.
 
     `first_match` and `last_match` are whole Matches, as the matches pages give them (WIRE.md "Subset"),
-    or None while the subset has no match. Read leniently: an older embedded service sent a brief
-    ``{id, number, date}`` there, which reads as a Match holding just those (the rest at its defaults: no
-    game, no factions); an end that cannot be read as a Match at all is None rather than a failed subset.
+    or None while the subset has no match. Read leniently: a brief ``{id, number, date}`` there reads as a
+    Match holding just those (the rest at its defaults: no game, no factions); an end that cannot be read as
+    a Match at all is None rather than a failed subset.
     """
 
     id: Id
