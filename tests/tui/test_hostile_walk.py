@@ -8,8 +8,10 @@ visited, the same strings are typed into every text field, nothing crashes, and 
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
 from typing import Any
 
+import pytest
 from textual.widgets import DataTable, Input
 
 from rankterm.tui.dialogs.ask_line import AskDialog
@@ -114,14 +116,14 @@ async def go(pilot: Any, key: str) -> None:
     await settle(pilot)
 
 
-async def walk(
+Visit = Callable[[Any, Any, list[str], list[str], list[str]], Awaitable[None]]
+"""A screen's part of the walk: (app, pilot, game names, player names, texts to type)."""
+
+
+async def walk_games(
     app: Any, pilot: Any, game_names: list[str], player_names: list[str], texts: list[str]
 ) -> None:
-    """Every screen and dialog, showing the service's hostile names; `texts` typed into every text field."""
-    await settle(pilot)
-    assert_clean(app)  # the dashboard: status values and quota keys of the service's own
-
-    # games: the list, a search for each string, the new-game dialog with each string
+    """The list, a search for each string, the new-game dialog with each string."""
     await go(pilot, "g")
     cells = table_text(app)
     for name in game_names:
@@ -148,7 +150,11 @@ async def walk(
         else:  # created: the toast names it
             assert shown(text, 6) in assert_clean(app)
 
-    # players: the filter with each string, the new-ghost dialog with each string
+
+async def walk_players(
+    app: Any, pilot: Any, game_names: list[str], player_names: list[str], texts: list[str]
+) -> None:
+    """The filter with each string, the new-ghost dialog with each string."""
     await go(pilot, "p")
     cells = table_text(app)
     for name in player_names:
@@ -175,7 +181,11 @@ async def walk(
             await pilot.press("escape")
             await quick(pilot)
 
-    # new match: the game and player suggestions for each string
+
+async def walk_new_match(
+    app: Any, pilot: Any, game_names: list[str], player_names: list[str], texts: list[str]
+) -> None:
+    """The game and player suggestions for each string."""
     await go(pilot, "n")
     games = app.screen.query_one(GamePicker)
     players = app.screen.query(PlayerPicker).first()
@@ -193,7 +203,11 @@ async def walk(
     players.input.value = ""
     await pilot.press("escape")
 
-    # rankings: every hostile player's row, and Enter on one opens their matches (its border title)
+
+async def walk_rankings(
+    app: Any, pilot: Any, game_names: list[str], player_names: list[str], texts: list[str]
+) -> None:
+    """Every hostile player's row, and Enter on one opens their matches (its border title)."""
     await go(pilot, "r")
     cells = table_text(app)
     for name in player_names:
@@ -209,7 +223,11 @@ async def walk(
         await pilot.press("escape")
         await settle(pilot)
 
-    # matches: the newest match in full, and the exists dialog with each string
+
+async def walk_matches(
+    app: Any, pilot: Any, game_names: list[str], player_names: list[str], texts: list[str]
+) -> None:
+    """The newest match in full, and the exists dialog with each string."""
     await go(pilot, "m")
     assert_clean(app)
     table = app.screen.query_one(DataTable)
@@ -233,7 +251,11 @@ async def walk(
     await pilot.press("escape")
     await settle(pilot)
 
-    # outbox, then profiles: a profile named with each string is listed as typed
+
+async def walk_outbox_and_profiles(
+    app: Any, pilot: Any, game_names: list[str], player_names: list[str], texts: list[str]
+) -> None:
+    """The outbox, then profiles: a profile named with each string is listed as typed."""
     await go(pilot, "o")
     assert_clean(app)
     await go(pilot, "l")
@@ -244,44 +266,73 @@ async def walk(
         await quick(pilot)
         assert_clean(app)
         assert shown(text) in assert_clean(app)  # the profiles list
-    await go(pilot, "d")
-    assert_clean(app)
 
-    # the command palette: every key of the screen as a command, searched with markup
+
+async def walk_palette(
+    app: Any, pilot: Any, game_names: list[str], player_names: list[str], texts: list[str]
+) -> None:
+    """The command palette on the dashboard: every key of the screen as a command, searched with markup."""
     await pilot.press("ctrl+p")
     await settle(pilot)
-    palette = app.screen.query_one(Input)
+    search = app.screen.query_one(Input)
     for text in texts[:2] or ["[/b]"]:
-        palette.value = text
+        search.value = text
         await quick(pilot)
         assert_clean(app)
-    palette.value = "ref"
+    search.value = "ref"
     await quick(pilot)
     assert "Refresh" in assert_clean(app)
     await pilot.press("escape")
     await settle(pilot)
 
 
-# One app per service: its strings typed into every field at one size, then every screen again at the other.
-async def test_hostile_names_on_the_embedded_service(make_app, demo_client):
+SCREENS: dict[str, Visit] = {
+    "games": walk_games,
+    "players": walk_players,
+    "new_match": walk_new_match,
+    "rankings": walk_rankings,
+    "matches": walk_matches,
+    "outbox_and_profiles": walk_outbox_and_profiles,
+    "palette": walk_palette,
+}
+"""Each screen with its dialogs, walked by a test of its own (on a fresh app), so xdist's workers share the walk."""
+
+
+async def walk(
+    app: Any, pilot: Any, screen: str, game_names: list[str], player_names: list[str], texts: list[str]
+) -> None:
+    """The dashboard, then `screen` and its dialogs showing the service's hostile names, `texts` typed into every
+    text field, then the dashboard again."""
+    await settle(pilot)
+    assert_clean(app)  # the dashboard: status values and quota keys of the service's own
+    await SCREENS[screen](app, pilot, game_names, player_names, texts)
+    await go(pilot, "d")
+    assert_clean(app)
+
+
+# One app per service and screen: its strings typed into every field at one size, then the screen again at the
+# other.
+@pytest.mark.parametrize("screen", SCREENS)
+async def test_hostile_names_on_the_embedded_service(make_app, demo_client, screen):
     await seed_embedded(demo_client)
     app = make_app()
     async with app.run_test(size=SIZES[0]) as pilot:
         game_names = [n for n in HOSTILE if len(n) <= 100]
         player_names = ["*" + n for n in HOSTILE if len(n) <= 50]
-        await walk(app, pilot, game_names, player_names, TYPED_ON_EMBEDDED)
+        await walk(app, pilot, screen, game_names, player_names, TYPED_ON_EMBEDDED)
         await pilot.resize_terminal(*SIZES[1])
-        await walk(app, pilot, game_names, player_names, [])
+        await walk(app, pilot, screen, game_names, player_names, [])
 
 
-async def test_hostile_names_from_a_public_service(make_app):
+@pytest.mark.parametrize("screen", SCREENS)
+async def test_hostile_names_from_a_public_service(make_app, screen):
     client = public_client(HOSTILE)
     app = make_app(client=client, demo=False)
     async with app.run_test(size=SIZES[1]) as pilot:
         player_names = [("*" + n) if i % 2 else n for i, n in enumerate(HOSTILE)]
-        await walk(app, pilot, HOSTILE, player_names, TYPED_ON_PUBLIC)
+        await walk(app, pilot, screen, HOSTILE, player_names, TYPED_ON_PUBLIC)
         await pilot.resize_terminal(*SIZES[0])
-        await walk(app, pilot, HOSTILE, player_names, [])
+        await walk(app, pilot, screen, HOSTILE, player_names, [])
 
 
 async def test_codes_from_a_public_service_read_as_words(make_app):
