@@ -16,7 +16,7 @@ if TYPE_CHECKING:
     from rankterm.cli.startup import GcPause
     from rankterm.client.auth import Token, TokenCache
     from rankterm.client.client import RankingClient
-    from rankterm.config import Profile
+    from rankterm.config import Config, Profile
     from rankterm.outbox.outbox import Outbox
     from rankterm.tui.app import RanktermApp
 
@@ -146,13 +146,20 @@ def build_app(*, demo: bool, profile: str | None) -> RanktermApp:
     return app
 
 
-def _build_app(*, demo: bool, profile: str | None, gc_pause: GcPause) -> RanktermApp:
+def load_config_warned() -> Config:
+    """The config, its warnings printed first: a full-screen app would cover them."""
     from rankterm.config import config_warnings, load_config
-    from rankterm.tui.app import RanktermApp
 
     config = load_config()
     for warning in config_warnings(config):
         print(f"rankterm: warning: {warning}", file=sys.stderr)
+    return config
+
+
+def _build_app(*, demo: bool, profile: str | None, gc_pause: GcPause) -> RanktermApp:
+    from rankterm.tui.app import RanktermApp
+
+    config = load_config_warned()
     client = None
     if not demo:
         chosen = config.chosen_profile(profile) if profile else config.profile()

@@ -13,7 +13,6 @@ earlier run of this profile left matches pending in the outbox, which this seat 
 from __future__ import annotations
 
 import argparse
-import sys
 from typing import TYPE_CHECKING
 
 from rankterm.cli.common import add_source_arguments, profile_name
@@ -38,13 +37,10 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 def build_board(*, demo: bool, profile: str | None) -> RanktermApp:
     """The app as `rankterm board` starts it: kiosk mode, on the scoreboard."""
-    from rankterm.cli.app import make_demo_client, make_outbox, make_profile_client
-    from rankterm.config import config_warnings, load_config
+    from rankterm.cli.app import load_config_warned, make_demo_client, make_outbox, make_profile_client
     from rankterm.tui.app import RanktermApp
 
-    config = load_config()
-    for warning in config_warnings(config):
-        print(f"rankterm: warning: {warning}", file=sys.stderr)
+    config = load_config_warned()
     client = None
     if demo:
         if profile:

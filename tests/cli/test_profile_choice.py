@@ -81,3 +81,14 @@ def test_the_app_and_locate_refuse_only_a_name_that_is_not_there(isolated: Path)
         with pytest.raises(RanktermError, match=r"^No profile named 'nowhere'"):
             opener("nowhere")
     assert app.locate(None) == 0  # no profile yet: the app asks for one, locate says so
+
+
+@pytest.mark.parametrize("build", [app.build_app, board.build_board], ids=["app", "board"])
+def test_the_full_screen_commands_print_the_configs_warnings_first(
+    isolated: Path, capsys: pytest.CaptureFixture[str], build: Callable[..., Any]
+) -> None:
+    write_config(isolated, profile_text("home"))
+    (isolated / "config" / "config.toml").chmod(0o644)
+    build(demo=True, profile=None)
+    err = capsys.readouterr().err
+    assert err.startswith("rankterm: warning: ") and "can be read by other users: run chmod 600" in err
