@@ -21,6 +21,7 @@ from __future__ import annotations
 import os
 import re
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime, tzinfo
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
@@ -47,6 +48,18 @@ def wire_date(text: str) -> datetime:
         except ValueError:  # a day or an hour that does not exist
             pass
     raise ValueError(f"{text[:40]!r} is not a date of the wire (YYYY-MM-DD HH:MM:SS)")
+
+
+def read_layouts(text: str, layouts: Sequence[str] = TYPED_FORMATS) -> datetime | None:
+    """`text` (its ends stripped) read by the first of `layouts` (strptime's) that fits it, naive; None when
+    none does."""
+    value = text.strip()
+    for layout in layouts:
+        try:
+            return datetime.strptime(value, layout)
+        except ValueError:
+            continue
+    return None
 
 
 def parse_wire_date(text: object) -> datetime | None:
@@ -152,13 +165,7 @@ class SeatZone:
     def read_typed(self, text: str) -> datetime | None:
         """A time typed in this zone ("YYYY-MM-DD HH:MM[:SS]", a "T" allowed, or a day: its midnight), naive;
         None when it cannot be read."""
-        value = text.strip()
-        for layout in TYPED_FORMATS:
-            try:
-                return datetime.strptime(value, layout)
-            except ValueError:
-                continue
-        return None
+        return read_layouts(text)
 
     def typed_to_wire(self, text: str) -> str | None:
         """A time typed in this zone as the wire's UTC text; None when it cannot be read."""

@@ -31,6 +31,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 from pydantic_core import PydanticCustomError
 
 from rankterm.wire.fields import DATE_FORMAT, Weight, wire_date
+from rankterm.wire.localtime import MINUTE, read_layouts
 from rankterm.wire.text import ascii_digits
 
 BOT_MARKER = "bot"
@@ -182,12 +183,10 @@ class NewMatch(BaseModel):
     def _date(cls, value: str | None) -> str | None:
         if value is None or not value.strip():
             return None
-        for fmt in (DATE_FORMAT, "%Y-%m-%d %H:%M", "%Y-%m-%d"):
-            try:
-                return datetime.strptime(value.strip(), fmt).strftime(DATE_FORMAT)
-            except ValueError:
-                continue
-        raise PydanticCustomError(_BAD_DATE, "the date cannot be read")
+        when = read_layouts(value, (DATE_FORMAT, MINUTE, "%Y-%m-%d"))
+        if when is None:
+            raise PydanticCustomError(_BAD_DATE, "the date cannot be read")
+        return when.strftime(DATE_FORMAT)
 
     @property
     def when(self) -> datetime | None:

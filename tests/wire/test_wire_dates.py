@@ -11,8 +11,10 @@ from datetime import UTC, datetime
 import pytest
 from hypothesis import example, given
 from hypothesis import strategies as st
+from pydantic import ValidationError
 
 from rankterm.wire.fields import DATE_FORMAT, parse_wire_date, wire_date, wire_seconds
+from rankterm.wire.localtime import TYPED_FORMATS, UTC_ZONE, read_layouts
 from rankterm.wire.models import Match, NewMatch
 
 MOMENTS = st.datetimes(min_value=datetime(1000, 1, 1), max_value=datetime(9999, 12, 31, 23, 59, 59)).map(
@@ -82,3 +84,33 @@ def test_the_models_read_their_dates_with_it() -> None:
         2026, 5, 1, 12, 30
     )
     assert NewMatch(name="default_1", weight="normal").when is None
+
+
+def old_typed(text: str, layouts: tuple[str, ...]) -> datetime | None:
+    """The loop the seat's zone and the new match's validator each had."""
+    for layout in layouts:
+        try:
+            return datetime.strptime(text.strip(), layout)
+        except ValueError:
+            continue
+    return None
+
+
+TYPED = MOMENTS.flatmap(lambda d: st.sampled_from([d.strftime(f) for f in TYPED_FORMATS])).flatmap(
+    lambda t: st.sampled_from([t, f" {t}\t", t[:-1], t + "x", t.replace("-", "/")])
+) | st.text(alphabet="0123456789-: T", max_size=20)
+
+
+@given(TYPED)
+@example("2026-5-1 7:05")
+@example("2026-05-01T07:05")
+def test_a_typed_time_is_read_as_before(text: str) -> None:
+    assert UTC_ZONE.read_typed(text) == old_typed(text, TYPED_FORMATS) == read_layouts(text)
+    new_match_layouts = (DATE_FORMAT, "%Y-%m-%d %H:%M", "%Y-%m-%d")
+    before = old_typed(text, new_match_layouts)
+    try:
+        after = NewMatch(name="default_1", weight="normal", date=text).date
+    except ValidationError:
+        assert before is None or not text.strip()
+    else:
+        assert after == (before.strftime(DATE_FORMAT) if before is not None and text.strip() else None)
