@@ -315,14 +315,15 @@ class Mirror:
     def take_sync_lease(self, holder: str, now: float, seconds: float) -> bool:
         """Take or renew the right to sync the matches until `now` + `seconds` (wall-clock seconds: other
         processes share the file); False while another holder has it. Taken in a BEGIN IMMEDIATE
-        transaction, so two seats never both hold it; one that stops answering loses it when it runs out."""
+        transaction, so two seats never both hold it; one that stops answering loses it when it runs out.
+        True when the file cannot be written (`_guard`): nothing is shared through it then."""
 
         def write() -> bool:
             with self._db:
                 self._db.execute("BEGIN IMMEDIATE")
                 return self._lease(holder, now, seconds)
 
-        return self._guard(write, False)
+        return self._guard(write, True)
 
     def _lease(self, holder: str, now: float, seconds: float) -> bool:
         """Within a write: take or renew the lease for `holder` unless another holds it."""
