@@ -20,6 +20,7 @@ from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from rankterm.stats.rules import faction_of
+from rankterm.wire.localtime import parse_wire_date
 from rankterm.wire.models import DATE_FORMAT
 from rankterm.wire.text import display_safe
 
@@ -57,10 +58,7 @@ class CompactMatch(NamedTuple):
 
     @property
     def when(self) -> datetime | None:
-        try:
-            return datetime.strptime(self.date, DATE_FORMAT)
-        except ValueError:
-            return None
+        return parse_wire_date(self.date)
 
 
 _KEPT = 16
