@@ -6,10 +6,11 @@ its stored `norm_name`, the command line's player and game look-ups, the players
 import's matching of a file's names all go through it.
 
 `display_safe` is the one way text that is not ours (a name, a note, anything the service or a file holds)
-is made fit for a terminal: every control character is shown as a symbol (ESC as "␛") and every line break
-as "⏎", so that the text stays on the one line it is given and nothing can move the cursor, clear or
-retitle the terminal. The app's client applies it to every text it reads (`wire.DISPLAY_SAFE`), the tables
-of the app and of the command line to every cell. `display_safe_lines` is the same for a text whose line
+is made fit for a terminal: every control character is shown as a symbol (ESC as "␛"; "\ufffd" for one
+without a symbol, such as a bidi control) and every line break as "⏎", so that the text stays on the one line
+it is given, in the order it is given, and nothing can move the cursor, clear or retitle the terminal. The
+app's client applies it to every text it reads (`wire.DISPLAY_SAFE`), the tables of the app and of the command
+line to every cell. `display_safe_lines` is the same for a text whose line
 breaks are ours (sentences joined by "\\n", a document written to a terminal): "\\n" is kept.
 
 Kept apart from the pydantic models so that the app can use them without importing pydantic early.
@@ -39,9 +40,12 @@ def fold_name(text: str, *, squeeze_spaces: bool = False) -> str:
 NEWLINE_MARK = "\u23ce"
 """"⏎": where a text that is not ours breaks its line."""
 _LINE_BREAKS = frozenset("\n\r\x85\u2028\u2029")
-_UNSAFE = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029]")
-"""Control characters and line breaks. Vertical tab, form feed and the file, group and record separators, where
-`str.splitlines` also breaks, are control characters shown by their own symbols."""
+_BIDI_CONTROLS = "\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069"
+"""The marks, embeddings, overrides and isolates of bidirectional text: a terminal that follows them turns
+the rest of a line (a table row) around."""
+_UNSAFE = re.compile(f"[\x00-\x1f\x7f-\x9f\u2028\u2029{_BIDI_CONTROLS}]")
+"""Control characters, line breaks and bidi controls. Vertical tab, form feed and the file, group and record
+separators, where `str.splitlines` also breaks, are control characters shown by their own symbols."""
 
 
 def _picture(match: re.Match[str]) -> str:
@@ -54,7 +58,7 @@ def _picture(match: re.Match[str]) -> str:
 
 def display_safe(text: str) -> str:
     """`text` on one line, safe to show: every line break as "⏎" (`NEWLINE_MARK`; "\\r\\n" is one), every
-    other control character as a symbol (ESC as "␛")."""
+    other control character as a symbol (ESC as "␛"), a control without one (C1, bidi) as "\ufffd"."""
     if "\r\n" in text:
         text = text.replace("\r\n", "\n")
     return _UNSAFE.sub(_picture, text)
