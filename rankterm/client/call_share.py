@@ -63,13 +63,15 @@ class CallShare:
         if isinstance(held, dict) and held.get("hour") == self._hour():
             return held
         pace = held.get("pace") if isinstance(held, dict) else None
-        return {"hour": self._hour(), "base": None, "calls": 0, "pace": pace}
+        return {"hour": self._hour(), "base": None, "calls": 0, "spent": False, "pace": pace}
 
     async def grant(self) -> int | None:
-        """Calls that may go out in the next round: 0 when this hour's share is spent, None when the quota
-        tells no hourly meter. Reads the quota (one request, counted); raises `Offline` when the service is
-        gone."""
+        """Calls that may go out in the next round: 0 when this hour's share is spent (then without a request
+        until the hour turns), None when the quota tells no hourly meter. Reads the quota (one request,
+        counted); raises `Offline` when the service is gone."""
         ledger = self._ledger()
+        if ledger.get("spent"):
+            return 0  # the meter only goes up within the hour: no need to read it again
         try:
             used = (await self.usage()).get(METER)
         except QuotaError:
@@ -90,8 +92,10 @@ class CallShare:
             ahead = (BEFORE_BASELINE + 1) * cost_hi  # the calls before the baseline, and the next read
             room = min(self.share * 100 - spent_hi - ahead, CEILING - used - 1 - cost_hi)
             granted = max(0, math.floor(room / cost_hi))
-        if granted == 0 and ledger["calls"]:
-            ledger["pace"] = ledger["calls"]  # what one hour's share reads: the rest takes that long
+        if granted == 0:
+            ledger["spent"] = True
+            if ledger["calls"]:
+                ledger["pace"] = ledger["calls"]  # what one hour's share reads: the rest takes that long
         self.mirror.set_note(NOTE, ledger)
         return granted
 

@@ -26,6 +26,7 @@ from rankterm.server.quota import QuotaLimits
 from rankterm.server.seed import DEMO_KEY, DEMO_SECRET, demo_store
 from rankterm.testing.clock import T0, SettableClock
 from rankterm.testing.live import serve_in_thread
+from rankterm.wire.models import NewFaction, NewMatch
 
 BASE = "http://in-process.rankterm/"
 HOUR = 3600.0
@@ -98,6 +99,14 @@ async def group(tmp_path):
         await g.close()
 
 
+def duel(game: int, winner: str, loser: str) -> NewMatch:
+    return NewMatch(
+        game=game,
+        weight="normal",
+        factions=[NewFaction(players=[winner], rank=1, points="3"), NewFaction(players=[loser], rank=2)],
+    )
+
+
 def held_numbers(client: RankingClient) -> list[int]:
     return [m.number for m in client.cached_matches()]
 
@@ -119,7 +128,7 @@ async def test_a_first_sync_spends_a_quarter_of_the_hour_newest_first_and_goes_o
     while not seat.held_history().whole:
         before = net.metered()
         more = await seat.sync_matches()  # the same hour: the share is spent, only page 1 is asked
-        assert (more, net.metered() - before) == (0, 2)  # page 1 and the quota read that says so
+        assert (more, net.metered() - before) == (0, 1)  # page 1 only: the share of this hour is spent
         g.clock.advance(HOUR)
         hours += 1
         before, count = net.metered(), len(held_numbers(seat))
@@ -134,6 +143,26 @@ async def test_a_first_sync_spends_a_quarter_of_the_hour_newest_first_and_goes_o
     assert pages["matches/1"] == syncs  # each sync learns what is new from page 1
     assert {n for p, n in pages.items() if p != "matches/1"} == {1}  # every other page read once
     assert len(pages) == 12
+    g.clock.advance(HOUR)
+    assert [(m.number, m.id) for m in seat.cached_matches()] == [
+        (m.number, m.id) for m in await seat.all_matches()
+    ]
+
+
+async def test_matches_recorded_while_the_history_is_read_are_held_and_none_is_skipped(group):
+    g = group(calls_per_hour=40)
+    seat, _ = g.seat()
+    await seat.sync_matches()
+    players, game = await seat.players(), (await seat.games())[0].id
+    other, _ = g.seat()  # another seat records 30 matches: every page moves down by 30 matches
+    await other.add_matches([duel(game, players[i % 5].id, players[5].id) for i in range(30)])
+    hours = 0
+    while not seat.held_history().whole:
+        g.clock.advance(HOUR)
+        hours += 1
+        await seat.sync_matches()
+        assert held_numbers(seat) == list(range(GROUP + 30, GROUP + 30 - len(held_numbers(seat)), -1))
+        assert hours < 12
     g.clock.advance(HOUR)
     assert [(m.number, m.id) for m in seat.cached_matches()] == [
         (m.number, m.id) for m in await seat.all_matches()
