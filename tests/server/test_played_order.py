@@ -233,6 +233,7 @@ def small_groups(draw: st.DrawFn) -> tuple[list[tuple], list[int], list[int]]:
     return matches, list(order), batches
 
 
+@pytest.mark.slow
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(drawn=small_groups())
 def test_any_order_and_batches_end_as_the_date_order(store, drawn):
