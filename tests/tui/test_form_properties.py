@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 
+import pytest
 from hypothesis import HealthCheck, Phase, example, given, settings
 from hypothesis import strategies as st
 
@@ -48,6 +49,7 @@ async def _one(rank1: str, rank2: str, points: str, name: str) -> tuple[bool, bo
 
 
 # Each example runs a whole app: no shrinking (a failure prints its example as it is), a dozen examples.
+@pytest.mark.slow
 @settings(
     max_examples=12,
     deadline=None,

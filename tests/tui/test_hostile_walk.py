@@ -312,6 +312,7 @@ async def walk(
 
 # One app per service and screen: its strings typed into every field at one size, then the screen again at the
 # other.
+@pytest.mark.slow
 @pytest.mark.parametrize("screen", SCREENS)
 async def test_hostile_names_on_the_embedded_service(make_app, demo_client, screen):
     await seed_embedded(demo_client)
@@ -324,6 +325,7 @@ async def test_hostile_names_on_the_embedded_service(make_app, demo_client, scre
         await walk(app, pilot, screen, game_names, player_names, [])
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("screen", SCREENS)
 async def test_hostile_names_from_a_public_service(make_app, screen):
     client = public_client(HOSTILE)

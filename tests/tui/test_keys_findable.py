@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import unicodedata
 
+import pytest
 from textual import events
 from textual.keys import REPLACED_KEYS, _character_to_key, _get_unicode_name_from_key
 from textual.pilot import Pilot
@@ -199,6 +200,7 @@ async def matches_checks(pilot: Pilot) -> None:
     assert screen.selected_match().number == detail.match.number
 
 
+@pytest.mark.slow
 async def test_every_screen_at_80x24_footer_help_palette_and_fields(make_app):
     """Walks SCREENS: the footer keeps whole keys and shows quit and help; ? (F1 in a field) opens the
     overlay listing every key, Escape or ? closes it; every key is in the palette with its keys (as a title that

@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import asyncio
 
+import pytest
+
 from rankterm.tui.dialogs.confirm import ConfirmDialog
 from rankterm.tui.widgets.match_form.draft import DRAFT_EVERY
 from rankterm.tui.widgets.match_form.player_chip import PlayerChip
@@ -388,6 +390,7 @@ async def test_a_name_with_markup_in_a_row_problem_and_in_the_queue_line_shows_a
 # ---------------------------------------------------------------------- said aloud (issue 10)
 
 
+@pytest.mark.slow
 async def test_one_escape_leaves_a_field_with_its_list_open_and_coming_back_keeps_it_closed(make_app):
     async with make_app().run_test(size=(80, 24)) as pilot:
         screen = await open_form(pilot)
@@ -535,6 +538,7 @@ async def test_more_points_ranked_below_asks_once_enter_sends_escape_goes_back(m
         assert (await pilot.app.client.matches_page(1)).data[0].number == newest.number + 1
 
 
+@pytest.mark.slow
 async def test_a_form_left_unsent_is_offered_on_the_next_n_enter_restores_delete_drops(
     make_app, demo_service
 ):
