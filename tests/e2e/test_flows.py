@@ -132,6 +132,7 @@ async def test_a_ghost_player_made_on_the_players_screen_plays_a_match(fresh_app
         assert [p.id for p in winner.players] == [ghost.id]
 
 
+@pytest.mark.slow
 async def test_a_game_night_mistakes_dry_run_rematch_batch_and_a_rejection(fresh_app):
     async with fresh_app.run_test(size=SIZE) as pilot:
         await open_demo(pilot)

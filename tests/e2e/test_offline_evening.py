@@ -23,6 +23,7 @@ PLAYERS = ["Ada", "Ben", "Chiara", "Dev"]
 pytestmark = pytest.mark.usefixtures("seat_home")
 
 
+@pytest.mark.slow
 async def test_a_match_recorded_while_the_service_is_down_arrives_once_with_its_date():
     clock = SettableClock(EIGHT_PM - 2 * 3600)
     with demo_on_socket(clock) as service:

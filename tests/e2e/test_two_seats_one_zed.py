@@ -48,6 +48,7 @@ async def send_what_waited(pilot) -> None:
     assert pilot.app.outbox_counts.get("pending") == 0
 
 
+@pytest.mark.slow
 async def test_two_seats_offline_make_one_zed_with_both_matches(seats):
     clock = SettableClock(EIGHT_PM - 2 * 3600)
     with demo_on_socket(clock) as service:

@@ -96,6 +96,8 @@ def _history(store: Store, rename: dict[str, str]) -> list[tuple]:
     return sorted((k, rename.get(p, p), n, round(mu, 9), round(sg, 9), pl) for k, p, n, mu, sg, pl in rows)
 
 
+@pytest.mark.slow
+@pytest.mark.postgres
 async def test_200_ids_from_8_clients_on_2_workers_are_stored_once_and_rated_in_match_order(tmp_path):
     url = postgres_url()
     with Store(url) as store:
