@@ -335,6 +335,16 @@ class Mirror:
         self._db.execute("INSERT OR REPLACE INTO meta VALUES ('sync-lease', ?)", (lease,))
         return True
 
+    def sync_leased_elsewhere(self, holder: str, now: float) -> bool:
+        """Whether another seat than `holder` holds the sync lease at `now` (its sync is under way)."""
+
+        def read() -> bool:
+            row = self._db.execute("SELECT value FROM meta WHERE key = 'sync-lease'").fetchone()
+            held = json.loads(row[0]) if row else {}
+            return held.get("holder") not in (None, holder) and float(held.get("until", 0)) > now
+
+        return self._guard(read, False)
+
     def release_sync_lease(self, holder: str, *, synced: bool) -> None:
         """Give the lease back (if `holder` has it); `synced`: a sync was completed (`syncs_done` counts it)."""
 

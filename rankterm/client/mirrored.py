@@ -46,15 +46,30 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import math
+import time
+import uuid
 from collections.abc import Awaitable, Callable, Iterable, Sequence
 from datetime import datetime
 from typing import TYPE_CHECKING, Any, NamedTuple, Protocol, TypeVar
 
+from rankterm.client import paging
+from rankterm.client.call_share import CallShare
+from rankterm.client.held_history import HeldHistory
 from rankterm.client.mirror import LAST, Mirror, dumps
 from rankterm.wire import endpoints as ep
-from rankterm.wire.errors import Offline, RanktermError, UnexpectedResponse
+from rankterm.wire.errors import Offline, QuotaError, RanktermError, UnexpectedResponse
 from rankterm.wire.ids import is_local_id
-from rankterm.wire.models import Game, Match, MatchesPage, Page, Player, PlayersPage, RankingsPage, Subset
+from rankterm.wire.models import (
+    Game,
+    Match,
+    MatchesPage,
+    Page,
+    Player,
+    PlayersPage,
+    Quota,
+    RankingsPage,
+    Subset,
+)
 
 if TYPE_CHECKING:
     from rankterm.client.paging import Window
@@ -66,6 +81,12 @@ ROWS_PER_PAGE = 25
 """Rows of a page built from the mirror (the service's page size)."""
 RESYNC_PAGES = 200
 """Pages of matches a full read holds in memory before it writes them to the mirror (~5,000 matches)."""
+PART_PAGES = 40
+"""Pages of a first sync written to the mirror at once (its lease renewed with them)."""
+SYNC_LEASE = 30.0
+"""Seconds a seat holds the right to sync the mirror's matches unless it renews it (a part written does)."""
+LEASE_POLL = 0.05
+"""Seconds between two looks at the lease while another seat syncs."""
 
 
 def _local(ts: float | None) -> datetime | None:
@@ -108,13 +129,68 @@ def _merged(by_number: dict[int, _Read], reads: Iterable[_Read]) -> bool:
     return True
 
 
+class _SyncPage(NamedTuple):
+    """A page of matches as a sync keeps it: the page's counts and its matches as the mirror stores them."""
+
+    total: int
+    total_pages: int
+    per: int
+    reads: list[_Read]
+
+
+def _whole(value: Any, default: int = 0) -> int:
+    """A count of the page as the wire may spell it (a number, or a number in a string)."""
+    try:
+        return int(value) if value is not None and not isinstance(value, bool) else default
+    except (TypeError, ValueError):
+        return default
+
+
+def _sync_page(payload: Any) -> _SyncPage:
+    """A matches page read for the mirror without a model per match (a first sync of a large group reads
+    4,000 pages): each match kept as its wire form in JSON text with what tells it apart (number, id, game,
+    date). What the mirror cannot file (no number, no id) refuses the page, as the models would."""
+    data = payload.get("data") if isinstance(payload, dict) else None
+    if not isinstance(data, list | None):
+        raise UnexpectedResponse(
+            "matches", message="the answer was not understood (a page without its matches)"
+        )
+    reads = []
+    for item in data or ():
+        number = _whole(item.get("number"), -1) if isinstance(item, dict) else -1
+        if number < 0 or item.get("id") in (None, ""):
+            raise UnexpectedResponse(
+                "matches", message="the answer was not understood (a match without its number or id)"
+            )
+        game = item.get("game")
+        game_id = game.get("id") if isinstance(game, dict) else None
+        if isinstance(game_id, float) and game_id.is_integer():
+            game_id = int(game_id)
+        date = item.get("date")
+        reads.append(
+            _Read(
+                number,
+                None if game_id is None else str(game_id),
+                dumps(item),
+                str(item["id"]),
+                date if isinstance(date, str) else "",
+            )
+        )
+    per = _whole(payload.get("rowsForPage")) or len(reads) or ROWS_PER_PAGE
+    return _SyncPage(_whole(payload.get("totalMatches")), _whole(payload.get("totalPages"), 1), per, reads)
+
+
 class ServiceCalls(Protocol):
     """What the mirrored reads ask of the client that owns them: its mirror and settings (read at each use, so
     a caller may swap them), its requests, its parsing and its paging."""
 
     mirror: Mirror
     fresh_for: float
+    sync_share: float
+    clock: Callable[[], float]
     history_listeners: list[Callable[[int], None]]
+
+    async def quota(self) -> Quota: ...
 
     async def call(
         self,
@@ -142,6 +218,8 @@ class MirroredReads:
         self._client = client
         self._served_stale: dict[str, float] = {}
         self._sync_lock = asyncio.Lock()
+        self._holder = uuid.uuid4().hex
+        """Who this is to the other seats on the mirror file (its sync lease)."""
 
     @property
     def mirror(self) -> Mirror:
@@ -153,8 +231,8 @@ class MirroredReads:
 
     @property
     def syncing(self) -> bool:
-        """Whether a sync of the matches is under way."""
-        return self._sync_lock.locked()
+        """Whether a sync of the matches is under way, by this client or another seat on the mirror file."""
+        return self._sync_lock.locked() or self.mirror.sync_leased_elsewhere(self._holder, time.time())
 
     # ------------------------------------------------------------------ how old an answer is
 
@@ -426,7 +504,7 @@ class MirroredReads:
         return [m for page in pages for m in page.data]
 
     async def sync_matches(self) -> int:
-        """Bring the mirror's matches up to date; return how many new ones it now holds.
+        """Bring the mirror's matches up to date; return how many matches it holds now that it did not.
 
         Matches pages are newest first and numbers follow the order the matches were played in, so page 1
         tells what is new, and whether the history changed: a held number listed under another id, or the
@@ -434,36 +512,82 @@ class MirroredReads:
         the pages that can hold new matches are read (one request when nothing is new). When the history
         changed, older pages are read only until one agrees with the mirror again, and the held matches are
         rewritten from the earliest change (`_history_rewritten`). If the counts still disagree (a match
-        deleted on the service), everything is read again. One sync at a time per client: a second waits, then
-        finds nothing new (a slower one never writes an older view over a newer one).
+        deleted on the service), everything is read again.
+
+        A first sync reads the matches newest first, within a share of the hourly call quota
+        (`call_share`); while older matches are missing, each sync goes on reading them within the share of
+        its hour (`held_history` says how much is held). One sync at a time per mirror file: a second, from
+        this client or another seat on the same file, waits for the lease (`SYNC_LEASE`), and when another
+        seat synced meanwhile, reads nothing (a slower one never writes an older view over a newer one).
         """
         async with self._sync_lock:
-            return await self._sync_matches()
+            held, _ = self.mirror.match_numbers()
+            syncs = self.mirror.syncs_done()
+            waited = False
+            while not self.mirror.take_sync_lease(self._holder, time.time(), SYNC_LEASE):
+                waited = True
+                await asyncio.sleep(LEASE_POLL)
+            synced = False
+            try:
+                if waited and self.mirror.syncs_done() != syncs:  # another seat read it all meanwhile
+                    self._fresh("matches")
+                    return max(0, self.mirror.match_numbers()[0] - held)
+                added = await self._sync_matches()
+                synced = True
+                return added
+            finally:
+                self.mirror.release_sync_lease(self._holder, synced=synced)
+
+    def held_history(self) -> HeldHistory:
+        """How many of the group's matches the mirror holds, of how many, and when the rest is expected (a
+        first sync within the quota's share reads a large group over several hours). No request."""
+        count, _ = self.mirror.match_numbers()
+        low, total = self.mirror.held_history()
+        if count == 0 or low <= 1:
+            return HeldHistory(count, max(count, total or 0) if count else total or 0, None)
+        pace = self._share().pace()
+        if pace is None:
+            return HeldHistory(count, max(total or 0, count), None)
+        pages_left = math.ceil((low - 1) / ROWS_PER_PAGE)
+        now = self._client.clock()
+        next_hour = (now // 3600 + 1) * 3600
+        return HeldHistory(
+            count, max(total or 0, count), next_hour - now + (math.ceil(pages_left / pace) - 1) * 3600
+        )
+
+    def _share(self) -> CallShare:
+        async def usage() -> dict[str, float | None]:
+            return (await self._client.quota()).usage()
+
+        return CallShare(self.mirror, usage, self._client.clock, self._client.sync_share)
 
     async def _sync_matches(self) -> int:
         held, top = self.mirror.match_numbers()
-        first, first_raw = await self._matches_page(1)
-        total = first.total_matches
-        if held == 0 or (top > 0 and total < held):
-            return await self._resync_matches(first, first_raw)
-        per = first.rows_for_page or len(first.data) or ROWS_PER_PAGE
-        read = self._reads(zip(first.data, first_raw, strict=True))
-        wanted = math.ceil(max(0, total - held) / per)
+        low, _ = self.mirror.held_history()
+        first = await self._sync_page(1)
+        total = first.total
+        if held == 0:
+            return await self._first_sync(first)
+        if total < held + low - 1:
+            return await self._read_again(first, held, low)
+        per = first.per
+        read = list(first.reads)
+        wanted = math.ceil(max(0, total - (held + low - 1)) / per)
         last_page = 1
         if all(r.number > top for r in read) and wanted > 1:
             last_page = min(wanted, first.total_pages)
-            for page_reads in await self._client._fetch_pages(range(2, last_page + 1), self._reads_page):
-                read += page_reads
-        newest = max((m.number for m in first.data), default=top)
+            for page in await self._client._fetch_pages(range(2, last_page + 1), self._sync_page):
+                read += page.reads
+        newest = max((r.number for r in first.reads), default=top)
         by_number: dict[int, _Read] = {}
         if not _merged(by_number, read):
-            return await self._resync_matches(first, first_raw)  # the history moved while being read
-        changed = self._first_change(by_number, top)
+            return await self._read_again(first, held, low)  # the history moved while being read
+        changed = self._first_change(by_number, top, low)
         while changed is not None and changed < 0 and last_page < first.total_pages:
             last_page += 1  # the change lies below what was read: one older page at a time
-            if not _merged(by_number, await self._reads_page(last_page)):
-                return await self._resync_matches(first, first_raw)
-            changed = self._first_change(by_number, top)
+            if not _merged(by_number, (await self._sync_page(last_page)).reads):
+                return await self._read_again(first, held, low)
+            changed = self._first_change(by_number, top, low)
         if changed is not None and changed < 0:
             changed = min(by_number)  # read to the first match: all of it changed
         arrived_since = {n for n in by_number if n > newest}
@@ -474,30 +598,35 @@ class MirroredReads:
         else:
             rows = [r.row for r in by_number.values() if r.number >= changed]
             self.mirror.rewrite_matches_from(changed, rows)
-        count, _ = self.mirror.match_numbers()
-        if count != total + len(arrived_since):
-            return await self._resync_matches(first, first_raw)
+        count, top = self.mirror.match_numbers()
+        if count + low - 1 != total + len(arrived_since):
+            return await self._read_again(first, held, low)
+        self.mirror.set_held_history(total=top)
         self._fresh("matches")
         if changed is not None:
             self._history_rewritten(changed)
-        return max(0, count - held)
+        added = max(0, count - held)
+        if low > 1:
+            added += await self._read_older(per)
+        return added
 
-    def _first_change(self, read: dict[int, _Read], top: int) -> int | None:
+    def _first_change(self, read: dict[int, _Read], top: int, low: int = 1) -> int | None:
         """The first held number at which `read` (the matches read, by number: from the newest down) lists
-        another match than the mirror; None when they agree and nothing held moved. Negative when the
-        history changed below the lowest number read (its matches disagree, or the held latest match is
-        listed under a higher number): older pages must be read to find where."""
+        another match than the mirror, which holds `low` to `top`; None when they agree and nothing held
+        moved. Negative when the history changed below the lowest number read (its matches disagree, or the
+        held latest match is listed under a higher number): older pages must be read to find where."""
         if not read:
             return None
         numbers = sorted(read)
-        held = self.mirror.match_ids([n for n in numbers if n <= top] + [top])
-        differ = [n for n in numbers if n <= top and held.get(n) != read[n].id]
+        compared = [n for n in numbers if low <= n <= top]
+        held = self.mirror.match_ids([*compared, top])
+        differ = [n for n in compared if held.get(n) != read[n].id]
         latest = held.get(top)
         moved = bool(latest) and any(r.id == latest and n != top for n, r in read.items())
         if not differ and not moved:
             return None
-        low = numbers[0]
-        if low <= top and low not in differ:
+        bottom = numbers[0]
+        if bottom < low or (bottom <= top and bottom not in differ):
             return differ[0] if differ else top + 1
         return -1
 
@@ -513,54 +642,125 @@ class MirroredReads:
             self._history_rewritten(later)
 
     def _history_rewritten(self, first: int) -> None:
-        """Tell `history_listeners` that the history changed from match `first` on."""
+        """Tell the client's `history_listeners` that the history changed from match `first` on."""
         for listener in list(self._client.history_listeners):
             listener(first)
 
-    async def _resync_matches(self, first: MatchesPage, first_raw: list[Any]) -> int:
+    async def _first_sync(self, first: _SyncPage) -> int:
+        """Page 1 held as the newest matches, then older pages within the quota's share."""
+        rows = [r.row for r in first.reads]
+        held_from = min((r.number for r in first.reads), default=1)
+        self.mirror.put_matches(rows, dumped=True, held_from=held_from)
+        self.mirror.set_held_history(total=first.total)
+        self._fresh("matches")
+        return len(rows) + (await self._read_older(first.per) if held_from > 1 else 0)
+
+    async def _read_again(self, first: _SyncPage, held: int, low: int) -> int:
+        """Counts that disagree (a match deleted on the service): every match read again. A history still
+        being read for the first time starts again, newest first, within the share; a whole one is read
+        again at once (`_resync_matches`)."""
+        if low <= 1:
+            return await self._resync_matches(first)
+        self.mirror.rewrite_matches_from(1, [])
+        await self._first_sync(first)
+        self._history_rewritten(1)
+        return max(0, self.mirror.match_numbers()[0] - held)
+
+    async def _read_older(self, per: int) -> int:
+        """Read the pages below the held matches, newest first, round by round within this hour's share of
+        the call quota (`CallShare`), each part written as it arrives; return how many matches were added.
+        Stops when the share is spent, at a quota refusal, or when the pages no longer join the held
+        matches (the group changed under the read: the next sync finds how)."""
+        share = self._share()
+        added = 0
+        while True:
+            low, total = self.mirror.held_history()
+            if low <= 1 or not total:
+                return added
+            grant = await share.grant()
+            if grant == 0:
+                return added
+            first_page = (total - (low - 1)) // per + 1
+            last_page = math.ceil(total / per)
+            if grant is not None:
+                last_page = min(last_page, first_page + grant - 1)
+            window = self._client._window()
+            try:
+                got, joined = await self._read_pages_below(range(first_page, last_page + 1), low, window)
+            except QuotaError:
+                return added
+            finally:
+                share.spent(window.sent)
+            added += got
+            if not joined:
+                return added
+
+    async def _read_pages_below(self, pages: range, low: int, window: Window) -> tuple[int, bool]:
+        """Read `pages` in order, keep the matches numbered below `low` (each page must carry on from the
+        last one), and write them `PART_PAGES` pages at a time; return (how many were added, whether every
+        page joined and each part was written while this seat held the lease)."""
+
+        async def fetch(n: int) -> _SyncPage:
+            self._client._paying(1)
+            return await self._sync_page(n)
+
+        part: list[tuple[int, str | None, str]] = []
+        added, pages_in_part, total = 0, 0, 0
+        joined = True
+
+        def write() -> bool:
+            nonlocal added, part, pages_in_part
+            if part and not self.mirror.put_older_matches(
+                part, held_from=low, holder=self._holder, now=time.time(), lease=SYNC_LEASE
+            ):
+                return False
+            added, part, pages_in_part = added + len(part), [], 0
+            return True
+
+        async with contextlib.aclosing(paging.stream_pages(pages, fetch, window)) as stream:
+            async for page in stream:
+                total = max(total, page.total)
+                below = sorted((r for r in page.reads if r.number < low), key=lambda r: -r.number)
+                if not below:
+                    continue  # all held: matches arrived since the pages were counted
+                if [r.number for r in below] != list(range(low - 1, low - 1 - len(below), -1)):
+                    joined = False  # a gap: a match was deleted or placed below while reading
+                    break
+                part += [r.row for r in below]
+                low = below[-1].number
+                pages_in_part += 1
+                if pages_in_part >= PART_PAGES and not write():
+                    return added, False
+        joined = write() and joined
+        if total:
+            self.mirror.set_held_history(total=max(total, self.mirror.held_history()[1] or 0))
+        return added, joined
+
+    async def _resync_matches(self, first: _SyncPage) -> int:
         """Every page read again and written aside as it arrives, `RESYNC_PAGES` pages at a time (a group of
         100,000 matches is 4,000 pages), then swapped for the held matches at once."""
         pages = range(2, first.total_pages + 1)
         self._client._paying(
             len(pages)
         )  # the whole read refused unsent when the quota is known not to allow it
-        self.mirror.stage_matches(self._match_rows(zip(first.data, first_raw, strict=True)), first=True)
+        self.mirror.stage_matches([r.row for r in first.reads], first=True)
         window = self._client._window()
         for start in range(0, len(pages), RESYNC_PAGES):
             chunk = await self._client._fetch_pages(
-                pages[start : start + RESYNC_PAGES], self._match_rows_page, window
+                pages[start : start + RESYNC_PAGES], self._sync_page, window
             )
-            self.mirror.stage_matches(row for page_rows in chunk for row in page_rows)
+            self.mirror.stage_matches(r.row for page in chunk for r in page.reads)
         held, _ = self.mirror.match_numbers()
         count, changed = self.mirror.replace_matches_with_staged()
+        self.mirror.set_held_history(held_from=1, total=count)
         self._fresh("matches")
         if changed is not None:
             self._history_rewritten(changed)
         return max(0, count - held)
 
-    async def _reads_page(self, page: int) -> list[_Read]:
-        """A page of matches read (and checked) for a sync, kept as the rows the mirror stores and their ids."""
-        parsed, raw = await self._matches_page(page)
-        return self._reads(zip(parsed.data, raw, strict=True))
-
-    @classmethod
-    def _reads(cls, pairs: Iterable[tuple[Match, Any]]) -> list[_Read]:
-        """(match, wire form) pairs as a sync keeps them: the mirror's rows, with each match's id and date."""
-        pairs = list(pairs)
-        rows = cls._match_rows(pairs)
-        return [_Read(*row, str(m.id), m.date) for row, (m, _) in zip(rows, pairs, strict=True)]
-
-    async def _match_rows_page(self, page: int) -> list[tuple[int, str | None, str]]:
-        """A page of matches read (and checked) for the mirror, kept only as the rows it stores."""
-        parsed, raw = await self._matches_page(page)
-        return self._match_rows(zip(parsed.data, raw, strict=True))
-
-    @staticmethod
-    def _match_rows(rows: Iterable[tuple[Match, Any]]) -> list[tuple[int, str | None, str]]:
-        """(number, game id, the wire form as JSON text): what the mirror stores of a match. A sync keeps only
-        these while it reads the other pages, so a full read holds one short string a match, not parsed
-        models and wire dicts that leave the allocator fragmented."""
-        return [(m.number, str(m.game.id) if m.game is not None else None, dumps(raw)) for m, raw in rows]
+    async def _sync_page(self, page: int) -> _SyncPage:
+        """A page of the group's matches as a sync keeps it (`_SyncPage`)."""
+        return _sync_page(await self._client.call(ep.MATCHES, page=page))
 
     # ------------------------------------------------------------------ rankings
 
@@ -610,7 +810,7 @@ class MirroredReads:
         when the service could not be asked now."""
         if self.mirror.is_fresh("matches", self.fresh_for):
             return True
-        if self.mirror.synced_at("matches") is None or self._sync_lock.locked():
+        if self.mirror.synced_at("matches") is None or self.syncing:
             return False
         try:
             await self.sync_matches()

@@ -210,6 +210,19 @@ async def test_a_sync_waits_for_another_seat_on_the_same_file_and_reads_nothing_
     assert held_numbers(seat) == list(range(GROUP, 0, -1))
 
 
+async def test_past_standings_are_asked_again_rather_than_waiting_for_another_seats_sync(group):
+    g = group(calls_per_hour=5000)
+    seat, net = g.seat()
+    await seat.sync_matches()
+    await seat.rankings_page(1, match=GROUP - 1)
+    g.clock.advance(seat.fresh_for)  # the held matches no longer vouch for the standings by themselves
+    seat.mirror.take_sync_lease("another seat", time.time(), 30)  # its sync may take minutes
+    asked = len(net.paths)
+    standings = await asyncio.wait_for(seat.rankings_page(1, match=GROUP - 1), 10)
+    assert standings.match is not None and standings.match.number == GROUP - 1
+    assert net.paths[asked:] == [f"rankings/{GROUP - 1}/1"]
+
+
 async def test_a_lease_left_by_a_seat_that_stopped_runs_out(group):
     g = group(calls_per_hour=5000)
     seat, net = g.seat()
