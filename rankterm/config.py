@@ -152,6 +152,11 @@ class Config:
             return chosen
         if name:
             raise RanktermError(f"No profile named {name!r} in the config (see `rankterm locate`).")
+        if self.profiles:
+            names = ", ".join(sorted(self.profiles))
+            raise RanktermError(
+                f"No default profile among {names}: pass --profile NAME, or set default_profile."
+            )
         raise RanktermError("No profile is configured: run `rankterm` to add one, or pass --demo.")
 
     def zone_setting(self, profile_name: str | None = None) -> str:

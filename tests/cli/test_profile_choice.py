@@ -92,3 +92,12 @@ def test_the_full_screen_commands_print_the_configs_warnings_first(
     build(demo=True, profile=None)
     err = capsys.readouterr().err
     assert err.startswith("rankterm: warning: ") and "can be read by other users: run chmod 600" in err
+
+
+def test_several_profiles_and_no_default_say_so_and_name_them(isolated: Path) -> None:
+    write_config(isolated, profile_text("club") + profile_text("home"))
+    with pytest.raises(RanktermError) as no_default:
+        load_config().chosen_profile()
+    assert str(no_default.value) == (
+        "No default profile among club, home: pass --profile NAME, or set default_profile."
+    )
