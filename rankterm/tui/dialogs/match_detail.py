@@ -32,17 +32,18 @@ def faction_players(faction: Faction) -> str:
 
 
 def match_facts(match: Match, zone: SeatZone = UTC_ZONE) -> list[str]:
-    """The lines above the factions: when (in `zone`, named: "2026-05-29 08:26 (Auckland)"), game, weight,
-    type, external id, notes.
+    """The lines above the factions: when (in `zone`, named: "2026-05-29 08:26 (Auckland)") and the game;
+    weight and type; external id; notes. The date and its zone start a line of their own length, so that
+    they are never cut apart in a dialog 80 columns wide, whatever the zone, game or type.
 
     (Not the registration date: the demo service stamps it with the real clock even when its clock is
     frozen, and it tells a player little.)
     """
     game = match.game.name if match.game else "?"
     lines = [
-        f"{zone.show(match.date)} ({zone.label}) · {game} · weight {weight_text(match.weight_label, match.weight)}"
-        + f" · {match_type_text(match.type)}"
-        + (" · draw" if match.draw else "")
+        f"{zone.show(match.date)} ({zone.label}) · {game}",
+        f"weight {weight_text(match.weight_label, match.weight)} · {match_type_text(match.type)}"
+        + (" · draw" if match.draw else ""),
     ]
     if match.external_id:
         lines.append(f"external id {match.external_id}")
