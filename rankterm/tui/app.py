@@ -1,12 +1,15 @@
-"""`RanktermApp`: the modes (one screen stack per screen), the app-wide keys, the themes, the open client.
+"""`RanktermApp`: the modes (one screen stack per screen), the app-wide keys, the themes, the open service.
 
     RanktermApp(config=..., client=..., demo=..., demo_factory=..., client_factory=..., id_factory=...)
 
-Starting with a client opens the dashboard; without one, the login/profiles screen. The login screen swaps the
-client with `open_client()`: every screen but the current one is dropped, so each reloads on the new service.
-A damaged mirror file (`client.mirror.problem`) is said once, as a warning, when a client is opened.
-Every binding of the current screen is also a command of the palette (ctrl+p). Nothing repaints while idle:
-no clock in the header, and text cursors do not blink.
+Starting with a client opens the dashboard; without one, the login/profiles screen. The open service is a
+`Session` (tui/session.py: the client, its outbox runner, who played last), the app's `session`; the login
+screen swaps it with `open_client()`: every screen but the current one is dropped, so each reloads on the new
+service. A damaged mirror file (`client.mirror.problem`) is said once, as a warning, when a client is opened.
+Keys reach the widgets one at a time and in order through the app's `KeyQueue` (tui/key_queue.py). Every
+binding of the current screen is also a command of the palette (ctrl+p), named with its keys ("Next page (]
+or pgdn)"), as `dialogs.help` reads them; ? and F1 open the overlay of every key. Nothing repaints while
+idle: no clock in the header, and text cursors do not blink.
 
 The group changed: `group_changed()` (after `record_matches`, after the outbox sends something, when the
 service answers again) marks the lists stale and bumps `group_version`; the screen shown revalidates at once,
@@ -19,32 +22,33 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import uuid
 from collections.abc import Callable, Iterable
 from datetime import datetime
 from typing import TYPE_CHECKING
 
 from textual import events
-from textual.app import SystemCommand
+from textual.app import App, SystemCommand
 from textual.binding import Binding
 from textual.reactive import reactive
 from textual.screen import Screen
 from textual.worker import Worker, WorkerState
 
 from rankterm.config import Config, save_config
-from rankterm.tui.app_keys import AppKeys
 from rankterm.tui.base import RanktermScreen, toast
+from rankterm.tui.key_queue import KeyQueue
 from rankterm.tui.screens import SCREENS, screen_factory
+from rankterm.tui.session import Session
 from rankterm.tui.text import error_sentence, plain_str
 from rankterm.tui.themes import DEFAULT_THEME, load_themes
 from rankterm.tui.timers import guard_timers
 from rankterm.wire.errors import AuthError, RanktermError
+from rankterm.wire.ids import new_external_id
 
 if TYPE_CHECKING:  # the service layer is imported when a service is opened, not at start
     from rankterm.client.client import RankingClient
     from rankterm.config import Profile
-    from rankterm.tui.outbox_runner import OutboxFactory, OutboxRunner, Recorded
-    from rankterm.tui.recency import Recent
+    from rankterm.outbox.outcome import BatchOutcome
+    from rankterm.tui.outbox_runner import OutboxFactory, OutboxRunner
     from rankterm.wire.models import NewMatch
 
 MODE_NAMES: tuple[str, ...] = tuple(SCREENS)
@@ -54,12 +58,10 @@ CLIENT_MODES = frozenset(MODE_NAMES) - {"login"}
 ClientFactory = Callable[["Profile"], "RankingClient"]
 DemoFactory = Callable[[], "RankingClient"]
 
-
-def _default_external_id() -> str:
-    return "rt-" + uuid.uuid4().hex[:12]
+_NOT_IN_PALETTE = frozenset({"command_palette", "help_quit"})
 
 
-class RanktermApp(AppKeys):
+class RanktermApp(App):
     """The rankterm terminal app."""
 
     TITLE = "rankterm"
@@ -113,24 +115,26 @@ class RanktermApp(AppKeys):
     ) -> None:
         guard_timers()  # a toast at the end of its life must not freeze the seat (rankterm.tui.timers)
         super().__init__(**kwargs)
+        self.keys = KeyQueue(self)
         self.outbox_factory = outbox_factory
-        self.outbox_runner: OutboxRunner | None = None
         self.config = config if config is not None else Config()
-        self.client: RankingClient | None = client
+        self.session: Session | None = None
+        """The open service; None until one is opened (on mount, when the app was given a client)."""
+        self._given_client: RankingClient | None = client
+        self._given_demo = demo
+        """Until a session is open: the client to open on mount, and whether it (or, without one, the demo
+        group opened at start) is the demo group."""
         if client is not None:
             client.display_safe = True  # what the service says is put on a terminal: no escape gets through
-        self.demo = demo
         self.demo_factory = demo_factory
         self.client_factory = client_factory
-        self.id_factory = id_factory or _default_external_id
+        self.id_factory = id_factory or new_external_id
         self.home = home
         """The mode a service opens on (`rankterm board`: "board")."""
         self.kiosk = kiosk
         """Read-only: only the home screen is shown (`rankterm board`); nothing can be entered."""
-        self.profile_name: str | None = None if demo or client is None else self._default_profile_name()
+        self._given_profile = None if demo or client is None else self._default_profile_name(client)
         self._theme_ready = False
-        self._recency: dict[str, Recent] | None = None
-        self._recency_lock = asyncio.Lock()
         self._problems_said: set[int] = set()
         self._asking_quit = False
         loaded = load_themes()
@@ -159,10 +163,8 @@ class RanktermApp(AppKeys):
         self.switch_mode(self.home if self.client is not None or opening_demo else "login")
         if self.kiosk:  # a board nobody touches is still watched: the live probe keeps its active pace
             self.live.idle_every = self.live.every
-        if self.client is not None:
-            self._attach_outbox(self.client)
-            self._say_mirror_problem(self.client)
-            self._warm_lists(self.client)
+        if self._given_client is not None:
+            self._open_session(self._given_client, self._given_demo, self._given_profile)
         if opening_demo:
             # `rankterm demo`: the dashboard shows at once (loading), the demo group follows from a thread,
             # started after the first paint so that its imports do not hold the first screen back.
@@ -171,101 +173,126 @@ class RanktermApp(AppKeys):
     async def on_unmount(self) -> None:
         if getattr(self, "live", None) is not None:
             self.live.stop()
-        if self.outbox_runner is not None:
-            self.outbox_runner.close()
-        if self.client is not None:
-            with contextlib.suppress(Exception):  # closing on the way out never shows a traceback
-                await self.client.aclose()
+        if self.session is not None:
+            await self.session.close()
 
     async def on_event(self, event: events.Event) -> None:
-        """Every key and mouse event tells the live probe that someone is at this seat."""
+        """Every key and mouse event tells the live probe that someone is at this seat; each key read goes
+        through the key queue (`KeyQueue.arrived`)."""
         if isinstance(event, events.InputEvent) and getattr(self, "live", None) is not None:
             self.live.touched()
+        if isinstance(event, events.Key) and not event.is_forwarded and await self.keys.arrived(event):
+            return
         await super().on_event(event)
 
     async def on_descendant_focus(self, event: events.DescendantFocus) -> None:
         """No blinking cursors: a blink is a repaint twice a second while idle, and over SSH bytes count.
-        A new screen's first focus takes the keys typed before it (`_app_key_now`)."""
+        A new screen's first focus takes the keys typed before it (`KeyQueue.focus_placed`)."""
         widget = event.widget
         if getattr(widget, "cursor_blink", False):
             widget.cursor_blink = False  # type: ignore[attr-defined]
-        await self.focus_placed()
+        self.keys.focus_placed()
 
-    # ------------------------------------------------------------------ shared services
+    async def keys_done(self) -> None:
+        """Return once every key read so far has gone to its widget and settled (for tests and scripts that
+        type a burst and then look)."""
+        await self.keys.done()
+
+    # ------------------------------------------------------------------ the open service
+
+    @property
+    def client(self) -> RankingClient | None:
+        """The open service's client (before mount: the one the app was given, opened then)."""
+        return self.session.client if self.session is not None else self._given_client
+
+    @property
+    def demo(self) -> bool:
+        """The open service is the demo group (before one is open: the app was started to open it)."""
+        return self.session.demo if self.session is not None else self._given_demo
+
+    @property
+    def profile_name(self) -> str | None:
+        """The profile the open service was opened from (None: the demo group, or no profile matched)."""
+        return self.session.profile_name if self.session is not None else self._given_profile
+
+    @property
+    def outbox_runner(self) -> OutboxRunner | None:
+        """The open service's outbox (`session.outbox`), for scripts and tests; screens use their session."""
+        return self.session.outbox if self.session is not None else None
 
     def new_external_id(self) -> str:
         """A fresh external id for a new match (injectable through `id_factory` for determinism)."""
         return self.id_factory()
 
-    def _default_profile_name(self) -> str | None:
+    def _default_profile_name(self, client: RankingClient) -> str | None:
         """The profile the given client was made from (same base URL and key), if any."""
-        client = self.client
         for name, profile in self.config.profiles.items():
-            if client is not None and profile.base_url == client.base_url and profile.key == client.key:
+            if profile.base_url == client.base_url and profile.key == client.key:
                 return name
         return None
 
     def _update_sub_title(self) -> None:
-        if self.client is None:
+        if self.session is not None:
+            self.sub_title = plain_str(self.session.name)
+        elif self._given_client is None:
             self.sub_title = "no service open"
-        elif self.demo:
+        elif self._given_demo:
             self.sub_title = "demo group"
         else:
-            self.sub_title = plain_str(self.profile_name or self.client.base_url)
-
-    async def player_recency(self) -> dict[str, Recent]:
-        """Each player's last match among the newest page of matches: read once per service (one request),
-        again after a match is recorded; empty when it cannot be read (the pickers then order by name)."""
-        from rankterm.tui.recency import recent_play
-
-        async with self._recency_lock:
-            if self._recency is None:
-                if self.client is None:
-                    return {}
-                try:
-                    page = await self.client.matches_page(1)
-                except RanktermError:
-                    return {}
-                self._recency = recent_play(page.data)
-            return self._recency
+            self.sub_title = plain_str(self._given_profile or self._given_client.base_url)
 
     async def open_client(
         self, client: RankingClient, *, demo: bool = False, profile_name: str | None = None
     ) -> None:
         """Make `client` the app's service: drop every other screen (they reload on it), open the dashboard."""
-        old = self.client
-        self._recency = None
+        old = self.session
         if old is None and self.current_mode == self.home:
             # The first service of a start that showed the dashboard while it loaded: no screen holds data
             # from another service, so the dashboard just loads.
-            client.display_safe = True
-            self.client, self.demo, self.profile_name = client, demo, profile_name
-            self._update_sub_title()
-            self._attach_outbox(client)
-            self._say_mirror_problem(client)
-            self._warm_lists(client)
+            self._open_session(client, demo, profile_name)
             self.refresh_bindings()
             if isinstance(self.screen, RanktermScreen):
                 self.screen.reload_data()
             return
         if self.current_mode != "login":
             await self.switch_mode("login")
-        client.display_safe = True
-        self.client = client
-        self.demo = demo
-        self.profile_name = profile_name
-        self._update_sub_title()
-        self._attach_outbox(client)
-        self._say_mirror_problem(client)
-        self._warm_lists(client)
+        self._open_session(client, demo, profile_name)
         for mode in CLIENT_MODES:
             await self.remove_mode(mode)
             self.add_mode(mode, screen_factory(mode))
         await self.switch_mode(self.home)
         self.refresh_bindings()
-        if old is not None and old is not client:
+        if old is not None and old.client is not client:
             with contextlib.suppress(Exception):
-                await old.aclose()
+                await old.client.aclose()
+
+    def _open_session(self, client: RankingClient, demo: bool, profile_name: str | None) -> None:
+        """`client` becomes the open session, with its outbox (what an earlier run left pending is sent now);
+        the session it replaces stops sending."""
+        from rankterm.tui.outbox_runner import OutboxRunner, memory_outbox
+
+        client.display_safe = True
+        if self.session is not None:
+            self.session.outbox.close()
+        self.offline = False
+        try:
+            outbox = (self.outbox_factory or memory_outbox)(client, demo)
+        except (OSError, RanktermError) as exc:
+            self.say(f"The outbox could not be opened ({exc}); matches are kept in memory only.", "error")
+            outbox = memory_outbox(client, demo)
+        self.session = Session(
+            client, OutboxRunner(self, outbox, client), demo=demo, profile_name=profile_name
+        )
+        self._given_client = None  # the session holds it now
+        self._update_sub_title()
+        client.reachability_listeners.append(self._reachable)
+        if getattr(self, "live", None) is not None:
+            self.live.attach(client)  # its baseline now, then a probe every few seconds
+        self.session.outbox.refresh_counts()
+        if self.outbox_counts.get("pending"):
+            self.resume_sending()
+        self._say_mirror_problem(client)
+        self._warm_lists(client)
 
     def _warm_lists(self, client: RankingClient) -> None:
         """Read the group's games and players into the mirror once, when it has never held them, so that
@@ -306,26 +333,6 @@ class RanktermApp(AppKeys):
 
     # ------------------------------------------------------------------ outbox
 
-    def _attach_outbox(self, client: RankingClient) -> None:
-        """The outbox of `client`'s service; what an earlier run left pending is sent now."""
-        from rankterm.tui.outbox_runner import OutboxRunner, memory_outbox
-
-        if self.outbox_runner is not None:
-            self.outbox_runner.close()
-        self.offline = False
-        try:
-            outbox = (self.outbox_factory or memory_outbox)(client, self.demo)
-        except (OSError, RanktermError) as exc:
-            self.say(f"The outbox could not be opened ({exc}); matches are kept in memory only.", "error")
-            outbox = memory_outbox(client, self.demo)
-        self.outbox_runner = OutboxRunner(self, outbox, client)
-        client.reachability_listeners.append(self._reachable)
-        if getattr(self, "live", None) is not None:
-            self.live.attach(client)  # its baseline now, then a probe every few seconds
-        self.outbox_runner.refresh_counts()
-        if self.outbox_counts.get("pending"):
-            self.resume_sending()
-
     def _reachable(self, reachable: bool) -> None:
         was_offline = self.offline
         self.offline = not reachable
@@ -339,31 +346,29 @@ class RanktermApp(AppKeys):
     def note_freshness(self) -> None:
         """Take the client's `as_of` (how old the answers shown are) for the status line; screens call this
         after each load."""
-        self.as_of = self.client.as_of if self.client is not None else None
+        self.as_of = self.session.client.as_of if self.session is not None else None
 
     def group_changed(self) -> None:
         """The group changed (matches sent from this seat, the service answering again): the lists a write
         touches are read from the service next time, and every screen revalidates what it shows (the one
         shown now at once, the others when they are shown again)."""
-        if self.client is not None:
-            self.client.invalidate("games", "subsets", "players")
-        self._recency = None
+        if self.session is not None:
+            self.session.group_changed()
         self.group_version += 1
 
-    async def record_matches(self, matches: list[NewMatch]) -> Recorded:
-        """Put `matches` in the outbox and send what is pending (see `OutboxRunner.record`)."""
-        if self.outbox_runner is None:
+    async def record_matches(self, matches: list[NewMatch]) -> BatchOutcome:
+        """Put `matches` in the open session's outbox and send what is pending (`Session.record`)."""
+        if self.session is None:
             raise RanktermError("No service is open: pick a profile or open the demo group (l).")
-        self._recency = None  # the next picker reads who played last again
         try:
-            return await self.outbox_runner.record(matches)
+            return await self.session.record(matches)
         finally:
             self.group_changed()
 
     def resume_sending(self, force: bool = False) -> None:
         """Send the outbox's pending entries in a worker (one at a time)."""
-        if self.outbox_runner is not None:
-            self.run_worker(self._send_pending(self.outbox_runner, force), group="outbox", exclusive=True)
+        if self.session is not None:
+            self.run_worker(self._send_pending(self.session.outbox, force), group="outbox", exclusive=True)
 
     async def _send_pending(self, runner: OutboxRunner, force: bool) -> None:
         report = await runner.send(force=force)
@@ -418,7 +423,7 @@ class RanktermApp(AppKeys):
         parts = []
         if self._unsent_screens():
             parts.append("The new match form holds a match not sent yet.")
-        if self.outbox_runner is not None and self.outbox_runner.sending:
+        if self.session is not None and self.session.outbox.sending:
             parts.append("A match is being sent right now.")
         if pending:
             many = "1 match is" if pending == 1 else f"{pending} matches are"
@@ -443,20 +448,15 @@ class RanktermApp(AppKeys):
                 self.exit()
 
         detail = "A match being sent may already be recorded: the next start asks the service first."
-        sending = self.outbox_runner is not None and self.outbox_runner.sending
+        sending = self.session is not None and self.session.outbox.sending
         self.push_screen(
             ConfirmDialog(f"{reason} Quit anyway?", detail if sending else "", yes="Quit (y)"), answered
         )
 
     def _load_screen_css(self, screen: Screen) -> None:
-        """A screen new to the app is styled as it mounts: Textual also restyles the whole app for it.
-
-        Textual marks a new screen's CSS as out of date (`_css_update_count` -1), so the first switch to each
-        mode re-parsed every stylesheet from scratch and re-applied it to every node of the app, leaving a
-        full set of parsed rules and styles to the cyclic collector (~2 MB of the memory a seat keeps after
-        r, p, m; issue 14) and CPU on the way to the screen. A screen's widgets get the stylesheet applied
-        when they are registered, with the variables of the theme in force, so a screen not yet mounted is
-        marked as up to date. A screen that sat out a theme change is refreshed as before."""
+        """A screen new to the app is marked as styled: its widgets get the stylesheet, with the theme in force,
+        as they are registered, and Textual's own first-switch restyle of the whole app would leave ~2 MB of
+        parsed rules to the cyclic collector. A screen that sat out a theme change is restyled as usual."""
         super()._load_screen_css(screen)
         # Textual's own counters (private): a version without them is left to restyle as it does.
         count = getattr(self, "_css_update_count", None)
@@ -488,10 +488,32 @@ class RanktermApp(AppKeys):
         except (RanktermError, OSError) as exc:
             self.say(f"The theme could not be saved: {exc}", "error")
 
+    def action_show_keys(self) -> None:
+        """The help overlay: every key of the screen shown (and its focused widget) and of the app."""
+        from rankterm.tui.dialogs.help import KeysScreen
+
+        if not isinstance(self.screen, KeysScreen):
+            self.push_screen(KeysScreen(self.screen))
+
     def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
-        """Every key, named with its keys (`AppKeys`), and the import screen."""
-        yield from super().get_system_commands(screen)
-        if self.client is not None and not self.kiosk:  # the import screen (issue 12): a palette command
+        """Every key of the screen, its focused widget and the app that a rankterm class declares, named with
+        its keys ("Next page (] or pgdn)"), as `dialogs.help` reads them; Textual's own Theme, Quit and Keys
+        give way to ours (which say their keys). Then the import screen, which has no key."""
+        from rankterm.tui.dialogs.help import palette_entries
+
+        entries = [e for e in palette_entries(screen) if e.action not in _NOT_IN_PALETTE]
+        ours = {e.action for e in entries if e.node is self}
+        replaced = {"Theme": "change_theme", "Quit": "quit", "Keys": "show_keys"}
+        for command in super().get_system_commands(screen):
+            if replaced.get(str(command.title)) not in ours:
+                yield command
+        for entry in entries:
+
+            async def run(action: str = entry.action, node=entry.node) -> None:
+                await self.run_action(action, node)
+
+            yield SystemCommand(f"{entry.description} ({' or '.join(entry.keys)})", "", run)
+        if self.client is not None and not self.kiosk:
 
             async def open_import() -> None:
                 await self.action_open_mode("import")

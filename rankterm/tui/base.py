@@ -1,5 +1,5 @@
-"""The base every rankterm screen builds on: typed access to the app and the client, one way to say things,
-and one handler for an error nobody expected.
+"""The base every rankterm screen builds on: typed access to the app and to the open service (`session`: the
+client, its outbox, who played last), one way to say things, and one handler for an error nobody expected.
 
     class GamesScreen(RanktermScreen):
         INFO = "#games-caption"               # the line `say()` writes; without one, `say()` is a toast
@@ -19,7 +19,8 @@ screen shown calls `group_changed()` (by default `reload_data()`), the others re
 
 A screen catches `RanktermError` and nothing broader: anything else raised in a `@task` worker reaches
 `RanktermApp.on_worker_state_changed`, which says one sentence (never a traceback) and keeps the app running.
-A screen never builds a URL or touches httpx: `self.client` is the app's `RankingClient`.
+A screen never builds a URL or touches httpx: `self.client` is the open session's `RankingClient`, and
+`self.session.outbox` its outbox (`OutboxRunner`).
 """
 
 from __future__ import annotations
@@ -38,6 +39,7 @@ from rankterm.wire.errors import AuthError, RanktermError
 if TYPE_CHECKING:
     from rankterm.client.client import RankingClient
     from rankterm.tui.app import RanktermApp
+    from rankterm.tui.session import Session
 
 Kind = Literal["info", "ok", "warning", "error"]
 """What a sentence is: the class of the info line ("-ok", "-warning", "-error") and the toast's severity."""
@@ -67,7 +69,7 @@ def toast(node: Any, text: str, kind: Kind = "info", *, timeout: float | None = 
 
 
 class NoClient(RanktermError):
-    """Raised by `RanktermScreen.client` when no service is open yet."""
+    """Raised by `RanktermScreen.session` (and `client`) when no service is open yet."""
 
     def __init__(self) -> None:
         super().__init__("No service is open: pick a profile or open the demo group (l).")
@@ -85,16 +87,21 @@ class RanktermScreen(Screen):
         return self.app  # type: ignore[return-value]
 
     @property
-    def client(self) -> RankingClient:
-        """The app's client; raises `NoClient` (a RanktermError) when none is open."""
-        client = self.rankterm.client
-        if client is None:
+    def session(self) -> Session:
+        """The open service; raises `NoClient` (a RanktermError) when none is open."""
+        session = self.rankterm.session
+        if session is None:
             raise NoClient()
-        return client
+        return session
+
+    @property
+    def client(self) -> RankingClient:
+        """The open session's client; raises `NoClient` (a RanktermError) when none is open."""
+        return self.session.client
 
     @property
     def has_client(self) -> bool:
-        return self.rankterm.client is not None
+        return self.rankterm.session is not None
 
     def on_mount(self) -> None:
         """Every rankterm screen shows the status line (outbox counts, offline banner) above its footer.

@@ -3,7 +3,7 @@
     recent = recent_play(page.data)      # {player id: Recent("2026-05-28 20:00:00", "Catan")}
 
 The service has no "last match of a player" call: the app reads the newest page of matches once per service
-(one request, `RanktermApp.player_recency`) and again after a match is recorded.
+(one request, `Session.player_recency`) and again after a match is recorded or the group changed.
 """
 
 from __future__ import annotations

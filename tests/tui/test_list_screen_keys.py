@@ -1,6 +1,6 @@
 """Keys typed while a list's table shows its loading indicator (Textual then gives them to the screen, nothing
 taking them) land on the table once its rows are there: the list screens share one `on_key`
-(`text_table.list_screen_key`). The app's held keys (`AppKeys`) do not make it needless: they cover a screen
+(`text_table.list_screen_key`). The app's held keys (`KeyQueue`) do not make it needless: they cover a screen
 placing its focus, not a table reading its rows again (this test fails without the screen's `on_key`)."""
 
 from __future__ import annotations

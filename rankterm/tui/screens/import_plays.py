@@ -116,12 +116,11 @@ class ImportScreen(RanktermScreen):
         try:
             source = open_source(Path(path).expanduser())
             map_file = load_map(Path(map_path).expanduser()) if map_path else None
-            runner = self.rankterm.outbox_runner
             plan = await plan_import(
                 self.client,
                 source,
                 map_file=map_file,
-                outbox=runner.outbox if runner is not None else None,
+                outbox=self.session.outbox.outbox,
                 progress=lambda n: self.say(f"Reading the file… {n} plays"),
             )
         except RanktermError as exc:
@@ -168,10 +167,10 @@ class ImportScreen(RanktermScreen):
 
     @task(group="import")
     async def send(self, plan: Plan) -> None:
-        runner = self.rankterm.outbox_runner
-        if runner is None:
+        if not self.has_client:
             self.say("No service is open.", "error")
             return
+        runner = self.session.outbox
         bar = self.query_one("#import-progress", ProgressBar)
         bar.update(total=max(1, plan.to_record), progress=0)
         bar.add_class("-sending")

@@ -291,11 +291,11 @@ class MatchEntryScreen(RanktermScreen):
     def _with_queued_ghosts(self, players: list[Player]) -> list[Player]:
         """`players` and the ghosts this seat queued that the service has not made yet (local ids), even
         when the mirror held no list to keep them in (none was read before the network went)."""
-        runner = self.rankterm.outbox_runner
-        if runner is None:
+        if not self.has_client:
             return players
         known = {p.id for p in players}
-        return players + [g.player for g in runner.ghosts() if not g.player_id and g.local_id not in known]
+        ghosts = self.session.outbox.ghosts()
+        return players + [g.player for g in ghosts if not g.player_id and g.local_id not in known]
 
     async def _search_games(self, name: str) -> list[Game]:
         return await self.client.search_games(name)
@@ -496,11 +496,10 @@ class MatchEntryScreen(RanktermScreen):
         """True when `match` went out from this seat (the outbox holds it, or this form sent it)."""
         if match.external_id and match.external_id in self.recorded:
             return True
-        runner = self.rankterm.outbox_runner
         return (
             bool(match.external_id)
-            and runner is not None
-            and runner.outbox.get(match.external_id) is not None
+            and self.has_client
+            and self.session.outbox.outbox.get(match.external_id) is not None
         )
 
     def _go(self, pending: list[Pending], dry_run: bool, *, checked: bool = False) -> None:
@@ -570,11 +569,10 @@ class MatchEntryScreen(RanktermScreen):
         """The form's match fixes the outbox entry `editing`: it takes that entry's place (under its new
         external id, when the fix changed it), so the old rejection is not listed beside the fix."""
         form_match = next((p.match for p in pending if not p.queued), None)
-        runner = self.rankterm.outbox_runner
-        if self.editing is None or form_match is None or runner is None:
+        if self.editing is None or form_match is None or not self.has_client:
             return
         if form_match.external_id != self.editing:
-            runner.replace(self.editing, form_match)
+            self.session.outbox.replace(self.editing, form_match)
         self.editing = None
 
     async def edit_entry(self, match: NewMatch) -> None:
@@ -602,21 +600,19 @@ class MatchEntryScreen(RanktermScreen):
 
     def _follow_outbox(self) -> None:
         """Hear from the outbox after each of its sends while a match on the form waits in it."""
-        runner = self.rankterm.outbox_runner
-        if runner is not None and self._outbox_moved not in runner.send_listeners:
-            runner.send_listeners.append(self._outbox_moved)
+        if self.has_client and self._outbox_moved not in self.session.outbox.send_listeners:
+            self.session.outbox.send_listeners.append(self._outbox_moved)
 
     def on_unmount(self) -> None:
-        runner = self.rankterm.outbox_runner
-        if runner is not None and self._outbox_moved in runner.send_listeners:
-            runner.send_listeners.remove(self._outbox_moved)
+        if self.has_client and self._outbox_moved in self.session.outbox.send_listeners:
+            self.session.outbox.send_listeners.remove(self._outbox_moved)
 
     def _outbox_moved(self) -> None:
         """The outbox sent: a match said to be kept in it that it has now sent (or the service refused)
         gets its new line, and an accepted one its effect."""
-        runner = self.rankterm.outbox_runner
-        if not self.in_outbox or runner is None:
+        if not self.in_outbox or not self.has_client:
             return
+        runner = self.session.outbox
         for external_id, (item, said) in list(self.in_outbox.items()):
             entry = runner.outbox.get(external_id)
             outcome = entry.outcome() if entry is not None else None

@@ -113,7 +113,7 @@ class OutboxScreen(RanktermScreen):
 
     @property
     def runner(self) -> OutboxRunner | None:
-        return self.rankterm.outbox_runner
+        return self.session.outbox if self.has_client else None
 
     @task(group="outbox-names")
     async def load_names(self) -> None:

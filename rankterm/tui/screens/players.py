@@ -259,12 +259,9 @@ class PlayersScreen(RanktermScreen):
             name = text.strip()
             if not name:
                 raise ValueError("Type the ghost player's name.")
-            runner = self.rankterm.outbox_runner
-            if runner is None:
-                return await self.client.create_player(name)
             # Through the outbox: made now when the service answers, else queued (a local player, sent
             # before the matches that name it). A refused or too long name is said in the dialog.
-            return await runner.create_ghost(name)
+            return await self.session.outbox.create_ghost(name)
 
         async def taken(text: str) -> str | None:
             self.warned_of = None
@@ -308,12 +305,8 @@ class PlayersScreen(RanktermScreen):
                 to="toast",
             )
             return
-        runner = self.rankterm.outbox_runner
-        note = (
-            next((g.note for g in runner.ghosts() if g.player_id == player.id and g.taken), "")
-            if runner
-            else ""
-        )
+        ghosts = self.session.outbox.ghosts() if self.has_client else []
+        note = next((g.note for g in ghosts if g.player_id == player.id and g.taken), "")
         self.say(note or f"Ghost player {player.label} created.", "ok", to="toast")
         self.jump_to(player)
 

@@ -9,7 +9,7 @@ removes the focused faction, so the fields keep every binding of `Input` except 
 
 Keys typed faster than the form moves on (Enter that picks a player and moves on to the next faction, Tab,
 Backspace) are not the field's business: the app lets each key go only once the one before has settled
-(`rankterm.tui.app_keys`), so a key always reaches the field that has the focus after the keys before it.
+(`rankterm.tui.key_queue`), so a key always reaches the field that has the focus after the keys before it.
 """
 
 from __future__ import annotations

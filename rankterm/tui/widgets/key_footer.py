@@ -201,7 +201,7 @@ class KeyFooter(Footer):
     def bindings_changed(self, screen: Screen) -> None:
         """Textual's Footer recomposes at each change of the screen's bindings (each focus change among
         them); this one only when what it shows changes: the same keys are not built again (each key built
-        leaves a widget and its styles to the cyclic collector, ~1 MB a few screens on: issue 14)."""
+        leaves a widget and its styles to the cyclic collector, ~1 MB a few screens on)."""
         self._bindings_ready = True
         if not screen.app.app_focus:
             return

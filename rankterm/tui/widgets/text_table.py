@@ -72,8 +72,8 @@ class TextTable(DataTable):
         return super().add_row(*(one_line_cell(c) for c in cells), **kwargs)
 
     def add_column(self, label: Any, **kwargs: Any) -> Any:
-        """A `str` title is plain text too. (DataTable reads it as Rich markup, whose emoji codes load Rich's
-        table of 3,600 emoji names: ~0.6 MB a seat kept for a few column titles; issue 14.)"""
+        """A `str` title is plain text too: DataTable would read it as Rich markup, whose emoji codes load Rich's
+        table of 3,600 emoji names (~0.6 MB a seat would keep for a few column titles)."""
         return super().add_column(Text(label) if isinstance(label, str) else label, **kwargs)
 
     @property

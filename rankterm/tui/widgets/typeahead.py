@@ -7,7 +7,7 @@ while the text keeps the focus; Enter picks the highlighted suggestion and posts
 the list's: it leaves the field, as everywhere (the list closes with the focus), so that "Escape, then the
 letter" holds with a list open too. The list floats over what follows (an overlay), so the form does not
 jump while typing. Keys typed after Enter wait until the pick and the focus move it makes have landed (the
-app lets keys go one at a time: `rankterm.tui.app_keys`).
+app lets keys go one at a time: `rankterm.tui.key_queue`).
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The Stats mode and the story pages: a player's page, head-to-head, a game's page, tonight (issue 11).
+"""The Stats mode and the story pages: a player's page, head-to-head, a game's page, tonight.
 
 `StatsScreen` (mode "stats", key s) lives in `mode.py` and is imported on first use, so that opening a
 player's page from the rankings does not load the whole mode.

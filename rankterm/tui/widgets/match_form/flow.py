@@ -5,7 +5,7 @@ to the next faction (added when needed); `+` keeps the next player in the same f
 players field, or in the rank, points or faction-name field, moves on too; ctrl+g makes the faction the
 game's (a bot faction) and moves on; Enter on the empty last faction sends, once two factions are filled.
 Ranks follow row order unless typed. Keys typed while a faction is being added wait for it and land in it,
-not in the one left: the app lets each key go once the one before has settled (`rankterm.tui.app_keys`).
+not in the one left: the app lets each key go once the one before has settled (`rankterm.tui.key_queue`).
 """
 
 from __future__ import annotations

@@ -211,7 +211,8 @@ class PlayerPicker(TypeAhead):
         from rankterm.tui.app import RanktermApp
 
         if isinstance(self.app, RanktermApp):
-            self.recent = await self.app.player_recency()
+            session = self.app.session
+            self.recent = await session.player_recency() if session is not None else {}
             if self.is_open:
                 self.refresh_suggestions()
 

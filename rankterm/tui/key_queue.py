@@ -1,4 +1,8 @@
-"""`AppKeys`, the base of `RanktermApp` that owns how keys reach the app: one at a time, in order, and by name.
+"""`KeyQueue`, owned by the app: the keys it reads reach the widgets one at a time and in order.
+
+    self.keys = KeyQueue(self)                      # in the app; its `on_event` hands each key read to
+    if await self.keys.arrived(event): return       # the queue, and `on_descendant_focus` calls
+    self.keys.focus_placed()                        # `focus_placed`; `await app.keys.done()` in tests
 
 - **One key at a time.** Textual hands each key from the terminal to the widget that has the focus *when the
   app reads it*, and reads the next key at once. What a key does happens later: the focused widget handles it,
@@ -7,7 +11,7 @@
   mounted first). Keys that arrive in one write (an SSH connection, `tmux send-keys`, a paste, a fast
   typist) were all handed to the field that had the focus before the first of them had done anything:
   `E l Tab Tab 1 0` typed "10" into the rank instead of the points. So the app keeps the keys it reads
-  (`_typed`) and lets the next one go only when the one before has settled (`KeyFeeder.settled`): no message
+  (`_typed`) and lets the next one go only when the one before has settled (`KeyQueue.settled`): no message
   waiting or being handled anywhere on the screen shown or in the app, no callback waiting for a refresh,
   a new screen's focus placed. Then it goes where the focus is *now*, exactly as Textual would send it.
   Keys typed one by one (nothing pending) go at once, as before.
@@ -16,8 +20,6 @@
   letters search).
 - **A new screen gets the keys typed while it placed its focus**: after a key opened a screen, the keys that
   follow wait until its first focus (or `HOLD_KEYS_FOR` seconds, or at once when it has no field for them).
-- **Every key in the palette, named with its keys** (`Next page (] or pgdn)`), as `dialogs.help` reads them;
-  `?` / F1 open the overlay of every key (`action_show_keys`).
 """
 
 from __future__ import annotations
@@ -26,11 +28,10 @@ import asyncio
 import sys
 import time
 from collections import deque
-from collections.abc import Iterable
 
 from textual import events
 from textual._queue import Queue
-from textual.app import App, ScreenStackError, SystemCommand
+from textual.app import App, ScreenStackError
 from textual.dom import NoScreen
 from textual.keys import _character_to_key
 from textual.message import Message
@@ -47,13 +48,11 @@ a handler waiting for the network): then it goes where the focus is."""
 _QUICK_LOOKS = 3
 """Looks at the screen a turn of the event loop apart, before the feeder waits a little between looks."""
 
-_NOT_IN_PALETTE = frozenset({"command_palette", "help_quit"})
-
 
 def _is_text_field(widget: object) -> bool:
     """An Input, a TextArea or an OptionList. TextArea is checked only once its module is loaded (no screen of
     rankterm has one; a widget cannot be one before): importing it for this check alone would load its
-    document model, ~0.5 MB that a seat keeps for its whole life (issue 14)."""
+    document model, ~0.5 MB that a seat would keep for its whole life."""
     if isinstance(widget, Input | OptionList):
         return True
     text_area = sys.modules.get("textual.widgets._text_area")
@@ -92,11 +91,12 @@ def _escape_apart(key: events.Key) -> tuple[events.Key, ...]:
     return events.Key("escape", "\x1b"), events.Key(name, char)
 
 
-class AppKeys(App):
-    """Keys one at a time and in order, and every key by name (see the module docstring)."""
+class KeyQueue:
+    """The keys the app has read and not handed on yet: each goes once the one before has settled (see the
+    module docstring). The app hands every key it reads to `arrived` and tells `focus_placed` of each focus."""
 
-    def __init__(self, *args, **kwargs) -> None:
-        super().__init__(*args, **kwargs)
+    def __init__(self, app: App) -> None:
+        self._app = app
         self._typed: deque[events.Key] = deque()
         """Keys read from the terminal that have not gone to a widget yet, oldest first."""
         self._passing: events.Key | None = None
@@ -105,30 +105,29 @@ class AppKeys(App):
         self._focus_wanted_since: float | None = None
         """When a key opened a screen whose field has not taken the focus yet (None: no such screen)."""
 
-    async def on_event(self, event: events.Event) -> None:
-        if isinstance(event, events.Key) and not event.is_forwarded:
-            if event is not self._passing:
-                self._typed.extend(_escape_apart(event))  # in turn, once the keys before it have settled
-                if self._feeder is None or self._feeder.done():
-                    self._feeder = asyncio.create_task(self._feed())
-                return
-            self._passing = None
-            if await self._app_key_now(event):
-                return
-        await super().on_event(event)
+    async def arrived(self, event: events.Key) -> bool:
+        """A key the app read: True when it is kept here (to go in turn) or was the app's own key, run at
+        once; False when the app hands it on as Textual would."""
+        if event is not self._passing:
+            self._typed.extend(_escape_apart(event))  # in turn, once the keys before it have settled
+            if self._feeder is None or self._feeder.done():
+                self._feeder = asyncio.create_task(self._feed())
+            return True
+        self._passing = None
+        return await self._app_key_now(event)
 
     async def _feed(self) -> None:
         """Let the typed keys go one at a time, each once the one before has settled."""
-        while self._typed and self.is_running:
+        app = self._app
+        while self._typed and app.is_running:
             await self._settled()
-            if not self._typed or not self.is_running:
+            if not self._typed or not app.is_running:
                 return
             self._passing = self._typed.popleft()
-            self.post_message(self._passing)
+            app.post_message(self._passing)
 
-    async def keys_done(self) -> None:
-        """Return once every key read so far has gone to its widget and settled (for tests and scripts that
-        type a burst and then look)."""
+    async def done(self) -> None:
+        """Return once every key read so far has gone to its widget and settled."""
         await asyncio.sleep(0)  # keys posted just now: the app reads them first
         while True:
             if self._feeder is not None and not self._feeder.done():
@@ -138,21 +137,21 @@ class AppKeys(App):
                 return
 
     async def _settled(self) -> None:
-        """Return once what the last key set going has landed (`keys_settled`), `SETTLE_LIMIT` s at most."""
+        """Return once what the last key set going has landed (`settled`), `SETTLE_LIMIT` s at most."""
         deadline = time.monotonic() + SETTLE_LIMIT
         looks = 0
-        while not self.keys_settled() and time.monotonic() < deadline and self.is_running:
+        while not self.settled() and time.monotonic() < deadline and self._app.is_running:
             looks += 1
             await asyncio.sleep(0 if looks < _QUICK_LOOKS else 0.002)
 
-    def keys_settled(self) -> bool:
+    def settled(self) -> bool:
         """True when the next key may go: the last one let go has been read, nothing in the app or on the screen
         shown has work in hand (see `busy`), no callback waits for the screen's refresh, and a screen a key
         opened has placed its focus."""
-        if self._passing is not None or busy(self):
+        if self._passing is not None or busy(self._app):
             return False
         try:
-            screen = self.screen
+            screen = self._app.screen
         except ScreenStackError:
             return True
         if screen._callbacks or not self._focus_placed(screen):
@@ -167,7 +166,7 @@ class AppKeys(App):
         if (
             screen.focused is not None
             or waited >= HOLD_KEYS_FOR
-            or (screen.is_mounted and not self._auto_field(screen))
+            or (screen.is_mounted and not _auto_field(screen))
         ):
             self._focus_wanted_since = None
             return True
@@ -176,55 +175,29 @@ class AppKeys(App):
     async def _app_key_now(self, event: events.Key) -> bool:
         """Run the app's own binding of `event` at once, when nothing closer to the focus takes that key and no
         text field has the focus; True when it ran."""
-        focused = self.focused
-        if _is_text_field(focused):
+        app = self._app
+        if _is_text_field(app.focused):
             return False  # a letter typed in a field is text; in a list (a Select's too) it searches
         try:
-            active = self.screen.active_bindings.get(event.key)
+            active = app.screen.active_bindings.get(event.key)
         except NoScreen:
             return False
-        if active is None or active.node is not self or not active.enabled:
+        if active is None or active.node is not app or not active.enabled:
             return False
         event.stop()
         event.prevent_default()
-        before = self.screen
-        await self.run_action(active.binding.action, self)
-        screen = self.screen
+        before = app.screen
+        await app.run_action(active.binding.action, app)
+        screen = app.screen
         if screen is not before and screen.focused is None and screen.AUTO_FOCUS:
             self._focus_wanted_since = time.monotonic()  # the next keys wait for its field (`focus_placed`)
         return True
 
-    @staticmethod
-    def _auto_field(screen: Screen) -> bool:
-        selector = screen.AUTO_FOCUS
-        return bool(selector) and any(w.focusable for w in screen.query(selector))
-
-    async def focus_placed(self) -> None:
+    def focus_placed(self) -> None:
         """A widget took the focus: the keys waiting for a new screen's field may go to it now."""
         self._focus_wanted_since = None
 
-    def action_show_keys(self) -> None:
-        """The help overlay: every key of the screen shown (and its focused widget) and of the app."""
-        from rankterm.tui.dialogs.help import KeysScreen
 
-        if not isinstance(self.screen, KeysScreen):
-            self.push_screen(KeysScreen(self.screen))
-
-    def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
-        """Every key of the screen, its focused widget and the app that a rankterm class declares, named with
-        its keys ("Next page (] or pgdn)"), as `dialogs.help` reads them; Textual's own Theme, Quit and Keys
-        give way to ours (which say their keys)."""
-        from rankterm.tui.dialogs.help import palette_entries
-
-        entries = [e for e in palette_entries(screen) if e.action not in _NOT_IN_PALETTE]
-        ours = {e.action for e in entries if e.node is self}
-        replaced = {"Theme": "change_theme", "Quit": "quit", "Keys": "show_keys"}
-        for command in super().get_system_commands(screen):
-            if replaced.get(str(command.title)) not in ours:
-                yield command
-        for entry in entries:
-
-            async def run(action: str = entry.action, node=entry.node) -> None:
-                await self.run_action(action, node)
-
-            yield SystemCommand(f"{entry.description} ({' or '.join(entry.keys)})", "", run)
+def _auto_field(screen: Screen) -> bool:
+    selector = screen.AUTO_FOCUS
+    return bool(selector) and any(w.focusable for w in screen.query(selector))

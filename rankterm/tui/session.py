@@ -1,0 +1,81 @@
+"""`Session`: one open service and what this seat holds of it: the client, the outbox runner that sends through
+it, and who played last. The app opens one per service (`RanktermApp.open_client`) and drops it whole when
+another is opened, so nothing of one group's service outlives it.
+
+    session = self.session                       # on a screen (`RanktermScreen.session`; NoClient when none)
+    games = await session.client.games()
+    ghosts = session.outbox.ghosts()             # the outbox of this service (`OutboxRunner`)
+    recent = await session.player_recency()      # {player id: Recent}: one request per service
+
+What happens on screen when the group changes (`group_changed`), a send and its retries (`resume_sending`)
+and the status line stay the app's: a session holds no timer and no reactive state.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from typing import TYPE_CHECKING
+
+from rankterm.wire.errors import RanktermError
+
+if TYPE_CHECKING:  # the service layer is imported when a service is opened, not at start
+    from rankterm.client.client import RankingClient
+    from rankterm.outbox.outcome import BatchOutcome
+    from rankterm.tui.outbox_runner import OutboxRunner
+    from rankterm.tui.recency import Recent
+    from rankterm.wire.models import NewMatch
+
+
+class Session:
+    """The open service: its `client`, its `outbox`, whether it is the demo group, the profile it came from."""
+
+    def __init__(
+        self, client: RankingClient, outbox: OutboxRunner, *, demo: bool, profile_name: str | None
+    ) -> None:
+        self.client = client
+        self.outbox = outbox
+        self.demo = demo
+        self.profile_name = profile_name
+        """The profile the client was made from (None: the demo group, or a client given without one)."""
+        self._recency: dict[str, Recent] | None = None
+        self._recency_lock = asyncio.Lock()
+
+    @property
+    def name(self) -> str:
+        """What the app's sub title calls the service: "demo group", the profile's name, else its address."""
+        return "demo group" if self.demo else self.profile_name or self.client.base_url
+
+    async def player_recency(self) -> dict[str, Recent]:
+        """Each player's last match among the newest page of matches: read once (one request), again after
+        the group changed; empty when it cannot be read (the pickers then order by name)."""
+        from rankterm.tui.recency import recent_play
+
+        async with self._recency_lock:
+            if self._recency is None:
+                try:
+                    page = await self.client.matches_page(1)
+                except RanktermError:
+                    return {}
+                self._recency = recent_play(page.data)
+            return self._recency
+
+    def forget_recency(self) -> None:
+        """Who played last is read again by the next picker (a match was recorded, the group changed)."""
+        self._recency = None
+
+    def group_changed(self) -> None:
+        """The lists a write touches are read from the service next time, and who played last too."""
+        self.client.invalidate("games", "subsets", "players")
+        self._recency = None
+
+    async def record(self, matches: list[NewMatch]) -> BatchOutcome:
+        """Put `matches` in the outbox and send what is pending (`OutboxRunner.record`)."""
+        self._recency = None  # the next picker reads who played last again
+        return await self.outbox.record(matches)
+
+    async def close(self) -> None:
+        """Stop the outbox's timers and close the client; closing on the way out never raises."""
+        self.outbox.close()
+        with contextlib.suppress(Exception):
+            await self.client.aclose()
