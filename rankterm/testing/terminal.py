@@ -37,7 +37,7 @@ def room_env(tmp: Path, url: str, key: str, secret: str, **extra: str) -> dict[s
         f'default_profile = "room"\n\n[profiles.room]\nbase_url = "{url}"\nkey = "{key}"\nsecret = "{secret}"\n',
         encoding="utf-8",
     )
-    env = {k: v for k, v in os.environ.items() if k in ("PATH", "HOME", "LANG", "LC_ALL", "PYTHONPATH")}
+    env = {k: v for k, v in os.environ.items() if k in ("PATH", "HOME", "LANG", "LC_ALL", "TZ", "PYTHONPATH")}
     env.update(
         TERM="xterm-256color",
         RANKTERM_CONFIG=str(config),

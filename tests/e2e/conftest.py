@@ -15,6 +15,9 @@ the server, closes the store, opens a new `Store` on the same database and serve
 the socket). Store, app and clients share a
 settable `Clock`, so token expiry and quota buckets are decided by the test, not by the wall clock.
 
+Every test runs in UTC (`TZ=UTC`, `tests.seat_env.utc_seat`), as the TUI's and the command line's do: a seat
+shows times in this machine's zone, so what a test reads must not depend on the machine.
+
 Every client made with `Service.client` carries a `Recorder` (httpx event hooks) that keeps what went over
 the wire: method, path, query, Authorization header, body and status, in order.
 """
@@ -47,7 +50,7 @@ from rankterm.tui.app import RanktermApp
 from rankterm.wire.ids import service_scope
 from rankterm.wire.models import Game, NewFaction, NewMatch, Player, RankingRow, RankingsPage, Weight
 from tests.conftest import postgres_url
-from tests.seat_env import use_home
+from tests.seat_env import use_home, utc_seat  # noqa: F401  (utc_seat, autouse: every e2e test runs in UTC)
 from tests.server.pg_cluster import cluster
 
 TRANSPORTS = ("asgi", "socket")
