@@ -194,14 +194,13 @@ async def h2h_command(client: RankingClient, args: argparse.Namespace) -> int:
 
 
 async def game_command(client: RankingClient, args: argparse.Namespace) -> int:
-    from rankterm.stats.compact import game_matches
+    from rankterm.stats.compact import held_game_figures
     from rankterm.stats.documents import game_document
-    from rankterm.stats.figures import game_figures
     from rankterm.stats.lookup import find_game
 
     await _synced(client)
     game = find_game(await client.games(), args.game)
-    g = game_figures(game_matches(client, game.id), game.id)
+    g = held_game_figures(client, game.id)
     if args.format == "json":
         emit_json(game_document(g))
         return EXIT_OK

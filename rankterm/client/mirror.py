@@ -23,8 +23,8 @@ What it holds:
   without players: faction index, rank, bot flag, player id and the two names a label is made of), kept by
   triggers on `matches`, so every write of the held matches (an append, a full read, a rewrite from a
   backdated match) rewrites them in the same transaction. A page is read from them by player, game or date
-  (`stat_rows`) without a match's JSON being parsed. A file of schema 1 gets them filled from its held
-  matches once.
+  (`stat_rows`, `stat_game`) without a match's JSON being parsed. A file without them (schema 1), or with
+  rows of another shape (`STATS_SHAPE`), gets them made from its held matches once.
 
 One file per scope (base URL + key, hashed into the file name: `config.mirror_path`) rather than a scope
 column: a profile's mirror can be deleted, or found corrupt and replaced, without touching another group's,
@@ -55,6 +55,9 @@ log = logging.getLogger(__name__)
 SCHEMA_VERSION = 2
 UPGRADABLE = frozenset({1})
 """Schemas whose files are kept and brought to `SCHEMA_VERSION` (what they lack is created and filled)."""
+STATS_SHAPE = 2
+"""The shape of the stats rows (`_STATS_SCHEMA`): a file that holds another shape (or none) has them made
+again from its held matches when opened, whatever its schema version."""
 LISTS = ("games", "players", "subsets")
 LAST = -1
 """The `match` key of rankings pages read for the latest match (`rankings/last`)."""
@@ -107,16 +110,14 @@ _BOT = _stat_flag("f.value->'bot'")
 
 def _stat_inserts(number: str, body: str, source: str = "") -> str:
     """SQL inserting the stats rows of the matches (`number`, JSON `body`) read from `source` (a trigger's
-    NEW when empty). Lenient as the wire models are (ids and names that are numbers become text, a faction's
-    one player may come as an object); nothing here can fail, whatever a body holds."""
+    NEW when empty): the seats first, then the match with what its factions make (how many, the best rank,
+    how many factions and bot factions share it, whether every faction could be read). Lenient as the wire
+    models are (ids and names that are numbers become text, a faction's one player may come as an object);
+    nothing here can fail, whatever a body holds."""
     valid = f"json_valid({body})"
+    one_per_faction = f"FROM stat_seats WHERE number = {number} AND seat <= 0"
+    best = f"(SELECT min(rank) {one_per_faction})"
     return f"""
-    INSERT OR REPLACE INTO stat_matches (number, id, external_id, date, game_id, game_name)
-    SELECT {number}, coalesce({body}->>'$.id', ''), coalesce({body}->>'$.externalId', ''),
-           coalesce({body}->>'$.date', ''),
-           CASE WHEN json_type({body}, '$.game') = 'object' THEN CAST({body}->>'$.game.id' AS INTEGER) END,
-           coalesce({body}->>'$.game.name', '')
-    FROM {source or "(SELECT 1)"} WHERE {valid};
     INSERT OR REPLACE INTO stat_seats (number, faction, seat, rank, bot, player, display_name, username)
     SELECT {number}, f.key, coalesce(p.key, -1), CAST(f.value->>'rank' AS INTEGER), {_BOT},
            CASE WHEN p.type = 'object' THEN coalesce(p.value->>'id', '') END,
@@ -130,6 +131,22 @@ def _stat_inserts(number: str, body: str, source: str = "") -> str:
              ELSE '[]' END
     ) AS p
     WHERE json_type({body}, '$.factions') = 'array' AND f.type = 'object';
+    INSERT OR REPLACE INTO stat_matches (
+        number, id, external_id, date, game_id, game_name, factions, best, at_best, bots, bot_at_best, readable
+    )
+    SELECT {number}, coalesce({body}->>'$.id', ''), coalesce({body}->>'$.externalId', ''),
+           coalesce({body}->>'$.date', ''),
+           CASE WHEN json_type({body}, '$.game') = 'object' THEN CAST({body}->>'$.game.id' AS INTEGER) END,
+           coalesce({body}->>'$.game.name', ''),
+           (SELECT count(*) {one_per_faction}),
+           {best},
+           (SELECT count(*) {one_per_faction} AND rank = {best}),
+           (SELECT count(*) {one_per_faction} AND bot),
+           (SELECT count(*) {one_per_faction} AND bot AND rank = {best}),
+           CASE WHEN json_type({body}, '$.factions') IS NULL THEN 1
+                WHEN json_type({body}, '$.factions') != 'array' THEN 0
+                ELSE (SELECT count(rank) {one_per_faction}) = json_array_length({body}, '$.factions') END
+    FROM {source or "(SELECT 1)"} WHERE {valid};
     """
 
 
@@ -140,7 +157,13 @@ CREATE TABLE IF NOT EXISTS stat_matches (
     external_id TEXT,
     date TEXT,
     game_id INTEGER,
-    game_name TEXT
+    game_name TEXT,
+    factions INTEGER,
+    best INTEGER,
+    at_best INTEGER,
+    bots INTEGER,
+    bot_at_best INTEGER,
+    readable INTEGER
 );
 CREATE INDEX IF NOT EXISTS stat_matches_by_game ON stat_matches (game_id);
 CREATE INDEX IF NOT EXISTS stat_matches_by_date ON stat_matches (date);
@@ -171,6 +194,14 @@ CREATE TRIGGER IF NOT EXISTS stat_rows_dropped AFTER DELETE ON matches BEGIN
 END;
 """
 """The stats rows (see the module docstring), created beside `_SCHEMA` and kept by triggers on `matches`."""
+
+_STATS_DROP = """
+DROP TRIGGER IF EXISTS stat_rows_added;
+DROP TRIGGER IF EXISTS stat_rows_changed;
+DROP TRIGGER IF EXISTS stat_rows_dropped;
+DROP TABLE IF EXISTS stat_matches;
+DROP TABLE IF EXISTS stat_seats;
+"""
 
 _STATS_FILL = _stat_inserts("m.number", "m.body", "matches AS m")
 """Fill the stats rows from every held match (a file of an older schema, once)."""
@@ -233,10 +264,13 @@ class Mirror:
         return db
 
     def _init(self, db: sqlite3.Connection) -> sqlite3.Connection:
-        had_stats = db.execute("SELECT 1 FROM sqlite_master WHERE name = 'stat_seats'").fetchone() is not None
         db.executescript(_SCHEMA)
-        if not had_stats:  # a new file, or one of an older schema: its held matches fill the stats rows
-            db.executescript(f"BEGIN IMMEDIATE; {_STATS_SCHEMA} {_STATS_FILL} COMMIT;")
+        shape = db.execute("SELECT value FROM meta WHERE key = 'stats'").fetchone()
+        if shape is None or shape[0] != str(STATS_SHAPE):  # new, older, or of other stats rows: made again
+            db.executescript(
+                f"BEGIN IMMEDIATE; {_STATS_DROP} {_STATS_SCHEMA} {_STATS_FILL}"
+                f" INSERT OR REPLACE INTO meta VALUES ('stats', '{STATS_SHAPE}'); COMMIT;"
+            )
         db.execute("INSERT OR REPLACE INTO meta VALUES ('scope', ?)", (self.scope,))
         return db
 
@@ -806,7 +840,7 @@ class Mirror:
         sql = (
             "SELECT m.number, m.id, m.external_id, m.date, m.game_id, m.game_name, s.faction, s.seat, s.rank, s.bot, s.player,"
             " s.display_name, s.username FROM stat_matches AS m JOIN stat_seats AS s ON s.number = m.number"
-            " WHERE 1"
+            " WHERE m.readable"
         )
         args: list[Any] = []
         if player is not None:
@@ -822,6 +856,40 @@ class Mirror:
             sql, args = sql + " AND m.number > ?", [*args, after]
         sql += " ORDER BY m.number, s.faction, s.seat"
         return self._guard(lambda: self._db.execute(sql, args).fetchall(), [])
+
+    def stat_game(self, game_id: int) -> tuple[tuple[Any, ...], list[tuple[Any, ...]]]:
+        """One game's held matches whose every faction could be read, from the stats rows: (how many, their
+        factions, how many with a bot faction, how many a bot faction won alone at the best rank, the game's
+        name in the newest by number, the first and the last date in the order played), and the seats of every
+        player of a faction that is not a bot's: (player id, display name, username, match number, 1 when
+        their faction is alone at the best rank), in the order played (date, number), then faction and seat."""
+        where = "FROM stat_matches WHERE game_id = ? AND readable"
+
+        def read() -> tuple[tuple[Any, ...], list[tuple[Any, ...]]]:
+            counts = self._db.execute(
+                "SELECT count(*), coalesce(sum(factions), 0), coalesce(sum(bots > 0), 0),"
+                f" coalesce(sum(at_best = 1 AND bot_at_best = 1), 0) {where}",
+                (game_id,),
+            ).fetchone()
+            ends = [
+                self._db.execute(sql, (game_id,)).fetchone()
+                for sql in (
+                    f"SELECT game_name {where} ORDER BY number DESC LIMIT 1",
+                    f"SELECT date {where} ORDER BY date, number LIMIT 1",
+                    f"SELECT date {where} ORDER BY date DESC, number DESC LIMIT 1",
+                )
+            ]
+            seats = self._db.execute(
+                "SELECT s.player, s.display_name, s.username, m.number, s.rank = m.best AND m.at_best = 1"
+                " FROM stat_matches AS m JOIN stat_seats AS s ON s.number = m.number"
+                " WHERE m.game_id = ? AND m.readable AND s.player IS NOT NULL"
+                " ORDER BY m.date, m.number, s.faction, s.seat",
+                (game_id,),
+            ).fetchall()
+            return (*counts, *(end[0] if end else None for end in ends)), seats
+
+        nothing: tuple[tuple[Any, ...], list[tuple[Any, ...]]] = ((0, 0, 0, 0, None, None, None), [])
+        return self._guard(read, nothing)
 
     # ------------------------------------------------------------------ rankings pages
 

@@ -19,6 +19,7 @@ from collections.abc import Callable, Iterable
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any, NamedTuple
 
+from rankterm.stats.results import GameFigures, Streak, Tally
 from rankterm.stats.rules import faction_of
 from rankterm.wire.localtime import parse_wire_date
 from rankterm.wire.models import DATE_FORMAT
@@ -99,6 +100,86 @@ def matches_since(client: RankingClient, since: datetime) -> list[CompactMatch]:
     start = utc.strftime(DATE_FORMAT)
     matches = _read(client, ("since", start), lambda: client.mirror.stat_rows(since=start))
     return [m for m in matches if m.date >= start]
+
+
+_games: weakref.WeakKeyDictionary[RankingClient, dict[tuple[Any, ...], GameFigures]] = (
+    weakref.WeakKeyDictionary()
+)
+
+
+def held_game_figures(client: RankingClient, game_id: int) -> GameFigures:
+    """`figures.game_figures` over the held matches of one game, computed from the stats rows: the counts in
+    SQL, each player's wins and streaks from their seats in the order played (no match built); no request."""
+    key = (*client.mirror.matches_key(), client.display_safe, game_id)
+    memo = _games.setdefault(client, {})
+    if key not in memo:
+        if len(memo) >= _KEPT:
+            memo.pop(next(iter(memo)))
+        memo[key] = game_figures_of(*client.mirror.stat_game(game_id), game_id, safe=client.display_safe)
+    return memo[key]
+
+
+def game_figures_of(
+    counts: tuple[Any, ...], seats: Iterable[tuple[Any, ...]], game_id: int, *, safe: bool = False
+) -> GameFigures:
+    """A game's figures from `Mirror.stat_game`'s counts and seats (the rules of `figures.game_figures`)."""
+    played, factions, bot_matches, bot_wins, name, first_date, last_date = counts
+    shown = display_safe if safe else str
+    labels: dict[tuple[str, str, str], str] = {}
+    names: dict[str, str] = {}
+    wins: dict[str, int] = {}
+    counted: dict[str, int] = {}  # player -> their matches so far
+    last: dict[str, int] = {}  # player -> number of their latest match so far
+    run: dict[str, tuple[int, int]] = {}  # player -> (wins in a row up to now, first match of the run)
+    best: dict[str, tuple[int, int, int, int]] = {}  # player -> (length, first, last, position of last)
+    position, number = -1, None
+    for pid, dn, un, n, won in seats:
+        if n != number:
+            position, number = position + 1, n
+        who = (pid, dn or "", un or "")
+        label = labels.get(who)
+        if label is None:
+            label = labels[who] = (
+                (shown(who[1]) if who[1] else "") or (shown(who[2]) if who[2] else "") or pid
+            )
+        names[pid] = label
+        if last.get(pid) == n:
+            continue  # one player in two factions: counted once
+        last[pid] = n
+        counted[pid] = counted.get(pid, 0) + 1
+        if won:
+            wins[pid] = wins.get(pid, 0) + 1
+            length, start = run.get(pid, (0, n))
+            length, start = length + 1, start if length else n
+            run[pid] = (length, start)
+            if length > best.get(pid, (0,))[0]:
+                best[pid] = (length, start, n, position)
+        else:
+            run[pid] = (0, n)
+    tallies = [Tally(q, names[q], wins.get(q, 0), counted[q]) for q in counted]
+    top = min(
+        (t for t in tallies if t.wins > 0),
+        key=lambda t: (-t.wins, -(t.win_rate or 0.0), t.played, t.name.casefold(), t.player_id),
+        default=None,
+    )
+    streak = min(
+        ((Streak(q, names[q], b[0], b[1], b[2]), b[3]) for q, b in best.items()),
+        key=lambda s: (-s[0].length, s[1], s[0].player_id),
+        default=None,
+    )
+    return GameFigures(
+        game_id=game_id,
+        name=shown(name) if name else "",
+        played=played,
+        players=len(counted),
+        average_factions=factions / played if played else None,
+        bot_matches=bot_matches,
+        bot_wins=bot_wins,
+        top_winner=top,
+        longest_streak=streak[0] if streak is not None else None,
+        first_date=shown(first_date) if first_date is not None else None,
+        last_date=shown(last_date) if last_date is not None else None,
+    )
 
 
 def compact_matches(rows: Iterable[tuple[Any, ...]], *, safe: bool = False) -> list[CompactMatch]:

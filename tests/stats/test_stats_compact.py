@@ -106,8 +106,9 @@ def parsed(bodies: list[dict[str, Any]], safe: bool) -> list[Match]:
     return [Match.model_validate(b, context=DISPLAY_SAFE if safe else None) for b in bodies]
 
 
-def compare_everything(matches: list[Match], rows: Any, safe: bool) -> None:
+def compare_everything(matches: list[Match], mirror: Mirror, safe: bool) -> None:
     """Every page's figures from the compact rows against the same figures over the parsed matches."""
+    rows = mirror.stat_rows
     people = sorted({str(p.id) for m in matches for f in m.factions if not f.bot for p in f.players} | {"x"})
     for a in people:
         mine = compact.compact_matches(rows(player=a), safe=safe)
@@ -121,9 +122,9 @@ def compare_everything(matches: list[Match], rows: Any, safe: bool) -> None:
             if b != a:
                 assert head_to_head(mine, a, b) == head_to_head(matches, a, b)
     for game in {m.game.id for m in matches if m.game is not None} | {99}:
-        assert game_figures(compact.compact_matches(rows(game_id=game), safe=safe), game) == game_figures(
-            matches, game
-        )
+        expected = game_figures(matches, game)
+        assert game_figures(compact.compact_matches(rows(game_id=game), safe=safe), game) == expected
+        assert compact.game_figures_of(*mirror.stat_game(game), game, safe=safe) == expected
     for day in (0, 7, 21):
         since = datetime(2026, 1, 1) + timedelta(days=day)
         evening = compact.compact_matches(rows(since=since.strftime("%Y-%m-%d %H:%M:%S")), safe=safe)
@@ -134,7 +135,7 @@ def compare_everything(matches: list[Match], rows: Any, safe: bool) -> None:
 @given(groups(), st.booleans())
 def test_the_compact_rows_give_the_figures_of_the_parsed_matches(bodies, safe):
     mirror = held(bodies)
-    compare_everything(parsed(bodies, safe), mirror.stat_rows, safe)
+    compare_everything(parsed(bodies, safe), mirror, safe)
 
 
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -145,13 +146,13 @@ def test_matches_written_again_leave_no_stale_rows(first, second):
     mirror = held(first)
     mirror.stage_matches([(b["number"], None, dumps(b)) for b in second], first=True)
     mirror.replace_matches_with_staged()
-    compare_everything(parsed(second, False), mirror.stat_rows, False)
+    compare_everything(parsed(second, False), mirror, False)
     if second:
         cut = second[len(second) // 2]["number"]
         rest = [{**b, "id": f"again{b['number']}"} for b in reversed(first) if b["number"] >= cut]
         mirror.rewrite_matches_from(cut, [(b["number"], None, dumps(b)) for b in rest])
         now = [b for b in second if b["number"] < cut] + sorted(rest, key=lambda b: b["number"])
-        compare_everything(parsed(now, False), mirror.stat_rows, False)
+        compare_everything(parsed(now, False), mirror, False)
 
 
 def test_a_match_whose_rank_cannot_be_read_is_left_out_as_parsing_leaves_it_out():
@@ -184,6 +185,7 @@ async def test_the_demo_groups_pages_are_the_same_from_the_compact_rows(demo_cli
                 assert head_to_head(mine, a, b) == head_to_head(matches, a, b)
     for game in {m.game.id for m in matches if m.game is not None}:
         assert game_figures(compact.game_matches(demo_client, game), game) == game_figures(matches, game)
+        assert compact.held_game_figures(demo_client, game) == game_figures(matches, game)
     since = datetime.strptime(matches[-40].date, "%Y-%m-%d %H:%M:%S")
     assert tonight(compact.matches_since(demo_client, since), since) == tonight(matches, since)
 
@@ -214,13 +216,14 @@ async def test_a_backdated_match_rewrites_the_compact_rows(demo_client):
     now = player_figures(mine, ada)
     assert now == player_figures(after_sync, ada) and now.played == before.played + 1
     assert head_to_head(mine, ada, ben) == head_to_head(after_sync, ada, ben)
-    assert game_figures(compact.game_matches(demo_client, game.id), game.id) == game_figures(
-        after_sync, game.id
-    )
+    expected = game_figures(after_sync, game.id)
+    assert game_figures(compact.game_matches(demo_client, game.id), game.id) == expected
+    assert compact.held_game_figures(demo_client, game.id) == expected
     assert demo_client.mirror.stat_rows() == sorted(demo_client.mirror.stat_rows())  # one row per seat
 
 
-def test_a_mirror_file_of_the_schema_before_is_kept_and_its_compact_rows_filled(tmp_path):
+@pytest.mark.parametrize("held", ["schema 1", "other stats rows"])
+def test_a_mirror_file_without_these_compact_rows_is_kept_and_its_rows_made(tmp_path, held):
     path = tmp_path / "mirror.db"
     bodies = [
         {"number": n, "date": f"2026-01-0{n} 20:00:00", "game": {"id": 1, "name": "G"},
@@ -230,16 +233,22 @@ def test_a_mirror_file_of_the_schema_before_is_kept_and_its_compact_rows_filled(
     mirror = Mirror(path, "scope")
     mirror.put_matches([(b["number"], "1", b) for b in bodies])
     mirror.close()
-    with sqlite3.connect(path) as db:  # as the release before left it: no compact rows, schema 1
+    with sqlite3.connect(path) as db:  # as the release before left it (no compact rows), or an earlier shape
         for kind, name in db.execute(
             "SELECT type, name FROM sqlite_master WHERE name LIKE 'stat%'"
         ).fetchall():
             if kind in ("table", "trigger"):
                 db.execute(f"DROP {kind} IF EXISTS {name}")
-        db.execute("PRAGMA user_version = 1")
+        if held == "schema 1":
+            db.execute("DELETE FROM meta WHERE key = 'stats'")
+            db.execute("PRAGMA user_version = 1")
+        else:
+            db.execute("CREATE TABLE stat_matches (number INTEGER PRIMARY KEY, date TEXT)")
+            db.execute("UPDATE meta SET value = '1' WHERE key = 'stats'")
     again = Mirror(path, "scope")
     assert again.problem is None and again.match_numbers() == (3, 3)
     assert player_figures(compact.compact_matches(again.stat_rows(player="a")), "a") == player_figures(
         parsed(bodies, False), "a"
     )
+    assert compact.game_figures_of(*again.stat_game(1), 1) == game_figures(parsed(bodies, False), 1)
     again.close()
