@@ -75,6 +75,12 @@ def subset_id(text: str) -> str:
     return value
 
 
+def check_port(port: int) -> None:
+    """Refuse a `--port` no socket can have (0: any free one)."""
+    if not 0 <= port <= 65535:
+        raise RanktermError(f"--port must be between 0 and 65535, not {port}.")
+
+
 def profile_name(args: argparse.Namespace) -> str | None:
     """The profile asked for, after the command or before it (`rankterm --profile P games`)."""
     return getattr(args, "command_profile", None) or getattr(args, "profile", None)

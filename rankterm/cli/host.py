@@ -25,8 +25,8 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from rankterm.cli.common import profile_name
-from rankterm.cli.web import LOCKOUT_SECONDS, WRONG_LIMIT, new_join_code, seat_command
+from rankterm.cli.common import check_port, profile_name
+from rankterm.cli.web import new_join_code, seat_command
 from rankterm.wire.errors import RanktermError
 
 if TYPE_CHECKING:
@@ -96,8 +96,7 @@ def build_settings(args: argparse.Namespace) -> tuple[HostSettings, str | None]:
     from rankterm.host.server import HostSettings
     from rankterm.server.addresses import is_loopback
 
-    if not 0 <= args.port <= 65535:
-        raise RanktermError(f"--port must be between 0 and 65535, not {args.port}.")
+    check_port(args.port)
     if args.max_seats < 1:
         raise RanktermError(f"--max-seats must be 1 or more, not {args.max_seats}.")
     profile = served_profile(args)
@@ -117,9 +116,7 @@ def build_settings(args: argparse.Namespace) -> tuple[HostSettings, str | None]:
         code = None
     else:
         code = new_join_code()
-    guard = None
-    if code is not None:
-        guard = JoinCodeGuard(code, wrong_limit=WRONG_LIMIT, lockout_seconds=LOCKOUT_SECONDS)
+    guard = None if code is None else JoinCodeGuard(code)
     app, board = seat_argvs(demo=args.demo, profile=profile)
     title = "the demo group" if args.demo else f"profile {profile}"
     env = dict(os.environ)

@@ -11,7 +11,7 @@ module adds in front of it (an aiohttp middleware):
 - **A join code** whenever the app is reachable from other machines (`--host` other than loopback), or
   when `--join-code` sets one: a browser types it once (or opens the printed link with `?code=`) and gets a
   session cookie (HttpOnly, SameSite=Strict). Five wrong codes from one address lock that address out for
-  ten minutes. Without the code nothing but the join page is served: nobody on the café Wi-Fi records into
+  ten minutes (`rankterm.host.guard`, the rule `rankterm host` keeps too). Without the code nothing but the join page is served: nobody on the café Wi-Fi records into
   your league.
 - **Same-origin websockets**: the websocket that drives the app must come from the page this server served
   (its Origin is this server's host), so a web page elsewhere cannot drive a seat through the browser of
@@ -23,14 +23,12 @@ module adds in front of it (an aiohttp middleware):
 from __future__ import annotations
 
 import argparse
-import hmac
 import secrets
 import shlex
 import sys
-import time
 from typing import TYPE_CHECKING, Any
 
-from rankterm.wire.errors import RanktermError
+from rankterm.cli.common import check_port
 
 if TYPE_CHECKING:
     from aiohttp import web
@@ -39,7 +37,6 @@ ORDER = 40
 
 SESSION_COOKIE = "rankterm_seat"
 CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I: read aloud across a table
-WRONG_LIMIT, LOCKOUT_SECONDS = 5, 600
 
 JOIN_PAGE = """<!DOCTYPE html>
 <html><head><meta charset="utf-8"><title>rankterm · join</title>
@@ -95,8 +92,7 @@ def run(args: argparse.Namespace) -> int:
         from rankterm.config import load_config
 
         profile = load_config().chosen_profile(profile).name
-    if args.port < 0 or args.port > 65535:
-        raise RanktermError(f"--port must be between 0 and 65535, not {args.port}.")
+    check_port(args.port)
     from rankterm.server.addresses import is_loopback  # here: the command line alone loads no server code
 
     code = args.join_code or (None if is_loopback(args.host) else new_join_code())
@@ -134,12 +130,14 @@ def seat_server(command: str, *, host: str, port: int, join_code: str | None, ti
     from aiohttp import web
     from textual_serve.server import Server
 
+    from rankterm.host.guard import JoinCodeGuard
+
     class SeatServer(Server):
         def __init__(self) -> None:
             super().__init__(command, host=host, port=port, title=title)
             self.join_code = join_code
+            self.guard = None if join_code is None else JoinCodeGuard(join_code)
             self.sessions: set[str] = set()
-            self.wrong: dict[str, list[float]] = {}
 
         def initialize_logging(self) -> None:
             """textual-serve's Rich log handler is left out: one plain line per start is said instead."""
@@ -151,24 +149,21 @@ def seat_server(command: str, *, host: str, port: int, join_code: str | None, ti
 
         async def _make_app(self) -> web.Application:
             app = await super()._make_app()
-            app.middlewares.append(self.guard)
+            app.middlewares.append(self.let_in)
             app.router.add_post("/join", self.handle_join)
             return app
 
         # -------------------------------------------------------------- who may come in
 
-        def _locked(self, peer: str) -> bool:
-            now = time.monotonic()
-            recent = [t for t in self.wrong.get(peer, []) if now - t < LOCKOUT_SECONDS]
-            self.wrong[peer] = recent
-            return len(recent) >= WRONG_LIMIT
-
-        def _code_ok(self, peer: str, given: str) -> bool:
-            assert self.join_code is not None
-            ok = hmac.compare_digest(given.strip().upper().encode(), self.join_code.upper().encode())
-            if not ok:
-                self.wrong.setdefault(peer, []).append(time.monotonic())
-            return ok
+        def _by_code(self, request: web.Request, given: object) -> web.Response:
+            """Admit the browser of `request` when `given` is the code, unless its address is locked out."""
+            assert self.guard is not None
+            peer = request.remote or "?"
+            if self.guard.locked(peer):
+                return self._join_page("Too many wrong codes: wait ten minutes.", status=429)
+            if isinstance(given, str) and self.guard.try_code(peer, given):
+                return self._admit("/")
+            return self._join_page("That is not the code.", status=403)
 
         def _admit(self, location: str) -> web.Response:
             token = secrets.token_urlsafe(24)
@@ -182,32 +177,20 @@ def seat_server(command: str, *, host: str, port: int, join_code: str | None, ti
             return web.Response(text=JOIN_PAGE.format(error=shown), content_type="text/html", status=status)
 
         async def handle_join(self, request: web.Request) -> web.StreamResponse:
-            if self.join_code is None:
+            if self.guard is None:
                 raise web.HTTPSeeOther("/")
-            peer = request.remote or "?"
-            if self._locked(peer):
-                return self._join_page("Too many wrong codes: wait ten minutes.", status=429)
-            form = await request.post()
-            given = form.get("code")
-            if isinstance(given, str) and self._code_ok(peer, given):
-                return self._admit("/")
-            return self._join_page("That is not the code.", status=403)
+            return self._by_code(request, (await request.post()).get("code"))
 
         @web.middleware
-        async def guard(self, request: web.Request, handler: Any) -> web.StreamResponse:
+        async def let_in(self, request: web.Request, handler: Any) -> web.StreamResponse:
             if request.path == "/ws" and not _same_origin(request):
                 raise web.HTTPForbidden(text="The seat's websocket only answers the page this server serves.")
-            if self.join_code is None or request.path.startswith("/static/") or request.path == "/join":
+            if self.guard is None or request.path.startswith("/static/") or request.path == "/join":
                 return await handler(request)
             if request.cookies.get(SESSION_COOKIE) in self.sessions:
                 return await handler(request)
-            peer = request.remote or "?"
             if request.path == "/" and "code" in request.query:
-                if self._locked(peer):
-                    return self._join_page("Too many wrong codes: wait ten minutes.", status=429)
-                if self._code_ok(peer, request.query["code"]):
-                    return self._admit("/")
-                return self._join_page("That is not the code.", status=403)
+                return self._by_code(request, request.query["code"])
             if request.path == "/":
                 return self._join_page(status=401)
             raise web.HTTPForbidden(text="Join first: open / and type the code.")

@@ -1,12 +1,14 @@
-"""Who may join a `rankterm host` table by its join code: the code compared in constant time, typed as people
-type it (case and surrounding spaces aside), and an address that gave too many wrong codes locked out for a
-while (`rankterm web`'s rule: five wrong codes, ten minutes)."""
+"""Who may join by a join code, at a `rankterm host` table (SSH) or a `rankterm web` one (browsers): the code
+compared in constant time, typed as people type it (case and surrounding spaces aside), and an address that
+gave too many wrong codes locked out for a while (five wrong codes, ten minutes)."""
 
 from __future__ import annotations
 
 import hmac
 import time
 from collections.abc import Callable
+
+WRONG_LIMIT, LOCKOUT_SECONDS = 5, 600
 
 
 class JoinCodeGuard:
@@ -16,8 +18,8 @@ class JoinCodeGuard:
         self,
         code: str,
         *,
-        wrong_limit: int,
-        lockout_seconds: float,
+        wrong_limit: int = WRONG_LIMIT,
+        lockout_seconds: float = LOCKOUT_SECONDS,
         clock: Callable[[], float] = time.monotonic,
     ) -> None:
         self.code = code

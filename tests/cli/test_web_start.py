@@ -7,6 +7,7 @@ import asyncio
 
 import pytest
 
+import rankterm.cli
 from rankterm.cli.web import seat_server
 from rankterm.server import addresses
 from rankterm.server.addresses import Address
@@ -40,3 +41,8 @@ def test_every_address_of_this_machine_is_said_for_a_wildcard_and_the_code_link_
         " http://127.0.0.1:8765/ (Ctrl+C stops)"
     )
     assert code == "rankterm web: join code SEAT2345  (or open http://10.1.2.3:8765/?code=SEAT2345)"
+
+
+def test_a_port_no_socket_can_have_is_refused_in_one_sentence(capsys: pytest.CaptureFixture[str]) -> None:
+    assert rankterm.cli.main(["web", "--demo", "--port", "70000"]) == 2
+    assert capsys.readouterr().err == "rankterm: --port must be between 0 and 65535, not 70000.\n"

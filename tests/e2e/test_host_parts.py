@@ -13,8 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from rankterm.cli.web import LOCKOUT_SECONDS, WRONG_LIMIT
-from rankterm.host.guard import JoinCodeGuard
+from rankterm.host.guard import LOCKOUT_SECONDS, WRONG_LIMIT, JoinCodeGuard
 from rankterm.host.keys import fingerprint, host_key_path, load_or_make_host_key
 from rankterm.host.seat import Seat
 from rankterm.host.server import seat_env

@@ -1,0 +1,48 @@
+"""Who `rankterm web` lets in by its join code, served in-process (aiohttp's test server, no browser): the code as
+people type it, and an address that gave five wrong codes refused even the right one, by the form and by the
+link's `?code=` alike (the rule `rankterm host` keeps too: `rankterm.host.guard`)."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+
+import pytest
+from aiohttp.test_utils import TestClient, TestServer
+
+from rankterm.cli.web import SESSION_COOKIE, seat_server
+from rankterm.host.guard import WRONG_LIMIT
+
+CODE = "SEAT2345"
+
+
+@pytest.fixture
+async def browser() -> AsyncIterator[TestClient]:
+    server = seat_server("true", host="0.0.0.0", port=8765, join_code=CODE, title="rankterm demo")
+    client = TestClient(TestServer(await server._make_app()))
+    await client.start_server()
+    try:
+        yield client
+    finally:
+        await client.close()
+
+
+async def test_the_code_as_people_type_it_gives_a_session_cookie(browser: TestClient) -> None:
+    answer = await browser.post("/join", data={"code": f" {CODE.lower()} "}, allow_redirects=False)
+    assert answer.status == 303 and SESSION_COOKIE in answer.cookies
+
+
+async def test_an_address_that_gave_too_many_wrong_codes_is_refused_even_the_right_one(
+    browser: TestClient,
+) -> None:
+    for _ in range(WRONG_LIMIT - 1):
+        wrong = await browser.post("/join", data={"code": "NOPE"})
+        assert wrong.status == 403 and "not the code" in await wrong.text()
+    assert (await browser.get(f"/?code={CODE}", allow_redirects=False)).status == 303  # not yet
+    browser.session.cookie_jar.clear()
+    assert (await browser.get("/?code=NOPE")).status == 403
+    for refused in (
+        await browser.post("/join", data={"code": CODE}),
+        await browser.get(f"/?code={CODE}", allow_redirects=False),
+    ):
+        assert refused.status == 429 and "Too many wrong codes" in await refused.text()
+        assert SESSION_COOKIE not in refused.cookies
