@@ -25,22 +25,9 @@ import time
 from pathlib import Path
 
 from rankterm.testing.ssh import SshGuest, start_host
-from rankterm.testing.terminal import PtySeat
+from rankterm.testing.terminal import PtySeat, home_env
 
-ROOT = Path(__file__).resolve().parent.parent
 CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
-
-
-def environment(home: Path) -> dict[str, str]:
-    env = {k: v for k, v in os.environ.items() if k in ("PATH", "HOME", "LANG", "LC_ALL")}
-    env.update(
-        TERM="xterm-256color",
-        PYTHONPATH=str(ROOT),
-        RANKTERM_CONFIG=str(home / "config.toml"),
-        RANKTERM_CACHE_DIR=str(home / "cache"),
-        RANKTERM_DATA_DIR=str(home / "data"),
-    )
-    return env
 
 
 def rss_mib(pid: int) -> float:
@@ -122,7 +109,7 @@ def main() -> None:
     parser.add_argument("--rest", type=float, default=10.0)
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
-        env = environment(Path(tmp))
+        env = home_env(Path(tmp))
         env["RANKTERM_LIVE_EVERY"] = os.environ.get("RANKTERM_LIVE_EVERY", "5")
         print(
             f"load average before: {' '.join(f'{x:.2f}' for x in os.getloadavg())} ({os.cpu_count()} cores)"

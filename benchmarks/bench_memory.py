@@ -42,7 +42,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from rankterm.server.seed import DEMO_KEY, DEMO_SECRET  # noqa: E402
-from rankterm.testing.terminal import PtySeat, room_env  # noqa: E402
+from rankterm.testing.terminal import PtySeat, home_env, room_env  # noqa: E402
 
 SCREENS = (b"r", b"p", b"m")
 TARGETS = {"demo": 80.0, "remote": 60.0}
@@ -145,18 +145,6 @@ def wait_for_port(port: int, limit: float = 30.0) -> None:
     raise RuntimeError(f"`rankterm serve` did not listen on 127.0.0.1:{port}")
 
 
-def demo_env(tmp: Path) -> dict[str, str]:
-    env = {k: v for k, v in os.environ.items() if k in ("PATH", "HOME", "LANG", "LC_ALL")}
-    env.update(
-        TERM="xterm-256color",
-        PYTHONPATH=str(ROOT),
-        RANKTERM_CONFIG=str(tmp / "config.toml"),
-        RANKTERM_CACHE_DIR=str(tmp / "cache"),
-        RANKTERM_DATA_DIR=str(tmp / "data"),
-    )
-    return env
-
-
 def report(label: str, target: float, runs: list[dict[str, int]]) -> float:
     """Print the medians of `runs`; return the median VmRSS in MB."""
     rss = statistics.median(r["VmRSS"] for r in runs) * 1024
@@ -180,13 +168,13 @@ def main() -> int:
     )
     with tempfile.TemporaryDirectory() as name:
         tmp = Path(name)
-        minimal_runs = [measure_script(MINIMAL, demo_env(tmp / "minimal")) for _ in range(args.runs)]
+        minimal_runs = [measure_script(MINIMAL, home_env(tmp / "minimal")) for _ in range(args.runs)]
         report("a bare Textual app (one Static), for scale", 0.0, minimal_runs)
-        demo_runs = [measure(["demo"], demo_env(tmp / "demo")) for _ in range(args.runs)]
+        demo_runs = [measure(["demo"], home_env(tmp / "demo")) for _ in range(args.runs)]
         report("(a) rankterm demo", TARGETS["demo"], demo_runs)
 
         address = ["--host", "127.0.0.1", "--port", str(args.port)]
-        serve_env = {**demo_env(tmp / "serve"), "RANKTERM_DATA_DIR": str(tmp / "serve")}
+        serve_env = {**home_env(tmp / "serve"), "RANKTERM_DATA_DIR": str(tmp / "serve")}
         server = subprocess.Popen(
             [sys.executable, "-m", "rankterm", "serve", "--demo", "--db", str(tmp / "service.db"), *address],
             env=serve_env,

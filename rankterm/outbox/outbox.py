@@ -25,6 +25,7 @@ import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
+from typing import Any
 
 from rankterm.outbox.file import _SCHEMA, State, _dump_errors, _load_errors, _migrate
 from rankterm.outbox.ghost_names import GHOST_MARK, same_named
@@ -216,22 +217,22 @@ class Outbox:
 
     def entries(self, *states: State) -> list[Entry]:
         """Match entries in submission order, optionally only those in `states` (ghosts: `ghosts()`)."""
-        sql = f"SELECT {self._COLUMNS} FROM entries WHERE scope=? AND kind!=?"
-        args: list = [self.scope, GHOST]
-        if states:
-            sql += f" AND state IN ({','.join('?' * len(states))})"
-            args += [s.value for s in states]
-        return [self._row(r) for r in self._db.execute(sql + " ORDER BY seq", args)]
+        return [self._row(r) for r in self._in_order(self._COLUMNS, "kind!=?", [GHOST], states)]
 
     def queue(self, *states: State) -> list[Entry | GhostEntry]:
         """Matches and ghosts together, in submission order, optionally only those in `states`."""
-        sql = f"SELECT kind, {self._COLUMNS} FROM entries WHERE scope=?"
-        args: list = [self.scope]
+        rows = self._in_order(f"kind, {self._COLUMNS}", "1", [], states)
+        return [self._ghost(r[1:]) if r[0] == GHOST else self._row(r[1:]) for r in rows]
+
+    def _in_order(self, columns: str, where: str, args: list[Any], states: tuple[State, ...]) -> list[Any]:
+        """`columns` of this scope's entries where `where` holds (with `args`), in submission order; only those
+        in `states` when any are given."""
+        sql = f"SELECT {columns} FROM entries WHERE scope=? AND {where}"
         if states:
             sql += f" AND state IN ({','.join('?' * len(states))})"
-            args += [s.value for s in states]
-        rows = self._db.execute(sql + " ORDER BY seq", args).fetchall()
-        return [self._ghost(r[1:]) if r[0] == GHOST else self._row(r[1:]) for r in rows]
+        return self._db.execute(
+            sql + " ORDER BY seq", [self.scope, *args, *(s.value for s in states)]
+        ).fetchall()
 
     def counts(self) -> dict[State, int]:
         """How many entries (matches and ghosts) are in each state."""
@@ -387,12 +388,7 @@ class Outbox:
 
     def ghosts(self, *states: State) -> list[GhostEntry]:
         """Ghost entries in submission order, optionally only those in `states`."""
-        sql = f"SELECT {self._GHOST_COLUMNS} FROM entries WHERE scope=? AND kind=?"
-        args: list = [self.scope, GHOST]
-        if states:
-            sql += f" AND state IN ({','.join('?' * len(states))})"
-            args += [s.value for s in states]
-        return [self._ghost(r) for r in self._db.execute(sql + " ORDER BY seq", args)]
+        return [self._ghost(r) for r in self._in_order(self._GHOST_COLUMNS, "kind=?", [GHOST], states)]
 
     def mark_ghost_in_doubt(self, local_id: str, known_before: Iterable[str]) -> None:
         """Written (and synced) before the POST: the ghost may be made from now on."""

@@ -2,7 +2,7 @@
 
 For tests and benchmarks that must cross a real socket to catch what ASGITransport hides. Binds port 0
 (any free port) on loopback only, and stops when told (or when the `with` block of `serve_in_thread` ends).
-`start_serve` runs `rankterm serve` itself in its own process instead.
+`start_serve` runs `rankterm serve` itself in its own process instead; `end_process` ends such a process.
 """
 
 from __future__ import annotations
@@ -66,6 +66,16 @@ def serve_in_thread(app: Any, *, host: str = "127.0.0.1") -> Iterator[str]:
         yield server.base_url
     finally:
         server.stop()
+
+
+def end_process(proc: subprocess.Popen[Any], timeout: float = 10.0) -> None:
+    """Ask `proc` to end (SIGTERM), and kill it when it has not within `timeout` seconds."""
+    proc.terminate()
+    try:
+        proc.wait(timeout)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait()
 
 
 def start_serve(

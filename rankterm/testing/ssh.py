@@ -179,11 +179,22 @@ class RunningHost:
         return children_of(self.process.pid)
 
     def wait_for_seats(self, count: int, limit: float) -> list[int]:
-        """The seats' pids once there are `count` of them (at most `limit` seconds; then as they are)."""
+        """The seats' pids once there are `count` of them, each running its own program (a child caught between
+        fork and exec still shows the host's command and environment); at most `limit` seconds, then as they
+        are."""
         end = time.monotonic() + limit
-        while len(pids := self.seat_pids()) != count and time.monotonic() < end:
+        while not self._started(pids := self.seat_pids(), count) and time.monotonic() < end:
             time.sleep(0.05)
         return pids
+
+    def _started(self, pids: list[int], count: int) -> bool:
+        if len(pids) != count:
+            return False
+        try:
+            host = Path(f"/proc/{self.process.pid}/cmdline").read_bytes()
+            return all(Path(f"/proc/{pid}/cmdline").read_bytes() != host for pid in pids)
+        except FileNotFoundError:
+            return False
 
 
 @contextmanager

@@ -29,6 +29,26 @@ ESCAPES = re.compile(r"\x1b(\[[0-9;?<>=]*[ -/]*[@-~]|\][^\x07\x1b]*(\x07|\x1b\\)
 """Escape sequences (CSI, OSC and two-byte ones): what `seen` leaves out of the text a seat showed."""
 
 
+CHECKOUT = Path(__file__).resolve().parents[2]
+"""Where this rankterm is: a child's PYTHONPATH, so that `python -m rankterm` runs this code."""
+
+
+def home_env(home: Path, **extra: str) -> dict[str, str]:
+    """The environment of a `rankterm` process whose config, cache and data are under `home`: of this
+    machine's, only the path, home, language and time zone; a 256-colour terminal; this rankterm (`CHECKOUT`,
+    unless `extra` names another PYTHONPATH); then `extra`."""
+    env = {k: v for k, v in os.environ.items() if k in ("PATH", "HOME", "LANG", "LC_ALL", "TZ")}
+    env.update(
+        TERM="xterm-256color",
+        PYTHONPATH=str(CHECKOUT),
+        RANKTERM_CONFIG=str(home / "config.toml"),
+        RANKTERM_CACHE_DIR=str(home / "cache"),
+        RANKTERM_DATA_DIR=str(home / "data"),
+    )
+    env.update(extra)
+    return env
+
+
 def room_env(tmp: Path, url: str, key: str, secret: str, **extra: str) -> dict[str, str]:
     """An environment whose config holds one profile, "room", on `url`; its cache and data under `tmp`."""
     tmp.mkdir(parents=True, exist_ok=True)
@@ -37,15 +57,7 @@ def room_env(tmp: Path, url: str, key: str, secret: str, **extra: str) -> dict[s
         f'default_profile = "room"\n\n[profiles.room]\nbase_url = "{url}"\nkey = "{key}"\nsecret = "{secret}"\n',
         encoding="utf-8",
     )
-    env = {k: v for k, v in os.environ.items() if k in ("PATH", "HOME", "LANG", "LC_ALL", "TZ", "PYTHONPATH")}
-    env.update(
-        TERM="xterm-256color",
-        RANKTERM_CONFIG=str(config),
-        RANKTERM_CACHE_DIR=str(tmp / "cache"),
-        RANKTERM_DATA_DIR=str(tmp / "data"),
-        **extra,
-    )
-    return env
+    return home_env(tmp, **extra)
 
 
 class PtySeat:

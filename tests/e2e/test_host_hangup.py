@@ -8,26 +8,10 @@ from __future__ import annotations
 import os
 import signal
 import time
-from pathlib import Path
 
 import pytest
 
-from rankterm.testing.terminal import PtySeat
-
-ROOT = Path(__file__).resolve().parents[2]
-
-
-def seat_env(tmp_path: Path) -> dict[str, str]:
-    env = {k: v for k, v in os.environ.items() if k in ("PATH", "HOME", "LANG", "LC_ALL")}
-    env.update(
-        TERM="xterm-256color",
-        PYTHONPATH=str(ROOT),
-        RANKTERM_CONFIG=str(tmp_path / "config.toml"),
-        RANKTERM_CACHE_DIR=str(tmp_path / "cache"),
-        RANKTERM_DATA_DIR=str(tmp_path / "data"),
-        RANKTERM_LIVE_EVERY="0",
-    )
-    return env
+from rankterm.testing.terminal import PtySeat, home_env
 
 
 def ended_within(pid: int, limit: float) -> int | None:
@@ -45,7 +29,7 @@ def ended_within(pid: int, limit: float) -> int | None:
 def test_a_seat_whose_terminal_hangs_up_ends_even_with_sighup_ignored(tmp_path, args, shown) -> None:
     before = signal.signal(signal.SIGHUP, signal.SIG_IGN)  # inherited by the seat: only the hangup remains
     try:
-        seat = PtySeat(args, seat_env(tmp_path))
+        seat = PtySeat(args, home_env(tmp_path, RANKTERM_LIVE_EVERY="0"))
     finally:
         signal.signal(signal.SIGHUP, before)
     status = None

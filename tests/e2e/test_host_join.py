@@ -6,7 +6,6 @@ OpenSSH cannot be scripted)."""
 from __future__ import annotations
 
 import asyncio
-import os
 import shutil
 import socket
 from collections.abc import Iterator
@@ -16,8 +15,8 @@ import asyncssh
 import pytest
 
 from rankterm.testing.ssh import RunningHost, SshGuest, environ_of, start_host
+from rankterm.testing.terminal import home_env
 
-ROOT = Path(__file__).resolve().parents[2]
 CODE = "SEAT2345"
 KBDINT = ["-o", "PreferredAuthentications=keyboard-interactive"]
 PASSWORD = ["-o", "PreferredAuthentications=password"]
@@ -25,15 +24,7 @@ PASSWORD = ["-o", "PreferredAuthentications=password"]
 
 def host_env(tmp_path: Path) -> dict[str, str]:
     assert shutil.which("ssh"), "OpenSSH's client is needed (Debian's openssh-client; .ci/run installs it)"
-    env = {k: v for k, v in os.environ.items() if k in ("PATH", "HOME", "LANG", "LC_ALL")}
-    env.update(
-        PYTHONPATH=str(ROOT),
-        RANKTERM_CONFIG=str(tmp_path / "config.toml"),
-        RANKTERM_CACHE_DIR=str(tmp_path / "cache"),
-        RANKTERM_DATA_DIR=str(tmp_path / "data"),
-        RANKTERM_LIVE_EVERY="0",
-    )
-    return env
+    return home_env(tmp_path, RANKTERM_LIVE_EVERY="0")
 
 
 @pytest.fixture

@@ -18,8 +18,7 @@ from rankterm.host.keys import fingerprint, host_key_path, load_or_make_host_key
 from rankterm.host.seat import Seat
 from rankterm.host.server import seat_env
 from rankterm.testing.clock import SettableClock
-
-ROOT = Path(__file__).resolve().parents[2]
+from rankterm.testing.terminal import home_env
 
 
 def test_the_host_key_is_made_once_kept_private_and_used_again(tmp_path: Path) -> None:
@@ -64,15 +63,12 @@ def test_a_seat_takes_the_guests_terminal_type_and_nothing_of_the_hosts_terminal
 
 
 def host_says(tmp_path: Path, *args: str) -> subprocess.CompletedProcess[str]:
-    env = {k: v for k, v in os.environ.items() if k in ("PATH", "HOME", "LANG")}
-    env.update(
-        PYTHONPATH=str(ROOT),
-        RANKTERM_CONFIG=str(tmp_path / "config.toml"),
-        RANKTERM_CACHE_DIR=str(tmp_path / "cache"),
-        RANKTERM_DATA_DIR=str(tmp_path / "data"),
-    )
     return subprocess.run(
-        [sys.executable, "-m", "rankterm", "host", *args], env=env, capture_output=True, text=True, timeout=30
+        [sys.executable, "-m", "rankterm", "host", *args],
+        env=home_env(tmp_path),
+        capture_output=True,
+        text=True,
+        timeout=30,
     )
 
 

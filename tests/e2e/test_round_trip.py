@@ -10,6 +10,8 @@ Both services read one settable clock, so the activity status (computed against 
 
 from __future__ import annotations
 
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
@@ -56,25 +58,50 @@ async def standings(client: RankingClient) -> dict[str, dict[str, Any]]:
     return out
 
 
-async def test_export_the_demo_import_into_an_empty_serve_same_standings(tmp_path: Path) -> None:
+@asynccontextmanager
+async def demo_and_empty_group(
+    demo_db: Path | str, empty_db: Path | str, matches: int, *, socket: bool
+) -> AsyncIterator[tuple[RankingClient, RankingClient, Outbox]]:
+    """A client of the demo group of `matches` matches (in-process), one of a new empty group (on a real socket
+    with `socket`, as `rankterm serve` makes it), and an outbox for the latter; both services on one clock."""
     clock = SettableClock()
-    demo_store = Store(tmp_path / "demo.db", clock=clock)
-    key, secret = seed_demo(demo_store, matches=80)
-    demo = RankingClient.in_process(create_app(demo_store, clock=clock), key=key, secret=secret, clock=clock)
-    export = tmp_path / "demo.json"
-    counts = await export_to_path(demo, export, "json", group={"name": "demo"})
-    assert counts.matches == 80
-
-    empty_store = Store(tmp_path / "serve.db", clock=clock)
-    group = empty_store.create_group("Our group")
-    new_key, new_secret = empty_store.create_client(group)
-    server = UvicornThread(create_app(empty_store, clock=clock))
-    server.start()
-    target = RankingClient(server.base_url, key=new_key, secret=new_secret, clock=clock)
-    # The outbox in memory: on disk each entry is synced (several fsyncs a match), which this test, about the
-    # standings, does not need; tests/importing/test_import_plan.py imports through an outbox file.
-    outbox = Outbox(None, scope=target.scope)
+    demo_store, empty_store = Store(demo_db, clock=clock), Store(empty_db, clock=clock)
+    server = None
     try:
+        key, secret = seed_demo(demo_store, matches=matches)
+        demo = RankingClient.in_process(
+            create_app(demo_store, clock=clock), key=key, secret=secret, clock=clock
+        )
+        new_key, new_secret = empty_store.create_client(empty_store.create_group("Our group"))
+        app = create_app(empty_store, clock=clock)
+        if socket:
+            server = UvicornThread(app)
+            server.start()
+            target = RankingClient(server.base_url, key=new_key, secret=new_secret, clock=clock)
+        else:
+            target = RankingClient.in_process(app, key=new_key, secret=new_secret, clock=clock)
+        # The outbox in memory: on disk each entry is synced (several fsyncs a match), which these tests, about
+        # the standings, do not need; tests/importing/test_import_plan.py imports through an outbox file.
+        outbox = Outbox(None, scope=target.scope)
+        try:
+            yield demo, target, outbox
+        finally:
+            outbox.close()
+            await target.aclose()
+            await demo.aclose()
+    finally:
+        if server is not None:
+            server.stop()
+        empty_store.close()
+        demo_store.close()
+
+
+async def test_export_the_demo_import_into_an_empty_serve_same_standings(tmp_path: Path) -> None:
+    on_disk = tmp_path / "demo.db", tmp_path / "serve.db"
+    async with demo_and_empty_group(*on_disk, 80, socket=True) as (demo, target, outbox):
+        export = tmp_path / "demo.json"
+        counts = await export_to_path(demo, export, "json", group={"name": "demo"})
+        assert counts.matches == 80
         source = open_source(export)
         assert source.kind == "rankterm"
         with await plan_import(target, source, outbox=outbox) as plan:
@@ -97,38 +124,15 @@ async def test_export_the_demo_import_into_an_empty_serve_same_standings(tmp_pat
             assert (again.to_record, again.already) == (0, 80)
             second = await send_plan(again, target, outbox, OutboxSender(outbox, target).send_pending)
         assert second.recorded == 0 and len(await target.all_matches()) == 80
-    finally:
-        outbox.close()
-        await target.aclose()
-        await demo.aclose()
-        server.stop()
-        empty_store.close()
-        demo_store.close()
 
 
 async def test_the_csv_export_comes_back_the_same_too(tmp_path: Path) -> None:
-    clock = SettableClock()
-    demo_store = Store(":memory:", clock=clock)
-    key, secret = seed_demo(demo_store, matches=40)
-    demo = RankingClient.in_process(create_app(demo_store, clock=clock), key=key, secret=secret, clock=clock)
-    export = tmp_path / "demo.csv"
-    await export_to_path(demo, export, "csv")
-    empty_store = Store(":memory:", clock=clock)
-    new_key, new_secret = empty_store.create_client(empty_store.create_group("Our group"))
-    target = RankingClient.in_process(
-        create_app(empty_store, clock=clock), key=new_key, secret=new_secret, clock=clock
-    )
-    outbox = Outbox(None, scope=target.scope)
-    try:
+    async with demo_and_empty_group(":memory:", ":memory:", 40, socket=False) as (demo, target, outbox):
+        export = tmp_path / "demo.csv"
+        await export_to_path(demo, export, "csv")
         source = open_source(export)
         assert source.kind == "rankterm-csv"
         with await plan_import(target, source, outbox=outbox) as plan:
             report = await send_plan(plan, target, outbox, OutboxSender(outbox, target).send_pending)
         assert (report.recorded, plan.skipped_count) == (40, 0)
         assert await standings(target) == await standings(demo)
-    finally:
-        outbox.close()
-        await target.aclose()
-        await demo.aclose()
-        empty_store.close()
-        demo_store.close()

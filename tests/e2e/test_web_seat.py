@@ -9,7 +9,6 @@ that a key typed into the page changes the screen. Debian's chromium is installe
 
 from __future__ import annotations
 
-import re
 import shutil
 import socket
 import subprocess
@@ -18,6 +17,9 @@ import time
 from collections.abc import Iterator
 
 import pytest
+
+from rankterm.testing.live import end_process
+from rankterm.testing.terminal import ESCAPES
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 CHROMIUM_FLAGS = [
@@ -51,8 +53,6 @@ KEEP_FRAMES = """
 })();
 """
 
-ESCAPES = re.compile(r"\x1b\[[0-9;?<>=]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(\x07|\x1b\\)|\x1b[@-_]")
-
 
 def free_port() -> int:
     with socket.socket() as s:
@@ -76,11 +76,7 @@ def web_seat() -> Iterator[str]:
         assert "serving" in first, first
         yield f"http://127.0.0.1:{port}"
     finally:
-        proc.terminate()
-        try:
-            proc.wait(10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
+        end_process(proc)
 
 
 def drawn_text(page) -> str:

@@ -24,6 +24,7 @@ import pytest
 
 from rankterm.server import serve
 from rankterm.server.store import Store
+from rankterm.testing.live import end_process
 from tests.conftest import postgres_url
 
 CLIENTS = 8
@@ -113,12 +114,7 @@ async def test_200_ids_from_8_clients_on_2_workers_are_stored_once_and_rated_in_
             *(_send_all(base, key, secret, items, seed) for seed, (key, secret) in enumerate(clients))
         )
     finally:
-        proc.terminate()
-        try:
-            proc.wait(10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
+        end_process(proc)
 
     accepted = [o["id"] for answers in results for a in answers for o in a["accepted"]]
     rejected = [o for answers in results for a in answers for o in a["rejected"]]

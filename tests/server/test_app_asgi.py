@@ -20,6 +20,7 @@ from rankterm.server.app import create_app
 from rankterm.server.asgi import request_path
 from rankterm.server.store import Store
 from rankterm.server.wire import Fault
+from rankterm.testing.held import held_in_thread
 
 from .conftest import BASE_URL, Api
 
@@ -159,21 +160,10 @@ async def test_reads_run_at_once_while_the_store_is_free_else_on_a_worker_thread
     assert await api.ok("games") == []
     assert threads == [threading.get_ident()]  # no hop: one connection behind one lock gains nothing by it
 
-    held, release = threading.Event(), threading.Event()
-
-    def hold() -> None:
-        with store._read():
-            held.set()
-            release.wait(5)
-
-    holder = threading.Thread(target=hold)
-    holder.start()
-    held.wait(5)
-    waiting = asyncio.create_task(api.get("games"))
-    assert await api.ok("test") == {"test": "ok"}  # the loop stayed free: the read waits in a thread
-    assert not waiting.done()
-    release.set()
-    holder.join(5)
+    with held_in_thread(store._read):
+        waiting = asyncio.create_task(api.get("games"))
+        assert await api.ok("test") == {"test": "ok"}  # the loop stayed free: the read waits in a thread
+        assert not waiting.done()
     assert Api.payload(await waiting) == []
     assert threads[1] != threading.get_ident()
 

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import calendar
 import time
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from dataclasses import replace
 
 import pytest
@@ -133,14 +135,10 @@ async def test_created_games_quota_q009(limited):
     assert await api.ok("games/search", name="homebrew two") == []
 
 
-async def test_each_client_has_its_own_counters(limited, store, credentials):
-    group, _, _ = credentials
-    api = await limited(calls_per_hour=1)
-    await api.ok("games")
-    await api.error("games", "Q002", 429)
-    other = Api(api.http, *store.create_client(group))
-    await other.login()
-    assert await other.ok("games") == []
+@pytest.fixture
+def other_client(store, credentials) -> tuple[str, str]:
+    """(key, secret) of a second client of the same group."""
+    return store.create_client(credentials[0])
 
 
 async def _logged_in(http, key: str, secret: str) -> Api:
@@ -149,13 +147,25 @@ async def _logged_in(http, key: str, secret: str) -> Api:
     return api
 
 
-async def test_each_client_has_the_limits_the_host_kept_for_it(store, credentials):
-    group, key, secret = credentials
-    other_key, other_secret = store.create_client(group)
-    store.set_quota(parse_settings("callsPerHour=4"))
-    store.set_quota(parse_settings("callsPerHour=2"), other_key)
+@asynccontextmanager
+async def _both_logged_in(store, credentials, other_client) -> AsyncIterator[tuple[Api, Api]]:
+    """The group's first client and `other_client`, logged in to an app on `store` with the limits it keeps."""
     async for http in _client(create_app(store)):
-        api, other = await _logged_in(http, key, secret), await _logged_in(http, other_key, other_secret)
+        yield await _logged_in(http, *credentials[1:]), await _logged_in(http, *other_client)
+
+
+async def test_each_client_has_its_own_counters(limited, other_client):
+    api = await limited(calls_per_hour=1)
+    await api.ok("games")
+    await api.error("games", "Q002", 429)
+    other = await _logged_in(api.http, *other_client)
+    assert await other.ok("games") == []
+
+
+async def test_each_client_has_the_limits_the_host_kept_for_it(store, credentials, other_client):
+    store.set_quota(parse_settings("callsPerHour=4"))
+    store.set_quota(parse_settings("callsPerHour=2"), other_client[0])
+    async with _both_logged_in(store, credentials, other_client) as (api, other):
         assert (await api.ok("quota"))["callsPerHour"] == "25%"
         assert (await other.ok("quota"))["callsPerHour"] == "50%"
         await other.ok("games")
@@ -165,13 +175,11 @@ async def test_each_client_has_the_limits_the_host_kept_for_it(store, credential
         await api.error("games", "Q002", 429)
 
 
-async def test_an_unlimited_client_is_never_refused_and_its_usage_reads_0(store, credentials):
-    group, key, secret = credentials
-    other_key, other_secret = store.create_client(group)
+async def test_an_unlimited_client_is_never_refused_and_its_usage_reads_0(store, credentials, other_client):
+    _, key, secret = credentials
     store.set_quota(parse_settings("calls=1,matches=1,rankingCalls=1,apiCreatedGames=1"))
     store.set_quota(parse_settings("unlimited"), key)
-    async for http in _client(create_app(store)):
-        api, other = await _logged_in(http, key, secret), await _logged_in(http, other_key, other_secret)
+    async with _both_logged_in(store, credentials, other_client) as (api, other):
         a, b = await api.player("A"), await api.player("B")
         games = [await api.game(name) for name in ("Azul", "Brass", "Catan")]
         for game in games:

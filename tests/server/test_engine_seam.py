@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import ast
 import re
-import threading
 from pathlib import Path
 
 import pytest
@@ -21,6 +20,7 @@ import rankterm.server
 from rankterm.server import engines, schema
 from rankterm.server.engine import Engine
 from rankterm.server.wire import Fault
+from rankterm.testing.held import held_in_thread
 from rankterm.wire.errors import CODES, error_from_response
 
 SERVER = Path(rankterm.server.__file__).parent
@@ -222,21 +222,8 @@ def test_the_dialect_orders_names_as_python_does(opened: Engine) -> None:
 
 
 def test_a_transaction_in_use_keeps_the_caller_off_the_event_loop(opened: Engine) -> None:
-    inside, leave = threading.Event(), threading.Event()
-
-    def hold() -> None:
-        with opened.read():
-            inside.set()
-            leave.wait(30)
-
-    holder = threading.Thread(target=hold)
-    holder.start()
-    try:
-        assert inside.wait(30)
+    with held_in_thread(opened.read):
         assert not opened.free_now()
-    finally:
-        leave.set()
-        holder.join(30)
 
 
 def test_a_copy_is_whole_and_independent_or_refused(opened: Engine, tmp_path: Path) -> None:
