@@ -23,8 +23,9 @@ form's game field restores it, Delete drops it).
 Keys (the ctrl keys work while typing; each F-key does the same for terminals that eat a ctrl key):
 ctrl+s / F5 send · ctrl+y / F3 dry run (the service checks, nothing is saved) · ctrl+f / F6 add a faction ·
 ctrl+d / F7 remove the focused faction · ctrl+l / F4 queue this match · ctrl+r / F8 rematch (same game and
-players, results cleared) · ctrl+n / F9 new match (a blank form; drops the queue) · Escape leaves the field
-(then the app's one-letter keys work; Tab comes back).
+players, results cleared) · ctrl+n / F9 new match (a blank form; drops the queue) · ctrl+o / F12 the Date field
+(its text selected: what is typed replaces it) · Escape leaves the field (then the app's one-letter keys work;
+Tab comes back).
 """
 
 from __future__ import annotations
@@ -106,6 +107,7 @@ class MatchEntryScreen(RanktermScreen):
         Binding("ctrl+l,f4", "queue", "Queue", key_display="^l"),
         Binding("ctrl+r,f8", "rematch", "Rematch", key_display="^r"),
         Binding("ctrl+n,f9", "new_match", "New", key_display="^n"),
+        Binding("ctrl+o,f12", "date", "Date", key_display="^o"),
         Binding("ctrl+g,f2", "bot", "Bot faction: the game plays this one", key_display="^g", show=False),
         Binding(
             "escape",
@@ -348,6 +350,13 @@ class MatchEntryScreen(RanktermScreen):
         row = node if isinstance(node, FactionRow) else (self.form.rows[-1] if self.form.rows else None)
         if row is not None:
             row.action_bot()
+
+    def action_date(self) -> None:
+        """ctrl+o: to the Date field from anywhere in the form, its text selected (typing replaces it); the
+        faction rows are left as they are."""
+        field = self.form.field("date")
+        self.set_focus(field)
+        field.scroll_visible()
 
     def action_send(self) -> None:
         self._submit(dry_run=False)
