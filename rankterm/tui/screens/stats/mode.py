@@ -27,9 +27,15 @@ from rankterm.stats.source import Roster, held_roster
 from rankterm.tui.base import task
 from rankterm.tui.screens.stats.base import StoryScreen
 from rankterm.tui.screens.stats.choices import most_active, options
-from rankterm.tui.screens.stats.game_page import GameStory, open_player_row
 from rankterm.tui.screens.stats.head_to_head import HeadToHeadView
-from rankterm.tui.screens.stats.player_page import RETRY_SECONDS, TALL, PlayerStory, open_game_row
+from rankterm.tui.screens.stats.pages import (
+    RETRY_SECONDS,
+    TALL,
+    GameStory,
+    PlayerStory,
+    open_game_row,
+    open_player_row,
+)
 from rankterm.tui.screens.stats.tonight import TonightView
 from rankterm.tui.text import plain
 from rankterm.tui.widgets.key_footer import KeyFooter
