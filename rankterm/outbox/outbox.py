@@ -83,6 +83,12 @@ class Entry:
         return Outcome(index, state, self.external_id, self.errors, match_id=self.match_id)
 
 
+def _standing(row: tuple) -> tuple[State, bool, int, tuple[ErrorItem, ...], float, float]:
+    """Where an entry of `Outbox._COLUMNS` stands, read: state, in doubt, attempts, errors, created, updated."""
+    _, _, state, in_doubt, attempts, errors, created, updated, _ = row
+    return State(state), bool(in_doubt), attempts, _load_errors(errors), created, updated
+
+
 class Outbox:
     """Durable queue of new matches (and the ghost players they name) for one service scope (base URL + key)."""
 
@@ -107,21 +113,12 @@ class Outbox:
     def close(self) -> None:
         self._db.close()
 
-    def _row(self, row: tuple) -> Entry:
-        ext, body, state, in_doubt, attempts, errors, created, updated, match_id = row
-        return Entry(
-            ext,
-            NewMatch.model_validate(json.loads(body)),
-            State(state),
-            bool(in_doubt),
-            attempts,
-            _load_errors(errors),
-            created,
-            updated,
-            match_id,
-        )
-
     _COLUMNS = "external_id, body, state, in_doubt, attempts, errors, created_at, updated_at, match_id"
+    """An entry's columns, a match's or a ghost's: its id, its body, where it stands, and the service's id."""
+
+    def _row(self, row: tuple) -> Entry:
+        external_id, body, *_, match_id = row
+        return Entry(external_id, NewMatch.model_validate(json.loads(body)), *_standing(row), match_id)
 
     def add(self, match: NewMatch) -> Entry:
         """Store a match (giving it an external id if it has none); on return it is on disk. A ghost it names
@@ -330,20 +327,13 @@ class Outbox:
 
     # ------------------------------------------------------------------ ghost players
 
-    _GHOST_COLUMNS = "external_id, body, state, in_doubt, attempts, errors, created_at, updated_at, match_id"
-
     def _ghost(self, row: tuple) -> GhostEntry:
-        local_id, body, state, in_doubt, attempts, errors, created, updated, player_id = row
+        local_id, body, *_, player_id = row
         read = GhostBody.read(body)
         return GhostEntry(
             local_id,
             read.name,
-            State(state),
-            bool(in_doubt),
-            attempts,
-            _load_errors(errors),
-            created,
-            updated,
+            *_standing(row),
             player_id,
             read.known_before,
             read.seen,
@@ -381,14 +371,14 @@ class Outbox:
 
     def get_ghost(self, local_id: str) -> GhostEntry | None:
         row = self._db.execute(
-            f"SELECT {self._GHOST_COLUMNS} FROM entries WHERE scope=? AND kind=? AND external_id=?",
+            f"SELECT {self._COLUMNS} FROM entries WHERE scope=? AND kind=? AND external_id=?",
             (self.scope, GHOST, local_id),
         ).fetchone()
         return self._ghost(row) if row else None
 
     def ghosts(self, *states: State) -> list[GhostEntry]:
         """Ghost entries in submission order, optionally only those in `states`."""
-        return [self._ghost(r) for r in self._in_order(self._GHOST_COLUMNS, "kind=?", [GHOST], states)]
+        return [self._ghost(r) for r in self._in_order(self._COLUMNS, "kind=?", [GHOST], states)]
 
     def mark_ghost_in_doubt(self, local_id: str, known_before: Iterable[str]) -> None:
         """Written (and synced) before the POST: the ghost may be made from now on."""
