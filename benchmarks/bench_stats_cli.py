@@ -42,6 +42,16 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
+def wait_for(port: int) -> None:
+    """Until something listens on 127.0.0.1:`port` (at most 10 s)."""
+    for _ in range(100):
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
+            return
+        except OSError:
+            time.sleep(0.1)
+
+
 def rankterm(code: Path, env: dict[str, str], *args: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
         [sys.executable, "-m", "rankterm", *args],
@@ -131,12 +141,7 @@ def main() -> None:
         stderr=subprocess.DEVNULL,
     )
     try:
-        for _ in range(100):
-            try:
-                socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
-                break
-            except OSError:
-                time.sleep(0.1)
+        wait_for(port)
         codes = {"before": a.before.resolve(), "this": HERE}
         envs = {}
         for name in codes:

@@ -1,20 +1,24 @@
-"""A player's page in the real app on a big group: 10,000 matches among 60 players, from the mirror.
+"""A player's page in the real app on a big group, from the mirror: this code beside an earlier one.
 
-Builds the group as `bench_stats.py` does (the embedded service on a SQLite file, 60 players, 8 games),
-syncs it into a file-backed mirror (both kept under `--work`, so a second run reuses them), then for each of
-`--runs` players runs the app (`App.run_test`, 80x24, a client on that mirror and the in-process service):
+The group: 10,000 matches among 60 players built as `bench_stats.py` does (the embedded service on a SQLite
+file under `--work`, kept for the next run), or with `--db FILE` a service database kept by
+`bench_server.py --db` (100,000 matches among 500 players; copied once under `--work`). It is served by
+`rankterm serve` (this checkout's code, quotas lifted) on a port kept with it. Each code tree (`--before`,
+default /tmp/stats-before: `git worktree add /tmp/stats-before df830bb`; and this checkout) has its own
+mirror under `--work`, synced once before the runs. Then, `--runs` times, for each code in turn, a new
+process (PYTHONPATH on that code) runs the app (`App.run_test`, 80x24) with a client on its mirror:
 
-- a new app and client on the mirror (a new process, as far as parsing goes: nothing parsed yet), opens the
-  rankings, puts the cursor on the player and times Enter -> the page's figures drawn (its head line, facts
-  and form on screen), wall and CPU (this process's: the app, the in-process service and the thread that
-  reads the mirror);
+- opens the rankings, puts the cursor on a player and times Enter -> the page's figures drawn (its head
+  line, facts and form on screen), wall and CPU (the process's: the app and the thread reading the mirror),
+  and the page's own work (the read in a thread + drawing the figures);
 - waits for the page to settle (the sync check, the ree history read within the quota), goes back, and
-  opens the same page again: the requests that second open makes (0 when nothing changed);
+  opens the same page again: the time and the requests that second open makes;
 - the longest the event loop went without running, from Enter to the page settled (a frozen UI shows here).
 
-Prints medians (and the max) over the runs.
+Prints the medians (and the max) of each code and their ratio this/before.
 
     python benchmarks/bench_stats_pages.py [--matches 10000] [--players 60] [--runs 5] [--work DIR]
+    python benchmarks/bench_stats_pages.py --db /tmp/g100k.db [--runs 5] [--work DIR]
 """
 
 from __future__ import annotations
@@ -33,76 +37,61 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from bench_stats import BIG, GAMES, plan
+from bench_stats_cli import HERE, free_port, prepare, wait_for
 
 from rankterm.client.client import RankingClient
 from rankterm.client.mirror import Mirror
 from rankterm.config import Config
-from rankterm.server.app import create_app
-from rankterm.server.quota import QuotaLimits
-from rankterm.server.store import Store
-from rankterm.stats import budget
-from rankterm.stats.history import player_history
-from rankterm.stats.source import held_roster, sync_group
 from rankterm.wire.ids import service_scope
 
-URL = "http://bench.rankterm/"
-LIMITS = QuotaLimits(calls_per_hour=BIG, calls_per_year=BIG, matches_per_hour=BIG, matches_per_day=BIG,
-                     matches_per_year=BIG, ranking_calls_per_hour=BIG, ranking_calls_per_day=BIG,
-                     ranking_calls_per_year=BIG)  # fmt: skip
+SECRET_ENV = "RANKTERM_BENCH_SECRET"
 
 
-async def build(work: Path, matches: int, players: int) -> tuple[Store, str, str]:
-    """The service's store and the client's credentials; the group and the mirror built when not there,
-    and every player's ree history read into the mirror (as each page's first open does, in as many hours
-    as the quota share takes: here the share's ledger is reset between players)."""
+def build(work: Path, matches: int, players: int) -> None:
+    """The group of `matches` among `players` in `work`/service.db (`bench_stats.plan`), when not there."""
+    import subprocess
+
+    from bench_stats import BIG, GAMES, plan
+
+    from rankterm.server.app import create_app
+    from rankterm.server.quota import QuotaLimits
+    from rankterm.server.store import Store
+
     done, wanted = work / "built.json", {"matches": matches, "players": players}
-    built = json.loads(done.read_text()) if done.exists() else {}
-    if {k: built.get(k) for k in wanted} != wanted:
-        built = {}
-        for name in ("service.db", "mirror.db", "creds.json"):
-            for suffix in ("", "-wal", "-shm"):
-                Path(f"{work / name}{suffix}").unlink(missing_ok=True)
+    if done.exists() and json.loads(done.read_text()).get("group") == wanted:
+        return
+    for path in work.glob("*"):
+        if path.is_file():
+            path.unlink()
+    big = {name: BIG for name in QuotaLimits.__dataclass_fields__}
     store = Store(work / "service.db")
-    if built:
-        creds = json.loads((work / "creds.json").read_text())
-        key, secret = creds["key"], creds["secret"]
-    else:
-        key, secret = store.create_client(store.create_group("Big group"))
-        (work / "creds.json").write_text(json.dumps({"key": key, "secret": secret}))
-    mirror = Mirror(work / "mirror.db", service_scope(URL, key))
-    client = RankingClient.in_process(
-        create_app(store, limits=LIMITS), key=key, secret=secret, base_url=URL, batch_size=100, mirror=mirror
-    )
+    key, secret = store.create_client(store.create_group("Big group"))
+
+    async def record() -> None:
+        app = create_app(store, limits=QuotaLimits(**big))
+        async with RankingClient.in_process(app, key=key, secret=secret, batch_size=100) as client:
+            rng = random.Random(11)
+            people = [str((await client.create_player(f"Player {i:02d}")).id) for i in range(players)]
+            games = {name: ((await client.create_game(name=name)).id, kind) for name, kind in GAMES}
+            await client.add_matches(plan(rng, people, games, matches))
+
     t = time.perf_counter()
-    if not built:
-        rng = random.Random(11)
-        people = [str((await client.create_player(f"Player {i:02d}")).id) for i in range(players)]
-        games = {name: ((await client.create_game(name=name)).id, kind) for name, kind in GAMES}
-        await client.add_matches(plan(rng, people, games, matches))
-        built = dict(wanted)
-        done.write_text(json.dumps(built))
-    if not built.get("histories"):
-        await sync_group(client, max_age=0)
-        for pid in held_roster(client).players:
-            mirror.set_note(budget.NOTE, None)
-            await player_history(client, pid, max_points=12)
-            mirror.set_note(budget.NOTE, None)
-            await player_history(client, pid)
-        built["histories"] = True
-        done.write_text(json.dumps(built))
-        print(f"group built, mirrored, histories read: {matches} matches, {players} players in "
-              f"{time.perf_counter() - t:.0f} s")  # fmt: skip
-    await client.aclose()
-    mirror.close()
-    return store, key, secret
+    asyncio.run(record())
+    store.close()
+    subprocess.run(
+        [sys.executable, "-m", "rankterm", "serve", "--db", str(work / "service.db"), "--quota", "unlimited",
+         "--show-quota"],
+        cwd=tempfile.gettempdir(), env={**os.environ, "PYTHONPATH": str(HERE)}, capture_output=True, check=True,
+    )  # fmt: skip
+    (work / "creds.json").write_text(json.dumps({"key": key, "secret": secret, "port": free_port()}))
+    done.write_text(json.dumps({"group": wanted}))
+    print(f"group built: {matches} matches, {players} players in {time.perf_counter() - t:.0f} s")
 
 
-def new_client(store: Store, key: str, secret: str, work: Path) -> RankingClient:
+def new_client(url: str, key: str, mirror: Path) -> RankingClient:
     """A client as a new process has it: the mirror file opened afresh, nothing parsed."""
-    mirror = Mirror(work / "mirror.db", service_scope(URL, key))
-    return RankingClient.in_process(
-        create_app(store, limits=LIMITS), key=key, secret=secret, base_url=URL, mirror=mirror
+    return RankingClient(
+        url, key=key, secret=os.environ[SECRET_ENV], mirror=Mirror(mirror, service_scope(url, key))
     )
 
 
@@ -139,16 +128,12 @@ async def settle(pilot) -> None:
     await pilot.pause()
 
 
-async def one_run(store: Store, key: str, secret: str, work: Path, row: int) -> dict[str, float | int | str]:
+async def one_run(client: RankingClient, row: int) -> dict[str, float | int | str]:
     from textual.widgets import DataTable
 
-    from rankterm.stats import source
     from rankterm.tui.app import RanktermApp
     from rankterm.tui.screens.stats.player_page import PlayerPageScreen, PlayerStory
 
-    for name in ("_parsed", "_narrow_memo", "_rosters"):
-        getattr(source, name, {}).clear()  # as a new process: nothing parsed yet
-    client = new_client(store, key, secret, work)
     app = RanktermApp(config=Config(), client=client, demo=True)
     out: dict[str, float | int | str] = {}
     parts: dict[str, tuple[float, float]] = {}
@@ -233,43 +218,128 @@ async def one_run(store: Store, key: str, secret: str, work: Path, row: int) -> 
     return out
 
 
-async def main(matches: int, players: int, runs: int, work: Path) -> None:
-    work.mkdir(parents=True, exist_ok=True)
-    for name, value in (("RANKTERM_CONFIG", work / "config.toml"), ("RANKTERM_CACHE_DIR", work / "cache"),
-                        ("RANKTERM_DATA_DIR", work / "data"), ("RANKTERM_LIVE_EVERY", "0")):  # fmt: skip
-        os.environ[name] = str(value)  # nothing of the user's is touched; no live probe between the opens
-    store, key, secret = await build(work, matches, players)
-    results = []
-    for i in range(runs):
-        row = [0, 5, 11, 17, 23][i % 5] + i // 5
-        results.append(await one_run(store, key, secret, work, row))
+async def child(url: str, key: str, mirror: Path, row: int | None) -> None:
+    """In a process of one code: sync the mirror (`row` None), or one run, printed as a JSON line."""
+    os.environ["RANKTERM_LIVE_EVERY"] = "0"  # no live probe between the opens
+    if row is None:
+        from rankterm.stats.source import sync_group
 
-    def med(name: str) -> str:
-        values = [float(r[name]) * 1000 for r in results]
-        return f"{statistics.median(values):7.1f} ms (max {max(values):.1f})"
-
-    print(f"{matches} matches, {players} players; pages of players playing "
-          f"{', '.join(str(r['played']) for r in results)} matches (chart points {', '.join(str(r['points']) for r in results)})")  # fmt: skip
-    print(
-        "figures computed: the player's matches read from the mirror (in a thread) + player_figures and the"
-    )
-    print(f"  page's widgets filled, first open in a process, wall  {med('figures_wall')}")
-    print(f"  the same, CPU                                         {med('figures_cpu')}")
-    print(f"Enter -> the page composed and mounted (Textual), wall  {med('mounted')}")
-    print(f"Enter -> figures drawn, first open in a process, wall   {med('wall')}")
-    print(f"Enter -> figures drawn, first open in a process, CPU    {med('cpu')}")
-    print(f"longest event-loop stall from Enter to page settled     {med('frozen')}")
-    print(f"second open, Enter -> figures drawn, wall               {med('second_wall')}")
-    print(f"second open, Enter -> figures drawn, CPU                {med('second_cpu')}")
-    print(f"requests made by the second opens: {[r['second_requests'] for r in results]}")
-    store.close()
+        client = new_client(url, key, mirror)
+        t = time.perf_counter()
+        await sync_group(client, max_age=0)
+        await client.aclose()
+        client.mirror.close()
+        print(json.dumps({"synced": time.perf_counter() - t}))
+        return
+    client = new_client(url, key, mirror)
+    out = await one_run(client, row)
+    await client.aclose()
+    print(json.dumps(out))
 
 
-if __name__ == "__main__":
+def main() -> None:
+    import subprocess
+
     cli = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     cli.add_argument("--matches", type=int, default=10_000)
     cli.add_argument("--players", type=int, default=60)
     cli.add_argument("--runs", type=int, default=5)
-    cli.add_argument("--work", type=Path, default=Path(tempfile.gettempdir()) / "rankterm-bench-stats-pages")
+    cli.add_argument(
+        "--db", type=Path, help="a service database kept by bench_server.py --db (else one is built)"
+    )
+    cli.add_argument("--work", type=Path, help="where the group and the mirrors are kept between runs")
+    cli.add_argument("--before", type=Path, default=Path("/tmp/stats-before"), help="the earlier code tree")
+    cli.add_argument("--child", nargs=4, metavar=("URL", "KEY", "MIRROR", "ROW"), help=argparse.SUPPRESS)
     a = cli.parse_args()
-    asyncio.run(main(a.matches, a.players, a.runs, a.work))
+    if a.child:
+        url, key, mirror, row = a.child
+        asyncio.run(child(url, key, Path(mirror), None if row == "sync" else int(row)))
+        return
+    if not (a.before / "rankterm").is_dir():
+        raise SystemExit(f"{a.before}: no code tree there (git worktree add {a.before} <commit>)")
+    size = "100k" if a.db else f"{a.matches}"
+    work = a.work or Path(tempfile.gettempdir()) / f"rankterm-bench-stats-pages-{size}"
+    work.mkdir(parents=True, exist_ok=True)
+    for name, value in (("RANKTERM_CONFIG", work / "config.toml"), ("RANKTERM_CACHE_DIR", work / "cache"),
+                        ("RANKTERM_DATA_DIR", work / "data")):  # fmt: skip
+        os.environ[name] = str(value)  # nothing of the user's is touched
+    if a.db:
+        _, key, secret, port = prepare(a.db, work)
+    else:
+        build(work, a.matches, a.players)
+        creds = json.loads((work / "creds.json").read_text())
+        key, secret, port = creds["key"], creds["secret"], creds["port"]
+    os.environ[SECRET_ENV] = secret
+    url = f"http://127.0.0.1:{port}/"
+    server = subprocess.Popen(
+        [sys.executable, "-m", "rankterm", "serve", "--db", str(work / "service.db"), "--port", str(port)],
+        cwd=tempfile.gettempdir(),
+        env={**os.environ, "PYTHONPATH": str(HERE)},
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    codes = {"before": a.before.resolve(), "this": HERE}
+
+    def run_child(code: str, row: str) -> dict[str, Any]:
+        done = subprocess.run(
+            [
+                sys.executable,
+                str(Path(__file__).resolve()),
+                "--child",
+                url,
+                key,
+                str(work / code / "mirror.db"),
+                row,
+            ],
+            cwd=tempfile.gettempdir(),
+            env={**os.environ, "PYTHONPATH": str(codes[code])},
+            capture_output=True,
+            text=True,
+            check=False,
+        )
+        if done.returncode:
+            raise SystemExit(f"{code}: the run failed: {done.stderr[-1500:]}")
+        return json.loads(done.stdout.strip().splitlines()[-1])
+
+    try:
+        wait_for(port)
+        for code in codes:
+            (work / code).mkdir(exist_ok=True)
+            synced = run_child(code, "sync")["synced"]
+            print(f"{code:6} mirror synced in {synced:.1f} s (cold the first time)")
+        results: dict[str, list[dict[str, Any]]] = {code: [] for code in codes}
+        for i in range(a.runs):
+            row = [0, 5, 11, 17, 23][i % 5] + i // 5
+            for code in codes:
+                results[code].append(run_child(code, str(row)))
+    finally:
+        server.terminate()
+        server.wait()
+
+    def med(code: str, name: str) -> float:
+        return statistics.median(float(r[name]) * 1000 for r in results[code])
+
+    this = results["this"]
+    print(f"{size} matches; pages of players playing {', '.join(str(r['played']) for r in this)} matches "
+          f"(chart points {', '.join(str(r['points']) for r in this)}); each open a new process")  # fmt: skip
+    print(f"{'median of ' + str(a.runs) + ', ms (max)':58}{'before':>16}{'this':>16}{'this/before':>13}")
+    for name, label in (
+        ("figures_wall", "the page's read (a thread) + figures drawn, wall"),
+        ("figures_cpu", "the same, CPU"),
+        ("mounted", "Enter -> the page composed and mounted (Textual), wall"),
+        ("wall", "Enter -> figures drawn, first open in a process, wall"),
+        ("cpu", "Enter -> figures drawn, first open in a process, CPU"),
+        ("frozen", "longest event-loop stall from Enter to page settled"),
+        ("second_wall", "second open, Enter -> figures drawn, wall"),
+        ("second_cpu", "second open, Enter -> figures drawn, CPU"),
+    ):
+        cells = [
+            f"{med(c, name):7.1f} ({max(float(r[name]) * 1000 for r in results[c]):6.1f})" for c in codes
+        ]
+        print(f"{label:58}{cells[0]:>16}{cells[1]:>16}{med('this', name) / med('before', name):12.2f}x")
+    for code in codes:
+        print(f"{code:6} requests made by the second opens: {[r['second_requests'] for r in results[code]]}")
+
+
+if __name__ == "__main__":
+    main()
