@@ -319,21 +319,11 @@ def test_ree_stays_above_1000_after_200_straight_losses() -> None:
 
 def test_established_average_player_is_near_2000() -> None:
     skills: dict[str, Skill] = {}
-    for i in range(30):
-        if i % 2:
-            play("bob", "ann", skills)
-        else:
-            play("ann", "bob", skills)
-    for key in ("ann", "bob"):
-        assert 1850 <= ree(skills[key]) <= 2150
-    # a long-time regular at the same level stays near 2000 too
-    for i in range(300):
-        if i % 2:
-            play("bob", "ann", skills)
-        else:
-            play("ann", "bob", skills)
-    for key in ("ann", "bob"):
-        assert 1850 <= ree(skills[key]) <= 2150
+    for more in (30, 300):  # then a long-time regular at the same level stays near 2000 too
+        for i in range(more):
+            play(*(("bob", "ann") if i % 2 else ("ann", "bob")), skills)
+        for key in ("ann", "bob"):
+            assert 1850 <= ree(skills[key]) <= 2150
 
 
 def test_ree_reference_points() -> None:
