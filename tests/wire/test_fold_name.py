@@ -104,12 +104,16 @@ def test_squeezing_is_only_about_inner_spaces(name: str) -> None:
 @given(SOME_NAME, SOME_NAME, SOME_NAME)
 @example("Zoë Keller", "zoekel", "OE K")
 @example("Ann", "", "\u00b4")
+@example("Ni\nna", "", "nina")
 def test_the_players_filter_finds_what_it_found(display: str, username: str, typed: str) -> None:
     """Same answers, except a filter that folds to nothing but spaces (a lone acute accent): it now shows everyone,
-    as a filter of typed spaces always did."""
+    as a filter of typed spaces always did; and a name that breaks its line, which the filter now also reads
+    without its breaks (tests/tui/test_players_filter_breaks.py)."""
     player = Player(id="1", display_name=display, username=username)
     new = players.matches_filter(player, typed)
-    if old_players_fold(typed.strip().lstrip("*")).strip():
+    if any(c in display + username for c in "\n\r\x85\u2028\u2029\u23ce"):
+        assert new or not old_matches_filter(player, typed)  # finds what it found, and more
+    elif old_players_fold(typed.strip().lstrip("*")).strip():
         assert new == old_matches_filter(player, typed)
     else:
         assert new

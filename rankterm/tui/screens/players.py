@@ -2,7 +2,8 @@
 
 Paging asks the service for one page (`players/<n>`) and says "page n of N". The filter searches ALL the
 group's players (every page, fetched once and cached by the client until a player is created), case- and
-accent-blind, and shows every match at once; clearing it goes back to the page you were on. A new ghost
+accent-blind (a name that breaks its line, "Ni⏎na", is found as "nina" and as "ni na"), and shows every
+match at once; clearing it goes back to the page you were on. A new ghost
 player is asked for in a small dialog (errors shown inline) and made through the outbox: once created the
 list jumps to the page that holds them, with the cursor on their row; when the service cannot be reached it
 is saved (a local player the match form offers at once) and made before the matches that name it. A name
@@ -16,6 +17,8 @@ late the service answers (`TextTable`, `list_screen_key`).
 """
 
 from __future__ import annotations
+
+import re
 
 from textual import events, on
 from textual.app import ComposeResult
@@ -32,12 +35,27 @@ from rankterm.tui.widgets.text_table import NAME_CELLS, TextTable, fill_table, l
 from rankterm.wire.errors import RanktermError
 from rankterm.wire.ids import is_local_id
 from rankterm.wire.models import Player, PlayersPage
+from rankterm.wire.text import NEWLINE_MARK
 from rankterm.wire.text import fold_name as fold
+
+_LINE_BREAKS = re.compile(f"[\n\r\x85\u2028\u2029{NEWLINE_MARK}]+")
+"""Where a name breaks its line: raw, or as the app's client shows it ("⏎", which nobody types)."""
+
+
+def _readings(name: str) -> tuple[str, ...]:
+    """`name` as the filter reads it: folded; one that breaks its line also with each break as nothing and as a
+    space, so that "nina" and "ni na" find "Ni⏎na"."""
+    folded = fold(name)
+    if not _LINE_BREAKS.search(folded):
+        return (folded,)
+    return folded, _LINE_BREAKS.sub("", folded), _LINE_BREAKS.sub(" ", folded)
 
 
 def matches_filter(player: Player, text: str) -> bool:
     needle = fold(text.strip().lstrip("*"))
-    return not needle or needle in fold(player.display_name) or needle in fold(player.username)
+    return not needle or any(
+        needle in reading for name in (player.display_name, player.username) for reading in _readings(name)
+    )
 
 
 def _name_fold(text: str) -> str:
