@@ -3,8 +3,15 @@ visible, never sent to the terminal: a terminal that follows "\u202e" would turn
 
 from __future__ import annotations
 
+import asyncio
+from pathlib import Path
+
 from textual.widgets import DataTable
 
+from rankterm.client.client import RankingClient
+from rankterm.server.seed import DEMO_KEY, DEMO_SECRET, demo_app
+from rankterm.testing.live import serve_in_thread
+from rankterm.testing.terminal import PtySeat, room_env
 from rankterm.tui.screens.match_entry import MatchEntryScreen
 from rankterm.tui.screens.matches import MatchesScreen
 from rankterm.tui.screens.players import PlayersScreen
@@ -95,3 +102,28 @@ async def test_a_name_with_a_bidi_control_is_shown_safely_on_every_screen(make_a
         await settle(pilot)
         assert [str(chip.render()) for chip in row.query(PlayerChip)] == [SHOWN]
         assert_shown_safely(rendered_lines(app))
+
+
+async def test_a_seat_at_a_real_terminal_writes_no_bidi_control(tmp_path):
+    """The `rankterm` process on a pty, its players list showing the ghost: of the bytes it wrote to the
+    terminal, none is a bidi control, and the name is there with its mark."""
+    asgi, _, _ = demo_app()
+    with serve_in_thread(asgi) as base_url:
+        async with RankingClient(base_url, key=DEMO_KEY, secret=DEMO_SECRET) as client:
+            await client.create_player(REVERSER)
+        root = Path(__file__).resolve().parents[2]
+        env = room_env(
+            tmp_path, base_url, DEMO_KEY, DEMO_SECRET, RANKTERM_LIVE_EVERY="0", PYTHONPATH=str(root)
+        )
+        seat = PtySeat(["--profile", "room"], env, size=(100, 30))
+        try:
+            assert await asyncio.to_thread(seat.wait_for, "Dashboard", 30), seat.seen[-500:]
+            seat.press(b"p")
+            assert await asyncio.to_thread(seat.wait_for, "New ghost", 30), seat.seen[-500:]
+            seat.press(b"/adA")  # the filter: the ghost's row
+            await asyncio.to_thread(seat.settle)
+        finally:
+            seat.close()
+        # all the seat wrote, escape sequences left out
+        assert [c for c in BIDI_CONTROLS if c in seat.seen] == []
+        assert SHOWN in seat.seen, seat.seen[-500:]
