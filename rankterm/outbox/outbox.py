@@ -199,11 +199,8 @@ class Outbox:
         return [found[ext] for ext in external_ids]
 
     def get(self, external_id: str) -> Entry | None:
-        row = self._db.execute(
-            f"SELECT {self._COLUMNS} FROM entries WHERE scope=? AND kind!=? AND external_id=?",
-            (self.scope, GHOST, external_id),
-        ).fetchone()
-        return self._row(row) if row else None
+        rows = self._in_order(self._COLUMNS, "kind!=? AND external_id=?", [GHOST, external_id], ())
+        return self._row(rows[0]) if rows else None
 
     def _must_get(self, external_id: str) -> Entry:
         """The entry just written under `external_id` (it is there: the write and this read share a lock)."""
@@ -370,11 +367,8 @@ class Outbox:
         return entry
 
     def get_ghost(self, local_id: str) -> GhostEntry | None:
-        row = self._db.execute(
-            f"SELECT {self._COLUMNS} FROM entries WHERE scope=? AND kind=? AND external_id=?",
-            (self.scope, GHOST, local_id),
-        ).fetchone()
-        return self._ghost(row) if row else None
+        rows = self._in_order(self._COLUMNS, "kind=? AND external_id=?", [GHOST, local_id], ())
+        return self._ghost(rows[0]) if rows else None
 
     def ghosts(self, *states: State) -> list[GhostEntry]:
         """Ghost entries in submission order, optionally only those in `states`."""
