@@ -16,6 +16,7 @@ import pytest
 from rankterm.client.client import RankingClient
 from rankterm.outbox.outbox import Outbox, OutboxSender, State, next_hour
 from rankterm.outbox.outcome import OutcomeState
+from rankterm.outbox.sender import SendReport
 from rankterm.testing.faults import Fault, FaultyTransport
 from rankterm.wire.errors import ErrorItem
 from rankterm.wire.models import NewFaction, NewMatch
@@ -79,6 +80,17 @@ def recorder():
     return Recorder()
 
 
+@pytest.fixture
+def box(tmp_path) -> Outbox:
+    """An outbox file of scope "s"."""
+    return Outbox(tmp_path / "o.db", "s")
+
+
+async def send(box: Outbox, client: RankingClient) -> SendReport:
+    """One `send_pending` of `box` through `client`, without waiting between tries."""
+    return await OutboxSender(box, client, sleep=no_sleep).send_pending()
+
+
 def make_client(recorder, script=(), clock=None) -> tuple[RankingClient, FaultyTransport]:
     transport = FaultyTransport(httpx.MockTransport(recorder), script=script)
     kw = {"clock": clock} if clock else {}
@@ -100,36 +112,33 @@ def test_entries_are_on_disk_private_and_scoped(tmp_path):
     assert Outbox(path, scope="svc-b").entries() == []
 
 
-async def test_sends_once_then_nothing_left(tmp_path, recorder):
-    box = Outbox(tmp_path / "o.db", "s")
+async def test_sends_once_then_nothing_left(box, recorder):
     for i in range(23):
         box.add(match(i))
     client, _ = make_client(recorder)
-    report = await OutboxSender(box, client, sleep=no_sleep).send_pending()
+    report = await send(box, client)
     assert report.sent == 23 and report.stopped is None
     assert recorder.accepted == [f"x{i}" for i in range(23)] and recorder.posts == 3
     assert box.counts()[State.SENT] == 23
-    again = await OutboxSender(box, client, sleep=no_sleep).send_pending()
+    again = await send(box, client)
     assert again.sent == 0 and recorder.posts == 3
 
 
 @pytest.mark.parametrize("fault", [Fault.RESET_AFTER, Fault.TIMEOUT])
-async def test_answer_lost_after_commit_is_not_resent(tmp_path, recorder, fault):
-    box = Outbox(tmp_path / "o.db", "s")
+async def test_answer_lost_after_commit_is_not_resent(box, recorder, fault):
     box.add(match(1))
     client, transport = make_client(recorder, script=[fault])
-    report = await OutboxSender(box, client, sleep=no_sleep).send_pending()
+    report = await send(box, client)
     assert recorder.accepted == ["x1"] and recorder.posts == 1  # asked exists?, never posted again
     assert report.confirmed_by_exists == 1 and box.counts()[State.SENT] == 1
     assert transport.injected[fault] == 1
 
 
 @pytest.mark.parametrize("fault", [Fault.RESET_BEFORE, Fault.ERROR_500])
-async def test_failure_before_the_service_is_sent_again(tmp_path, recorder, fault):
-    box = Outbox(tmp_path / "o.db", "s")
+async def test_failure_before_the_service_is_sent_again(box, recorder, fault):
     box.add(match(1))
     client, _ = make_client(recorder, script=[fault])
-    report = await OutboxSender(box, client, sleep=no_sleep).send_pending()
+    report = await send(box, client)
     assert recorder.accepted == ["x1"] and report.failures == 1 and report.sent == 1
 
 
@@ -143,16 +152,15 @@ async def test_in_doubt_survives_a_crash(tmp_path, recorder):
     box = Outbox(path, "s")
     assert box.entries()[0].in_doubt
     client, _ = make_client(recorder)
-    report = await OutboxSender(box, client, sleep=no_sleep).send_pending()
+    report = await send(box, client)
     assert report.confirmed_by_exists == 1 and recorder.posts == 0
 
 
-async def test_rejected_kept_with_reason_then_edited_and_resent(tmp_path, recorder):
-    box = Outbox(tmp_path / "o.db", "s")
+async def test_rejected_kept_with_reason_then_edited_and_resent(box, recorder):
     box.add(match(1, rank2=99))
     box.add(match(2))
     client, _ = make_client(recorder)
-    report = await OutboxSender(box, client, sleep=no_sleep).send_pending()
+    report = await send(box, client)
     assert report.sent == 1 and report.rejected == 1
     bad = box.get("x1")
     assert bad.state is State.REJECTED and bad.errors == (ErrorItem("M008", "bad rank"),)
@@ -160,13 +168,12 @@ async def test_rejected_kept_with_reason_then_edited_and_resent(tmp_path, record
     assert report.outcomes["x2"].accepted and report.outcomes["x2"].match_id == "x2"
     box.edit("x1", match(1, rank2=2))
     assert box.get("x1").state is State.PENDING
-    await OutboxSender(box, client, sleep=no_sleep).send_pending()
+    await send(box, client)
     assert box.get("x1").state is State.SENT and recorder.accepted == ["x2", "x1"]
 
 
-async def test_quota_pauses_until_the_hour_turns(tmp_path, recorder):
+async def test_quota_pauses_until_the_hour_turns(box, recorder):
     now = [1_800_000_123.0]
-    box = Outbox(tmp_path / "o.db", "s")
     for i in range(3):
         box.add(match(i))
     recorder.quota_left = 0
@@ -181,18 +188,16 @@ async def test_quota_pauses_until_the_hour_turns(tmp_path, recorder):
     assert (await sender.send_pending()).sent == 3
 
 
-async def test_revoked_credentials_stop_and_keep_matches(tmp_path, recorder):
-    box = Outbox(tmp_path / "o.db", "s")
+async def test_revoked_credentials_stop_and_keep_matches(box, recorder):
     box.add(match(1))
     recorder.auth_ok = False
     client, _ = make_client(recorder)
-    report = await OutboxSender(box, client, sleep=no_sleep).send_pending()
+    report = await send(box, client)
     assert report.stopped is not None and "client disabled" in str(report.stopped)
     assert box.counts()[State.PENDING] == 1
 
 
-def test_discard_refuses_a_match_in_doubt(tmp_path):
-    box = Outbox(tmp_path / "o.db", "s")
+def test_discard_refuses_a_match_in_doubt(box):
     box.add(match(1))
     box.add(match(2))
     box.mark_in_doubt(["x1"])
@@ -202,20 +207,18 @@ def test_discard_refuses_a_match_in_doubt(tmp_path):
     assert [e.external_id for e in box.entries()] == ["x1"]
 
 
-async def test_m003_on_a_first_attempt_is_a_collision_not_a_success(tmp_path, recorder):
+async def test_m003_on_a_first_attempt_is_a_collision_not_a_success(box, recorder):
     recorder.accepted.append("x1")  # another match already holds this external id
-    box = Outbox(tmp_path / "o.db", "s")
     box.add(match(1))
     client, _ = make_client(recorder)
-    report = await OutboxSender(box, client, sleep=no_sleep).send_pending()
+    report = await send(box, client)
     assert report.rejected == 1 and box.get("x1").state is State.REJECTED
     outcome = box.get("x1").outcome()
     assert outcome.state is OutcomeState.REJECTED and outcome.has_code("M003")
     assert outcome.errors == (ErrorItem("M003", "dup"),)  # the service's sentence, kept as it came
 
 
-async def test_m003_after_an_earlier_attempt_is_sent(tmp_path, recorder):
-    box = Outbox(tmp_path / "o.db", "s")
+async def test_m003_after_an_earlier_attempt_is_sent(box, recorder):
     box.add(match(1))
     box.mark_in_doubt(["x1"])  # an earlier attempt, whose answer was lost ...
     recorder.accepted.append("x1")  # ... landed; the service's exists check lags behind (asked: no)
@@ -227,7 +230,7 @@ async def test_m003_after_an_earlier_attempt_is_sent(tmp_path, recorder):
 
     client, transport = make_client(recorder)
     transport.inner = httpx.MockTransport(lagging)
-    report = await OutboxSender(box, client, sleep=no_sleep).send_pending()
+    report = await send(box, client)
     assert recorder.posts == 1 and report.rejected == 0 and report.sent == 1
     assert box.get("x1").state is State.SENT and report.outcomes["x1"].accepted
 
@@ -267,8 +270,7 @@ def test_an_old_outbox_file_is_migrated_reason_to_one_error_item(tmp_path):
     assert again.get("x1").errors == (ErrorItem("", "bad rank (M008)"),)
 
 
-def test_a_fix_may_take_a_new_external_id_and_stays_one_entry(tmp_path):
-    box = Outbox(tmp_path / "o.db", "s")
+def test_a_fix_may_take_a_new_external_id_and_stays_one_entry(box):
     box.add(match(1))
     box.add(match(2))
     box.mark_rejected("x1", [ErrorItem("M003", "taken")])
