@@ -11,21 +11,32 @@ file-backed mirror; then, for several players, times what opening a player's pag
 - a whole second open (`sync_group` + `player_matches` + `player_figures` + `player_history`) and the
   requests it made.
 
-Prints medians in milliseconds and the request counts. The ree history of a page is read once (within the
-quota share; the benchmark lifts the quota so that it completes) before the second opens are timed.
+Where the code has the mirror's compact rows (`rankterm.stats.compact`), a page reads those instead of
+parsing matches: a player's matches (`compact.player_matches`) and a game's figures (`held_game_figures`).
+The ree history of a page is read once (within the quota share; the benchmark lifts the quota so that it
+completes) before the second opens are timed.
 
-    python benchmarks/bench_stats.py [--matches 10000] [--players 60] [--runs 5]
+The whole measurement runs in a process of this code and in one of an earlier code tree (`--before`,
+default /tmp/stats-before: `git worktree add /tmp/stats-before df830bb`), one after the other; prints the
+medians in milliseconds of each and their ratio this/before, and the request counts.
+
+    python benchmarks/bench_stats.py [--matches 10000] [--players 60] [--runs 5] [--before DIR]
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import json
+import os
 import random
 import statistics
+import subprocess
+import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 from rankterm.client.client import RankingClient
 from rankterm.client.mirror import Mirror
@@ -34,7 +45,7 @@ from rankterm.server.quota import QuotaLimits
 from rankterm.server.store import Store
 from rankterm.stats import game_figures, head_to_head, player_figures, source
 from rankterm.stats.history import player_history
-from rankterm.stats.source import game_matches, group_matches, held_matches, player_matches, sync_group
+from rankterm.stats.source import game_matches, held_matches, player_matches, sync_group
 from rankterm.wire.models import NewFaction, NewMatch
 
 GAMES = [("Catan", "ffa"), ("Wingspan", "ffa"), ("Ticket to Ride", "ffa"), ("Patchwork", "duel"),
@@ -108,42 +119,59 @@ class Times:
         return f"{wall:7.1f} ms ({cpu:6.1f} ms cpu, max {max(self.wall) * 1000:.1f} ms)"
 
 
-async def main(matches: int, players: int, runs: int) -> None:
+def page_reads() -> tuple[Any, Any]:
+    """(a player's matches, a game's figures) as this code's pages read them."""
+    try:
+        from rankterm.stats import compact
+    except ImportError:  # an earlier code: parsed matches narrowed by SQLite
+        return player_matches, lambda client, game: game_figures(game_matches(client, game), game)
+    return compact.player_matches, compact.held_game_figures
+
+
+def as_new_process() -> None:
+    """Forget what was read and parsed, as a new process would."""
+    source._narrow_memo.clear()
+    source._parsed.clear()
+    try:
+        from rankterm.stats import compact
+    except ImportError:
+        return
+    compact._memo.clear()
+    compact._games.clear()
+
+
+async def measure(matches: int, players: int, runs: int) -> dict[str, Any]:
+    """The figures of one code, in this process."""
+    read_player, game_page = page_reads()
     work = Path(tempfile.mkdtemp(prefix="rankterm-bench-stats-"))
     store = Store(work / "service.db")
     key, secret = store.create_client(store.create_group("Big group"))
-    limits = QuotaLimits(calls_per_hour=BIG, calls_per_year=BIG, matches_per_hour=BIG, matches_per_day=BIG,
-                         matches_per_year=BIG, ranking_calls_per_hour=BIG, ranking_calls_per_day=BIG,
-                         ranking_calls_per_year=BIG)  # fmt: skip
+    limits = QuotaLimits(**{name: BIG for name in QuotaLimits.__dataclass_fields__})
     app = create_app(store, limits=limits)
     mirror = Mirror(work / "mirror.db", "bench")
     client = RankingClient.in_process(app, key=key, secret=secret, batch_size=100, mirror=mirror)
     rng = random.Random(11)
-
+    out: dict[str, Any] = {}
     t = time.perf_counter()
     people = [str((await client.create_player(f"Player {i:02d}")).id) for i in range(players)]
     games = {}
     for name, kind in GAMES:
         games[name] = ((await client.create_game(name=name)).id, kind)
     await client.add_matches(plan(rng, people, games, matches))
-    print(
-        f"group built: {matches} matches, {players} players, {len(games)} games in {time.perf_counter() - t:.1f} s"
-    )
-
+    out["built"] = time.perf_counter() - t
     t = time.perf_counter()
     calls = client.calls
-    held = await group_matches(client)
-    print(f"first sync into the mirror: {len(held)} matches, {client.calls - calls} requests, "
-          f"{time.perf_counter() - t:.1f} s")  # fmt: skip
+    await sync_group(client)
+    out["synced"], out["sync_requests"] = time.perf_counter() - t, client.calls - calls
 
     chosen = rng.sample(people, runs)
     read, figures, h2h, game, whole, first = Times(), Times(), Times(), Times(), Times(), Times(joined=True)
     played = []
+    catan = games["Catan"][0]
     for pid in chosen:
-        source._narrow_memo.clear()  # as a new process would: read the mirror again
-        source._parsed.clear()
+        as_new_process()
         with read, first:
-            mine = player_matches(client, pid)
+            mine = read_player(client, pid)
         with figures, first:
             f = player_figures(mine, pid)
         first.close()
@@ -151,41 +179,78 @@ async def main(matches: int, players: int, runs: int) -> None:
         with h2h:
             head_to_head(mine, pid, None)
         with game:
-            game_figures(game_matches(client, games["Catan"][0]), games["Catan"][0])
+            game_page(client, catan)
         await player_history(client, pid, quota_share=1.0)  # read once; kept in the mirror
     for _ in range(min(runs, 3)):
         source._parsed.clear()
         with whole:
             held_matches(client)
-    print(f"players sampled: {runs}, playing {', '.join(map(str, played))} matches")
-    print("                                                      wall median (cpu median, wall max)")
-    print(f"read the player's matches from the mirror             {read}")
-    print(f"player_figures over them                              {figures}")
-    print(f"  first open of a player's page in a process          {first}")
-    print(f"head_to_head against everyone                         {h2h}")
-    print(f"a game's matches read + game_figures                  {game}")
-    print(f"(for comparison: parse all {len(held)} matches           {whole})")
-
-    second, requests, points = Times(), [], []
+    second, requests = Times(), []
     for pid in chosen:
         calls = client.calls
         with second:
             await sync_group(client)
-            player_figures(player_matches(client, pid), pid)
-            history = await player_history(client, pid, quota_share=1.0)
+            player_figures(read_player(client, pid), pid)
+            await player_history(client, pid, quota_share=1.0)
         requests.append(client.calls - calls)
-        points.append(f"{history.loaded}/{history.wanted}")
-    print(f"second open (sync check + figures + ree history)      {second}")
-    print(f"requests made by the second opens: {requests}  (history points loaded: {', '.join(points)})")
+    for name, times in (("read", read), ("figures", figures), ("first", first), ("h2h", h2h), ("game", game),
+                        ("whole", whole), ("second", second)):  # fmt: skip
+        out[name] = (statistics.median(times.wall), statistics.median(times.cpu))
+    out["played"], out["requests"] = played, requests
     await client.aclose()
     mirror.close()
     store.close()
+    return out
 
 
-if __name__ == "__main__":
+ROWS = (
+    ("read", "read the player's matches from the mirror"),
+    ("figures", "player_figures over them"),
+    ("first", "  first open of a player's page in a process"),
+    ("h2h", "head_to_head against everyone"),
+    ("game", "a game's figures (Catan) from the mirror"),
+    ("second", "second open (sync check + figures + ree history)"),
+    ("whole", "(for comparison: parse every held match)"),
+)
+
+
+def main() -> None:
     cli = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     cli.add_argument("--matches", type=int, default=10_000)
     cli.add_argument("--players", type=int, default=60)
     cli.add_argument("--runs", type=int, default=5)
+    cli.add_argument("--before", type=Path, default=Path("/tmp/stats-before"), help="the earlier code tree")
+    cli.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
     a = cli.parse_args()
-    asyncio.run(main(a.matches, a.players, a.runs))
+    if a.child:
+        print(json.dumps(asyncio.run(measure(a.matches, a.players, a.runs))))
+        return
+    if not (a.before / "rankterm").is_dir():
+        raise SystemExit(f"{a.before}: no code tree there (git worktree add {a.before} <commit>)")
+    here = Path(__file__).resolve().parent.parent
+    got = {}
+    for name, code in (("before", a.before.resolve()), ("this", here)):
+        done = subprocess.run(
+            [sys.executable, str(Path(__file__).resolve()), "--child", "--matches", str(a.matches),
+             "--players", str(a.players), "--runs", str(a.runs)],
+            cwd=tempfile.gettempdir(), env={**os.environ, "PYTHONPATH": str(code)},
+            capture_output=True, text=True, check=False,
+        )  # fmt: skip
+        if done.returncode:
+            raise SystemExit(f"{name}: {done.stderr[-1500:]}")
+        got[name] = json.loads(done.stdout.strip().splitlines()[-1])
+    this, before = got["this"], got["before"]
+    print(f"{a.matches} matches, {a.players} players; first sync {before['synced']:.1f} s before, "
+          f"{this['synced']:.1f} s this ({this['sync_requests']} requests); players sampled playing "
+          f"{', '.join(map(str, this['played']))} matches")  # fmt: skip
+    print(f"{'median, ms (CPU)':52}{'before':>20}{'this':>20}{'this/before':>13}")
+    for key, label in ROWS:
+        (bw, bc), (tw, tc) = before[key], this[key]
+        print(
+            f"{label:52}{bw * 1000:9.1f} ({bc * 1000:7.1f}){tw * 1000:9.1f} ({tc * 1000:7.1f}){tw / bw:12.2f}x"
+        )
+    print(f"requests made by the second opens: before {before['requests']}, this {this['requests']}")
+
+
+if __name__ == "__main__":
+    main()
