@@ -8,8 +8,10 @@ have them (names and dates made display-safe, a player's label their display nam
 The figures are then the same pure functions (`figures.player_figures`, ...): every rule stays written once.
 
 A page reads a player's matches (`player_matches`), a game's (`game_matches`) or an evening's
-(`matches_since`); each read is remembered while the mirror holds the same matches (`Mirror.matches_key`).
-A held match the mirror could not read a rank from is left out, as the parsed models would leave it out.
+(`matches_since`); a game's figures are counted in SQL with no match built (`held_game_figures`: the same
+rules, over each seat's result kept with the rows). Each read is remembered while the mirror holds the same
+matches (`Mirror.matches_key`). A held match whose factions could not all be read (no rank) is left out, as
+parsing leaves it out.
 """
 
 from __future__ import annotations
@@ -105,6 +107,7 @@ def matches_since(client: RankingClient, since: datetime) -> list[CompactMatch]:
 _games: weakref.WeakKeyDictionary[RankingClient, dict[tuple[Any, ...], GameFigures]] = (
     weakref.WeakKeyDictionary()
 )
+"""Per client: the last few games' figures, under the mirror's state and the game."""
 
 
 def held_game_figures(client: RankingClient, game_id: int) -> GameFigures:
