@@ -14,28 +14,19 @@ The guest's `ssh` reads nothing of the user's: no config file, no keys, no known
 from __future__ import annotations
 
 import contextlib
-import fcntl
 import os
-import pty
 import re
 import signal
-import struct
 import subprocess
 import sys
-import termios
 import time
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from rankterm.host.seat import set_size
 from rankterm.testing.terminal import PtySeat
-
-
-def set_pty_size(fd: int, columns: int, rows: int) -> None:
-    """Give the pty on `fd` its size (TIOCSWINSZ takes rows first); the kernel sends SIGWINCH."""
-    fcntl.ioctl(fd, termios.TIOCSWINSZ, struct.pack("HHHH", rows, columns, 0, 0))
-
 
 SSH_OPTIONS = [
     "-F",
@@ -77,14 +68,8 @@ class SshGuest(PtySeat):
         argv += [f"{user}@127.0.0.1", *command]
         env = {k: v for k, v in os.environ.items() if k in ("PATH", "HOME", "LANG", "LC_ALL")}
         env["TERM"] = term
-        self.pid, self.fd = pty.fork()
-        if self.pid == 0:  # the child
-            os.environ.clear()
-            os.environ.update(env)
-            os.execvp(argv[0], argv)
+        self._spawn(argv, env, size)
         self.size = size
-        set_pty_size(self.fd, *size)
-        self.seen = ""
         self.raw = bytearray()
 
     def read(self, seconds: float) -> bytes:
@@ -95,7 +80,7 @@ class SshGuest(PtySeat):
     def resize(self, columns: int, rows: int) -> None:
         """The guest's window changes size: the kernel tells ssh (SIGWINCH), which tells the host."""
         self.size = (columns, rows)
-        set_pty_size(self.fd, columns, rows)
+        set_size(self.fd, columns, rows)
 
     def exit_code(self, limit: float = 15.0) -> int | None:
         """ssh's exit code once it has ended (reading what it still says), None if it is still there."""

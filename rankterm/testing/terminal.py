@@ -13,17 +13,17 @@ Textual's headless driver writes nothing, so a terminal's real bytes can only be
 from __future__ import annotations
 
 import contextlib
-import fcntl
 import os
 import pty
 import re
 import select
 import signal
-import struct
 import sys
-import termios
 import time
+from collections.abc import Mapping, Sequence
 from pathlib import Path
+
+from rankterm.host.seat import set_size
 
 ESCAPES = re.compile(r"\x1b(\[[0-9;?<>=]*[ -/]*[@-~]|\][^\x07\x1b]*(\x07|\x1b\\)|[@-Z\\-_])")
 """Escape sequences (CSI, OSC and two-byte ones): what `seen` leaves out of the text a seat showed."""
@@ -64,13 +64,16 @@ class PtySeat:
     """`python -m rankterm *args` on a pseudo-terminal of `size` (columns, rows), with `env` only."""
 
     def __init__(self, args: list[str], env: dict[str, str], size: tuple[int, int] = (80, 24)) -> None:
+        self._spawn([sys.executable, "-m", "rankterm", *args], env, size)
+
+    def _spawn(self, argv: Sequence[str], env: Mapping[str, str], size: tuple[int, int]) -> None:
+        """Run `argv` (its program looked for on the PATH of `env`) on a new pty of `size`, with `env` only."""
         self.pid, self.fd = pty.fork()
         if self.pid == 0:  # the child
             os.environ.clear()
             os.environ.update(env)
-            os.execv(sys.executable, [sys.executable, "-m", "rankterm", *args])
-        columns, rows = size
-        fcntl.ioctl(self.fd, termios.TIOCSWINSZ, struct.pack("HHHH", rows, columns, 0, 0))
+            os.execvp(argv[0], list(argv))
+        set_size(self.fd, *size)
         with contextlib.suppress(ProcessLookupError):
             os.kill(self.pid, signal.SIGWINCH)
         self.seen = ""
