@@ -5,7 +5,7 @@ participant comes from ``rating_current`` (primary-key lookups), `rating.rate_ma
 each participant gets one ``rating_history`` row and its ``rating_current`` row updated (ree included).
 The history is kept in match order (key: subset, match number, player), so a match appends at the end of
 the table: the pages a match writes do not grow with the history. Each history row names the
-player's previous match in the subset (``prev``), and after every `schema.SNAPSHOT_EVERY`-th match of a
+player's previous match in the subset (``prev``), and after every `snapshots.SNAPSHOT_EVERY`-th match of a
 subset its listed players' standings are copied into ``rating_snapshot``. Matches are rated in the order
 they were played (their group-wide number, `matches` says how it is given): a match placed before others
 undoes the subset's ratings after it (`forget_from`), moves the later ones a number up (`make_room`) and
@@ -56,8 +56,7 @@ from typing import NamedTuple
 
 from rankterm.server import rating
 from rankterm.server.conn import Conn, Dialect
-from rankterm.server.schema import SNAPSHOT_EVERY
-from rankterm.server.snapshots import SnapshotCache, from_snapshot_above, position_key
+from rankterm.server.snapshots import SNAPSHOT_EVERY, SnapshotCache, from_snapshot_above, position_key
 from rankterm.server.wire import format_time
 from rankterm.wire.fields import wire_seconds
 from rankterm.wire.models import Player, RankingRow

@@ -31,6 +31,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from rankterm.server.conn import Conn
+from rankterm.server.snapshots import SNAPSHOT_EVERY
 
 SCHEMA_V1 = """
 CREATE TABLE meta (
@@ -177,9 +178,6 @@ UPDATE rating_current SET ree = coalesce((SELECT h.ree FROM rating_history h
 """Flatter inserts, faster standings: the history loses its index by date (one page fewer written per
 participant per match; the activity count walks the primary key instead, `rankings._recent`), and
 ``rating_current`` keeps each participant's ree, so the standings after a recent match read no history."""
-
-SNAPSHOT_EVERY = 256
-"""A subset's standings are copied into ``rating_snapshot`` after every this many of its matches."""
 
 
 def schema_v3(every: int) -> str:

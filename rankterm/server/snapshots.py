@@ -1,6 +1,6 @@
 """The standings' snapshots read into Python: `SnapshotCache` and the page worked out from one.
 
-After every `schema.SNAPSHOT_EVERY`-th match of a subset its listed players' standings are copied into
+After every `SNAPSHOT_EVERY`-th match of a subset its listed players' standings are copied into
 ``rating_snapshot`` (`rankings.record`), and a snapshot never changes while its subset's ``history_version``
 stays the same (a match placed before others renumbers and rates again what follows it, and raises the
 version: the cache is keyed by it, so it never serves a stale snapshot, whichever process changed the
@@ -20,6 +20,9 @@ from collections.abc import Callable
 
 from rankterm.server.conn import Conn
 from rankterm.server.players import in_chunks
+
+SNAPSHOT_EVERY = 256
+"""A subset's standings are copied into ``rating_snapshot`` after every this many of its matches."""
 
 Snapshot = tuple[dict[str, tuple], list[tuple]]
 """(row of each player by id, every key in the order of positions)."""
