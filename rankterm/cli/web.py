@@ -28,7 +28,7 @@ import shlex
 import sys
 from typing import TYPE_CHECKING, Any
 
-from rankterm.cli.common import check_port
+from rankterm.cli.common import check_port, profile_name
 
 if TYPE_CHECKING:
     from aiohttp import web
@@ -87,7 +87,7 @@ def seat_command(*, demo: bool, profile: str | None) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
-    profile = args.command_profile or args.profile
+    profile = profile_name(args)
     if not args.demo:
         from rankterm.config import load_config
 
