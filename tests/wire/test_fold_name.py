@@ -105,15 +105,18 @@ def test_squeezing_is_only_about_inner_spaces(name: str) -> None:
 @example("Zoë Keller", "zoekel", "OE K")
 @example("Ann", "", "\u00b4")
 @example("Ni\nna", "", "nina")
+@example("", "0", "0\u00b4")
 def test_the_players_filter_finds_what_it_found(display: str, username: str, typed: str) -> None:
     """Same answers, except a filter that folds to nothing but spaces (a lone acute accent): it now shows everyone,
-    as a filter of typed spaces always did; and a name that breaks its line, which the filter now also reads
+    as a filter of typed spaces always did; a filter whose spacing accent folds to a space at its end ("0´"),
+    which now finds what "0" finds; and a name that breaks its line, which the filter now also reads
     without its breaks (tests/tui/test_players_filter_breaks.py)."""
     player = Player(id="1", display_name=display, username=username)
     new = players.matches_filter(player, typed)
-    if any(c in display + username for c in "\n\r\x85\u2028\u2029\u23ce"):
+    old_needle = old_players_fold(typed.strip().lstrip("*"))
+    if any(c in display + username for c in "\n\r\x85\u2028\u2029\u23ce") or old_needle != old_needle.strip():
         assert new or not old_matches_filter(player, typed)  # finds what it found, and more
-    elif old_players_fold(typed.strip().lstrip("*")).strip():
+    elif old_needle.strip():
         assert new == old_matches_filter(player, typed)
     else:
         assert new
