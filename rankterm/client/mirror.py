@@ -23,8 +23,9 @@ What it holds:
   without players: faction index, rank, bot flag, player id and the two names a label is made of), kept by
   triggers on `matches`, so every write of the held matches (an append, a full read, a rewrite from a
   backdated match) rewrites them in the same transaction. A page is read from them by player, game or date
-  (`stat_rows`, `stat_game`) without a match's JSON being parsed. A file without them (schema 1), or with
-  rows of another shape (`STATS_SHAPE`), gets them made from its held matches once.
+  (`stat_rows`, `stat_game`), and the pickers' players and games (`stat_roster`), without a match's JSON
+  being parsed. A file without them (schema 1), or with rows of another shape (`STATS_SHAPE`), gets them
+  made from its held matches once.
 
 One file per scope (base URL + key, hashed into the file name: `config.mirror_path`) rather than a scope
 column: a profile's mirror can be deleted, or found corrupt and replaced, without touching another group's,
@@ -210,6 +211,9 @@ STAT_COLUMNS = (
     "number", "id", "external_id", "date", "game_id", "game_name", "faction", "seat", "rank", "bot", "player", "display_name", "username",
 )  # fmt: skip
 """The columns of `Mirror.stat_rows`, in order."""
+
+StatRoster = tuple[list[tuple[Any, ...]], list[tuple[Any, ...]], tuple[str, int] | None]
+"""`Mirror.stat_roster`: the players' rows, the games' rows, the newest (date, number)."""
 
 T = TypeVar("T")
 
@@ -889,6 +893,34 @@ class Mirror:
             return (*counts, *(end[0] if end else None for end in ends)), seats
 
         nothing: tuple[tuple[Any, ...], list[tuple[Any, ...]]] = ((0, 0, 0, 0, None, None, None), [])
+        return self._guard(read, nothing)
+
+    def stat_roster(self) -> StatRoster:
+        """Who and what the held matches name, from the stats rows (every held match, read or not): each
+        player of a faction that is not a bot's (player id, display name, username as their newest match by
+        number has them, first faction and seat there; how many held matches they play in), newest first by
+        that match; each game (game id, name in its newest match, how many held matches), newest first; and
+        the (date, number) of the newest match by date, then number (None when none is held). Read through
+        the indexes; no JSON parsed."""
+
+        def read() -> StatRoster:
+            players = self._db.execute(
+                "WITH last AS (SELECT player, max(number) AS n, count(DISTINCT number) AS played"
+                " FROM stat_seats WHERE player IS NOT NULL AND player != '' GROUP BY player)"
+                " SELECT l.player, s.display_name, s.username, l.played"
+                " FROM last AS l JOIN stat_seats AS s ON s.number = l.n AND s.player = l.player"
+                " ORDER BY l.n DESC, s.faction, s.seat"
+            ).fetchall()
+            games = self._db.execute(
+                "SELECT game_id, game_name, count(*), max(number) FROM stat_matches"
+                " WHERE game_id IS NOT NULL GROUP BY game_id ORDER BY max(number) DESC"
+            ).fetchall()
+            newest = self._db.execute(
+                "SELECT date, number FROM stat_matches ORDER BY date DESC, number DESC LIMIT 1"
+            ).fetchone()
+            return players, [g[:3] for g in games], (newest[0], newest[1]) if newest else None
+
+        nothing: StatRoster = ([], [], None)
         return self._guard(read, nothing)
 
     # ------------------------------------------------------------------ rankings pages

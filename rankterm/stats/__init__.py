@@ -10,7 +10,7 @@
 
 from __future__ import annotations
 
-from rankterm.stats.figures import game_figures, head_to_head, player_figures, tonight
+from rankterm.stats.figures import game_figures, game_records, head_to_head, player_figures, tonight
 from rankterm.stats.results import (
     Gain,
     GameFigures,
@@ -42,6 +42,7 @@ __all__ = [
     "TonightMatch",
     "Upset",
     "game_figures",
+    "game_records",
     "head_to_head",
     "player_figures",
     "tonight",

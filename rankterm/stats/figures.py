@@ -127,6 +127,34 @@ def player_figures(matches: Sequence[MatchLike], player_id: str) -> PlayerFigure
     )
 
 
+def game_records(matches: Sequence[MatchLike], game_id: int) -> dict[str, GameRecord]:
+    """Every player's results in one game, in one pass over the matches (any order; other games' ignored):
+    for each player, the record `player_figures(matches, player).per_game` has for this game (the same
+    rules: their first faction that is not a bot's, its result; the name the latest non-empty one)."""
+    counts: dict[str, list[int]] = {}  # player -> [played, wins, draws, losses]
+    names: dict[str, str] = {}
+    for m in in_played_order(matches):
+        if m.game is None or m.game.id != game_id:
+            continue
+        gname = m.game.name
+        seen: set[str] = set()
+        for f in m.factions:
+            if f.bot:
+                continue
+            result: Result | None = None
+            for p in f.players:
+                q = str(p.id)
+                if q in seen:
+                    continue  # one player in two factions: their first counts
+                seen.add(q)
+                result = result or faction_result(m, f)
+                tally = counts.setdefault(q, [0, 0, 0, 0])
+                tally[0] += 1
+                tally[1 + "WDL".index(result)] += 1
+                names[q] = gname if q not in names or gname else names[q]
+    return {q: GameRecord(game_id, names[q], *c) for q, c in counts.items()}
+
+
 def head_to_head(
     matches: Sequence[MatchLike], a_id: str, b_id: str | None, names: Mapping[str, str] | None = None
 ) -> HeadToHead:

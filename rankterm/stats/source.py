@@ -198,82 +198,39 @@ _rosters: weakref.WeakKeyDictionary[RankingClient, tuple[tuple[int, int, int, bo
 def held_roster(client: RankingClient) -> Roster:
     """The players and games of the held matches, with counts and the newest date; no request.
 
-    Read from the stored JSON without building models (about a fifth of parsing the matches: some 0.3 s of
-    CPU for 10,000 matches once per process, then only what a sync appends; call it off the event loop);
-    names follow the client's display rules as the parsed models would. A stats mode fills its pickers from
-    this and reads a page's matches narrowly."""
+    Read from the mirror's stats rows (`Mirror.stat_roster`: a few indexed queries, no JSON parsed, no
+    model built), remembered while the mirror holds the same matches; names follow the client's display
+    rules as the parsed models would. A stats mode fills its pickers from this and reads a page's matches
+    narrowly."""
     count, top, history = client.mirror.matches_key()
     key = (count, top, history, client.display_safe)
     cached = _rosters.get(client)
     if cached is not None and cached[0] == key:
         return cached[1]
-    base: Roster | None = None
-    rows: list[Any]
-    if cached is not None and cached[0][2:] == key[2:] and cached[0][1] <= top:
-        rows = client.mirror.select_matches(after=cached[0][1])
-        if cached[0][0] + len(rows) == count:  # a plain append: add only what is new
-            base = cached[1]
-    if base is None:
-        rows = client.mirror.matches()
-    roster = _roster_of(rows, base, (count, top), client.display_safe)
+    roster = _roster_of(*client.mirror.stat_roster(), (count, top), client.display_safe)
     _rosters[client] = key, roster
     return roster
 
 
-def _roster_of(rows: list[Any], base: Roster | None, key: tuple[int, int], safe: bool) -> Roster:
-    """`base` (or nothing) with the wire-form matches `rows` (newest first by number) added."""
-
-    def text(value: Any) -> str:
-        if value is None:
-            return ""
-        out = str(int(value)) if isinstance(value, bool) else str(value)
-        return display_safe(out) if safe else out
-
-    def flag(value: Any) -> bool:
-        if isinstance(value, str):
-            return value.strip().lower() in {"1", "true", "t", "yes", "y", "on"}
-        return bool(value)
-
-    names: dict[str, str] = {}
-    games: dict[int, str] = {}
-    played = dict(base.played) if base else {}
-    game_played = dict(base.game_played) if base else {}
-    newest = base.newest if base else None
-    for row in rows:  # newest first: the first name seen is the newest match's
-        if not isinstance(row, dict):
-            continue
-        try:
-            number = int(row.get("number") or 0)
-        except (TypeError, ValueError):
-            continue
-        date = row.get("date")
-        date = date if isinstance(date, str) else text(date)
-        if newest is None or (date, number) > newest:
-            newest = (date, number)
-        game = row.get("game")
-        if isinstance(game, dict) and game.get("id") is not None:
-            with contextlib.suppress(TypeError, ValueError):
-                gid = int(game["id"])
-                if gid not in games:
-                    games[gid] = text(game.get("name"))
-                game_played[gid] = game_played.get(gid, 0) + 1
-        seen: set[str] = set()
-        for faction in row.get("factions") or ():
-            if not isinstance(faction, dict) or flag(faction.get("bot")):
-                continue
-            people = faction.get("players") or ()
-            for player in (people,) if isinstance(people, dict) else people:
-                if not isinstance(player, dict) or (raw := player.get("id")) is None:
-                    continue
-                # an id is kept as sent (`wire.Id`): never made display-safe
-                pid = raw if isinstance(raw, str) else str(int(raw)) if isinstance(raw, bool) else str(raw)
-                if pid not in names:
-                    names[pid] = text(player.get("displayName")) or text(player.get("username")) or pid
-                if pid not in seen:
-                    seen.add(pid)
-                    played[pid] = played.get(pid, 0) + 1
+def _roster_of(
+    seats: list[tuple[Any, ...]],
+    games: list[tuple[Any, ...]],
+    newest: tuple[str, int] | None,
+    key: tuple[int, int],
+    safe: bool,
+) -> Roster:
+    """The roster from `Mirror.stat_roster`'s rows, names as the parsed `Player.label` would give them."""
+    shown = display_safe if safe else str
+    players: dict[str, str] = {}
+    played: dict[str, int] = {}
+    for pid, display_name, username, count in seats:  # a player's first faction in their newest match first
+        if pid not in players:
+            players[pid] = (
+                (shown(display_name) if display_name else "") or (shown(username) if username else "") or pid
+            )
+            played[pid] = count
+    names = {gid: shown(name) if name else "" for gid, name, _ in games}
+    game_played = {gid: count for gid, _, count in games}
     if newest is not None and safe:
         newest = (display_safe(newest[0]), newest[1])
-    players = {**base.players, **names} if base else names
-    all_games = {**base.games, **games} if base else games
-    return Roster(players, played, all_games, game_played, newest, key)
+    return Roster(players, played, names, game_played, newest, key)

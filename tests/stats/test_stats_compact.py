@@ -20,9 +20,10 @@ from rankterm.client.client import RankingClient
 from rankterm.client.mirror import Mirror, dumps
 from rankterm.server.app import create_app
 from rankterm.server.seed import DEMO_KEY, DEMO_SECRET, demo_store
-from rankterm.stats import compact, game_figures, head_to_head, player_figures, source, tonight
+from rankterm.stats import compact, game_figures, game_records, head_to_head, player_figures, source, tonight
 from rankterm.wire.fields import DISPLAY_SAFE
 from rankterm.wire.models import Match, NewFaction, NewMatch
+from rankterm.wire.text import display_safe
 
 PEOPLE = ["a", "b", "c", "d", "e", "7"]
 NAMES = ["Ada", "ada", "Bé\x1b[31m", "line\nbreak", "", "Zoë"]
@@ -125,6 +126,13 @@ def compare_everything(matches: list[Match], mirror: Mirror, safe: bool) -> None
         expected = game_figures(matches, game)
         assert game_figures(compact.compact_matches(rows(game_id=game), safe=safe), game) == expected
         assert compact.game_figures_of(*mirror.stat_game(game), game, safe=safe) == expected
+        records = {
+            a: next(g for g in player_figures(matches, a).per_game if g.game_id == game)
+            for a in people
+            if any(g.game_id == game for g in player_figures(matches, a).per_game)
+        }
+        assert game_records(compact.compact_matches(rows(game_id=game), safe=safe), game) == records
+        assert game_records(matches, game) == records
     for day in (0, 7, 21):
         since = datetime(2026, 1, 1) + timedelta(days=day)
         evening = compact.compact_matches(rows(since=since.strftime("%Y-%m-%d %H:%M:%S")), safe=safe)
@@ -136,6 +144,99 @@ def compare_everything(matches: list[Match], mirror: Mirror, safe: bool) -> None
 def test_the_compact_rows_give_the_figures_of_the_parsed_matches(bodies, safe):
     mirror = held(bodies)
     compare_everything(parsed(bodies, safe), mirror, safe)
+
+
+def json_roster(bodies: list[Any], safe: bool) -> tuple[Any, ...]:
+    """The pickers' roster read from the held matches' JSON (every held match, read or not): each player's
+    and game's name as their newest match by number has it (a player's first faction and seat there), how
+    many matches each plays in, in the order first met from the newest; the newest (date, number)."""
+
+    def text(value: Any) -> str:
+        if value is None:
+            return ""
+        out = str(int(value)) if isinstance(value, bool) else str(value)
+        return display_safe(out) if safe else out
+
+    def flag(value: Any) -> bool:
+        if isinstance(value, str):
+            return value.strip().lower() in {"1", "true", "t", "yes", "y", "on"}
+        return bool(value)
+
+    names: dict[str, str] = {}
+    played: dict[str, int] = {}
+    games: dict[int, str] = {}
+    game_played: dict[int, int] = {}
+    newest: tuple[str, int] | None = None
+    for row in sorted(bodies, key=lambda b: -b["number"]):
+        number, date = row["number"], row.get("date") or ""
+        if newest is None or (date, number) > newest:
+            newest = (date, number)
+        game = row.get("game")
+        if isinstance(game, dict) and game.get("id") is not None:
+            gid = int(game["id"])
+            games.setdefault(gid, text(game.get("name")))
+            game_played[gid] = game_played.get(gid, 0) + 1
+        seen: set[str] = set()
+        for faction in row.get("factions") or ():
+            if not isinstance(faction, dict) or flag(faction.get("bot")):
+                continue
+            people = faction.get("players") or ()
+            for player in (people,) if isinstance(people, dict) else people:
+                raw = player["id"]
+                pid = raw if isinstance(raw, str) else str(raw)
+                names.setdefault(pid, text(player.get("displayName")) or text(player.get("username")) or pid)
+                if pid not in seen:
+                    seen.add(pid)
+                    played[pid] = played.get(pid, 0) + 1
+    if newest is not None and safe:
+        newest = (display_safe(newest[0]), newest[1])
+    return list(names.items()), list(played.items()), list(games.items()), list(game_played.items()), newest
+
+
+def roster_lists(roster: source.Roster) -> tuple[Any, ...]:
+    """A roster's lists in their order (the dicts' order is what a picker built from them meets first)."""
+    return (
+        list(roster.players.items()),
+        list(roster.played.items()),
+        list(roster.games.items()),
+        list(roster.game_played.items()),
+        roster.newest,
+    )
+
+
+def seat_on(mirror: Mirror, safe: bool) -> RankingClient:
+    """A client on `mirror` that asks nothing (the roster reads the mirror alone)."""
+    client = RankingClient("http://127.0.0.1:9/", key="k", secret="s", mirror=mirror)
+    client.display_safe = safe
+    return client
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(groups(), groups(), st.booleans(), st.data())
+def test_the_pickers_roster_from_the_compact_rows_is_the_one_the_json_gives(first, more, safe, data):
+    """The roster (every held match, one with a faction whose rank cannot be read too), as a first read and
+    after a sync appended matches, a backdated match rewrote the held ones, and a full read replaced them."""
+    bodies = [dict(b) for b in first]
+    if bodies and data.draw(st.booleans()):  # a match the figures leave out still names its players
+        broken = data.draw(st.sampled_from(bodies))
+        broken["factions"] = [{**broken["factions"][0], "rank": None}, *broken["factions"][1:]]
+    mirror = held(bodies)
+    client = seat_on(mirror, safe)
+    assert roster_lists(source.held_roster(client)) == json_roster(bodies, safe)
+    top = len(bodies)
+    appended = [{**b, "number": b["number"] + top, "id": f"m{b['number'] + top}"} for b in more]
+    mirror.put_matches([(b["number"], None, b) for b in appended])
+    assert roster_lists(source.held_roster(client)) == json_roster(bodies + appended, safe)
+    if bodies:
+        cut = bodies[len(bodies) // 2]["number"]
+        rest = [{**b, "number": b["number"] + 1, "id": f"r{b['number']}"} for b in bodies + appended]
+        rest = [b for b in rest if b["number"] > cut]
+        mirror.rewrite_matches_from(cut, [(b["number"], None, dumps(b)) for b in rest])
+        now = [b for b in bodies if b["number"] < cut] + rest
+        assert roster_lists(source.held_roster(client)) == json_roster(now, safe)
+    mirror.stage_matches([(b["number"], None, dumps(b)) for b in more], first=True)
+    mirror.replace_matches_with_staged()
+    assert roster_lists(source.held_roster(client)) == json_roster(more, safe)
 
 
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -186,8 +287,14 @@ async def test_the_demo_groups_pages_are_the_same_from_the_compact_rows(demo_cli
     for game in {m.game.id for m in matches if m.game is not None}:
         assert game_figures(compact.game_matches(demo_client, game), game) == game_figures(matches, game)
         assert compact.held_game_figures(demo_client, game) == game_figures(matches, game)
+        records = game_records(compact.game_matches(demo_client, game), game)
+        assert records == {
+            a: g for a in people for g in player_figures(matches, a).per_game if g.game_id == game
+        }
     since = datetime.strptime(matches[-40].date, "%Y-%m-%d %H:%M:%S")
     assert tonight(compact.matches_since(demo_client, since), since) == tonight(matches, since)
+    bodies = demo_client.mirror.matches()
+    assert roster_lists(source.held_roster(demo_client)) == json_roster(bodies, safe)
 
 
 async def test_a_backdated_match_rewrites_the_compact_rows(demo_client):

@@ -42,7 +42,7 @@ from textual.containers import Horizontal, Vertical
 from textual.timer import Timer
 from textual.widgets import DataTable, Header, Static
 
-from rankterm.stats import GameFigures, GameRecord, PlayerFigures, game_figures, player_figures
+from rankterm.stats import GameFigures, PlayerFigures, game_figures, game_records, player_figures
 from rankterm.stats.compact import CompactMatch, game_matches, player_matches
 from rankterm.stats.history import History, player_history
 from rankterm.stats.rules import MatchLike, played_order
@@ -495,9 +495,10 @@ class GameStory(Vertical):
                 ("Standings", "bold"), (f" · {plural(len(rows), 'player')} · Enter a player's page", "dim")
             )
         )
+        records = game_records(self.matches, self.game_id) if self.game_id is not None else {}
         cells = []
         for row in rows:
-            record = self._record(str(row.player.id))
+            record = records.get(str(row.player.id))
             cells.append(
                 [
                     Text(str(row.position), justify="right"),
@@ -513,11 +514,6 @@ class GameStory(Vertical):
         # that, names were cut to the width of the list shown before).
         table = self.query_one("#gs-standings", DataTable)
         fill_table(table, STANDING_COLUMNS, cells, [str(row.player.id) for row in rows])
-
-    def _record(self, player_id: str) -> GameRecord | None:
-        """The player's results in this game (their page's row for it: the same rules)."""
-        figures = player_figures(self.matches, player_id)
-        return next((g for g in figures.per_game if g.game_id == self.game_id), None)
 
 
 class GamePageScreen(StoryScreen):
