@@ -110,17 +110,21 @@ LISTS = re.compile(r"/(games|players)(/\d+)?/?$")
 
 class LateTransport(httpx.AsyncBaseTransport):
     """The embedded service (a real ASGI app) whose answers to the group's lists (games, players) come
-    `delay` seconds late; notes when each request for the players was asked and answered."""
+    `delay` seconds after `typed` is set (at once if it never is: `typed` starts set); notes when each request
+    for the players was asked and answered."""
 
     def __init__(self, inner: httpx.AsyncBaseTransport, delay: float) -> None:
         self.inner = inner
         self.delay = delay
+        self.typed = asyncio.Event()
+        self.typed.set()
         self.players_asked: list[tuple[float, float]] = []
 
     async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
         asked = time.monotonic()
         listed = LISTS.search(request.url.path)
         if listed:
+            await self.typed.wait()
             await asyncio.sleep(self.delay)
         response = await self.inner.handle_async_request(request)
         if listed and listed.group(1) == "players":
@@ -159,8 +163,10 @@ async def test_keys_typed_faster_than_the_lists_load_make_the_same_matches(
                 keys = sequence(meant.keys)
                 first_enter = keys.index("enter")
                 typing = time.monotonic()
+                transport.typed.clear()  # the lists wait for the game's Enter, however slow the machine
                 await type_at(pilot, keys[: first_enter + 1], gap)
                 entered = time.monotonic()
+                transport.typed.set()
                 await type_at(pilot, keys[first_enter + 1 :], gap)
                 await settle(pilot)
                 if round == 0:  # the form's players came after the game was picked with Enter
