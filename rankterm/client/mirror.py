@@ -240,6 +240,62 @@ def _dumps(value: Any) -> str:
 dumps = _dumps
 
 
+def _lease(db: sqlite3.Connection, holder: str, now: float, seconds: float) -> bool:
+    """Within a write: take or renew the sync lease for `holder` unless another holds it."""
+    row = db.execute("SELECT value FROM meta WHERE key = 'sync-lease'").fetchone()
+    held = json.loads(row[0]) if row else {}
+    if held.get("holder") not in (None, holder) and float(held.get("until", 0)) > now:
+        return False
+    lease = _dumps({"holder": holder, "until": now + seconds})
+    db.execute("INSERT OR REPLACE INTO meta VALUES ('sync-lease', ?)", (lease,))
+    return True
+
+
+def _put_older(
+    db: sqlite3.Connection,
+    rows: list[tuple[int, str | None, str]],
+    held_from: int,
+    holder: str,
+    now: float,
+    lease: float,
+) -> bool:
+    """`Mirror.put_older_matches` on `db`."""
+    with db:
+        db.execute("BEGIN IMMEDIATE")
+        if not _lease(db, holder, now, lease):
+            return False
+        db.executemany("INSERT OR REPLACE INTO matches VALUES (?, ?, ?)", rows)
+        db.execute("INSERT OR REPLACE INTO meta VALUES ('held-from', ?)", (str(held_from),))
+        return True
+
+
+class OlderMatchesWriter:
+    """`Mirror.put_older_matches` on a connection of its own (`Mirror.older_matches_writer`), for one worker
+    thread at a time. A SQLite failure writes nothing and answers False (the mirror's own connection finds
+    and reports a damaged file)."""
+
+    def __init__(self, db: sqlite3.Connection) -> None:
+        self._db = db
+
+    def put(
+        self,
+        rows: list[tuple[int, str | None, str]],
+        *,
+        held_from: int,
+        holder: str,
+        now: float,
+        lease: float,
+    ) -> bool:
+        try:
+            return _put_older(self._db, rows, held_from, holder, now, lease)
+        except sqlite3.Error as exc:
+            log.warning("The offline copy of the group could not take the matches read: %s", exc)
+            return False
+
+    def close(self) -> None:
+        self._db.close()
+
+
 class Mirror:
     """The mirror of one group (one service scope); see the module docstring."""
 
@@ -359,19 +415,9 @@ class Mirror:
         def write() -> bool:
             with self._db:
                 self._db.execute("BEGIN IMMEDIATE")
-                return self._lease(holder, now, seconds)
+                return _lease(self._db, holder, now, seconds)
 
         return self._guard(write, True)
-
-    def _lease(self, holder: str, now: float, seconds: float) -> bool:
-        """Within a write: take or renew the lease for `holder` unless another holds it."""
-        row = self._db.execute("SELECT value FROM meta WHERE key = 'sync-lease'").fetchone()
-        held = json.loads(row[0]) if row else {}
-        if held.get("holder") not in (None, holder) and float(held.get("until", 0)) > now:
-            return False
-        lease = _dumps({"holder": holder, "until": now + seconds})
-        self._db.execute("INSERT OR REPLACE INTO meta VALUES ('sync-lease', ?)", (lease,))
-        return True
 
     def sync_leased_elsewhere(self, holder: str, now: float) -> bool:
         """Whether another seat than `holder` holds the sync lease at `now` (its sync is under way)."""
@@ -449,17 +495,19 @@ class Mirror:
         the new `held_from`, renewing `holder`'s lease, in one transaction; False, writing nothing, when
         another seat has taken the lease meanwhile. The held matches' time of sync is left as it is."""
         rows = list(matches)
+        return self._guard(lambda: _put_older(self._db, rows, held_from, holder, now, lease), False)
 
-        def write() -> bool:
-            with self._db:
-                self._db.execute("BEGIN IMMEDIATE")
-                if not self._lease(holder, now, lease):
-                    return False
-                self._db.executemany("INSERT OR REPLACE INTO matches VALUES (?, ?, ?)", rows)
-                self._db.execute("INSERT OR REPLACE INTO meta VALUES ('held-from', ?)", (str(held_from),))
-                return True
-
-        return self._guard(write, False)
+    def older_matches_writer(self) -> OlderMatchesWriter | None:
+        """`put_older_matches` on a connection of its own to the file, for a worker thread: a first sync writes
+        a part while the next pages arrive. None for a mirror in memory, or a file that cannot be opened."""
+        if self.path is None:
+            return None
+        try:
+            db = sqlite3.connect(str(self.path), isolation_level=None, check_same_thread=False, timeout=5)
+            db.execute("PRAGMA synchronous=NORMAL")
+        except sqlite3.Error:
+            return None
+        return OlderMatchesWriter(db)
 
     # ------------------------------------------------------------------ lists: games, players, subsets
 

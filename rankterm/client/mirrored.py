@@ -45,6 +45,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import math
 import time
 import uuid
@@ -186,6 +187,7 @@ class ServiceCalls(Protocol):
 
     mirror: Mirror
     fresh_for: float
+    concurrency: int
     sync_share: float
     clock: Callable[[], float]
     history_listeners: list[Callable[[int], None]]
@@ -684,7 +686,9 @@ class MirroredReads:
             last_page = math.ceil(total / per)
             if grant is not None:
                 last_page = min(last_page, first_page + grant - 1)
-            window = self._client._window()
+            # as many in flight as the client's `concurrency`: past that, a first sync's own work per pooled
+            # connection costs the service (on the same machine, or beside other seats) more than it gains
+            window = paging.Window(start=self._client.concurrency, ceiling=self._client.concurrency)
             try:
                 got, joined = await self._read_pages_below(range(first_page, last_page + 1), low, window)
             except QuotaError:
@@ -697,41 +701,72 @@ class MirroredReads:
 
     async def _read_pages_below(self, pages: range, low: int, window: Window) -> tuple[int, bool]:
         """Read `pages` in order, keep the matches numbered below `low` (each page must carry on from the
-        last one), and write them `PART_PAGES` pages at a time; return (how many were added, whether every
-        page joined and each part was written while this seat held the lease)."""
+        last one), and write them `PART_PAGES` pages at a time, each part from a worker thread on a
+        connection of its own while the next pages arrive (a mirror in memory: at once); return (how many
+        were added, whether every page joined and each part was written while this seat held the lease)."""
 
         async def fetch(n: int) -> _SyncPage:
             self._client._paying(1)
             return await self._sync_page(n)
 
+        writer = self.mirror.older_matches_writer()
+        writing: asyncio.Future[bool] | None = None
         part: list[tuple[int, str | None, str]] = []
-        added, pages_in_part, total = 0, 0, 0
+        added, written, total = 0, 0, 0
         joined = True
 
-        def write() -> bool:
-            nonlocal added, part, pages_in_part
-            if part and not self.mirror.put_older_matches(
-                part, held_from=low, holder=self._holder, now=time.time(), lease=SYNC_LEASE
-            ):
+        async def written_before() -> bool:
+            """Whether the part being written (if any) went in."""
+            nonlocal writing, added, written
+            went_in = writing is None or await writing
+            if writing is not None and went_in:
+                added += written
+            writing, written = None, 0
+            return went_in
+
+        async def write() -> bool:
+            """Wait for the part before, then start writing this one."""
+            nonlocal writing, part, written
+            if not await written_before():
                 return False
-            added, part, pages_in_part = added + len(part), [], 0
+            if not part:
+                return True
+            rows, part, written = part, [], len(part)
+            put = functools.partial(
+                self.mirror.put_older_matches if writer is None else writer.put,
+                rows,
+                held_from=low,
+                holder=self._holder,
+                now=time.time(),
+                lease=SYNC_LEASE,
+            )
+            if writer is None:
+                writing = asyncio.get_running_loop().create_future()
+                writing.set_result(put())
+            else:
+                writing = asyncio.ensure_future(asyncio.to_thread(put))
             return True
 
-        async with contextlib.aclosing(paging.stream_pages(pages, fetch, window)) as stream:
-            async for page in stream:
-                total = max(total, page.total)
-                below = sorted((r for r in page.reads if r.number < low), key=lambda r: -r.number)
-                if not below:
-                    continue  # all held: matches arrived since the pages were counted
-                if [r.number for r in below] != list(range(low - 1, low - 1 - len(below), -1)):
-                    joined = False  # a gap: a match was deleted or placed below while reading
-                    break
-                part += [r.row for r in below]
-                low = below[-1].number
-                pages_in_part += 1
-                if pages_in_part >= PART_PAGES and not write():
-                    return added, False
-        joined = write() and joined
+        try:
+            async with contextlib.aclosing(paging.stream_pages(pages, fetch, window)) as stream:
+                async for page in stream:
+                    total = max(total, page.total)
+                    below = sorted((r for r in page.reads if r.number < low), key=lambda r: -r.number)
+                    if not below:
+                        continue  # all held: matches arrived since the pages were counted
+                    if [r.number for r in below] != list(range(low - 1, low - 1 - len(below), -1)):
+                        joined = False  # a gap: a match was deleted or placed below while reading
+                        break
+                    part += [r.row for r in below]
+                    low = below[-1].number
+                    if len(part) >= PART_PAGES * ROWS_PER_PAGE and not await write():
+                        return added, False
+            joined = await write() and await written_before() and joined
+        finally:
+            if writing is not None:
+                await asyncio.wait([writing])  # a thread cannot be stopped: its part is kept or not, whole
+            if writer is not None:
+                writer.close()
         if total:
             self.mirror.set_held_history(total=max(total, self.mirror.held_history()[1] or 0))
         return added, joined
@@ -740,9 +775,7 @@ class MirroredReads:
         """Every page read again and written aside as it arrives, `RESYNC_PAGES` pages at a time (a group of
         100,000 matches is 4,000 pages), then swapped for the held matches at once."""
         pages = range(2, first.total_pages + 1)
-        self._client._paying(
-            len(pages)
-        )  # the whole read refused unsent when the quota is known not to allow it
+        self._client._paying(len(pages))  # the whole read refused unsent when the quota does not allow it
         self.mirror.stage_matches([r.row for r in first.reads], first=True)
         window = self._client._window()
         for start in range(0, len(pages), RESYNC_PAGES):
