@@ -9,7 +9,9 @@ What a screen calls:
 - **Revalidate**: `games(refresh=True)`, `players(refresh=True)`, `subsets(refresh=True)` ask the service,
   write the answer into the mirror and return it. Without `refresh` a list read less than `fresh_for`
   seconds ago (and not made stale by a write from this seat) is answered from the mirror with no request.
-  `sync_matches()` brings the held matches up to date (one request when nothing is new).
+  `sync_matches()` brings the held matches up to date (one request when nothing is new); a first sync reads
+  them newest first within a share of the hourly call quota, over several hours for a large group, and
+  `held_history()` says how many are held of how many (`HeldHistory`, no request).
 - **Know how old an answer is**: when the service cannot be reached (`Offline`), every list method, and
   `players_page`, `matches_page`, `rankings_page`, answers from the mirror instead of raising (they raise
   `Offline` only when the mirror holds nothing for it). `as_of` is then the time the oldest such answer was
