@@ -10,11 +10,17 @@ name exits 2 with the candidates on stderr. The figures come from the group's ma
 and syncs by match number (one request when nothing is new); `tonight` also reads the standings after the
 evening's matches, within a quarter of the hourly ranking-call quota (`--quota-share`). Like every headless
 read, only what the service said is printed: offline, exit 3.
+
+A first sync of a large group reads it within a share of the hourly call quota, over several hours: until all
+of it is held, a command says so in one line on stderr ("Figures over 18,000 of 100,000 matches · the rest
+within 3 hours.") and answers over the matches held; with `--wait` it goes on syncing each hour until it holds
+them all (saying on stderr what it waits for), then answers. Ctrl+C while waiting exits 130 with one line.
 """
 
 from __future__ import annotations
 
 import argparse
+import sys
 from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
@@ -49,7 +55,12 @@ def register(sub: argparse._SubParsersAction) -> None:
         p = kinds.add_parser(name, help=help)
         add_source_arguments(p)
         add_format_argument(p, "table", "json")
-        p.set_defaults(run=lambda args: run_headless(args, run))
+        p.add_argument(
+            "--wait",
+            action="store_true",
+            help="when only part of the group's history is held yet, wait until all of it is, then answer",
+        )
+        p.set_defaults(run=lambda args: run_stats(args, run))
         return p
 
     kind("player", "a player's figures", player_command).add_argument("player", metavar="NAME|ID")
@@ -78,10 +89,42 @@ def register(sub: argparse._SubParsersAction) -> None:
 # ---------------------------------------------------------------------- reading the group
 
 
-async def _synced(client: RankingClient) -> None:
+HOUR_MARGIN = 5.0
+"""Seconds past the hour a `--wait` syncs again: the service's hourly meter turns on its own clock."""
+
+
+def run_stats(args: argparse.Namespace, command: Any, client: RankingClient | None = None) -> int:
+    """`run_headless`, with one line instead of silence when Ctrl+C stops a `--wait`."""
+    try:
+        return run_headless(args, command, client)
+    except KeyboardInterrupt:
+        waiting = getattr(args, "waiting_for", None)
+        if waiting is None:
+            raise
+        print(f"rankterm: stopped waiting; {waiting} held.", file=sys.stderr)
+        return 130
+
+
+async def _synced(client: RankingClient, args: argparse.Namespace) -> None:
+    """The group's matches synced; a history held in part is said on stderr, or with `--wait` synced hour
+    after hour until whole (the quota's share of each hour reads the next part)."""
     from rankterm.stats.source import sync_group
 
     await sync_group(client, max_age=0, offline_ok=False)
+    held = client.held_history()
+    zone = shown_zone(args) if not held.whole and getattr(args, "wait", False) else UTC_ZONE
+    while not held.whole and getattr(args, "wait", False):
+        now = client.clock()
+        next_read = (now // 3600 + 1) * 3600 + HOUR_MARGIN
+        at = f"{zone.from_timestamp(next_read):%H:%M} {zone.label}"
+        print(f"Waiting for the rest of the history: {held}; next read at {at}.", file=sys.stderr)
+        args.waiting_for = f"{held.held:,} of {held.total:,} matches"
+        await client.sleep(next_read - now)
+        await client.sync_matches()
+        held = client.held_history()
+    args.waiting_for = None
+    if not held.whole:
+        print(f"Figures over {held}.", file=sys.stderr)
 
 
 async def _player(client: RankingClient, query: str) -> Player:
@@ -98,7 +141,7 @@ async def player_command(client: RankingClient, args: argparse.Namespace) -> int
     from rankterm.stats.documents import player_document
     from rankterm.stats.figures import player_figures
 
-    await _synced(client)
+    await _synced(client, args)
     player = await _player(client, args.player)
     f = player_figures(player_matches(client, str(player.id)), str(player.id))
     name = f.name if f.played else player.label
@@ -144,7 +187,7 @@ async def h2h_command(client: RankingClient, args: argparse.Namespace) -> int:
     from rankterm.stats.documents import h2h_document
     from rankterm.stats.figures import head_to_head
 
-    await _synced(client)
+    await _synced(client, args)
     a = await _player(client, args.a)
     b = await _player(client, args.b) if args.b is not None else None
     if b is not None and b.id == a.id:
@@ -198,7 +241,7 @@ async def game_command(client: RankingClient, args: argparse.Namespace) -> int:
     from rankterm.stats.documents import game_document
     from rankterm.stats.lookup import find_game
 
-    await _synced(client)
+    await _synced(client, args)
     game = find_game(await client.games(), args.game)
     g = held_game_figures(client, game.id)
     if args.format == "json":
@@ -248,7 +291,7 @@ async def tonight_command(client: RankingClient, args: argparse.Namespace) -> in
         raise UsageError("--quota-share: give a share from 0 to 1 (0.25 is a quarter).")
     zone = shown_zone(args) if args.since or args.format == "table" else UTC_ZONE
     since = _since(args, client.clock(), zone)
-    await _synced(client)
+    await _synced(client, args)
     matches = matches_since(client, since)
     evening = tonight(matches, since)
     ree = ReeAround()
