@@ -9,7 +9,9 @@ external id exists.
 
 The page is shown at once from the mirror when it holds it; shown again (or after F5, or a match sent from
 this seat), the subsets, the held matches and the page are asked again and redrawn only if they changed;
-offline, they come from the mirror (the status line says how old).
+offline, they come from the mirror (the status line says how old). While a first sync is still reading a
+large group (within a share of the hourly call quota), the line above the table ends with how much of the
+history this machine holds ("18,000 of 100,000 matches held · the rest within 3 hours").
 
 Keys: [ / ] (or pageup / pagedown) previous / next page · Enter details · x or ctrl+e "does external id X
 exist?" · F5 reload · s the subset picker · Escape back to the table. Closing a match's detail leaves the
@@ -31,6 +33,7 @@ from textual.widgets import DataTable, Header, Static
 from rankterm.tui.base import task
 from rankterm.tui.dialogs.match_detail import MatchDetailScreen
 from rankterm.tui.dialogs.match_exists import MatchExistsDialog
+from rankterm.tui.held import matches_held
 from rankterm.tui.screens.subset_paged import SubsetPagedScreen
 from rankterm.tui.text import weight_text
 from rankterm.tui.widgets.key_footer import KeyFooter
@@ -152,6 +155,11 @@ class MatchesScreen(SubsetPagedScreen):
         try:
             with contextlib.suppress(RanktermError):  # the page read says why (or comes from the mirror)
                 await self.client.sync_matches()
+                info = self.query_one(self.INFO, Static)
+                if self.page_data is not None and not (
+                    info.has_class("-error") or info.has_class("-warning")
+                ):
+                    self._say_summary(self.page_data)  # what is held now
         finally:
             self._syncing = False
 
@@ -205,13 +213,20 @@ class MatchesScreen(SubsetPagedScreen):
             for row, match in zip(rows, data.data, strict=True)
         ]
         fill_table(table, specs, cells, [str(m.number) for m in data.data])
+        self._say_summary(data)
+
+    def _say_summary(self, data: MatchesPage) -> None:
+        """The line above the table: the page's matches, and how much of the history this machine holds while
+        a first sync is still reading it (`matches_held`)."""
         subset = self.picker.subset
         name = subset_title(subset) if subset else "Main"
+        held = matches_held(self.client) if self.has_client else ""
         if not data.data:
-            self.say(f"{name}: no match on this page.")
+            self.say(f"{name}: no match on this page." + (f" {held}." if held else ""))
         else:
             first, last = data.data[0], data.data[-1]
-            self.say(f"{name} · matches {first.number} to {last.number}, newest first · Enter shows one")
+            line = f"{name} · matches {first.number} to {last.number}, newest first · Enter shows one"
+            self.say(line + (f" · {held}" if held else ""))
 
     # ------------------------------------------------------------------ events and keys
 

@@ -21,6 +21,7 @@ from textual.binding import Binding
 from rankterm.stats.rules import MatchLike
 from rankterm.stats.source import sync_group
 from rankterm.tui.base import Kind, RanktermScreen, Where, task
+from rankterm.tui.held import figures_over
 from rankterm.tui.text import error_sentence
 from rankterm.wire.errors import Offline, RanktermError
 
@@ -141,7 +142,10 @@ class StoryScreen(RanktermScreen):
         self.show_held(held)
 
     def say(self, text: str, kind: Kind = "info", *, to: Where = "line") -> None:
-        """As `RanktermScreen.say`; the info line takes no room while it has nothing to say (80x24)."""
+        """As `RanktermScreen.say`; the info line takes no room while it has nothing to say (80x24), and
+        while only part of the history is held it says so (`figures_over`) when it has nothing else."""
+        if not text and to != "toast" and self.has_client:
+            text = figures_over(self.client)
         super().say(text, kind, to=to)
         if self.INFO is not None and to != "toast":
             for line in self.query(self.INFO):
