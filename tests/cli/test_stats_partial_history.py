@@ -1,11 +1,18 @@
 """`rankterm stats` over a history held in part (a first sync within the hourly call quota's share): one line
 on stderr and the figures over the matches held; `--wait` syncing hour after hour until whole, then the
 figures over everything; Ctrl+C while waiting: exit 130 and one line. Against the embedded service with a
-40-calls-an-hour meter and a settable clock (an hour passes when the command sleeps)."""
+40-calls-an-hour meter and a settable clock (an hour passes when the command sleeps); the Ctrl+C also in a
+real process over a real socket."""
 
 from __future__ import annotations
 
+import asyncio
 import json
+import os
+import re
+import signal
+import subprocess
+import sys
 from pathlib import Path
 
 import httpx
@@ -22,6 +29,7 @@ from rankterm.stats import player_figures
 from rankterm.stats.documents import player_document
 from rankterm.testing.clock import T0, SettableClock
 from rankterm.wire.models import Match
+from tests.cli.conftest import league_profile
 
 BASE = "http://in-process.rankterm/"
 HOUR = 3600.0
@@ -63,8 +71,6 @@ class Seat:
 
     def all_matches(self) -> list[Match]:
         """The group's matches as the wire gives them, read on an unlimited service over the same store."""
-        import asyncio
-
         app = create_app(
             demo_store(clock=self.clock), clock=self.clock, limits=QuotaLimits(calls_per_hour=None)
         )
@@ -140,3 +146,29 @@ def test_ctrl_c_while_waiting_exits_130_with_one_line(seat, capsys):
     ]
     assert err.splitlines()[0].startswith("Waiting for the rest of the history: ")
     assert "Traceback" not in err
+
+
+def test_ctrl_c_in_a_real_process_waiting_on_a_served_group_exits_130_with_one_line(tmp_path):
+    """`rankterm stats --wait` on the embedded service over a real socket, interrupted by SIGINT while it
+    waits for the hour to turn, as a terminal's Ctrl+C does."""
+    store = demo_store()
+    with league_profile(tmp_path, store, DEMO_KEY, DEMO_SECRET, limits=QuotaLimits(calls_per_hour=40)):
+        argv = [sys.executable, "-m", "rankterm", "--profile", "league", "stats", "player", "Ada", "--wait"]
+        proc = subprocess.Popen(
+            argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=os.environ
+        )
+        try:
+            assert proc.stderr is not None
+            waiting = proc.stderr.readline()
+            assert (
+                waiting.startswith("Waiting for the rest of the history: ") and " of 300 matches" in waiting
+            )
+            proc.send_signal(signal.SIGINT)
+            out, err = proc.communicate(timeout=60)
+        finally:
+            if proc.poll() is None:
+                proc.kill()
+                proc.wait()
+    assert proc.returncode == 130
+    assert out == ""
+    assert re.fullmatch(r"rankterm: stopped waiting; \d+ of 300 matches held\.\n", err)
