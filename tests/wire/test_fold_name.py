@@ -108,7 +108,7 @@ def test_squeezing_is_only_about_inner_spaces(name: str) -> None:
 @example("", "0", "0\u00b4")
 def test_the_players_filter_finds_what_it_found(display: str, username: str, typed: str) -> None:
     """Same answers, except a filter that folds to nothing but spaces (a lone acute accent): it now shows everyone,
-    as a filter of typed spaces always did; a filter whose spacing accent folds to a space at its end ("0´"),
+    as a filter of typed spaces always did; a filter whose spacing accent folds to a space at its end ("0" and an acute accent),
     which now finds what "0" finds; and a name that breaks its line, which the filter now also reads
     without its breaks (tests/tui/test_players_filter_breaks.py)."""
     player = Player(id="1", display_name=display, username=username)
