@@ -234,3 +234,18 @@ def late_client(demo_service, delay: float = 0.0) -> tuple[RankingClient, LateTr
         DEMO_URL, key=demo_service.key, secret=demo_service.secret, http=http, clock=frozen_clock, retries=0
     )
     return client, transport
+
+
+def count_frames(app, *, empty_too: bool = True) -> list[int]:
+    """A list that gets one item each time the app hands the terminal a frame from now on (with `empty_too`
+    False, only frames that draw something)."""
+    frames: list[int] = []
+    display = app._display
+
+    def counting(screen, renderable):
+        if empty_too or renderable is not None:
+            frames.append(1)
+        return display(screen, renderable)
+
+    app._display = counting
+    return frames

@@ -17,7 +17,7 @@ from rankterm.tui.widgets.board.panels import LastMatchPanel, RecentPanel, Stand
 from rankterm.tui.widgets.board.podium import EffectBox, PodiumBox
 from rankterm.wire.models import NewFaction, NewMatch
 
-from .pilot import settle
+from .pilot import count_frames, settle
 
 
 def text_of(screen: BoardScreen, panel: type) -> str:
@@ -137,14 +137,7 @@ async def test_a_kiosk_board_at_rest_writes_nothing_shows_nothing_else_and_quits
     async with app.run_test(size=(80, 24)) as pilot:
         await open_board(pilot)
         await pilot.pause(0.2)
-        frames: list[int] = []
-        display = app._display
-
-        def counting(screen, renderable):
-            frames.append(1)
-            return display(screen, renderable)
-
-        app._display = counting
+        frames = count_frames(app)
         await asyncio.sleep(0.8)
         assert frames == []
         app.screen.reload_data()  # revalidated, nothing changed: nothing drawn

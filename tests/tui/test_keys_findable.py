@@ -8,12 +8,7 @@ The screens are walked from the SCREENS table, so a mode added later is held to 
 
 from __future__ import annotations
 
-import asyncio
-import unicodedata
-
 import pytest
-from textual import events
-from textual.keys import REPLACED_KEYS, _character_to_key, _get_unicode_name_from_key
 from textual.pilot import Pilot
 from textual.widgets import Footer, Input, Select, Static
 from textual.widgets._footer import FooterKey
@@ -29,28 +24,9 @@ from rankterm.tui.widgets.key_footer import KeyFooter
 from rankterm.tui.widgets.status_line import StatusLine
 from rankterm.tui.widgets.text_table import TextTable
 
-from .pilot import late_client, settle
+from .pilot import late_client, settle, type_at
 
 MODES = list(SCREENS)
-
-
-def _event(key: str) -> events.Key:
-    if len(key) == 1 and not key.isalnum():
-        key = _character_to_key(key)
-    try:
-        character: str | None = unicodedata.lookup(_get_unicode_name_from_key(REPLACED_KEYS.get(key, key)))
-    except KeyError:
-        character = key if len(key) == 1 else None
-    return events.Key(key, character)
-
-
-async def type_at(pilot: Pilot, keys: list[str], gap: float) -> None:
-    """Keys `gap` seconds apart, each sent as a terminal sends it, not waiting for the app (unlike press)."""
-    for key in keys:
-        event = _event(key)
-        event.set_sender(pilot.app)
-        pilot.app.post_message(event)
-        await asyncio.sleep(gap)
 
 
 async def open_mode(pilot: Pilot, mode: str) -> None:

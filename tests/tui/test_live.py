@@ -20,7 +20,7 @@ from rankterm.tui.app import RanktermApp
 from rankterm.tui.live import ENV_EVERY, GATED_RECHECK, IDLE_AFTER, LiveProbe
 
 from .conftest import DEMO_URL
-from .pilot import catan_duel, settle
+from .pilot import catan_duel, count_frames, settle
 
 HOUR = 3600.0
 
@@ -39,19 +39,6 @@ async def _on(pilot, key: str) -> Any:
 
 def _info(screen, selector: str) -> str:
     return str(screen.query_one(selector).render())
-
-
-def _count_frames(app: RanktermApp) -> list[int]:
-    frames: list[int] = []
-    display = app._display
-
-    def counting(screen, renderable):
-        if renderable is not None:
-            frames.append(1)
-        return display(screen, renderable)
-
-    app._display = counting  # type: ignore[method-assign]
-    return frames
 
 
 async def _other_seat_records(other: RankingClient, external_id: str) -> int:
@@ -139,7 +126,7 @@ async def test_a_probe_that_finds_nothing_new_changes_nothing_and_draws_nothing(
     async with app.run_test(size=(80, 24)) as pilot:
         await _on(pilot, "r")
         version, probes, calls = app.group_version, app.live.probes, app.client.calls
-        frames = _count_frames(app)
+        frames = count_frames(app, empty_too=False)
         await asyncio.sleep(0.5)  # about 10 probes
         assert app.live.probes >= probes + 5
         assert app.client.calls >= calls + 5  # they did ask the service

@@ -15,7 +15,7 @@ from rankterm.tui.widgets.match_form.player_chip import PlayerChip
 from rankterm.tui.widgets.match_form.player_picker import PlayerPicker
 from rankterm.wire.errors import ErrorItem, QuotaError
 
-from .pilot import add_players, keys, match_count, open_form, quick_fill, settle
+from .pilot import add_players, count_frames, keys, match_count, open_form, quick_fill, settle
 
 # ---------------------------------------------------------------------- the form
 
@@ -298,14 +298,7 @@ async def test_the_form_does_not_repaint_while_idle(make_app):
         screen = await open_form(pilot)
         assert screen.form.game_picker.input.has_focus
         await pilot.pause(0.2)
-        frames: list[int] = []
-        display = app._display
-
-        def counting(screen, renderable):
-            frames.append(1)
-            return display(screen, renderable)
-
-        app._display = counting
+        frames = count_frames(app)
         await asyncio.sleep(1.2)  # more than two blinks of a blinking cursor
         assert frames == []
         await pilot.press("c")  # and typing does draw
