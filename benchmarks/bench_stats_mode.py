@@ -36,8 +36,8 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from bench_stats_cli import HERE, prepare, wait_for
-from bench_stats_pages import SECRET_ENV, LoopWatch, build, new_client, settle
+from bench_stats_cli import HERE, wait_for
+from bench_stats_pages import LoopWatch, new_client, serve_group, settle
 
 
 async def game_page(client: Any, game_id: int) -> dict[str, float]:
@@ -121,26 +121,8 @@ def main() -> None:
         if not (tree / "rankterm").is_dir():
             raise SystemExit(f"{tree}: no code tree there ({label})")
     size = "100k" if a.db else f"{a.matches}"
-    work = a.work or Path(tempfile.gettempdir()) / f"rankterm-bench-stats-pages-{size}"
-    work.mkdir(parents=True, exist_ok=True)
-    for name, value in (("RANKTERM_CONFIG", work / "config.toml"), ("RANKTERM_CACHE_DIR", work / "cache"),
-                        ("RANKTERM_DATA_DIR", work / "data")):  # fmt: skip
-        os.environ[name] = str(value)
-    if a.db:
-        _, key, secret, port = prepare(a.db, work)
-    else:
-        build(work, a.matches, a.players)
-        creds = json.loads((work / "creds.json").read_text())
-        key, secret, port = creds["key"], creds["secret"], creds["port"]
-    os.environ[SECRET_ENV] = secret
-    url = f"http://127.0.0.1:{port}/"
-    server = subprocess.Popen(
-        [sys.executable, "-m", "rankterm", "serve", "--db", str(work / "service.db"), "--port", str(port)],
-        cwd=tempfile.gettempdir(),
-        env={**os.environ, "PYTHONPATH": str(HERE)},
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
+    work, url, key, server = serve_group(a)
+    port = int(url.rsplit(":", 1)[1].strip("/"))
 
     def run_child(code: str, what: str) -> dict[str, Any]:
         (work / f"mirror-{code}").mkdir(exist_ok=True)

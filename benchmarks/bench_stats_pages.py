@@ -237,26 +237,11 @@ async def child(url: str, key: str, mirror: Path, row: int | None) -> None:
     print(json.dumps(out))
 
 
-def main() -> None:
+def serve_group(a: argparse.Namespace) -> tuple[Path, str, str, Any]:
+    """The benchmark's group served by `rankterm serve` in the background, in a work folder of its own (nothing
+    of the user's is touched): the folder, the service's URL, the client's key and the server process."""
     import subprocess
 
-    cli = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    cli.add_argument("--matches", type=int, default=10_000)
-    cli.add_argument("--players", type=int, default=60)
-    cli.add_argument("--runs", type=int, default=5)
-    cli.add_argument(
-        "--db", type=Path, help="a service database kept by bench_server.py --db (else one is built)"
-    )
-    cli.add_argument("--work", type=Path, help="where the group and the mirrors are kept between runs")
-    cli.add_argument("--before", type=Path, default=Path("/tmp/stats-before"), help="the earlier code tree")
-    cli.add_argument("--child", nargs=4, metavar=("URL", "KEY", "MIRROR", "ROW"), help=argparse.SUPPRESS)
-    a = cli.parse_args()
-    if a.child:
-        url, key, mirror, row = a.child
-        asyncio.run(child(url, key, Path(mirror), None if row == "sync" else int(row)))
-        return
-    if not (a.before / "rankterm").is_dir():
-        raise SystemExit(f"{a.before}: no code tree there (git worktree add {a.before} <commit>)")
     size = "100k" if a.db else f"{a.matches}"
     work = a.work or Path(tempfile.gettempdir()) / f"rankterm-bench-stats-pages-{size}"
     work.mkdir(parents=True, exist_ok=True)
@@ -278,6 +263,32 @@ def main() -> None:
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
     )
+    return work, url, key, server
+
+
+def main() -> None:
+    import subprocess
+
+    cli = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    cli.add_argument("--matches", type=int, default=10_000)
+    cli.add_argument("--players", type=int, default=60)
+    cli.add_argument("--runs", type=int, default=5)
+    cli.add_argument(
+        "--db", type=Path, help="a service database kept by bench_server.py --db (else one is built)"
+    )
+    cli.add_argument("--work", type=Path, help="where the group and the mirrors are kept between runs")
+    cli.add_argument("--before", type=Path, default=Path("/tmp/stats-before"), help="the earlier code tree")
+    cli.add_argument("--child", nargs=4, metavar=("URL", "KEY", "MIRROR", "ROW"), help=argparse.SUPPRESS)
+    a = cli.parse_args()
+    if a.child:
+        url, key, mirror, row = a.child
+        asyncio.run(child(url, key, Path(mirror), None if row == "sync" else int(row)))
+        return
+    if not (a.before / "rankterm").is_dir():
+        raise SystemExit(f"{a.before}: no code tree there (git worktree add {a.before} <commit>)")
+    size = "100k" if a.db else f"{a.matches}"
+    work, url, key, server = serve_group(a)
+    port = int(url.rsplit(":", 1)[1].strip("/"))
     codes = {"before": a.before.resolve(), "this": HERE}
 
     def run_child(code: str, row: str) -> dict[str, Any]:
