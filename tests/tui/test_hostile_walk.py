@@ -116,6 +116,18 @@ async def go(pilot: Any, key: str) -> None:
     await settle(pilot)
 
 
+async def ask_new(app: Any, pilot: Any, text: str) -> AskDialog:
+    """The screen's new-thing dialog (ctrl+n) with `text` typed and Enter pressed; the dialog, shown or not."""
+    await pilot.press("ctrl+n")
+    await quick(pilot)
+    dialog = app.screen
+    assert isinstance(dialog, AskDialog)
+    await type_into(pilot, dialog.query_one(Input), text)
+    await pilot.press("enter")
+    await quick(pilot)
+    return dialog
+
+
 Visit = Callable[[Any, Any, list[str], list[str], list[str]], Awaitable[None]]
 """A screen's part of the walk: (app, pilot, game names, player names, texts to type)."""
 
@@ -136,13 +148,7 @@ async def walk_games(
         assert shown(text) in assert_clean(app)  # the caption says what was searched
     await pilot.press("escape")
     for text in texts or HOSTILE[:1]:
-        await pilot.press("ctrl+n")
-        await quick(pilot)
-        dialog = app.screen
-        assert isinstance(dialog, AskDialog)
-        await type_into(pilot, dialog.query_one(Input), text)
-        await pilot.press("enter")
-        await quick(pilot)
+        dialog = await ask_new(app, pilot, text)
         if app.screen is dialog:  # refused: the reason is said in the dialog
             assert dialog.error_text
             await pilot.press("escape")
@@ -166,13 +172,7 @@ async def walk_players(
         assert shown(text) in assert_clean(app)  # the caption: Filter “…”
     await pilot.press("escape")
     for text in texts or HOSTILE[1:2]:
-        await pilot.press("ctrl+n")
-        await quick(pilot)
-        dialog = app.screen
-        assert isinstance(dialog, AskDialog)
-        await type_into(pilot, dialog.query_one(Input), text)
-        await pilot.press("enter")
-        await quick(pilot)
+        dialog = await ask_new(app, pilot, text)
         if app.screen is dialog and "anyway" in dialog.error_text:  # taken: warned, by name
             assert shown(text, 6) in assert_clean(app)
             await pilot.press("enter")
