@@ -39,6 +39,7 @@ from rankterm.cli.common import (
 )
 from rankterm.wire.localtime import DATE_FORMAT, SeatZone, parse_wire_date
 from rankterm.wire.result_line import TIE_SEP, by_place
+from rankterm.wire.shown import signed
 
 if TYPE_CHECKING:
     from rankterm.client.client import RankingClient
@@ -216,10 +217,8 @@ RANKING_COLUMNS = ("position", "player", "ree", "change", "moved", "belt", "titl
 
 
 def _signed(value: float | int | None, digits: int = 0) -> str:
-    """+12.3, -0.2, 0 (as the app shows them, without its arrows and colours)."""
-    if value is None:
-        return ""
-    return f"{value:+.{digits}f}" if round(value, digits) else "0"
+    """+12.3, -0.2, 0 (as the app shows them, without its arrows and colours; a plain hyphen for scripts)."""
+    return "" if value is None else signed(value, digits, minus="-", zero="0")
 
 
 def ranking_row(row: RankingRow) -> list[Any]:
