@@ -244,7 +244,7 @@ def main() -> int:
                 f"  {label:<38} {median * 1000:7.0f} ms   ratio {median / m_min:.2f}"
                 f"   CPU {statistics.median(cpus) * 1000:4.0f} ms"
             )
-        print("  target: first screen ratio <= 1.5; with its data ratio <= 2 (issue 14)")
+        print("  target: first screen ratio <= 1.5; with its data ratio <= 2")
         floor, data = medians[rows[0][0]], medians["rankterm demo, with its data"]
         print(
             f"  above the floor, rankterm's own work before its data is painted: {(data - floor) * 1000:.0f} ms;"

@@ -1,6 +1,6 @@
 """The app on a remote service never loads the embedded service's packages, nor other heavy ones it does not use.
 
-Each package costs memory for as long as the process lives (issue 14: <= 60 MB for the app on a remote
+Each package costs memory for as long as the process lives (<= 60 MB for the app on a remote
 service, benchmarks/bench_memory.py). A module-level import in the wrong place brings one back silently, so a
 fresh process runs the app as `rankterm --profile room` does, opens rankings, players and matches, and lists
 what it imported.

@@ -48,7 +48,7 @@ def test_corrupt_cache_is_a_clear_error_and_can_be_overwritten(tmp_path):
 
 
 def test_token_expiry_reads_the_claims_without_a_jwt_library():
-    """Read by hand (issue 14): padding left off as JWTs do, odd inputs give None rather than an error."""
+    """Read by hand: padding left off as JWTs do, odd inputs give None rather than an error."""
     for exp in (1_700_000_000, 1_700_000_001, 1_700_000_002):  # payload lengths that need 0, 1 and 2 "="
         token = jwt.encode({"exp": exp, "sub": "x" * (exp % 3)}, "k" * 32, algorithm="HS256")
         assert token_expiry(token) == exp

@@ -1,4 +1,4 @@
-"""The TLS context a `RankingClient` on a URL gives httpx (issue 14: memory of a seat on a remote service).
+"""The TLS context a `RankingClient` on a URL gives httpx (memory of a seat on a remote service).
 
 A service on plain http:// gets a context with no CA certificate loaded (certifi's bundle is ~2 MB of C heap)
 that still requires a certificate and checks the host name: a TLS connection through it can only fail. An

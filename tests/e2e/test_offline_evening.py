@@ -1,6 +1,6 @@
 """An evening without the service, over a real socket: the seat knows its group from disk and loses nothing.
 
-The table's story (issue 9): a seat syncs once while the service is up; the service stops; the app is
+The table's story: a seat syncs once while the service is up; the service stops; the app is
 restarted without it and records a four-player match with players it knows only from its mirror; the service
 comes back and the match arrives once, dated when it was recorded, not when it arrived.
 """

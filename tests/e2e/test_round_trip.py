@@ -1,4 +1,4 @@
-"""Round trip (issue 12): the demo group exported with `rankterm.importing.export`, imported into an empty
+"""Round trip: the demo group exported with `rankterm.importing.export`, imported into an empty
 `rankterm serve` (a fresh store served by uvicorn on a real socket, a new group with its API client, as
 `rankterm serve` makes them) through the outbox, and the standings after the last match are identical in the
 main subset and in every game's (every player's ree, change, belt, title, status, and the places; see

@@ -1,4 +1,4 @@
-"""`rankterm import` as a script runs it (issue 12): the dry run as JSON, a real import into the in-process demo
+"""`rankterm import` as a script runs it: the dry run as JSON, a real import into the in-process demo
 group, a second import of the same file recording nothing, and the exit code of a file it cannot read.
 """
 

@@ -1,4 +1,4 @@
-"""Imports into the embedded service, in process (issue 12): each fixture's plays mapped onto a group (people
+"""Imports into the embedded service, in process: each fixture's plays mapped onto a group (people
 by name, games by BGG id then name), recorded through the outbox with the ranks stated, a second import of
 the same file recording nothing, the map file, the public service's rules, and a dropped connection.
 """

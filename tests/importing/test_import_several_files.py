@@ -1,4 +1,4 @@
-"""Several files in one import (issue 21): `rankterm import A.xml B.xml` reads them all and sends their plays
+"""Several files in one import: `rankterm import A.xml B.xml` reads them all and sends their plays
 together, oldest first, a play in two files counted once, whatever order the files come in; BoardGameGeek
 pages pasted into one file are each read; and importing two overlapping files one at a time, in either
 order, leaves the embedded service (in process) with the same standings as importing them together.

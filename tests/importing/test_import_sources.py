@@ -1,4 +1,4 @@
-"""Import sources read by content into plays, and each play's finishing order rebuilt (issue 12): the
+"""Import sources read by content into plays, and each play's finishing order rebuilt: the
 fixtures in tests/fixtures/import/ (written from FORMATS.md, with the awkward rows) and the rules of
 rankterm/importing/ranks.py. No service here: tests/api/test_import_plan.py sends them.
 """

@@ -1,4 +1,4 @@
-"""Imports that stay true (issue 21), into the embedded service in process: a play dated in the future is
+"""Imports that stay true, into the embedded service in process: a play dated in the future is
 skipped by the rule the service and the form judge by (M010), any past date goes to the embedded service,
 BoardGameGeek's unnamed seats are anonymous (never one ghost), BG Stats' local times are read in a zone the
 dry run names (`--tz`), a new game keeps the BGG id its file gives, and a file whose plays all fail (dates

@@ -1,5 +1,5 @@
 """A ghost player made while the service is gone is queued in the outbox ahead of the matches that name it;
-when it is sent, its real id replaces the local one (issue 9). Against the embedded service, in process,
+when it is sent, its real id replaces the local one. Against the embedded service, in process,
 behind `FaultyTransport` (network down, the answer lost after the service committed).
 """
 

@@ -1,4 +1,4 @@
-"""What `rankterm demo` does on its way to the first data, made cheaper (issue 14), still does the same.
+"""What `rankterm demo` does on its way to the first data, made cheaper, still does the same.
 
 The demo's copy of the day's group is read from its cache file as bytes (`Store.copy_of`), the demo client's
 token is signed by hand (`tokens.mint`, PyJWT only for tokens of another process), and openskill waits for

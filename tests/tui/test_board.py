@@ -1,4 +1,4 @@
-"""The scoreboard (issue 10, part 3), driven by a pilot on the demo group in-process: what it shows, the kiosk
+"""The scoreboard, driven by a pilot on the demo group in-process: what it shows, the kiosk
 that shows nothing else, another seat's match arriving (marked, then the game's standings in turn), names shown
 as typed, a board at rest that writes nothing, and `rankterm board` on the command line."""
 

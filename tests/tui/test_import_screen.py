@@ -1,4 +1,4 @@
-"""The import screen (issue 12): opened from the command palette, a file's dry run shown before anything is
+"""The import screen: opened from the command palette, a file's dry run shown before anything is
 sent, then sent through the app's outbox; the same file again has nothing new; names from the file are shown
 as text, never as markup.
 """

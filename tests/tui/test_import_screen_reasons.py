@@ -1,4 +1,4 @@
-"""The import screen when a file can record nothing (issue 21): its info line says why (every play's date
+"""The import screen when a file can record nothing: its info line says why (every play's date
 unreadable), as `rankterm import` does, instead of "nothing new"; the dry run's summary says it too.
 """
 

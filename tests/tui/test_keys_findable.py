@@ -1,4 +1,4 @@
-"""Keys a person can find (issue 10): at 80x24 every screen's footer shows whole keys only, and always a way to
+"""Keys a person can find: at 80x24 every screen's footer shows whole keys only, and always a way to
 quit and to see every key; `?` opens the help overlay, built from the bindings; every binding is in the palette
 with its key; one Escape leaves a field; Enter in the rankings' match field hands the table the keys; closing a
 match's detail leaves the cursor on it; keys typed faster than the lists load reach the row they were meant for.

@@ -1,4 +1,4 @@
-"""A match is dated when it is recorded, not when it reaches the service (issue 9, item 3)."""
+"""A match is dated when it is recorded, not when it reaches the service."""
 
 from __future__ import annotations
 

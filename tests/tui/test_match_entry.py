@@ -380,7 +380,7 @@ async def test_a_name_with_markup_in_a_row_problem_and_in_the_queue_line_shows_a
         assert pilot.app.is_running
 
 
-# ---------------------------------------------------------------------- said aloud (issue 10)
+# ---------------------------------------------------------------------- said aloud
 
 
 @pytest.mark.slow

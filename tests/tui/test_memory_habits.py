@@ -1,4 +1,4 @@
-"""What a seat keeps as it goes from screen to screen (issue 14: memory of the app after r, p, m).
+"""What a seat keeps as it goes from screen to screen (memory of the app after r, p, m).
 
 - A screen opened for the first time is styled as it mounts: the app's stylesheet is not parsed again from
   scratch and re-applied to every node for it (Textual's default for a new screen).

@@ -1,4 +1,4 @@
-"""Ghost players made while the service cannot be reached (issue 9): saved from the players screen, offered by
+"""Ghost players made while the service cannot be reached: saved from the players screen, offered by
 the match form at once, listed in the Outbox before the matches that name them, made on the service before
 those matches are sent; a refused one says why, its matches say what they wait for, and it can be renamed
 or discarded (after a question)."""
