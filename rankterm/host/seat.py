@@ -35,7 +35,10 @@ def set_size(fd: int, columns: int, rows: int) -> None:
 
 
 def _take_terminal() -> None:  # pragma: no cover - runs in the child, between fork and exec
-    """In the child, already leading a new session: make its pty (standard input) the controlling terminal."""
+    """In the child, already leading a new session: make its pty (standard input) the controlling terminal,
+    and hear its hangup and interrupts even when the host was started ignoring them (nohup, a background job)."""
+    for signum in (signal.SIGHUP, signal.SIGINT, signal.SIGQUIT):
+        signal.signal(signum, signal.SIG_DFL)
     fcntl.ioctl(0, termios.TIOCSCTTY, 0)
 
 

@@ -148,6 +148,11 @@ def test_ctrl_c_while_waiting_exits_130_with_one_line(seat, capsys):
     assert "Traceback" not in err
 
 
+def hearing_ctrl_c() -> None:
+    """In the child: SIGINT as a terminal's program gets it, even when this run ignores it (a background job)."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def test_ctrl_c_in_a_real_process_waiting_on_a_served_group_exits_130_with_one_line(tmp_path):
     """`rankterm stats --wait` on the embedded service over a real socket, interrupted by SIGINT while it
     waits for the hour to turn, as a terminal's Ctrl+C does."""
@@ -155,7 +160,12 @@ def test_ctrl_c_in_a_real_process_waiting_on_a_served_group_exits_130_with_one_l
     with league_profile(tmp_path, store, DEMO_KEY, DEMO_SECRET, limits=QuotaLimits(calls_per_hour=40)):
         argv = [sys.executable, "-m", "rankterm", "--profile", "league", "stats", "player", "Ada", "--wait"]
         proc = subprocess.Popen(
-            argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=os.environ
+            argv,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+            env=os.environ,
+            preexec_fn=hearing_ctrl_c,
         )
         try:
             assert proc.stderr is not None
