@@ -13,9 +13,10 @@ from datetime import datetime, timedelta
 from typing import Any
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
+from rankterm.client import mirror as mirror_module
 from rankterm.client.client import RankingClient
 from rankterm.client.mirror import Mirror, dumps
 from rankterm.server.app import create_app
@@ -358,4 +359,151 @@ def test_a_mirror_file_without_these_compact_rows_is_kept_and_its_rows_made(tmp_
         parsed(bodies, False), "a"
     )
     assert compact.game_figures_of(*again.stat_game(1), 1) == game_figures(parsed(bodies, False), 1)
+    again.close()
+
+
+NICE = st.one_of(
+    st.none(), st.integers(-3, 3),
+    st.sampled_from(["", "2", " 2", "02", "-1", "2x", "x", "yes", " YES ", "\tyes", "On", "T", "0", "é", "İ"]),
+)  # fmt: skip
+SCALARS = NICE | st.booleans() | st.sampled_from([2**63, -(2**63) - 1, 1.5, 0.0, -2.0])
+WILD = st.recursive(
+    SCALARS, lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.sampled_from(["id", "rank"]), inner, max_size=2), max_leaves=4
+)  # fmt: skip
+
+
+FLAGS = st.sampled_from(
+    [None, True, False, 0, 1, 2, -1, "yes", " YES ", "\tyes", "On", "T", "0", "", "x", "İ"]
+)
+RANKS = st.sampled_from([None, 1, 2, 3, -1, "2", " 2", "02", "-1", "2x", "x", ""])
+
+
+def mostly(usual: Any) -> Any:
+    """`usual` nine times in ten, else any JSON value."""
+    return st.integers(0, 9).flatmap(lambda k: WILD if k == 0 else usual)
+
+
+@st.composite
+def wild_faction(draw: Any) -> Any:
+    player = mostly(
+        st.fixed_dictionaries(
+            {}, optional={"id": mostly(NICE), "displayName": mostly(NICE), "username": mostly(NICE)}
+        )
+    )
+    people = mostly(st.lists(player, max_size=3) | player)
+    return draw(
+        mostly(
+            st.fixed_dictionaries(
+                {}, optional={"rank": mostly(RANKS), "bot": mostly(FLAGS), "players": people}
+            )
+        )
+    )
+
+
+@st.composite
+def wild_body(draw: Any) -> str:
+    """A held match's JSON text of any form: the wire's, values of other types, or text that is not JSON."""
+    if not draw(st.integers(0, 15)):
+        return draw(st.sampled_from(["", "{", "[]", "3", '{"factions": [{"rank": NaN}]}', "null"]))
+    game = mostly(st.fixed_dictionaries({}, optional={"id": mostly(RANKS), "name": mostly(NICE)}))
+    body = draw(
+        st.fixed_dictionaries(
+            {},
+            optional={
+                "id": mostly(NICE),
+                "externalId": mostly(NICE),
+                "date": mostly(NICE),
+                "game": game,
+                "factions": mostly(st.lists(wild_faction(), max_size=4)),
+            },
+        )
+    )
+    return dumps(body)
+
+
+TRICKY = [
+    dumps({"id": 5, "game": {"id": "02", "name": "G"}, "factions": [
+        {"rank": " 2", "bot": "\tyes", "players": {"id": 7}},
+        {"rank": "2x", "bot": " YES ", "players": []},
+        {"rank": 1, "bot": "İ", "players": [{"id": "a", "displayName": "Ada"}, "x"]},
+        {"rank": 1, "bot": 2, "players": [{"id": "b"}]},
+        {"rank": "-1", "bot": "T"},
+    ]}),
+    dumps({"date": "2026-01-01", "factions": [{"rank": 1.5, "bot": False}, 3]}),
+    dumps({"factions": None, "game": None}),
+    dumps({"game": "G", "factions": []}),
+    "not json",
+]  # fmt: skip
+HOW = st.sampled_from(["put", "older", "staged", "rewrite"])
+
+
+@example(TRICKY, "put")
+@example(TRICKY, "staged")
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(wild_body(), max_size=6), HOW)
+def test_the_stats_rows_written_with_the_matches_are_the_ones_the_sql_makes_of_their_json(bodies, how):
+    """Whatever a held match's JSON holds, the stats rows each write makes are the rows the SQL fill (a file
+    upgraded to these rows) makes of the same JSON: the same values and types, row for row."""
+    mirror = Mirror(None)
+    rows = [(n, None, body) for n, body in enumerate(bodies, 1)]
+    if how == "put":
+        mirror.put_matches(rows, dumped=True)
+    elif how == "older":
+        mirror.put_older_matches(rows, held_from=1, holder="h", now=0, lease=60)
+    elif how == "staged":
+        mirror.put_matches(
+            [(n, None, {"factions": [{"rank": 1, "players": [{"id": "z"}]}]}) for n in range(1, 9)]
+        )
+        mirror.stage_matches(rows[:2], first=True)
+        mirror.stage_matches(rows[2:])
+        mirror.replace_matches_with_staged()
+    else:
+        mirror.put_matches(
+            [(n, None, {"factions": [{"rank": 1, "players": [{"id": "z"}]}]}) for n in range(1, 9)]
+        )
+        mirror.rewrite_matches_from(1, rows)
+    db = mirror._db
+    tables = ("stat_matches", "stat_seats")
+
+    def held() -> list[Any]:
+        return [
+            db.execute(
+                f"SELECT *, {', '.join(f'typeof({c})' for c in cols)} FROM {t} ORDER BY 1, 2, 3"
+            ).fetchall()
+            for t, cols in ((t, [r[1] for r in db.execute(f"PRAGMA table_info({t})")]) for t in tables)
+        ]
+
+    written = held()
+    db.executescript(
+        f"BEGIN; DELETE FROM stat_matches; DELETE FROM stat_seats; {mirror_module._STATS_FILL} COMMIT;"
+    )
+    assert written == held()
+
+
+def test_a_mirror_file_whose_stats_rows_were_kept_by_triggers_keeps_its_rows_and_drops_the_triggers(tmp_path):
+    """A file of the release before (the same stats rows, kept by triggers on `matches`) is opened without
+    its rows being made again, and from then on only the mirror's writes make them."""
+    path = tmp_path / "mirror.db"
+    mirror = Mirror(path, "scope")
+    mirror.put_matches(
+        [(n, "1", {"number": n, "factions": [{"rank": 1, "players": [{"id": "a"}]}]}) for n in (1, 2)]
+    )
+    mirror.close()
+    with sqlite3.connect(path) as db:  # as that release left it: its shape, and a trigger per write
+        db.execute("UPDATE meta SET value = '2' WHERE key = 'stats'")
+        db.execute("UPDATE stat_seats SET display_name = 'kept' WHERE number = 1")
+        db.execute(
+            "CREATE TRIGGER stat_rows_added AFTER INSERT ON matches BEGIN"
+            " INSERT OR REPLACE INTO stat_seats VALUES (NEW.number, 9, 9, 1, 0, 'ghost', '', ''); END"
+        )
+    again = Mirror(path, "scope")
+    assert again.problem is None
+    again.put_matches([(3, "1", {"number": 3, "factions": [{"rank": 2, "players": [{"id": "b"}]}]})])
+    rows = again.stat_rows()
+    assert [(r[0], r[10], r[11]) for r in rows] == [(1, "a", "kept"), (2, "a", ""), (3, "b", "")]
+    with sqlite3.connect(path) as db:
+        assert db.execute("SELECT name FROM sqlite_master WHERE type = 'trigger'").fetchall() == []
+        assert db.execute("SELECT value FROM meta WHERE key = 'stats'").fetchone() == (
+            str(mirror_module.STATS_SHAPE),
+        )
     again.close()
