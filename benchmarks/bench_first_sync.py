@@ -98,7 +98,12 @@ def run_child(script: str, args: list[str], code: Path) -> tuple[float, int, int
     """(seconds, matches read or held, peak RSS in KiB, CPU seconds) of one child process."""
     env = {**os.environ, "PYTHONPATH": str(code)}
     out = subprocess.run(
-        [sys.executable, "-c", script, *args], capture_output=True, text=True, env=env, timeout=3600
+        [sys.executable, "-c", script, *args],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=3600,
+        cwd=tempfile.gettempdir(),  # `-c` puts the working folder first on the path, before PYTHONPATH
     )
     found = re.search(r"RESULT (\S+) (\d+) (\d+) (\S+)", out.stdout)
     if found is None:
@@ -114,6 +119,7 @@ def serve_cmd(code: Path, db: Path, *args: str) -> str:
         text=True,
         check=True,
         env=env,
+        cwd=tempfile.gettempdir(),
     ).stdout
 
 

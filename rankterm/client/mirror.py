@@ -874,7 +874,7 @@ class Mirror:
     def stage_matches(self, matches: Iterable[tuple[int, str | None, str]], *, first: bool = False) -> None:
         """Set dumped (number, game id, JSON) rows aside, in a temporary table of this connection, until
         `replace_matches_with_staged`: a full read of a large group's matches is written as it arrives instead
-        of held in memory to its end (100,000 matches took a seat to 195 MB). `first` empties the table."""
+        of held in memory to its end, so memory stays flat on a large group. `first` empties the table."""
         rows = list(matches)
 
         def write() -> None:
