@@ -28,7 +28,15 @@ def keys(text: str) -> list[str]:
     return ["space" if ch == " " else ch for ch in text]
 
 
-README_KEYS = {"⏎": "enter", "^s": "ctrl+s", "^g": "ctrl+g", "^f": "ctrl+f", "Tab": "tab", "+": "plus"}
+README_KEYS = {
+    "⏎": "enter",
+    "^s": "ctrl+s",
+    "^g": "ctrl+g",
+    "^f": "ctrl+f",
+    "^o": "ctrl+o",
+    "Tab": "tab",
+    "+": "plus",
+}
 
 
 def sequence(text: str) -> list[str]:
