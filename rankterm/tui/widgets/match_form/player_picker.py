@@ -31,6 +31,7 @@ from textual.app import ComposeResult
 from textual.containers import Horizontal
 from textual.message import Message
 
+from rankterm.tui.base import toast
 from rankterm.tui.recency import Recent
 from rankterm.tui.widgets.form_input import FormInput
 from rankterm.tui.widgets.match_form.player_chip import PlayerChip
@@ -302,11 +303,18 @@ class PlayerPicker(TypeAhead):
         return True
 
     def enter(self, text: str) -> None:
-        """Enter: pick and be done with the faction (on the empty field: done); nobody matches: stay."""
+        """Enter: pick and be done with the faction (on the empty field: done); nobody matches: say so, stay."""
         if not text.strip():
             self.post_message(self.Done(self, empty=True))
         elif self._take(text):
             self.post_message(self.Done(self, empty=False))
+        else:
+            toast(
+                self,
+                f"No player is called “{text.strip()}”: mend the name, or make a ghost on the players screen "
+                "(p, ctrl+n).",
+                "warning",
+            )
 
     def _chips_changed(self) -> None:
         self.post_message(self.Changed(self))
