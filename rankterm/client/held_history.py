@@ -26,10 +26,17 @@ class HeldHistory:
         """Every match of the group is held."""
         return self.held >= self.total
 
+    @property
+    def rest(self) -> str:
+        """When the rest comes: "the rest within 3 hours", "the rest on its way"; "" when all is held."""
+        if self.whole:
+            return ""
+        if self.rest_in is None:
+            return "the rest on its way"
+        hours = max(1, math.ceil(self.rest_in / 3600))
+        return f"the rest within {hours} hour{'s' if hours > 1 else ''}"
+
     def __str__(self) -> str:
         if self.whole:
             return f"{self.held:,} matches"
-        if self.rest_in is None:
-            return f"{self.held:,} of {self.total:,} matches · the rest on its way"
-        hours = max(1, math.ceil(self.rest_in / 3600))
-        return f"{self.held:,} of {self.total:,} matches · the rest within {hours} hour{'s' if hours > 1 else ''}"
+        return f"{self.held:,} of {self.total:,} matches · {self.rest}"

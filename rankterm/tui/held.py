@@ -23,7 +23,4 @@ def figures_over(client: RankingClient) -> str:
 def matches_held(client: RankingClient) -> str:
     """ "18,000 of 100,000 matches held · the rest within 3 hours"; "" when all is held. No request."""
     held = client.held_history()
-    if held.whole:
-        return ""
-    _, rest = str(held).split(" · ", 1)
-    return f"{held.held:,} of {held.total:,} matches held · {rest}"
+    return "" if held.whole else f"{held.held:,} of {held.total:,} matches held · {held.rest}"
