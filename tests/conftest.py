@@ -5,17 +5,21 @@ tests/e2e/, ``postgres`` on every test that runs on the throwaway PostgreSQL (it
 ``postgresql``, or it is marked by hand), ``slow`` by hand on a test that takes more than about 5 s. A run in
 a loop leaves them out with ``-m "not e2e and not slow"``; CI and README's command run them all.
 
+A test module that drives one of the machine's programs (chromium, ssh, PostgreSQL's server) says so with
+``pytest.mark.needs(NAME)``; what the collected tests need is installed from Debian's packages when missing,
+before they run (tests/needs.py), and a need that cannot be met fails those tests with one sentence.
+
 `postgres_url` hands a test a fresh database of the run's PostgreSQL (tests/server/pg_cluster.py); the wire's
 key sets the tests hold answers to are tests/wire_contract.py's, taken from the models.
 """
 
 from __future__ import annotations
 
-import os
-import warnings
 from pathlib import Path
 
 import pytest
+
+from tests import needs
 
 E2E = Path(__file__).parent / "e2e"
 
@@ -30,14 +34,37 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
             item.add_marker(pytest.mark.postgres)
 
 
+UNMET = pytest.StashKey[str]()
+
+
+def pytest_collection_finish(session: pytest.Session) -> None:
+    """Install what the tests this run will execute need (after `-m` and `-k` have deselected the rest)."""
+    wanted: dict[str, list[pytest.Item]] = {}
+    for item in session.items:
+        names = [name for marker in item.iter_markers("needs") for name in marker.args]
+        if item.get_closest_marker("postgres") is not None:
+            names.append("postgresql")
+        for name in names:
+            wanted.setdefault(name, []).append(item)
+    for name, needing in wanted.items():
+        try:
+            needs.ensure(name)
+        except needs.Unmet as exc:
+            for item in needing:
+                item.stash[UNMET] = str(exc)
+
+
+def pytest_runtest_setup(item: pytest.Item) -> None:
+    if UNMET in item.stash:
+        pytest.fail(item.stash[UNMET], pytrace=False)
+
+
 def postgres_url() -> str:
-    """A fresh database on the run's PostgreSQL; skipped loudly (failed under CI) when there is none."""
-    from tests.server.pg_cluster import Missing, cluster  # it imports the service: only when asked for
+    """A fresh database on the run's PostgreSQL (its server installed first when missing)."""
+    from tests.server.pg_cluster import cluster  # it imports the service: only when asked for
 
     try:
-        return cluster().fresh_url()
-    except Missing as exc:
-        if os.environ.get("CI"):
-            pytest.fail(f"PostgreSQL is required under CI: {exc}")
-        warnings.warn(f"PostgreSQL tests SKIPPED: {exc}", pytest.PytestWarning, stacklevel=1)
-        pytest.skip(f"PostgreSQL tests SKIPPED: {exc}")
+        needs.ensure("postgresql")
+    except needs.Unmet as exc:
+        pytest.fail(str(exc), pytrace=False)
+    return cluster().fresh_url()

@@ -11,8 +11,9 @@ one database the service has already migrated and filled with its catalogue (no 
 background thread keeps a few such databases made ahead, so a test seldom waits for one. `Cluster.demo_url`
 is the same from a template holding the seeded demo group (seeded once per run, not once per test).
 
-When the binaries are missing, `cluster()` raises `Missing`; the conftests turn that into a loud skip (or a
-failure when ``CI`` is set, as .ci/run installs PostgreSQL).
+When the binaries are missing, `cluster()` raises `Missing`; the root conftest installs Debian's PostgreSQL
+before any test that needs it runs (tests/needs.py), so that happens only when that install failed, which
+fails the test with its reason.
 """
 
 from __future__ import annotations
