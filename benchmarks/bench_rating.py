@@ -38,9 +38,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from openskill.models import BradleyTerryFull, PlackettLuce, ThurstoneMostellerFull
 
-from rankterm.server import rating
 from rankterm.server.demo import demo_plan
-from rankterm.server.rating import WEIGHT_FACTORS, FactionResult, Skill, rate_match, ree
+from rankterm.wire import rating
+from rankterm.wire.rating import WEIGHT_FACTORS, FactionResult, Skill, rate_match, ree
 
 CANDIDATES: dict[str, Callable[[], object]] = {
     "PlackettLuce": PlackettLuce,

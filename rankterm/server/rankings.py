@@ -54,10 +54,10 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import NamedTuple
 
-from rankterm.server import rating
 from rankterm.server.conn import Conn, Dialect
 from rankterm.server.snapshots import SNAPSHOT_EVERY, SnapshotCache, from_snapshot_above, position_key
 from rankterm.server.wire import format_time
+from rankterm.wire import rating
 from rankterm.wire.fields import wire_seconds
 from rankterm.wire.models import Player, RankingRow
 

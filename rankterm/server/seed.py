@@ -138,8 +138,9 @@ def _template_file(day: date) -> Path:
     """
     digest = hashlib.sha256(rankterm.__version__.encode())
     package = Path(__file__).parent
-    for path in sorted([*package.glob("*.py"), package / "catalogue.json"]):
-        digest.update(path.name.encode())
+    wire = package.parent / "wire"  # the rating rules and the match judge live there
+    for path in sorted([*package.glob("*.py"), *wire.glob("*.py"), package / "catalogue.json"]):
+        digest.update(f"{path.parent.name}/{path.name}".encode())
         digest.update(path.read_bytes())
     return cache_dir() / f"demo-{day.isoformat()}-{digest.hexdigest()[:16]}.db"
 

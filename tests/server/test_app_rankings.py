@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from rankterm.server import rating
+from rankterm.wire import rating
 from tests.wire_contract import MATCH_KEYS, PLAYER_KEYS, RANKINGS_PAGE_KEYS, ROW_KEYS, SUBSET_KEYS
 
 from .conftest import Api, duel

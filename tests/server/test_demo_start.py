@@ -17,9 +17,10 @@ from pathlib import Path
 import jwt
 import pytest
 
-from rankterm.server import rating, schema, seed, tokens
+from rankterm.server import schema, seed, tokens
 from rankterm.server.store import Store
 from rankterm.server.wire import Fault
+from rankterm.wire import rating
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -9,8 +9,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from rankterm.server import rating
-from rankterm.server.rating import (
+from rankterm.wire import rating
+from rankterm.wire.rating import (
     BELTS,
     RATING_MODEL,
     WEIGHT_FACTORS,

@@ -17,7 +17,7 @@ import math
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from rankterm.server.rating import WEIGHT_FACTORS, FactionResult, Skill, initial_skill, rate_match, ree
+from rankterm.wire.rating import WEIGHT_FACTORS, FactionResult, Skill, initial_skill, rate_match, ree
 
 Match = tuple[list[FactionResult], dict[str, Skill], str]
 

@@ -1,8 +1,9 @@
-"""Rating engine of the embedded ranking service: match results in, skills, ree, belts, titles, status out.
+"""The rating rules of the embedded ranking service: match results in, skills, ree, belts, titles, status out.
 
-Pure functions only: no I/O, no SQL, no HTTP. ``store``/``app`` call :func:`rate_match` once per processed
-match, persist the returned skills, and derive what a ranking row shows (ree, belt, title, status) with the
-other functions here. Everything is deterministic: the same inputs always give the same outputs.
+Pure functions only: no I/O, no SQL, no HTTP. The service's store calls :func:`rate_match` once per processed
+match, persists the returned skills, and derives what a ranking row shows (ree, belt, title, status) with the
+other functions here; the table's model (rankterm.stats.model) replays a group's held history with the same
+rules, so odds and fair teams work against any service that speaks the wire. Everything is deterministic: the same inputs always give the same outputs.
 
 Skill model
 -----------
@@ -95,6 +96,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "BELTS",
+    "BETA",
     "K_SIGMA",
     "RATING_MODEL",
     "REE_REFERENCE",
@@ -150,6 +152,11 @@ class Skill:
 
 _INITIAL = Skill(mu=25.0, sigma=25.0 / 3.0)
 """openskill's defaults (the model's mu and sigma; tests check that they are still its own)."""
+
+
+BETA = 25.0 / 6.0
+"""openskill's default beta: the spread of one performance around a player's mu (a test checks it is the
+model's own), the chance in every match that odds add to the players' uncertainty."""
 
 
 def initial_skill() -> Skill:

@@ -1,0 +1,104 @@
+"""The table's model: every player's skill from the group's held matches, replayed with the service's rules.
+
+The embedded service rates a group's matches in the order they were played with `rankterm.wire.rating`; this
+replays the matches the mirror holds (oldest first by number, which is that order) with the same rules, so
+against the embedded service each player's ree here equals the service's, and against any other service that
+speaks the wire it is rankterm's estimate (and said so where shown). Odds and fair teams read it.
+
+`TableModel.follow` keeps up as history moves: matches appended are rated on top; when a match played before
+others arrives (every later number moves), the model goes back to the last checkpoint before the first match
+that changed and replays from there, so a replay costs the matches after it, not the whole history.
+"""
+
+from __future__ import annotations
+
+import bisect
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from rankterm.wire.models import Match
+from rankterm.wire.rating import WEIGHT_FACTORS, FactionResult, Skill, initial_skill, rate_match, ree
+
+__all__ = ["CHECKPOINT_EVERY", "TableModel"]
+
+CHECKPOINT_EVERY = 500
+"""Matches between two copies of every skill kept to go back to (a replay redoes at most this many more)."""
+
+
+@dataclass
+class _State:
+    skills: dict[str, Skill] = field(default_factory=dict)
+    played: dict[str, int] = field(default_factory=dict)
+
+    def copy(self) -> _State:
+        return _State(dict(self.skills), dict(self.played))
+
+
+def _factions(match: Match) -> list[FactionResult]:
+    """A held match as the rules read it: a bot faction is its game's bot, the others their players' ids."""
+    game = match.game.id if match.game is not None else ""
+    return [
+        FactionResult(f.rank, (f"bot:{game}",) if f.bot else tuple(p.id for p in f.players), f.bot)
+        for f in match.factions
+    ]
+
+
+class TableModel:
+    """Each player's skill (mu, sigma), ree and matches played after the matches it has followed."""
+
+    def __init__(self) -> None:
+        self._state = _State()
+        self._followed: list[str] = []
+        """The id of every match followed, in played order."""
+        self._checkpoints: list[tuple[int, _State]] = [(0, _State())]
+        """(n, the state after the first n matches), n a multiple of CHECKPOINT_EVERY, rising."""
+        self.rated = 0
+        """How many matches the last `follow` had to rate (a measure of what a change cost)."""
+
+    def follow(self, matches: Sequence[Match]) -> None:
+        """Catch up with the group's held `matches` (oldest first): rate what is new, replay what moved."""
+        ids = [m.id or f"#{m.number}" for m in matches]
+        same = 0
+        limit = min(len(ids), len(self._followed))
+        while same < limit and ids[same] == self._followed[same]:
+            same += 1
+        if same < len(self._followed):
+            at = bisect.bisect_right([n for n, _ in self._checkpoints], same) - 1
+            start, state = self._checkpoints[at]
+            del self._checkpoints[at + 1 :]
+            self._state = state.copy()
+            del self._followed[start:]
+            same = start
+        for match, match_id in zip(matches[same:], ids[same:], strict=True):
+            self._rate(match)
+            self._followed.append(match_id)
+            if len(self._followed) % CHECKPOINT_EVERY == 0:
+                self._checkpoints.append((len(self._followed), self._state.copy()))
+        self.rated = len(matches) - same
+
+    def _rate(self, match: Match) -> None:
+        weight = match.weight if match.weight in WEIGHT_FACTORS else "normal"
+        try:
+            rated = rate_match(_factions(match), self._state.skills, weight)
+        except ValueError:
+            return  # a match the rules cannot rate (a single faction): the service rates none either
+        self._state.skills.update(rated)
+        for key in rated:
+            self._state.played[key] = self._state.played.get(key, 0) + 1
+
+    @property
+    def followed(self) -> int:
+        """How many matches the model has followed."""
+        return len(self._followed)
+
+    def skill(self, player_id: str) -> Skill:
+        """The player's skill now; a player with no match rated yet has the initial skill."""
+        return self._state.skills.get(player_id, initial_skill())
+
+    def ree(self, player_id: str) -> float:
+        """The player's ree as the service's rules give it."""
+        return ree(self.skill(player_id))
+
+    def played(self, player_id: str) -> int:
+        """How many followed matches the player was rated in (0 for a newcomer)."""
+        return self._state.played.get(player_id, 0)

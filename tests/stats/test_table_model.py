@@ -1,0 +1,75 @@
+"""The table's model (rankterm/stats/model.py) against the embedded service: the same ree for every player
+after every match of the demo, and after a match played before the others arrives."""
+
+from __future__ import annotations
+
+import httpx
+import pytest
+
+from rankterm.client.client import RankingClient
+from rankterm.server.seed import demo_app
+from rankterm.stats import model as model_module
+from rankterm.stats import source
+from rankterm.stats.model import TableModel
+from rankterm.wire.models import NewFaction, NewMatch
+
+BASE = "http://in-process.rankterm/"
+NOW = 1_780_000_000.0
+
+
+@pytest.fixture
+async def demo():
+    app, key, secret = demo_app(clock=lambda: NOW)
+    http = httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url=BASE)
+    client = RankingClient(BASE, key=key, secret=secret, http=http, clock=lambda: NOW, retries=0, backoff=0)
+    yield client
+    await client.aclose()
+
+
+async def standings_after(client: RankingClient, number: int) -> dict[str, float]:
+    rows = await client.all_rankings(match=number)
+    return {row.player.id: float(row.ree) for row in rows if not row.player.id.startswith("bot")}
+
+
+def model_ree(model: TableModel, ids: list[str]) -> dict[str, float]:
+    return {pid: model.ree(pid) for pid in ids}
+
+
+async def test_the_model_gives_every_player_the_services_ree_after_every_match(demo: RankingClient) -> None:
+    matches = await source.group_matches(demo)
+    assert len(matches) >= 300
+    model = TableModel()
+    for end in range(1, len(matches) + 1):
+        model.follow(matches[:end])
+        if end % 7 and end != len(matches):  # every seventh match and the last, to keep it quick
+            continue
+        service = await standings_after(demo, matches[end - 1].number)
+        assert model_ree(model, list(service)) == service, f"after match {matches[end - 1].number}"
+    assert model.rated == 1
+
+
+async def test_a_match_played_before_the_others_is_replayed_from_the_checkpoint_before_it(
+    demo: RankingClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(model_module, "CHECKPOINT_EVERY", 50)
+    model = TableModel()
+    before = await source.group_matches(demo)
+    model.follow(before)
+    players = await demo.players()
+    match = NewMatch(
+        game=before[0].game.id,  # type: ignore[union-attr]
+        weight="heavy",
+        date=before[120].date,  # numbered 121 once it is in: the checkpoint after 100 matches is before it
+        external_id="table-model-backdated",
+        factions=[NewFaction(rank=1, players=[players[0].id]), NewFaction(rank=2, players=[players[1].id])],
+    )
+    answer = await demo.add_matches(match)
+    assert answer.accepted_count == 1
+    matches = await source.group_matches(demo, max_age=0)
+    assert len(matches) == len(before) + 1
+    model.follow(matches)
+    assert model.rated == len(matches) - 100
+    service = await standings_after(demo, matches[-1].number)
+    assert model_ree(model, list(service)) == service
+    model.follow(matches)
+    assert model.rated == 0
