@@ -4,6 +4,7 @@
     rankterm stats h2h Ada Ben --demo --format json   Ada against Ben; `h2h Ada` = Ada against everyone
     rankterm stats game Catan --demo                  a game's figures
     rankterm stats tonight --hours 12 --demo          the evening: who won what, biggest gain and upset
+    rankterm stats predictions --last 100 --demo      how often the odds came true, beside chance and openskill
 
 A player or game is named by id or by name (exact, then ignoring case and accents); an unknown or ambiguous
 name exits 2 with the candidates on stderr. The figures come from the group's matches, which the mirror holds
@@ -47,7 +48,7 @@ ORDER = 30
 
 
 def register(sub: argparse._SubParsersAction) -> None:
-    """`rankterm stats` and its four subcommands."""
+    """`rankterm stats` and its five subcommands."""
     stats = sub.add_parser("stats", help="figures of a player, two players, a game or tonight")
     kinds = stats.add_subparsers(dest="stats_kind", metavar="KIND", required=True)
 
@@ -78,6 +79,12 @@ def register(sub: argparse._SubParsersAction) -> None:
         help="matches since \"YYYY-MM-DD HH:MM\", the seat's time (the timezone setting, else this machine's);"
         ' "YYYY-MM-DD HH:MM UTC" (or a final Z) for UTC',
     )
+    predictions = kind(
+        "predictions",
+        "how often the odds came true: every past match predicted from the ratings before it",
+        predictions_command,
+    )
+    predictions.add_argument("--last", type=int, metavar="N", help="score only the last N matches")
     night.add_argument(
         "--quota-share",
         type=float,
@@ -346,4 +353,40 @@ async def tonight_command(client: RankingClient, args: argparse.Namespace) -> in
         )
     if evening.matches:
         emit_rows(args.format, ["figure", "value"], notes, title="tonight")
+    return EXIT_OK
+
+
+async def predictions_command(client: RankingClient, args: argparse.Namespace) -> int:
+    from rankterm.stats.predictions import score_predictions
+    from rankterm.stats.source import held_matches
+
+    if args.last is not None and args.last < 1:
+        raise UsageError("--last takes a number of matches, 1 or more.")
+    await _synced(client, args)
+    scores = score_predictions(held_matches(client), args.last)
+    if args.format == "json":
+        emit_json(scores.document())
+        return EXIT_OK
+    rows: list[list[Any]] = [
+        ["matches scored", scores.matches, "", ""],
+        [
+            "favourite finished first",
+            _percent(scores.winner_picked),
+            _percent(scores.baseline),
+            _percent(scores.openskill_winner_picked),
+        ],
+        ["pairs ordered right", _percent(scores.pairwise), "50%", ""],
+        [
+            "Brier score (lower is better)",
+            f"{scores.brier:.3f}",
+            f"{scores.baseline_brier:.3f}",
+            f"{scores.openskill_brier:.3f}",
+        ],
+    ]
+    emit_rows(
+        args.format,
+        ["figure", "rankterm", "by chance", "openskill predict_win"],
+        rows,
+        title="how often the odds came true",
+    )
     return EXIT_OK

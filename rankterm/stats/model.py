@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from rankterm.wire.models import Match
 from rankterm.wire.rating import WEIGHT_FACTORS, FactionResult, Skill, initial_skill, rate_match, ree
 
-__all__ = ["CHECKPOINT_EVERY", "TableModel"]
+__all__ = ["CHECKPOINT_EVERY", "TableModel", "factions_of"]
 
 CHECKPOINT_EVERY = 500
 """Matches between two copies of every skill kept to go back to (a replay redoes at most this many more)."""
@@ -34,7 +34,7 @@ class _State:
         return _State(dict(self.skills), dict(self.played))
 
 
-def _factions(match: Match) -> list[FactionResult]:
+def factions_of(match: Match) -> list[FactionResult]:
     """A held match as the rules read it: a bot faction is its game's bot, the others their players' ids."""
     game = match.game.id if match.game is not None else ""
     return [
@@ -69,17 +69,21 @@ class TableModel:
             self._state = state.copy()
             del self._followed[start:]
             same = start
-        for match, match_id in zip(matches[same:], ids[same:], strict=True):
-            self._rate(match)
-            self._followed.append(match_id)
-            if len(self._followed) % CHECKPOINT_EVERY == 0:
-                self._checkpoints.append((len(self._followed), self._state.copy()))
+        for match in matches[same:]:
+            self.add(match)
         self.rated = len(matches) - same
+
+    def add(self, match: Match) -> None:
+        """Rate `match`, played after every match followed so far."""
+        self._rate(match)
+        self._followed.append(match.id or f"#{match.number}")
+        if len(self._followed) % CHECKPOINT_EVERY == 0:
+            self._checkpoints.append((len(self._followed), self._state.copy()))
 
     def _rate(self, match: Match) -> None:
         weight = match.weight if match.weight in WEIGHT_FACTORS else "normal"
         try:
-            rated = rate_match(_factions(match), self._state.skills, weight)
+            rated = rate_match(factions_of(match), self._state.skills, weight)
         except ValueError:
             return  # a match the rules cannot rate (a single faction): the service rates none either
         self._state.skills.update(rated)
