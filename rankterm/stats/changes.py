@@ -1,0 +1,220 @@
+"""What changed: the story of the group's matches, derived from the held history and never stored.
+
+Walking the matches in played order, each match may bring events:
+
+- a new leader: of the all-time standings, of a game's standings (the table's model, `rankterm.stats.model`,
+  over every match and over the game's);
+- a game's new champion: most wins in the game, then most matches of it; the holder keeps it on a tie;
+- a new nemesis: the opponent a player lost to at least 3 times, more often than they beat them, with the
+  highest share of losses in their meetings (a tie on that share keeps the one held);
+- a streak: a player's third win in a row, and each win that makes it longer;
+- a milestone: a player's 10th, 50th, 100th, 250th, 500th, 1000th… match, and win.
+
+A win is a first place (shared or not) in a match of two or more factions; bots are nobody's rivals and
+hold no title. Since it is all derived from the history in played order, a match played before others
+(arriving late) changes what follows it and the events are worked out again: nothing here is kept.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from rankterm.stats.model import TableModel
+from rankterm.wire.models import Match
+
+__all__ = ["MILESTONES", "Event", "changes"]
+
+MILESTONES = (10, 50, 100, 250, 500, 1000, 2500, 5000, 10000)
+STREAK = 3
+NEMESIS_LOSSES = 3
+
+
+@dataclass(frozen=True, slots=True)
+class Event:
+    """One thing a match changed: its kind, the match (number, date), who, and the words that say it."""
+
+    kind: str
+    """"leader", "game leader", "champion", "nemesis", "streak", "matches", "wins"."""
+    number: int
+    date: str
+    player_id: str
+    player: str
+    text: str
+    game: str = ""
+    other: str = ""
+    count: int = 0
+
+    def document(self) -> dict[str, Any]:
+        """The JSON of `rankterm stats changes`."""
+        return {
+            "kind": self.kind,
+            "match": self.number,
+            "date": self.date,
+            "player": {"id": self.player_id, "name": self.player},
+            "game": self.game,
+            "other": self.other,
+            "count": self.count,
+            "text": self.text,
+        }
+
+
+@dataclass
+class _Rivalry:
+    won: int = 0
+    lost: int = 0
+
+
+@dataclass
+class _Walk:
+    names: dict[str, str] = field(default_factory=dict)
+    model: TableModel = field(default_factory=TableModel)
+    game_models: dict[str, TableModel] = field(default_factory=dict)
+    leader: str | None = None
+    game_leaders: dict[str, str] = field(default_factory=dict)
+    champions: dict[str, str] = field(default_factory=dict)
+    game_wins: dict[str, dict[str, list[int]]] = field(default_factory=lambda: defaultdict(dict))
+    rivalries: dict[str, dict[str, _Rivalry]] = field(default_factory=lambda: defaultdict(dict))
+    """Player -> opponent -> how often the player finished ahead of them and behind them."""
+    nemesis: dict[str, str] = field(default_factory=dict)
+    streaks: dict[str, int] = field(default_factory=dict)
+    played: dict[str, int] = field(default_factory=dict)
+    wins: dict[str, int] = field(default_factory=dict)
+
+
+def changes(matches: Sequence[Match]) -> list[Event]:
+    """Every event of `matches` (the held history, oldest first by played order), in the order they happened."""
+    walk = _Walk()
+    events: list[Event] = []
+    for match in sorted(matches, key=lambda m: m.number):
+        events.extend(_step(walk, match))
+    return events
+
+
+def _people(match: Match) -> list[tuple[int, list[str]]]:
+    """(rank, player ids) of each faction that is not a bot."""
+    return [(f.rank, [str(p.id) for p in f.players]) for f in match.factions if not f.bot and f.players]
+
+
+def _leader(
+    model: TableModel, held: str | None, played: Sequence[str], everyone: Sequence[str]
+) -> str | None:
+    """The leader after a match that `played` were in: only their ree moved, so the held leader stays unless
+    one of them passed it, and all are looked at again only when the leader itself played."""
+
+    def key(pid: str) -> tuple[float, str]:
+        return (model.ree(pid), pid)
+
+    if held is None or held in played:
+        return max((pid for pid in everyone if model.played(pid)), key=key, default=None)
+    return max([held, *played], key=key)
+
+
+def _step(walk: _Walk, match: Match) -> list[Event]:
+    out: list[Event] = []
+    game = match.game.name if match.game is not None else ""
+    game_key = str(match.game.id) if match.game is not None else ""
+
+    def event(kind: str, pid: str, text: str, **extra: Any) -> None:
+        out.append(Event(kind, match.number, match.date, pid, walk.names.get(pid, pid), text, **extra))
+
+    people = _people(match)
+    for faction in match.factions:
+        for player in faction.players:
+            if not faction.bot:
+                walk.names[str(player.id)] = player.label
+    if len(match.factions) < 2 or not people:
+        return out
+    best = min(f.rank for f in match.factions)
+    winners = {pid for rank, ids in people if rank == best for pid in ids}
+    everyone = [pid for _, ids in people for pid in ids]
+
+    walk.model.add(match)
+    leader = _leader(walk.model, walk.leader, everyone, list(walk.names))
+    if leader is not None and leader != walk.leader:
+        if walk.leader is not None:
+            event("leader", leader, f"New leader: {walk.names[leader]}")
+        walk.leader = leader
+    if game_key:
+        model = walk.game_models.setdefault(game_key, TableModel())
+        model.add(match)
+        held = walk.game_leaders.get(game_key)
+        game_leader = _leader(model, held, everyone, list(walk.names))
+        if game_leader is not None and game_leader != held:
+            if held is not None:
+                event("game leader", game_leader, f"New {game} leader: {walk.names[game_leader]}", game=game)
+            walk.game_leaders[game_key] = game_leader
+        tally = walk.game_wins[game_key]
+        for pid in everyone:
+            won, played = tally.get(pid, [0, 0])
+            tally[pid] = [won + (pid in winners), played + 1]
+        holder = walk.champions.get(game_key)
+        top = max(everyone, key=lambda pid: tuple(tally[pid]))  # only they moved: the holder or one of them
+        if tally[top][0] and (holder is None or tuple(tally[top]) > tuple(tally[holder])):
+            event("champion", top, f"New {game} champion: {walk.names[top]}", game=game)
+            walk.champions[game_key] = top
+
+    for rank, ids in people:
+        for other_rank, other_ids in people:
+            if other_rank == rank or other_ids is ids:
+                continue
+            for pid in ids:
+                for rival in other_ids:
+                    tally_of = walk.rivalries[pid].setdefault(rival, _Rivalry())
+                    if rank < other_rank:
+                        tally_of.won += 1
+                    else:
+                        tally_of.lost += 1
+    for pid in everyone:
+        nemesis = _nemesis(walk, pid, [r for r in everyone if r != pid])
+        if nemesis is not None and nemesis != walk.nemesis.get(pid):
+            walk.nemesis[pid] = nemesis
+            event(
+                "nemesis",
+                pid,
+                f"{walk.names[pid]}'s new nemesis: {walk.names[nemesis]}",
+                other=walk.names[nemesis],
+            )
+
+    for pid in everyone:
+        walk.played[pid] = walk.played.get(pid, 0) + 1
+        if walk.played[pid] in MILESTONES:
+            count = walk.played[pid]
+            event("matches", pid, f"{walk.names[pid]}'s {_ordinal(count)} match", count=count)
+        if pid in winners:
+            walk.wins[pid] = walk.wins.get(pid, 0) + 1
+            walk.streaks[pid] = walk.streaks.get(pid, 0) + 1
+            if walk.wins[pid] in MILESTONES:
+                count = walk.wins[pid]
+                event("wins", pid, f"{walk.names[pid]}'s {_ordinal(count)} win", count=count)
+            if walk.streaks[pid] >= STREAK:
+                count = walk.streaks[pid]
+                event("streak", pid, f"{walk.names[pid]}: {count} wins in a row", count=count)
+        else:
+            walk.streaks[pid] = 0
+    return out
+
+
+def _nemesis(walk: _Walk, pid: str, met: Sequence[str]) -> str | None:
+    """The player's nemesis now (see the module docstring); the one held keeps it on an equal share.
+
+    Only the rivalries with those `met` in this match moved: the held nemesis is weighed against them, and
+    every rival again only when the held one was met (its share may have fallen)."""
+    held = walk.nemesis.get(pid)
+    rivals = walk.rivalries[pid]
+    looked = rivals if held is None or held in met else {r: rivals[r] for r in (held, *met) if r in rivals}
+    best: tuple[float, str] | None = None
+    for rival, tally in looked.items():
+        if tally.lost < NEMESIS_LOSSES or tally.lost <= tally.won:
+            continue
+        share = tally.lost / (tally.lost + tally.won)
+        if best is None or share > best[0] or (share == best[0] and rival == held):
+            best = (share, rival)
+    return None if best is None else best[1]
+
+
+def _ordinal(n: int) -> str:
+    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    return f"{n:,}{suffix}"

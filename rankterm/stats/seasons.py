@@ -1,0 +1,171 @@
+"""Seasons: calendar periods of the group's history, each with standings that start even.
+
+A period is a month, a quarter, a year (in the seat's time zone), or any range [since, until). Its standings
+are those of a group that played only the period's matches: the table's model (`rankterm.stats.model`)
+replayed from scratch over them, a hard reset, so everyone starts even and the all-time standings never
+change. A roll of honour gives each past period's champion (the leader at its end), runner-up, matches and
+players. Positions are shared by equal ree, as places are shared by a tie.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+
+from rankterm.stats.model import TableModel
+from rankterm.wire.localtime import SeatZone
+from rankterm.wire.models import Match
+from rankterm.wire.text import fold_name
+
+__all__ = ["Period", "Season", "SeasonRow", "period_of", "periods_by", "roll_of_honour", "season_standings"]
+
+KINDS = ("month", "quarter", "year")
+
+
+class PeriodError(ValueError):
+    """A period that cannot be read (the sentence says what is expected)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Period:
+    """[start, end) in the seat's wall-clock time (naive), and its name ("2026", "2026-Q3", "2026-05")."""
+
+    name: str
+    start: datetime
+    end: datetime
+
+    def holds(self, match: Match, zone: SeatZone) -> bool:
+        """Whether `match` was played in the period, by the seat's clock."""
+        when = zone.from_wire(match.date)
+        return when is not None and self.start <= when.replace(tzinfo=None) < self.end
+
+
+_SEASON = re.compile(r"(\d{4})(?:-(?:Q([1-4])|(\d{2})))?\Z", re.ASCII | re.IGNORECASE)
+
+
+def period_of(text: str) -> Period:
+    """ "YYYY", "YYYY-Qn" or "YYYY-MM" as a period.
+
+    Raises:
+        PeriodError: anything else.
+    """
+    found = _SEASON.match(text.strip())
+    month = int(found.group(3)) if found and found.group(3) else None
+    if found is None or (month is not None and not 1 <= month <= 12):
+        raise PeriodError(f"{text.strip()[:20]!r} is not a season: write YYYY, YYYY-Qn (n 1-4) or YYYY-MM.")
+    year = int(found.group(1))
+    if found.group(2):
+        quarter = int(found.group(2))
+        return _quarter(year, quarter)
+    if month is not None:
+        return _month(year, month)
+    return Period(f"{year}", datetime(year, 1, 1), datetime(year + 1, 1, 1))
+
+
+def _month(year: int, month: int) -> Period:
+    end = datetime(year + month // 12, month % 12 + 1, 1)
+    return Period(f"{year}-{month:02d}", datetime(year, month, 1), end)
+
+
+def _quarter(year: int, quarter: int) -> Period:
+    first = 3 * (quarter - 1) + 1
+    end = datetime(year + 1, 1, 1) if quarter == 4 else datetime(year, first + 3, 1)
+    return Period(f"{year}-Q{quarter}", datetime(year, first, 1), end)
+
+
+def containing(moment: datetime, kind: str) -> Period:
+    """The month, quarter or year (`kind`) that holds `moment` (wall-clock, naive)."""
+    if kind == "month":
+        return _month(moment.year, moment.month)
+    if kind == "quarter":
+        return _quarter(moment.year, (moment.month - 1) // 3 + 1)
+    if kind == "year":
+        return Period(f"{moment.year}", datetime(moment.year, 1, 1), datetime(moment.year + 1, 1, 1))
+    raise PeriodError(f"{kind!r} is not a kind of period: month, quarter or year.")
+
+
+def between(since: datetime, until: datetime) -> Period:
+    """The range [since, until) as a period named by its ends."""
+    if until <= since:
+        raise PeriodError("The end of a range must come after its start.")
+    tail = until - timedelta(seconds=1) if until.time() == datetime.min.time() else until
+    return Period(f"{since:%Y-%m-%d} to {tail:%Y-%m-%d}", since, until)
+
+
+@dataclass(frozen=True, slots=True)
+class SeasonRow:
+    """One line of a period's standings."""
+
+    position: int
+    player_id: str
+    name: str
+    ree: float
+    played: int
+
+
+@dataclass(frozen=True, slots=True)
+class Season:
+    """A period, how many matches were played in it, and its standings (best first)."""
+
+    period: Period
+    matches: int
+    rows: tuple[SeasonRow, ...]
+
+    @property
+    def champion(self) -> SeasonRow | None:
+        return self.rows[0] if self.rows else None
+
+    @property
+    def runner_up(self) -> SeasonRow | None:
+        return self.rows[1] if len(self.rows) > 1 else None
+
+
+def shared_positions(values: Sequence[float]) -> list[int]:
+    """Positions of `values` (best first, already sorted): equal values share a position ("1224")."""
+    positions: list[int] = []
+    for i, value in enumerate(values):
+        positions.append(positions[-1] if i and value == values[i - 1] else i + 1)
+    return positions
+
+
+def season_standings(matches: Sequence[Match], period: Period, zone: SeatZone) -> Season:
+    """The standings of a group that played only `period`'s `matches` (held, oldest first)."""
+    played = [m for m in matches if period.holds(m, zone)]
+    model = TableModel()
+    model.follow(played)
+    names: dict[str, str] = {}
+    for match in played:
+        for faction in match.factions:
+            if not faction.bot:
+                for player in faction.players:
+                    names[str(player.id)] = player.label
+    ranked = sorted(names, key=lambda pid: (-model.ree(pid), fold_name(names[pid]), pid))
+    rees = [model.ree(pid) for pid in ranked]
+    rows = tuple(
+        SeasonRow(position, pid, names[pid], model.ree(pid), model.played(pid))
+        for position, pid in zip(shared_positions(rees), ranked, strict=True)
+    )
+    return Season(period, len(played), rows)
+
+
+def periods_by(matches: Iterable[Match], kind: str, zone: SeatZone) -> list[Period]:
+    """Every `kind` period (month, quarter, year) that holds at least one of `matches`, oldest first."""
+    seen: dict[str, Period] = {}
+    for match in matches:
+        when = zone.from_wire(match.date)
+        if when is not None:
+            period = containing(when.replace(tzinfo=None), kind)
+            seen.setdefault(period.name, period)
+    return sorted(seen.values(), key=lambda p: p.start)
+
+
+def roll_of_honour(matches: Sequence[Match], kind: str, zone: SeatZone, now: datetime) -> list[Season]:
+    """Each past `kind` period with matches (the one holding `now`, wall-clock, left out: not over yet),
+    oldest first, with its standings at its end."""
+    return [
+        season_standings(matches, period, zone)
+        for period in periods_by(matches, kind, zone)
+        if period.end <= now
+    ]
