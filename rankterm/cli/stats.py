@@ -5,6 +5,7 @@
     rankterm stats game Catan --demo                  a game's figures
     rankterm stats tonight --hours 12 --demo          the evening: who won what, biggest gain and upset
     rankterm stats predictions --last 100 --demo      how often the odds came true, beside chance and openskill
+    rankterm stats changes --since "2026-11-27 18:00"  new leaders and champions, nemeses, streaks, milestones
 
 A player or game is named by id or by name (exact, then ignoring case and accents); an unknown or ambiguous
 name exits 2 with the candidates on stderr. The figures come from the group's matches, which the mirror holds
@@ -48,7 +49,7 @@ ORDER = 30
 
 
 def register(sub: argparse._SubParsersAction) -> None:
-    """`rankterm stats` and its five subcommands."""
+    """`rankterm stats` and its six subcommands."""
     stats = sub.add_parser("stats", help="figures of a player, two players, a game or tonight")
     kinds = stats.add_subparsers(dest="stats_kind", metavar="KIND", required=True)
 
@@ -85,6 +86,14 @@ def register(sub: argparse._SubParsersAction) -> None:
         predictions_command,
     )
     predictions.add_argument("--last", type=int, metavar="N", help="score only the last N matches")
+    changed = kind(
+        "changes", "what changed: new leaders and champions, nemeses, streaks, milestones", changes_command
+    )
+    changed.add_argument(
+        "--since",
+        help='events of the matches since "YYYY-MM-DD HH:MM", the seat\'s time (default: the last 12 hours)',
+    )
+    changed.add_argument("--hours", type=float, default=12.0, help=argparse.SUPPRESS)
     night.add_argument(
         "--quota-share",
         type=float,
@@ -388,5 +397,25 @@ async def predictions_command(client: RankingClient, args: argparse.Namespace) -
         ["figure", "rankterm", "by chance", "openskill predict_win"],
         rows,
         title="how often the odds came true",
+    )
+    return EXIT_OK
+
+
+async def changes_command(client: RankingClient, args: argparse.Namespace) -> int:
+    from rankterm.stats.changes import changes
+    from rankterm.stats.source import held_matches
+
+    zone = shown_zone(args) if args.since or args.format == "table" else UTC_ZONE
+    since = _since(args, client.clock(), zone)
+    await _synced(client, args)
+    events = [e for e in changes(held_matches(client)) if wire_date(e.date) >= since]
+    if args.format == "json":
+        emit_json({"since": since.strftime("%Y-%m-%d %H:%M:%S"), "events": [e.document() for e in events]})
+        return EXIT_OK
+    emit_rows(
+        args.format,
+        ["match", zone.heading("date"), "what changed"],
+        [[e.number, zone.show(e.date), e.text] for e in events],
+        title=f"since {zone.local(since):%Y-%m-%d %H:%M} {zone.label}",
     )
     return EXIT_OK

@@ -100,3 +100,27 @@ def test_what_cannot_be_asked_is_one_sentence_and_exit_2(capsys, argv: list[str]
     code, out, err = run(capsys, *argv)
     assert code == 2 and out == ""
     assert said in err and err.count("\n") == 1
+
+
+def test_seasons_is_a_roll_of_honour_of_past_periods(capsys) -> None:
+    code, out, err = run(capsys, "seasons", "--by", "quarter", "--demo", "--format", "json")
+    assert (code, err) == (0, "")
+    roll = json.loads(out)
+    assert roll and [set(s) for s in roll] == [
+        {"period", "matches", "players", "champion", "runner_up"}
+    ] * len(roll)
+    assert [s["period"] for s in roll] == sorted(s["period"] for s in roll)
+    for season in roll:
+        assert season["champion"]["ree"] >= season["runner_up"]["ree"]
+
+
+def test_stats_changes_lists_the_events_since_a_time(capsys) -> None:
+    code, out, err = run(
+        capsys, "stats", "changes", "--since", "2000-01-01 00:00", "--demo", "--format", "json"
+    )
+    assert (code, err) == (0, "")
+    doc = json.loads(out)
+    kinds = {e["kind"] for e in doc["events"]}
+    assert {"leader", "champion", "streak", "matches"} <= kinds
+    numbers = [e["match"] for e in doc["events"]]
+    assert numbers == sorted(numbers)
