@@ -1,12 +1,12 @@
-"""Stats (mode "stats", key s): the group's stories in four tabs: a player's page, head-to-head, a game's page
-and tonight.
+"""Stats (mode "stats", key s): the group's stories in five tabs: a player's page, head-to-head, a game's page,
+tonight, and how often the odds came true.
 
 Every tab is drawn from the group's matches held in the mirror, revalidated (see `StoryScreen`): the
 pickers from the roster of who and what the matches name (`held_roster`, no match parsed), each tab from
 only the matches it tells (a player's, a game's, an evening's), read in a thread. The Player and Game tabs show the
 same page that Enter on a player or a game opens elsewhere.
 
-Keys: 1 Player · 2 Head-to-head · 3 Game · 4 Tonight · v ree/position chart · Enter on a player or a game
+Keys: 1 Player · 2 Head-to-head · 3 Game · 4 Tonight · 5 Odds · v ree/position chart · Enter on a player or a game
 opens their page · F5 reload.
 """
 
@@ -28,6 +28,7 @@ from rankterm.tui.base import task
 from rankterm.tui.screens.stats.base import StoryScreen
 from rankterm.tui.screens.stats.choices import most_active, options
 from rankterm.tui.screens.stats.head_to_head import HeadToHeadView
+from rankterm.tui.screens.stats.odds import OddsView
 from rankterm.tui.screens.stats.pages import (
     RETRY_SECONDS,
     TALL,
@@ -43,7 +44,13 @@ from rankterm.tui.widgets.key_footer import KeyFooter
 if TYPE_CHECKING:
     from rankterm.client.client import RankingClient
 
-TAB_TITLES = {"player": "1 Player", "h2h": "2 Head-to-head", "game": "3 Game", "tonight": "4 Tonight"}
+TAB_TITLES = {
+    "player": "1 Player",
+    "h2h": "2 Head-to-head",
+    "game": "3 Game",
+    "tonight": "4 Tonight",
+    "odds": "5 Odds",
+}
 
 
 class LazyPane(TabPane):
@@ -76,11 +83,13 @@ def tab_body(tab: str) -> Widget:
         return PickedStory("Game", "stats-game", GameStory(id="stats-game-story"))
     if tab == "h2h":
         return HeadToHeadView(id="stats-h2h")
+    if tab == "odds":
+        return OddsView(id="stats-odds")
     return TonightView(id="stats-tonight")
 
 
 class StatsScreen(StoryScreen):
-    """The four stories of the group, one tab each."""
+    """The five stories of the group, one tab each."""
 
     INFO = "#stats-info"
     NO_COPY = "Offline: no copy of the group's matches here; the stats come when the service is back."
@@ -99,6 +108,7 @@ class StatsScreen(StoryScreen):
         Binding("2", "tab('h2h')", "Head-to-head", show=False),
         Binding("3", "tab('game')", "Game", show=False),
         Binding("4", "tab('tonight')", "Tonight", show=False),
+        Binding("5", "tab('odds')", "Odds", show=False),
         Binding("v", "toggle_chart", "Ree/position"),
         Binding("f5", "reload", "Reload"),
         Binding("escape", "leave_picker", "Back to the table", show=False),  # then a digit or letter is a key
@@ -198,6 +208,8 @@ class StatsScreen(StoryScreen):
                 self.read_tab(tab, value)
         elif tab == "tonight":
             self.query_one(TonightView).show(self.roster, self.client)
+        elif tab == "odds":
+            self.query_one(OddsView).show(self.roster.key, self.client)
 
     @task(group="stats-tab")
     async def read_tab(self, tab: str, value: str) -> None:
