@@ -1,0 +1,181 @@
+"""Home (mode "home", key h): the group at a glance, the first screen of every seat.
+
+What a game group opens rankterm for: the standings (as many rows as fit), the last match and what it did
+(the board's panels, rankterm/tui/widgets/board/), tonight so far (the matches of the last 12 hours, who won
+them, and what changed: new leaders and champions, nemeses, streaks, milestones, rankterm/stats/changes.py),
+the outbox's line, and the keys for what comes next. The service's own figures (status, match counters,
+quota) are one key away on the Service screen (d).
+
+It revalidates as every screen does (shown again, the group changed, F5); reads are the board's (one
+rankings call for the standings, the mirror for the rest) and the tonight line's work runs in a thread.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from datetime import UTC, datetime, timedelta
+from typing import TYPE_CHECKING
+
+from textual import events
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical
+from textual.widgets import Static
+
+from rankterm.stats.changes import Event, changes
+from rankterm.stats.source import held_matches
+from rankterm.tui.base import RanktermScreen, task
+from rankterm.tui.screens.board import read_view
+from rankterm.tui.text import error_sentence, plain, styled
+from rankterm.tui.widgets.board.panels import LastMatchPanel, StandingsPanel
+from rankterm.tui.widgets.board.view import BoardView
+from rankterm.tui.widgets.key_footer import KeyFooter
+from rankterm.wire.errors import RanktermError
+from rankterm.wire.localtime import parse_wire_date
+from rankterm.wire.models import Match
+
+if TYPE_CHECKING:
+    from rankterm.client.client import RankingClient
+
+TONIGHT_HOURS = 12
+"""Tonight is the last this many hours."""
+KEYS_LINE: tuple[object, ...] = (
+    ("n", "bold"), " new match  ", ("r", "bold"), " rankings  ", ("b", "bold"), " board  ",
+    ("s", "bold"), " stats  ", ("m", "bold"), " matches  ", ("d", "bold"), " service",
+)  # fmt: skip
+"""What comes next, from Home: the keys a group uses most."""
+CHANGES_SHOWN = 4
+"""The newest events of tonight shown (the Stats mode's Tonight tab has the rest)."""
+
+
+def tonight_lines(matches: list[Match], events: list[Event], since: datetime) -> list[object]:
+    """Tonight so far as `styled()` parts: how many matches, who won the most, what changed; with no match
+    tonight yet, the same of the last game night (the `TONIGHT_HOURS` before the newest match)."""
+    evening = [m for m in matches if (when := parse_wire_date(m.date)) is not None and when >= since]
+    title = "Tonight  "
+    if not evening:
+        newest = max((w for m in matches if (w := parse_wire_date(m.date)) is not None), default=None)
+        if newest is None:
+            return [("Tonight  ", "bold"), "no match yet: ", ("n", "bold"), " records the first."]
+        start = newest - timedelta(hours=TONIGHT_HOURS)
+        evening = [m for m in matches if (when := parse_wire_date(m.date)) is not None and when >= start]
+        title = f"Last game night ({newest:%a} {newest.day} {newest:%b})  "
+    wins: dict[str, int] = {}
+    for match in evening:
+        best = min((f.rank for f in match.factions), default=0)
+        for faction in match.factions:
+            if faction.rank == best and not faction.bot:
+                for player in faction.players:
+                    wins[player.label] = wins.get(player.label, 0) + 1
+    parts: list[object] = [(title, "bold"), f"{len(evening)} match{'es' if len(evening) != 1 else ''}"]
+    if wins:
+        top = max(wins.values())
+        leaders = sorted(name for name, count in wins.items() if count == top)
+        parts.append(f" · most wins: {', '.join(leaders)} ({top})")
+    numbers = {m.number for m in evening}
+    tonight = [e for e in events if e.number in numbers][-CHANGES_SHOWN:]
+    for event in tonight:
+        parts += ["\n  ", ("▸ ", "bold"), event.text]
+    return parts
+
+
+class HomeScreen(RanktermScreen):
+    """The group: standings, the last match, tonight so far, the outbox."""
+
+    INFO = "#home-note"
+
+    DEFAULT_CSS = """
+    HomeScreen #home-bar { height: 1; background: $primary; color: $text; padding: 0 1; }
+    HomeScreen #home-title { width: 1fr; text-style: bold; }
+    HomeScreen #home-note { width: auto; max-width: 60%; }
+    HomeScreen #home-note.-error { color: $text-error; text-style: bold; }
+    HomeScreen #home-body { height: 1fr; }
+    HomeScreen #home-standings { width: 1fr; max-width: 44; border-right: vkey $primary 50%; }
+    HomeScreen #home-side { width: 1fr; padding: 0 1; }
+    HomeScreen #home-last { height: auto; max-height: 12; }
+    HomeScreen #home-tonight { height: auto; margin-top: 1; }
+    HomeScreen #home-outbox { height: auto; margin-top: 1; color: $text-muted; }
+    HomeScreen #home-keys { height: auto; margin-top: 1; }
+    """
+
+    BINDINGS = [Binding("f5", "reload", "Reload")]
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.view: BoardView | None = None
+        self.tonight: list[object] = []
+
+    def compose(self) -> ComposeResult:
+        with Horizontal(id="home-bar"):
+            yield Static("Home · loading the standings…", id="home-title", markup=False)
+            yield Static("", id="home-note", markup=False)
+        with Horizontal(id="home-body"):
+            yield StandingsPanel(id="home-standings")
+            with Vertical(id="home-side"):
+                yield LastMatchPanel(id="home-last")
+                yield Static("", id="home-tonight")
+                yield Static("", id="home-outbox")
+                yield Static(styled(*KEYS_LINE), id="home-keys")
+        yield KeyFooter()
+
+    def on_screen_resume(self) -> None:
+        self.reload_data()
+
+    def on_resize(self, _event: events.Resize) -> None:
+        self._draw()
+
+    def reload_data(self) -> None:
+        self.load()
+
+    def action_reload(self) -> None:
+        self.reload_data()
+
+    @task(group="home")
+    async def load(self) -> None:
+        if not self.has_client:
+            return
+        client = self.client
+        with contextlib.suppress(RanktermError):  # the mirror's matches still tell tonight
+            await client.sync_matches()
+        try:
+            self.view = await read_view(client, None, "Main")
+        except RanktermError as exc:
+            self.say(error_sentence(exc), "error")
+        else:
+            self.say("")
+            self.note_freshness()
+        self.tonight = await asyncio.to_thread(self._tonight, client)
+        self._draw()
+
+    def _tonight(self, client: RankingClient) -> list[object]:
+        matches = held_matches(client)
+        since = (datetime.fromtimestamp(client.clock(), UTC) - timedelta(hours=TONIGHT_HOURS)).replace(
+            tzinfo=None
+        )
+        return tonight_lines(matches, changes(matches), since)
+
+    def _draw(self) -> None:
+        view = self.view
+        if view is not None:
+            match = view.match
+            after = " · no match yet" if match is None else f" · after match {match.number}"
+            self.query_one("#home-title", Static).update(
+                styled(("HOME  ", "bold"), ("Standings", "bold"), after)
+            )
+            self.query_one(StandingsPanel).show(view, start=1)
+            last = self.query_one(LastMatchPanel)
+            last.styles.height = max(2, LastMatchPanel.wanted(view))
+            last.show(view)
+        if self.tonight:
+            self.query_one("#home-tonight", Static).update(styled(*self.tonight))
+        self.query_one("#home-outbox", Static).update(plain(self._outbox_line()))
+
+    def _outbox_line(self) -> str:
+        counts = getattr(self.app, "outbox_counts", {}) or {}
+        pending = counts.get("pending", 0)
+        if pending:
+            return (
+                f"Outbox: {pending} match{'es' if pending != 1 else ''} waiting to be sent (o to see them)."
+            )
+        return "Outbox: every match recorded here has reached the service."
