@@ -6,7 +6,8 @@
 - the table's model (`TableModel`) over a synthetic history of 10,000 and 100,000 matches (2-5 factions of
   1-3 players among 60 or 500 players, weights as the demo's): the full replay (wall and CPU), a follow with
   nothing new (a warm start of a model held in memory), one match appended, one match played before the
-  others inserted at 90 % of the history (the replay from the checkpoint before it);
+  others inserted at 90 % of the history (the replay from the checkpoint before it); the warm start from the
+  model kept in the mirror (its JSON read back);
 - on the demo group: the share of matches whose favourite finished first, beside picking at random and beside
   openskill's `predict_win` over the same ratings, with the Brier scores (`rankterm stats predictions`).
 
@@ -17,6 +18,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import json
 import random
 import statistics
 import time
@@ -118,6 +120,11 @@ def model_figures(runs: int, sizes: list[int]) -> None:
                 model.follow(inserted),
             ),
             runs,
+        )
+        text = json.dumps(model.snapshot())
+        restore, _ = timed(lambda text=text: TableModel.restored(json.loads(text)), runs)
+        print(
+            f"  {size:>7,} matches: warm start from the kept model {restore * 1000:.1f} ms ({len(text) / 1e6:.1f} MB)"
         )
         print(
             f"  {size:>7,} matches: full replay {full_wall:6.2f} s wall ({full_cpu:6.2f} s CPU, "

@@ -62,14 +62,18 @@ def register(sub: argparse._SubParsersAction) -> None:
 async def table_model(client: RankingClient, game: str | None) -> tuple[TableModel, int, str]:
     """The table's model over the group's held matches (of `game` only, when named), how many it followed,
     and what its ratings are called where shown."""
+    from rankterm.stats.held_model import held_model
     from rankterm.stats.lookup import find_game
     from rankterm.stats.model import TableModel
-    from rankterm.stats.source import group_matches
+    from rankterm.stats.source import group_matches, sync_group
 
+    if game is None:
+        await sync_group(client, max_age=0, offline_ok=False)
+        model = held_model(client)
+        return model, model.followed, ESTIMATE
     matches = await group_matches(client, offline_ok=False)
-    if game is not None:
-        chosen = find_game(await client.games(), game)
-        matches = [m for m in matches if m.game is not None and m.game.id == chosen.id]
+    chosen = find_game(await client.games(), game)
+    matches = [m for m in matches if m.game is not None and m.game.id == chosen.id]
     model = TableModel()
     model.follow(matches)
     return model, len(matches), ESTIMATE

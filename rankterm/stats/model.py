@@ -15,11 +15,23 @@ from __future__ import annotations
 import bisect
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 from rankterm.wire.models import Match
-from rankterm.wire.rating import WEIGHT_FACTORS, FactionResult, Skill, initial_skill, rate_match, ree
+from rankterm.wire.rating import (
+    RATING_MODEL,
+    WEIGHT_FACTORS,
+    FactionResult,
+    Skill,
+    initial_skill,
+    rate_match,
+    ree,
+)
 
 __all__ = ["CHECKPOINT_EVERY", "TableModel", "factions_of"]
+
+RULES = f"{RATING_MODEL}; weights {sorted(WEIGHT_FACTORS.items())}"
+"""The rules a kept model was made under: another release's rules make it worthless."""
 
 CHECKPOINT_EVERY = 500
 """Matches between two copies of every skill kept to go back to (a replay redoes at most this many more)."""
@@ -106,3 +118,29 @@ class TableModel:
     def played(self, player_id: str) -> int:
         """How many followed matches the player was rated in (0 for a newcomer)."""
         return self._state.played.get(player_id, 0)
+
+    def snapshot(self) -> dict[str, Any]:
+        """What `restored` needs to go on from here without replaying: the skills, the matches played, the
+        ids followed (no checkpoint: a history that moves under a restored model is replayed whole)."""
+        return {
+            "rules": RULES,
+            "skills": {key: [s.mu, s.sigma] for key, s in self._state.skills.items()},
+            "played": dict(self._state.played),
+            "followed": list(self._followed),
+        }
+
+    @classmethod
+    def restored(cls, snapshot: Any) -> TableModel | None:
+        """The model a `snapshot` kept, or None when it is not one (or was made under other rules)."""
+        try:
+            if snapshot["rules"] != RULES:
+                return None
+            model = cls()
+            model._state = _State(
+                {key: Skill(float(mu), float(sigma)) for key, (mu, sigma) in snapshot["skills"].items()},
+                {key: int(n) for key, n in snapshot["played"].items()},
+            )
+            model._followed = [str(i) for i in snapshot["followed"]]
+        except (KeyError, TypeError, ValueError, AttributeError):
+            return None
+        return model

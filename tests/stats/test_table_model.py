@@ -73,3 +73,45 @@ async def test_a_match_played_before_the_others_is_replayed_from_the_checkpoint_
     assert model_ree(model, list(service)) == service
     model.follow(matches)
     assert model.rated == 0
+
+
+async def test_the_model_kept_in_the_mirror_starts_warm_and_follows_what_arrives(
+    demo: RankingClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from rankterm.stats import held_model as kept
+
+    await source.sync_group(demo, max_age=0)
+    first = kept.held_model(demo)
+    replayed = TableModel()
+    replayed.follow(await source.group_matches(demo))
+    ids = [p.id for p in await demo.players()]
+    assert [first.ree(i) for i in ids] == [replayed.ree(i) for i in ids]
+
+    def no_replay(client: RankingClient) -> list:
+        raise AssertionError("the whole history was parsed again")
+
+    monkeypatch.setattr(kept, "held_matches", no_replay)
+    again = kept.held_model(demo)  # as a new process would: from the mirror's note
+    assert again is not first and [again.ree(i) for i in ids] == [first.ree(i) for i in ids]
+
+    before = await source.group_matches(demo)
+    appended = NewMatch(
+        game=before[-1].game.id,  # type: ignore[union-attr]
+        weight="normal",
+        external_id="table-model-appended",
+        factions=[NewFaction(rank=1, players=[ids[2]]), NewFaction(rank=2, players=[ids[3]])],
+    )
+    assert (await demo.add_matches(appended)).accepted_count == 1
+    await source.sync_group(demo, max_age=0)
+    followed = kept.held_model(demo)  # one match rated on top, nothing parsed again
+    assert followed.followed == len(before) + 1
+    service = await standings_after(demo, len(before) + 1)
+    assert model_ree(followed, list(service)) == service
+
+    monkeypatch.undo()
+    backdated = appended.model_copy(update={"external_id": "table-model-early", "date": before[10].date})
+    assert (await demo.add_matches(backdated)).accepted_count == 1
+    await source.sync_group(demo, max_age=0)
+    moved = kept.held_model(demo)  # the history moved: replayed
+    service = await standings_after(demo, len(before) + 2)
+    assert model_ree(moved, list(service)) == service
