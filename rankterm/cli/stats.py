@@ -53,10 +53,12 @@ def register(sub: argparse._SubParsersAction) -> None:
     stats = sub.add_parser("stats", help="figures of a player, two players, a game or tonight")
     kinds = stats.add_subparsers(dest="stats_kind", metavar="KIND", required=True)
 
-    def kind(name: str, help: str, run: Any) -> argparse.ArgumentParser:
+    def kind(
+        name: str, help: str, run: Any, formats: tuple[str, ...] = ("table", "json")
+    ) -> argparse.ArgumentParser:
         p = kinds.add_parser(name, help=help)
         add_source_arguments(p)
-        add_format_argument(p, "table", "json")
+        add_format_argument(p, *formats)
         p.add_argument(
             "--wait",
             action="store_true",
@@ -71,7 +73,10 @@ def register(sub: argparse._SubParsersAction) -> None:
     h2h.add_argument("b", metavar="B", nargs="?", help="the other player (omitted: everyone)")
     kind("game", "a game's figures", game_command).add_argument("game", metavar="NAME|ID")
     night = kind(
-        "tonight", "the matches since a time: who won what, biggest gain, biggest upset", tonight_command
+        "tonight",
+        "the matches since a time: who won what, biggest gain, biggest upset (md: a recap to share)",
+        tonight_command,
+        ("table", "json", "md"),
     )
     when = night.add_mutually_exclusive_group()
     when.add_argument("--hours", type=float, default=12.0, help="matches of the last N hours (default 12)")
@@ -305,7 +310,7 @@ async def tonight_command(client: RankingClient, args: argparse.Namespace) -> in
 
     if not 0 <= args.quota_share <= 1:
         raise UsageError("--quota-share: give a share from 0 to 1 (0.25 is a quarter).")
-    zone = shown_zone(args) if args.since or args.format == "table" else UTC_ZONE
+    zone = shown_zone(args) if args.since or args.format in ("table", "md") else UTC_ZONE
     since = _since(args, client.clock(), zone)
     await _synced(client, args)
     matches = matches_since(client, since)
@@ -316,6 +321,13 @@ async def tonight_command(client: RankingClient, args: argparse.Namespace) -> in
         evening = tonight(matches, since, ree.before, ree.after)
     if args.format == "json":
         emit_json(tonight_document(evening, ree_loaded=ree.loaded, ree_wanted=ree.wanted))
+        return EXIT_OK
+    if args.format == "md":
+        from rankterm.stats.changes import changes
+        from rankterm.stats.recap import tonight_recap
+        from rankterm.stats.source import held_matches
+
+        sys.stdout.write(tonight_recap(evening, changes(held_matches(client)), zone.local(since), zone.label))
         return EXIT_OK
 
     def winners(m: Any) -> str:

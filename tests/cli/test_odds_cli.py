@@ -124,3 +124,10 @@ def test_stats_changes_lists_the_events_since_a_time(capsys) -> None:
     assert {"leader", "champion", "streak", "matches"} <= kinds
     numbers = [e["match"] for e in doc["events"]]
     assert numbers == sorted(numbers)
+
+
+def test_stats_tonight_md_is_a_recap_to_share(capsys) -> None:
+    code, out, err = run(capsys, "stats", "tonight", "--hours", "72", "--demo", "--format", "md")
+    assert (code, err) == (0, "")
+    assert out.startswith("## Tonight: ")
+    assert "- **Most wins**" in out or "0 matches" in out
