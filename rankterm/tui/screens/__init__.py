@@ -25,6 +25,7 @@ SCREENS: dict[str, tuple[str, str, str]] = {
     "outbox": ("outbox", "OutboxScreen", "Outbox"),
     "stats": ("stats", "StatsScreen", "Stats"),
     "board": ("board", "BoardScreen", "Scoreboard"),
+    "seasons": ("seasons", "SeasonsScreen", "Seasons"),
     "import": ("import_plays", "ImportScreen", "Import plays"),
     "login": ("login", "LoginScreen", "Profiles"),
 }
