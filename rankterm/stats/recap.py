@@ -21,10 +21,11 @@ from collections.abc import Sequence
 from datetime import datetime
 
 from rankterm.stats.changes import Event
-from rankterm.stats.results import Tonight, TonightMatch
-from rankterm.wire.shown import ree, signed
+from rankterm.stats.results import HeadToHead, PlayerFigures, Tonight, TonightMatch
+from rankterm.wire.models import Match
+from rankterm.wire.shown import percent, ree, signed
 
-__all__ = ["markdown_text", "tonight_recap"]
+__all__ = ["h2h_summary", "markdown_text", "match_summary", "player_summary", "tonight_recap"]
 
 _MARKDOWN = re.compile(r"([\\`*_{}\[\]()#+\-.!|<>~])")
 
@@ -71,3 +72,43 @@ def tonight_recap(evening: Tonight, events: Sequence[Event], since_shown: dateti
     if changed:
         lines.append("- **What changed**: " + " · ".join(changed))
     return "\n".join(lines).rstrip("\n") + "\n"
+
+
+def player_summary(figures: PlayerFigures) -> str:
+    """A player's page in a few plain lines, to paste."""
+    f = figures
+    lines = [
+        f"{f.name}: {f.played} matches, {f.wins} wins, {f.draws} draws, {f.losses} losses"
+        + (f" ({percent(f.win_rate)} won)" if f.played else ""),
+        f"Form {f.form_line} · streak {f.current_streak} (longest {f.longest_streak})" if f.played else "",
+    ]
+    if f.best_game is not None:
+        lines.append(
+            f"Best game {f.best_game.game_name} ({percent(f.best_game.win_rate)} of {f.best_game.played})"
+        )
+    if f.nemesis is not None:
+        lines.append(
+            f"Nemesis {f.nemesis.name} ({f.nemesis.ahead}-{f.nemesis.behind} in {f.nemesis.meetings})"
+        )
+    return "\n".join(line for line in lines if line) + "\n"
+
+
+def h2h_summary(h: HeadToHead) -> str:
+    """A head-to-head in a few plain lines, to paste."""
+    lines = [
+        f"{h.a_name} against {h.b_name}: {h.meetings} meetings, {h.a_name} ahead {h.a_ahead}, "
+        f"{h.b_name} ahead {h.b_ahead}, {h.ties} tied",
+    ]
+    if h.together:
+        lines.append(f"Together {h.together} times, won {h.together_wins}")
+    return "\n".join(lines) + "\n"
+
+
+def match_summary(match: Match) -> str:
+    """A match in one plain line, to paste: "Match 300 · Catan · 27 Nov: 1 Elena · 2 Chiara · 3 the bot"."""
+    places = []
+    for faction in sorted(match.factions, key=lambda f: f.rank):
+        who = "the bot" if faction.bot else ", ".join(p.label for p in faction.players) or faction.name
+        places.append(f"{faction.rank} {who}")
+    game = match.game.name if match.game is not None else "a game"
+    return f"Match {match.number} · {game} · {match.date[:10]}: " + " · ".join(places) + "\n"
