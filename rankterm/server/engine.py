@@ -147,6 +147,14 @@ class Engine(ABC):
                 self.set_schema_version(conn, version)
         return version
 
+    def private(self) -> list[str]:
+        """Make the database's files readable and writable by their owner only.
+
+        Returns:
+            The files that were open to others before (none for a database that is not a file).
+        """
+        return []
+
     def free_now(self) -> bool:
         """Whether a short read may run on the caller's thread at once: True only for an engine of one
         connection (where a worker thread adds no concurrency) that nobody is using at this moment."""

@@ -66,13 +66,17 @@ class Store:
         clock: Callable[[], float] | None = None,
         notice: Callable[[str], None] | None = None,
     ):
-        """Open (create, upgrade) the database at `path`; `notice` is told before a long upgrade starts."""
+        """Open (create, upgrade) the database at `path`, its files owner-only (0600); `notice` is told of a
+        file found open to others (and tightened), and before a long upgrade starts."""
         self.path = os.fspath(path)
         self.clock: Callable[[], float] = clock or time.time
         self.snapshots = SnapshotCache()
         """The standings' snapshots read from this database (they never change: read once, kept)."""
         self._engine = open_engine(self.path)
         try:
+            for file in self._engine.private():
+                if notice is not None:
+                    notice(f"{file} could be read by other users: made it owner-only (0600).")
             with self._engine.setup():  # workers starting together set up once, one after the other
                 self._engine.migrate(notice)
                 with self._write() as conn:
@@ -361,7 +365,9 @@ class Store:
         items = matches.batch_items(body)
         moment = self._now(now)
         stamp = format_time(moment)
-        with self._write(lock_group=group_id) as conn:
+        # A dry run only reads: it never waits for, nor holds up, the group's writes.
+        transaction = self._read() if dryrun else self._write(lock_group=group_id)
+        with transaction as conn:
             verdicts = matches.judge(conn, group_id, items, now=datetime.fromtimestamp(moment, UTC))
             accepted = [v for v in verdicts if v.accepted]
             ids: dict[int, str] = {}
