@@ -110,6 +110,12 @@ class SqliteEngine(Engine):
         engine._path = name
         return engine
 
+    def disk_full(self, exc: BaseException) -> bool:
+        if isinstance(exc, sqlite3.Error):
+            code = getattr(exc, "sqlite_errorcode", None)
+            return code is not None and code & 0xFF == sqlite3.SQLITE_FULL
+        return super().disk_full(exc)
+
     def private(self) -> list[str]:
         if self._path is None:
             return []
@@ -166,6 +172,17 @@ class SqliteEngine(Engine):
             conn.execute("COMMIT")
 
     @contextmanager
+    def write_if_free(self) -> Iterator[Conn | None]:
+        if not self._lock.acquire(blocking=False):
+            yield None
+            return
+        try:
+            with self.write() as conn:
+                yield conn
+        finally:
+            self._lock.release()
+
+    @contextmanager
     def read(self, snapshot: bool = True) -> Iterator[Conn]:
         with self._read_lock:
             conn = self._reader
@@ -190,11 +207,10 @@ class SqliteEngine(Engine):
         return schema.statements(script)
 
     def free_now(self) -> bool:
-        # Both locks: a read on the caller's thread also counts its call (a write) and must never wait.
-        for lock in {id(self._lock): self._lock, id(self._read_lock): self._read_lock}.values():
-            if not lock.acquire(blocking=False):
-                return False
-            lock.release()
+        # The reads' lock only: the call's quota count never waits for a write (`Store.charge`).
+        if not self._read_lock.acquire(blocking=False):
+            return False
+        self._read_lock.release()
         return True
 
     @property

@@ -361,7 +361,9 @@ def _problem(loc: tuple, kind: str, msg: str) -> Problem:
             )
         return Problem(field, SCHEMA, f"Faction {n}: {field}: {msg}.")
     if head == "date" and kind == _OLD_DATE:
-        return Problem("date", SCHEMA, f"The date is before {EARLIEST:%Y-%m-%d}: no match is dated that early.")
+        return Problem(
+            "date", SCHEMA, f"The date is before {EARLIEST:%Y-%m-%d}: no match is dated that early."
+        )
     if head == "date":
         return Problem(
             "date",
