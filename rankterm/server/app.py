@@ -6,9 +6,11 @@ with the models of `rankterm.wire.models` (``to_wire()``), so the client and the
 wire. Nothing escapes as a traceback: an unexpected exception is logged
 here and answered R001.
 
-A request goes: route (unknown path or method: R002) -> body read, at most `max_body` bytes (R003, 413)
--> token (A002) -> quota (Q…) -> handler, which runs on a worker thread (the store is
-synchronous and serialises itself; scrypt and rating stay off the event loop). The HTTP plumbing around
+A request goes: route (unknown path or method: R002) -> token (A002), before a byte of the body is read ->
+body read, at most `max_body` bytes, counted as they arrive (R003, 413), whole within `BODY_SECONDS` (R003,
+408) -> quota (Q…) -> handler, which runs on a worker thread (the store is synchronous and serialises
+itself; scrypt and rating stay off the event loop). ``auth`` is throttled per address and per key before
+the secret is hashed (`throttle`, A003, 429). A full disk is R004 (507), never R001. The HTTP plumbing around
 that is plain ASGI (`rankterm.server.asgi`), not Starlette's router: the same answers, a third of the cost.
 
 Paths (SERVICE.md, WIRE.md "Paths"): ``matches[/<subset>][/<page>]``, ``rankings[/<subset>]/<n|last>
@@ -23,6 +25,7 @@ from __future__ import annotations
 
 import json
 import logging
+import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -39,6 +42,7 @@ from rankterm.server import quota, tokens
 from rankterm.server.asgi import ServiceApp, in_thread, read_body
 from rankterm.server.quota import QuotaBook, QuotaLimits
 from rankterm.server.store import Client, Store
+from rankterm.server.throttle import SignInThrottle
 from rankterm.server.wire import RANKINGS_PAGE_KEYS, Fault, format_time, only_keys
 from rankterm.wire.endpoints import ENDPOINTS, Method
 from rankterm.wire.text import ascii_digits
@@ -49,6 +53,9 @@ log = logging.getLogger("rankterm.server")
 
 MAX_PAGE = 10**9
 LAST = "last"
+BODY_SECONDS = 20.0
+"""A request body must arrive whole within this long (1 MB in 20 s is 50 KB/s: any live network)."""
+_SURROGATE_ESCAPE = re.compile(rb"\\u[dD][89a-fA-F]")
 _TRUE = {"1", "true", "yes", "on"}
 _FALSE = {"", "0", "false", "no", "off"}
 
@@ -79,13 +86,22 @@ class Call:
     now: float
     client: Client | None = None
     args: list[str] = field(default_factory=list)
+    address: str = ""
 
     def json_body(self, code: str) -> Any:
-        """The body parsed as strict JSON (no NaN), or `Fault` `code`."""
+        """The body parsed as strict JSON (no NaN) whose strings are all text, or `Fault` `code`."""
         try:
-            return json.loads(self.body.decode("utf-8"), parse_constant=_no_constant)
+            data = json.loads(self.body.decode("utf-8"), parse_constant=_no_constant)
         except (ValueError, RecursionError, UnicodeDecodeError):
             raise Fault(code, "The body is not valid JSON.") from None
+        if _SURROGATE_ESCAPE.search(self.body):  # \ud800 alone is JSON, but no text: stored, it fails
+            try:
+                json.dumps(data, ensure_ascii=False).encode("utf-8")
+            except UnicodeEncodeError:
+                raise Fault(
+                    code, "The body holds a lone surrogate escape (\\ud800-\\udfff), which is not text."
+                ) from None
+        return data
 
     def param(self, name: str) -> Any:
         """A parameter from the query, a form body or a JSON object body (first found)."""
@@ -137,6 +153,7 @@ class _Service:
         self, store: Store, token_ttl: int, max_body: int, clock: Callable[[], float], quotas: QuotaBook
     ) -> None:
         self.store = store
+        self.sign_ins = SignInThrottle()
         self.token_ttl = token_ttl
         self.max_body = max_body
         self.clock = clock
@@ -199,16 +216,21 @@ class _Service:
         try:
             needs_token, reads_body, handler, args = self.route(method, path)
             headers = Headers(scope=scope)
-            body = (
-                await read_body(receive, headers.get("content-length"), self.max_body) if reads_body else b""
-            )
+            peer = scope.get("client")
             call = Call(
                 query=QueryParams(scope["query_string"]),
                 headers=headers,
-                body=body,
+                body=b"",
                 now=self.clock(),
                 args=args,
+                address=str(peer[0]) if peer else "",
             )
+            if reads_body:
+                if needs_token:  # a body is read for a client the service knows, never for anyone
+                    call.client = await in_thread(self.authorise, call)
+                call.body = await read_body(
+                    receive, headers.get("content-length"), self.max_body, BODY_SECONDS
+                )
             if method == "GET" and self.store.free_now():
                 # A read of a SQLite store nobody is using: at once, on the event loop. Its one connection
                 # serializes every request anyway; the hop to a worker thread and back measured 0.4-1.4 ms
@@ -222,16 +244,22 @@ class _Service:
             response = error_response(fault)
         except ClientDisconnect:
             response = error_response(Fault("R003", "The request was not received whole."))
-        except Exception:
-            log.exception("unexpected error on %s %s", method, path)
-            response = error_response(Fault("R001", "The service failed; the error is in its log."))
+        except Exception as exc:
+            if self.store.disk_full(exc):
+                log.error("the disk is full: %s %s refused (%s)", method, path, exc)
+                response = error_response(
+                    Fault("R004", "The service's disk is full; nothing was written. Send it again later.")
+                )
+            else:
+                log.exception("unexpected error on %s %s", method, path)
+                response = error_response(Fault("R001", "The service failed; the error is in its log."))
         await response(scope, receive, send)
 
     def run(self, needs_token: bool, handler: Callable[[Call], Any], call: Call) -> Any:
         """Token, quota and handler: the request's work, on a worker thread or at once (see `answer`; its JSON
         is made on the event loop: with 24 requests in flight that measured 3-8 % faster than on the threads)."""
         if needs_token:
-            call.client = self.authorise(call)
+            call.client = call.client or self.authorise(call)
             amounts = {quota.CALLS: 1}
             if handler == self.rankings:
                 amounts[quota.RANKING_CALLS] = 1
@@ -262,7 +290,9 @@ class _Service:
         key, secret = call.query.get("key"), call.query.get("secret")
         if not key or not secret:
             raise Fault("R003", "Give key and secret as query parameters.")
+        self.sign_ins.admit(call.address, key, call.now)
         client = self.store.authenticate(key, secret)
+        self.sign_ins.succeeded(call.address, key, call.now)
         return {
             "token": tokens.mint(self.store.signing_key, client.id, client.group_id, call.now, self.token_ttl)
         }

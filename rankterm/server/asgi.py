@@ -20,6 +20,7 @@ from collections.abc import Awaitable, Callable
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, TypeVar
 
+import anyio
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
 from starlette.datastructures import URL
@@ -96,16 +97,28 @@ def request_path(scope: Scope) -> str | None:
     return URL(scope=scope).path
 
 
-async def read_body(receive: Receive, declared: str | None, max_body: int) -> bytes:
-    """The whole body, at most `max_body` bytes (`Fault` R003, 413); `ClientDisconnect` if the client left.
+async def read_body(
+    receive: Receive, declared: str | None, max_body: int, seconds: float | None = None
+) -> bytes:
+    """The whole body, at most `max_body` bytes (`Fault` R003, 413), within `seconds` (`Fault` R003, 408);
+    `ClientDisconnect` if the client left.
 
-    `declared` is the Content-Length header, if any: a body declared too large is refused unread.
+    `declared` is the Content-Length header, if any: a body declared too large is refused unread, and one
+    sent past the limit is refused as soon as the limit is passed, never held whole.
     """
     if declared is not None:
         if not ascii_digits(declared.strip()):
             raise Fault("R003", "Invalid Content-Length.")
         if int(declared) > max_body:
             raise Fault("R003", f"The body is larger than {max_body} bytes.", 413)
+    if seconds is None:
+        return await _read(receive, max_body)
+    with anyio.move_on_after(seconds):
+        return await _read(receive, max_body)
+    raise Fault("R003", f"The body did not arrive whole within {seconds:g} seconds.", 408)
+
+
+async def _read(receive: Receive, max_body: int) -> bytes:
     chunks, size = [], 0
     while True:
         message = await receive()

@@ -9,10 +9,11 @@ the database.
 
 from __future__ import annotations
 
+import errno
 import os
 from abc import ABC, abstractmethod
-from collections.abc import Callable
-from contextlib import AbstractContextManager
+from collections.abc import Callable, Iterator
+from contextlib import AbstractContextManager, contextmanager
 from typing import ClassVar
 
 from rankterm.server import schema
@@ -63,6 +64,17 @@ class Engine(ABC):
         Returns:
             A context manager giving the connection inside the transaction.
         """
+
+    @contextmanager
+    def write_if_free(self) -> Iterator[Conn | None]:
+        """`write` when it can begin at once; else the block gets None (and nothing is written).
+
+        Returns:
+            A context manager giving the connection in a write transaction, or None when another write
+            holds the database (only an engine that writes one transaction at a time says so).
+        """
+        with self.write() as conn:
+            yield conn
 
     @abstractmethod
     def read(self, snapshot: bool = True) -> AbstractContextManager[Conn]:
@@ -146,6 +158,25 @@ class Engine(ABC):
                 version += 1
                 self.set_schema_version(conn, version)
         return version
+
+    def disk_full(self, exc: BaseException) -> bool:
+        """Whether `exc` says the database's disk (or its space) is full.
+
+        Args:
+            exc: an exception raised by this engine's connections.
+
+        Returns:
+            True for a full disk, in any of the ways the database says it.
+        """
+        return isinstance(exc, OSError) and exc.errno == errno.ENOSPC
+
+    def private(self) -> list[str]:
+        """Make the database's files readable and writable by their owner only.
+
+        Returns:
+            The files that were open to others before (none for a database that is not a file).
+        """
+        return []
 
     def free_now(self) -> bool:
         """Whether a short read may run on the caller's thread at once: True only for an engine of one

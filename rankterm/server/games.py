@@ -18,8 +18,9 @@ from importlib import resources
 from typing import Any
 
 from rankterm.server.conn import Conn
-from rankterm.server.wire import Fault
+from rankterm.server.wire import MAX_ID, Fault
 from rankterm.wire.models import WEIGHTS, Game, Weight
+from rankterm.wire.names import has_visible
 from rankterm.wire.text import fold_name
 
 GAME_COLUMNS = "id, name, weight, bgg_id, thumbnail, medium_image"
@@ -98,6 +99,8 @@ def game_from_row(row: Sequence[Any]) -> Game:
 
 def game_by_id(conn: Conn, group_id: int, game_id: int) -> Game | None:
     """The game `game_id` when the group may use it (catalogue or its own), else None."""
+    if not 0 < game_id <= MAX_ID:
+        return None
     row = conn.execute(
         f"SELECT {GAME_COLUMNS} FROM games WHERE id = ? AND (group_id IS NULL OR group_id = ?)",
         (game_id, group_id),
@@ -192,7 +195,7 @@ def check_request(bgg_id: Any, name: Any) -> tuple[int | None, str | None]:
             bgg = int(str(bgg_id).strip())
         except ValueError:
             raise Fault("R003", "bggId must be a positive integer.") from None
-        if bgg < 1:
+        if not 0 < bgg <= MAX_ID:
             raise Fault("R003", "bggId must be a positive integer.")
     text: str | None = None
     if name is not None:
@@ -201,6 +204,8 @@ def check_request(bgg_id: Any, name: Any) -> tuple[int | None, str | None]:
         text = name.strip()
         if not text:
             text = None
+        elif not has_visible(text):
+            raise Fault("R003", "Give the game's name: this one has no character that shows.")
         elif len(text) > MAX_NAME:
             raise Fault("R003", f"A game's name has at most {MAX_NAME} characters.")
     if bgg is None and text is None:

@@ -50,6 +50,9 @@ LOCK_SETUP = 7300
 LOCK_GROUP = 7301
 """Advisory lock class of a group's writes that must run in order (matches, games)."""
 
+DISK_FULL = "53100"
+"""PostgreSQL's SQLSTATE for a full disk (``disk_full``)."""
+
 MARK = "\uf8ff"
 """The escape of text PostgreSQL cannot hold (a private-use character)."""
 
@@ -162,6 +165,9 @@ class PgEngine(Engine):
 
     def close(self) -> None:
         self.pool.close()
+
+    def disk_full(self, exc: BaseException) -> bool:
+        return (isinstance(exc, psycopg.Error) and exc.sqlstate == DISK_FULL) or super().disk_full(exc)
 
     @contextmanager
     def write(self, lock_group: int | None = None) -> Iterator[Conn]:

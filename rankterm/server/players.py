@@ -16,6 +16,7 @@ from rankterm.server.conn import Conn
 from rankterm.server.tokens import random_id
 from rankterm.server.wire import PAGE_SIZE, Fault, page_bounds, total_pages
 from rankterm.wire.models import Player, PlayersPage
+from rankterm.wire.names import has_visible
 
 PLAYER_COLUMNS = "id, ghost, username, display_name, icon"
 MAX_NAME = 50
@@ -63,9 +64,12 @@ def known_ids(conn: Conn, group_id: int, ids: Iterable[str]) -> set[str]:
 
 
 def check_name(name: Any) -> str:
-    """A ghost's name, trimmed; `Fault` R003 when missing, empty or longer than 50 characters."""
+    """A ghost's name, trimmed; `Fault` R003 when missing, empty or blank to the eye (`names.has_visible`),
+    or longer than 50 characters."""
     if not isinstance(name, str) or not name.strip():
         raise Fault("R003", "Give the player's name.")
+    if not has_visible(name):
+        raise Fault("R003", "Give the player's name: this one has no character that shows.")
     name = name.strip()
     if len(name) > MAX_NAME:
         raise Fault("R003", f"A player's name has at most {MAX_NAME} characters.")

@@ -151,6 +151,40 @@ def charge(conn: Conn, client_id: int, amounts: Mapping[str, int], limits: Quota
             )
 
 
+Owed = dict[tuple[int, str, int], int]
+"""Counts not written yet: (client id, counter kind, bucket start) -> how many (see `owe`)."""
+
+
+def owe(
+    conn: Conn, client_id: int, amounts: Mapping[str, int], limits: QuotaLimits, now: float, owed: Owed
+) -> None:
+    """Charge `amounts` into `owed` instead of the database (which another transaction is writing), or raise
+    the first Q… exceeded, judged on the counts `conn` reads plus those already owed; `pay` writes them
+    later. The caller holds `owed` for itself for the call."""
+    wanted = [
+        (m, amounts[m.kind]) for m in METERS if amounts.get(m.kind) and getattr(limits, m.attr) is not None
+    ]
+    rows = []
+    for meter, amount in wanted:
+        limit = getattr(limits, meter.attr)
+        row = (client_id, _counter_kind(meter), bucket_start(meter.period, now))
+        if _count(conn, client_id, meter, now) + owed.get(row, 0) + amount > limit:
+            raise _refused(meter, limit, now)
+        rows.append((row, amount))
+    for row, amount in rows:
+        owed[row] = owed.get(row, 0) + amount
+
+
+def pay(conn: Conn, owed: Owed) -> None:
+    """Write the counts `owe` kept (inside the caller's write transaction); never refuses."""
+    for (client_id, kind, bucket), amount in owed.items():
+        conn.execute(
+            "INSERT INTO quota_counters (client_id, kind, bucket, count) VALUES (?, ?, ?, ?)"
+            " ON CONFLICT (client_id, kind, bucket) DO UPDATE SET count = quota_counters.count + excluded.count",
+            (client_id, kind, bucket, amount),
+        )
+
+
 def _refused(meter: Meter, limit: int, now: float) -> Fault:
     message = f"Quota reached: {meter.field} ({limit} {_PERIOD_WORDS[meter.period]})."
     return Fault(meter.code, message, retry_after=seconds_left(meter.period, now))

@@ -151,6 +151,8 @@ def _load_or_seed_template(day: date) -> Store:
     try:
         path = _template_file(day)
         if path.exists():
+            if path.stat().st_mode & 0o077:  # a cache written by an older rankterm
+                path.chmod(0o600)
             # Read as it was written, not opened as a service's database (`Store.copy_of`).
             template = Store.copy_of(path)
             if template.has_client(DEMO_KEY):

@@ -8,7 +8,9 @@ database. The server (uvicorn) listens on loopback unless ``--host`` says otherw
 
 ``--db postgresql://user:password@host/dbname`` keeps the data on PostgreSQL instead (`pg`), and then
 ``--workers N`` runs N server processes on the one address (uvicorn's supervisor; each worker builds its
-app with `worker_app` from the environment and has its own connection pool on the shared database). A
+app with `worker_app` from the environment and has its own connection pool on the shared database); the
+workers end when the supervisor does, however it ends. Connections and requests are taken as `listener`
+says (per-address cap, deadlines on headers and bodies). A
 database whose engine is one process's (a SQLite file, `engine.Engine.many_processes`) refuses
 ``--workers`` above 1 with one line.
 
@@ -32,7 +34,7 @@ from typing import TextIO
 import platformdirs
 import uvicorn
 
-from rankterm.server import quota
+from rankterm.server import listener, quota
 from rankterm.server.addresses import WILDCARDS, Address, host_port, is_loopback, reachable, url
 from rankterm.server.app import create_app
 from rankterm.server.engines import engine_type, shown
@@ -42,6 +44,10 @@ from rankterm.server.store import Store
 
 ENV_DB = "RANKTERM_SERVE_DB"
 ENV_TOKEN_TTL = "RANKTERM_SERVE_TOKEN_TTL"
+ENV_SUPERVISOR = "RANKTERM_SERVE_SUPERVISOR"
+
+WORKER_GRACE = 10
+"""Seconds a worker told to stop gives the requests in flight before it ends anyway."""
 
 DEFAULT_HOST = "127.0.0.1"
 DEFAULT_PORT = 8765
@@ -245,7 +251,10 @@ def quota_lines(store: Store) -> list[str]:
 
 
 def worker_app() -> object:
-    """The app of one worker of ``--workers N``: its own store (pool) on the database in the environment."""
+    """The app of one worker of ``--workers N``: its own store (pool) on the database in the environment.
+    The worker ends with its supervisor, even one killed with SIGKILL (`listener.end_with_parent`)."""
+    if ENV_SUPERVISOR in os.environ:
+        listener.end_with_parent(int(os.environ[ENV_SUPERVISOR]))
     store = Store(os.environ[ENV_DB])
     return create_app(store, token_ttl=int(os.environ.get(ENV_TOKEN_TTL, "3600")))
 
@@ -292,7 +301,7 @@ def _serve(store: Store, args: argparse.Namespace, shown_db: str, out: TextIO) -
     if args.workers > 1:
         return _serve_workers(store, args, sock)
     app = create_app(store, token_ttl=args.token_ttl)
-    server = uvicorn.Server(uvicorn.Config(app, log_level="warning", lifespan="off"))
+    server = uvicorn.Server(listener.config(app))
     with contextlib.suppress(KeyboardInterrupt):  # uvicorn stops on Ctrl+C, then raises it again
         server.run(sockets=[sock])
     return 0
@@ -325,14 +334,13 @@ def _serve_workers(store: Store, args: argparse.Namespace, sock: socket.socket) 
 
     os.environ[ENV_DB] = store.path
     os.environ[ENV_TOKEN_TTL] = str(args.token_ttl)
+    os.environ[ENV_SUPERVISOR] = str(os.getpid())
     store.close()  # the workers open their own pools; the supervisor keeps no connection
-    config = uvicorn.Config(
+    config = listener.config(
         "rankterm.server.serve:worker_app",
         factory=True,
         workers=args.workers,
-        log_level="warning",
-        lifespan="off",
-        access_log=False,
+        timeout_graceful_shutdown=WORKER_GRACE,
     )
     with contextlib.suppress(KeyboardInterrupt):
         Multiprocess(config, sockets=[sock]).run()

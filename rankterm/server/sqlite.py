@@ -1,9 +1,15 @@
-"""The service's database in one SQLite file (or ``":memory:"``): one connection behind one lock.
+"""The service's database in one SQLite file (or ``":memory:"``): a writer and a reader connection.
 
-Every transaction takes the lock for its whole duration, and every write is one ``BEGIN IMMEDIATE …
-COMMIT``, rolled back whole on any error, so a crash never leaves half a match. The file runs in WAL mode
-with foreign keys on; the schema's version is ``PRAGMA user_version``. Copies (the demo's template and its
-per-visitor copies) are sqlite3's online backup.
+Every write is one ``BEGIN IMMEDIATE … COMMIT`` on the writer connection, under the writer's lock for its
+whole duration, rolled back whole on any error, so a crash never leaves half a match. A file runs in WAL
+mode, so reads go to a second connection under a lock of their own: a reader answers from the last
+committed state while a long write (a backdated batch re-rating thousands of matches) runs. ``":memory:"``
+has one connection for both. Foreign keys are on; the schema's version is ``PRAGMA user_version``. Copies
+(the demo's template and its per-visitor copies) are sqlite3's online backup.
+
+The files (the database, its ``-wal`` and ``-shm``) are the owner's only (0600): they hold the token
+signing key and every client's secret hash. A new file is made so; `SqliteEngine.private` tightens one
+found looser.
 """
 
 from __future__ import annotations
@@ -23,6 +29,9 @@ CACHE_KIB = -32 * 1024
 """SQLite's page cache of a file database (negative: KiB), per connection; the memory is taken as used."""
 
 MEMORY = ":memory:"
+
+PRIVATE = 0o600
+"""The mode of the service's files: the owner reads and writes, nobody else anything."""
 
 
 class SqliteDialect(Dialect):
@@ -45,9 +54,20 @@ class SqliteConnection(sqlite3.Connection):
     dialect: Dialect = DIALECT
 
 
+def _files(path: str) -> list[str]:
+    return [path, path + "-wal", path + "-shm"]
+
+
+def _make_private(path: str) -> None:
+    """Make the database file, owner-only, if it does not exist yet: SQLite gives its -wal and -shm the
+    database's mode."""
+    os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
+    os.close(os.open(path, os.O_CREAT | os.O_WRONLY, PRIVATE))
+
+
 def _connect(path: str) -> SqliteConnection:
     if path != MEMORY:
-        os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
+        _make_private(path)
     conn = sqlite3.connect(
         path, isolation_level=None, check_same_thread=False, timeout=10.0, factory=SqliteConnection
     )
@@ -63,19 +83,52 @@ def _connect(path: str) -> SqliteConnection:
 
 
 class SqliteEngine(Engine):
-    """One SQLite database: one connection, one lock (so one process serves it)."""
+    """One SQLite database: a writer connection and (for a file) a reader connection, each behind its
+    own lock (so one process serves it)."""
 
     name = "sqlite"
     many_processes = False
     errors = (sqlite3.Error,)
 
-    def __init__(self, conn: SqliteConnection) -> None:
+    def __init__(self, conn: SqliteConnection, reader: SqliteConnection | None = None) -> None:
         self._conn = conn
         self._lock = threading.RLock()
+        self._reader = reader or conn
+        self._read_lock = threading.RLock() if reader is not None else self._lock
+        self._path: str | None = None
 
     @classmethod
     def open(cls, name: str) -> SqliteEngine:
-        return cls(_connect(name))
+        writer = _connect(name)
+        if name == MEMORY:
+            return cls(writer)
+        try:
+            engine = cls(writer, _connect(name))
+        except BaseException:
+            writer.close()
+            raise
+        engine._path = name
+        return engine
+
+    def disk_full(self, exc: BaseException) -> bool:
+        if isinstance(exc, sqlite3.Error):
+            code = getattr(exc, "sqlite_errorcode", None)
+            return code is not None and code & 0xFF == sqlite3.SQLITE_FULL
+        return super().disk_full(exc)
+
+    def private(self) -> list[str]:
+        if self._path is None:
+            return []
+        looser = []
+        for file in _files(self._path):
+            try:
+                mode = os.stat(file).st_mode & 0o777
+                if mode & ~PRIVATE:
+                    os.chmod(file, PRIVATE)
+                    looser.append(file)
+            except FileNotFoundError:
+                continue
+        return looser
 
     @classmethod
     def copy_of(cls, path: str | os.PathLike[str]) -> SqliteEngine:
@@ -101,6 +154,8 @@ class SqliteEngine(Engine):
     def close(self) -> None:
         with self._lock:
             self._conn.close()
+        with self._read_lock:
+            self._reader.close()
 
     @contextmanager
     def write(self, lock_group: int | None = None) -> Iterator[Conn]:
@@ -117,9 +172,20 @@ class SqliteEngine(Engine):
             conn.execute("COMMIT")
 
     @contextmanager
+    def write_if_free(self) -> Iterator[Conn | None]:
+        if not self._lock.acquire(blocking=False):
+            yield None
+            return
+        try:
+            with self.write() as conn:
+                yield conn
+        finally:
+            self._lock.release()
+
+    @contextmanager
     def read(self, snapshot: bool = True) -> Iterator[Conn]:
-        with self._lock:
-            conn = self._conn
+        with self._read_lock:
+            conn = self._reader
             conn.execute("BEGIN")
             try:
                 yield conn
@@ -141,9 +207,10 @@ class SqliteEngine(Engine):
         return schema.statements(script)
 
     def free_now(self) -> bool:
-        if not self._lock.acquire(blocking=False):
+        # The reads' lock only: the call's quota count never waits for a write (`Store.charge`).
+        if not self._read_lock.acquire(blocking=False):
             return False
-        self._lock.release()
+        self._read_lock.release()
         return True
 
     @property
@@ -163,6 +230,7 @@ class SqliteEngine(Engine):
             return
         if not isinstance(target, str | os.PathLike):
             raise TypeError(f"a SQLite database is copied to a file or a sqlite3 connection, not {target!r}")
+        _make_private(os.fspath(target))
         file = sqlite3.connect(target)
         try:
             with self._lock:

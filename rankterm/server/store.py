@@ -13,7 +13,9 @@ standings), `quota` and `tokens`. Errors meant for the client are raised as `wir
 
 from __future__ import annotations
 
+import contextlib
 import os
+import threading
 import time
 from collections.abc import Callable, Mapping
 from contextlib import AbstractContextManager
@@ -66,13 +68,19 @@ class Store:
         clock: Callable[[], float] | None = None,
         notice: Callable[[str], None] | None = None,
     ):
-        """Open (create, upgrade) the database at `path`; `notice` is told before a long upgrade starts."""
+        """Open (create, upgrade) the database at `path`, its files owner-only (0600); `notice` is told of a
+        file found open to others (and tightened), and before a long upgrade starts."""
         self.path = os.fspath(path)
         self.clock: Callable[[], float] = clock or time.time
         self.snapshots = SnapshotCache()
         """The standings' snapshots read from this database (they never change: read once, kept)."""
+        self._owed: quota.Owed = {}
+        self._owed_lock = threading.Lock()
         self._engine = open_engine(self.path)
         try:
+            for file in self._engine.private():
+                if notice is not None:
+                    notice(f"{file} could be read by other users: made it owner-only (0600).")
             with self._engine.setup():  # workers starting together set up once, one after the other
                 self._engine.migrate(notice)
                 with self._write() as conn:
@@ -93,6 +101,8 @@ class Store:
         store.path = MEMORY
         store.clock = clock
         store.snapshots = SnapshotCache()
+        store._owed = {}
+        store._owed_lock = threading.Lock()
         store._engine = engine
         store._signing_key = store._load_signing_key()
         return store
@@ -107,6 +117,10 @@ class Store:
         """The engine's one connection when it has one (tests and benchmarks look inside)."""
         return self._engine.connection
 
+    def disk_full(self, exc: BaseException) -> bool:
+        """Whether `exc`, raised by the store, says the database's disk is full (`Engine.disk_full`)."""
+        return self._engine.disk_full(exc)
+
     def free_now(self) -> bool:
         """Whether a short request may run on the caller's thread (`Engine.free_now`)."""
         return self._engine.free_now()
@@ -118,7 +132,9 @@ class Store:
     # ------------------------------------------------------------------ lifecycle
 
     def close(self) -> None:
-        """Close the database (idempotent)."""
+        """Close the database (idempotent), the quota counts still owed written first."""
+        with contextlib.suppress(Exception):
+            self._pay_owed()
         self._engine.close()
 
     def __enter__(self) -> Store:
@@ -241,11 +257,53 @@ class Store:
         self, client_id: int, amounts: Mapping[str, int], limits: QuotaLimits, now: float | None = None
     ) -> None:
         """Count `amounts` against the client's quota, or raise the first Q… code exceeded (nothing counted;
-        nothing written at all when every meter it touches is unlimited)."""
+        nothing written at all when every meter it touches is unlimited).
+
+        A count never waits for a long write (a backdated batch re-rating thousands of matches, on an engine
+        that writes one transaction at a time): it is judged on the last committed counts plus those owed,
+        kept in memory, and written by the next count or batch that finds the database free."""
         if not quota.counted(amounts, limits):
             return
-        with self._write() as conn:
-            quota.charge(conn, client_id, amounts, limits, self._now(now))
+        moment = self._now(now)
+        owed = self._take_owed()
+        written = False
+        try:
+            with self._engine.write_if_free() as conn:
+                if conn is not None:
+                    quota.pay(conn, owed)
+                    quota.charge(conn, client_id, amounts, limits, moment)
+            written = conn is not None
+        finally:
+            if not written:  # busy, refused or failed: what was owed is still owed
+                self._owe_again(owed)
+        if not written:
+            with self._read(snapshot=False) as conn, self._owed_lock:
+                quota.owe(conn, client_id, amounts, limits, moment, self._owed)
+
+    def _take_owed(self) -> quota.Owed:
+        with self._owed_lock:
+            owed, self._owed = self._owed, {}
+        return owed
+
+    def _owe_again(self, owed: quota.Owed) -> None:
+        with self._owed_lock:
+            for row, amount in owed.items():
+                self._owed[row] = self._owed.get(row, 0) + amount
+
+    def _pay_owed(self) -> None:
+        """Write the quota counts owed, if any (after a long write, which made them owed)."""
+        owed = self._take_owed()
+        if not owed:
+            return
+        written = False
+        try:
+            with self._engine.write_if_free() as conn:
+                if conn is not None:
+                    quota.pay(conn, owed)
+            written = conn is not None
+        finally:
+            if not written:
+                self._owe_again(owed)
 
     def quota(self, client_id: int, limits: QuotaLimits, now: float | None = None) -> Quota:
         """The client's quota usage, in percentages."""
@@ -361,7 +419,9 @@ class Store:
         items = matches.batch_items(body)
         moment = self._now(now)
         stamp = format_time(moment)
-        with self._write(lock_group=group_id) as conn:
+        # A dry run only reads: it never waits for, nor holds up, the group's writes.
+        transaction = self._read() if dryrun else self._write(lock_group=group_id)
+        with transaction as conn:
             verdicts = matches.judge(conn, group_id, items, now=datetime.fromtimestamp(moment, UTC))
             accepted = [v for v in verdicts if v.accepted]
             ids: dict[int, str] = {}
@@ -373,6 +433,7 @@ class Store:
                     match_id = recorder.add(verdict)
                     ids[verdict.index] = verdict.external_id or str(match_id)
                 recorder.finish()
+        self._pay_owed()  # the counts of the calls answered while this write ran
         answer = NewMatchAnswer(
             total=len(verdicts),
             accepted_count=len(accepted),

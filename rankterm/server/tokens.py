@@ -27,7 +27,7 @@ import string
 from dataclasses import dataclass
 from functools import cache
 
-from rankterm.server.wire import Fault
+from rankterm.server.wire import MAX_ID, Fault
 
 ALGORITHM = "HS256"
 _SCRYPT = {"n": 2**14, "r": 8, "p": 1}
@@ -162,6 +162,8 @@ def _signed_claims(key: bytes, token: str) -> Claims:
         group_id = payload["grp"]
         issued, expires = payload["iat"], payload["exp"]
         if not all(isinstance(v, int) and not isinstance(v, bool) for v in (group_id, issued, expires)):
+            raise Fault("A002", _REFUSED)
+        if not (0 < client_id <= MAX_ID and 0 < group_id <= MAX_ID):
             raise Fault("A002", _REFUSED)
     except (jwt.PyJWTError, ValueError, TypeError, KeyError):
         raise Fault("A002", _REFUSED) from None

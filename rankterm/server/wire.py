@@ -16,6 +16,7 @@ from rankterm.wire.fields import wire_seconds
 from rankterm.wire.models import DATE_FORMAT
 
 __all__ = [
+    "MAX_ID",
     "PAGE_SIZE",
     "RANKINGS_PAGE_KEYS",
     "Fault",
@@ -26,6 +27,9 @@ __all__ = [
     "status_for_code",
     "total_pages",
 ]
+
+MAX_ID = 2**63 - 1
+"""The largest row id either database can hold (a signed 64-bit integer): a larger one names nothing."""
 
 PAGE_SIZE = 25
 """Rows per page of every paginated list (WIRE.md: 25 seen)."""

@@ -122,6 +122,13 @@ class QuotaError(ApiError):
     default_message = "quota limit reached"
 
 
+class SignInThrottled(QuotaError):
+    """A003 / 429 on ``auth``: too many sign-in tries from this address or for this key; the service takes
+    tries again after a while (its ``Retry-After``). Not a wrong secret: nothing in the profile is to blame."""
+
+    default_message = "too many sign-in tries; wait a minute and try again"
+
+
 class BadRequest(ApiError):
     """R003 / 400: missing or invalid parameters."""
 
@@ -138,6 +145,13 @@ class ServiceError(ApiError):
     """R001 / 5xx: the service failed on its side."""
 
     default_message = "the service failed"
+
+
+class ServiceDiskFull(ServiceError):
+    """R004 / 507: the service's disk is full; nothing was written, and the same request may be sent again
+    once the host has made room."""
+
+    default_message = "the service's disk is full"
 
 
 class UnexpectedResponse(ApiError):
@@ -188,6 +202,8 @@ CODES: dict[str, tuple[int, type[ApiError]]] = {
     "R003": (400, BadRequest),
     "A001": (401, AuthError),
     "A002": (403, AuthError),
+    "A003": (429, SignInThrottled),
+    "R004": (507, ServiceDiskFull),
     "M001": (400, MatchRejected),
     "M002": (400, MatchRejected),
     "A": (401, AuthError),
@@ -208,9 +224,13 @@ def status_for_code(code: str) -> int:
     return entry[0] if entry else 400
 
 
-def _class_for(code: str | None, status: int) -> type[ApiError]:
+def _class_for(code: str | None, status: int, endpoint: str = "") -> type[ApiError]:
     if code and (entry := _code_entry(code)):
         return entry[1]
+    if status == 429 and endpoint == "auth":
+        return SignInThrottled
+    if status == 507:
+        return ServiceDiskFull
     if status in (401, 403):
         return AuthError
     if status == 429:
@@ -246,7 +266,7 @@ def error_from_response(endpoint: str, status: int, body: Any) -> ApiError:
     """The exception for an error answer: by the first envelope code, else by the HTTP status."""
     items = parse_error_items(body)
     code = items[0].code if items else None
-    cls = _class_for(code, status)
+    cls = _class_for(code, status, endpoint)
     if cls is UnexpectedResponse and not items:
         return UnexpectedResponse(endpoint, status, message=f"unexpected HTTP status {status}")
     return cls(endpoint, status, items)

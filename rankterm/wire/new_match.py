@@ -11,8 +11,8 @@ external id already taken) is judged by the service itself.
 
 Codes (WIRE.md; M004… are ours):
 
-- M002 schema: wrong types, unknown weight, a date that cannot be read, points that are not a number,
-  a name too long, too many factions or players;
+- M002 schema: wrong types, unknown weight, a date that cannot be read or is before `EARLIEST`, points that
+  are not a number, a name too long, too many factions or players;
 - M004 no game (the service adds: a game neither in the catalogue nor the group's);
 - M006 a player twice in the match;
 - M007 fewer than two factions, a faction of players without players, or no faction of players;
@@ -48,12 +48,16 @@ BAD_RANK = "M008"
 BOT_FACTION = "M009"
 FUTURE_DATE = "M010"
 
+EARLIEST = datetime(1900, 1, 1)
+"""No match is dated before this (naive UTC): older dates are typing slips, and some clocks cannot show them."""
+
 FUTURE_LEEWAY = timedelta(minutes=5)
 """How far ahead of the judge's clock a match may be dated: clocks of seats and service differ a little."""
 
 _BOT_WITH_PLAYERS = "bot_with_players"
 _BAD_POINTS = "bad_points"
 _BAD_DATE = "bad_date"
+_OLD_DATE = "old_date"
 
 
 class Problem(NamedTuple):
@@ -186,6 +190,8 @@ class NewMatch(BaseModel):
         when = read_layouts(value, (DATE_FORMAT, MINUTE, "%Y-%m-%d"))
         if when is None:
             raise PydanticCustomError(_BAD_DATE, "the date cannot be read")
+        if when < EARLIEST:
+            raise PydanticCustomError(_OLD_DATE, "the date is before 1900")
         return when.strftime(DATE_FORMAT)
 
     @property
@@ -195,20 +201,14 @@ class NewMatch(BaseModel):
 
     def problems(self, now: datetime | None = None) -> list[Problem]:
         """What makes this parsed match unfit to record; empty when it is fine (see `read_match`)."""
+        factions = self.factions
+        if len(factions) > MAX_FACTIONS or sum(len(f.players) for f in factions) > MAX_PARTICIPANTS:
+            return [_too_big()]
         out: list[Problem] = []
         if now is not None and (problem := future_date_problem(self.when, now)) is not None:
             out.append(problem)
-        factions = self.factions
         if self.game is None:
             out.append(Problem("game", NO_GAME, "Choose a game."))
-        if len(factions) > MAX_FACTIONS or sum(len(f.players) for f in factions) > MAX_PARTICIPANTS:
-            out.append(
-                Problem(
-                    "factions",
-                    SCHEMA,
-                    f"A match has at most {MAX_FACTIONS} factions and {MAX_PARTICIPANTS} players.",
-                )
-            )
         if len(factions) < 2:
             out.append(Problem("factions", FACTIONS, "A match needs at least two factions."))
         seen: set[str] = set()
@@ -244,6 +244,29 @@ class NewMatch(BaseModel):
         return body
 
 
+def _too_big() -> Problem:
+    return Problem(
+        "factions", SCHEMA, f"A match has at most {MAX_FACTIONS} factions and {MAX_PARTICIPANTS} players."
+    )
+
+
+def _over_limits(data: Any) -> bool:
+    """Whether a match as sent has more factions or players than any match may have, told by counting
+    alone (before anything is parsed, so that an oversized body costs its sender, not the judge)."""
+    if not isinstance(data, dict):
+        return False
+    factions = data.get("factions")
+    if not isinstance(factions, list):
+        return False
+    if len(factions) > MAX_FACTIONS:
+        return True
+    players = 0
+    for faction in factions:
+        listed = faction.get("players") if isinstance(faction, dict) else None
+        players += len(listed) if isinstance(listed, list) else int(listed is not None)
+    return players > MAX_PARTICIPANTS
+
+
 def future_date_problem(when: datetime | None, now: datetime | None) -> Problem | None:
     """M010 when `when` (naive UTC, as `NewMatch.when`) is more than `FUTURE_LEEWAY` after `now` (naive UTC
     or aware); None when either is None or the date is not ahead."""
@@ -265,14 +288,19 @@ def read_match(data: Any, now: datetime | None = None) -> tuple[NewMatch | None,
     """Parse one match as sent (a dict in wire form) and judge it: the match (None when it cannot be
     parsed) and every problem found; an empty list means the match is fit to record, as far as can be
     told without the service's store. `now` (UTC) is the judge's clock: a date more than `FUTURE_LEEWAY`
-    after it is M010; without it the date is not judged against time."""
+    after it is M010; without it the date is not judged against time.
+
+    The limits on factions and players are judged first, alone: a match past them gets that one problem."""
+    if _over_limits(data):
+        return None, [_too_big()]
     try:
         match = NewMatch.model_validate(data)
     except ValidationError as exc:
         problems = schema_problems(exc)
         stand_in = _stand_in(data, problems)
         if stand_in is not None:  # the match-wide rules still speak (a player twice, a faction empty)
-            problems += [p for p in stand_in.problems(now) if p not in problems]
+            known = set(problems)
+            problems += [p for p in stand_in.problems(now) if p not in known]
         return None, problems
     return match, match.problems(now)
 
@@ -332,6 +360,10 @@ def _problem(loc: tuple, kind: str, msg: str) -> Problem:
                 field, SCHEMA, f"Faction {n}: the faction name is longer than {MAX_NAME} characters."
             )
         return Problem(field, SCHEMA, f"Faction {n}: {field}: {msg}.")
+    if head == "date" and kind == _OLD_DATE:
+        return Problem(
+            "date", SCHEMA, f"The date is before {EARLIEST:%Y-%m-%d}: no match is dated that early."
+        )
     if head == "date":
         return Problem(
             "date",

@@ -13,8 +13,10 @@ Also here: ``--workers`` with SQLite is refused with one line.
 from __future__ import annotations
 
 import asyncio
+import os
 import random
 import re
+import signal
 import subprocess
 import sys
 from pathlib import Path
@@ -171,3 +173,64 @@ def test_fewer_than_one_worker_is_a_usage_error(workers: str, capsys):
     with pytest.raises(SystemExit) as stop:
         serve.main(["--workers", workers])
     assert stop.value.code == 2
+
+
+def _children(pid: int) -> list[int]:
+    """The processes whose parent is `pid` (from /proc)."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                stat = (entry / "stat").read_text()
+            except OSError:
+                continue
+            if int(stat.rsplit(")", 1)[1].split()[1]) == pid:
+                found.append(int(entry.name))
+    return found
+
+
+def _alive(pid: int) -> bool:
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return False
+    return state != "Z"
+
+
+@pytest.mark.postgres
+async def test_workers_end_when_the_supervisor_is_killed_and_the_port_is_free_again():
+    url = postgres_url()
+    proc, base = _start(url, workers=2)
+    workers: list[int] = []
+    try:
+        async with httpx.AsyncClient(base_url=base, timeout=10) as http:
+            await _ready(http)
+        workers = [pid for pid in _children(proc.pid) if "spawn" in Path(f"/proc/{pid}/cmdline").read_text()]
+        assert len(workers) == 2
+        proc.kill()  # SIGKILL: the supervisor has no word in it
+        proc.wait(10)
+        for _ in range(200):
+            if not any(_alive(pid) for pid in workers):
+                break
+            await asyncio.sleep(0.05)
+        assert not any(_alive(pid) for pid in workers)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+        for pid in workers:  # a failed run leaves nothing behind either
+            if _alive(pid):
+                os.kill(pid, signal.SIGKILL)
+    port = base.rstrip("/").rsplit(":", 1)[1]
+    code = "import sys; from rankterm.server.serve import main; sys.exit(main(sys.argv[1:]))"
+    again = subprocess.Popen(
+        [sys.executable, "-c", code, "--db", url, "--port", port, "--workers", "2"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        async with httpx.AsyncClient(base_url=base, timeout=10) as http:
+            await _ready(http)  # the same port serves again
+    finally:
+        end_process(again)
+    assert again.stderr is not None and "Address already in use" not in again.stderr.read()
