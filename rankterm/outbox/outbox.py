@@ -38,6 +38,7 @@ from rankterm.outbox.ghosts import (
     local_ids,
     with_ids,
 )
+from rankterm.outbox.lock import SendLock
 from rankterm.outbox.outcome import ALREADY_ACCEPTED, Outcome, OutcomeState
 from rankterm.outbox.sender import OutboxSender, SendReport, next_hour
 from rankterm.wire.errors import ErrorItem, RanktermError
@@ -103,15 +104,25 @@ class Outbox:
             self.path.parent.mkdir(parents=True, exist_ok=True)
             if not self.path.exists():
                 os.close(os.open(self.path, os.O_CREAT | os.O_WRONLY, 0o600))
+        self.send_lock = SendLock(self.path.with_name(self.path.name + ".lock") if self.path else None)
+        """Held by whichever process (of all that open the file) sends, settles or makes ghosts now."""
         target = str(self.path) if self.path is not None else ":memory:"
         self._db = sqlite3.connect(target, isolation_level=None, check_same_thread=False)
         self._db.execute("PRAGMA journal_mode=WAL")
         self._db.execute("PRAGMA synchronous=FULL")
         self._db.executescript(_SCHEMA)
         _migrate(self._db)
+        self._data_version: int | None = None
 
     def close(self) -> None:
         self._db.close()
+
+    def changed_elsewhere(self) -> bool:
+        """Whether another connection (another seat's process, or another outbox object) has written the file
+        since this was last asked; the first call says True."""
+        version = self._db.execute("PRAGMA data_version").fetchone()[0]
+        changed, self._data_version = version != self._data_version, version
+        return changed
 
     _COLUMNS = "external_id, body, state, in_doubt, attempts, errors, created_at, updated_at, match_id"
     """An entry's columns, a match's or a ghost's: its id, its body, where it stands, and the service's id."""
