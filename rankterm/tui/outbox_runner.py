@@ -24,6 +24,7 @@ and `discard_ghost` are the Outbox screen's actions on ghost entries.
 
 from __future__ import annotations
 
+import sqlite3
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 
@@ -32,7 +33,7 @@ from textual.timer import Timer
 from rankterm.client.client import RankingClient
 from rankterm.client.send_policy import Backoff
 from rankterm.outbox.outbox import Entry, GhostEntry, Outbox, State
-from rankterm.outbox.outcome import BatchOutcome
+from rankterm.outbox.outcome import BatchOutcome, not_kept
 from rankterm.outbox.sender import OutboxSender, SendReport
 from rankterm.wire.errors import AuthError, Offline, RanktermError
 from rankterm.wire.models import NewMatch, Player
@@ -72,6 +73,8 @@ class OutboxRunner:
         self.send_listeners: list[Callable[[], object]] = []
         """Called after each send (entries may have been accepted or rejected): the match form's lines."""
         client.reachability_listeners.append(self._reachability)
+        if outbox.problem:  # a damaged file was moved aside: where it went, and what was carried over
+            app.say(outbox.problem, "warning")
         self._watch_timer: Timer | None = (
             app.set_interval(WATCH_EVERY, self._watch, name="outbox-watch") if outbox.path else None
         )
@@ -128,8 +131,12 @@ class OutboxRunner:
         """Write `matches` to the outbox (on disk before anything is sent), send what is pending, and give
         one outcome per match, in order: accepted, rejected (the service's errors), or still waiting. The
         batch's `failure` is what stopped the send (a quota, a refused key, an error of the service), never
-        the service being out of reach."""
-        entries = self.outbox.put(matches)
+        the service being out of reach. Matches the outbox could not write (a full disk) are rejected with
+        `outcome.NOT_KEPT` and nothing is sent: the form keeps them."""
+        try:
+            entries = self.outbox.put(matches)
+        except (sqlite3.Error, OSError) as exc:  # a full disk: said at once, and the matches stay in the form
+            return not_kept(matches, exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc))
         self.refresh_counts()
         report = await self.send(force=True)
         outcomes = [
