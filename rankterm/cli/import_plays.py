@@ -107,6 +107,8 @@ async def run_import(client: RankingClient, args: argparse.Namespace) -> int:
     if args.batch:
         client.batch_size = min(args.batch, MAX_BATCH)
     outbox = make_outbox(client, bool(args.demo))
+    if outbox.problem:  # a damaged file was moved aside: where it went, and what was carried over
+        _say(f"rankterm: {outbox.problem}")
     try:
         reading = _Reading() if is_terminal(sys.stderr) else None
         plan = await plan_import(

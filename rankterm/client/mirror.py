@@ -37,7 +37,8 @@ scope is started afresh. `path=None` keeps the mirror in memory (the demo: its g
 The file is created with mode 0600 (SQLite gives its -wal and -shm files the same mode). Its schema is
 versioned with `PRAGMA user_version`; a file of another version, or one that cannot be read (corrupt, not a
 database), is replaced by an empty mirror and `problem` says so in one sentence: a cache is never worth a
-traceback. A later SQLite failure while reading or writing does the same.
+traceback. A later SQLite failure while reading or writing does the same. A damaged file is moved aside with a
+timestamped suffix (`move_aside`), not deleted; the group is read again from the service.
 """
 
 from __future__ import annotations
@@ -495,6 +496,23 @@ class OlderMatchesWriter:
         self._db.close()
 
 
+def move_aside(path: Path, clock: Callable[[], float] = time.time) -> Path:
+    """Move a damaged file (and its WAL and shared-memory files) to a timestamped name beside it, to be looked
+    at later: ``mirror.db.damaged-20261128T101500Z``. Gives the new name."""
+    stamp = time.strftime("%Y%m%dT%H%M%SZ", time.gmtime(clock()))
+    aside = path.with_name(f"{path.name}.damaged-{stamp}")
+    n = 1
+    while aside.exists():
+        n += 1
+        aside = path.with_name(f"{path.name}.damaged-{stamp}-{n}")
+    for suffix in ("-wal", "-shm"):
+        companion = Path(f"{path}{suffix}")
+        if companion.exists():
+            os.replace(companion, f"{aside}{suffix}")
+    os.replace(path, aside)
+    return aside
+
+
 class Mirror:
     """The mirror of one group (one service scope); see the module docstring."""
 
@@ -549,7 +567,7 @@ class Mirror:
         except OSError as exc:
             why = f"could not be opened ({exc.strerror or exc})"
         try:
-            self._discard(why)
+            self._discard(why, damaged=True)
             return self._init(self._connect())
         except (sqlite3.Error, OSError):
             path, self.path = self.path, None
@@ -578,9 +596,17 @@ class Mirror:
             db = self._connect()
         return self._init(db)
 
-    def _discard(self, why: str) -> None:
-        """Remove the file (and its WAL) so that an empty mirror takes its place."""
+    def _discard(self, why: str, *, damaged: bool = False) -> None:
+        """Make way for an empty mirror: a `damaged` file is moved aside (kept, to be looked at), one of
+        another version or scope removed (and its WAL)."""
         assert self.path is not None
+        if damaged:
+            aside = move_aside(self.path, self.clock)
+            self._say(
+                f"The offline copy of the group {self.path} {why}: it was moved to {aside} and started afresh"
+                " (it is read again from the service)."
+            )
+            return
         for suffix in ("", "-wal", "-shm"):
             Path(f"{self.path}{suffix}").unlink(missing_ok=True)
         self._say(f"The offline copy of the group {self.path} {why}; it was started afresh.")
@@ -601,7 +627,7 @@ class Mirror:
                 self._db.close()
             if self.path is not None:
                 with contextlib.suppress(OSError):
-                    self._discard(f"was found damaged ({exc})")
+                    self._discard(f"was found damaged ({exc})", damaged=True)
             self._db = self._open()
             return fallback
 

@@ -101,6 +101,12 @@ class GhostEntry:
     @property
     def note(self) -> str:
         """What the user is told of a ghost taken from another seat ("" for any other)."""
+        return self.note_from(this_machine=False)
+
+    def note_from(self, this_machine: bool) -> str:
+        """What the user is told of a ghost taken instead of made ("" for any other); `this_machine`: the
+        one taken was made by another entry of this outbox (another seat of the profile, on this machine),
+        not by a seat elsewhere."""
         if not self.taken:
             return ""
         label = display_safe(GHOST_MARK + self.name)
@@ -109,6 +115,8 @@ class GhostEntry:
                 f"{label} was made at the same moment by another seat: their matches go to that one"
                 f" (this seat's {label}, {self.spare_id}, is left with none)."
             )
+        if this_machine:
+            return f"{label} was already made from this machine (another seat of this profile): its matches go to that one."
         return f"{label} was already made by another seat: their matches go to that one."
 
     @property

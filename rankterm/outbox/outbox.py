@@ -19,6 +19,7 @@ the migration of older files: rankterm/outbox/file.py.
 from __future__ import annotations
 
 import json
+import logging
 import os
 import sqlite3
 import time
@@ -27,6 +28,8 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
+from rankterm.client.mirror import move_aside
+from rankterm.outbox.damage import Recovered, carry_over, is_damage, readable_rows, unavailable
 from rankterm.outbox.file import _SCHEMA, State, _dump_errors, _load_errors, _migrate
 from rankterm.outbox.ghost_names import GHOST_MARK, same_named
 from rankterm.outbox.ghosts import (
@@ -38,6 +41,7 @@ from rankterm.outbox.ghosts import (
     local_ids,
     with_ids,
 )
+from rankterm.outbox.lock import SendLock
 from rankterm.outbox.outcome import ALREADY_ACCEPTED, Outcome, OutcomeState
 from rankterm.outbox.sender import OutboxSender, SendReport, next_hour
 from rankterm.wire.errors import ErrorItem, RanktermError
@@ -56,6 +60,8 @@ __all__ = [
     "next_hour",
     "service_scope",
 ]
+
+log = logging.getLogger(__name__)
 
 NO_REASON = ErrorItem("", "rejected without a reason")
 """What a refusal that gave no error is kept as."""
@@ -99,19 +105,67 @@ class Outbox:
         self.path = Path(path) if path is not None else None
         self.scope = scope
         self.clock = clock
-        if self.path is not None:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-            if not self.path.exists():
-                os.close(os.open(self.path, os.O_CREAT | os.O_WRONLY, 0o600))
-        target = str(self.path) if self.path is not None else ":memory:"
-        self._db = sqlite3.connect(target, isolation_level=None, check_same_thread=False)
-        self._db.execute("PRAGMA journal_mode=WAL")
-        self._db.execute("PRAGMA synchronous=FULL")
-        self._db.executescript(_SCHEMA)
-        _migrate(self._db)
+        self.problem: str | None = None
+        """One sentence when the file was found damaged, moved aside and a clean one started (what of it
+        was carried over: rankterm/outbox/damage.py)."""
+        self.send_lock = SendLock(self.path.with_name(self.path.name + ".lock") if self.path else None)
+        """Held by whichever process (of all that open the file) sends, settles or makes ghosts now."""
+        self._db = self._connect(":memory:") if self.path is None else self._open_file(self.path)
+        self._data_version: int | None = None
+
+    @staticmethod
+    def _connect(target: str) -> sqlite3.Connection:
+        """A connection to `target` with the outbox's schema, checked whole (a damaged file raises
+        `sqlite3.DatabaseError` here, not at the first read of an entry)."""
+        db = sqlite3.connect(target, isolation_level=None, check_same_thread=False)
+        try:
+            db.execute("PRAGMA journal_mode=WAL")
+            db.execute("PRAGMA synchronous=FULL")
+            problems = [row[0] for row in db.execute("PRAGMA quick_check")]
+            if problems != ["ok"]:
+                raise sqlite3.DatabaseError(f"database disk image is malformed: {problems[0]}")
+            db.executescript(_SCHEMA)
+            _migrate(db)
+        except BaseException:
+            db.close()
+            raise
+        return db
+
+    def _open_file(self, path: Path) -> sqlite3.Connection:
+        """The file as it is; a damaged one moved aside and its readable entries carried into a clean one; a
+        data dir that cannot be written raises `OutboxUnavailable` (one sentence)."""
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            if not path.exists():
+                os.close(os.open(path, os.O_CREAT | os.O_WRONLY, 0o600))
+            return self._connect(str(path))
+        except OSError as exc:
+            raise unavailable(path, exc) from exc
+        except sqlite3.Error as exc:
+            if not is_damage(exc):
+                raise unavailable(path, exc) from exc
+            why = str(exc)
+        try:
+            aside = move_aside(path, self.clock)
+            rows, lost = readable_rows(aside)
+            os.close(os.open(path, os.O_CREAT | os.O_WRONLY | os.O_EXCL, 0o600))
+            db = self._connect(str(path))
+            carry_over(db, rows)
+        except (OSError, sqlite3.Error) as exc:
+            raise unavailable(path, exc) from exc
+        self.problem = Recovered(path, aside, why, len(rows), lost).sentence
+        log.warning("%s", self.problem)
+        return db
 
     def close(self) -> None:
         self._db.close()
+
+    def changed_elsewhere(self) -> bool:
+        """Whether another connection (another seat's process, or another outbox object) has written the file
+        since this was last asked; the first call says True."""
+        version = self._db.execute("PRAGMA data_version").fetchone()[0]
+        changed, self._data_version = version != self._data_version, version
+        return changed
 
     _COLUMNS = "external_id, body, state, in_doubt, attempts, errors, created_at, updated_at, match_id"
     """An entry's columns, a match's or a ghost's: its id, its body, where it stands, and the service's id."""

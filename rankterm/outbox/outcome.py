@@ -18,6 +18,9 @@ from rankterm.wire.models import MatchOutcome, NewMatch, NewMatchAnswer
 
 ALREADY_ACCEPTED = "M003"
 """The code for "a match with this external id was already accepted" (WIRE.md)."""
+NOT_KEPT = "outbox-write"
+"""rankterm's own code of a match that could not be written to the outbox (a full disk): nothing was sent,
+the match stays where it was typed."""
 
 
 class OutcomeState(StrEnum):
@@ -114,6 +117,15 @@ class BatchOutcome:
 
     def __getitem__(self, index: int) -> Outcome:
         return self.outcomes[index]
+
+
+def not_kept(matches: Sequence[NewMatch], why: str) -> BatchOutcome:
+    """The outcomes of a batch the outbox could not write (`why`: the system's reason, e.g. a full disk):
+    each match rejected with `NOT_KEPT`, so the form keeps it; nothing was sent."""
+    item = ErrorItem(NOT_KEPT, f"Not kept: the outbox could not be written ({why}); nothing was sent")
+    return BatchOutcome(
+        tuple(Outcome(i, OutcomeState.REJECTED, m.external_id, (item,)) for i, m in enumerate(matches))
+    )
 
 
 def error_items(outcome: MatchOutcome) -> tuple[ErrorItem, ...]:

@@ -5,9 +5,10 @@ client's batches (`send_policy.batches`):
 
 - before a POST, each entry of the batch is marked *in doubt* (written and synced, one write a batch);
 - a clear answer settles it (the batch's accepted matches in one write): accepted -> sent; rejected with
-  M003 (already accepted) after an earlier attempt -> sent (that attempt landed); other rejections, and
-  M003 on a first attempt (the external id is another match's) -> rejected, with the service's errors kept
-  as items (code, message);
+  M003 (already accepted) after an earlier attempt -> sent (that attempt landed); M003 on a first attempt
+  of an id the outbox made -> `matches/match/exists` is asked, sent when the service holds it (another
+  process sent it); on a typed or imported id it is another match's;
+  other rejections -> rejected, with the service's errors kept as items (code, message);
 - a network error, timeout or 5xx leaves it in doubt: before it is sent again the sender asks
   `matches/match/exists?id=` and marks it sent if the service has it, so nothing is recorded twice;
 - a quota error pauses sending (until `resume_at`, the next hour, or a manual retry); an auth error stops it.
@@ -26,6 +27,7 @@ the file; a send that waited for another (one send at a time) is told what that 
 from __future__ import annotations
 
 import asyncio
+import re
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
@@ -44,6 +46,7 @@ from rankterm.wire.errors import (
     ServiceError,
     UnexpectedResponse,
 )
+from rankterm.wire.ids import EXTERNAL_ID_PREFIX
 from rankterm.wire.models import Player
 
 if TYPE_CHECKING:
@@ -86,6 +89,15 @@ class SendReport:
         self.outcomes.update(other.outcomes)
         self.ghosts.update(other.ghosts)
         self.ghost_refusals.update(other.ghost_refusals)
+
+
+_MADE_ID = re.compile(re.escape(EXTERNAL_ID_PREFIX) + r"[0-9a-f]{12}")
+
+
+def ours(external_id: str) -> bool:
+    """Whether `external_id` is one the outbox made (`ids.new_external_id`), not one typed or imported: an
+    M003 on a typed id's first attempt is another match holding it, a real rejection."""
+    return _MADE_ID.fullmatch(external_id) is not None
 
 
 def next_hour(now: float) -> float:
@@ -198,15 +210,25 @@ class OutboxSender:
         for item in answer.rejected:
             entry = batch[item.index]
             errors = error_items(item)
-            # M003 after an earlier attempt whose answer was lost: that attempt landed. On a first attempt it
-            # means the external id belongs to another match: a real rejection.
-            if entry.attempts > 0 and any(e.code == ALREADY_ACCEPTED for e in errors):
-                sent[entry.external_id] = ""
+            if not any(e.code == ALREADY_ACCEPTED for e in errors):
+                refused.append((entry.external_id, errors))
+            elif entry.attempts > 0 or (ours(entry.external_id) and await self._landed_elsewhere(entry)):
+                sent[entry.external_id] = ""  # an earlier attempt landed (its answer was lost), or another's
             else:
                 refused.append((entry.external_id, errors))
         self._sent_each(sent, report)  # the batch's accepted matches in one write
         for external_id, errors in refused:
             self._rejected(external_id, errors, report)
+
+    async def _landed_elsewhere(self, entry: Entry) -> bool:
+        """After an M003 on the first attempt of an entry whose external id the outbox made (`ours`): whether
+        the service holds that id. Made at random, it is no other match's: the match held under it is this
+        one, sent by another process of this outbox or a run whose attempt the file did not keep, so it is
+        settled as sent, never rejected (re-entering a rejected one would record it twice)."""
+        try:
+            return await self.client.match_exists(entry.external_id)
+        except RanktermError:
+            return False
 
     async def _send_in_order(self, pending: list[Entry | GhostEntry], report: SendReport) -> None:
         """The matches between two ghosts together (`_send_batch`); a ghost on its own, so it is made before
@@ -229,15 +251,17 @@ class OutboxSender:
         """Send every pending entry; retry transient failures after the waits of `retry`, up to its `tries`
         rounds.
 
-        One send at a time (a second caller waits for the first): a ghost's POST is not idempotent, so two
-        sends must never both find it pending and post it. A caller that waited is told what the send before
-        it settled (`SendReport.take_in`)."""
+        One send at a time (a second caller waits for the first), in this process and across every process
+        that opens the outbox file (`Outbox.send_lock`): a ghost's POST is not idempotent, so two sends must
+        never both find it pending and post it. What is pending is read once the lock is held. A caller that
+        waited in this process is told what the send before it settled (`SendReport.take_in`)."""
         report = SendReport()
         self._waiting[id(report)] = report
         try:
             async with self._one_at_a_time:
                 del self._waiting[id(report)]
-                await self._send_pending(force, report)
+                async with self.outbox.send_lock.held():  # and one process at a time
+                    await self._send_pending(force, report)
                 for other in self._waiting.values():
                     other.take_in(report)
         finally:

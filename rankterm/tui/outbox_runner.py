@@ -24,6 +24,7 @@ and `discard_ghost` are the Outbox screen's actions on ghost entries.
 
 from __future__ import annotations
 
+import sqlite3
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 
@@ -32,7 +33,7 @@ from textual.timer import Timer
 from rankterm.client.client import RankingClient
 from rankterm.client.send_policy import Backoff
 from rankterm.outbox.outbox import Entry, GhostEntry, Outbox, State
-from rankterm.outbox.outcome import BatchOutcome
+from rankterm.outbox.outcome import BatchOutcome, not_kept
 from rankterm.outbox.sender import OutboxSender, SendReport
 from rankterm.wire.errors import AuthError, Offline, RanktermError
 from rankterm.wire.models import NewMatch, Player
@@ -43,6 +44,10 @@ be reached at all, the knock (`KNOCK_EVERY`) brings the next send forward as soo
 
 KNOCK_EVERY = 2.0
 """Seconds between two knocks (`GET test`) while the service cannot be reached."""
+
+WATCH_EVERY = 1.0
+"""Seconds between two looks at whether another seat's process has written the outbox file (its counts and
+entries are then read again, so every seat of a profile shows what the file holds)."""
 
 Recorded = BatchOutcome
 """The old name of what `record` gives (tui/app.py's annotation still says it)."""
@@ -68,6 +73,11 @@ class OutboxRunner:
         self.send_listeners: list[Callable[[], object]] = []
         """Called after each send (entries may have been accepted or rejected): the match form's lines."""
         client.reachability_listeners.append(self._reachability)
+        if outbox.problem:  # a damaged file was moved aside: where it went, and what was carried over
+            app.say(outbox.problem, "warning")
+        self._watch_timer: Timer | None = (
+            app.set_interval(WATCH_EVERY, self._watch, name="outbox-watch") if outbox.path else None
+        )
 
     @property
     def sending(self) -> bool:
@@ -78,6 +88,8 @@ class OutboxRunner:
     def close(self) -> None:
         self._closed = True
         self.cancel_retry()
+        if self._watch_timer is not None:
+            self._watch_timer.stop()
         self._stop_knocking()
         listeners = self.sender.client.reachability_listeners
         if self._reachability in listeners:
@@ -87,7 +99,15 @@ class OutboxRunner:
     # ------------------------------------------------------------------ state
 
     def refresh_counts(self) -> None:
+        """The app's counts (the status line, the Outbox screen) as the file holds them now."""
         self.app.outbox_counts = {state.value: n for state, n in self.outbox.counts().items()}
+
+    def _watch(self) -> None:
+        """Another seat of the profile wrote the shared outbox file (sent, settled, added): show it."""
+        if not self._closed and self.outbox.changed_elsewhere():
+            self.refresh_counts()
+            for listener in list(self.send_listeners):
+                listener()
 
     def entries(self) -> list[Entry]:
         """The match entries, in submission order (ghost entries: `ghosts()`; both: `queue()`)."""
@@ -111,12 +131,16 @@ class OutboxRunner:
         """Write `matches` to the outbox (on disk before anything is sent), send what is pending, and give
         one outcome per match, in order: accepted, rejected (the service's errors), or still waiting. The
         batch's `failure` is what stopped the send (a quota, a refused key, an error of the service), never
-        the service being out of reach."""
-        entries = self.outbox.put(matches)
+        the service being out of reach. Matches the outbox could not write (a full disk) are rejected with
+        `outcome.NOT_KEPT` and nothing is sent: the form keeps them."""
+        try:
+            entries = self.outbox.put(matches)
+        except (sqlite3.Error, OSError) as exc:  # a full disk: said at once, and the matches stay in the form
+            return not_kept(matches, exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc))
         self.refresh_counts()
         report = await self.send(force=True)
         outcomes = [
-            replace(report.outcomes.get(entry.external_id) or entry.outcome(), index=index)
+            replace(report.outcomes.get(entry.external_id) or self._now(entry).outcome(), index=index)
             for index, entry in enumerate(entries)
         ]
         # A service that cannot be reached is no failure of the match: its outcome says it waits in the
@@ -124,6 +148,10 @@ class OutboxRunner:
         waiting = any(o.waiting for o in outcomes)
         stopped = None if isinstance(report.stopped, Offline) else report.stopped
         return BatchOutcome(tuple(outcomes), stopped if waiting else None)
+
+    def _now(self, entry: Entry) -> Entry:
+        """`entry` as the file holds it now: another seat's process may have sent it while this one waited."""
+        return self.outbox.get(entry.external_id) or entry
 
     async def create_ghost(self, name: str) -> Player:
         """Make a ghost player called `name`: queued in the outbox (on disk, before any request), then sent.
@@ -142,7 +170,8 @@ class OutboxRunner:
         if refusal is not None:
             self.discard_ghost(entry.local_id)
             raise refusal
-        return report.ghosts.get(entry.local_id) or entry.player
+        # another seat's process may have made it while this one waited for the send lock
+        return report.ghosts.get(entry.local_id) or (self.outbox.get_ghost(entry.local_id) or entry).player
 
     def rename_ghost(self, local_id: str, name: str) -> GhostEntry:
         """Fix a rejected ghost's name (the mirror's local player follows); it is pending again."""

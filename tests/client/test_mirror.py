@@ -340,6 +340,33 @@ async def test_a_broken_mirror_is_reported_in_one_sentence_and_replaced(group, t
     assert len(seat.cached_games()) == 8  # the mirror works (afresh, or in memory for this run)
 
 
+def truncate_half(path: Path) -> None:
+    data = path.read_bytes()
+    path.write_bytes(data[: len(data) // 2])
+
+
+@pytest.mark.parametrize("kind", ["truncated", "garbage"])
+async def test_a_damaged_mirror_is_moved_aside_beside_itself_and_rebuilt_from_the_service(
+    group, tmp_path, kind
+):
+    path = tmp_path / "mirror.db"
+    first = group(path)
+    await first.games()
+    await first.players()
+    first.mirror.close()
+    if kind == "truncated":
+        truncate_half(path)
+    else:
+        path.write_bytes(b"not a mirror " * 500)
+    damaged = path.read_bytes()
+    seat = group(path)
+    [aside] = [p for p in tmp_path.glob("mirror.db.damaged-*") if not p.name.endswith(("-wal", "-shm"))]
+    assert aside.read_bytes() == damaged  # kept as it was, to be looked at
+    problem = seat.mirror.problem or ""
+    assert f"{path} could not be read" in problem and f"moved to {aside}" in problem and "\n" not in problem
+    assert len(await seat.games()) == 8 and len(seat.cached_games()) == 8  # read again from the service
+
+
 async def test_a_mirror_damaged_while_open_starts_afresh(group, tmp_path):
     seat = group()
     await seat.games()

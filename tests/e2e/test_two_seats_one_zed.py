@@ -85,7 +85,7 @@ async def test_two_seats_offline_make_one_zed_with_both_matches(seats):
             await settle(pilot)
             outbox = pilot.app.screen
             assert isinstance(outbox, OutboxScreen)
-            ghost = outbox.entries[0]
+            ghost = outbox.entries[-1]  # the oldest entry, listed last
             assert outbox.reason_of(ghost) == (
                 "*Zed was already made by another seat: their matches go to that one."
             )

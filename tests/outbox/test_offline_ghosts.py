@@ -40,7 +40,7 @@ class FakeTimer:
 
 @dataclass
 class FakeApp:
-    """What `OutboxRunner` needs of the app: its reactive state and a timer (never fired here)."""
+    """What `OutboxRunner` needs of the app: its reactive state and timers (never fired here)."""
 
     outbox_counts: dict[str, int] = field(default_factory=dict)
     outbox_note: str = ""
@@ -48,6 +48,9 @@ class FakeApp:
 
     def set_timer(self, delay: float, callback: Callable[[], Any], **options: Any) -> FakeTimer:
         self.timers.append(delay)
+        return FakeTimer()
+
+    def set_interval(self, every: float, callback: Callable[[], Any], **options: Any) -> FakeTimer:
         return FakeTimer()
 
     def resume_sending(self) -> None:

@@ -14,7 +14,7 @@ from rankterm.server.seed import DEMO_KEY, DEMO_SECRET, demo_store
 from rankterm.testing.faults import FaultyTransport
 from rankterm.tui import outbox_runner
 from rankterm.tui.dialogs.confirm import ConfirmDialog
-from rankterm.tui.screens.outbox import OutboxScreen
+from rankterm.tui.screens.outbox import COLUMNS, OutboxScreen
 from rankterm.tui.widgets.status_line import StatusLine
 from rankterm.wire.models import NewFaction, NewMatch
 
@@ -94,8 +94,9 @@ async def test_a_rejected_match_is_listed_edited_and_sent_again(make_app):
         assert [(e.external_id, e.state) for e in outbox.entries] == [("demo-0001", State.REJECTED)]
         assert outbox.entries[0].outcome().codes == ("M003",)
         table = outbox.query_one("#outbox-table", DataTable)
-        state, external_id, game = (table.get_cell_at(Coordinate(0, i)) for i in range(3))
-        widths = [c.get_render_width(table) - 2 * table.cell_padding for c in table.ordered_columns[:3]]
+        at = [COLUMNS.index(c) for c in ("State", "External id", "Game")]
+        state, external_id, game = (table.get_cell_at(Coordinate(0, i)) for i in at)
+        widths = [table.ordered_columns[i].get_render_width(table) - 2 * table.cell_padding for i in at]
         assert [str(state), str(external_id), str(game)] == ["rejected", "demo-0001", "Catan"]
         # no cell clipped to its column's title (the columns were once as narrow as "State", "Game")
         assert all(

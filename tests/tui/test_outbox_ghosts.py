@@ -16,7 +16,7 @@ from rankterm.server.seed import DEMO_KEY, DEMO_SECRET, demo_store
 from rankterm.testing.faults import FaultyTransport
 from rankterm.tui.dialogs.ask_line import AskDialog
 from rankterm.tui.dialogs.confirm import ConfirmDialog
-from rankterm.tui.screens.outbox import OutboxScreen
+from rankterm.tui.screens.outbox import COLUMNS, SIDES, OutboxScreen
 from rankterm.wire.ids import is_local_id
 
 from .conftest import DEMO_URL, frozen_clock
@@ -57,9 +57,10 @@ def toasts(pilot) -> str:
     return " ".join(str(n.message) for n in pilot.app._notifications)
 
 
-def cells(pilot) -> list[list[str]]:
+def cells(pilot) -> list[dict[str, str]]:
+    """The Outbox table's rows as shown (the newest first), each cell by its column's title."""
     table = pilot.app.screen.query_one("#outbox-table")
-    return [[str(c) for c in table.get_row_at(i)] for i in range(table.row_count)]
+    return [dict(zip(COLUMNS, map(str, table.get_row_at(i)), strict=True)) for i in range(table.row_count)]
 
 
 async def open_outbox(pilot) -> OutboxScreen:
@@ -97,19 +98,27 @@ async def test_a_ghost_made_offline_goes_before_its_match_and_is_made_once(make_
         external_id = await record_waiting(pilot, "Ada", "*Dan")
 
         outbox = await open_outbox(pilot)
-        assert [type(e) for e in outbox.entries] == [GhostEntry, Entry]
-        ghost_row, match_row = cells(pilot)
-        assert ghost_row[:4] == ["pending", outbox.entries[0].local_id, "new ghost player", "*Dan"]
+        assert [type(e) for e in outbox.entries] == [Entry, GhostEntry]  # the newest first
+        match_row, ghost_row = cells(pilot)
+        ghost = outbox.entries[1]
+        assert [ghost_row[c] for c in ("State", "External id", "Game", SIDES)] == [
+            "pending",
+            ghost.local_id,
+            "new ghost",
+            "*Dan",
+        ]
         # not posted while offline: the service's players are read first (another seat may have made *Dan)
-        assert ghost_row[4] == str(outbox.entries[0].attempts) == "0"
-        assert match_row[1] == external_id and "*Dan" in match_row[3]
-        assert match_row[5] == "waits for ghost *Dan"
+        assert ghost_row["Tries"] == str(ghost.attempts) == "0"
+        assert match_row["External id"] == external_id and "*Dan" in match_row[SIDES]
+        assert match_row["Reason"] == "waits for ghost *Dan"
 
         await send_now(pilot, transport)
         assert [e.state for e in outbox.entries] == [State.SENT, State.SENT]
         made = [p for p in await client.players(refresh=True) if p.label == "*Dan"]
         assert len(made) == 1 and not is_local_id(made[0].id)
-        assert cells(pilot)[0][3] == f"*Dan → player id {made[0].id}"
+        match_row, ghost_row = cells(pilot)
+        assert ghost_row[SIDES] == f"*Dan → player id {made[0].id}"
+        assert match_row[SIDES] == "1. Ada, 2. *Dan"  # named, never the service's new id
         newest = (await client.matches_page(1)).data[0]
         assert newest.external_id == external_id
         assert made[0].id in {p.id for f in newest.factions for p in f.players}
@@ -125,13 +134,14 @@ async def test_a_refused_ghost_says_why_its_match_waits_and_a_new_name_sends_bot
         outbox = await open_outbox(pilot)
         await send_now(pilot, transport)
 
-        ghost_row, match_row = cells(pilot)
-        assert ghost_row[0] == "rejected" and ghost_row[5] == f"{REFUSAL} (R003)"
-        assert match_row[0] == "pending"
-        assert match_row[5] == f"waits for ghost *Zed (refused: {REFUSAL} (R003))"
+        match_row, ghost_row = cells(pilot)
+        assert ghost_row["State"] == "rejected" and ghost_row["Reason"].startswith(REFUSAL[:10])
+        assert outbox.reason_of(outbox.entries[1]) == f"{REFUSAL} (R003)"  # whole under the table
+        assert match_row["State"] == "pending"
+        assert outbox.reason_of(outbox.entries[0]) == f"waits for ghost *Zed (refused: {REFUSAL} (R003))"
 
         # e on the ghost row asks for another name; the ghost, then its match, are sent.
-        outbox.query_one("#outbox-table").move_cursor(row=0)
+        outbox.query_one("#outbox-table").move_cursor(row=1)
         await pilot.press("e")
         await settle(pilot)
         dialog = pilot.app.screen
@@ -154,7 +164,7 @@ async def test_discarding_a_ghost_asks_first_and_its_match_is_rejected(make_app)
         await make_ghost(pilot, "Dan")
         external_id = await record_waiting(pilot, "Ada", "*Dan")
         outbox = await open_outbox(pilot)
-        outbox.query_one("#outbox-table").move_cursor(row=0)
+        outbox.query_one("#outbox-table").move_cursor(row=1)  # the ghost, below its match
 
         await pilot.press("x")
         await settle(pilot)
@@ -165,7 +175,7 @@ async def test_discarding_a_ghost_asks_first_and_its_match_is_rejected(make_app)
         )
         await pilot.press("n")
         await settle(pilot)
-        assert [type(e) for e in outbox.entries] == [GhostEntry, Entry]
+        assert [type(e) for e in outbox.entries] == [Entry, GhostEntry]
 
         await pilot.press("x")
         await settle(pilot)
@@ -173,7 +183,7 @@ async def test_discarding_a_ghost_asks_first_and_its_match_is_rejected(make_app)
         await settle(pilot)
         assert [(type(e), e.state) for e in outbox.entries] == [(Entry, State.REJECTED)]
         assert outbox.entries[0].external_id == external_id
-        assert "*Dan was discarded" in cells(pilot)[0][5]
+        assert "*Dan was discarded" in outbox.reason_of(outbox.entries[0])
         assert "*Dan" not in [p.label for p in client.cached_players()]
 
 

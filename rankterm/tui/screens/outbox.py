@@ -1,6 +1,6 @@
 """Outbox (mode "outbox"): every match submitted from this app, every ghost player made while the service could
-not be reached, and where each stands, in the order they were submitted (a ghost before the matches that
-name it: it is sent first).
+not be reached, and where each stands, the newest first (a ghost is listed below the matches that name it:
+it was queued, and is sent, before them).
 
 An entry is pending (on disk, not yet confirmed by the service; "in doubt" when a send got no answer: the
 service is asked before it is sent again), sent, or rejected (with the service's errors, each message with its
@@ -13,8 +13,10 @@ A ghost entry can be renamed (e: a rejected or unsent one; then it is sent), ret
 
 Keys: e / enter edit in the match form (a ghost: rename) · ctrl+r retry (rejected -> pending) · ctrl+s send
 pending now (also lifts a quota pause; s is Stats here too) · x / delete discard (asks first) · F5 reload. The
-footer and the caption name the same keys (e, x). Under the table, the reason of the entry under the cursor in
-full (the Reason column is cut at the window's edge at 80 columns).
+footer and the caption name the same keys (e, x). Home / End go to the newest / oldest entry. The columns put
+where an entry stands first (state, tries, game, sides, reason; the external id last), the sides taking the
+room the others leave, so the reason is on screen at 80 columns; under the table, the reason of the entry under
+the cursor in full. Names stand for ids: a ghost made since the screen opened is named as its entry says.
 """
 
 from __future__ import annotations
@@ -45,12 +47,19 @@ STATE_STYLE = {
 }
 STATE_LABEL = {
     OutcomeState.PENDING: "pending",
-    OutcomeState.IN_DOUBT: "pending (in doubt)",
+    OutcomeState.IN_DOUBT: "in doubt",
     OutcomeState.ACCEPTED: "sent",
     OutcomeState.REJECTED: "rejected",
 }
 
-COLUMNS = ("State", "External id", "Game", "Sides (by rank)", "Tries", "Reason")
+IN_DOUBT = "sent, no answer: the service is asked before it is sent again"
+"""The Reason of a match in doubt."""
+
+COLUMNS = ("State", "Tries", "Game", "Sides (by rank)", "Reason", "External id")
+"""Where an entry stands and why first: at 80 columns the external id is the one cut at the window's edge."""
+CAPS = {"Game": 12, "Reason": 22}
+"""The most cells these columns take (cut with "…"; the whole reason is under the table)."""
+SIDES = "Sides (by rank)"
 CAPTION_KEYS = "e edits a rejected match in the form · on a ghost: e renames, ctrl+r retries, x discards"
 
 
@@ -71,7 +80,7 @@ def waits_for(ghosts: list[GhostEntry]) -> str:
 
 
 class OutboxScreen(RanktermScreen):
-    """The outbox's entries (matches and ghost players), newest last, with their state and reason."""
+    """The outbox's entries (matches and ghost players), newest first, with their state and reason."""
 
     AUTO_FOCUS = "#outbox-table"
 
@@ -87,6 +96,9 @@ class OutboxScreen(RanktermScreen):
         Binding("ctrl+s", "send_now", "Send now"),  # s is Stats, as on every screen; ctrl+s sends in the form
         Binding("x,delete", "discard", "Discard"),
         Binding("f5", "reload", "Reload"),
+        # the table's own home/end scroll sideways (to a blank stretch of a narrow table): rows here
+        Binding("home", "first", "First", show=False, priority=True),
+        Binding("end", "last", "Last", show=False, priority=True),
     ]
 
     def __init__(self, **kwargs) -> None:
@@ -138,8 +150,13 @@ class OutboxScreen(RanktermScreen):
 
     def _sides(self, entry: Entry) -> str:
         names = dict(self._names)
-        if self.runner is not None:  # a ghost not made yet goes by its local id: name it as it will be
-            names |= {g.local_id: ghost_label(g) for g in self.runner.ghosts()}
+        if self.runner is not None:
+            # a ghost not made yet goes by its local id, one made since by the service's id, which the names
+            # read when the screen opened may not hold yet: both named as the ghost entry says
+            for g in self.runner.ghosts():
+                names[g.local_id] = ghost_label(g)
+                if g.player_id:
+                    names.setdefault(g.player_id, ghost_label(g))
         ordered = sorted(entry.match.factions, key=lambda f: f.rank)
         return ", ".join(
             f"{f.rank}. " + ("bot" if f.bot else "+".join(names.get(p, p) for p in f.players))
@@ -153,16 +170,18 @@ class OutboxScreen(RanktermScreen):
             reason = describe_errors(outcome.errors)
         elif self.runner is not None and outcome.state is OutcomeState.PENDING:
             reason = waits_for(self.runner.waiting_for(entry))
+        elif outcome.state is OutcomeState.IN_DOUBT:
+            reason = IN_DOUBT
         else:
             reason = ""
         # str cells: shown as plain, display-safe text, and the column widths measured by them (`fill_table`)
         return (
             Text(STATE_LABEL[outcome.state], style=STATE_STYLE[outcome.state]),
-            entry.external_id,
+            str(entry.attempts),
             game,
             self._sides(entry),
-            str(entry.attempts),
             reason,
+            entry.external_id,
         )
 
     def _ghost_row(self, ghost: GhostEntry) -> tuple[Text | str, ...]:
@@ -170,22 +189,36 @@ class OutboxScreen(RanktermScreen):
         who = ghost_label(ghost) + (f" → player id {ghost.player_id}" if ghost.player_id else "")
         return (
             Text(STATE_LABEL[outcome.state], style=STATE_STYLE[outcome.state]),
-            ghost.local_id,
-            "new ghost player",
-            who,
             str(ghost.attempts),
-            describe_errors(ghost.errors) if outcome.rejected else ghost.note,
+            "new ghost",
+            who,
+            describe_errors(ghost.errors) if outcome.rejected else ghost.note_from(self._made_here(ghost)),
+            ghost.local_id,
+        )
+
+    def _made_here(self, ghost: GhostEntry) -> bool:
+        """Whether the ghost `ghost` took was made from this machine: by another entry of this outbox (another
+        seat of the profile, which shares the file), not by a seat elsewhere."""
+        runner = self.runner
+        if runner is None or not ghost.taken:
+            return False
+        return any(
+            g.local_id != ghost.local_id and not g.taken and g.player_id == ghost.player_id
+            for g in runner.ghosts()
         )
 
     def show(self) -> None:
         runner = self.runner
         table = self.query_one("#outbox-table", DataTable)
         cursor = table.cursor_row
-        self.entries = runner.queue() if runner is not None else []
+        self.entries = list(reversed(runner.queue())) if runner is not None else []  # the newest first
+        if runner is not None:
+            self._remember(runner.sender.client.cached_players(), [])  # players made since the screen opened
         rows = [self._ghost_row(e) if isinstance(e, GhostEntry) else self._match_row(e) for e in self.entries]
         keys = [f"ghost:{e.local_id}" if isinstance(e, GhostEntry) else e.external_id for e in self.entries]
-        # each column as wide as its widest cell at once, not when the table is next idle
-        fill_table(table, COLUMNS, rows, keys)
+        # each column as wide as its widest cell at once, not when the table is next idle; the sides take the
+        # room the others leave, so the reason stays on screen at 80 columns
+        fill_table(table, COLUMNS, rows, keys, caps=CAPS, fit=SIDES)
         if self.entries:
             table.move_cursor(row=min(max(cursor, 0), len(self.entries) - 1))
         self._show_reason()
@@ -203,7 +236,7 @@ class OutboxScreen(RanktermScreen):
     def reason_of(self, entry: Entry | GhostEntry) -> str:
         """Why an entry stands where it does (the service's errors, the ghost a match waits for), or ""."""
         row = self._ghost_row(entry) if isinstance(entry, GhostEntry) else self._match_row(entry)
-        return str(row[-1])
+        return str(row[COLUMNS.index("Reason")])
 
     def _show_reason(self) -> None:
         """Under the table, the reason of the entry under the cursor in full: the Reason column is cut at the
@@ -352,3 +385,10 @@ class OutboxScreen(RanktermScreen):
 
     def action_reload(self) -> None:
         self.load_names()
+
+    def action_first(self) -> None:
+        self.query_one("#outbox-table", DataTable).move_cursor(row=0)
+
+    def action_last(self) -> None:
+        table = self.query_one("#outbox-table", DataTable)
+        table.move_cursor(row=max(0, table.row_count - 1))
