@@ -51,7 +51,7 @@ from rankterm.tui.dialogs.confirm import ConfirmDialog
 from rankterm.tui.text import error_sentence
 from rankterm.tui.widgets.key_footer import KeyFooter
 from rankterm.tui.widgets.match_form.answer import BAD, NOTE, OK
-from rankterm.tui.widgets.match_form.draft import DRAFT_EVERY, DraftFile, draft_path
+from rankterm.tui.widgets.match_form.draft import DRAFT_EVERY, Draft, DraftFile, draft_path
 from rankterm.tui.widgets.match_form.faction_row import FactionRow
 from rankterm.tui.widgets.match_form.form import CUSTOM, MatchForm
 from rankterm.tui.widgets.match_form.game_picker import GamePicker
@@ -61,7 +61,7 @@ from rankterm.tui.zone import shown_zone
 from rankterm.wire.errors import ErrorItem, RanktermError
 from rankterm.wire.models import Game, Match, NewMatch, Player
 
-AFTER_ACCEPT = "ctrl+r rematch (same game and players) · ctrl+n new match"
+AFTER_ACCEPT = "n new match · ctrl+r rematch (same game and players)"
 AFTER_REJECT = "The form is kept as it was: fix it and send again (ctrl+s)."
 MIRROR_FRESH_FOR = 10.0
 """Seconds for which the mirror's matches are recent enough to look for the same match twice in, with no
@@ -115,6 +115,7 @@ class MatchEntryScreen(RanktermScreen):
             "Leave the field (then the screen keys d g n p r m o s b l work)",
             show=False,
         ),
+        Binding("n", "ready", "New match (a blank form once this one is recorded)", show=False),
         Binding("enter", "restore_draft", "Restore the match not sent", show=False, priority=True),
         Binding("delete", "drop_draft", "Drop the match not sent", show=False, priority=True),
     ]
@@ -135,8 +136,9 @@ class MatchEntryScreen(RanktermScreen):
         """The external id of the outbox entry loaded by `edit_entry`: sending replaces that entry."""
         self.drafts: DraftFile | None = None
         """Where the form is kept as it is typed (per group), to be offered again after a lost session."""
-        self.offered: tuple[datetime, dict[str, Any]] | None = None
-        """A draft left by an earlier session, offered while the form is blank (Enter restores, Delete drops)."""
+        self.offered: Draft | None = None
+        """A form left by an earlier session, offered while the form is blank (Enter restores, Delete drops);
+        the matches it had queued are back in the queue at once."""
         self._draft_timer: Timer | None = None
         self.in_outbox: dict[str, tuple[Pending, tuple[str, str]]] = {}
         """Matches whose line says "saved in the outbox": external id -> (the match, its line). When the
@@ -158,18 +160,39 @@ class MatchEntryScreen(RanktermScreen):
 
     def on_mount(self) -> None:
         self.form.field("external-id").value = self.rankterm.new_external_id()
+        kept = None
         if self.has_client:
             self.drafts = DraftFile(draft_path(self.client.base_url, self.client.key))
-            self.offered = self.drafts.load()
-        if self.offered is not None:
-            self.form.answer.show(
-                [
-                    (
-                        NOTE,
-                        f"A match from {_clock(self, self.offered[0])} was not sent — Enter restores it, Delete drops it.",
-                    )
-                ]
+            kept = self.drafts.load()
+        if kept is None:
+            return
+        lines = []
+        outbox = self.session.outbox.outbox
+        back = [
+            Pending(match, label or self.form.label(match), queued=True)
+            for match, label in kept.queue
+            if not (match.external_id and outbox.get(match.external_id) is not None)  # sent before the end
+        ]
+        if back:
+            self.queue = back
+            self._update_queue_line()
+            count = f"{len(back)} queued match{'es' if len(back) > 1 else ''}"
+            lines.append(
+                (
+                    NOTE,
+                    f"{count} from {_clock(self, kept.saved_at)} not sent: back in the queue (ctrl+s sends).",
+                )
             )
+        if kept.form is not None and not kept.queue_only:
+            self.offered = Draft(kept.saved_at, kept.form)
+            lines.append(
+                (
+                    NOTE,
+                    f"A match from {_clock(self, kept.saved_at)} was not sent — Enter restores it, Delete drops it.",
+                )
+            )
+        if lines:
+            self.form.answer.show(lines)
 
     # ------------------------------------------------------------------ the draft
 
@@ -186,21 +209,34 @@ class MatchEntryScreen(RanktermScreen):
         if self._draft_timer is None and self.drafts is not None:
             self._draft_timer = self.set_timer(DRAFT_EVERY, self._keep_draft)
 
+    def keep_draft_now(self) -> None:
+        """Write the draft now (the queue changed: a queued match is on disk the moment it is queued)."""
+        if self._draft_timer is not None:
+            self._draft_timer.stop()
+        self._keep_draft()
+
     def _keep_draft(self) -> None:
-        """The form holds a match not sent: it is the group's draft now (an older one offered gives way);
-        it holds none (sent, queued, cleared): no draft, unless one from an earlier session is offered."""
+        """The form holds a match not sent: it is the group's draft now, with the queue (an older form
+        offered gives way); it holds none (sent, cleared): the queue alone, or the form still offered, or
+        no draft."""
         self._draft_timer = None
         if self.drafts is None:
             return
         if not all(row.is_mounted for row in self.form.rows):  # a faction being added: its fields come next
             self.keep_draft_soon()
             return
+        queue = [(p.match, p.label) for p in self.queue]
         if self.form.has_unsent_input():
             if self.offered is not None:
                 self.offered = None
                 self.form.answer.clear()
-            self.drafts.save(self.form.draft(), self.now())
-        elif self.offered is None:
+            only = bool(queue) and self.form.key() == self._queued_key
+            self.drafts.save(Draft(self.now(), self.form.draft(), queue, queue_only=only))
+        elif self.offered is not None:
+            self.drafts.save(Draft(self.offered.saved_at, self.offered.form, queue))
+        elif queue:
+            self.drafts.save(Draft(self.now(), None, queue))
+        else:
             self.drafts.drop()
 
     def _draft_key_works(self) -> bool:
@@ -222,19 +258,20 @@ class MatchEntryScreen(RanktermScreen):
         """Fill the form with the match an earlier session did not send."""
         if self.offered is None:
             return
-        saved_at, draft = self.offered
+        saved_at, draft = self.offered.saved_at, self.offered.form or {}
         self.offered = None
         await self.form.restore(draft)
         self.form.answer.show(
             [(NOTE, f"The match from {_clock(self, saved_at)} is back: check it, then ctrl+s.")]
         )
+        self.form.focus_first_needed()
 
     def action_drop_draft(self) -> None:
         if self.offered is None or self.drafts is None:
             return
-        saved_at, _ = self.offered
+        saved_at = self.offered.saved_at
         self.offered = None
-        self.drafts.drop()
+        self.keep_draft_now()  # the queue, if any, stays on disk
         self.form.answer.show([(NOTE, f"The match from {_clock(self, saved_at)} was dropped.")])
 
     async def on_screen_suspend(self) -> None:
@@ -243,10 +280,10 @@ class MatchEntryScreen(RanktermScreen):
         focused the game field takes the focus now, so that keys typed right after "n" land in it."""
         if self in self.app.screen_stack:
             return
-        if self.form.was_sent() and not self.queue and not self.sending:
-            await self.action_new_match()
+        if self.form.was_sent() and not self.sending:
+            await self._blank_form()
         if self.focused is None:
-            self.set_focus(self.form.game_picker.input)
+            self.form.focus_first_needed()
 
     def on_screen_resume(self) -> None:
         self.load_lists()
@@ -327,9 +364,9 @@ class MatchEntryScreen(RanktermScreen):
             return
         self.queue.append(Pending(match, self.form.label(match), queued=True))
         self.form.mark_sent()
-        self.keep_draft_soon()
         self.form.next_match(self.rankterm.new_external_id())
         self._queued_key = self.form.key()
+        self.keep_draft_now()
         count = len(self.queue)
         self.form.answer.show(
             [(NOTE, f"Queued match {count}: {self.queue[-1].label}. Enter the next one; ctrl+s sends all.")]
@@ -356,6 +393,7 @@ class MatchEntryScreen(RanktermScreen):
         faction rows are left as they are."""
         field = self.form.field("date")
         self.set_focus(field)
+        field.select_all()  # also when it had the focus already
         field.scroll_visible()
 
     def action_send(self) -> None:
@@ -372,13 +410,44 @@ class MatchEntryScreen(RanktermScreen):
         self._focus_first_row()
 
     async def action_new_match(self) -> None:
-        """A blank form and an empty queue."""
-        self.queue.clear()
-        self._queued_key = None
+        """A blank form and an empty queue; queued matches are asked about first (as quitting does)."""
+        if not self.queue:
+            await self._blank_form()
+            return
+        count = len(self.queue)
+        many = f"{count} queued match{'es' if count > 1 else ''}"
+
+        async def answered(drop: bool | None) -> None:
+            if drop:
+                self.queue.clear()
+                self._queued_key = None
+                self._update_queue_line()
+                await self._blank_form()
+                self.keep_draft_now()
+
+        await self.app.push_screen(
+            ConfirmDialog(
+                f"Drop the {many} not sent and start a blank form?",
+                "ctrl+s sends them (with this form, once filled).",
+                yes="Drop (y)",
+            ),
+            answered,
+        )
+
+    async def action_ready(self) -> None:
+        """`n` on the form (no text field focused): a blank form once the one shown was recorded (the queue
+        stays), else the first field that still needs something."""
+        if self.form.was_sent() and not self.sending:
+            await self._blank_form()
+        self.form.focus_first_needed()
+
+    async def _blank_form(self) -> None:
+        """A blank form, the focus on Game; the queue stays as it is."""
         self.editing = None
-        self._update_queue_line()
         self.form.answer.clear()
         await self.form.clear(self.rankterm.new_external_id())
+        if self.queue:
+            self._queued_key = self.form.key()
         self.form.game_picker.focus_input()
 
     def _focus_first_row(self) -> None:
@@ -416,7 +485,7 @@ class MatchEntryScreen(RanktermScreen):
             self.form.when_lists_arrive(lambda: self._submit(dry_run=dry_run))
             return
         pending = list(self.queue)
-        if not pending or self.form.key() != self._queued_key:
+        if not pending or (self.form.key() != self._queued_key and self.form.has_unsent_input()):
             match = self.form.collect(self._taken_ids(), self.now())
             if match is None:
                 return
@@ -450,17 +519,16 @@ class MatchEntryScreen(RanktermScreen):
         Enter sends the batch, Escape goes back to the form as it was (nothing sent)."""
         label = item.label if item.queued or len(pending) > 1 else ""
         question = twin_question(twin, now, self._sent_from_this_seat(twin), label)
-        was_focused = self.focused
-        self.form.answer.show([(NOTE, f"Not sent: match {twin.number} looks the same. ctrl+s asks again.")])
+        self.form.answer.clear()  # nothing is said behind the question before it is answered
 
         def answered(send_anyway: bool | None) -> None:
             if send_anyway:
                 self._go(pending, dry_run=False, checked=True)
                 return
-            if was_focused is not None and was_focused.is_attached:
-                self.set_focus(was_focused)
-            else:
-                self._focus_first_row()
+            self.form.answer.show(
+                [(NOTE, f"Not sent: match {twin.number} looks the same. ctrl+s asks again.")]
+            )
+            self.form.focus_first_needed()
 
         self.app.push_screen(
             ConfirmDialog(question, yes="Send (⏎)", no="Back (esc)", enter_yes=True), answered
@@ -561,7 +629,11 @@ class MatchEntryScreen(RanktermScreen):
         # the send: never nowhere, whenever the loading cover happened to take it.
         if named is None and self._lost_focus(was_focused, left):
             named = was_focused
-        if named is not None and named.focusable:
+        if not dry_run and self.form.was_sent():
+            # recorded: the form holds nothing to type into, so the screen's keys are the person's now
+            # ("n" a blank form, ctrl+r the rematch), not letters for the field the send was made from
+            self.set_focus(None)
+        elif named is not None and named.focusable:
             self.set_focus(named)
 
     def _lost_focus(self, was_focused: Widget | None, left: int) -> bool:
@@ -586,9 +658,6 @@ class MatchEntryScreen(RanktermScreen):
 
     async def edit_entry(self, match: NewMatch) -> None:
         """Load an outbox entry into the form, to fix and send again (it replaces the entry when sent)."""
-        self.queue.clear()
-        self._queued_key = None
-        self._update_queue_line()
         await self.form.load(match)
         self.editing = match.external_id
         self.form.answer.show([(NOTE, f"Editing {match.external_id} from the outbox: fix it, then ctrl+s.")])
@@ -657,10 +726,10 @@ class MatchEntryScreen(RanktermScreen):
             }
             if form_index is not None and form_index in done:
                 self.form.mark_sent()
-                self.keep_draft_soon()
                 lines.append((NOTE, AFTER_ACCEPT))
             if not self.queue:
                 self._queued_key = None
+            self.keep_draft_now()
             if batch.accepted_count:
                 self.load_lists()  # a catalogue game may have joined the group's games
             self._update_queue_line()
