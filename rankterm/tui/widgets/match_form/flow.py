@@ -53,11 +53,11 @@ class MatchFormFlow(VerticalScroll, can_focus=False):
         return None
 
     def focus_first_needed(self) -> None:
-        """Focus `first_needed()`, else the last faction's first field (Enter there adds the next one)."""
+        """Focus `first_needed()`, else the first faction's first field (the first field after the game)."""
         target = self.first_needed()
         rows = self.rows
         if target is None and rows:
-            target = rows[-1].first_field
+            target = rows[0].first_field
         if target is not None:
             self._focus(target)
 
