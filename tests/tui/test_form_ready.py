@@ -156,3 +156,12 @@ async def test_enter_on_a_picked_game_moves_on_and_ctrl_o_always_selects_the_dat
         await send_keys(pilot, "^o 2 0 2 6 - 0 5 - 2 8", 0.01)
         await send_keys(pilot, "^o 2 0 2 6 - 0 5 - 2 7", 0.01)
         assert date.value == "2026-05-27"
+
+
+async def test_queue_and_rematch_are_in_the_footer_at_80_columns(make_app):
+    from textual.widgets._footer import FooterKey
+
+    async with make_app().run_test(size=(80, 24)) as pilot:
+        screen = await open_form(pilot)
+        shown = {(k.key_display, k.description) for k in screen.query(FooterKey) if k.region.width}
+        assert {("^l", "Queue"), ("^r", "Rematch"), ("^s", "Send")} <= shown

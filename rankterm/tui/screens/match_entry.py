@@ -34,12 +34,13 @@ import asyncio
 import contextlib
 import json
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
+from textual.css.query import NoMatches
 from textual.dom import DOMNode
 from textual.timer import Timer
 from textual.widget import Widget
@@ -59,10 +60,12 @@ from rankterm.tui.widgets.match_form.player_picker import PlayerPicker
 from rankterm.tui.widgets.match_form.twin import find_twin, twin_question
 from rankterm.tui.zone import shown_zone
 from rankterm.wire.errors import ErrorItem, RanktermError
-from rankterm.wire.models import Game, Match, NewMatch, Player
+from rankterm.wire.models import DATE_FORMAT, Game, Match, NewMatch, Player
 
 AFTER_ACCEPT = "n new match · ctrl+r rematch (same game and players)"
 AFTER_REJECT = "The form is kept as it was: fix it and send again (ctrl+s)."
+WEIGHT_FROM = 200
+"""The newest held matches of a game picked whose weights decide the weight the form proposes."""
 MIRROR_FRESH_FOR = 10.0
 """Seconds for which the mirror's matches are recent enough to look for the same match twice in, with no
 request (the live probe rests while the form is shown, so they are usually read again at a send)."""
@@ -100,12 +103,13 @@ class MatchEntryScreen(RanktermScreen):
     AUTO_FOCUS = "#game Input"
 
     BINDINGS = [
+        # in the order the footer keeps them when it is narrow: at 80 columns the first four fit
         Binding("ctrl+s,f5", "send", "Send", key_display="^s"),
-        Binding("ctrl+y,f3", "dry_run", "Dry run", key_display="^y"),
-        Binding("ctrl+f,f6", "add_faction", "+Faction", key_display="^f"),
-        Binding("ctrl+d,f7", "remove_faction", "-Faction", key_display="^d"),
         Binding("ctrl+l,f4", "queue", "Queue", key_display="^l"),
         Binding("ctrl+r,f8", "rematch", "Rematch", key_display="^r"),
+        Binding("ctrl+f,f6", "add_faction", "+Faction", key_display="^f"),
+        Binding("ctrl+d,f7", "remove_faction", "-Faction", key_display="^d"),
+        Binding("ctrl+y,f3", "dry_run", "Dry run", key_display="^y"),
         Binding("ctrl+n,f9", "new_match", "New", key_display="^n"),
         Binding("ctrl+o,f12", "date", "Date", key_display="^o"),
         Binding("ctrl+g,f2", "bot", "Bot faction: the game plays this one", key_display="^g", show=False),
@@ -203,6 +207,8 @@ class MatchEntryScreen(RanktermScreen):
     @on(PlayerPicker.Changed)
     def _form_changed(self) -> None:
         self.keep_draft_soon()
+        if self.is_mounted:
+            self.form.show_result()
 
     def keep_draft_soon(self) -> None:
         """Write the draft within `DRAFT_EVERY` seconds (one write for every change made meanwhile)."""
@@ -225,8 +231,13 @@ class MatchEntryScreen(RanktermScreen):
         if not all(row.is_mounted for row in self.form.rows):  # a faction being added: its fields come next
             self.keep_draft_soon()
             return
+        try:
+            unsent = self.form.has_unsent_input()
+        except NoMatches:  # a faction on its way out: its fields went first
+            self.keep_draft_soon()
+            return
         queue = [(p.match, p.label) for p in self.queue]
-        if self.form.has_unsent_input():
+        if unsent:
             if self.offered is not None:
                 self.offered = None
                 self.form.answer.clear()
@@ -238,6 +249,19 @@ class MatchEntryScreen(RanktermScreen):
             self.drafts.save(Draft(self.now(), None, queue))
         else:
             self.drafts.drop()
+
+    @on(GamePicker.Changed)
+    def _weight_follows(self, event: GamePicker.Changed) -> None:
+        """A game picked: the weight follows it (the group's matches of it held in the mirror, newest
+        `WEIGHT_FROM` of the last year; else the game's own weight)."""
+        if event.game is None:
+            return
+        held: list[object] = []
+        if self.has_client:
+            since = (self.now() - timedelta(days=365)).strftime(DATE_FORMAT)
+            rows = self.client.mirror.select_matches(game_id=str(event.game.id), since=since)
+            held = [row.get("weight") for row in rows[:WEIGHT_FROM] if isinstance(row, dict)]
+        self.form.follow_game(event.game, held)
 
     def _draft_key_works(self) -> bool:
         """Enter and Delete answer the offer only in the blank form's empty game field."""
