@@ -57,7 +57,7 @@ from rankterm.tui.widgets.match_form.faction_row import FactionRow
 from rankterm.tui.widgets.match_form.form import CUSTOM, MatchForm
 from rankterm.tui.widgets.match_form.game_picker import GamePicker
 from rankterm.tui.widgets.match_form.player_picker import PlayerPicker
-from rankterm.tui.widgets.match_form.twin import find_twin, twin_question
+from rankterm.tui.widgets.match_form.twin import ELSEWHERE, THIS_COMPUTER, THIS_SEAT, find_twin, twin_question
 from rankterm.tui.zone import shown_zone
 from rankterm.wire.errors import ErrorItem, RanktermError
 from rankterm.wire.models import DATE_FORMAT, Game, Match, NewMatch, Player
@@ -542,7 +542,7 @@ class MatchEntryScreen(RanktermScreen):
         """A match of `pending` looks like one the group recorded in the last 30 minutes (`twin`): ask once;
         Enter sends the batch, Escape goes back to the form as it was (nothing sent)."""
         label = item.label if item.queued or len(pending) > 1 else ""
-        question = twin_question(twin, now, self._sent_from_this_seat(twin), label)
+        question = twin_question(twin, now, self._sent_from(twin), label)
         self.form.answer.clear()  # nothing is said behind the question before it is answered
 
         def answered(send_anyway: bool | None) -> None:
@@ -593,15 +593,14 @@ class MatchEntryScreen(RanktermScreen):
                 out[read.number] = read
         return list(out.values())
 
-    def _sent_from_this_seat(self, match: Match) -> bool:
-        """True when `match` went out from this seat (the outbox holds it, or this form sent it)."""
+    def _sent_from(self, match: Match) -> str:
+        """Where `match` went out from, as far as this seat can tell: this seat (this form sent it), another
+        seat of this computer (the outbox the seats of this profile share holds it), else another seat."""
         if match.external_id and match.external_id in self.recorded:
-            return True
-        return (
-            bool(match.external_id)
-            and self.has_client
-            and self.session.outbox.outbox.get(match.external_id) is not None
-        )
+            return THIS_SEAT
+        if match.external_id and self.has_client and self.session.outbox.outbox.get(match.external_id):
+            return THIS_COMPUTER
+        return ELSEWHERE
 
     def _go(self, pending: list[Pending], dry_run: bool, *, checked: bool = False) -> None:
         verb = "Checking" if dry_run else "Sending"

@@ -55,7 +55,7 @@ from rankterm.wire.models import (
     Player,
     Weight,
 )
-from rankterm.wire.new_match import FUTURE_DATE, MAX_NAME, read_match
+from rankterm.wire.new_match import FUTURE_DATE, MAX_NAME, SCHEMA, read_match
 from rankterm.wire.result_line import PLACE_SEP, TIE_SEP
 from rankterm.wire.ties import listed_ranks
 
@@ -458,7 +458,7 @@ class MatchForm(MatchFormFlow, can_focus=False):
         match, judged = read_match(raw, now)  # `now` also judges a typed date: not ahead of it (M010)
         has_game = any(field == "game" for field, _ in problems)
         problems += [
-            (self._row_field(p.field, used), self._in_zone(p.code, p.sentence, raw["date"], zone))
+            (self._row_field(p.field, used), self._in_zone(p.code, p.sentence, raw["date"], zone, p.field))
             for p in judged
             if not (p.field == "game" and has_game)
         ]
@@ -468,8 +468,14 @@ class MatchForm(MatchFormFlow, can_focus=False):
         return match
 
     @staticmethod
-    def _in_zone(code: str, sentence: str, wire_date: str | None, zone: SeatZone) -> str:
-        """The judge's sentence as the seat reads it: a date in the future (said in UTC) in the seat's zone."""
+    def _in_zone(code: str, sentence: str, wire_date: str | None, zone: SeatZone, field: str = "") -> str:
+        """The judge's sentence as the seat reads it (the judge speaks UTC): a date that cannot be read, or
+        one in the future, in the seat's zone, where typed dates are read."""
+        if field == "date" and code == SCHEMA:
+            return (
+                f"The date cannot be read: write it as YYYY-MM-DD HH:MM ({zone.label} time), or leave it empty"
+                " for now."
+            )
         if code != FUTURE_DATE or not wire_date:
             return sentence
         return (
