@@ -49,6 +49,7 @@ from textual.widgets import Checkbox, Header, Input, Select
 from rankterm.outbox.outcome import ALREADY_ACCEPTED, BatchOutcome, Outcome, OutcomeState, from_answer
 from rankterm.tui.base import RanktermScreen, task
 from rankterm.tui.dialogs.confirm import ConfirmDialog
+from rankterm.tui.screens.players import same_name
 from rankterm.tui.text import error_sentence
 from rankterm.tui.widgets.key_footer import KeyFooter
 from rankterm.tui.widgets.match_form.answer import BAD, NOTE, OK
@@ -262,6 +263,50 @@ class MatchEntryScreen(RanktermScreen):
             rows = self.client.mirror.select_matches(game_id=str(event.game.id), since=since)
             held = [row.get("weight") for row in rows[:WEIGHT_FROM] if isinstance(row, dict)]
         self.form.follow_game(event.game, held)
+
+    @on(PlayerPicker.NewGhost)
+    async def _new_ghost(self, event: PlayerPicker.NewGhost) -> None:
+        """Enter twice on a name nobody has: make that ghost and pick it; a player of that name already in
+        the group (ignoring case and accents) is said first, as the players screen says it, and y makes the
+        ghost anyway (Escape goes back to the name)."""
+        event.stop()
+        picker, name = event.picker, event.name
+        found = same_name(self.form.players, name)
+        if not found:
+            await self._make_ghost(picker, name)
+            return
+        who = ", ".join(f"{p.label} ({'ghost' if p.ghost else 'member'})" for p in found[:3])
+
+        async def answered(make: bool | None) -> None:
+            if make:
+                await self._make_ghost(picker, name)
+            elif picker.is_attached:
+                self.set_focus(picker.input)
+
+        self.app.push_screen(
+            ConfirmDialog(f"Already in the group: {who}. Make the ghost {name} anyway?", yes="Make (y)"),
+            answered,
+        )
+
+    async def _make_ghost(self, picker: PlayerPicker, name: str) -> None:
+        """Make the ghost `name` through the outbox (now when the service answers, else queued, sent before
+        the matches that name it) and pick it in `picker`; a name the service refuses is said, the text kept.
+        Awaited in the handler, not a worker: the keys typed after the Enter wait for it (the app lets a key
+        go once the one before has settled), so they land in the next faction, not in this one's text."""
+        try:
+            player = await self.session.outbox.create_ghost(name)
+        except (RanktermError, ValueError) as exc:
+            self.say(error_sentence(exc) if isinstance(exc, RanktermError) else str(exc), "error", to="toast")
+            return
+        if not picker.is_attached:
+            return
+        if player.id not in {p.id for p in self.form.players}:
+            self.form.players.append(player)
+            for row in self.form.rows:
+                if row.picker is not picker:
+                    row.set_players(self.form.players)
+        picker.take_ghost(player)
+        self.say(f"Ghost player {player.label} made and picked.", "ok", to="toast")
 
     def _draft_key_works(self) -> bool:
         """Enter and Delete answer the offer only in the blank form's empty game field."""
