@@ -16,16 +16,20 @@ recorded in the last 30 minutes (`match_form.twin`: same game, sides and ranks; 
 is asked about once ("Match 313, recorded 40 s ago from another seat, looks the same — send anyway?"), read
 from the mirror, brought up to date first unless the seat is offline (no question for a dry run; a batch is
 asked about at ctrl+s, not as each match is queued). A match kept in the outbox that the outbox sends while
-the form is shown gets its accepted line and its effect. The form is kept on disk as it is typed, per
-group (`match_form.draft`): a form a lost session did not send is offered on the next `n` (Enter in the blank
-form's game field restores it, Delete drops it).
+the form is shown gets its accepted line and its effect. The form is kept on disk as it is typed (each
+change within `DRAFT_EVERY`), per group, and the queue with it the moment a match is queued (`match_form.draft`):
+after a lost session the next `n` puts its queued matches back in the queue and offers its form (Enter in the
+blank form's game field restores it, Delete drops it). A picked game sets the weight (`MatchForm.follow_game`);
+Enter twice on a name nobody has makes that ghost and picks it (a name like a player's asked about first).
 
 Keys (the ctrl keys work while typing; each F-key does the same for terminals that eat a ctrl key):
 ctrl+s / F5 send · ctrl+y / F3 dry run (the service checks, nothing is saved) · ctrl+f / F6 add a faction ·
 ctrl+d / F7 remove the focused faction · ctrl+l / F4 queue this match · ctrl+r / F8 rematch (same game and
-players, results cleared) · ctrl+n / F9 new match (a blank form; drops the queue) · ctrl+o / F12 the Date field
-(its text selected: what is typed replaces it) · Escape leaves the field (then the app's one-letter keys work;
-Tab comes back).
+players, results cleared) · ctrl+n / F9 new match (a blank form; queued matches are asked about first) · ctrl+o /
+F12 the Date field (its whole text selected: what is typed replaces it) · Escape leaves the field (then the app's
+one-letter keys work; Tab comes back) · `n` with no field focused: a blank form once the one shown was
+recorded, else the first field that still needs something. After a recorded match no field keeps the focus,
+so the next `n` starts the next match.
 """
 
 from __future__ import annotations
