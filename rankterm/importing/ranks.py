@@ -9,7 +9,8 @@ cannot be ranked. The rules, in order:
   game 1 and the players 2;
 - an explicit rank (> 0) on every faction: that order (a team takes its best member's rank);
 - else a score on every faction: by score, highest first unless the game says lowest wins; equal scores tie
-  (ranks 1, 1, 3); a team's score is its members' when they agree, else their sum;
+  (ranks 1, 1, 3: `rankterm.wire.ties`, the match form's rule too); a team's score is its members' when they
+  agree, else their sum;
 - else winner flags: the winners rank 1, the rest 2 (everyone a winner: a draw);
 - else it cannot be ranked ("no rank, score or winner").
 
@@ -21,6 +22,7 @@ from __future__ import annotations
 from decimal import Decimal
 
 from rankterm.importing.plays import Seat, Side, SourcePlay, points_text, read_score
+from rankterm.wire.ties import score_ranks
 
 NO_RESULT = "no rank, score or winner to order the players by"
 
@@ -42,7 +44,7 @@ def sides(play: SourcePlay) -> tuple[list[Side], str]:
     if all(r > 0 for r in ranks):
         order = ranks
     elif all(s is not None for s in scores):
-        order = _by_score([s for s in scores if s is not None], lowest_wins=play.game.lowest_wins)
+        order = score_ranks([s for s in scores if s is not None], lowest_wins=play.game.lowest_wins)
     elif any(play.seats[i].winner for g in groups for i in g):
         order = [1 if any(play.seats[i].winner for i in g) else 2 for g in groups]
     else:
@@ -83,9 +85,3 @@ def _team_score(seats: tuple[Seat, ...], group: list[int]) -> Decimal | None:
         return None
     known = [v for v in values if v is not None]
     return known[0] if len(set(known)) == 1 else sum(known, Decimal(0))
-
-
-def _by_score(scores: list[Decimal], *, lowest_wins: bool) -> list[int]:
-    """Competition ranks (1, 1, 3) by score."""
-    key = [s if lowest_wins else -s for s in scores]
-    return [1 + sum(1 for other in key if other < mine) for mine in key]

@@ -16,16 +16,20 @@ recorded in the last 30 minutes (`match_form.twin`: same game, sides and ranks; 
 is asked about once ("Match 313, recorded 40 s ago from another seat, looks the same — send anyway?"), read
 from the mirror, brought up to date first unless the seat is offline (no question for a dry run; a batch is
 asked about at ctrl+s, not as each match is queued). A match kept in the outbox that the outbox sends while
-the form is shown gets its accepted line and its effect. The form is kept on disk as it is typed, per
-group (`match_form.draft`): a form a lost session did not send is offered on the next `n` (Enter in the blank
-form's game field restores it, Delete drops it).
+the form is shown gets its accepted line and its effect. The form is kept on disk as it is typed (each
+change within `DRAFT_EVERY`), per group, and the queue with it the moment a match is queued (`match_form.draft`):
+after a lost session the next `n` puts its queued matches back in the queue and offers its form (Enter in the
+blank form's game field restores it, Delete drops it). A picked game sets the weight (`MatchForm.follow_game`);
+Enter twice on a name nobody has makes that ghost and picks it (a name like a player's asked about first).
 
 Keys (the ctrl keys work while typing; each F-key does the same for terminals that eat a ctrl key):
 ctrl+s / F5 send · ctrl+y / F3 dry run (the service checks, nothing is saved) · ctrl+f / F6 add a faction ·
 ctrl+d / F7 remove the focused faction · ctrl+l / F4 queue this match · ctrl+r / F8 rematch (same game and
-players, results cleared) · ctrl+n / F9 new match (a blank form; drops the queue) · ctrl+o / F12 the Date field
-(its text selected: what is typed replaces it) · Escape leaves the field (then the app's one-letter keys work;
-Tab comes back).
+players, results cleared) · ctrl+n / F9 new match (a blank form; queued matches are asked about first) · ctrl+o /
+F12 the Date field (its whole text selected: what is typed replaces it) · Escape leaves the field (then the app's
+one-letter keys work; Tab comes back) · `n` with no field focused: a blank form once the one shown was
+recorded, else the first field that still needs something. After a recorded match no field keeps the focus,
+so the next `n` starts the next match.
 """
 
 from __future__ import annotations
@@ -34,12 +38,13 @@ import asyncio
 import contextlib
 import json
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
+from textual.css.query import NoMatches
 from textual.dom import DOMNode
 from textual.timer import Timer
 from textual.widget import Widget
@@ -48,21 +53,24 @@ from textual.widgets import Checkbox, Header, Input, Select
 from rankterm.outbox.outcome import ALREADY_ACCEPTED, BatchOutcome, Outcome, OutcomeState, from_answer
 from rankterm.tui.base import RanktermScreen, task
 from rankterm.tui.dialogs.confirm import ConfirmDialog
+from rankterm.tui.screens.players import same_name
 from rankterm.tui.text import error_sentence
 from rankterm.tui.widgets.key_footer import KeyFooter
 from rankterm.tui.widgets.match_form.answer import BAD, NOTE, OK
-from rankterm.tui.widgets.match_form.draft import DRAFT_EVERY, DraftFile, draft_path
+from rankterm.tui.widgets.match_form.draft import DRAFT_EVERY, Draft, DraftFile, draft_path
 from rankterm.tui.widgets.match_form.faction_row import FactionRow
 from rankterm.tui.widgets.match_form.form import CUSTOM, MatchForm
 from rankterm.tui.widgets.match_form.game_picker import GamePicker
 from rankterm.tui.widgets.match_form.player_picker import PlayerPicker
-from rankterm.tui.widgets.match_form.twin import find_twin, twin_question
+from rankterm.tui.widgets.match_form.twin import ELSEWHERE, THIS_COMPUTER, THIS_SEAT, find_twin, twin_question
 from rankterm.tui.zone import shown_zone
 from rankterm.wire.errors import ErrorItem, RanktermError
-from rankterm.wire.models import Game, Match, NewMatch, Player
+from rankterm.wire.models import DATE_FORMAT, Game, Match, NewMatch, Player
 
-AFTER_ACCEPT = "ctrl+r rematch (same game and players) · ctrl+n new match"
+AFTER_ACCEPT = "n new match · ctrl+r rematch (same game and players)"
 AFTER_REJECT = "The form is kept as it was: fix it and send again (ctrl+s)."
+WEIGHT_FROM = 200
+"""The newest held matches of a game picked whose weights decide the weight the form proposes."""
 MIRROR_FRESH_FOR = 10.0
 """Seconds for which the mirror's matches are recent enough to look for the same match twice in, with no
 request (the live probe rests while the form is shown, so they are usually read again at a send)."""
@@ -100,12 +108,13 @@ class MatchEntryScreen(RanktermScreen):
     AUTO_FOCUS = "#game Input"
 
     BINDINGS = [
+        # in the order the footer keeps them when it is narrow: at 80 columns the first four fit
         Binding("ctrl+s,f5", "send", "Send", key_display="^s"),
-        Binding("ctrl+y,f3", "dry_run", "Dry run", key_display="^y"),
-        Binding("ctrl+f,f6", "add_faction", "+Faction", key_display="^f"),
-        Binding("ctrl+d,f7", "remove_faction", "-Faction", key_display="^d"),
         Binding("ctrl+l,f4", "queue", "Queue", key_display="^l"),
         Binding("ctrl+r,f8", "rematch", "Rematch", key_display="^r"),
+        Binding("ctrl+f,f6", "add_faction", "+Faction", key_display="^f"),
+        Binding("ctrl+d,f7", "remove_faction", "-Faction", key_display="^d"),
+        Binding("ctrl+y,f3", "dry_run", "Dry run", key_display="^y"),
         Binding("ctrl+n,f9", "new_match", "New", key_display="^n"),
         Binding("ctrl+o,f12", "date", "Date", key_display="^o"),
         Binding("ctrl+g,f2", "bot", "Bot faction: the game plays this one", key_display="^g", show=False),
@@ -115,6 +124,7 @@ class MatchEntryScreen(RanktermScreen):
             "Leave the field (then the screen keys d g n p r m o s b l work)",
             show=False,
         ),
+        Binding("n", "ready", "New match (a blank form once this one is recorded)", show=False),
         Binding("enter", "restore_draft", "Restore the match not sent", show=False, priority=True),
         Binding("delete", "drop_draft", "Drop the match not sent", show=False, priority=True),
     ]
@@ -135,8 +145,9 @@ class MatchEntryScreen(RanktermScreen):
         """The external id of the outbox entry loaded by `edit_entry`: sending replaces that entry."""
         self.drafts: DraftFile | None = None
         """Where the form is kept as it is typed (per group), to be offered again after a lost session."""
-        self.offered: tuple[datetime, dict[str, Any]] | None = None
-        """A draft left by an earlier session, offered while the form is blank (Enter restores, Delete drops)."""
+        self.offered: Draft | None = None
+        """A form left by an earlier session, offered while the form is blank (Enter restores, Delete drops);
+        the matches it had queued are back in the queue at once."""
         self._draft_timer: Timer | None = None
         self.in_outbox: dict[str, tuple[Pending, tuple[str, str]]] = {}
         """Matches whose line says "saved in the outbox": external id -> (the match, its line). When the
@@ -158,18 +169,39 @@ class MatchEntryScreen(RanktermScreen):
 
     def on_mount(self) -> None:
         self.form.field("external-id").value = self.rankterm.new_external_id()
+        kept = None
         if self.has_client:
             self.drafts = DraftFile(draft_path(self.client.base_url, self.client.key))
-            self.offered = self.drafts.load()
-        if self.offered is not None:
-            self.form.answer.show(
-                [
-                    (
-                        NOTE,
-                        f"A match from {_clock(self, self.offered[0])} was not sent — Enter restores it, Delete drops it.",
-                    )
-                ]
+            kept = self.drafts.load()
+        if kept is None:
+            return
+        lines = []
+        outbox = self.session.outbox.outbox
+        back = [
+            Pending(match, label or self.form.label(match), queued=True)
+            for match, label in kept.queue
+            if not (match.external_id and outbox.get(match.external_id) is not None)  # sent before the end
+        ]
+        if back:
+            self.queue = back
+            self._update_queue_line()
+            count = f"{len(back)} queued match{'es' if len(back) > 1 else ''}"
+            lines.append(
+                (
+                    NOTE,
+                    f"{count} from {_clock(self, kept.saved_at)} not sent: back in the queue (ctrl+s sends).",
+                )
             )
+        if kept.form is not None and not kept.queue_only:
+            self.offered = Draft(kept.saved_at, kept.form)
+            lines.append(
+                (
+                    NOTE,
+                    f"A match from {_clock(self, kept.saved_at)} was not sent — Enter restores it, Delete drops it.",
+                )
+            )
+        if lines:
+            self.form.answer.show(lines)
 
     # ------------------------------------------------------------------ the draft
 
@@ -180,28 +212,105 @@ class MatchEntryScreen(RanktermScreen):
     @on(PlayerPicker.Changed)
     def _form_changed(self) -> None:
         self.keep_draft_soon()
+        if self.is_mounted:
+            self.form.show_result()
 
     def keep_draft_soon(self) -> None:
         """Write the draft within `DRAFT_EVERY` seconds (one write for every change made meanwhile)."""
         if self._draft_timer is None and self.drafts is not None:
             self._draft_timer = self.set_timer(DRAFT_EVERY, self._keep_draft)
 
+    def keep_draft_now(self) -> None:
+        """Write the draft now (the queue changed: a queued match is on disk the moment it is queued)."""
+        if self._draft_timer is not None:
+            self._draft_timer.stop()
+        self._keep_draft()
+
     def _keep_draft(self) -> None:
-        """The form holds a match not sent: it is the group's draft now (an older one offered gives way);
-        it holds none (sent, queued, cleared): no draft, unless one from an earlier session is offered."""
+        """The form holds a match not sent: it is the group's draft now, with the queue (an older form
+        offered gives way); it holds none (sent, cleared): the queue alone, or the form still offered, or
+        no draft."""
         self._draft_timer = None
         if self.drafts is None:
             return
         if not all(row.is_mounted for row in self.form.rows):  # a faction being added: its fields come next
             self.keep_draft_soon()
             return
-        if self.form.has_unsent_input():
+        try:
+            unsent = self.form.has_unsent_input()
+        except NoMatches:  # a faction on its way out: its fields went first
+            self.keep_draft_soon()
+            return
+        queue = [(p.match, p.label) for p in self.queue]
+        if unsent:
             if self.offered is not None:
                 self.offered = None
                 self.form.answer.clear()
-            self.drafts.save(self.form.draft(), self.now())
-        elif self.offered is None:
+            only = bool(queue) and self.form.key() == self._queued_key
+            self.drafts.save(Draft(self.now(), self.form.draft(), queue, queue_only=only))
+        elif self.offered is not None:
+            self.drafts.save(Draft(self.offered.saved_at, self.offered.form, queue))
+        elif queue:
+            self.drafts.save(Draft(self.now(), None, queue))
+        else:
             self.drafts.drop()
+
+    @on(GamePicker.Changed)
+    def _weight_follows(self, event: GamePicker.Changed) -> None:
+        """A game picked: the weight follows it (the group's matches of it held in the mirror, newest
+        `WEIGHT_FROM` of the last year; else the game's own weight)."""
+        if event.game is None:
+            return
+        held: list[object] = []
+        if self.has_client:
+            since = (self.now() - timedelta(days=365)).strftime(DATE_FORMAT)
+            rows = self.client.mirror.select_matches(game_id=str(event.game.id), since=since)
+            held = [row.get("weight") for row in rows[:WEIGHT_FROM] if isinstance(row, dict)]
+        self.form.follow_game(event.game, held)
+
+    @on(PlayerPicker.NewGhost)
+    async def _new_ghost(self, event: PlayerPicker.NewGhost) -> None:
+        """Enter twice on a name nobody has: make that ghost and pick it; a player of that name already in
+        the group (ignoring case and accents) is said first, as the players screen says it, and y makes the
+        ghost anyway (Escape goes back to the name)."""
+        event.stop()
+        picker, name = event.picker, event.name
+        found = same_name(self.form.players, name)
+        if not found:
+            await self._make_ghost(picker, name)
+            return
+        who = ", ".join(f"{p.label} ({'ghost' if p.ghost else 'member'})" for p in found[:3])
+
+        async def answered(make: bool | None) -> None:
+            if make:
+                await self._make_ghost(picker, name)
+            elif picker.is_attached:
+                self.set_focus(picker.input)
+
+        self.app.push_screen(
+            ConfirmDialog(f"Already in the group: {who}. Make the ghost {name} anyway?", yes="Make (y)"),
+            answered,
+        )
+
+    async def _make_ghost(self, picker: PlayerPicker, name: str) -> None:
+        """Make the ghost `name` through the outbox (now when the service answers, else queued, sent before
+        the matches that name it) and pick it in `picker`; a name the service refuses is said, the text kept.
+        Awaited in the handler, not a worker: the keys typed after the Enter wait for it (the app lets a key
+        go once the one before has settled), so they land in the next faction, not in this one's text."""
+        try:
+            player = await self.session.outbox.create_ghost(name)
+        except (RanktermError, ValueError) as exc:
+            self.say(error_sentence(exc) if isinstance(exc, RanktermError) else str(exc), "error", to="toast")
+            return
+        if not picker.is_attached:
+            return
+        if player.id not in {p.id for p in self.form.players}:
+            self.form.players.append(player)
+            for row in self.form.rows:
+                if row.picker is not picker:
+                    row.set_players(self.form.players)
+        picker.take_ghost(player)
+        self.say(f"Ghost player {player.label} made and picked.", "ok", to="toast")
 
     def _draft_key_works(self) -> bool:
         """Enter and Delete answer the offer only in the blank form's empty game field."""
@@ -222,19 +331,20 @@ class MatchEntryScreen(RanktermScreen):
         """Fill the form with the match an earlier session did not send."""
         if self.offered is None:
             return
-        saved_at, draft = self.offered
+        saved_at, draft = self.offered.saved_at, self.offered.form or {}
         self.offered = None
         await self.form.restore(draft)
         self.form.answer.show(
             [(NOTE, f"The match from {_clock(self, saved_at)} is back: check it, then ctrl+s.")]
         )
+        self.form.focus_first_needed()
 
     def action_drop_draft(self) -> None:
         if self.offered is None or self.drafts is None:
             return
-        saved_at, _ = self.offered
+        saved_at = self.offered.saved_at
         self.offered = None
-        self.drafts.drop()
+        self.keep_draft_now()  # the queue, if any, stays on disk
         self.form.answer.show([(NOTE, f"The match from {_clock(self, saved_at)} was dropped.")])
 
     async def on_screen_suspend(self) -> None:
@@ -243,10 +353,10 @@ class MatchEntryScreen(RanktermScreen):
         focused the game field takes the focus now, so that keys typed right after "n" land in it."""
         if self in self.app.screen_stack:
             return
-        if self.form.was_sent() and not self.queue and not self.sending:
-            await self.action_new_match()
+        if self.form.was_sent() and not self.sending:
+            await self._blank_form()
         if self.focused is None:
-            self.set_focus(self.form.game_picker.input)
+            self.form.focus_first_needed()
 
     def on_screen_resume(self) -> None:
         self.load_lists()
@@ -327,9 +437,9 @@ class MatchEntryScreen(RanktermScreen):
             return
         self.queue.append(Pending(match, self.form.label(match), queued=True))
         self.form.mark_sent()
-        self.keep_draft_soon()
         self.form.next_match(self.rankterm.new_external_id())
         self._queued_key = self.form.key()
+        self.keep_draft_now()
         count = len(self.queue)
         self.form.answer.show(
             [(NOTE, f"Queued match {count}: {self.queue[-1].label}. Enter the next one; ctrl+s sends all.")]
@@ -356,6 +466,7 @@ class MatchEntryScreen(RanktermScreen):
         faction rows are left as they are."""
         field = self.form.field("date")
         self.set_focus(field)
+        field.select_all()  # also when it had the focus already
         field.scroll_visible()
 
     def action_send(self) -> None:
@@ -372,13 +483,44 @@ class MatchEntryScreen(RanktermScreen):
         self._focus_first_row()
 
     async def action_new_match(self) -> None:
-        """A blank form and an empty queue."""
-        self.queue.clear()
-        self._queued_key = None
+        """A blank form and an empty queue; queued matches are asked about first (as quitting does)."""
+        if not self.queue:
+            await self._blank_form()
+            return
+        count = len(self.queue)
+        many = f"{count} queued match{'es' if count > 1 else ''}"
+
+        async def answered(drop: bool | None) -> None:
+            if drop:
+                self.queue.clear()
+                self._queued_key = None
+                self._update_queue_line()
+                await self._blank_form()
+                self.keep_draft_now()
+
+        await self.app.push_screen(
+            ConfirmDialog(
+                f"Drop the {many} not sent and start a blank form?",
+                "ctrl+s sends them (with this form, once filled).",
+                yes="Drop (y)",
+            ),
+            answered,
+        )
+
+    async def action_ready(self) -> None:
+        """`n` on the form (no text field focused): a blank form once the one shown was recorded (the queue
+        stays), else the first field that still needs something."""
+        if self.form.was_sent() and not self.sending:
+            await self._blank_form()
+        self.form.focus_first_needed()
+
+    async def _blank_form(self) -> None:
+        """A blank form, the focus on Game; the queue stays as it is."""
         self.editing = None
-        self._update_queue_line()
         self.form.answer.clear()
         await self.form.clear(self.rankterm.new_external_id())
+        if self.queue:
+            self._queued_key = self.form.key()
         self.form.game_picker.focus_input()
 
     def _focus_first_row(self) -> None:
@@ -416,7 +558,7 @@ class MatchEntryScreen(RanktermScreen):
             self.form.when_lists_arrive(lambda: self._submit(dry_run=dry_run))
             return
         pending = list(self.queue)
-        if not pending or self.form.key() != self._queued_key:
+        if not pending or (self.form.key() != self._queued_key and self.form.has_unsent_input()):
             match = self.form.collect(self._taken_ids(), self.now())
             if match is None:
                 return
@@ -449,18 +591,17 @@ class MatchEntryScreen(RanktermScreen):
         """A match of `pending` looks like one the group recorded in the last 30 minutes (`twin`): ask once;
         Enter sends the batch, Escape goes back to the form as it was (nothing sent)."""
         label = item.label if item.queued or len(pending) > 1 else ""
-        question = twin_question(twin, now, self._sent_from_this_seat(twin), label)
-        was_focused = self.focused
-        self.form.answer.show([(NOTE, f"Not sent: match {twin.number} looks the same. ctrl+s asks again.")])
+        question = twin_question(twin, now, self._sent_from(twin), label)
+        self.form.answer.clear()  # nothing is said behind the question before it is answered
 
         def answered(send_anyway: bool | None) -> None:
             if send_anyway:
                 self._go(pending, dry_run=False, checked=True)
                 return
-            if was_focused is not None and was_focused.is_attached:
-                self.set_focus(was_focused)
-            else:
-                self._focus_first_row()
+            self.form.answer.show(
+                [(NOTE, f"Not sent: match {twin.number} looks the same. ctrl+s asks again.")]
+            )
+            self.form.focus_first_needed()
 
         self.app.push_screen(
             ConfirmDialog(question, yes="Send (⏎)", no="Back (esc)", enter_yes=True), answered
@@ -501,15 +642,14 @@ class MatchEntryScreen(RanktermScreen):
                 out[read.number] = read
         return list(out.values())
 
-    def _sent_from_this_seat(self, match: Match) -> bool:
-        """True when `match` went out from this seat (the outbox holds it, or this form sent it)."""
+    def _sent_from(self, match: Match) -> str:
+        """Where `match` went out from, as far as this seat can tell: this seat (this form sent it), another
+        seat of this computer (the outbox the seats of this profile share holds it), else another seat."""
         if match.external_id and match.external_id in self.recorded:
-            return True
-        return (
-            bool(match.external_id)
-            and self.has_client
-            and self.session.outbox.outbox.get(match.external_id) is not None
-        )
+            return THIS_SEAT
+        if match.external_id and self.has_client and self.session.outbox.outbox.get(match.external_id):
+            return THIS_COMPUTER
+        return ELSEWHERE
 
     def _go(self, pending: list[Pending], dry_run: bool, *, checked: bool = False) -> None:
         verb = "Checking" if dry_run else "Sending"
@@ -561,7 +701,11 @@ class MatchEntryScreen(RanktermScreen):
         # the send: never nowhere, whenever the loading cover happened to take it.
         if named is None and self._lost_focus(was_focused, left):
             named = was_focused
-        if named is not None and named.focusable:
+        if not dry_run and self.form.was_sent():
+            # recorded: the form holds nothing to type into, so the screen's keys are the person's now
+            # ("n" a blank form, ctrl+r the rematch), not letters for the field the send was made from
+            self.set_focus(None)
+        elif named is not None and named.focusable:
             self.set_focus(named)
 
     def _lost_focus(self, was_focused: Widget | None, left: int) -> bool:
@@ -586,9 +730,6 @@ class MatchEntryScreen(RanktermScreen):
 
     async def edit_entry(self, match: NewMatch) -> None:
         """Load an outbox entry into the form, to fix and send again (it replaces the entry when sent)."""
-        self.queue.clear()
-        self._queued_key = None
-        self._update_queue_line()
         await self.form.load(match)
         self.editing = match.external_id
         self.form.answer.show([(NOTE, f"Editing {match.external_id} from the outbox: fix it, then ctrl+s.")])
@@ -657,10 +798,10 @@ class MatchEntryScreen(RanktermScreen):
             }
             if form_index is not None and form_index in done:
                 self.form.mark_sent()
-                self.keep_draft_soon()
                 lines.append((NOTE, AFTER_ACCEPT))
             if not self.queue:
                 self._queued_key = None
+            self.keep_draft_now()
             if batch.accepted_count:
                 self.load_lists()  # a catalogue game may have joined the group's games
             self._update_queue_line()

@@ -1,6 +1,7 @@
 """`MatchFormFlow`: how the match form moves on as a result is said aloud (the base of `MatchForm`).
 
-The game picked (Enter), the focus is on the first faction's players. Enter on a player picks and moves on
+The game picked (Enter, also on a game picked already), the focus is on the first field that still needs
+something (`first_needed`: the game, else the first faction without players). Enter on a player picks and moves on
 to the next faction (added when needed); `+` keeps the next player in the same faction; Enter on an empty
 players field, or in the rank, points or faction-name field, moves on too; ctrl+g makes the faction the
 game's (a bot faction) and moves on; Enter on the empty last faction sends, once two factions are filled.
@@ -34,18 +35,44 @@ class MatchFormFlow(VerticalScroll, can_focus=False):
         """A new faction row at the end (mounted, ready to focus): the form's."""
         raise NotImplementedError
 
+    def first_needed(self) -> Widget | None:
+        """The first field that still needs something: the game while none is picked (nor waiting for the
+        games), else the players of the first faction that has none (or a name typed and not picked); None
+        when every faction has its players."""
+        picker = self.game_picker
+        if picker.game is None and not picker.waiting:
+            return picker.input
+        for row in self.rows:
+            if not row.is_mounted:
+                continue
+            chooser = row.picker
+            if row.is_bot:
+                continue
+            if chooser.text.strip() or chooser.unknown or not (chooser.chosen or chooser.waiting):
+                return chooser.input
+        return None
+
+    def focus_first_needed(self) -> None:
+        """Focus `first_needed()`, else the first faction's first field (the first field after the game)."""
+        target = self.first_needed()
+        rows = self.rows
+        if target is None and rows:
+            target = rows[0].first_field
+        if target is not None:
+            self._focus(target)
+
     @on(GamePicker.Changed)
     async def _game_picked(self, event: GamePicker.Changed) -> None:
-        """A game picked (or Enter on a text before the games came): on to the players of the first faction
-        (Tab goes back)."""
+        """A game picked (or Enter on a text before the games came, or on the game picked already): on to the
+        first field that still needs something (Tab goes back)."""
         if not event.by_user:
             return
         picker = self.game_picker
         if event.game is not None or picker.waiting:
             picker.remove_class("-invalid")
-            rows = self.rows
-            if rows and rows[0].is_mounted and rows[0].is_blank():
-                self._focus(rows[0].first_field)
+            target = self.first_needed()
+            if target is not None and target is not picker.input:
+                self._focus(target)
 
     async def _next_row(self, row: FactionRow) -> FactionRow:
         rows = self.rows

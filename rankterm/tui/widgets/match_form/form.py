@@ -9,8 +9,14 @@ The date: empty means "now", and "now" is the moment the match is recorded (sent
 clock the screen passes to `collect`, so a form left open for an hour is not dated when it was opened. A
 typed date (YYYY-MM-DD HH:MM[:SS] or YYYY-MM-DD) is the seat's wall time (`shown_zone`, named beside the
 field), sent as the wire's UTC; a date in the future is said in the seat's zone too.
+The weight follows the game: a game picked sets it to `weight_for` the game (what the group's matches of it
+use most, else the game's own, else normal), once per game picked; it stays changeable.
 `has_unsent_input()` tells whether the form holds a match that was not sent (or queued) yet.
 The answer panel (`MatchFormAnswer`) and the queue line sit inside the same scroll, at its top and bottom.
+
+Ranks follow the rows unless one is typed, and equal points with no rank typed are a tie
+(`rankterm.wire.ties`, the importer's rule too); the result line under the rows shows the order that will be
+sent, ties included ("Elena = Ben", then Greta, with `PLACE_SEP` between places), before anything is sent.
 
 How the focus moves on as a result is said aloud is `MatchFormFlow`'s (flow.py). Rows left blank are not
 factions (`collect` leaves them out while two filled ones remain). Picks made before the group's lists
@@ -26,6 +32,7 @@ from typing import Any
 
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
+from textual.css.query import NoMatches
 from textual.widget import Widget
 from textual.widgets import Input, Label, Select, Static
 
@@ -48,7 +55,9 @@ from rankterm.wire.models import (
     Player,
     Weight,
 )
-from rankterm.wire.new_match import FUTURE_DATE, MAX_NAME, read_match
+from rankterm.wire.new_match import FUTURE_DATE, MAX_NAME, SCHEMA, read_match
+from rankterm.wire.result_line import PLACE_SEP, TIE_SEP
+from rankterm.wire.ties import listed_ranks
 
 CUSTOM = "custom"
 NAME_CHOICES: list[tuple[str, str]] = [("Game name", NAME_GAME), ("A vs B", NAME_VERSUS), ("Custom…", CUSTOM)]
@@ -118,6 +127,14 @@ class MatchForm(MatchFormFlow, can_focus=False):
     MatchForm #factions {
         height: auto;
     }
+    MatchForm #result-line {
+        height: auto;
+        color: $text-muted;
+        display: none;
+    }
+    MatchForm #result-line.-shown {
+        display: block;
+    }
     MatchForm #queue-line {
         height: auto;
         color: $text-warning;
@@ -136,6 +153,8 @@ class MatchForm(MatchFormFlow, can_focus=False):
         self._sent_key: tuple | None = None
         self._loaded = False
         self._waiters: list[Callable[[], object]] = []
+        self.weighed_game: int | None = None
+        """The game whose weight the Weight field was last set for (by the pick, or by what was loaded)."""
 
     def compose(self) -> ComposeResult:
         yield MatchFormAnswer(id="answer")
@@ -168,6 +187,7 @@ class MatchForm(MatchFormFlow, can_focus=False):
         with Vertical(id="factions"):
             yield FactionRow(1, players=None)
             yield FactionRow(2, players=None)
+        yield Static("", id="result-line", markup=False)
         yield Static("", id="queue-line", markup=False)
 
     def on_mount(self) -> None:
@@ -241,6 +261,27 @@ class MatchForm(MatchFormFlow, can_focus=False):
             other.renumber(position)
         return rest[min(index, len(rest) - 1)]
 
+    @staticmethod
+    def weight_for(game: Game, held: Sequence[object]) -> Weight:
+        """The weight a match of `game` most likely has: the one most of `held` (the group's matches of it,
+        their weights as stored) use, else the game's own, else normal."""
+        known = {w.value: w for w in Weight}
+        counts: dict[Weight, int] = {}
+        for value in held:
+            if isinstance(value, str) and value in known:
+                counts[known[value]] = counts.get(known[value], 0) + 1
+        if counts:
+            return max(counts, key=lambda w: counts[w])
+        return known.get(game.weight.strip().lower(), Weight.NORMAL)
+
+    def follow_game(self, game: Game, held: Sequence[object]) -> None:
+        """The game was picked: the Weight field follows it (not again for the same game, which keeps a
+        weight changed by hand)."""
+        if game.id == self.weighed_game:
+            return
+        self.weighed_game = game.id
+        self.query_one("#weight", Select).value = self.weight_for(game, held)
+
     def next_match(self, external_id: str) -> None:
         """Clear what belongs to one match (ranks, points, notes); keep game, players, weight and name."""
         self.clear_problems()
@@ -254,6 +295,7 @@ class MatchForm(MatchFormFlow, can_focus=False):
         """A blank form: no game, two empty factions, default weight and name."""
         self.clear_problems()
         self.game_picker.choose(None)
+        self.weighed_game = None
         self.query_one("#weight", Select).value = Weight.NORMAL
         self.query_one("#name-choice", Select).value = NAME_GAME
         for name in ("custom-name", "notes", "date"):
@@ -273,6 +315,7 @@ class MatchForm(MatchFormFlow, can_focus=False):
         games = {g.id: g for g in self.game_picker.candidates()}
         if match.game is not None:
             self.game_picker.choose(games.get(match.game) or Game(id=match.game, name=f"game {match.game}"))
+        self.weighed_game = match.game
         self.query_one("#weight", Select).value = match.weight
         if match.name in (NAME_GAME, NAME_VERSUS, ""):
             self.query_one("#name-choice", Select).value = match.name or NAME_GAME
@@ -318,7 +361,9 @@ class MatchForm(MatchFormFlow, can_focus=False):
         await self.clear(str(draft.get("external-id") or ""))
         if isinstance(draft.get("game"), dict):
             with contextlib.suppress(ValueError):
-                self.game_picker.choose(Game.model_validate(draft["game"]))
+                game = Game.model_validate(draft["game"])
+                self.game_picker.choose(game)
+                self.weighed_game = game.id
         elif draft.get("game_text"):
             self.game_picker.set_text(str(draft["game_text"]))
         weights = {str(w): w for _, w in WEIGHT_CHOICES}
@@ -403,7 +448,7 @@ class MatchForm(MatchFormFlow, can_focus=False):
             "weight": self.query_one("#weight", Select).value,
             "name": self.name_value,
             "notes": self.field("notes").value.strip(),
-            "factions": [row.raw() for row in used],
+            "factions": self._ranked(used),
             "id": external_id or None,
             # typed in the seat's zone, sent in UTC; a date that cannot be read goes as typed, to be said
             "date": (zone.typed_to_wire(date) or date)
@@ -413,7 +458,7 @@ class MatchForm(MatchFormFlow, can_focus=False):
         match, judged = read_match(raw, now)  # `now` also judges a typed date: not ahead of it (M010)
         has_game = any(field == "game" for field, _ in problems)
         problems += [
-            (self._row_field(p.field, used), self._in_zone(p.code, p.sentence, raw["date"], zone))
+            (self._row_field(p.field, used), self._in_zone(p.code, p.sentence, raw["date"], zone, p.field))
             for p in judged
             if not (p.field == "game" and has_game)
         ]
@@ -423,14 +468,61 @@ class MatchForm(MatchFormFlow, can_focus=False):
         return match
 
     @staticmethod
-    def _in_zone(code: str, sentence: str, wire_date: str | None, zone: SeatZone) -> str:
-        """The judge's sentence as the seat reads it: a date in the future (said in UTC) in the seat's zone."""
+    def _in_zone(code: str, sentence: str, wire_date: str | None, zone: SeatZone, field: str = "") -> str:
+        """The judge's sentence as the seat reads it (the judge speaks UTC): a date that cannot be read, or
+        one in the future, in the seat's zone, where typed dates are read."""
+        if field == "date" and code == SCHEMA:
+            return (
+                f"The date cannot be read: write it as YYYY-MM-DD HH:MM ({zone.label} time), or leave it empty"
+                " for now."
+            )
         if code != FUTURE_DATE or not wire_date:
             return sentence
         return (
             f"The date {zone.show(wire_date)} ({zone.label}) is in the future: a match is recorded once it"
             " has been played."
         )
+
+    @staticmethod
+    def _rank_typed(row: FactionRow) -> bool:
+        """True when the row's rank was typed (it is not the row's place; an emptied one is for the judge)."""
+        return row.rank_input.value.strip() != str(row.position)
+
+    def _ranked(self, used: list[FactionRow]) -> list[dict[str, Any]]:
+        """The factions of `used` as typed; with no rank typed in any, ranked by row with equal points tied."""
+        raw = [row.raw() for row in used]
+        if not any(self._rank_typed(row) for row in used):
+            for faction, rank in zip(raw, listed_ranks([f["points"] for f in raw]), strict=True):
+                faction["rank"] = str(rank)
+        return raw
+
+    def result_preview(self) -> str:
+        """The order the form would send, best place first, a tie as "Elena = Ben", places joined by
+        `PLACE_SEP`;
+        empty while fewer than two factions are filled."""
+        used = [row for row in self.rows if row.is_mounted and (row.is_bot or row.picker.chosen)]
+        if len(used) < 2:
+            return ""
+        places: dict[int, list[str]] = {}
+        for row, faction in zip(used, self._ranked(used), strict=True):
+            try:
+                rank = int(str(faction["rank"]).strip())
+            except ValueError:
+                rank = row.position
+            side = "the game" if row.is_bot else "+".join(p.label for p in row.picker.chosen)
+            places.setdefault(rank, []).append(side)
+        return PLACE_SEP.join(TIE_SEP.join(sides) for _, sides in sorted(places.items()))
+
+    def show_result(self) -> None:
+        """Show `result_preview()` under the rows (hidden when empty); a row on its way in or out waits for
+        the next change."""
+        try:
+            text = self.result_preview()
+            line = self.query_one("#result-line", Static)
+        except NoMatches:
+            return
+        line.update(plain(f"Result: {text}") if text else "")
+        line.set_class(bool(text), "-shown")
 
     def _used_rows(self) -> list[FactionRow]:
         """The rows that are factions: the blank ones are left out while two filled ones remain."""

@@ -111,7 +111,11 @@ class GamePicker(TypeAhead):
         return self.pending is not None
 
     def enter(self, text: str) -> None:
-        """Enter: pick the game; before the group's games are known, keep the text and move on all the same."""
+        """Enter: pick the game; on the game picked already (its name, the list closed), move on again; before
+        the group's games are known, keep the text and move on all the same."""
+        if self.game is not None and text == self.game.name and not self.is_open:
+            self.post_message(self.Changed(self, self.game, by_user=True))
+            return
         if not self.loaded and text.strip() and self.best(text) is None:
             self.pending = text
             self.close()

@@ -12,6 +12,10 @@ Typed faster than the lists load: Enter (or `+`) on a text before the group's pl
 text as a waiting chip ("Ad…") and moves on; `set_players` turns each waiting chip into the best match, or
 marks it "?" when nobody matches (`unknown`, which the form refuses to send).
 
+A name nobody in the group has: Enter says so ("No player is called “Zoe”: Enter again makes the ghost *Zoe")
+and keeps the text; Enter again on the same text asks the screen to make that ghost (`NewGhost`), which it
+picks and moves on from, as a pick would.
+
 The right player first (`order_players`): the one whose name is exactly what was typed, then the ones whose
 name (or a word of it, or the username) starts with it, members before ghosts (a ghost's `*` would otherwise
 sort it above the member of the same name), then whoever played most recently (`recent`, from the app's one
@@ -154,6 +158,17 @@ class PlayerPicker(TypeAhead):
         def control(self) -> PlayerPicker:
             return self.picker
 
+    @dataclass
+    class NewGhost(Message):
+        """Enter a second time on a name nobody in the group has: make the ghost `name` here."""
+
+        picker: PlayerPicker
+        name: str
+
+        @property
+        def control(self) -> PlayerPicker:
+            return self.picker
+
     def __init__(
         self,
         *,
@@ -168,6 +183,8 @@ class PlayerPicker(TypeAhead):
         self.chosen: list[Player] = []
         self.recent: dict[str, Recent] = {}
         """Each player's last match among the newest ones (player id -> date and game)."""
+        self.ghost_offered: str | None = None
+        """The name Enter found nobody for, while it stays typed: Enter again on it makes that ghost."""
 
     def compose(self) -> ComposeResult:
         with Horizontal(id="chips"):
@@ -304,17 +321,30 @@ class PlayerPicker(TypeAhead):
 
     def enter(self, text: str) -> None:
         """Enter: pick and be done with the faction (on the empty field: done); nobody matches: say so, stay."""
-        if not text.strip():
+        name = text.strip()
+        if not name:
             self.post_message(self.Done(self, empty=True))
         elif self._take(text):
             self.post_message(self.Done(self, empty=False))
+        elif self.ghost_offered == name:
+            self.post_message(self.NewGhost(self, name))
         else:
+            self.ghost_offered = name
+            ghost = name if name.startswith("*") else f"*{name}"
             toast(
                 self,
-                f"No player is called “{text.strip()}”: mend the name, or make a ghost on the players screen "
-                "(p, ctrl+n).",
+                f"No player is called “{name}”: Enter again makes the ghost {ghost}, or mend the name.",
                 "warning",
             )
+
+    def take_ghost(self, player: Player) -> None:
+        """The ghost made for the typed name: picked, the text cleared, and done with the faction."""
+        self.ghost_offered = None
+        if all(p.id != player.id for p in self.players):
+            self.players.append(player)
+        self.set_text("")
+        self.add_player(player)
+        self.post_message(self.Done(self, empty=False))
 
     def _chips_changed(self) -> None:
         self.post_message(self.Changed(self))
@@ -349,6 +379,8 @@ class PlayerPicker(TypeAhead):
     def _query(self, event: TypeAhead.Query) -> None:
         if event.typeahead is self:
             event.stop()
+            if event.text.strip() != self.ghost_offered:
+                self.ghost_offered = None  # typed on: the offer was for another name
 
     @on(_PlayerInput.PickKey)
     def _pick_key(self, event: _PlayerInput.PickKey) -> None:

@@ -9,7 +9,8 @@ match. When one looks the same, the form asks once ("Match 313, recorded 40 s ag
 the same — send anyway?").
 
     twin = find_twin(match, recorded, now)    # the newest recorded match that looks the same, or None
-    twin_question(twin, now, from_this_seat)  # the question, naming where it was recorded from
+    twin_question(twin, now, where)           # the question, naming where it was recorded from (as far as
+                                              # this seat can tell: this seat, this computer, another seat)
 """
 
 from __future__ import annotations
@@ -89,11 +90,19 @@ def _ago(seconds: float) -> str:
     return f"{int(seconds // 60)} min ago"
 
 
-def twin_question(twin: Match, now: datetime, from_this_seat: bool, label: str = "") -> str:
-    """ "Match 313, recorded 40 s ago from another seat, looks the same — send anyway?"; `label` names the
-    match asked about when it is one of a batch."""
+THIS_SEAT = "this seat"
+"""The twin went out from this seat (this form sent it in this session)."""
+THIS_COMPUTER = "another seat of this computer"
+"""The twin is in the outbox this seat shares with the other seats of its profile on this computer."""
+ELSEWHERE = "another seat"
+"""Neither: the service's match says nothing of where it came from, so nothing more is claimed."""
+
+
+def twin_question(twin: Match, now: datetime, where: str, label: str = "") -> str:
+    """ "Match 313, recorded 40 s ago from another seat, looks the same — send anyway?"; `where` is
+    `THIS_SEAT`, `THIS_COMPUTER` or `ELSEWHERE`; `label` names the match asked about when it is one of a
+    batch."""
     at = recorded_at(twin)
     ago = _ago((now - at).total_seconds()) if at is not None else "lately"
-    where = "this seat" if from_this_seat else "another seat"
     about = f"{label}: " if label else ""
     return f"{about}Match {twin.number}, recorded {ago} from {where}, looks the same — send anyway?"
