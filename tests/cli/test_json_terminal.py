@@ -78,7 +78,7 @@ def test_json_on_a_terminal_escapes_what_would_turn_the_line(
     capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, argv: tuple[str, ...]
 ) -> None:
     out = run(capsys, monkeypatch, True, *argv)
-    assert not [c for c in RAW if c in out]
+    assert not [c for c in RAW if c in out], out
     assert "\\u202e" in out
     assert names_in(out, argv[-1]) == {"*" + TURNED, "*" + C1}  # the same value, read back
 
