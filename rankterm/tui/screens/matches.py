@@ -143,7 +143,7 @@ class MatchesScreen(SubsetPagedScreen):
         yield Header()
         with Horizontal(id="matches-controls"):
             yield SubsetPicker(id="matches-subset")
-            yield Pager("matches", id="matches-pager")
+            yield Pager("matches", one="match", id="matches-pager")
         yield Static("Loading the matches…", id="matches-info", markup=False)
         yield TextTable(id="matches-table", cursor_type="row", zebra_stripes=True, await_first_rows=True)
         yield KeyFooter()

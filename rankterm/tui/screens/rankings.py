@@ -221,7 +221,7 @@ class RankingsScreen(SubsetPagedScreen):
         # A rankings page carries no count of its own (WIRE.md): the subset's count holds for the latest
         # standings; after an earlier match, the count up to it is not known, so none is shown.
         count = data.total or (shown.count_matches if shown and self.match_number is None else 0)
-        counted = f" · {count} matches" if count else ""
+        counted = f" · {count} match{'' if count == 1 else 'es'}" if count else ""
         self.say(f"{name} · after match {data.match.number}{last} · {when}{counted}")
 
     # ------------------------------------------------------------------ events and keys
