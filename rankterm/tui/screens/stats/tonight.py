@@ -206,6 +206,7 @@ class TonightView(Vertical):
             since,
             around.before if around else None,
             around.after if around else None,
+            around.new if around else frozenset(),
         )
         self.evening = evening
         players = {q for row in evening.tallies for q in [row.player_id]}
