@@ -59,6 +59,7 @@ from rankterm.tui.zone import shown_zone
 from rankterm.wire.errors import RanktermError
 from rankterm.wire.localtime import UTC_ZONE, SeatZone
 from rankterm.wire.models import Game, Player, RankingRow, Subset
+from rankterm.wire.standing import shown_positions
 
 if TYPE_CHECKING:
     from rankterm.client.client import RankingClient
@@ -507,12 +508,13 @@ class GameStory(Vertical):
             )
         )
         records = game_records(self.matches, self.game_id) if self.game_id is not None else {}
+        positions = shown_positions(rows)  # equal ree, equal place
         cells = []
         for row in rows:
             record = records.get(str(row.player.id))
             cells.append(
                 [
-                    Text(str(row.position), justify="right"),
+                    Text(str(positions[row.player.id]), justify="right"),
                     Text(plain_str(row.player.label)),
                     Text(NONE if row.ree is None else f"{row.ree:.1f}", justify="right"),
                     Text(str(record.played) if record else "0", justify="right"),
