@@ -1,7 +1,8 @@
 """Profiles and settings in `config.toml`, and where rankterm keeps its files.
 
-Paths come from `rankterm.paths`. The file is read with tomllib and written with tomli-w, atomically and with
-mode 0600 since it may hold a secret. A malformed file gives one line naming the file, the line when known,
+Paths come from `rankterm.paths`. The file is read with tomllib and written atomically and with mode 0600
+since it may hold a secret; writing keeps what a person wrote around the settings (comments, order, blank
+lines: tomlkit edits the file's own document), and a file that cannot be read as TOML is written anew. A malformed file gives one line naming the file, the line when known,
 and the problem; a missing file means no profiles yet.
 
     theme = "rankterm-dark"
@@ -26,8 +27,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
-
-import tomli_w
 
 from rankterm.client.auth import write_private
 from rankterm.client.transport import address_problem
@@ -255,9 +254,42 @@ def load_config(path: Path | None = None) -> Config:
 def save_config(config: Config, path: Path | None = None) -> Path:
     """Write the config atomically, mode 0600 (it may hold secrets)."""
     path = path or config_path()
-    data = config.to_toml()
-    write_private(path, tomli_w.dumps(data))
+    write_private(path, _edited(_read_document(path), config.to_toml()))
     return path
+
+
+def _read_document(path: Path) -> Any:
+    """The file as tomlkit reads it (comments and all); an empty document when it is missing or unreadable."""
+    import tomlkit  # here: only a write needs it, and the app reads its config before the first screen
+    from tomlkit.exceptions import TOMLKitError
+
+    try:
+        return tomlkit.parse(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, TOMLKitError):
+        return tomlkit.document()
+
+
+def _edited(document: Any, data: dict[str, Any]) -> str:
+    """`document` made to hold exactly `data`: values changed in place, settings gone removed, new ones
+    added, so what surrounds the settings stays as written."""
+    import tomlkit
+
+    _merge(document, data)
+    return tomlkit.dumps(document)
+
+
+def _merge(table: Any, data: dict[str, Any]) -> None:
+    import tomlkit
+
+    for key in [k for k in table if k not in data]:
+        del table[key]
+    for key, value in data.items():
+        if isinstance(value, dict):
+            if not isinstance(table.get(key), dict):
+                table[key] = tomlkit.table(is_super_table=key == "profiles")
+            _merge(table[key], value)
+        elif table.get(key) != value:
+            table[key] = value
 
 
 def config_warnings(config: Config, path: Path | None = None) -> list[str]:

@@ -228,3 +228,42 @@ def test_no_zone_database_shows_utc_and_says_so(cfg_path, monkeypatch, no_zone_d
     assert cfg.config_warnings(conf) == [zone.note]
     monkeypatch.setenv("TZ", "Europe/Paris")  # no setting, and the machine names a zone it cannot read
     assert cfg.Config().zone().label == "UTC" and "not Europe/Paris" in cfg.Config().zone().note
+
+
+def test_saving_keeps_what_a_person_wrote_around_the_settings(cfg_path):
+    cfg_path.parent.mkdir(parents=True)
+    cfg_path.write_text(
+        "# the club's settings: ask Ada before changing\n"
+        'theme = "rankterm-dark"  # readable on the projector\n'
+        'default_profile = "home"\n'
+        "\n"
+        "# the laptop by the shelf\n"
+        "[profiles.home]\n"
+        'base_url = "http://192.168.1.20:8765/"  # fixed lease\n'
+        'key = "k1"\n'
+    )
+    conf = cfg.load_config()
+    conf.theme = "rankterm-light"
+    conf.profiles["club"] = cfg.Profile(base_url="http://127.0.0.1:9000", key="k2")
+    cfg.save_config(conf)
+    text = cfg_path.read_text()
+    for kept in ("# the club's settings: ask Ada", "# the laptop by the shelf", "# fixed lease"):
+        assert kept in text
+    assert 'theme = "rankterm-light"  # readable on the projector' in text
+    back = cfg.load_config()
+    assert back.theme == "rankterm-light" and set(back.profiles) == {"home", "club"}
+    assert back.profiles["club"].base_url == "http://127.0.0.1:9000/"
+
+    del conf.profiles["club"]
+    conf.default_profile = None
+    cfg.save_config(conf)
+    back = cfg.load_config()
+    assert back.default_profile is None and set(back.profiles) == {"home"}
+    assert "# the laptop by the shelf" in cfg_path.read_text()
+
+
+def test_saving_over_a_file_that_is_not_toml_writes_it_anew(cfg_path):
+    cfg_path.parent.mkdir(parents=True)
+    cfg_path.write_text("theme = = broken\n")
+    cfg.save_config(cfg.Config(theme="rankterm-light"))
+    assert cfg.load_config().theme == "rankterm-light"

@@ -32,11 +32,13 @@ import argparse
 import asyncio
 import csv
 import json
+import re
 import sys
 from collections.abc import Awaitable, Callable, Iterable, Sequence
 from typing import IO, TYPE_CHECKING, Any
 
 from rankterm.wire.errors import ApiError, Offline, RanktermError
+from rankterm.wire.text import _BIDI_CONTROLS as BIDI_CONTROLS
 from rankterm.wire.text import ascii_digits, display_safe
 
 if TYPE_CHECKING:
@@ -174,6 +176,16 @@ def is_terminal(stream: IO[str] | None = None) -> bool:
     return hasattr(stream, "isatty") and stream.isatty()
 
 
+_ACTED_ON_IN_JSON = re.compile(f"[\x7f-\x9f\u2028\u2029{BIDI_CONTROLS}]")
+"""What a terminal acts on that JSON leaves as it is (it escapes the ASCII controls itself)."""
+
+
+def json_escaped(text: str) -> str:
+    """JSON text with every character a terminal would act on (C1 controls, DEL, line separators, bidi
+    controls) written as its \\u escape: the same JSON value, shown in the order it is given."""
+    return _ACTED_ON_IN_JSON.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
+
+
 class Lines(tuple[str, ...]):
     """A cell of several lines that are ours (a match's places): a line each in a table on a terminal, joined
     by two spaces when piped and in CSV; each line's text made `display_safe` wherever a cell is."""
@@ -237,6 +249,8 @@ class RowWriter:
     def add_item(self, item: Any) -> None:
         """One JSON value (json, jsonl)."""
         text = json.dumps(item, ensure_ascii=False)
+        if is_terminal(self.out):
+            text = json_escaped(text)
         if self.fmt == "jsonl":
             self.out.write(text + "\n")
         else:
@@ -290,7 +304,8 @@ def emit_rows(
 
 
 def emit_json(document: Any, *, out: IO[str] | None = None) -> None:
-    """One JSON document on `out`, UTF-8 as it is (no \\u escapes for names), ending with a newline."""
+    """One JSON document on `out`, UTF-8 as it is (no \\u escapes for names; on a terminal, those of
+    `json_escaped`), ending with a newline."""
     out = out or sys.stdout
-    json.dump(document, out, ensure_ascii=False, indent=2)
-    out.write("\n")
+    text = json.dumps(document, ensure_ascii=False, indent=2)
+    out.write((json_escaped(text) if is_terminal(out) else text) + "\n")

@@ -40,6 +40,7 @@ from rankterm.cli.common import (
 from rankterm.wire.localtime import DATE_FORMAT, SeatZone, parse_wire_date
 from rankterm.wire.result_line import TIE_SEP, by_place
 from rankterm.wire.shown import signed
+from rankterm.wire.standing import shown_positions
 
 if TYPE_CHECKING:
     from rankterm.client.client import RankingClient
@@ -221,10 +222,11 @@ def _signed(value: float | int | None, digits: int = 0) -> str:
     return "" if value is None else signed(value, digits, minus="-", zero="0")
 
 
-def ranking_row(row: RankingRow) -> list[Any]:
+def ranking_row(row: RankingRow, position: int | None = None) -> list[Any]:
+    """A row for people: `position` as shown (`wire.standing`: equal ree, equal place), else the service's."""
     ree = "" if row.ree is None else f"{row.ree:.1f}"
     return [
-        row.position,
+        row.position if position is None else position,
         row.player.label,
         ree,
         _signed(row.delta_ree, 1),
@@ -283,8 +285,9 @@ async def read_rankings(client: RankingClient, args: argparse.Namespace) -> int:
         title += f", page {first.page} of {first.total_pages}"
     if args.format == "csv":
         emit_rows(args.format, RANKING_COLUMNS, [ranking_csv_row(r) for r in rows], title=title)
-    else:  # for people: no ids, short headers
-        table = [ranking_row(r)[:-1] for r in rows]
+    else:  # for people: no ids, short headers, equal ree at one position (JSON and CSV: the service's)
+        shown = shown_positions(rows)
+        table = [ranking_row(r, shown[r.player.id])[:-1] for r in rows]
         emit_rows(
             args.format,
             ["pos", "player", "ree", "Δree", "Δpos", "belt", "title", "status"],

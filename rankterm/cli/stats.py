@@ -318,7 +318,7 @@ async def tonight_command(client: RankingClient, args: argparse.Namespace) -> in
     ree = ReeAround()
     if evening.matches and args.quota_share > 0:
         ree = await ree_around(client, [m.number for m in evening.matches], quota_share=args.quota_share)
-        evening = tonight(matches, since, ree.before, ree.after)
+        evening = tonight(matches, since, ree.before, ree.after, ree.new)
     if args.format == "json":
         emit_json(tonight_document(evening, ree_loaded=ree.loaded, ree_wanted=ree.wanted))
         return EXIT_OK

@@ -36,6 +36,7 @@ from rankterm.wire.errors import RanktermError
 from rankterm.wire.models import Match, RankingRow, RankingsPage
 from rankterm.wire.shown import MINUS as MINUS
 from rankterm.wire.shown import signed
+from rankterm.wire.standing import shown_positions
 
 if TYPE_CHECKING:
     from rankterm.client.client import RankingClient
@@ -159,9 +160,12 @@ def effect_of(
     """What `match` did, from the standings before and after it (rows of any pages that hold its players).
 
     Players are in the order of the match's result (the winners first), then by change of ree (largest
-    first). A player of the match missing from `after` (the service lists no bots) is left out.
+    first). A player of the match missing from `after` (the service lists no bots) is left out. Positions
+    are those shown (`wire.standing`: equal ree, equal place), among the rows given.
     """
     who = participants(match)
+    before, after = list(before), list(after)
+    was, now = shown_positions(before), shown_positions(after)
     old = {r.player.id: r for r in before if r.player.id in who}
     effects = []
     for row in after:
@@ -176,9 +180,9 @@ def effect_of(
                 name=row.player.label or name,
                 rank=rank,
                 ree_after=_number(row.ree),
-                position_after=row.position,
+                position_after=now[pid],
                 ree_before=_number(prior.ree) if prior is not None else None,
-                position_before=prior.position if prior is not None else None,
+                position_before=was[pid] if prior is not None else None,
             )
         )
     effects.sort(key=lambda e: (e.rank, -(e.delta if e.delta is not None else 0.0), e.name.casefold()))
@@ -206,16 +210,16 @@ async def _rows_of(
     wanted: set[str],
     first: RankingsPage | None = None,
 ) -> tuple[RankingsPage, list[RankingRow]]:
-    """Page 1 of the standings after `number` (or `first`, already read), then further pages only while a
-    player of `wanted` is still missing."""
+    """Every row of page 1 of the standings after `number` (or `first`, already read), then of further pages
+    only while a player of `wanted` is still missing (the others' ree tells who shares a position)."""
     page = first if first is not None else await client.rankings_page(1, subset=subset, match=number)
-    rows = [r for r in page.data if r.player.id in wanted]
-    found = {r.player.id for r in rows}
+    rows = list(page.data)
+    found = {r.player.id for r in rows} & wanted
     at = page.page or 1
     while wanted - found and at < page.total_pages:
         at += 1
         more = await client.rankings_page(at, subset=subset, match=number)
-        rows += [r for r in more.data if r.player.id in wanted - found]
+        rows += more.data
         found |= {r.player.id for r in more.data} & wanted
     return page, rows
 

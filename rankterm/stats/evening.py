@@ -15,6 +15,7 @@ def tonight_figures(
     since: datetime,
     ree_before: Mapping[tuple[int, str], float],
     ree_after: Mapping[tuple[int, str], float],
+    new: frozenset[tuple[int, str]] = frozenset(),
 ) -> Tonight:
     """See `figures.tonight`."""
     utc = since.astimezone(UTC).replace(tzinfo=None) if since.tzinfo is not None else since
@@ -54,7 +55,7 @@ def tonight_figures(
                     continue
                 numbers.append(m.number)
                 wins[q] = wins.get(q, 0) + won
-                before = ree_before.get((m.number, q))
+                before = None if (m.number, q) in new else ree_before.get((m.number, q))
                 if won and before is not None and (upset is None or before < upset.ree_before):
                     upset = Upset(m.number, game_name, q, p.label, before)
     tallies = sorted(
@@ -63,7 +64,7 @@ def tonight_figures(
     )
     gains = []
     for q, numbers in played.items():
-        before = ree_before.get((min(numbers), q))
+        before = None if (min(numbers), q) in new else ree_before.get((min(numbers), q))
         after = ree_after.get((max(numbers), q))
         if before is not None and after is not None and after > before:
             gains.append(Gain(q, names[q], before, after))

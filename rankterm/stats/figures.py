@@ -17,7 +17,7 @@ Rules, written once here:
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from datetime import datetime
 
 from rankterm.stats.evening import tonight_figures
@@ -270,6 +270,7 @@ def tonight(
     since: datetime,
     ree_before: Mapping[tuple[int, str], float] | None = None,
     ree_after: Mapping[tuple[int, str], float] | None = None,
+    new: Collection[tuple[int, str]] = frozenset(),
 ) -> Tonight:
     """The evening: matches dated at or after `since`, in the order played. The wire's dates are UTC (the
     service's time zone): an aware `since` is converted, a naive one is taken as UTC.
@@ -278,6 +279,8 @@ def tonight(
     (`history.ree_around` reads both). Biggest gain: ree after a player's last match of the evening minus
     before their first, by match number, the order ree is computed in (only players with both known, and a
     gain above 0). Biggest upset: the W winner with the lowest ree before their winning match (the earlier
-    match on a tie).
+    match on a tie). `new` (`history.ree_around`): the (match number, player id) of a player's first ranked
+    match; measured from the ree every newcomer starts at, it is neither a gain nor an upset, so a player
+    whose evening starts there has no gain and that match no upset.
     """
-    return tonight_figures(matches, since, ree_before or {}, ree_after or {})
+    return tonight_figures(matches, since, ree_before or {}, ree_after or {}, frozenset(new))

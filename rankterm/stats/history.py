@@ -70,13 +70,16 @@ class History:
 @dataclass(frozen=True, slots=True)
 class ReeAround:
     """Ree of players just before and just after matches: `before[(number, player id)]`, `after[...]`,
-    for the matches whose standings are loaded (`loaded` of `wanted`); `stopped` as in `History`."""
+    for the matches whose standings are loaded (`loaded` of `wanted`); `stopped` as in `History`. `new`:
+    the (number, player id) of a player's first ranked match (not in the standings just before it: their
+    ree before is the one every newcomer starts at)."""
 
     before: dict[tuple[int, str], float] = field(default_factory=dict)
     after: dict[tuple[int, str], float] = field(default_factory=dict)
     loaded: int = 0
     wanted: int = 0
     stopped: str | None = None
+    new: frozenset[tuple[int, str]] = frozenset()
 
 
 def thin(numbers: list[int], max_points: int) -> list[int]:
@@ -368,6 +371,7 @@ async def ree_around(
     stopped = await _load(client, [wants[n] for n in order], None, quota_share)
     before: dict[tuple[int, str], float] = {}
     after: dict[tuple[int, str], float] = {}
+    new: set[tuple[int, str]] = set()
     loaded = 0
     for n in evening:
         prior = wants.get(n - 1) if n - 1 in held else None
@@ -386,4 +390,7 @@ async def ree_around(
                 and (prior is None or prior.settled)
             ):
                 before[(n, q)] = round(row.ree - row.delta, 2)
-    return ReeAround(before, after, loaded, len(evening), stopped if loaded < len(evening) else None)
+                if prior is not None:  # read to its end, without them: they entered with this match
+                    new.add((n, q))
+    stop = stopped if loaded < len(evening) else None
+    return ReeAround(before, after, loaded, len(evening), stop, frozenset(new))

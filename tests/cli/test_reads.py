@@ -256,3 +256,20 @@ def test_quota_exceeded_is_a_refusal(capsys: pytest.CaptureFixture[str], tmp_pat
         code, out, err = run(capsys, "games", "--profile", "league")
         assert (code, out) == (1, "")
         assert err.startswith("rankterm: games:") and "(Q002)" in err and err.count("\n") == 1
+
+
+def test_equal_ree_shares_a_position_in_the_table_and_json_keeps_the_services(
+    capsys: pytest.CaptureFixture[str], live: Live
+) -> None:
+    tia, tom = live.store.create_player(live.group, "Tia"), live.store.create_player(live.group, "Tom")
+    game = live.store.create_game(live.group, name="Hive")
+    tied = [{"players": [tia.id], "rank": 1}, {"players": [tom.id], "rank": 1}]
+    assert live.store.add_matches(live.group, [{"game": game.id, "weight": "normal", "factions": tied}])
+    code, out, _ = run(capsys, "rankings", "--format", "json")
+    sent = {r["player"]["displayName"]: r for r in json.loads(out)}
+    assert code == 0 and sent["*Tia"]["ree"] == sent["*Tom"]["ree"]
+    first, second = sorted([sent["*Tia"]["position"], sent["*Tom"]["position"]])
+    assert second == first + 1  # the wire: 1..N without ties
+    code, out, _ = run(capsys, "rankings", "--format", "table")  # piped: tab-separated, for people
+    shown = {line.split("\t")[1]: line.split("\t")[0] for line in out.splitlines()[2:]}
+    assert code == 0 and shown["*Tia"] == shown["*Tom"] == str(first) and str(second) not in shown.values()

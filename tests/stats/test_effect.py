@@ -178,3 +178,31 @@ async def test_a_match_not_in_the_subset_is_said_and_offline_is_an_error(seat):
     seat.faults.down = True
     with pytest.raises(er.RanktermError):
         await match_effect(seat, 299)
+
+
+def test_players_of_equal_ree_share_a_position_in_the_sentence():
+    match = played((1, ["*Tia", "*Tom"]), (2, ["Ben"]))
+    before = [row("Ben", 1900, 12)]
+    after = [row("Ben", 1850, 12), row("*Tia", 1793.3, 13), row("*Tom", 1793.3, 14), row("Uma", 1700, 15)]
+    effect = effect_of(match, before, after)
+    assert effect.sentence() == f"*Tia new (→13) · *Tom new (→13) · Ben {M}50"
+
+
+async def test_two_newcomers_who_tie_enter_at_one_position(seat):
+    tia, tom = await seat.create_player("Tia"), await seat.create_player("Tom")
+    catan = next(g for g in await seat.games() if g.name == "Catan")
+    answer = await seat.add_matches(
+        NewMatch(
+            game=catan.id,
+            weight="normal",
+            factions=[NewFaction(players=[tia.id], rank=1), NewFaction(players=[tom.id], rank=1)],
+        )
+    )
+    number = await number_of(seat, match_id=answer.accepted[0].id)
+    assert number is not None
+    effect = await match_effect(seat, number)
+    rows = {r.player.id: r for r in await seat.all_rankings(match=number)}
+    assert rows[tia.id].ree == rows[tom.id].ree and rows[tia.id].position != rows[tom.id].position
+    shared = min(rows[tia.id].position, rows[tom.id].position)
+    assert {p.position_after for p in effect.players} == {shared}
+    assert effect.sentence() == f"*Tia new (→{shared}) · *Tom new (→{shared})"

@@ -16,7 +16,7 @@ from rankterm.server.app import create_app
 from rankterm.server.quota import QuotaLimits
 from rankterm.server.seed import DEMO_KEY, DEMO_SECRET, demo_store
 from rankterm.server.store import Store
-from rankterm.stats import source
+from rankterm.stats import source, tonight
 from rankterm.stats.history import coarse_first, player_history, ree_around, thin
 from rankterm.stats.rules import faction_of, player_ids
 from rankterm.stats.source import group_matches, held_matches, player_matches, sync_group
@@ -270,6 +270,31 @@ async def test_ree_around_matches_is_before_and_after_each(demo):
     first = await ree_around(seat.client, [301])
     assert first.after[(301, newbie.id)] > first.before[(301, newbie.id)] > 1000
     assert first.before[(301, rival)] == around.after[(300, rival)]  # the rival played match 300
+    assert first.new == {(301, newbie.id)}  # entered the standings with it; the rival did not
+
+
+async def test_a_newcomers_first_match_is_not_tonights_biggest_gain_or_upset(demo):
+    seat = demo()
+    matches = await group_matches(seat.client)
+    newbie = await seat.client.create_player("Newbie")
+    weakest = min(
+        (r for r in await seat.client.all_rankings() if not r.player.ghost), key=lambda r: r.ree or 0.0
+    )
+    game = matches[-1].game.id
+    duel = [NewFaction(players=[newbie.id], rank=1), NewFaction(players=[weakest.player.id], rank=2)]
+    await seat.client.add_matches(NewMatch(game=game, weight="normal", factions=duel))
+    await sync_group(seat.client)
+    evening = [m for m in held_matches(seat.client) if m.number >= 300]
+    since = datetime.strptime(evening[0].date, "%Y-%m-%d %H:%M:%S")
+    around = await ree_around(seat.client, [m.number for m in evening])
+    assert around.new == {(301, newbie.id)}
+    told = tonight(evening, since, around.before, around.after, around.new)
+    assert {t.player_id for t in told.tallies} >= {newbie.id}  # their win still counts
+    for named in (told.biggest_gain, told.biggest_upset):
+        assert named is None or named.player_id != newbie.id
+    # without `new`, the newcomer's start is taken for a ree they had: they would be both
+    naive = tonight(evening, since, around.before, around.after)
+    assert naive.biggest_upset is not None and naive.biggest_upset.player_id == newbie.id
 
 
 async def test_a_point_costs_about_one_call_when_the_standings_have_several_pages(tmp_path):

@@ -159,3 +159,31 @@ def test_rankterm_board_is_a_command_that_builds_a_kiosk(monkeypatch):
     assert app.kiosk and app.home == "board" and app.client is None and app.demo
     with pytest.raises(Exception, match="No profile"):
         build_board(demo=False, profile=None)
+
+
+async def test_two_newcomers_who_tie_share_a_place_and_their_boxes_show_the_ree_they_entered_with(
+    make_app, demo_client
+):
+    tia, tom = await demo_client.create_player("Tia"), await demo_client.create_player("Tom")
+    catan = next(g for g in await demo_client.games() if g.name == "Catan")
+    await demo_client.add_matches(
+        NewMatch(
+            game=catan.id,
+            weight="normal",
+            factions=[NewFaction(players=[tia.id], rank=1), NewFaction(players=[tom.id], rank=1)],
+        )
+    )
+    app = make_app(home="board", kiosk=True)
+    async with app.run_test(size=(160, 45)) as pilot:
+        screen = await open_board(pilot)
+        rows = {r.player.id: r for r in screen.views[None].rows}
+        assert rows[tia.id].ree == rows[tom.id].ree and rows[tia.id].position != rows[tom.id].position
+        shared = min(rows[tia.id].position, rows[tom.id].position)
+        standings = text_of(screen, StandingsPanel).splitlines()
+        places = {line.split()[0] for line in standings if "*Tia" in line or "*Tom" in line}
+        assert places == {str(shared)}
+        boxes = [box for box in screen.query(EffectBox) if box.display]
+        assert len(boxes) == 2
+        for box in boxes:
+            assert box.query_one("Digits").value == str(round(rows[tia.id].ree))  # not an empty box
+            assert Content.from_markup(box.border_subtitle or "").plain == f"new, →{shared}"

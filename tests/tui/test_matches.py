@@ -2,13 +2,21 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
+import httpx
 from textual.pilot import Pilot
 from textual.widgets import DataTable
 
+from rankterm.client.client import RankingClient
+from rankterm.client.mirror import Mirror
+from rankterm.testing.faults import FaultyTransport
+from rankterm.testing.transports import LateTransport
 from rankterm.tui.dialogs.match_detail import MatchDetailScreen
 from rankterm.tui.dialogs.match_exists import MatchExistsDialog
 from rankterm.tui.screens.matches import MatchesScreen, fit_summary, one_line_summary, summary_parts
-from rankterm.wire.models import Faction, Match, Player
+from rankterm.wire.models import Faction, Match, NewFaction, NewMatch, Player
+from tests.tui.conftest import DEMO_URL, frozen_clock
 from tests.tui.pilot import keys, settle
 
 
@@ -118,3 +126,71 @@ async def test_does_external_id_exist(make_app):
         await pilot.press("escape")
         await pilot.pause()
         assert isinstance(pilot.app.screen, MatchesScreen)
+
+
+async def test_after_a_backdated_match_the_cursor_stays_on_the_same_match(make_app):
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await open_matches(pilot)
+        table = screen.query_one("#matches-table", DataTable)
+        await pilot.press("down", "down", "down")
+        await settle(pilot)
+        chosen = screen.selected_match()
+        assert chosen is not None and chosen.number == 297
+        client = app.client
+        ids = {p.label: p.id for p in await client.players()}
+        catan = next(g for g in await client.games() if g.name == "Catan")
+        await client.add_matches(  # played a day before the demo's first match: every number moves up
+            NewMatch(
+                game=catan.id,
+                weight="normal",
+                date="2025-01-01 20:00:00",
+                factions=[NewFaction(players=[ids["Ada"]], rank=1), NewFaction(players=[ids["Ben"]], rank=2)],
+            )
+        )
+        await pilot.press("f5")
+        await settle(pilot)
+        assert screen.page_data.data[0].number == 301
+        now = screen.selected_match()
+        assert now is not None and now.id == chosen.id and now.number == 298
+        assert str(table.get_row_at(table.cursor_row)[0]) == "298"
+
+
+def mirrored_client(demo_service, path: Path) -> tuple[RankingClient, FaultyTransport, LateTransport]:
+    """A client whose mirror is a file (a seat's, kept between runs), its network cuttable and slowable."""
+    faults = FaultyTransport(httpx.ASGITransport(app=demo_service.asgi))
+    late = LateTransport(faults)
+    http = httpx.AsyncClient(transport=late, base_url=DEMO_URL)
+    client = RankingClient(
+        DEMO_URL,
+        key=demo_service.key,
+        secret=demo_service.secret,
+        http=http,
+        clock=frozen_clock,
+        retries=0,
+        backoff=0,
+        mirror=Mirror(path),
+    )
+    return client, faults, late
+
+
+async def test_while_an_unreachable_service_is_waited_for_the_pages_are_those_held(
+    make_app, demo_service, tmp_path
+):
+    client, _, _ = mirrored_client(demo_service, tmp_path / "mirror.db")
+    async with make_app(client=client).run_test(size=(80, 24)) as pilot:
+        await open_matches(pilot)  # the seat reads the matches once: the mirror holds them
+    client, faults, late = mirrored_client(demo_service, tmp_path / "mirror.db")
+    faults.down = True
+    async with make_app(client=client).run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        late.delay = 0.5  # the service is out of reach, and it takes a while to tell
+        await pilot.press("m")
+        await pilot.pause(0.2)
+        screen = pilot.app.screen
+        assert isinstance(screen, MatchesScreen)
+        assert screen.table.row_count == 25
+        assert str(screen.pager.render()).startswith("page 1 of 12 · 300 matches")
+        await settle(pilot)
+        assert pilot.app.offline
+        assert str(screen.pager.render()).startswith("page 1 of 12 · 300 matches")

@@ -13,6 +13,7 @@ from textual.widgets import DataTable, Input
 from rankterm.tui.dialogs.player_matches import PlayerMatchesScreen
 from rankterm.tui.screens.rankings import RankingsScreen, parse_match_number
 from rankterm.tui.screens.stats.player_page import PlayerPageScreen
+from rankterm.tui.text import NONE
 from rankterm.tui.widgets.subset_picker import order_subsets
 from rankterm.wire.errors import ServiceError
 from rankterm.wire.models import NewFaction, NewMatch, Subset, Weight
@@ -178,3 +179,29 @@ async def test_an_error_is_one_sentence_on_the_info_line(make_app):
         assert text == "rankings: the service failed (HTTP 500)."
         assert screen.query_one("#rank-info").has_class("-error")
         assert not screen.query_one("#rank-table").loading  # no spinner left behind
+
+
+async def test_two_newcomers_who_tie_share_a_position_and_are_new(make_app):
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        client = app.client
+        tia, tom = await client.create_player("Tia"), await client.create_player("Tom")
+        catan = next(g for g in await client.games() if g.name == "Catan")
+        await client.add_matches(
+            NewMatch(
+                game=catan.id,
+                weight=Weight.NORMAL,
+                factions=[NewFaction(players=[tia.id], rank=1), NewFaction(players=[tom.id], rank=1)],
+            )
+        )
+        screen = await open_rankings(pilot)
+        table = screen.query_one("#rank-table", DataTable)
+        rows = {
+            str(table.get_row_at(i)[2]): [str(c) for c in table.get_row_at(i)] for i in range(table.row_count)
+        }
+        sent = {r.player.id: r for r in screen.page_data.data}
+        assert sent[tia.id].ree == sent[tom.id].ree and sent[tia.id].position != sent[tom.id].position
+        shared = str(min(sent[tia.id].position, sent[tom.id].position))
+        assert rows["*Tia"][:2] == rows["*Tom"][:2] == [shared, "new"]
+        assert rows["*Tia"][4] == rows["*Tom"][4] == NONE  # not the change from a newcomer's starting ree
+        assert rows["Ada"][1] != "new"  # did not play: her row is as the service says

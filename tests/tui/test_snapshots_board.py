@@ -61,3 +61,26 @@ def test_snapshot_board_at_rest(size, make_app, snap_compare):
 def test_snapshot_board_games_turn(size, make_app, demo_service, snap_compare):
     app = make_app(home="board", kiosk=True)
     assert snap_compare(app, terminal_size=size, run_before=games_turn(demo_service.client()))
+
+
+async def newcomers_tie(pilot: Pilot) -> None:
+    """Two newcomers tie their first match: one place for both, and their boxes show the ree they entered
+    with (from `TALL` rows)."""
+    client = pilot.app.client
+    tia, tom = await client.create_player("Tia"), await client.create_player("Tom")
+    catan = next(g for g in await client.games() if g.name == "Catan")
+    await client.add_matches(
+        NewMatch(
+            game=catan.id,
+            weight="normal",
+            external_id="seat-2-0002",
+            factions=[NewFaction(players=[tia.id], rank=1), NewFaction(players=[tom.id], rank=1)],
+        )
+    )
+    pilot.app.group_changed()
+    await settle(pilot)
+
+
+@pytest.mark.parametrize("size", [pytest.param((80, 24), id="80x24"), pytest.param((160, 45), id="160x45")])
+def test_snapshot_board_newcomers_tie(size, make_app, snap_compare):
+    assert snap_compare(make_app(home="board", kiosk=True), terminal_size=size, run_before=newcomers_tie)

@@ -15,12 +15,14 @@ history this machine holds ("18,000 of 100,000 matches held · the rest within 3
 
 Keys: [ / ] (or pageup / pagedown) previous / next page · Enter details · x or ctrl+e "does external id X
 exist?" · F5 reload · s the subset picker · Escape back to the table. Closing a match's detail leaves the
-cursor on that match (a page revalidated under it keeps the cursor on its row). Everything loads in a worker; errors are one sentence on the line above the table.
+cursor on that match (a page revalidated under it keeps the cursor on its row: the match, by id, even when a
+match placed before it moved its number up). Everything loads in a worker; errors are one sentence on the line above the table.
 """
 
 from __future__ import annotations
 
 import contextlib
+import math
 from collections.abc import Sequence
 
 from rich.text import Text
@@ -84,6 +86,11 @@ def fit_summary(parts: Sequence[str | Sequence[str]], room: int) -> str:
     return first.plain
 
 
+def row_key(match: Match) -> str:
+    """A match's row: its id, which a match placed before it does not change (its number moves up)."""
+    return f"id:{match.id}" if match.id else f"no:{match.number}"
+
+
 class MatchesScreen(SubsetPagedScreen):
     """Recorded matches, by subset, paged."""
 
@@ -136,7 +143,7 @@ class MatchesScreen(SubsetPagedScreen):
         yield Header()
         with Horizontal(id="matches-controls"):
             yield SubsetPicker(id="matches-subset")
-            yield Pager("matches", id="matches-pager")
+            yield Pager("matches", one="match", id="matches-pager")
         yield Static("Loading the matches…", id="matches-info", markup=False)
         yield TextTable(id="matches-table", cursor_type="row", zebra_stripes=True, await_first_rows=True)
         yield KeyFooter()
@@ -163,14 +170,22 @@ class MatchesScreen(SubsetPagedScreen):
         finally:
             self._syncing = False
 
+    def show_held(self) -> None:
+        self._show_held(1)
+
     def _show_held(self, page: int) -> None:
-        """Before the first answer: the page as the mirror holds it (no request), if it holds any."""
+        """Before the first answer: the page as the mirror holds it (no request), if it holds any, and the pages
+        the held subset counts (a slow or unreachable service answers late: "page 1 of 1" meanwhile would not
+        be true)."""
         subset = self.picker.subset
         if self.page_data is not None or subset is None:
             return
         held = self.client.cached_matches(subset=subset.id, offset=(page - 1) * PAGE_ROWS, limit=PAGE_ROWS)
         if held:
-            self._fill(MatchesPage(page=page, total_pages=page, rows_for_page=PAGE_ROWS, data=held))
+            total = max(subset.count_matches, (page - 1) * PAGE_ROWS + len(held))
+            pages = max(page, math.ceil(total / PAGE_ROWS))
+            self.pager.show(page, pages, total)
+            self._fill(MatchesPage(page=page, total_pages=pages, rows_for_page=PAGE_ROWS, data=held))
 
     async def _load(self, page: int) -> None:
         table = self.table
@@ -212,7 +227,7 @@ class MatchesScreen(SubsetPagedScreen):
             [*row, Text(fit_summary(summary_parts(match), room))]
             for row, match in zip(rows, data.data, strict=True)
         ]
-        fill_table(table, specs, cells, [str(m.number) for m in data.data])
+        fill_table(table, specs, cells, [row_key(m) for m in data.data])
         self._say_summary(data)
 
     def _say_summary(self, data: MatchesPage) -> None:
@@ -250,6 +265,6 @@ class MatchesScreen(SubsetPagedScreen):
         data = self.page_data
         if data is None:
             return
-        match = next((m for m in data.data if str(m.number) == event.row_key.value), None)
+        match = next((m for m in data.data if row_key(m) == event.row_key.value), None)
         if match is not None:
             self.app.push_screen(MatchDetailScreen(match))

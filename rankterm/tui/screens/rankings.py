@@ -2,7 +2,9 @@
 
 A subset picker (main first, then one per game), a match-number field ("last", or the number of a match: the
 standings right after it), and the pager ("page n of N"). The table: position, its change (▲ up in the
-success colour, ▼ down in the error colour, a dash for none), player, ree, its change, belt, title, status.
+success colour, ▼ down in the error colour, a dash for none, "new" for a player the match brought into the
+standings), player, ree, its change, belt, title, status. Players of equal ree share a position
+(`wire.standing`).
 Enter on a player's row opens their recent matches in the chosen subset.
 
 Shown again (or after F5, or a match sent from this seat), the subsets and the page are asked again and the
@@ -22,6 +24,7 @@ from textual.binding import Binding
 from textual.containers import Horizontal
 from textual.widgets import DataTable, Header, Input, Label, Static
 
+from rankterm.stats.effect import match_effect, participants
 from rankterm.tui.screens.subset_paged import SubsetPagedScreen
 from rankterm.tui.text import NONE, label_text
 from rankterm.tui.widgets.form_input import FormInput
@@ -33,6 +36,7 @@ from rankterm.tui.zone import shown_zone
 from rankterm.wire.errors import RanktermError
 from rankterm.wire.models import RankingRow, RankingsPage, Subset
 from rankterm.wire.shown import ree, signed
+from rankterm.wire.standing import shown_positions
 from rankterm.wire.text import ascii_digits
 
 COLUMNS = ("Pos", "Δ", "Player", "Ree", "ΔRee", "Belt", "Title", "Status")
@@ -52,8 +56,14 @@ def format_ree(value: float | int | None) -> str:
     return NONE if value is None else ree(value, 1)
 
 
-def delta_cells(row: RankingRow, up: str = "green", down: str = "red") -> tuple[Text, Text]:
-    """The Δposition and Δree cells: ▲2 / ▼1 / a dash, and +12.3 / -4.0 / a dash, in the colours given."""
+def delta_cells(
+    row: RankingRow, up: str = "green", down: str = "red", *, new: bool = False
+) -> tuple[Text, Text]:
+    """The Δposition and Δree cells: ▲2 / ▼1 / a dash, and +12.3 / -4.0 / a dash, in the colours given; for
+    a player `new` to the standings with this match, "new" and a dash (the service's Δree is measured from
+    the ree every newcomer starts at, not a change)."""
+    if new:
+        return Text("new", style=up), Text(NONE, style="dim")
     moved = row.delta_position or 0
     if moved > 0:
         position = Text(f"▲{moved}", style=up)
@@ -119,6 +129,8 @@ class RankingsScreen(SubsetPagedScreen):
         self.page_data: RankingsPage | None = None
         self.match_number: int | None = None
         self._shown_page: object = None
+        self.newcomers: frozenset[str] = frozenset()
+        """Players of the page who entered the standings with the match they are after."""
 
     def compose(self) -> ComposeResult:
         yield Header()
@@ -156,19 +168,37 @@ class RankingsScreen(SubsetPagedScreen):
         if shown == self._shown_page:
             return  # nothing changed: no redraw
         self._shown_page = shown
+        self.newcomers = await self._newcomers(data, self.picker.subset_id)
         self.page_data = data
         self.pager.show(data.page, data.total_pages)
         self._fill(data, subset)
 
+    async def _newcomers(self, data: RankingsPage, subset_id: str | None) -> frozenset[str]:
+        """The players of the page who played the match for the first time in this subset: only what the
+        standings before it can tell (the match's effect; asked only when a player of the match on the page
+        kept their position, as a newcomer's row says), none when they cannot be read."""
+        match = data.match
+        if match is None:
+            return frozenset()
+        played = set(participants(match))
+        if not any(r.player.id in played and not r.delta_position for r in data.data):
+            return frozenset()
+        try:
+            effect = await match_effect(self.client, match.number, subset_id, after=data)
+        except RanktermError:
+            return frozenset()
+        return frozenset(p.player_id for p in effect.players if p.new)
+
     def _fill(self, data: RankingsPage, subset: Subset | None) -> None:
         colours = self.app.get_css_variables()
         up, down = colours.get("text-success", "green"), colours.get("text-error", "red")
+        positions = shown_positions(data.data)
         cells = []
         for row in data.data:
-            moved, change = delta_cells(row, up, down)
+            moved, change = delta_cells(row, up, down, new=row.player.id in self.newcomers)
             cells.append(
                 [
-                    Text(str(row.position)),
+                    Text(str(positions[row.player.id])),
                     moved,
                     Text(row.player.label),
                     Text(format_ree(row.ree)),
@@ -191,7 +221,7 @@ class RankingsScreen(SubsetPagedScreen):
         # A rankings page carries no count of its own (WIRE.md): the subset's count holds for the latest
         # standings; after an earlier match, the count up to it is not known, so none is shown.
         count = data.total or (shown.count_matches if shown and self.match_number is None else 0)
-        counted = f" · {count} matches" if count else ""
+        counted = f" · {count} match{'' if count == 1 else 'es'}" if count else ""
         self.say(f"{name} · after match {data.match.number}{last} · {when}{counted}")
 
     # ------------------------------------------------------------------ events and keys

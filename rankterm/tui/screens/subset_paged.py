@@ -54,6 +54,11 @@ class SubsetPagedScreen(RanktermScreen):
             if held:
                 self.picker.set_subsets(held)
                 self._shown_subset = self.picker.value
+                self.show_held()
+
+    def show_held(self) -> None:
+        """Show at once what the mirror holds of the first page, if the subclass can (no request); default:
+        nothing (the page comes with its read)."""
 
     def on_screen_resume(self) -> None:
         self.reload()

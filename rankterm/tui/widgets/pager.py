@@ -47,17 +47,20 @@ class Pager(Widget):
         noun: str = "rows",
         hint: str = "[ ] pages",
         *,
+        one: str | None = None,
         id: str | None = None,
         classes: str | None = None,
     ) -> None:
         super().__init__(id=id, classes=classes)
         self.noun = noun
+        self.one = one or noun
+        """The noun for a count of 1 ("match" beside "matches")."""
         self.hint = hint
 
     def render(self) -> Content:
         text = f"page {self.page} of {max(1, self.total_pages)}"
         if self.total is not None:
-            text += f" · {self.total} {self.noun}"
+            text += f" · {self.total} {self.one if self.total == 1 else self.noun}"
         if self.hint:
             text += f" · {self.hint}"
         return Content(text)

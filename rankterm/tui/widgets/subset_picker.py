@@ -7,13 +7,20 @@ or a count changed). Its value is the chosen subset's id; `subset` gives the `Su
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Iterable
 
+from rich.cells import cell_len
 from rich.text import Text
+from textual.css.query import NoMatches
 from textual.widgets import Select
+from textual.widgets._select import SelectOverlay
 
 from rankterm.tui.text import plain_str
 from rankterm.wire.models import Subset
+
+OPTION_PADDING = 2
+"""Cells an option of the list takes beside its label (a space each side)."""
 
 
 def order_subsets(subsets: Iterable[Subset]) -> list[Subset]:
@@ -44,9 +51,10 @@ def subset_title(subset: Subset) -> str:
 
 
 def subset_label(subset: Subset) -> str:
-    """How a subset reads in the picker: "Main · 312 matches", "Catan · 41 matches"."""
+    """How a subset reads in the picker: "Main · 312 matches", "Catan · 41 matches", "Hive · 1 match"."""
     text = subset_title(subset)
-    return f"{text} · {subset.count_matches} matches" if subset.count_matches else text
+    count = subset.count_matches
+    return f"{text} · {count} match{'' if count == 1 else 'es'}" if count else text
 
 
 class SubsetPicker(Select[str]):
@@ -55,6 +63,10 @@ class SubsetPicker(Select[str]):
     DEFAULT_CSS = """
     SubsetPicker {
         width: 30;
+    }
+    SubsetPicker > SelectOverlay {
+        min-width: 100%;
+        max-width: 60;
     }
     """
 
@@ -75,6 +87,9 @@ class SubsetPicker(Select[str]):
             return False
         self._labels = labels
         self.set_options([(Text(label), sid) for sid, label in labels])
+        with contextlib.suppress(NoMatches):  # the list as wide as its longest label: nothing shows through
+            widest = max((cell_len(label) for _sid, label in labels), default=0)
+            self.query_one(SelectOverlay).styles.width = widest + OPTION_PADDING
         if keep is not None and keep in self._subsets:
             self.value = keep
         elif ordered:

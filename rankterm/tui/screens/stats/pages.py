@@ -34,6 +34,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
+from rich.cells import cell_len
 from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
@@ -58,6 +59,7 @@ from rankterm.tui.zone import shown_zone
 from rankterm.wire.errors import RanktermError
 from rankterm.wire.localtime import UTC_ZONE, SeatZone
 from rankterm.wire.models import Game, Player, RankingRow, Subset
+from rankterm.wire.standing import shown_positions
 
 if TYPE_CHECKING:
     from rankterm.client.client import RankingClient
@@ -125,6 +127,7 @@ class PlayerStory(Vertical):
         self.history: History | None = None
         self._history_for: tuple[str, tuple[int, ...]] | None = None
         self._history_of: str | None = None
+        self._notes: tuple[str, ...] = ()
 
     def compose(self) -> ComposeResult:
         yield Static("", id="ps-head")
@@ -145,6 +148,8 @@ class PlayerStory(Vertical):
 
     def on_resize(self) -> None:
         self._fit()
+        if self._notes:
+            self._chart_titles(*self._notes)
 
     def _fit(self) -> None:
         self.set_class(self.app.size.height >= TALL, "-tall")
@@ -241,27 +246,34 @@ class PlayerStory(Vertical):
         ree.show_series(xs, [p.ree for p in points], labels)
         pos.show_series(xs, [p.position for p in points], labels)
         if more:
-            note = f"{history.loaded} points · reading more…"
+            notes: tuple[str, ...] = (f"{history.loaded} points · reading more…",)
         elif history.complete:
-            note = f"{history.loaded} points" if history.loaded != 1 else "1 point"
+            notes = (f"{history.loaded} points" if history.loaded != 1 else "1 point",)
         else:
-            why = {"quota": " · the rest when the quota allows", "offline": " · offline"}.get(
-                history.stopped or "", " · loading…"
-            )
-            note = f"{history.loaded} of {history.wanted} points{why}"
-        self._chart_titles(note)
+            counted = f"{history.loaded} of {history.wanted} points"
+            why = {
+                "quota": (" · the rest when the quota allows", " (quota)"),
+                "offline": (" · offline", " (offline)"),
+            }.get(history.stopped or "", (" · loading…", " (loading)"))
+            notes = (counted + why[0], counted + why[1], counted)
+        self._chart_titles(*notes)
 
-    def _chart_titles(self, note: str) -> None:
+    def _chart_titles(self, *notes: str) -> None:
+        """The charts' title lines: the latest figure, then the first of `notes` (longest first) that fits
+        the line whole, with the key that shows the other chart when that fits too."""
+        self._notes = notes
         last = self.history.points[-1] if self.history and self.history.points else None
-        now_ree = f" · {last.ree:.0f} now" if last else ""
-        now_pos = f" · #{last.position} now" if last else ""
         tall = self.has_class("-tall")
-        self.query_one("#ps-ree-title", Static).update(
-            styled(("Ree", "bold"), now_ree, (f" · {note}" + ("" if tall else " · v: position"), "dim"))
-        )
-        self.query_one("#ps-pos-title", Static).update(
-            styled(("Position", "bold"), now_pos, (f" · {note}" + ("" if tall else " · v: ree"), "dim"))
-        )
+        for selector, head, now, other in (
+            ("#ps-ree-title", "Ree", f" · {last.ree:.0f} now" if last else "", "position"),
+            ("#ps-pos-title", "Position", f" · #{last.position} now" if last else "", "ree"),
+        ):
+            title = self.query_one(selector, Static)
+            room = (title.size.width or self.query_one("#ps-charts").size.width or self.app.size.width) - 1
+            hint = "" if tall else f" · v: {other}"
+            tails = [f" · {note}{h}" for note in notes for h in dict.fromkeys((hint, ""))]
+            tail = next((t for t in tails if cell_len(head + now + t) <= room), tails[-1])
+            title.update(styled((head, "bold"), now, (tail, "dim")))
 
     @property
     def history_incomplete(self) -> bool:
@@ -496,12 +508,13 @@ class GameStory(Vertical):
             )
         )
         records = game_records(self.matches, self.game_id) if self.game_id is not None else {}
+        positions = shown_positions(rows)  # equal ree, equal place
         cells = []
         for row in rows:
             record = records.get(str(row.player.id))
             cells.append(
                 [
-                    Text(str(row.position), justify="right"),
+                    Text(str(positions[row.player.id]), justify="right"),
                     Text(plain_str(row.player.label)),
                     Text(NONE if row.ree is None else f"{row.ree:.1f}", justify="right"),
                     Text(str(record.played) if record else "0", justify="right"),

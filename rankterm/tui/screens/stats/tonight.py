@@ -13,9 +13,11 @@ zone, named on the summary line ("Since Wed 27 May 20:26 Auckland").
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Sequence
 from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING
 
+from rich.cells import cell_len
 from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
@@ -28,7 +30,7 @@ from rankterm.stats.source import Roster, matches_since
 from rankterm.tui.base import task
 from rankterm.tui.screens.stats.words import parse_date, plural
 from rankterm.tui.text import NONE, error_sentence, plain, plain_str, styled
-from rankterm.tui.widgets.text_table import TextTable, fill_table
+from rankterm.tui.widgets.text_table import NAME_CELLS, TextTable, fill_table, fit_cell, room_for
 from rankterm.tui.zone import shown_zone
 from rankterm.wire.errors import RanktermError
 from rankterm.wire.models import Match
@@ -49,6 +51,13 @@ DEFAULT_SINCE = "12h"
 NIGHT_HOURS = 12
 WIDE = 110
 """From this many columns up, each match's whole finishing order is shown."""
+MIN_WON = 12
+"""The winners' column never gets less than this, whatever the others take."""
+GAME_CELLS = 14
+"""The most cells a game's name takes below `WIDE` when the winners need the room (cut with "…")."""
+MIN_NAME = 6
+"""The least cells of a name in the wins table."""
+TALLY_COLUMNS = [("player", "Player"), ("won", "Won"), ("played", "of")]
 
 
 def since_for(choice: str, now: datetime, newest: str | None) -> datetime:
@@ -66,6 +75,24 @@ def since_for(choice: str, now: datetime, newest: str | None) -> datetime:
 def when_text(since: datetime) -> str:
     """ "Wed 27 May 20:26" (`since` in the zone it is to be read in)."""
     return f"{since:%a} {since.day} {since:%b %H:%M}"
+
+
+def won_text(names: Sequence[str], draw: bool, room: int) -> str:
+    """Who won, in `room` cells: "Ada", "Tia, Tom (draw)"; whole names as many as fit, "+N" for the others,
+    and " (draw)" always said: "Tia Montgomery-Smith +1 (draw)", or the first name cut ("Tia Montgo… +1
+    (draw)") when even it does not fit."""
+    tail = " (draw)" if draw else ""
+    whole = ", ".join(names) + tail
+    if cell_len(whole) <= room or not names:
+        return whole
+    for shown in range(len(names) - 1, 0, -1):
+        text = f"{', '.join(names[:shown])} +{len(names) - shown}{tail}"
+        if cell_len(text) <= room:
+            return text
+    more = f" +{len(names) - 1}" if len(names) > 1 else ""
+    first = Text(names[0])
+    first.truncate(max(1, room - cell_len(more + tail)), overflow="ellipsis")
+    return first.plain + more + tail
 
 
 def finishing_order(match: Match) -> str:
@@ -117,7 +144,7 @@ class TonightView(Vertical):
     TonightView #tn-highlights { height: auto; margin-bottom: 1; }
     TonightView #tn-tables { height: 1fr; }
     TonightView #tn-matches-box { width: 2fr; margin-right: 2; }
-    TonightView #tn-tally-box { width: 1fr; }
+    TonightView #tn-tally-box { width: 1fr; min-width: 24; max-width: 40; }
     TonightView .tn-title { height: 1; color: $text-muted; }
     TonightView DataTable { height: 1fr; }
     """
@@ -206,6 +233,7 @@ class TonightView(Vertical):
             since,
             around.before if around else None,
             around.after if around else None,
+            around.new if around else frozenset(),
         )
         self.evening = evening
         players = {q for row in evening.tallies for q in [row.player_id]}
@@ -249,9 +277,15 @@ class TonightView(Vertical):
         self.around = around
         self._show()
 
+    def on_resize(self) -> None:
+        """Another width: the winners are fitted again to the room they have."""
+        if self.evening is not None:
+            self._fill(self.evening)
+
     def _fill(self, evening: Tonight) -> None:
         wide = self.app.size.width >= WIDE
         zone = shown_zone(self)
+        table = self.query_one("#tn-matches", DataTable)
         columns = [("no", "No."), ("time", "Time"), ("game", "Game"), ("won", "Won")]
         if wide:
             columns.append(("order", "Order"))
@@ -259,12 +293,11 @@ class TonightView(Vertical):
         rows: list[list[Text]] = []
         keys: list[str] = []
         for row in reversed(evening.matches):
-            won = "the bot" if row.bot_won else ", ".join(row.winner_names) + (" (draw)" if row.draw else "")
             cells = [
                 Text(str(row.number), justify="right"),
                 Text(plain_str(zone.show(row.date, "%H:%M"))),
-                Text(plain_str(row.game_name)),
-                Text(plain_str(won or NONE)),
+                fit_cell(Text(plain_str(row.game_name)), NAME_CELLS),
+                Text(""),
             ]
             if wide and row.number in by_number:
                 cells.append(Text(plain_str(finishing_order(by_number[row.number]))))
@@ -272,7 +305,21 @@ class TonightView(Vertical):
                 cells.append(Text(""))
             rows.append(cells)
             keys.append(str(row.number))
-        fill_table(self.query_one("#tn-matches", DataTable), columns, rows, keys)
+        won = [
+            (
+                ["the bot"] if row.bot_won else [plain_str(n) for n in row.winner_names],
+                row.draw and not row.bot_won,
+            )
+            for row in reversed(evening.matches)
+        ]
+        room = 200 if wide else room_for(table, columns, rows, "won", {})
+        if not wide and any(cell_len(won_text(names, draw, 200)) > room for names, draw in won):
+            for cells in rows:  # the winners come first: the games' names give up some room
+                cells[2] = fit_cell(cells[2], GAME_CELLS)
+            room = room_for(table, columns, rows, "won", {})
+        for cells, (names, draw) in zip(rows, won, strict=True):
+            cells[3] = Text(won_text(names, draw, max(MIN_WON, room)) or NONE)
+        fill_table(table, columns, rows, keys)
         tallies = [
             [
                 Text(plain_str(t.name)),
@@ -281,9 +328,11 @@ class TonightView(Vertical):
             ]
             for t in evening.tallies
         ]
-        fill_table(
-            self.query_one("#tn-tally", DataTable),
-            [("player", "Player"), ("won", "Won"), ("played", "of")],
+        tally_table = self.query_one("#tn-tally", DataTable)
+        fill_table(  # a long name is cut, never the counts
+            tally_table,
+            TALLY_COLUMNS,
             tallies,
             [t.player_id for t in evening.tallies],
+            caps={"player": max(MIN_NAME, room_for(tally_table, TALLY_COLUMNS, tallies, "player", {}))},
         )

@@ -89,7 +89,7 @@ class StandingsPanel(BoardPanel):
     """
 
     def lines(self, view: BoardView, width: int, height: int) -> list[Content]:
-        rows = [r for r in view.rows if r.position >= self.start]
+        rows = [r for r in view.rows if r.position >= self.start]  # the service's order: the podium's rest
         if not view.rows:
             return [styled(("No standings yet: they come with the first match.", DIM))]
         extra = 24 if self.wide and width >= 50 else 0
@@ -105,7 +105,7 @@ class StandingsPanel(BoardPanel):
             change, change_style = _change(effect)
             name_style = "bold" if effect is not None else ""
             line = styled(
-                f"{row.position:>3} ",
+                f"{view.position_of(row):>3} ",
                 (fit(moved, 3), moved_style),
                 (fit(row.player.label, name_width), name_style),
                 f"{whole(row.ree):>6} ",
@@ -120,7 +120,7 @@ class StandingsPanel(BoardPanel):
                 )
             out.append(line)
         if len(shown) < len(rows):
-            beyond = f" (to #{rows[-1].position}, and beyond)" if view.more_pages else ""
+            beyond = f" (to #{view.position_of(rows[-1])}, and beyond)" if view.more_pages else ""
             out.append(styled((f"  + {len(rows) - len(shown)} more{beyond}", DIM)))
         return out
 

@@ -47,7 +47,8 @@ class PodiumBox(Vertical):
         yield Digits("")
 
     def show(self, row: RankingRow, view: BoardView) -> None:
-        self.border_title = plain(f"{row.position}  {row.player.label}")
+        position = view.position_of(row)
+        self.border_title = plain(f"{position}  {row.player.label}")
         self.query_one(Digits).update(plain_str(whole(row.ree)))
         effect = view.effect_of(row.player.id)
         change = ""
@@ -57,7 +58,7 @@ class PodiumBox(Vertical):
             change = " ".join(p for p in parts if p)
         self.border_subtitle = plain(change) if change else None
         whole_change = round(effect.delta) if effect is not None and effect.delta is not None else 0
-        self.set_class(row.position == 1 and effect is None, "-first")
+        self.set_class(position == 1 and effect is None, "-first")
         self.set_class(effect is not None, "-played")
         self.set_class(effect is not None and (effect.new or whole_change > 0), "-up")
         self.set_class(whole_change < 0, "-down")
@@ -97,7 +98,7 @@ class Podium(Horizontal):
 
 class EffectBox(Vertical):
     """One player of the last match in big type: name and result on the border, the change of ree in
-    `Digits`, the change of position under it."""
+    `Digits` (a newcomer: the ree they entered with), the change of position under it."""
 
     DEFAULT_CSS = """
     EffectBox {
@@ -119,8 +120,9 @@ class EffectBox(Vertical):
 
     def show(self, effect: PlayerEffect) -> None:
         self.border_title = plain(f"{effect.rank}. {effect.name}")
-        if effect.new:
-            big, place = "", f"new, {ARROW}{effect.position_after}"
+        if effect.new:  # no change to show: the ree they entered with
+            big = whole(effect.ree_after) if effect.ree_after is not None else ""
+            place = f"new, {ARROW}{effect.position_after}"
         else:
             # Digits draws "-" as its own minus glyph (U+2212 and the ± of "±0" are not in its set)
             big = signed(effect.delta, minus="-", zero="0") if effect.delta is not None else ""

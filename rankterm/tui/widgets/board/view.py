@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import UTC
+from functools import cached_property
 
 from rich.cells import cell_len, set_cell_size
 
@@ -16,6 +17,7 @@ from rankterm.stats.effect import MatchEffect, PlayerEffect
 from rankterm.wire.localtime import UTC_ZONE, SeatZone, parse_wire_date
 from rankterm.wire.models import Faction, Match, RankingRow
 from rankterm.wire.result_line import TIE_SEP, places
+from rankterm.wire.standing import shown_positions
 
 WIDE = 110
 """From this many columns the board shows five places in big type, and more per line (title and status,
@@ -45,6 +47,14 @@ class BoardView:
 
     def effect_of(self, player_id: str) -> PlayerEffect | None:
         return self.effect.of(player_id) if self.effect is not None else None
+
+    @cached_property
+    def positions(self) -> dict[str, int]:
+        """Each listed player's position as shown: equal ree, equal place (`wire.standing`)."""
+        return shown_positions(self.rows)
+
+    def position_of(self, row: RankingRow) -> int:
+        return self.positions.get(row.player.id, row.position)
 
 
 def fit(text: str, width: int) -> str:
