@@ -60,6 +60,15 @@ DemoFactory = Callable[[], "RankingClient"]
 
 _NOT_IN_PALETTE = frozenset({"command_palette", "help_quit"})
 
+GUEST_CLOSED_MODES = frozenset({"login", "import"})
+"""Screens a guest seat never opens: the profiles (the host's key, secret and config.toml) and the import (a
+path typed on the host's disk)."""
+GUEST_CLOSED_ACTIONS = frozenset({"change_theme", "toggle_dark", "screenshot"})
+"""App actions a guest seat never runs: each writes to the host's config or files."""
+_GUEST_CLOSED_COMMANDS = frozenset({"Theme", "Screenshot"})
+"""Textual's own palette commands a guest seat does not offer (the theme is saved in config.toml, a
+screenshot is a file written on the host)."""
+
 
 class RanktermApp(App):
     """The rankterm terminal app."""
@@ -111,6 +120,7 @@ class RanktermApp(App):
         outbox_factory: OutboxFactory | None = None,
         home: str = "dashboard",
         kiosk: bool = False,
+        guest: bool = False,
         **kwargs,
     ) -> None:
         guard_timers()  # a toast at the end of its life must not freeze the seat (rankterm.tui.timers)
@@ -133,6 +143,10 @@ class RanktermApp(App):
         """The mode a service opens on (`rankterm board`: "board")."""
         self.kiosk = kiosk
         """Read-only: only the home screen is shown (`rankterm board`); nothing can be entered."""
+        self.guest = guest
+        """A seat of `rankterm host` or `rankterm web` (fixed when the process starts, never left): it records
+        and reads the group it was given, and touches nothing else of the host's: no profiles, no import, no
+        theme saved, no screenshot, no path shown or typed (`GUEST_CLOSED_MODES`, `GUEST_CLOSED_ACTIONS`)."""
         self._given_profile = None if demo or client is None else self._default_profile_name(client)
         self._theme_ready = False
         self._problems_said: set[int] = set()
@@ -278,7 +292,8 @@ class RanktermApp(App):
         try:
             outbox = (self.outbox_factory or memory_outbox)(client, demo)
         except (OSError, RanktermError) as exc:
-            self.say(f"The outbox could not be opened ({exc}); matches are kept in memory only.", "error")
+            why = "" if self.guest else f" ({exc})"  # a guest is not told the host's paths
+            self.say(f"The outbox could not be opened{why}; matches are kept in memory only.", "error")
             outbox = memory_outbox(client, demo)
         self.session = Session(
             client, OutboxRunner(self, outbox, client), demo=demo, profile_name=profile_name
@@ -315,6 +330,8 @@ class RanktermApp(App):
         problem = getattr(client.mirror, "problem", None)
         if problem and id(client) not in self._problems_said:
             self._problems_said.add(id(client))
+            if self.guest:  # the sentence names the host's file
+                problem = "The offline copy of the group could not be used as it was; it was started afresh."
             toast(self, problem, "warning", timeout=10)
 
     async def open_demo(self) -> None:
@@ -376,7 +393,14 @@ class RanktermApp(App):
             self.group_changed()
 
     def credentials_refused(self, exc: AuthError) -> None:
-        """The key or secret no longer works: back to the profiles, with the reason; the outbox keeps all."""
+        """The key or secret no longer works: back to the profiles, with the reason; the outbox keeps all.
+        A guest seat has no profiles: it says so and stays."""
+        if self.guest:
+            self.say(
+                "The service refused the host's profile: tell the host. Matches recorded here are kept.",
+                "error",
+            )
+            return
         self.run_worker(self._to_login(str(exc)), group="app-open", exclusive=True)
 
     async def _to_login(self, reason: str) -> None:
@@ -466,6 +490,11 @@ class RanktermApp(App):
     # ------------------------------------------------------------------ actions
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if self.guest and (
+            action in GUEST_CLOSED_ACTIONS
+            or (action == "open_mode" and parameters and parameters[0] in GUEST_CLOSED_MODES)
+        ):
+            return False  # not shown, not run, not in the palette: a guest seat cannot leave its group
         if self.kiosk and action == "open_mode" and parameters and parameters[0] != self.home:
             return False  # kiosk (`rankterm board`): read-only, no other screen
         if action == "open_mode" and parameters and parameters[0] in CLIENT_MODES and self.client is None:
@@ -473,6 +502,8 @@ class RanktermApp(App):
         return True
 
     async def action_open_mode(self, mode: str) -> None:
+        if self.guest and mode in GUEST_CLOSED_MODES:
+            return
         if mode in CLIENT_MODES and self.client is None:
             self.say("Open a profile or the demo group first.", "warning")
             return
@@ -480,13 +511,27 @@ class RanktermApp(App):
 
     def watch_theme(self, name: str) -> None:
         """Remember a theme picked by the user in config.toml."""
-        if not self._theme_ready or name == self.config.theme:
+        if not self._theme_ready or name == self.config.theme or self.guest:
             return
         self.config.theme = name
         try:
             save_config(self.config)
         except (RanktermError, OSError) as exc:
             self.say(f"The theme could not be saved: {exc}", "error")
+
+    def action_screenshot(self, filename: str | None = None, path: str | None = None) -> None:
+        if not self.guest:  # a file written on the host, and a path chosen by whoever types
+            super().action_screenshot(filename, path)
+
+    def deliver_screenshot(
+        self,
+        filename: str | None = None,
+        path: str | None = None,
+        time_format: str | None = None,
+    ) -> str | None:
+        if self.guest:
+            return None
+        return super().deliver_screenshot(filename, path, time_format)
 
     def action_show_keys(self) -> None:
         """The help overlay: every key of the screen shown (and its focused widget) and of the app."""
@@ -505,6 +550,8 @@ class RanktermApp(App):
         ours = {e.action for e in entries if e.node is self}
         replaced = {"Theme": "change_theme", "Quit": "quit", "Keys": "show_keys"}
         for command in super().get_system_commands(screen):
+            if self.guest and str(command.title) in _GUEST_CLOSED_COMMANDS:
+                continue
             if replaced.get(str(command.title)) not in ours:
                 yield command
         for entry in entries:
@@ -513,7 +560,7 @@ class RanktermApp(App):
                 await self.run_action(action, node)
 
             yield SystemCommand(f"{entry.description} ({' or '.join(entry.keys)})", "", run)
-        if self.client is not None and not self.kiosk:
+        if self.client is not None and not self.kiosk and not self.guest:
 
             async def open_import() -> None:
                 await self.action_open_mode("import")
