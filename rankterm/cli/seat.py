@@ -25,6 +25,8 @@ if TYPE_CHECKING:
     from rankterm.tui.app import RanktermApp
 
 ORDER = 90
+TABLE_DEMO = "table demo, not saved"
+"""What the seats of `host --demo` and `web --demo` call their group: one demo for the table, gone at the end."""
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -129,7 +131,7 @@ def host_desk(*, profile: str | None, demo_url: str | None = None) -> Desk:
     if demo_url is not None:
         from rankterm.server.seed import DEMO_KEY, DEMO_SECRET
 
-        name, base_url, key, secret, verify = "demo", demo_url, DEMO_KEY, DEMO_SECRET, True
+        name, base_url, key, secret, verify = TABLE_DEMO, demo_url, DEMO_KEY, DEMO_SECRET, True
         zone = config.zone_setting(None)
         cache = None
     else:

@@ -34,7 +34,7 @@ from textual.screen import Screen
 from textual.worker import Worker, WorkerState
 
 from rankterm.config import Config, save_config
-from rankterm.tui.base import RanktermScreen, toast
+from rankterm.tui.base import RanktermScreen, for_seat, toast
 from rankterm.tui.key_queue import KeyQueue
 from rankterm.tui.screens import SCREENS, screen_factory
 from rankterm.tui.session import Session
@@ -147,6 +147,9 @@ class RanktermApp(App):
         """A seat of `rankterm host` or `rankterm web` (fixed when the process starts, never left): it records
         and reads the group it was given, and touches nothing else of the host's: no profiles, no import, no
         theme saved, no screenshot, no path shown or typed (`GUEST_CLOSED_MODES`, `GUEST_CLOSED_ACTIONS`)."""
+        if guest:  # not only unbound: these screens do not exist in a guest's app
+            for mode in GUEST_CLOSED_MODES:
+                self._modes.pop(mode, None)
         self._given_profile = None if demo or client is None else self._default_profile_name(client)
         self._theme_ready = False
         self._problems_said: set[int] = set()
@@ -171,7 +174,11 @@ class RanktermApp(App):
         self._theme_ready = True
         for problem in self.theme_problems:
             self.notify(
-                plain_str(problem), title="Theme skipped", severity="warning", markup=False, timeout=8
+                plain_str(for_seat(self, problem)),
+                title="Theme skipped",
+                severity="warning",
+                markup=False,
+                timeout=8,
             )
         opening_demo = self.client is None and self.demo and self.demo_factory is not None
         self.switch_mode(self.home if self.client is not None or opening_demo else "login")
