@@ -37,7 +37,7 @@ from rankterm.config import Config, save_config
 from rankterm.tui.base import RanktermScreen, for_seat, toast
 from rankterm.tui.key_queue import KeyQueue
 from rankterm.tui.screens import SCREENS, screen_factory
-from rankterm.tui.session import Session
+from rankterm.tui.session import BUILT_IN_DEMO, Session
 from rankterm.tui.text import error_sentence, plain_str
 from rankterm.tui.themes import DEFAULT_THEME, load_themes
 from rankterm.tui.timers import guard_timers
@@ -95,6 +95,7 @@ class RanktermApp(App):
     ]
     CSS = """
     ToastRack { margin-bottom: 2; }  /* above the status line (docked above the footer), never over it */
+    RanktermApp.-built-in-demo HeaderTitle { color: $text-warning; }  /* the built-in demo, in its own colour */
     """
 
     outbox_counts: reactive[dict[str, int]] = reactive(dict, always_update=True)
@@ -258,9 +259,10 @@ class RanktermApp(App):
         elif self._given_client is None:
             self.sub_title = "no service open"
         elif self._given_demo:
-            self.sub_title = "demo group"
+            self.sub_title = BUILT_IN_DEMO
         else:
             self.sub_title = plain_str(self._given_profile or self._given_client.base_url)
+        self.set_class(self.demo, "-built-in-demo")
 
     async def open_client(
         self, client: RankingClient, *, demo: bool = False, profile_name: str | None = None
@@ -514,7 +516,32 @@ class RanktermApp(App):
         if mode in CLIENT_MODES and self.client is None:
             self.say("Open a profile or the demo group first.", "warning")
             return
+        if mode == "login" and self.current_mode != "login" and self._unsent_screens():
+            self.ask_leaving_group(lambda: self.call_later(self.switch_mode, "login"), "Open the profiles")
+            return
         await self.switch_mode(mode)
+
+    def ask_leaving_group(self, go: Callable[[], object], what: str) -> None:
+        """`go` once the person said yes to leaving the group while the match form holds typed text (Enter
+        and Escape say no: a burst of keys never leaves the group by itself); at once when it holds none."""
+        if not self._unsent_screens():
+            go()
+            return
+        from rankterm.tui.dialogs.confirm import ConfirmDialog
+
+        def answered(yes: bool | None) -> None:
+            if yes:
+                go()
+
+        self.push_screen(
+            ConfirmDialog(
+                f"The new match form holds a match not sent yet. {what} anyway?",
+                f"The match stays in {self.session.name if self.session else 'this group'}'s form "
+                "until another group is opened; then it waits there as a draft.",
+                yes="Leave (y)",
+            ),
+            answered,
+        )
 
     def watch_theme(self, name: str) -> None:
         """Remember a theme picked by the user in config.toml."""
