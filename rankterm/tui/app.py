@@ -36,6 +36,7 @@ from textual.worker import Worker, WorkerState
 from rankterm.config import Config, save_config
 from rankterm.tui.base import RanktermScreen, for_seat, toast
 from rankterm.tui.key_queue import KeyQueue
+from rankterm.tui.palette import WHAT_IT_DOES, RanktermCommands
 from rankterm.tui.screens import SCREENS, screen_factory
 from rankterm.tui.session import BUILT_IN_DEMO, Session
 from rankterm.tui.text import error_sentence, plain_str
@@ -74,6 +75,7 @@ class RanktermApp(App):
     """The rankterm terminal app."""
 
     TITLE = "rankterm"
+    COMMANDS = {RanktermCommands}  # found by name or by what they do (tui/palette.py)
     MODES = {mode: screen_factory(mode) for mode in MODE_NAMES}
     BINDINGS = [
         # The footer (KeyFooter) shows the screen's own keys, then the app's keys marked show=True (? and q) on
@@ -593,7 +595,9 @@ class RanktermApp(App):
             async def run(action: str = entry.action, node=entry.node) -> None:
                 await self.run_action(action, node)
 
-            yield SystemCommand(f"{entry.description} ({' or '.join(entry.keys)})", "", run)
+            yield SystemCommand(
+                f"{entry.description} ({' or '.join(entry.keys)})", WHAT_IT_DOES.get(entry.action, ""), run
+            )
         if self.client is not None and not self.kiosk and not self.guest:
 
             async def open_import() -> None:
