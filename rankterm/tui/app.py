@@ -350,11 +350,15 @@ class RanktermApp(App):
         if self.demo_factory is None:
             self.say("The demo group is not available here.", "error")
             return
-        if isinstance(self.screen, RanktermScreen):
-            self.screen.say("Opening the demo group…")
+        opening = "Opening the built-in demo…"
+        if isinstance(self.screen, RanktermScreen) and self.screen.INFO is not None:
+            self.screen.say(opening)  # the profiles' own line, cleared when the demo is open
+        else:  # not a toast: one would stay over the figures once they are painted
+            self.sub_title = opening.lower()
         try:
             client = await asyncio.to_thread(self.demo_factory)  # seeding takes a moment: keep the UI live
         except RanktermError as exc:
+            self._update_sub_title()
             self.say(error_sentence(exc), "error")
             return
         await self.open_client(client, demo=True)
