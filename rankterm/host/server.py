@@ -5,7 +5,8 @@ with a join code, keyboard-interactive or password authentication by the code (`
 address that gave too many wrong codes is told so in a banner and refused); with authorized keys, the keys
 listed. A session gets the app when it asked for a terminal and a shell (`ssh -p PORT host`), the
 scoreboard when the user name is `board`; an exec, a subsystem (SFTP), port, socket, agent or X11 forwarding
-is refused. At most `max_seats` seats at once: the next guest is told so and let go.
+is refused. At most `max_seats` seats at once: the next guest is told so and let go. With a `desk`, each seat
+gets its end of a socketpair to ask the host for tokens (`desk.Desk`).
 """
 
 from __future__ import annotations
