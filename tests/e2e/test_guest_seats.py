@@ -289,8 +289,14 @@ class RunningWeb:
                 raise AssertionError(f"rankterm web ended: {''.join(self.lines)}")
             self.lines.append(line)
             if "seats at once" in line:
+                break
+        else:
+            raise AssertionError(self.lines)
+        while time.monotonic() < end:  # said at start-up, just before it listens
+            with contextlib.suppress(OSError), socket.create_connection(("127.0.0.1", self.port), 1):
                 return
-        raise AssertionError(self.lines)
+            time.sleep(0.1)
+        raise AssertionError(f"rankterm web never listened on {self.port}")
 
     def stop(self) -> None:
         if self.process.poll() is None:
