@@ -2,12 +2,15 @@
 
     rankterm host                          the default profile, on ssh -p 2222 127.0.0.1 (this machine only)
     rankterm host --host 0.0.0.0           the room: a join code is printed; guests type it when ssh asks
-    rankterm host --demo                   each guest gets their own in-process demo group
+    rankterm host --demo                   one demo group for every guest (a `rankterm serve --demo` child)
     ssh -p 2222 board@LAPTOP               the read-only scoreboard instead of the app
 
-Each SSH session runs its own `rankterm` process on a pseudo-terminal, acting with this machine's profile
-(its config, token cache, mirror and outbox), as `rankterm web` does for browsers, with the same join code
-and lockout. Off loopback a guest needs the join code (keyboard-interactive or password authentication) or
+Each SSH session runs its own `rankterm seat` process on a pseudo-terminal: a guest seat (`cli/seat.py`),
+which records and reads the group of this machine's profile and nothing else (no profiles, import, theme,
+screenshot, path). It never holds the secret: this process authenticates and hands each seat its tokens on
+an inherited socket (`host/desk.py`). Every seat ends with this process, even when it is killed
+(`host/lifeline.py`). `rankterm web` does the same for browsers, with the same join code and lockout. Off
+loopback a guest needs the join code (keyboard-interactive or password authentication) or
 a key listed in `--authorized-keys`. The host key is made once, kept in the data dir and its fingerprint
 printed at each start. See rankterm/host/ for the server itself.
 """
@@ -17,8 +20,8 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import dataclasses
 import os
-import shlex
 import signal
 import socket
 import sys
@@ -26,7 +29,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from rankterm.cli.common import check_port, profile_name
-from rankterm.cli.web import new_join_code, seat_command
+from rankterm.cli.web import new_join_code
 from rankterm.wire.errors import RanktermError
 
 if TYPE_CHECKING:
@@ -43,7 +46,9 @@ def register(sub: argparse._SubParsersAction) -> None:
         description="Serve the app over SSH: each guest's `ssh` gets a seat acting with this machine's "
         "profile; the user name `board` gets the read-only scoreboard.",
     )
-    parser.add_argument("--demo", action="store_true", help="serve the demo group (one per guest)")
+    parser.add_argument(
+        "--demo", action="store_true", help="serve one demo group to every guest (gone when the host stops)"
+    )
     parser.add_argument("--profile", dest="command_profile", metavar="PROFILE", help="profile of config.toml")
     parser.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
     parser.add_argument("--port", type=int, default=DEFAULT_PORT, help=f"port (default {DEFAULT_PORT})")
@@ -62,13 +67,6 @@ def register(sub: argparse._SubParsersAction) -> None:
         "--max-seats", type=int, default=12, help="guests at once (default 12); the next is told so"
     )
     parser.set_defaults(run=run)
-
-
-def seat_argvs(*, demo: bool, profile: str | None) -> tuple[list[str], list[str]]:
-    """The command of a guest's seat, and of the scoreboard's (user `board`)."""
-    app = shlex.split(seat_command(demo=demo, profile=profile))
-    board = [*app[:3], "board", *(["--demo"] if demo else ["--profile", profile] if profile else [])]
-    return app, board
 
 
 def served_profile(args: argparse.Namespace) -> str | None:
@@ -92,6 +90,8 @@ def check_join_code(code: str) -> str:
 
 def build_settings(args: argparse.Namespace) -> tuple[HostSettings, str | None]:
     """The server's settings from the command line, and the join code (None when there is none)."""
+    from rankterm.cli.seat import seat_argvs
+    from rankterm.config import load_config
     from rankterm.host.guard import JoinCodeGuard
     from rankterm.host.server import HostSettings
     from rankterm.server.addresses import is_loopback
@@ -117,9 +117,12 @@ def build_settings(args: argparse.Namespace) -> tuple[HostSettings, str | None]:
     else:
         code = new_join_code()
     guard = None if code is None else JoinCodeGuard(code)
-    app, board = seat_argvs(demo=args.demo, profile=profile)
+    app, board = seat_argvs()
     title = "the demo group" if args.demo else f"profile {profile}"
     env = dict(os.environ)
+    secret_env = None if args.demo else load_config().chosen_profile(profile).secret_env
+    if secret_env:  # the secret stays in this process: a seat gets tokens, never the secret
+        env.pop(secret_env, None)
     settings = HostSettings(
         app_argv=app,
         board_argv=board,
@@ -175,13 +178,32 @@ def run(args: argparse.Namespace) -> int:
         raise RanktermError(f"Cannot keep the host key in {path.parent}: {exc.strerror or exc}.") from exc
     except (ValueError, asyncssh.KeyImportError) as exc:
         raise RanktermError(f"{path} is not a host key ({exc}): move it away and a new one is made.") from exc
-    with contextlib.suppress(KeyboardInterrupt):
-        asyncio.run(_serve(settings, key, args.host, args.port, code, fingerprint(key)))
+    from rankterm.cli.seat import host_desk
+
+    with contextlib.ExitStack() as stack:
+        lives = None
+        if args.demo:
+            from rankterm.cli.table_demo import table_demo
+
+            url, folder = stack.enter_context(table_demo())
+            desk = host_desk(profile=None, demo_url=url)
+            lives = f"the demo group: one for every seat, served by this process on {url} ({folder}), gone when it stops"
+        else:
+            desk = host_desk(profile=served_profile(args))
+        settings = dataclasses.replace(settings, desk=desk)
+        with contextlib.suppress(KeyboardInterrupt):
+            asyncio.run(_serve(settings, key, args.host, args.port, code, fingerprint(key), lives))
     return 0
 
 
 async def _serve(
-    settings: HostSettings, key: object, host: str, port: int, code: str | None, fp: str
+    settings: HostSettings,
+    key: object,
+    host: str,
+    port: int,
+    code: str | None,
+    fp: str,
+    lives: str | None = None,
 ) -> None:
     from rankterm.host.server import start_server
 
@@ -190,7 +212,7 @@ async def _serve(
     except OSError as exc:
         raise RanktermError(f"Cannot listen on {host} port {port}: {exc.strerror or exc}.") from exc
     bound = acceptor.get_port() or port
-    for line in start_lines(settings, host, bound, code, fp):
+    for line in ([lives] if lives else []) + start_lines(settings, host, bound, code, fp):
         print(f"rankterm host: {line}")
     sys.stdout.flush()
     stop = asyncio.Event()

@@ -2,11 +2,18 @@
 
     rankterm web                        the default profile, on http://127.0.0.1:8765/ (this machine only)
     rankterm web --host 0.0.0.0         every laptop and phone on the network; a join code is printed
-    rankterm web --demo                 each browser gets its own in-process demo group
+    rankterm web --demo                 one demo group for every browser (a `rankterm serve --demo` child)
 
-Built on textual-serve: each browser tab runs its own `rankterm` process (the host's config, token cache,
-mirror and outbox), drawn in the page by xterm.js over a websocket. What textual-serve does not do, this
-module adds in front of it (an aiohttp middleware):
+Built on textual-serve: each browser tab runs its own `rankterm seat` process, a guest seat (`cli/seat.py`:
+it records and reads the served group and nothing else), drawn in the page by xterm.js over a websocket.
+What textual-serve does not do, this module adds (an aiohttp middleware, and its own seat start):
+
+- **Guest seats that never hold the secret**: this process authenticates and hands each seat its tokens on an
+  inherited socket (`host/desk.py`), as `rankterm host` does; each seat ends with this process, even when it
+  is killed (`host/lifeline.py`).
+- **At most `--max-seats` seats** (default 12) on this server, whoever opens them: the next browser is told.
+- **A page that loads nothing from the internet**: textual-serve's page asks Google for its font; this one
+  names the copy textual-serve ships.
 
 - **A join code** whenever the app is reachable from other machines (`--host` other than loopback), or
   when `--join-code` sets one: a browser types it once (or opens the printed link with `?code=`) and gets a
@@ -31,7 +38,11 @@ from typing import TYPE_CHECKING, Any
 from rankterm.cli.common import check_port, profile_name
 
 if TYPE_CHECKING:
+    from collections.abc import Sequence
+
     from aiohttp import web
+
+    from rankterm.host.desk import Desk
 
 ORDER = 40
 
@@ -62,11 +73,19 @@ def register(sub: argparse._SubParsersAction) -> None:
     parser = sub.add_parser("web", help="serve the app to browsers on the local network")
     parser.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
     parser.add_argument("--port", type=int, default=8765, help="port to listen on (default 8765)")
-    parser.add_argument("--demo", action="store_true", help="serve the demo group (one per browser)")
+    parser.add_argument(
+        "--demo", action="store_true", help="serve one demo group to every browser (gone when this stops)"
+    )
     parser.add_argument("--profile", dest="command_profile", help="profile of config.toml to serve")
     parser.add_argument(
         "--join-code",
         help="the code browsers must type (default: a new random code when --host is not loopback)",
+    )
+    parser.add_argument(
+        "--max-seats",
+        type=int,
+        default=12,
+        help="seats at once on this server (default 12); the next is told",
     )
     parser.set_defaults(run=run)
 
@@ -76,34 +95,55 @@ def new_join_code(length: int = 8) -> str:
     return "".join(secrets.choice(CODE_ALPHABET) for _ in range(length))
 
 
-def seat_command(*, demo: bool, profile: str | None) -> str:
-    """The shell command each browser tab runs: this Python, this rankterm, the chosen group."""
-    parts = [sys.executable, "-m", "rankterm"]
-    if demo:
-        parts.append("demo")
-    elif profile:
-        parts += ["--profile", profile]
-    return shlex.join(parts)
+NO_SEAT = "No seat is free (at most {limit} at once): try again when someone leaves."
 
 
 def run(args: argparse.Namespace) -> int:
-    profile = profile_name(args)
-    if not args.demo:
-        from rankterm.config import load_config
+    import contextlib
 
-        profile = load_config().chosen_profile(profile).name
+    from rankterm.config import load_config
+
+    profile = profile_name(args)
+    secret_env = None
+    if args.demo:
+        if profile:
+            from rankterm.wire.errors import RanktermError
+
+            raise RanktermError("Give --demo or --profile, not both.")
+    else:
+        chosen = load_config().chosen_profile(profile)
+        profile, secret_env = chosen.name, chosen.secret_env or None
     check_port(args.port)
+    if args.max_seats < 1:
+        from rankterm.wire.errors import RanktermError
+
+        raise RanktermError(f"--max-seats must be 1 or more, not {args.max_seats}.")
+    from rankterm.cli.seat import host_desk, seat_argvs
     from rankterm.server.addresses import is_loopback  # here: the command line alone loads no server code
 
     code = args.join_code or (None if is_loopback(args.host) else new_join_code())
-    server = seat_server(
-        seat_command(demo=args.demo, profile=profile),
-        host=args.host,
-        port=args.port,
-        join_code=code,
-        title="rankterm demo" if args.demo else f"rankterm · {profile}",
-    )
-    server.serve()
+    with contextlib.ExitStack() as stack:
+        lives = None
+        if args.demo:
+            from rankterm.cli.table_demo import table_demo
+
+            url, folder = stack.enter_context(table_demo())
+            desk = host_desk(profile=None, demo_url=url)
+            lives = f"the demo group: one for every seat, served by this process on {url} ({folder}), gone when it stops"
+        else:
+            desk = host_desk(profile=profile)
+        server = seat_server(
+            seat_argvs()[0],
+            host=args.host,
+            port=args.port,
+            join_code=code,
+            title="rankterm demo" if args.demo else f"rankterm · {profile}",
+            desk=desk,
+            max_seats=args.max_seats,
+            hidden_env=(secret_env,) if secret_env else (),
+            first_lines=[lives] if lives else [],
+        )
+        server.serve()
     return 0
 
 
@@ -124,34 +164,130 @@ def start_lines(title: str, host: str, port: int, join_code: str | None) -> list
     return lines
 
 
-def seat_server(command: str, *, host: str, port: int, join_code: str | None, title: str) -> Any:
-    """A textual-serve `Server` for `command` with the join code and same-origin checks of this module."""
+def seat_server(
+    command: Sequence[str] | str,
+    *,
+    host: str,
+    port: int,
+    join_code: str | None,
+    title: str,
+    desk: Desk | None = None,
+    max_seats: int = 12,
+    hidden_env: Sequence[str] = (),
+    first_lines: Sequence[str] = (),
+) -> Any:
+    """A textual-serve `Server` for `command` (each seat's argv; `--desk-fd N` is added with a `desk`) with the
+    join code, same-origin checks and seat limit of this module; `hidden_env` are left out of every seat's
+    environment (the variable holding the secret)."""
+    import os
+
     import aiohttp_jinja2
+    import jinja2
     from aiohttp import web
+    from textual_serve.app_service import AppService
     from textual_serve.server import Server
 
     from rankterm.host.guard import JoinCodeGuard
 
+    argv = shlex.split(command) if isinstance(command, str) else list(command)
+
+    class SeatService(AppService):
+        """One browser's seat: `argv` run directly (no shell), its desk's end passed to it, ended with us."""
+
+        async def _open_app_process(self, width: int = 80, height: int = 24) -> Any:
+            import asyncio
+            from functools import partial
+
+            from rankterm.host.lifeline import die_with_parent
+
+            env = {k: v for k, v in self._build_environment(width, height).items() if k not in hidden_env}
+            seat_argv, ours, theirs = list(argv), None, None
+            fds: tuple[int, ...] = ()
+            if desk is not None:
+                ours, theirs = desk.pair()
+                seat_argv += ["--desk-fd", str(theirs.fileno())]
+                fds = (theirs.fileno(),)
+            try:
+                self._process = process = await asyncio.create_subprocess_exec(
+                    *seat_argv,
+                    stdin=asyncio.subprocess.PIPE,
+                    stdout=asyncio.subprocess.PIPE,
+                    stderr=asyncio.subprocess.PIPE,
+                    env=env,
+                    pass_fds=fds,
+                    preexec_fn=partial(die_with_parent, os.getpid()),
+                )
+            except BaseException:
+                if ours is not None:
+                    ours.close()
+                raise
+            finally:
+                if theirs is not None:
+                    theirs.close()  # the seat holds its end now
+            if desk is not None and ours is not None:
+                self.desk_task = asyncio.get_running_loop().create_task(desk.serve(ours))
+            assert process.stdin is not None
+            self._stdin = process.stdin
+            return process
+
     class SeatServer(Server):
         def __init__(self) -> None:
-            super().__init__(command, host=host, port=port, title=title)
+            super().__init__(" ".join(argv), host=host, port=port, title=title)
             self.join_code = join_code
             self.guard = None if join_code is None else JoinCodeGuard(join_code)
             self.sessions: set[str] = set()
+            self.max_seats = max_seats
+            self.seats: set[SeatService] = set()
+            """The seats running now, whoever opened them: what `max_seats` counts."""
 
         def initialize_logging(self) -> None:
             """textual-serve's Rich log handler is left out: one plain line per start is said instead."""
 
         async def on_startup(self, app: web.Application) -> None:
-            for line in start_lines(title, host, port, self.join_code):
+            lines = [*first_lines, *start_lines(title, host, port, self.join_code)]
+            lines.append(f"at most {self.max_seats} seats at once")
+            for line in lines:
                 print(f"rankterm web: {line}")
             sys.stdout.flush()
 
         async def _make_app(self) -> web.Application:
             app = await super()._make_app()
+            aiohttp_jinja2.setup(
+                app, loader=jinja2.DictLoader({"app_index.html": offline_page(self.templates_path)})
+            )
             app.middlewares.append(self.let_in)
             app.router.add_post("/join", self.handle_join)
             return app
+
+        # -------------------------------------------------------------- the seats
+
+        async def handle_websocket(self, request: web.Request) -> web.WebSocketResponse:
+            """A browser's seat, when one is free; else the browser is told why, and the socket closed."""
+            websocket = web.WebSocketResponse(heartbeat=15)
+            await websocket.prepare(request)
+            if len(self.seats) >= self.max_seats:
+                await websocket.send_bytes(f"\r\n{NO_SEAT.format(limit=self.max_seats)}\r\n".encode())
+                await websocket.close()
+                return websocket
+            seat = SeatService(
+                self.command,
+                write_bytes=websocket.send_bytes,
+                write_str=websocket.send_str,
+                close=websocket.close,  # type: ignore[arg-type]  # as textual-serve passes it
+                download_manager=self.download_manager,
+                debug=self.debug,
+            )
+            self.seats.add(seat)
+            try:
+                await seat.start(_size(request, "width", 80), _size(request, "height", 24))
+                try:
+                    await self._process_messages(websocket, seat)
+                finally:
+                    await seat.stop()
+            finally:
+                self.seats.discard(seat)
+                await websocket.close()
+            return websocket
 
         # -------------------------------------------------------------- who may come in
 
@@ -211,6 +347,28 @@ def seat_server(command: str, *, host: str, port: int, join_code: str | None, ti
             }
 
     return SeatServer()
+
+
+def _size(request: web.Request, name: str, default: int) -> int:
+    """A terminal size the page asked for (`?width=`, `?height=`), within what a screen can show."""
+    text = request.query.get(name, "")
+    return min(max(int(text), 10), 1000) if text.isascii() and text.isdigit() and len(text) < 6 else default
+
+
+FONT_FACE = """<style>
+@font-face { font-family: "Roboto Mono"; src: url("{{ config.static.url }}fonts/RobotoMono-VariableFont_wght.ttf"); }
+</style>"""
+
+
+def offline_page(templates: object) -> str:
+    """textual-serve's page (the template in `templates`) without what it loads from the internet (its font,
+    from Google): the same font is named from the copy textual-serve serves itself."""
+    import re
+    from pathlib import Path
+
+    page = (Path(str(templates)) / "app_index.html").read_text(encoding="utf-8")
+    page, found = re.subn(r"<link[^>]*https?://[^>]*>", "", page)
+    return page.replace("</head>", FONT_FACE + "\n</head>", 1) if found else page
 
 
 def _same_origin(request: web.Request) -> bool:

@@ -21,6 +21,9 @@ import signal
 import struct
 import termios
 from collections.abc import Callable, Mapping, Sequence
+from functools import partial
+
+from rankterm.host.lifeline import die_with_parent
 
 END_SECONDS = 4.5
 """From the guest gone to the process surely gone: SIGHUP, SIGTERM after a third, SIGKILL after two thirds."""
@@ -34,9 +37,11 @@ def set_size(fd: int, columns: int, rows: int) -> None:
     fcntl.ioctl(fd, termios.TIOCSWINSZ, struct.pack("HHHH", rows, columns, 0, 0))
 
 
-def _take_terminal() -> None:  # pragma: no cover - runs in the child, between fork and exec
+def _take_terminal(parent: int) -> None:  # pragma: no cover - runs in the child, between fork and exec
     """In the child, already leading a new session: make its pty (standard input) the controlling terminal,
-    and hear its hangup and interrupts even when the host was started ignoring them (nohup, a background job)."""
+    hear its hangup and interrupts even when the host was started ignoring them (nohup, a background job), and
+    end with the host (`parent`) however it ends."""
+    die_with_parent(parent)
     for signum in (signal.SIGHUP, signal.SIGINT, signal.SIGQUIT):
         signal.signal(signum, signal.SIG_DFL)
     fcntl.ioctl(0, termios.TIOCSCTTY, 0)
@@ -45,6 +50,7 @@ def _take_terminal() -> None:  # pragma: no cover - runs in the child, between f
 class Seat:
     """`argv` on a new pty of `size` (columns, rows) with `env`; its output goes to `write`.
 
+    `pass_fds` are handed to the process as they are (the seat's end of its desk: `host/desk.py`).
     `pause_input` / `resume_input` are called when the keys buffered for the process pass `INPUT_LIMIT` and
     when they have drained; `on_exit(returncode)` once the process has ended and its last output was given to
     `write`."""
@@ -59,8 +65,10 @@ class Seat:
         pause_input: Callable[[], None],
         resume_input: Callable[[], None],
         on_exit: Callable[[int], None],
+        pass_fds: Sequence[int] = (),
     ) -> None:
         self.argv = list(argv)
+        self.pass_fds = tuple(pass_fds)
         self.env = dict(env)
         self.size = size
         self._write = write
@@ -92,7 +100,8 @@ class Seat:
                 stderr=slave,
                 env=self.env,
                 start_new_session=True,
-                preexec_fn=_take_terminal,
+                pass_fds=self.pass_fds,
+                preexec_fn=partial(_take_terminal, os.getpid()),
             )
         except BaseException:
             os.close(master)

@@ -5,7 +5,8 @@ with a join code, keyboard-interactive or password authentication by the code (`
 address that gave too many wrong codes is told so in a banner and refused); with authorized keys, the keys
 listed. A session gets the app when it asked for a terminal and a shell (`ssh -p PORT host`), the
 scoreboard when the user name is `board`; an exec, a subsystem (SFTP), port, socket, agent or X11 forwarding
-is refused. At most `max_seats` seats at once: the next guest is told so and let go.
+is refused. At most `max_seats` seats at once: the next guest is told so and let go. With a `desk`, each seat
+gets its end of a socketpair to ask the host for tokens (`desk.Desk`).
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from typing import Any
 
 import asyncssh
 
+from rankterm.host.desk import Desk
 from rankterm.host.guard import JoinCodeGuard
 from rankterm.host.seat import Seat
 
@@ -42,6 +44,9 @@ class HostSettings:
     max_seats: int = 12
     title: str = "rankterm"
     """What is served, for the start lines ("profile club", "the demo group")."""
+    desk: Desk | None = None
+    """Where each seat gets the service's address and its tokens (`host/desk.py`): the seat's end of a
+    socketpair is passed to it as `--desk-fd N`, added to its command line."""
 
     @property
     def open_door(self) -> bool:
@@ -218,21 +223,34 @@ class SeatSession(asyncssh.SSHServerSession):
             )
             return
         self.table.sessions.add(self)
+        argv = list(settings.board_argv if self.board else settings.app_argv)
+        ours = theirs = None
+        if settings.desk is not None:
+            ours, theirs = settings.desk.pair()
+            argv += ["--desk-fd", str(theirs.fileno())]
         seat = Seat(
-            settings.board_argv if self.board else settings.app_argv,
+            argv,
             seat_env(settings.env, self.term),
             self.size,
             write=self._output,
             pause_input=self.chan.pause_reading,
             resume_input=self.chan.resume_reading,
             on_exit=self._exited,
+            pass_fds=() if theirs is None else (theirs.fileno(),),
         )
         try:
             await seat.start()
         except OSError as exc:
             self.table.sessions.discard(self)
+            if ours is not None:
+                ours.close()
             self._refuse(f"The seat could not be started: {exc.strerror or exc}.")
             return
+        finally:
+            if theirs is not None:
+                theirs.close()  # the seat holds its end now
+        if settings.desk is not None and ours is not None:
+            self.table.spawn(settings.desk.serve(ours))
         self.seat = seat
         if self.gone:  # the guest left while the process was starting
             await self.leave()

@@ -124,6 +124,14 @@ def children_of(pid: int) -> list[int]:
     return alive
 
 
+def is_service(pid: int) -> bool:
+    """Process `pid` runs `rankterm serve` (a host's table demo), not a seat."""
+    try:
+        return b"serve" in Path(f"/proc/{pid}/cmdline").read_bytes().split(b"\0")[:5]
+    except FileNotFoundError:
+        return False
+
+
 def environ_of(pid: int) -> dict[str, str]:
     """The environment process `pid` was started with."""
     raw = Path(f"/proc/{pid}/environ").read_bytes()
@@ -160,8 +168,12 @@ class RunningHost:
         raise AssertionError(f"no fingerprint in {self.lines!r}")
 
     def seat_pids(self) -> list[int]:
-        """One `rankterm` process a seat: the host's live children."""
-        return children_of(self.process.pid)
+        """One `rankterm` process a seat: the host's live children, but the demo group's service (`--demo`)."""
+        return [pid for pid in children_of(self.process.pid) if not is_service(pid)]
+
+    def service_pids(self) -> list[int]:
+        """The demo group's service the host started (`--demo`): `rankterm serve`, its child."""
+        return [pid for pid in children_of(self.process.pid) if is_service(pid)]
 
     def wait_for_seats(self, count: int, limit: float) -> list[int]:
         """The seats' pids once there are `count` of them, each running its own program (a child caught between

@@ -34,10 +34,11 @@ from textual.screen import Screen
 from textual.worker import Worker, WorkerState
 
 from rankterm.config import Config, save_config
-from rankterm.tui.base import RanktermScreen, toast
+from rankterm.tui.base import RanktermScreen, for_seat, toast
 from rankterm.tui.key_queue import KeyQueue
+from rankterm.tui.palette import WHAT_IT_DOES, RanktermCommands
 from rankterm.tui.screens import SCREENS, screen_factory
-from rankterm.tui.session import Session
+from rankterm.tui.session import BUILT_IN_DEMO, Session
 from rankterm.tui.text import error_sentence, plain_str
 from rankterm.tui.themes import DEFAULT_THEME, load_themes
 from rankterm.tui.timers import guard_timers
@@ -60,11 +61,21 @@ DemoFactory = Callable[[], "RankingClient"]
 
 _NOT_IN_PALETTE = frozenset({"command_palette", "help_quit"})
 
+GUEST_CLOSED_MODES = frozenset({"login", "import"})
+"""Screens a guest seat never opens: the profiles (the host's key, secret and config.toml) and the import (a
+path typed on the host's disk)."""
+GUEST_CLOSED_ACTIONS = frozenset({"change_theme", "toggle_dark", "screenshot"})
+"""App actions a guest seat never runs: each writes to the host's config or files."""
+_GUEST_CLOSED_COMMANDS = frozenset({"Theme", "Screenshot"})
+"""Textual's own palette commands a guest seat does not offer (the theme is saved in config.toml, a
+screenshot is a file written on the host)."""
+
 
 class RanktermApp(App):
     """The rankterm terminal app."""
 
     TITLE = "rankterm"
+    COMMANDS = {RanktermCommands}  # found by name or by what they do (tui/palette.py)
     MODES = {mode: screen_factory(mode) for mode in MODE_NAMES}
     BINDINGS = [
         # The footer (KeyFooter) shows the screen's own keys, then the app's keys marked show=True (? and q) on
@@ -86,6 +97,7 @@ class RanktermApp(App):
     ]
     CSS = """
     ToastRack { margin-bottom: 2; }  /* above the status line (docked above the footer), never over it */
+    RanktermApp.-built-in-demo HeaderTitle { color: $text-warning; }  /* the built-in demo, in its own colour */
     """
 
     outbox_counts: reactive[dict[str, int]] = reactive(dict, always_update=True)
@@ -111,6 +123,7 @@ class RanktermApp(App):
         outbox_factory: OutboxFactory | None = None,
         home: str = "dashboard",
         kiosk: bool = False,
+        guest: bool = False,
         **kwargs,
     ) -> None:
         guard_timers()  # a toast at the end of its life must not freeze the seat (rankterm.tui.timers)
@@ -133,6 +146,13 @@ class RanktermApp(App):
         """The mode a service opens on (`rankterm board`: "board")."""
         self.kiosk = kiosk
         """Read-only: only the home screen is shown (`rankterm board`); nothing can be entered."""
+        self.guest = guest
+        """A seat of `rankterm host` or `rankterm web` (fixed when the process starts, never left): it records
+        and reads the group it was given, and touches nothing else of the host's: no profiles, no import, no
+        theme saved, no screenshot, no path shown or typed (`GUEST_CLOSED_MODES`, `GUEST_CLOSED_ACTIONS`)."""
+        if guest:  # not only unbound: these screens do not exist in a guest's app
+            for mode in GUEST_CLOSED_MODES:
+                self._modes.pop(mode, None)
         self._given_profile = None if demo or client is None else self._default_profile_name(client)
         self._theme_ready = False
         self._problems_said: set[int] = set()
@@ -157,7 +177,11 @@ class RanktermApp(App):
         self._theme_ready = True
         for problem in self.theme_problems:
             self.notify(
-                plain_str(problem), title="Theme skipped", severity="warning", markup=False, timeout=8
+                plain_str(for_seat(self, problem)),
+                title="Theme skipped",
+                severity="warning",
+                markup=False,
+                timeout=8,
             )
         opening_demo = self.client is None and self.demo and self.demo_factory is not None
         self.switch_mode(self.home if self.client is not None or opening_demo else "login")
@@ -237,9 +261,10 @@ class RanktermApp(App):
         elif self._given_client is None:
             self.sub_title = "no service open"
         elif self._given_demo:
-            self.sub_title = "demo group"
+            self.sub_title = BUILT_IN_DEMO
         else:
             self.sub_title = plain_str(self._given_profile or self._given_client.base_url)
+        self.set_class(self.demo, "-built-in-demo")
 
     async def open_client(
         self, client: RankingClient, *, demo: bool = False, profile_name: str | None = None
@@ -278,7 +303,8 @@ class RanktermApp(App):
         try:
             outbox = (self.outbox_factory or memory_outbox)(client, demo)
         except (OSError, RanktermError) as exc:
-            self.say(f"The outbox could not be opened ({exc}); matches are kept in memory only.", "error")
+            why = "" if self.guest else f" ({exc})"  # a guest is not told the host's paths
+            self.say(f"The outbox could not be opened{why}; matches are kept in memory only.", "error")
             outbox = memory_outbox(client, demo)
         self.session = Session(
             client, OutboxRunner(self, outbox, client), demo=demo, profile_name=profile_name
@@ -315,6 +341,8 @@ class RanktermApp(App):
         problem = getattr(client.mirror, "problem", None)
         if problem and id(client) not in self._problems_said:
             self._problems_said.add(id(client))
+            if self.guest:  # the sentence names the host's file
+                problem = "The offline copy of the group could not be used as it was; it was started afresh."
             toast(self, problem, "warning", timeout=10)
 
     async def open_demo(self) -> None:
@@ -322,11 +350,15 @@ class RanktermApp(App):
         if self.demo_factory is None:
             self.say("The demo group is not available here.", "error")
             return
-        if isinstance(self.screen, RanktermScreen):
-            self.screen.say("Opening the demo group…")
+        opening = "Opening the built-in demo…"
+        if isinstance(self.screen, RanktermScreen) and self.screen.INFO is not None:
+            self.screen.say(opening)  # the profiles' own line, cleared when the demo is open
+        else:  # not a toast: one would stay over the figures once they are painted
+            self.sub_title = opening.lower()
         try:
             client = await asyncio.to_thread(self.demo_factory)  # seeding takes a moment: keep the UI live
         except RanktermError as exc:
+            self._update_sub_title()
             self.say(error_sentence(exc), "error")
             return
         await self.open_client(client, demo=True)
@@ -376,7 +408,14 @@ class RanktermApp(App):
             self.group_changed()
 
     def credentials_refused(self, exc: AuthError) -> None:
-        """The key or secret no longer works: back to the profiles, with the reason; the outbox keeps all."""
+        """The key or secret no longer works: back to the profiles, with the reason; the outbox keeps all.
+        A guest seat has no profiles: it says so and stays."""
+        if self.guest:
+            self.say(
+                "The service refused the host's profile: tell the host. Matches recorded here are kept.",
+                "error",
+            )
+            return
         self.run_worker(self._to_login(str(exc)), group="app-open", exclusive=True)
 
     async def _to_login(self, reason: str) -> None:
@@ -466,6 +505,11 @@ class RanktermApp(App):
     # ------------------------------------------------------------------ actions
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if self.guest and (
+            action in GUEST_CLOSED_ACTIONS
+            or (action == "open_mode" and parameters and parameters[0] in GUEST_CLOSED_MODES)
+        ):
+            return False  # not shown, not run, not in the palette: a guest seat cannot leave its group
         if self.kiosk and action == "open_mode" and parameters and parameters[0] != self.home:
             return False  # kiosk (`rankterm board`): read-only, no other screen
         if action == "open_mode" and parameters and parameters[0] in CLIENT_MODES and self.client is None:
@@ -473,20 +517,61 @@ class RanktermApp(App):
         return True
 
     async def action_open_mode(self, mode: str) -> None:
+        if self.guest and mode in GUEST_CLOSED_MODES:
+            return
         if mode in CLIENT_MODES and self.client is None:
             self.say("Open a profile or the demo group first.", "warning")
             return
+        if mode == "login" and self.current_mode != "login" and self._unsent_screens():
+            self.ask_leaving_group(lambda: self.call_later(self.switch_mode, "login"), "Open the profiles")
+            return
         await self.switch_mode(mode)
+
+    def ask_leaving_group(self, go: Callable[[], object], what: str) -> None:
+        """`go` once the person said yes to leaving the group while the match form holds typed text (Enter
+        and Escape say no: a burst of keys never leaves the group by itself); at once when it holds none."""
+        if not self._unsent_screens():
+            go()
+            return
+        from rankterm.tui.dialogs.confirm import ConfirmDialog
+
+        def answered(yes: bool | None) -> None:
+            if yes:
+                go()
+
+        self.push_screen(
+            ConfirmDialog(
+                f"The new match form holds a match not sent yet. {what} anyway?",
+                f"The match stays in {self.session.name if self.session else 'this group'}'s form "
+                "until another group is opened; then it waits there as a draft.",
+                yes="Leave (y)",
+            ),
+            answered,
+        )
 
     def watch_theme(self, name: str) -> None:
         """Remember a theme picked by the user in config.toml."""
-        if not self._theme_ready or name == self.config.theme:
+        if not self._theme_ready or name == self.config.theme or self.guest:
             return
         self.config.theme = name
         try:
             save_config(self.config)
         except (RanktermError, OSError) as exc:
             self.say(f"The theme could not be saved: {exc}", "error")
+
+    def action_screenshot(self, filename: str | None = None, path: str | None = None) -> None:
+        if not self.guest:  # a file written on the host, and a path chosen by whoever types
+            super().action_screenshot(filename, path)
+
+    def deliver_screenshot(
+        self,
+        filename: str | None = None,
+        path: str | None = None,
+        time_format: str | None = None,
+    ) -> str | None:
+        if self.guest:
+            return None
+        return super().deliver_screenshot(filename, path, time_format)
 
     def action_show_keys(self) -> None:
         """The help overlay: every key of the screen shown (and its focused widget) and of the app."""
@@ -505,6 +590,8 @@ class RanktermApp(App):
         ours = {e.action for e in entries if e.node is self}
         replaced = {"Theme": "change_theme", "Quit": "quit", "Keys": "show_keys"}
         for command in super().get_system_commands(screen):
+            if self.guest and str(command.title) in _GUEST_CLOSED_COMMANDS:
+                continue
             if replaced.get(str(command.title)) not in ours:
                 yield command
         for entry in entries:
@@ -512,8 +599,10 @@ class RanktermApp(App):
             async def run(action: str = entry.action, node=entry.node) -> None:
                 await self.run_action(action, node)
 
-            yield SystemCommand(f"{entry.description} ({' or '.join(entry.keys)})", "", run)
-        if self.client is not None and not self.kiosk:
+            yield SystemCommand(
+                f"{entry.description} ({' or '.join(entry.keys)})", WHAT_IT_DOES.get(entry.action, ""), run
+            )
+        if self.client is not None and not self.kiosk and not self.guest:
 
             async def open_import() -> None:
                 await self.action_open_mode("import")

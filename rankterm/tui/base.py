@@ -25,7 +25,9 @@ A screen never builds a URL or touches httpx: `self.client` is the open session'
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar, Literal
 
 from textual import work
@@ -60,8 +62,39 @@ def task(*, group: str, exclusive: bool = True) -> Callable[[Any], Any]:
     return work(exclusive=exclusive, group=group, exit_on_error=False)
 
 
+HOST_FILE = "a file of the host's"
+"""What a guest seat says in place of a path on the host."""
+
+
+def _host_folders() -> list[str]:
+    """The folders of the host that a sentence may name: rankterm's config, data and cache folders, the user
+    themes, the home folder (longest first, so that the most precise one is taken)."""
+    from rankterm.config import cache_dir, config_path, data_dir, user_themes_dir
+
+    folders = {str(config_path().parent), str(data_dir()), str(cache_dir()), str(user_themes_dir())}
+    folders.add(str(Path.home()))
+    return sorted((f for f in folders if len(f) > 1), key=len, reverse=True)
+
+
+def hide_host_paths(text: str) -> str:
+    """`text` with every path under a folder of the host's (`_host_folders`) replaced by `HOST_FILE`: what a
+    guest seat shows instead of the host's paths."""
+    if "/" not in text:
+        return text
+    for folder in _host_folders():
+        text = re.sub(re.escape(folder) + r"[^\s'\"(),;]*", HOST_FILE, text)
+    return text
+
+
+def for_seat(node: Any, text: str) -> str:
+    """`text` as the seat of `node` may show it: without the host's paths on a guest seat."""
+    return hide_host_paths(text) if getattr(getattr(node, "app", node), "guest", False) else text
+
+
 def toast(node: Any, text: str, kind: Kind = "info", *, timeout: float | None = None) -> None:
-    """A toast of one sentence that is shown as typed (no markup, no escape)."""
+    """A toast of one sentence that is shown as typed (no markup, no escape); a guest seat's without the
+    host's paths."""
+    text = for_seat(node, text)
     if timeout is None:
         node.notify(plain_str(text), severity=_SEVERITY[kind], markup=False)
     else:
@@ -138,6 +171,7 @@ class RanktermScreen(Screen):
     def say(self, text: str, kind: Kind = "info", *, to: Where = "line") -> None:
         """Tell the user one sentence, shown as typed (never markup): on the screen's info line (coloured by
         `kind`), as a toast, or both. A screen without an info line toasts."""
+        text = for_seat(self, text)
         line: Static | None = None
         if self.INFO is not None and to != "toast":
             try:

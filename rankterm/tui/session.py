@@ -27,6 +27,11 @@ if TYPE_CHECKING:  # the service layer is imported when a service is opened, not
     from rankterm.wire.models import NewMatch
 
 
+BUILT_IN_DEMO = "built-in demo, not saved"
+"""What the in-process demo group is called wherever a group is named (the title, the profiles list): nobody
+takes it for a profile, nor what is recorded there for kept."""
+
+
 class Session:
     """The open service: its `client`, its `outbox`, whether it is the demo group, the profile it came from."""
 
@@ -43,8 +48,8 @@ class Session:
 
     @property
     def name(self) -> str:
-        """What the app's sub title calls the service: "demo group", the profile's name, else its address."""
-        return "demo group" if self.demo else self.profile_name or self.client.base_url
+        """What the app's sub title calls the service: `BUILT_IN_DEMO`, the profile's name, else its address."""
+        return BUILT_IN_DEMO if self.demo else self.profile_name or self.client.base_url
 
     async def player_recency(self) -> dict[str, Recent]:
         """Each player's last match among the newest page of matches: read once (one request), again after

@@ -25,17 +25,18 @@ def said_at_start(capsys: pytest.CaptureFixture[str], host: str, join_code: str 
 def test_a_loopback_host_says_only_this_machine_can_connect_and_why(
     capsys: pytest.CaptureFixture[str], host: str
 ) -> None:
-    serving, code = said_at_start(capsys, host, None)
+    serving, code, seats = said_at_start(capsys, host, None)
     assert serving.startswith(f"rankterm web: serving rankterm demo on {addresses.url(host, 8765)} ")
     assert code.startswith("rankterm web: no join code: only this machine can connect (")
     assert host in code and "127.0.0.1" not in code  # the host given, not another
+    assert seats == "rankterm web: at most 12 seats at once"
 
 
 def test_every_address_of_this_machine_is_said_for_a_wildcard_and_the_code_link_uses_one(
     capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setattr(addresses, "interface_addresses", lambda: ROOM)
-    serving, code = said_at_start(capsys, "0.0.0.0", "SEAT2345")
+    serving, code, _ = said_at_start(capsys, "0.0.0.0", "SEAT2345")
     assert serving == (
         "rankterm web: serving rankterm demo on http://10.1.2.3:8765/ and http://192.168.1.7:8765/ and"
         " http://127.0.0.1:8765/ (Ctrl+C stops)"

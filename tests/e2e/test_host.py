@@ -166,7 +166,7 @@ def test_the_user_board_gets_the_scoreboard(host: RunningHost) -> None:
     try:
         assert board.wait_for("Scoreboard", 30), board.seen[-800:]
         [seat] = host.wait_for_seats(1, 5)
-        assert b"board" in Path(f"/proc/{seat}/cmdline").read_bytes().split(b"\0")
+        assert b"--board" in Path(f"/proc/{seat}/cmdline").read_bytes().split(b"\0")
         board.press(b"n")  # a kiosk: no form
         board.settle()
         assert "New match" not in board.seen

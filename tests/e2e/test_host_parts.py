@@ -167,4 +167,4 @@ def test_off_loopback_a_new_join_code_is_printed_and_on_loopback_anyone_joins() 
 
     settings, code = settings_of("--host", "127.0.0.1")
     assert code is None and settings.open_door
-    assert settings.app_argv[-1] == "demo" and settings.board_argv[-2:] == ["board", "--demo"]
+    assert settings.app_argv[-1] == "seat" and settings.board_argv[-2:] == ["seat", "--board"]

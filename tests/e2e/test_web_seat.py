@@ -72,8 +72,8 @@ def web_seat() -> Iterator[str]:
     )
     try:
         assert proc.stdout is not None
-        first = proc.stdout.readline()
-        assert "serving" in first, first
+        said = [proc.stdout.readline() for _ in range(2)]  # where the table's demo lives, then where to open
+        assert "serving" in said[-1], said
         yield f"http://127.0.0.1:{port}"
     finally:
         end_process(proc)
@@ -104,6 +104,8 @@ def test_a_browser_seat_draws_the_dashboard_and_answers_a_key(web_seat: str) -> 
             page = browser.new_page(viewport={"width": 1100, "height": 700})
             flat = len(page.screenshot())  # an empty page: what "nothing painted" weighs as a PNG
             page.add_init_script(KEEP_FRAMES)
+            asked: list[str] = []
+            page.on("request", lambda request: asked.append(request.url))
 
             refused = page.goto(web_seat + "/")
             assert refused is not None and refused.status == 401  # the join page, nothing of the app
@@ -112,9 +114,7 @@ def test_a_browser_seat_draws_the_dashboard_and_answers_a_key(web_seat: str) -> 
             page.click("button[type=submit]")
 
             text = wait_for_text(page, "Dashboard")
-            wait_for_text(
-                page, "— demo group"
-            )  # the header once the group is open ("Opening the demo group…" before)
+            wait_for_text(page, "— table demo, not saved")  # the header: one demo for the table
             box = page.locator(".xterm-screen").bounding_box()
             assert box is not None and box["width"] > 400 and box["height"] > 200
             painted = 0
@@ -131,6 +131,9 @@ def test_a_browser_seat_draws_the_dashboard_and_answers_a_key(web_seat: str) -> 
             after = wait_for_text(page, "the catalogue, 2 letters or more", start=before)
             assert "Games" in after
             assert "Dashboard" in text
+            assert asked and all(url.startswith(web_seat + "/") for url in asked), (
+                asked
+            )  # nothing from the internet
         finally:
             browser.close()
 

@@ -45,7 +45,7 @@ async def test_with_a_client_it_starts_on_the_dashboard_and_keys_switch_modes(ma
     async with app.run_test(size=(80, 24)) as pilot:
         await wait(pilot)
         assert isinstance(app.screen, DashboardScreen)
-        assert app.sub_title == "demo group"
+        assert app.sub_title == "built-in demo, not saved"
         for key, screen_type in (("g", GamesScreen), ("p", PlayersScreen), ("l", LoginScreen)):
             await pilot.press(key)
             await wait(pilot)

@@ -96,7 +96,7 @@ async def test_save_writes_the_profile_to_config_toml(make_app, wait):
         await wait(pilot)
         options = app.screen.query_one("#login-list", OptionList)
         labels = [str(options.get_option_at_index(i).prompt) for i in range(options.option_count)]
-        assert labels == ["Demo group", "club (default)"]
+        assert labels == ["Built-in demo, not saved", "club (default)"]
     saved = tomllib.loads(config_path().read_text())
     assert saved["default_profile"] == "club"
     assert saved["profiles"]["club"] == {"base_url": URL, "key": "demo", "secret_env": "CLUB_SECRET"}
@@ -125,7 +125,7 @@ async def test_f2_opens_the_demo_group_on_a_dashboard_with_bars_and_counters(mak
         await wait(pilot)
         assert isinstance(app.screen, DashboardScreen)
         assert app.demo and app.client is not None
-        assert app.sub_title == "demo group"
+        assert app.sub_title == "built-in demo, not saved"
         assert len(app.screen.query(UsageBar)) == 9  # the quota bars
         assert "processed" in str(app.screen.query_one("#dash-counters-text", Static).render())
 

@@ -14,7 +14,7 @@ async def test_screens_reach_the_client_and_the_outbox_through_the_one_session(m
         assert isinstance(session, Session) and isinstance(app.screen, RanktermScreen)
         assert app.screen.session is session and app.screen.client is session.client is app.client
         assert app.outbox_runner is session.outbox
-        assert session.demo and app.sub_title == "demo group" == session.name
+        assert session.demo and app.sub_title == "built-in demo, not saved" == session.name
 
 
 async def test_opening_another_service_replaces_the_session_whole(make_app, wait):

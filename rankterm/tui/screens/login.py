@@ -21,12 +21,14 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Grid, Horizontal, Vertical, VerticalScroll
+from textual.content import Content
 from textual.widgets import Button, Checkbox, Header, Input, Label, OptionList, Static
 from textual.widgets.option_list import Option
 
 from rankterm.client.client import RankingClient
 from rankterm.config import Profile, save_config
 from rankterm.tui.base import RanktermScreen, task
+from rankterm.tui.session import BUILT_IN_DEMO
 from rankterm.tui.text import error_sentence, plain
 from rankterm.tui.widgets.form_input import FormInput
 from rankterm.tui.widgets.key_footer import KeyFooter
@@ -72,7 +74,7 @@ class LoginScreen(RanktermScreen):
     """
 
     BINDINGS = [
-        Binding("f2", "open_demo", "Demo group"),
+        Binding("f2", "open_demo", "Built-in demo"),
         Binding("f3", "test_connection", "Test"),
         Binding("ctrl+s", "save_profile", "Save"),
         Binding("ctrl+o", "open_profile", "Open"),
@@ -134,7 +136,8 @@ class LoginScreen(RanktermScreen):
         """The demo group, then every profile of the config (the default one marked)."""
         config = self.rankterm.config
         demo_open = self.rankterm.demo and self.has_client
-        options = [Option("Demo group (open)" if demo_open else "Demo group", id=DEMO_OPTION)]
+        demo = Content.from_markup("[$text-warning]$name[/]", name=BUILT_IN_DEMO.capitalize())
+        options = [Option(demo + " (open)" if demo_open else demo, id=DEMO_OPTION)]
         for name in sorted(config.profiles):
             marks = []
             if name == config.default_profile:
@@ -286,7 +289,7 @@ class LoginScreen(RanktermScreen):
     def action_open_profile(self) -> None:
         profile = self._profile_or_say()
         if profile is not None:
-            self.open_profile(profile)
+            self.rankterm.ask_leaving_group(lambda: self.open_profile(profile), f"Open {profile.name}")
 
     @task(group="login")
     async def open_profile(self, profile: Profile) -> None:
@@ -305,7 +308,7 @@ class LoginScreen(RanktermScreen):
 
     @on(Button.Pressed, "#b-demo")
     def action_open_demo(self) -> None:
-        self.open_demo()
+        self.rankterm.ask_leaving_group(self.open_demo, f"Open the {BUILT_IN_DEMO}")
 
     @task(group="login")
     async def open_demo(self) -> None:
