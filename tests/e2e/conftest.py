@@ -10,7 +10,7 @@ One service, two transports (the `service` fixture is parametrized over both):
 
 The store is a SQLite file under ``tmp_path``; in a module marked ``both_engines`` (the contract tests) every
 test runs on that and on a fresh database of the run's throwaway PostgreSQL too (`engine`, from
-tests/server/pg_cluster.py; skipped loudly without the binaries, failed under CI). `Service.restart` stops
+tests/server/pg_cluster.py; installed before the run when missing, tests/needs.py). `Service.restart` stops
 the server, closes the store, opens a new `Store` on the same database and serves it again (a new port for
 the socket). Store, app and clients share a
 settable `Clock`, so token expiry and quota buckets are decided by the test, not by the wall clock.

@@ -35,6 +35,8 @@ from rankterm.testing.live import serve_in_thread
 from rankterm.testing.ssh import RunningHost, SshGuest, children_of, environ_of, start_host
 from rankterm.testing.terminal import ESCAPES, room_env
 
+pytestmark = pytest.mark.needs("ssh")  # OpenSSH's client, installed before the run when missing
+
 ROOT = Path(__file__).resolve().parents[2]
 
 DOWN, END, F3, CTRL_S, CTRL_P, CTRL_T, ESC = (
@@ -123,7 +125,9 @@ def home(tmp_path: Path) -> Path:
 def room(served: str, home: Path) -> dict[str, str]:
     """The host's environment: its home (HOME and the XDG folders under it), one profile "room" on the served
     group, rankterm's config, data and cache under the home."""
-    assert shutil.which("ssh"), "OpenSSH's client is needed (Debian's openssh-client; .ci/run installs it)"
+    assert shutil.which("ssh"), (
+        "OpenSSH's client is needed (Debian's openssh-client; tests/needs.py installs it)"
+    )
     return room_env(
         home,
         served,

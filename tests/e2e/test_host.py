@@ -27,6 +27,8 @@ from rankterm.testing.live import serve_in_thread
 from rankterm.testing.ssh import RunningHost, SshGuest, environ_of, start_host
 from rankterm.testing.terminal import ESCAPES, room_env
 
+pytestmark = pytest.mark.needs("ssh")  # OpenSSH's client, installed before the run when missing
+
 ROOT = Path(__file__).resolve().parents[2]
 
 SSH = shutil.which("ssh")
@@ -47,7 +49,7 @@ def served() -> Iterator[str]:
 def room(served: str, tmp_path: Path) -> dict[str, str]:
     """The host's environment: one profile, "room", on the served demo group; its files under tmp_path."""
     assert SSH, (
-        "OpenSSH's client is needed for the SSH seat tests (Debian's openssh-client; .ci/run installs it)"
+        "OpenSSH's client is needed for the SSH seat tests (Debian's openssh-client; tests/needs.py installs it)"
     )
     return room_env(
         tmp_path / "host", served, DEMO_KEY, DEMO_SECRET, RANKTERM_LIVE_EVERY="0", PYTHONPATH=str(ROOT)

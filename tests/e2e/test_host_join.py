@@ -17,13 +17,17 @@ import pytest
 from rankterm.testing.ssh import RunningHost, SshGuest, environ_of, start_host
 from rankterm.testing.terminal import home_env
 
+pytestmark = pytest.mark.needs("ssh")  # OpenSSH's client, installed before the run when missing
+
 CODE = "SEAT2345"
 KBDINT = ["-o", "PreferredAuthentications=keyboard-interactive"]
 PASSWORD = ["-o", "PreferredAuthentications=password"]
 
 
 def host_env(tmp_path: Path) -> dict[str, str]:
-    assert shutil.which("ssh"), "OpenSSH's client is needed (Debian's openssh-client; .ci/run installs it)"
+    assert shutil.which("ssh"), (
+        "OpenSSH's client is needed (Debian's openssh-client; tests/needs.py installs it)"
+    )
     return home_env(tmp_path, RANKTERM_LIVE_EVERY="0")
 
 

@@ -4,7 +4,7 @@ The page draws the terminal with xterm.js on a canvas, so what the app drew is r
 it: every websocket message the page receives is also kept (an init script wraps `WebSocket`), decoded and
 stripped of escape sequences, exactly the bytes xterm.js paints. The test checks that the page really paints
 (the terminal element has a size, and its screenshot soon weighs several times an empty page's), that the dashboard arrives, and
-that a key typed into the page changes the screen. Debian's chromium is installed by `.ci/run`.
+that a key typed into the page changes the screen. Debian's chromium is installed by the tests' set-up when missing.
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ import pytest
 from rankterm.testing.live import end_process
 from rankterm.testing.terminal import ESCAPES
 
-CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+pytestmark = pytest.mark.needs("chromium")  # installed before the run when missing (tests/needs.py)
 CHROMIUM_FLAGS = [
     "--headless=new",
     "--no-sandbox",
@@ -97,9 +97,10 @@ def wait_for_text(page, needle: str, timeout: float = 30.0, start: int = 0) -> s
 def test_a_browser_seat_draws_the_dashboard_and_answers_a_key(web_seat: str) -> None:
     from playwright.sync_api import sync_playwright
 
-    assert CHROMIUM, "Debian's chromium is needed for the browser seat test (.ci/run installs it)"
+    chromium = shutil.which("chromium") or shutil.which("chromium-browser")
+    assert chromium, "Debian's chromium is needed for the browser seat test (tests/needs.py installs it)"
     with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_FLAGS)
+        browser = p.chromium.launch(executable_path=chromium, args=CHROMIUM_FLAGS)
         try:
             page = browser.new_page(viewport={"width": 1100, "height": 700})
             flat = len(page.screenshot())  # an empty page: what "nothing painted" weighs as a PNG

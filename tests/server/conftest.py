@@ -1,8 +1,8 @@
 """Fixtures of the embedded service's tests: a store on each engine, its app, an HTTP client over ASGI.
 
 `store` runs every test that uses it twice: on a SQLite file under ``tmp_path`` and on a fresh PostgreSQL
-database of the run's throwaway server (`pg_cluster`). Without PostgreSQL binaries the PostgreSQL half is
-skipped, loudly (a warning in the summary); with ``CI`` set it fails instead.
+database of the run's throwaway server (`pg_cluster`). Without PostgreSQL's binaries, Debian's package is
+installed before the run (tests/needs.py); when that fails, the PostgreSQL half fails with its reason.
 
 Everything goes through HTTP (httpx on `ASGITransport`), as a real client would. `Api` wraps the client
 with the token and small helpers (`ok` asserts a success envelope and returns its payload, `error`
