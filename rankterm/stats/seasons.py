@@ -17,6 +17,7 @@ from datetime import datetime, timedelta
 from rankterm.stats.model import TableModel
 from rankterm.wire.localtime import SeatZone
 from rankterm.wire.models import Match
+from rankterm.wire.standing import shared_positions
 from rankterm.wire.text import fold_name
 
 __all__ = ["Period", "Season", "SeasonRow", "period_of", "periods_by", "roll_of_honour", "season_standings"]
@@ -122,14 +123,6 @@ class Season:
         return self.rows[1] if len(self.rows) > 1 else None
 
 
-def shared_positions(values: Sequence[float]) -> list[int]:
-    """Positions of `values` (best first, already sorted): equal values share a position ("1224")."""
-    positions: list[int] = []
-    for i, value in enumerate(values):
-        positions.append(positions[-1] if i and value == values[i - 1] else i + 1)
-    return positions
-
-
 def season_standings(matches: Sequence[Match], period: Period, zone: SeatZone) -> Season:
     """The standings of a group that played only `period`'s `matches` (held, oldest first)."""
     played = [m for m in matches if period.holds(m, zone)]
@@ -142,10 +135,10 @@ def season_standings(matches: Sequence[Match], period: Period, zone: SeatZone) -
                 for player in faction.players:
                     names[str(player.id)] = player.label
     ranked = sorted(names, key=lambda pid: (-model.ree(pid), fold_name(names[pid]), pid))
-    rees = [model.ree(pid) for pid in ranked]
+    shown = shared_positions([(i, model.ree(pid)) for i, pid in enumerate(ranked, start=1)])
     rows = tuple(
         SeasonRow(position, pid, names[pid], model.ree(pid), model.played(pid))
-        for position, pid in zip(shared_positions(rees), ranked, strict=True)
+        for position, pid in zip(shown, ranked, strict=True)
     )
     return Season(period, len(played), rows)
 
