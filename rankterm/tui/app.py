@@ -80,6 +80,7 @@ class RanktermApp(App):
     BINDINGS = [
         # The footer (KeyFooter) shows the screen's own keys, then the app's keys marked show=True (? and q) on
         # its right at any width; the screens' letters are in the help overlay (?) and the palette (ctrl+p).
+        Binding("h", "open_mode('home')", "Home", show=False),
         Binding("d", "open_mode('dashboard')", "Dashboard", show=False),
         Binding("g", "open_mode('games')", "Games", show=False),
         Binding("p", "open_mode('players')", "Players", show=False),
@@ -90,6 +91,7 @@ class RanktermApp(App):
         Binding("s", "open_mode('stats')", "Stats", show=False),
         Binding("l", "open_mode('login')", "Profiles", show=False),
         Binding("b", "open_mode('board')", "Scoreboard", show=False),
+        Binding("e", "open_mode('seasons')", "Seasons", show=False),
         Binding("ctrl+t", "change_theme", "Theme", show=False),
         Binding("question_mark", "show_keys", "Keys"),
         Binding("f1", "show_keys", "Keys", show=False),  # "?" types in a text field; F1 works there too
