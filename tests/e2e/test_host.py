@@ -282,7 +282,7 @@ def test_a_form_half_filled_when_the_connection_dropped_is_offered_to_the_next_g
         first.settle()
         for key in FOUR_PLAYERS[:7]:  # n C a t ⏎ E ⏎: Catan, Elena first, and no more
             first.press(key)
-        first.settle(quiet=1.5)  # the draft is written at most every 0.5 s
+        first.settle(quiet=1.5)  # the draft is written within 50 ms of a key
     finally:
         first.kill()
     assert host.wait_for_seats(0, 6) == []

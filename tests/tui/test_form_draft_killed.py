@@ -16,7 +16,7 @@ import pytest
 from rankterm.server.seed import DEMO_KEY, DEMO_SECRET, demo_app
 from rankterm.testing.live import serve_in_thread
 from rankterm.testing.terminal import PtySeat, room_env
-from rankterm.tui.widgets.match_form.draft import DraftFile
+from rankterm.tui.widgets.match_form.draft import read_draft
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -49,7 +49,7 @@ def test_a_seat_killed_right_after_a_burst_leaves_the_burst_in_its_draft(served,
     drafts = list((tmp_path / "data" / "drafts").glob("*.json"))
     assert len(drafts) == 1
     assert stat.S_IMODE(drafts[0].stat().st_mode) == 0o600
-    kept = DraftFile(drafts[0]).load()
+    kept = read_draft(drafts[0])
     assert kept is not None and kept.form is not None
     form = kept.form
     assert form["game"]["name"] == "Catan"

@@ -25,7 +25,7 @@ async def test_a_queued_match_is_on_disk_at_once_and_comes_back_after_a_drop(mak
         await pilot.press("ctrl+l")
         # on disk before any timer ran: the seat may die right after the key
         assert screen.drafts is not None
-        kept = screen.drafts.load()
+        kept = screen.drafts.read()
         assert kept is not None and [m.external_id for m, _ in kept.queue] == ["rt-test-0001"]
         assert stat.S_IMODE(screen.drafts.path.stat().st_mode) == 0o600
         await settle(pilot)

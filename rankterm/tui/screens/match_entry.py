@@ -754,8 +754,12 @@ class MatchEntryScreen(RanktermScreen):
             self.session.outbox.send_listeners.append(self._outbox_moved)
 
     def on_unmount(self) -> None:
+        """The form is gone (the app ends, or the service changed): no more outbox news, and its draft stays on
+        disk unlocked, for the next seat."""
         if self.has_client and self._outbox_moved in self.session.outbox.send_listeners:
             self.session.outbox.send_listeners.remove(self._outbox_moved)
+        if self.drafts is not None:
+            self.drafts.close()
 
     def _outbox_moved(self) -> None:
         """The outbox sent: a match said to be kept in it that it has now sent (or the service refused)
