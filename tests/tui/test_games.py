@@ -148,3 +148,22 @@ async def test_a_refused_game_keeps_the_dialog_open_with_the_error(make_app, wai
         await pilot.press("escape")
         await wait(pilot)
         assert isinstance(app.screen, GamesScreen)
+
+
+async def test_offline_a_search_looks_among_the_groups_games_without_a_toast(make_app, wait, demo_service):
+    client, transport = demo_service.downable_client()
+    app = make_app(client=client)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait(pilot)
+        await pilot.press("g")
+        await wait(pilot)
+        transport.down = True
+        for word in ("cat", "ti"):
+            await pilot.press("slash", *word)
+            await wait(pilot, 0.5)  # past the search timer
+            assert caption(app).startswith("Offline: ") and f"match “{word}”" in caption(app)
+            assert names(app) and all(word in n.casefold() for n in names(app))
+            await pilot.press("escape")
+            await wait(pilot)
+        assert [n.message for n in app._notifications] == []
+        assert "Catan" in names(app)  # the group's games again

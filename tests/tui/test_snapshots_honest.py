@@ -10,7 +10,7 @@ import asyncio
 
 from rankterm.tui.screens.stats.tonight import TonightView
 from rankterm.wire.models import NewFaction, NewMatch
-from tests.tui.pilot import settle
+from tests.tui.pilot import make_ghost, settle
 
 SIZE = (80, 24)
 
@@ -56,3 +56,20 @@ def test_tonight_long_names(snap_compare, make_app, demo_service):
         await settle(pilot)
 
     assert snap_compare(make_app(), terminal_size=SIZE, run_before=run_before)
+
+
+def test_players_offline_with_a_ghost_not_sent_yet(snap_compare, make_app, demo_service):
+    """The offline line at 80 columns (the count, the time, briefly what becomes of a match) over the players
+    list, where *Max, made offline, stands by name."""
+    client, transport = demo_service.downable_client()
+
+    async def run_before(pilot) -> None:
+        await settle(pilot)
+        await pilot.press("p")
+        await settle(pilot)
+        transport.down = True
+        await make_ghost(pilot, "Max")
+        await pilot.press("f5")
+        await settle(pilot)
+
+    assert snap_compare(make_app(client=client), terminal_size=SIZE, run_before=run_before)

@@ -7,7 +7,9 @@ characters or more it searches `games/search`; clearing the field shows the grou
 
 The group's games are shown at once from the mirror when the screen opens, then asked of the service whenever
 the screen is shown (and on F5, and after a match sent from this seat); the table is redrawn only if they
-changed. Offline they come from the mirror, and the status line says how old they are.
+changed. Offline they come from the mirror, and the status line says how old they are; a search offline
+looks among the group's games held here and says so on the line above the table (never a toast: the status
+line already says the seat is offline).
 
 Keys: / search · F4 popular on/off · ctrl+n new game (a name, or a BGG id) · F5 refresh · esc clear search.
 Keys typed before the rows arrive wait for them (`TextTable`, `list_screen_key`).
@@ -29,9 +31,9 @@ from rankterm.tui.text import error_sentence, plain_str, weight_text
 from rankterm.tui.widgets.form_input import FormInput
 from rankterm.tui.widgets.key_footer import KeyFooter
 from rankterm.tui.widgets.text_table import TextTable, fill_table, list_screen_key
-from rankterm.wire.errors import NotFound, RanktermError
+from rankterm.wire.errors import NotFound, Offline, RanktermError
 from rankterm.wire.models import Game
-from rankterm.wire.text import ascii_digits
+from rankterm.wire.text import ascii_digits, fold_name
 
 SEARCH_DELAY = 0.3
 SEARCH_MIN = 2
@@ -190,6 +192,16 @@ class GamesScreen(RanktermScreen):
             table.loading = True
             try:
                 games = await self.client.search_games(text)
+            except Offline:
+                # the status line already says the seat is offline: the group's games held here are searched
+                wanted = fold_name(text)
+                held = [g for g in self.client.cached_games() if wanted in fold_name(g.name)]
+                found = f"{len(held)} of the group's games"
+                self.show_games(
+                    held,
+                    f"Offline: {found} match “{text}”; the catalogue is searched when the service is back.",
+                )
+                return
             except RanktermError as exc:
                 self.say(f"Search failed. {error_sentence(exc)}", "error")
                 return

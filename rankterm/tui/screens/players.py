@@ -51,6 +51,21 @@ def _readings(name: str) -> tuple[str, ...]:
     return folded, _LINE_BREAKS.sub("", folded), _LINE_BREAKS.sub(" ", folded)
 
 
+def name_key(player: Player) -> tuple[str, str]:
+    """Where a player stands in the list by the house's name rule (`fold_name`), ghosts' "*" and all."""
+    return fold(player.display_name), str(player.id)
+
+
+def with_pending(players: list[Player]) -> list[Player]:
+    """The group's players in the service's order with the ghosts this seat (or another seat of the profile)
+    made offline, not made yet (local ids), each put where its name belongs instead of at the end."""
+    listed = [p for p in players if not is_local_id(p.id)]
+    for ghost in sorted((p for p in players if is_local_id(p.id)), key=name_key):
+        at = next((i for i, p in enumerate(listed) if name_key(p) > name_key(ghost)), len(listed))
+        listed.insert(at, ghost)
+    return listed
+
+
 def matches_filter(player: Player, text: str) -> bool:
     needle = fold(text.strip().lstrip("*"))
     return not needle or any(
@@ -164,6 +179,8 @@ class PlayersScreen(RanktermScreen):
             table.loading = True
             try:
                 page = await self.client.players_page(number)
+                if any(is_local_id(p.id) for p in self.client.cached_players()):
+                    page = await self._with_pending(page)
             except RanktermError as exc:
                 self.show_error(exc)
                 self.say(f"Players could not be read. {error_sentence(exc)}", "error")
@@ -181,6 +198,23 @@ class PlayersScreen(RanktermScreen):
         finally:
             table.rows_arrived(token)
 
+    async def _with_pending(self, page: PlayersPage) -> PlayersPage:
+        """`page` as it reads with the ghosts made offline and not sent yet among the players: every player
+        (`players()`, which holds them), those ghosts put where their names belong, then the page cut from
+        that list (so the count and the page count hold them too)."""
+        everyone = with_pending(await self.client.players())
+        per_page = page.rows_for_page or len(page.data) or 25
+        pages = max(1, -(-len(everyone) // per_page))
+        number = min(max(1, page.page), pages)
+        start = (number - 1) * per_page
+        return PlayersPage(
+            page=number,
+            total_pages=pages,
+            rows_for_page=per_page,
+            total_players=len(everyone),
+            data=everyone[start : start + per_page],
+        )
+
     @task(group="players")
     async def apply_filter(self, text: str) -> None:
         table = self.query_one("#players-table", TextTable)
@@ -194,7 +228,7 @@ class PlayersScreen(RanktermScreen):
                 return
             finally:
                 table.loading = False
-            found = [p for p in everyone if matches_filter(p, text)]
+            found = [p for p in with_pending(everyone) if matches_filter(p, text)]
             self.show_players(
                 found, f"Filter “{text}”: {len(found)} of all {len(everyone)} players (esc: clear)."
             )
@@ -210,6 +244,7 @@ class PlayersScreen(RanktermScreen):
             self.show_error(exc)
             everyone = []
         per_page = (self.current.rows_for_page if self.current else 0) or 25
+        everyone = with_pending(everyone)
         index = next((i for i, p in enumerate(everyone) if p.id == player.id), None)
         number = 1 if index is None else index // per_page + 1
         self.load_page(number, select=player.id)
