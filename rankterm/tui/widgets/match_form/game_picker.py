@@ -24,7 +24,7 @@ from textual.timer import Timer
 
 from rankterm.tui.text import error_sentence, plain_str
 from rankterm.tui.widgets.typeahead import TypeAhead
-from rankterm.wire.errors import RanktermError
+from rankterm.wire.errors import Offline, RanktermError
 from rankterm.wire.models import Game
 
 SEARCH_DELAY = 0.3
@@ -171,7 +171,8 @@ class GamePicker(TypeAhead):
             found = await self.search(wanted)
         except RanktermError as exc:
             self.search_error = error_sentence(exc)
-            self.notify(plain_str(self.search_error), severity="error", markup=False)
+            if not isinstance(exc, Offline):  # offline is said once, by the status line, not at every search
+                self.notify(plain_str(self.search_error), severity="error", markup=False)
             return
         self.search_error = None
         if self.text.strip() != wanted:
