@@ -51,8 +51,13 @@ from textual.widget import Widget
 from textual.widgets import Checkbox, Header, Input, Select
 
 from rankterm.outbox.outcome import ALREADY_ACCEPTED, BatchOutcome, Outcome, OutcomeState, from_answer
+from rankterm.stats.before import before_match
+from rankterm.stats.held_model import held_model
+from rankterm.stats.model import TableModel
+from rankterm.stats.source import game_matches
 from rankterm.tui.base import RanktermScreen, task
 from rankterm.tui.dialogs.confirm import ConfirmDialog
+from rankterm.tui.dialogs.teams import TeamsDialog
 from rankterm.tui.screens.players import same_name
 from rankterm.tui.text import error_sentence
 from rankterm.tui.widgets.key_footer import KeyFooter
@@ -66,6 +71,7 @@ from rankterm.tui.widgets.match_form.twin import ELSEWHERE, THIS_COMPUTER, THIS_
 from rankterm.tui.zone import shown_zone
 from rankterm.wire.errors import ErrorItem, RanktermError
 from rankterm.wire.models import DATE_FORMAT, Game, Match, NewMatch, Player
+from rankterm.wire.shown import percent
 
 AFTER_ACCEPT = "n new match · ctrl+r rematch (same game and players)"
 AFTER_REJECT = "The form is kept as it was: fix it and send again (ctrl+s)."
@@ -117,6 +123,7 @@ class MatchEntryScreen(RanktermScreen):
         Binding("ctrl+y,f3", "dry_run", "Dry run", key_display="^y"),
         Binding("ctrl+n,f9", "new_match", "New", key_display="^n"),
         Binding("ctrl+o,f12", "date", "Date", key_display="^o"),
+        Binding("ctrl+b,f10", "fair_teams", "Fair teams", key_display="^b"),
         Binding("ctrl+g,f2", "bot", "Bot faction: the game plays this one", key_display="^g", show=False),
         Binding(
             "escape",
@@ -131,6 +138,9 @@ class MatchEntryScreen(RanktermScreen):
 
     def __init__(self) -> None:
         super().__init__()
+        self.model: TableModel | None = None
+        """The table's model (`rankterm.stats.held_model`), for the odds line and fair teams."""
+        self._coop: dict[int, list[Match]] = {}
         self.queue: list[Pending] = []
         self._queued_key: tuple | None = None
         self.recorded: set[str] = set()
@@ -214,6 +224,84 @@ class MatchEntryScreen(RanktermScreen):
         self.keep_draft_soon()
         if self.is_mounted:
             self.form.show_result()
+            self.show_odds()
+
+    # ------------------------------------------------------------------ the minute before the match
+
+    @task(group="table-model")
+    async def load_model(self) -> None:
+        """The table's model of the group (kept in the mirror: warm), then the odds of what the form holds."""
+        if not self.has_client:
+            return
+        client = self.client
+        with contextlib.suppress(RanktermError):  # offline: the model of the matches held
+            await client.sync_matches()
+        self.model = await asyncio.to_thread(held_model, client)
+        self.show_odds()
+
+    def show_odds(self) -> None:
+        """One line under the result: each faction's chance of finishing first (newcomers marked), or for
+        a co-op match against the game the group's record with those players."""
+        if self.model is None:
+            return
+        sides = self.form.sides()
+        factions = [([str(p.id) for p in players], bot) for players, bot in sides]
+        game = self.form.query_one(GamePicker).game
+        said = before_match(
+            self.model, factions, self._game_matches(game) if any(b for _, b in sides) else ()
+        )
+        if said is None:
+            self.form.show_odds("")
+            return
+        if said.is_coop:
+            self.form.show_odds(f"With these players against the game: won {said.won} of {said.played}")
+            return
+        names = {str(p.id): p.label for players, bot in sides if not bot for p in players}
+        parts = []
+        for chance in said.chances:
+            who = "+".join(names.get(pid, pid) for pid in chance.players)
+            new = " (new)" if chance.newcomers else ""
+            parts.append(f"{who}{new} {percent(chance.chance)}")
+        self.form.show_odds("Chances (rankterm's estimate): " + " · ".join(parts))
+
+    def _game_matches(self, game: Game | None) -> list[Match]:
+        """The held matches of `game` (for a co-op record), read once a game."""
+        if game is None or not self.has_client:
+            return []
+        if game.id not in self._coop:
+            self._coop[game.id] = game_matches(self.client, game.id)
+        return self._coop[game.id]
+
+    def action_fair_teams(self) -> None:
+        """The fairest splits of the players on the form into teams; Enter puts one in the factions."""
+        players = [p for players, bot in self.form.sides() if not bot for p in players]
+        if len(players) < 2:
+            self.form.answer.show(
+                [(NOTE, "Put the players on the form first: ctrl+b splits them into fair teams.")]
+            )
+            return
+        if self.model is None:
+            self.form.answer.show(
+                [(NOTE, "The group's ratings are still being read: ctrl+b again in a moment.")]
+            )
+            return
+        by_id = {str(p.id): p for p in players}
+        skills = {pid: self.model.skill(pid) for pid in by_id}
+
+        async def chosen(teams: tuple[tuple[str, ...], ...] | None) -> None:
+            if teams is None:
+                return
+            while len(self.form.rows) < len(teams):
+                await self.form.add_row()
+            self.form.fill_teams([[by_id[pid] for pid in team] for team in teams])
+            for row in self.form.rows[len(teams) :]:
+                row.fill()
+            self.form.answer.show(
+                [(NOTE, "Fair teams in the factions: play, then type the ranks and ctrl+s.")]
+            )
+            self._focus_first_row()
+
+        self.app.push_screen(TeamsDialog(skills, {pid: p.label for pid, p in by_id.items()}), chosen)
 
     def keep_draft_soon(self) -> None:
         """Write the draft within `DRAFT_EVERY` seconds (one write for every change made meanwhile)."""
@@ -360,6 +448,8 @@ class MatchEntryScreen(RanktermScreen):
 
     def on_screen_resume(self) -> None:
         self.load_lists()
+        self._coop.clear()
+        self.load_model()  # the matches recorded since: rated on top of the kept model
 
     @property
     def form(self) -> MatchForm:

@@ -135,6 +135,14 @@ class MatchForm(MatchFormFlow, can_focus=False):
     MatchForm #result-line.-shown {
         display: block;
     }
+    MatchForm #odds-line {
+        height: auto;
+        color: $text-muted;
+        display: none;
+    }
+    MatchForm #odds-line.-shown {
+        display: block;
+    }
     MatchForm #queue-line {
         height: auto;
         color: $text-warning;
@@ -188,6 +196,7 @@ class MatchForm(MatchFormFlow, can_focus=False):
             yield FactionRow(1, players=None)
             yield FactionRow(2, players=None)
         yield Static("", id="result-line", markup=False)
+        yield Static("", id="odds-line", markup=False)
         yield Static("", id="queue-line", markup=False)
 
     def on_mount(self) -> None:
@@ -523,6 +532,29 @@ class MatchForm(MatchFormFlow, can_focus=False):
             return
         line.update(plain(f"Result: {text}") if text else "")
         line.set_class(bool(text), "-shown")
+
+    def sides(self) -> list[tuple[list[Player], bool]]:
+        """Each faction with players (or the game's bot) as the odds see it: its players, whether it is the bot."""
+        return [
+            (list(row.picker.chosen), row.is_bot)
+            for row in self.rows
+            if row.is_mounted and (row.is_bot or row.picker.chosen)
+        ]
+
+    def show_odds(self, text: str) -> None:
+        """Show the odds line under the result (hidden when `text` is empty)."""
+        try:
+            line = self.query_one("#odds-line", Static)
+        except NoMatches:
+            return
+        line.update(plain(text) if text else "")
+        line.set_class(bool(text), "-shown")
+
+    def fill_teams(self, teams: Sequence[Sequence[Player]]) -> None:
+        """Put `teams` in the first rows, one a faction (rows are added first where `teams` needs more); the
+        ranks follow the rows, to be typed once the match is played."""
+        for row, team in zip(self.rows, teams, strict=False):
+            row.fill(players=team)
 
     def _used_rows(self) -> list[FactionRow]:
         """The rows that are factions: the blank ones are left out while two filled ones remain."""
