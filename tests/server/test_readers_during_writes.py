@@ -25,7 +25,7 @@ def held_write(store, group: int) -> Iterator[None]:
     gave_up: list[bool] = []
 
     def hold() -> None:
-        with store._write(lock_group=group) as conn:
+        with store._batch_on(True), store._write(lock_group=group) as conn:  # as a batch of matches
             conn.execute("UPDATE groups SET name = 'renamed, not yet committed' WHERE id = ?", (group,))
             entered.set()
             gave_up.append(not release.wait(HELD))
