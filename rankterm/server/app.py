@@ -40,11 +40,13 @@ from starlette.types import Receive, Scope, Send
 import rankterm
 from rankterm.server import quota, tokens
 from rankterm.server.asgi import ServiceApp, in_thread, read_body
+from rankterm.server.matches import MAX_BATCH, surely_too_big
 from rankterm.server.quota import QuotaBook, QuotaLimits
 from rankterm.server.store import Client, Store
 from rankterm.server.throttle import SignInThrottle
 from rankterm.server.wire import RANKINGS_PAGE_KEYS, Fault, format_time, only_keys
 from rankterm.wire.endpoints import ENDPOINTS, Method
+from rankterm.wire.new_match import MAX_FACTIONS, MAX_PARTICIPANTS
 from rankterm.wire.text import ascii_digits
 
 __all__ = ["create_app", "error_response", "success_response"]
@@ -329,6 +331,12 @@ class _Service:
         if flag not in _TRUE | _FALSE:
             raise Fault("R003", "dryrun is 1 or true (or 0 or false).")
         dryrun = flag in _TRUE
+        if surely_too_big(call.body):
+            raise Fault(
+                "M002",
+                f"A request holds at most {MAX_BATCH} matches, each of at most {MAX_FACTIONS} factions and"
+                f" {MAX_PARTICIPANTS} players.",
+            )
         answer = self.store.add_matches(
             self.group(call),
             call.json_body("M001"),

@@ -42,14 +42,20 @@ HEAD_BYTES = 16 * 1024
 class GuardedH11(H11Protocol):
     """uvicorn's HTTP/1.1 protocol with a cap on each address's connections and a deadline on headers."""
 
-    open_by_address: Counter[str] = Counter()
-    """Open connections per address, in this process (one event loop: no lock needed)."""
-
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self._address: str | None = None
         self._header_timer: asyncio.TimerHandle | None = None
         self._awaited: object = None
+
+    @property
+    def open_by_address(self) -> Counter[str]:
+        """Open connections per address, of this server (one event loop: no lock needed)."""
+        state: Any = self.server_state
+        counts: Counter[str] | None = getattr(state, "rankterm_open_by_address", None)
+        if counts is None:
+            counts = state.rankterm_open_by_address = Counter()
+        return counts
 
     def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
         peer = get_remote_addr(transport)

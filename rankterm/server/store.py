@@ -17,7 +17,7 @@ import contextlib
 import os
 import threading
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -76,6 +76,7 @@ class Store:
         """The standings' snapshots read from this database (they never change: read once, kept)."""
         self._owed: quota.Owed = {}
         self._owed_lock = threading.Lock()
+        self._batches = 0
         self._engine = open_engine(self.path)
         try:
             for file in self._engine.private():
@@ -103,6 +104,7 @@ class Store:
         store.snapshots = SnapshotCache()
         store._owed = {}
         store._owed_lock = threading.Lock()
+        store._batches = 0
         store._engine = engine
         store._signing_key = store._load_signing_key()
         return store
@@ -259,16 +261,36 @@ class Store:
         """Count `amounts` against the client's quota, or raise the first Q… code exceeded (nothing counted;
         nothing written at all when every meter it touches is unlimited).
 
-        A count never waits for a long write (a backdated batch re-rating thousands of matches, on an engine
-        that writes one transaction at a time): it is judged on the last committed counts plus those owed,
-        kept in memory, and written by the next count or batch that finds the database free."""
+        A count never waits for a batch of matches being written (a backdated one re-rates thousands of
+        matches, on an engine that writes one transaction at a time): while one is, a count that finds the
+        database busy is judged on the last committed counts plus those owed, kept in memory, and written by
+        the next count or batch that finds the database free. (A count of the same meter in flight in another
+        write at that moment is not seen: at the limit, one call more may pass.) Otherwise it waits its turn,
+        as every write does, and is exact."""
         if not quota.counted(amounts, limits):
             return
         moment = self._now(now)
+        if self._counted_in(self._engine.write_if_free(), client_id, amounts, limits, moment):
+            return
+        if not self._batches:  # a short write holds the database: wait for it
+            self._counted_in(self._write(), client_id, amounts, limits, moment)
+            return
+        with self._read(snapshot=False) as conn, self._owed_lock:
+            quota.owe(conn, client_id, amounts, limits, moment, self._owed)
+
+    def _counted_in(
+        self,
+        transaction: AbstractContextManager[Conn | None],
+        client_id: int,
+        amounts: Mapping[str, int],
+        limits: QuotaLimits,
+        moment: float,
+    ) -> bool:
+        """Count `amounts` (and pay what is owed) in `transaction`; False when it gave no connection."""
         owed = self._take_owed()
         written = False
         try:
-            with self._engine.write_if_free() as conn:
+            with transaction as conn:
                 if conn is not None:
                     quota.pay(conn, owed)
                     quota.charge(conn, client_id, amounts, limits, moment)
@@ -276,9 +298,22 @@ class Store:
         finally:
             if not written:  # busy, refused or failed: what was owed is still owed
                 self._owe_again(owed)
-        if not written:
-            with self._read(snapshot=False) as conn, self._owed_lock:
-                quota.owe(conn, client_id, amounts, limits, moment, self._owed)
+        return written
+
+    @contextlib.contextmanager
+    def _batch_on(self, on: bool) -> Iterator[None]:
+        """Say, for the block, that a batch is being written (before it waits for the database, and until it
+        has let go of it), so that counts do not wait for it (`charge`)."""
+        if not on:
+            yield
+            return
+        with self._owed_lock:
+            self._batches += 1
+        try:
+            yield
+        finally:
+            with self._owed_lock:
+                self._batches -= 1
 
     def _take_owed(self) -> quota.Owed:
         with self._owed_lock:
@@ -421,7 +456,7 @@ class Store:
         stamp = format_time(moment)
         # A dry run only reads: it never waits for, nor holds up, the group's writes.
         transaction = self._read() if dryrun else self._write(lock_group=group_id)
-        with transaction as conn:
+        with self._batch_on(not dryrun), transaction as conn:
             verdicts = matches.judge(conn, group_id, items, now=datetime.fromtimestamp(moment, UTC))
             accepted = [v for v in verdicts if v.accepted]
             ids: dict[int, str] = {}

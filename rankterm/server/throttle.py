@@ -21,11 +21,11 @@ from dataclasses import dataclass
 
 from rankterm.server.wire import Fault
 
-BURST = 10
+BURST = 20
 """Sign-in tries an address (or a key) may make at once."""
 
-REFILL = 6.0
-"""Seconds after which one more try is allowed: ten a minute, once the burst is spent."""
+REFILL = 3.0
+"""Seconds after which one more try is allowed: twenty a minute, once the burst is spent."""
 
 KEPT = 10_000
 """Buckets of one kind kept at most."""

@@ -13,17 +13,22 @@ from rankterm.server.app import create_app
 from rankterm.server.quota import QuotaLimits
 from tests.server.conftest import Api, _client, duel
 
+HELD = 10.0
+"""Seconds the write is held at most: far longer than the reads take when they do not wait for it."""
+
 
 @contextmanager
 def held_write(store, group: int) -> Iterator[None]:
-    """A write of the group held open by another thread (as a replay holds it) for the block."""
+    """A write of the group held open by another thread (as a replay holds it) until the block has done its
+    reads; if they wait for it instead, it gives up after `HELD` seconds and the block fails."""
     entered, release = threading.Event(), threading.Event()
+    gave_up: list[bool] = []
 
     def hold() -> None:
-        with store._write(lock_group=group) as conn:
+        with store._batch_on(True), store._write(lock_group=group) as conn:  # as a batch of matches
             conn.execute("UPDATE groups SET name = 'renamed, not yet committed' WHERE id = ?", (group,))
             entered.set()
-            release.wait(30)
+            gave_up.append(not release.wait(HELD))
 
     thread = threading.Thread(target=hold, daemon=True)
     thread.start()
@@ -33,6 +38,7 @@ def held_write(store, group: int) -> Iterator[None]:
     finally:
         release.set()
         thread.join(10)
+    assert gave_up == [False], "the reads waited for the write to end"
 
 
 def _calls(store, client_id: int) -> int:
