@@ -38,8 +38,7 @@ from collections.abc import Awaitable, Callable, Iterable, Sequence
 from typing import IO, TYPE_CHECKING, Any
 
 from rankterm.wire.errors import ApiError, Offline, RanktermError
-from rankterm.wire.text import _BIDI_CONTROLS as BIDI_CONTROLS
-from rankterm.wire.text import ascii_digits, display_safe
+from rankterm.wire.text import BIDI_CONTROLS, ascii_digits, display_safe
 
 if TYPE_CHECKING:
     from rankterm.client.client import RankingClient

@@ -40,10 +40,10 @@ def fold_name(text: str, *, squeeze_spaces: bool = False) -> str:
 NEWLINE_MARK = "\u23ce"
 """"⏎": where a text that is not ours breaks its line."""
 _LINE_BREAKS = frozenset("\n\r\x85\u2028\u2029")
-_BIDI_CONTROLS = "\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069"
+BIDI_CONTROLS = "\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069"
 """The marks, embeddings, overrides and isolates of bidirectional text: a terminal that follows them turns
 the rest of a line (a table row) around."""
-_UNSAFE = re.compile(f"[\x00-\x1f\x7f-\x9f\u2028\u2029{_BIDI_CONTROLS}]")
+_UNSAFE = re.compile(f"[\x00-\x1f\x7f-\x9f\u2028\u2029{BIDI_CONTROLS}]")
 """Control characters, line breaks and bidi controls. Vertical tab, form feed and the file, group and record
 separators, where `str.splitlines` also breaks, are control characters shown by their own symbols."""
 

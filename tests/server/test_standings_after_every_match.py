@@ -15,10 +15,11 @@ from __future__ import annotations
 import random
 from datetime import datetime, timedelta
 
-from rankterm.server import rankings, rating, snapshots
+from rankterm.server import rankings, snapshots
 from rankterm.server.rankings import RECENT_CAP, STATUS_WINDOW_DAYS
 from rankterm.server.store import Store
 from rankterm.server.wire import PAGE_SIZE, format_time, parse_time
+from rankterm.wire import rating
 
 PLAYERS = 30  # more than one page
 MATCHES = 60

@@ -16,6 +16,8 @@ def test_the_modes_are_declared():
         "board",
         "import",
         "stats",
+        "home",
+        "seasons",
         "dashboard",
         "games",
         "players",

@@ -22,6 +22,7 @@ from textual.widgets import DataTable, Header, Static
 from rankterm.stats.seasons import Season, roll_of_honour
 from rankterm.stats.source import held_matches
 from rankterm.tui.base import RanktermScreen, task
+from rankterm.tui.text import plain
 from rankterm.tui.widgets.key_footer import KeyFooter
 from rankterm.tui.widgets.text_table import TextTable
 from rankterm.tui.zone import shown_zone
@@ -126,7 +127,9 @@ class SeasonsScreen(RanktermScreen):
             self._show(season)
 
     def _show(self, season: Season) -> None:
-        self.query_one("#seasons-period", Static).update(f"{season.period.name} · {season.matches} matches")
+        self.query_one("#seasons-period", Static).update(
+            plain(f"{season.period.name} · {season.matches} matches")
+        )
         rows = self.query_one("#seasons-rows", DataTable)
         rows.clear()
         for row in season.rows:
