@@ -46,13 +46,14 @@ def before_match(
     model: TableModel, factions: Sequence[tuple[Sequence[str], bool]], game_matches: Iterable[Match] = ()
 ) -> Before | None:
     """What to say before a match of `factions` (each: its players' ids, whether it is the game's bot);
-    None while fewer than two factions have players (or a bot).
+    None while fewer than two factions have players (or a bot), or while a player is in two of them.
 
     `game_matches`: the held matches of the game picked, for a co-op record.
     """
     sides = [(tuple(ids), bot) for ids, bot in factions if ids or bot]
-    if len(sides) < 2:
-        return None
+    everyone = [pid for ids, _ in sides for pid in ids]
+    if len(sides) < 2 or len(set(everyone)) != len(everyone):
+        return None  # a player in two factions is the form's problem to say, not a chance
     people = [ids for ids, bot in sides if not bot]
     if any(bot for _, bot in sides):
         if len(people) != 1:

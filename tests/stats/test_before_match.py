@@ -70,3 +70,12 @@ def test_a_coop_match_shows_the_record_of_exactly_those_players() -> None:
     said = before_match(TableModel(), [(["b", "a"], False), ([], True)], pandemic)
     assert said is not None and said.is_coop
     assert (said.won, said.played) == (2, 3)
+
+
+def test_a_player_in_two_factions_gets_no_chance() -> None:
+    assert before_match(TableModel(), [(["a"], False), (["a"], False)]) is None
+
+
+def test_a_team_that_never_played_the_game_has_no_record_yet() -> None:
+    said = before_match(TableModel(), [(["a", "b"], False), ([], True)], [])
+    assert said is not None and said.is_coop and (said.won, said.played) == (0, 0)

@@ -10,7 +10,7 @@ from rankterm.stats.held_model import held_model
 from rankterm.stats.source import game_matches, sync_group
 from rankterm.stats.teams import fairest_splits
 from rankterm.tui.dialogs.teams import TeamsDialog
-from rankterm.wire.shown import percent
+from rankterm.tui.screens.match_entry import chance_text
 from tests.tui.pilot import open_form, quick_fill, settle
 
 
@@ -34,7 +34,7 @@ async def test_the_odds_line_is_the_models_chances_and_follows_the_form(make_app
         )
         assert said is not None
         expected = " · ".join(
-            f"{n} {percent(c.chance)}"
+            f"{n} {chance_text(c.chance)}"
             for n, c in zip(("Ada", "Ben+Chiara", "Dev"), said.chances, strict=True)
         )
         assert shown == f"Chances (rankterm's estimate): {expected}"

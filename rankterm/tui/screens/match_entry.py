@@ -104,6 +104,15 @@ def _clock(node: Widget, moment: datetime) -> str:
     return shown_zone(node).local(moment).strftime("%H:%M")
 
 
+def chance_text(chance: float) -> str:
+    """A chance as a whole percent, "<1%" and ">99%" at the ends rather than a certainty that is not one."""
+    if chance < 0.005:
+        return "<1%"
+    if chance > 0.995:
+        return ">99%"
+    return percent(chance)
+
+
 FIELD_OF_CODE = {ALREADY_ACCEPTED: "external_id", "M004": "game", "M005": "factions"}
 """The form field a rejection code is about (the service's own codes; the others are judged in the form)."""
 
@@ -254,14 +263,15 @@ class MatchEntryScreen(RanktermScreen):
             self.form.show_odds("")
             return
         if said.is_coop:
-            self.form.show_odds(f"With these players against the game: won {said.won} of {said.played}")
+            record = f"won {said.won} of {said.played}" if said.played else "no match yet"
+            self.form.show_odds(f"With these players against the game: {record}")
             return
         names = {str(p.id): p.label for players, bot in sides if not bot for p in players}
         parts = []
         for chance in said.chances:
             who = "+".join(names.get(pid, pid) for pid in chance.players)
             new = " (new)" if chance.newcomers else ""
-            parts.append(f"{who}{new} {percent(chance.chance)}")
+            parts.append(f"{who}{new} {chance_text(chance.chance)}")
         self.form.show_odds("Chances (rankterm's estimate): " + " · ".join(parts))
 
     def _game_matches(self, game: Game | None) -> list[Match]:
