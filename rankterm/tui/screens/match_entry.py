@@ -54,7 +54,7 @@ from rankterm.outbox.outcome import ALREADY_ACCEPTED, BatchOutcome, Outcome, Out
 from rankterm.stats.before import before_match
 from rankterm.stats.held_model import held_model
 from rankterm.stats.model import TableModel
-from rankterm.stats.source import game_matches
+from rankterm.stats.source import game_matches, sync_group
 from rankterm.tui.base import RanktermScreen, task
 from rankterm.tui.dialogs.confirm import ConfirmDialog
 from rankterm.tui.dialogs.teams import TeamsDialog
@@ -102,6 +102,10 @@ def describe_errors(errors: tuple[ErrorItem, ...]) -> str:
 def _clock(node: Widget, moment: datetime) -> str:
     """A moment as the seat's clock shows it (the seat's zone): "21:04"."""
     return shown_zone(node).local(moment).strftime("%H:%M")
+
+
+SYNC_AGE = 60.0
+"""Seconds the group's held matches are fresh enough for the odds (the live probe keeps them so meanwhile)."""
 
 
 def chance_text(chance: float) -> str:
@@ -244,7 +248,7 @@ class MatchEntryScreen(RanktermScreen):
             return
         client = self.client
         with contextlib.suppress(RanktermError):  # offline: the model of the matches held
-            await client.sync_matches()
+            await sync_group(client, max_age=SYNC_AGE)
         self.model = await asyncio.to_thread(held_model, client)
         self.show_odds()
 
@@ -253,7 +257,10 @@ class MatchEntryScreen(RanktermScreen):
         a co-op match against the game the group's record with those players."""
         if self.model is None:
             return
-        sides = self.form.sides()
+        try:
+            sides = self.form.sides()
+        except NoMatches:  # a faction on its way in or out: the next change says it
+            return
         factions = [([str(p.id) for p in players], bot) for players, bot in sides]
         game = self.form.query_one(GamePicker).game
         said = before_match(
