@@ -45,7 +45,7 @@ from rankterm.outbox.outcome import BatchOutcome, not_kept
 from rankterm.outbox.sender import OutboxSender, SendReport
 from rankterm.outbox.twins import Twin
 from rankterm.tui.widgets.match_form.twin import find_twin, recorded_at
-from rankterm.wire.errors import AuthError, Offline, RanktermError
+from rankterm.wire.errors import AuthError, Offline, QuotaError, RanktermError, ServiceError
 from rankterm.wire.models import Match, NewMatch, Player
 
 RETRY_DELAYS = (5.0, 15.0, 30.0, 60.0, 120.0, 300.0)
@@ -300,22 +300,13 @@ class OutboxRunner:
         the last 30 minutes that looks the same by the form's rule (`find_twin`). The group's matches are
         brought up to date in the mirror first (one page read when it holds none yet); a twin this outbox
         sent itself says so ("from this machine")."""
+        try:
+            recent = await self._recent(matches)
+        except (Offline, QuotaError, AuthError, ServiceError):
+            raise  # nothing can be sent now either: the send stops (and is tried again) as on its POST
+        except RanktermError:
+            return {}  # the group's list could not be read as it came: sent unchecked, not held forever
         client = self.sender.client
-        held, _ = client.mirror.match_numbers()
-        if held:
-            await client.sync_matches()
-            recent: list[Match] = []
-            for match in matches:
-                first = next((p for f in match.factions for p in f.players), None)
-                if match.game is None or first is None:
-                    continue
-                for row in client.mirror.select_matches(
-                    game_id=str(match.game), containing=f'"id":{json.dumps(first, ensure_ascii=False)}'
-                ):
-                    with contextlib.suppress(ValueError):
-                        recent.append(Match.model_validate(row))
-        else:
-            recent = list((await client.matches_page(1)).data)
         now = datetime.fromtimestamp(client.clock(), UTC)
         found: dict[str, Twin] = {}
         for match in matches:
@@ -327,6 +318,26 @@ class OutboxRunner:
                     twin.number, str(twin.id), at.isoformat() if at else "", from_here=from_here
                 )
         return found
+
+    async def _recent(self, matches: Sequence[NewMatch]) -> list[Match]:
+        """The group's matches that may be twins of `matches` (their games', naming their first player), from
+        the mirror brought up to date; one page of the newest when the mirror holds none yet."""
+        client = self.sender.client
+        held, _ = client.mirror.match_numbers()
+        if not held:
+            return list((await client.matches_page(1)).data)
+        await client.sync_matches()
+        recent: list[Match] = []
+        for match in matches:
+            first = next((p for f in match.factions for p in f.players), None)
+            if match.game is None or first is None:
+                continue
+            for row in client.mirror.select_matches(
+                game_id=str(match.game), containing=f'"id":{json.dumps(first, ensure_ascii=False)}'
+            ):
+                with contextlib.suppress(ValueError):
+                    recent.append(Match.model_validate(row))
+        return recent
 
     def discard(self, external_id: str) -> None:
         self.outbox.discard(external_id)
