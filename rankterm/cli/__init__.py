@@ -13,7 +13,8 @@ default 50) places it in `--help`. Imports are made where they are needed, so th
 before the heavy parts load.
 
 Exit codes of every command: 0 done, 1 a refusal from the service (its one-line message on stderr), 2 a usage
-or configuration error, 3 the service cannot be reached, 130 interrupted.
+or configuration error, or a local file or folder that cannot be written (one line), 3 the service cannot be
+reached, 130 interrupted.
 """
 
 from __future__ import annotations
@@ -87,3 +88,12 @@ def main(argv: list[str] | None = None) -> int:
     except BrokenPipeError:  # `rankterm games | head`: the reader left; nothing more to say
         sys.stdout = open(os.devnull, "w")  # noqa: SIM115 - stays open: Python flushes stdout at exit
         return 0
+    except OSError as exc:  # a local file or folder that cannot be written or read (read-only, full)
+        print(f"rankterm: {local_file_error(exc)}", file=sys.stderr)
+        return 2
+
+
+def local_file_error(exc: OSError) -> str:
+    """One sentence for a file or folder of ours that could not be used: what, and where."""
+    where = f"{exc.filename}: " if exc.filename else ""
+    return f"{where}cannot be written or read ({exc.strerror or exc})."

@@ -30,6 +30,7 @@ WIRED = (
     "attempts",
     "errors",
     "match_id",
+    "twin",
     "created_at",
     "updated_at",
 )

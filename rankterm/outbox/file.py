@@ -3,7 +3,7 @@ error items as stored (JSON).
 
 The schema has a version (`PRAGMA user_version`); older files are migrated when opened (version 1 kept a
 `reason` text: it becomes one error item with an empty code; version 2 had no `kind`: every entry is a
-match). rankterm/outbox/outbox.py is the queue that uses it.
+match; version 3 had no `twin`: its matches are checked when sent). rankterm/outbox/outbox.py is the queue that uses it.
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from enum import StrEnum
 
 from rankterm.wire.errors import ErrorItem
 
-SCHEMA_VERSION = 3
+SCHEMA_VERSION = 4
 
 
 class State(StrEnum):
@@ -38,6 +38,7 @@ CREATE TABLE IF NOT EXISTS entries (
     attempts INTEGER NOT NULL DEFAULT 0,
     errors TEXT NOT NULL DEFAULT '[]',
     match_id TEXT NOT NULL DEFAULT '',
+    twin TEXT NOT NULL DEFAULT '',
     created_at REAL NOT NULL,
     updated_at REAL NOT NULL,
     UNIQUE (scope, external_id)
@@ -48,7 +49,8 @@ CREATE TABLE IF NOT EXISTS entries (
 def _migrate(db: sqlite3.Connection) -> None:
     """Bring an outbox file to `SCHEMA_VERSION`. Version 1 had a `reason` text column and no `errors`:
     each non-empty reason becomes one error item with an empty code (the column stays, unused). Version 2
-    had no `kind` (ghost entries came with 3): every entry it holds is a match."""
+    had no `kind` (ghost entries came with 3): every entry it holds is a match. Version 3 had no `twin`
+    (rankterm/outbox/twins.py): its unsent matches are checked for a twin when sent."""
     version = db.execute("PRAGMA user_version").fetchone()[0]
     if version >= SCHEMA_VERSION:
         return
@@ -61,6 +63,8 @@ def _migrate(db: sqlite3.Connection) -> None:
             db.execute("ALTER TABLE entries ADD COLUMN match_id TEXT NOT NULL DEFAULT ''")
         if "kind" not in columns:
             db.execute("ALTER TABLE entries ADD COLUMN kind TEXT NOT NULL DEFAULT 'match'")
+        if "twin" not in columns:
+            db.execute("ALTER TABLE entries ADD COLUMN twin TEXT NOT NULL DEFAULT ''")
         if "reason" in columns:
             rows = db.execute("SELECT seq, reason FROM entries WHERE reason != ''").fetchall()
             db.executemany(

@@ -44,6 +44,7 @@ from rankterm.outbox.ghosts import (
 from rankterm.outbox.lock import SendLock
 from rankterm.outbox.outcome import ALREADY_ACCEPTED, Outcome, OutcomeState
 from rankterm.outbox.sender import OutboxSender, SendReport, next_hour
+from rankterm.outbox.twins import CHECKED, LOOKS_LIKE, UNCHECKED, Twin
 from rankterm.wire.errors import ErrorItem, RanktermError
 from rankterm.wire.ids import new_external_id, new_local_id, service_scope
 from rankterm.wire.models import NewMatch, Player
@@ -82,16 +83,31 @@ class Entry:
     updated_at: float
     match_id: str = ""
     """The service's id of the recorded match, once sent (empty when it did not say)."""
+    twin_state: str = UNCHECKED
+    """Its `twin` column: checked for a twin or not, or held (rankterm/outbox/twins.py)."""
+
+    @property
+    def twin(self) -> Twin | None:
+        """The recorded match this one looks like, while it is held (not sent until answered)."""
+        return Twin.read(self.twin_state) if self.state is State.PENDING else None
+
+    @property
+    def held(self) -> bool:
+        return self.twin is not None
 
     def outcome(self, index: int = 0) -> Outcome:
         """Where this entry stands, as the one outcome type; `index` is its place in a batch."""
+        twin = self.twin
+        if twin is not None:
+            item = ErrorItem(LOOKS_LIKE, twin.sentence)
+            return Outcome(index, OutcomeState.HELD, self.external_id, (item,), number=None)
         state = OutcomeState.of_entry(self.state.value, self.in_doubt)
         return Outcome(index, state, self.external_id, self.errors, match_id=self.match_id)
 
 
 def _standing(row: tuple) -> tuple[State, bool, int, tuple[ErrorItem, ...], float, float]:
     """Where an entry of `Outbox._COLUMNS` stands, read: state, in doubt, attempts, errors, created, updated."""
-    _, _, state, in_doubt, attempts, errors, created, updated, _ = row
+    _, _, state, in_doubt, attempts, errors, created, updated, *_ = row
     return State(state), bool(in_doubt), attempts, _load_errors(errors), created, updated
 
 
@@ -167,12 +183,12 @@ class Outbox:
         changed, self._data_version = version != self._data_version, version
         return changed
 
-    _COLUMNS = "external_id, body, state, in_doubt, attempts, errors, created_at, updated_at, match_id"
+    _COLUMNS = "external_id, body, state, in_doubt, attempts, errors, created_at, updated_at, match_id, twin"
     """An entry's columns, a match's or a ghost's: its id, its body, where it stands, and the service's id."""
 
     def _row(self, row: tuple) -> Entry:
-        external_id, body, *_, match_id = row
-        return Entry(external_id, NewMatch.model_validate(json.loads(body)), *_standing(row), match_id)
+        external_id, body, *_, match_id, twin = row
+        return Entry(external_id, NewMatch.model_validate(json.loads(body)), *_standing(row), match_id, twin)
 
     def add(self, match: NewMatch) -> Entry:
         """Store a match (giving it an external id if it has none); on return it is on disk. A ghost it names
@@ -218,10 +234,12 @@ class Outbox:
                 )
         return self._get_many(ids)
 
-    def put(self, matches: Sequence[NewMatch]) -> list[Entry]:
+    def put(self, matches: Sequence[NewMatch], *, checked: bool = False) -> list[Entry]:
         """Submit `matches`: each replaces the rejected or unsent entry with its external id (a fixed match
         sent again), the others are added (in one write, as `add_many`); one entry a match, in order. A match
-        whose external id is already sent or on its way refuses the lot before anything is written."""
+        whose external id is already sent or on its way refuses the lot before anything is written.
+        `checked`: the caller looked for a twin of each against the group's fresh matches (the form, online),
+        so the sender does not ask again."""
         existing = [self.get(m.external_id) if m.external_id else None for m in matches]
         for match, entry in zip(matches, existing, strict=True):
             if entry is not None and (entry.state is State.SENT or entry.in_doubt):
@@ -233,7 +251,23 @@ class Outbox:
             for match, entry in zip(matches, existing, strict=True)
         ]
         added = iter(self.add_many(m for m, e in zip(matches, existing, strict=True) if e is None))
-        return [entry if entry is not None else next(added) for entry in edited]
+        entries = [entry if entry is not None else next(added) for entry in edited]
+        if checked:
+            self.mark_twin(e.external_id for e in entries)
+        return [self._must_get(e.external_id) for e in entries] if checked else entries
+
+    def mark_twin(self, external_ids: Iterable[str], twin: Twin | None = None) -> None:
+        """Record the twin check of these entries: `twin` None, none found (or the answer was "send anyway"):
+        they are sent; else they are held, looking like `twin`, until answered."""
+        value = CHECKED if twin is None else twin.text()
+        self._write(
+            "UPDATE entries SET twin=?, updated_at=? WHERE scope=? AND external_id=?",
+            [(value, self.clock(), self.scope, ext) for ext in external_ids],
+        )
+
+    def held(self) -> list[Entry]:
+        """The matches held because they look like one recorded lately from another seat, in order."""
+        return [e for e in self.entries(State.PENDING) if e.held]
 
     def _get_many(self, external_ids: Sequence[str]) -> list[Entry]:
         """The match entries under `external_ids`, in that order (each is there: just written)."""
@@ -379,7 +413,7 @@ class Outbox:
     # ------------------------------------------------------------------ ghost players
 
     def _ghost(self, row: tuple) -> GhostEntry:
-        local_id, body, *_, player_id = row
+        local_id, body, *_, player_id, _twin = row
         read = GhostBody.read(body)
         return GhostEntry(
             local_id,

@@ -1,7 +1,7 @@
 """One outcome for a match (DESIGN.md "One outcome"): what became of it, the same for a dry run and a send.
 
 An `Outcome` is one typed value from the outbox (or a dry run) to the screen: its `state` (accepted,
-rejected, pending, in doubt), the service's errors as `ErrorItem`s (code and message, never flattened to
+rejected, pending, in doubt, held: looks like a match another seat recorded), the service's errors as `ErrorItem`s (code and message, never flattened to
 text), the external id, and what the service told about it when known (its id, number, rating changes).
 Screens read `state` and codes (`has_code`), never search the messages. `BatchOutcome` holds the outcomes
 of one batch in submission order, and what stopped the send when something did.
@@ -34,6 +34,9 @@ class OutcomeState(StrEnum):
     """Kept in the outbox: not sent yet, sent when the service can be reached."""
     IN_DOUBT = "in_doubt"
     """Sent, no answer came back: the service is asked before it is sent again."""
+    HELD = "held"
+    """Kept in the outbox, not sent: it looks like a match the service got lately from another seat (its one
+    error item, code "looks-like", says which); sent or discarded when the seat that recorded it answers."""
 
     @classmethod
     def of_entry(cls, stored: str, in_doubt: bool) -> OutcomeState:
@@ -91,8 +94,8 @@ class Outcome:
 
     @property
     def waiting(self) -> bool:
-        """Kept in the outbox, pending or in doubt: it will be sent (or asked about) later."""
-        return self.state in (OutcomeState.PENDING, OutcomeState.IN_DOUBT)
+        """Kept in the outbox, pending, in doubt or held: it will be sent (or asked about) later."""
+        return self.state in (OutcomeState.PENDING, OutcomeState.IN_DOUBT, OutcomeState.HELD)
 
 
 @dataclass(frozen=True, slots=True)

@@ -13,6 +13,10 @@ client's batches (`send_policy.batches`):
   `matches/match/exists?id=` and marks it sent if the service has it, so nothing is recorded twice;
 - a quota error pauses sending (until `resume_at`, the next hour, or a manual retry); an auth error stops it.
 
+Before a match's first attempt, one not checked yet for a twin is handed to the sender's `TwinCheck` (the
+app's): one that looks like a match the service got lately from another seat is held, not sent, until the
+seat that recorded it answers (rankterm/outbox/twins.py).
+
 A ghost player ends the batch before it and is sent on its own (`ghosts.GhostSender`), so it is made before
 the matches after it; the guard (`_send_batch`) never sends a match that names a local id: it waits for its
 ghost, or is rejected when no ghost entry holds that id.
@@ -36,6 +40,7 @@ from rankterm.client.send_policy import Backoff, batches
 from rankterm.outbox.file import State
 from rankterm.outbox.ghosts import UNKNOWN_LOCAL, GhostEntry, GhostSender, local_ids
 from rankterm.outbox.outcome import ALREADY_ACCEPTED, Outcome, OutcomeState, error_items
+from rankterm.outbox.twins import UNCHECKED, TwinCheck
 from rankterm.wire.errors import (
     AuthError,
     ErrorItem,
@@ -79,6 +84,8 @@ class SendReport:
     """The ghost players this run made (or found made), by local id."""
     ghost_refusals: dict[str, RanktermError] = field(default_factory=dict)
     """The service's refusal of each ghost this run rejected, by local id."""
+    held: list[str] = field(default_factory=list)
+    """The matches this run held, not sent: each looks like one the service got lately from another seat."""
 
     @property
     def paused(self) -> bool:
@@ -87,6 +94,7 @@ class SendReport:
     def take_in(self, other: SendReport) -> None:
         """Add what `other` (a send this one waited for) settled: its outcomes and ghosts."""
         self.outcomes.update(other.outcomes)
+        self.held += other.held
         self.ghosts.update(other.ghosts)
         self.ghost_refusals.update(other.ghost_refusals)
 
@@ -117,15 +125,18 @@ class OutboxSender:
         max_backoff: float = 30.0,
         sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
         retry: Backoff | None = None,
+        twins: TwinCheck | None = None,
     ) -> None:
         """`retry`: the waits between rounds and the rounds a call makes; by default `backoff` doubling up
-        to `max_backoff`, `max_rounds` rounds. `sleep` waits between the rounds of one call."""
+        to `max_backoff`, `max_rounds` rounds. `sleep` waits between the rounds of one call. `twins`: the
+        check of matches not checked yet for a twin before their first attempt (None: none is made)."""
         self.outbox = outbox
         self.client = client
         self.retry = retry or Backoff.doubling(backoff, cap=max_backoff, tries=max(1, max_rounds))
         self.sleep = sleep
         self.resume_at: float | None = None
         self.ghosts = GhostSender(outbox, client)
+        self.twins = twins
         self._failures = 0
         """Rounds in a row that failed on something that passes (across calls; a clean round resets it)."""
         self._one_at_a_time = asyncio.Lock()
@@ -188,8 +199,26 @@ class OutboxSender:
     async def _send_batch(self, matches: Sequence[Entry], report: SendReport) -> None:
         """Send `matches` (pending, in order, no ghost between them) in the client's batches, past the guard:
         a match naming a local id is never sent."""
-        for batch in batches(self._sendable(matches, report), self.client.batch_size):
+        for batch in batches(
+            await self._not_held(self._sendable(matches, report), report), self.client.batch_size
+        ):
             await self._post(batch, report)
+
+    async def _not_held(self, matches: list[Entry], report: SendReport) -> list[Entry]:
+        """`matches` but those the twin check holds: before its first attempt, a match not checked yet that
+        looks like one the service got lately from another seat is held (written so), not sent."""
+        unchecked = [e for e in matches if e.twin_state == UNCHECKED and e.attempts == 0]
+        if self.twins is None or not unchecked:
+            return matches
+        found = await self.twins([e.match for e in unchecked])
+        for external_id, twin in found.items():
+            self.outbox.mark_twin([external_id], twin)
+            held = self.outbox.get(external_id)
+            if held is not None:
+                report.held.append(external_id)
+                report.outcomes[external_id] = held.outcome()
+        self.outbox.mark_twin(e.external_id for e in unchecked if e.external_id not in found)
+        return [e for e in matches if e.external_id not in found]
 
     async def _post(self, batch: Sequence[Entry], report: SendReport) -> None:
         """One request: the batch written in doubt first, then settled from the answer."""
@@ -243,7 +272,7 @@ class OutboxSender:
                 reread = True
                 continue
             entry = self.outbox.get(item.external_id) if reread else item
-            if entry is not None and entry.state is State.PENDING:
+            if entry is not None and entry.state is State.PENDING and not entry.held:
                 run.append(entry)
         await self._send_batch(run, report)
 
@@ -279,9 +308,8 @@ class OutboxSender:
             rounds += 1
             report.waiting = 0
             try:
-                await self._send_in_order(
-                    await self._settle_doubts(self.outbox.queue(State.PENDING), report), report
-                )
+                pending = [e for e in self.outbox.queue(State.PENDING) if not getattr(e, "held", False)]
+                await self._send_in_order(await self._settle_doubts(pending, report), report)
             except QuotaError as exc:
                 self.resume_at = report.resume_at = next_hour(self.client.clock())
                 report.retry_in = self.resume_at - self.client.clock()

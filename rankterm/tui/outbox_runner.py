@@ -16,6 +16,11 @@ seconds after the service answers again, however long it was gone. A failed knoc
 `record` gives one `Outcome` per match (rankterm/outbox/outcome.py), the same type a dry run gives; `sending`
 says whether a send is under way (for quitting: a match in flight may already be recorded).
 
+Matches recorded offline are checked for a twin when the outbox sends them (`recorded_twins`, by the match
+form's rule): one that looks like a match another seat recorded in the last 30 minutes is held, said at once
+(a toast), and asked about on the Outbox screen (`send_anyway`, or discard). Online the form has asked already
+(`record` writes them checked).
+
 `create_ghost` makes a ghost player through the outbox too: queued on disk first, then sent at once. When the
 service cannot be reached it gives the local player (`ids.is_local_id(player.id)`), which the mirror offers
 to the match form at once; the outbox sends it before the matches that name it. `ghosts()`, `rename_ghost`
@@ -24,9 +29,12 @@ and `discard_ghost` are the Outbox screen's actions on ghost entries.
 
 from __future__ import annotations
 
+import contextlib
+import json
 import sqlite3
 from collections.abc import Callable, Sequence
 from dataclasses import replace
+from datetime import UTC, datetime
 
 from textual.timer import Timer
 
@@ -35,8 +43,10 @@ from rankterm.client.send_policy import Backoff
 from rankterm.outbox.outbox import Entry, GhostEntry, Outbox, State
 from rankterm.outbox.outcome import BatchOutcome, not_kept
 from rankterm.outbox.sender import OutboxSender, SendReport
-from rankterm.wire.errors import AuthError, Offline, RanktermError
-from rankterm.wire.models import NewMatch, Player
+from rankterm.outbox.twins import Twin
+from rankterm.tui.widgets.match_form.twin import find_twin, recorded_at
+from rankterm.wire.errors import AuthError, Offline, QuotaError, RanktermError, ServiceError
+from rankterm.wire.models import Match, NewMatch, Player
 
 RETRY_DELAYS = (5.0, 15.0, 30.0, 60.0, 120.0, 300.0)
 """Seconds between automatic retries of a send that failed (the last one repeats); while the service cannot
@@ -61,7 +71,9 @@ class OutboxRunner:
         self.outbox = outbox
         # One round per call: the runner's timer does the waiting between rounds, so a send never keeps the
         # form busy for longer than one attempt.
-        self.sender = OutboxSender(outbox, client, retry=Backoff(RETRY_DELAYS, tries=1))
+        self.sender = OutboxSender(
+            outbox, client, retry=Backoff(RETRY_DELAYS, tries=1), twins=self.recorded_twins
+        )
         self._timer: Timer | None = None
         self.last_report: SendReport | None = None
         self._sends = 0
@@ -134,7 +146,8 @@ class OutboxRunner:
         the service being out of reach. Matches the outbox could not write (a full disk) are rejected with
         `outcome.NOT_KEPT` and nothing is sent: the form keeps them."""
         try:
-            entries = self.outbox.put(matches)
+            # online, the form has just looked for a twin of each in the group's fresh matches
+            entries = self.outbox.put(matches, checked=not getattr(self.app, "offline", False))
         except (sqlite3.Error, OSError) as exc:  # a full disk: said at once, and the matches stay in the form
             return not_kept(matches, exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc))
         self.refresh_counts()
@@ -210,6 +223,14 @@ class OutboxRunner:
         self.app.outbox_note = (
             "sending paused: quota reached; it resumes when the hour turns" if paused else ""
         )
+        if report.held:
+            count = len(report.held)
+            self.app.say(
+                f"{count} match{'es' if count != 1 else ''} from the outbox look{'s' if count == 1 else ''} like"
+                " one recorded lately from another seat: held, not sent. The Outbox (o) asks: send anyway (a)"
+                " or discard (x).",
+                "warning",
+            )
         if report.retry_in is not None:
             self._schedule(max(1.0, report.retry_in) if paused else report.retry_in)
         return report
@@ -268,6 +289,55 @@ class OutboxRunner:
     def retry(self, external_id: str) -> None:
         self.outbox.retry(external_id)
         self.refresh_counts()
+
+    def send_anyway(self, external_id: str) -> None:
+        """A held match is not the twin it looks like: sent with the next send."""
+        self.outbox.mark_twin([external_id])
+        self.refresh_counts()
+
+    async def recorded_twins(self, matches: Sequence[NewMatch]) -> dict[str, Twin]:
+        """The sender's twin check (`twins.TwinCheck`): for each match, the newest match the group recorded in
+        the last 30 minutes that looks the same by the form's rule (`find_twin`). The group's matches are
+        brought up to date in the mirror first (one page read when it holds none yet); a twin this outbox
+        sent itself says so ("from this machine")."""
+        try:
+            recent = await self._recent(matches)
+        except (Offline, QuotaError, AuthError, ServiceError):
+            raise  # nothing can be sent now either: the send stops (and is tried again) as on its POST
+        except RanktermError:
+            return {}  # the group's list could not be read as it came: sent unchecked, not held forever
+        client = self.sender.client
+        now = datetime.fromtimestamp(client.clock(), UTC)
+        found: dict[str, Twin] = {}
+        for match in matches:
+            twin = find_twin(match, recent, now)
+            if twin is not None and match.external_id and twin.external_id != match.external_id:
+                at = recorded_at(twin)
+                from_here = bool(twin.external_id) and self.outbox.get(twin.external_id or "") is not None
+                found[match.external_id] = Twin(
+                    twin.number, str(twin.id), at.isoformat() if at else "", from_here=from_here
+                )
+        return found
+
+    async def _recent(self, matches: Sequence[NewMatch]) -> list[Match]:
+        """The group's matches that may be twins of `matches` (their games', naming their first player), from
+        the mirror brought up to date; one page of the newest when the mirror holds none yet."""
+        client = self.sender.client
+        held, _ = client.mirror.match_numbers()
+        if not held:
+            return list((await client.matches_page(1)).data)
+        await client.sync_matches()
+        recent: list[Match] = []
+        for match in matches:
+            first = next((p for f in match.factions for p in f.players), None)
+            if match.game is None or first is None:
+                continue
+            for row in client.mirror.select_matches(
+                game_id=str(match.game), containing=f'"id":{json.dumps(first, ensure_ascii=False)}'
+            ):
+                with contextlib.suppress(ValueError):
+                    recent.append(Match.model_validate(row))
+        return recent
 
     def discard(self, external_id: str) -> None:
         self.outbox.discard(external_id)

@@ -19,6 +19,7 @@ import pytest
 
 from rankterm.client.client import RankingClient
 from rankterm.client.mirror import Mirror
+from rankterm.outbox.file import SCHEMA_VERSION
 from rankterm.outbox.ghosts import GHOST_DISCARDED, UNKNOWN_LOCAL
 from rankterm.outbox.outbox import Outbox, OutboxSender, State
 from rankterm.server.app import create_app
@@ -375,7 +376,7 @@ def test_a_version_2_outbox_is_migrated_and_its_entries_stay_matches(tmp_path):
     db.commit()
     db.close()
     box = Outbox(path, "s")
-    assert box._db.execute("PRAGMA user_version").fetchone()[0] == 3
+    assert box._db.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
     assert [e.external_id for e in box.entries()] == ["rt-old"] and box.ghosts() == []
     ghost = box.add_ghost("Dan")
     assert [getattr(e, "local_id", None) for e in box.queue()] == [None, ghost.local_id]

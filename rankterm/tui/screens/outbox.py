@@ -6,7 +6,9 @@ An entry is pending (on disk, not yet confirmed by the service; "in doubt" when 
 service is asked before it is sent again), sent, or rejected (with the service's errors, each message with its
 code). A rejected match can be edited in the match form and sent again (it replaces the entry, even under a
 new external id), retried as it is, or discarded (after a yes/no question). A pending match that names a
-ghost not made yet says which one it waits for.
+ghost not made yet says which one it waits for. A match recorded offline that looks like one another seat
+recorded in the last 30 minutes is held, not sent: its row says "looks like Match N — send anyway (a) / discard
+(x)", and those keys answer.
 
 A ghost entry can be renamed (e: a rejected or unsent one; then it is sent), retried under the same name
 (ctrl+r), or discarded (asks first: the matches that name it become rejected, to be given another player).
@@ -44,12 +46,14 @@ STATE_STYLE = {
     OutcomeState.IN_DOUBT: "yellow",
     OutcomeState.ACCEPTED: "green",
     OutcomeState.REJECTED: "red",
+    OutcomeState.HELD: "cyan",
 }
 STATE_LABEL = {
     OutcomeState.PENDING: "pending",
     OutcomeState.IN_DOUBT: "in doubt",
     OutcomeState.ACCEPTED: "sent",
     OutcomeState.REJECTED: "rejected",
+    OutcomeState.HELD: "held",
 }
 
 IN_DOUBT = "sent, no answer: the service is asked before it is sent again"
@@ -95,6 +99,7 @@ class OutboxScreen(RanktermScreen):
         Binding("ctrl+r", "retry", "Retry"),
         Binding("ctrl+s", "send_now", "Send now"),  # s is Stats, as on every screen; ctrl+s sends in the form
         Binding("x,delete", "discard", "Discard"),
+        Binding("a", "send_anyway", "Send anyway", show=False),
         Binding("f5", "reload", "Reload"),
         # the table's own home/end scroll sideways (to a blank stretch of a narrow table): rows here
         Binding("home", "first", "First", show=False, priority=True),
@@ -166,7 +171,10 @@ class OutboxScreen(RanktermScreen):
     def _match_row(self, entry: Entry) -> tuple[Text | str, ...]:
         outcome = entry.outcome()
         game = self._games.get(entry.match.game or 0, f"game {entry.match.game}") if entry.match.game else "-"
-        if outcome.rejected:
+        twin = entry.twin
+        if twin is not None:
+            reason = f"looks like Match {twin.number} — send anyway (a) / discard (x)"
+        elif outcome.rejected:
             reason = describe_errors(outcome.errors)
         elif self.runner is not None and outcome.state is OutcomeState.PENDING:
             reason = waits_for(self.runner.waiting_for(entry))
@@ -321,6 +329,19 @@ class OutboxScreen(RanktermScreen):
             self.say(str(exc).capitalize() + ".", "warning", to="toast")
             return
         self.rankterm.resume_sending(force=True)
+
+    def action_send_anyway(self) -> None:
+        """A held match (it looks like one another seat recorded lately) is not that match: send it."""
+        entry = self._selected()
+        runner = self.runner
+        if runner is None or not isinstance(entry, Entry) or entry.twin is None:
+            self.say(
+                "Only a held match (it looks like another one) can be sent anyway.", "warning", to="toast"
+            )
+            return
+        runner.send_anyway(entry.external_id)
+        self.rankterm.resume_sending(force=True)
+        self.say(f"Sending {entry.external_id} anyway.", "info", to="toast")
 
     def action_send_now(self) -> None:
         if self.runner is not None:
