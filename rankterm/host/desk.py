@@ -52,6 +52,12 @@ class Desk:
         theirs.set_inheritable(True)
         return ours, theirs
 
+    async def warm(self) -> None:
+        """Get the first token now (the host starting), so that the first seat does not wait for `auth`; a
+        failure is left for a seat's own question to say."""
+        with contextlib.suppress(DeskError):
+            await self.token(None)
+
     async def serve(self, sock: socket.socket) -> None:
         """Answer the seat on `sock` until it closes its end (the seat ended)."""
         reader, writer = await asyncio.open_unix_connection(sock=sock, limit=LINE_LIMIT)
