@@ -443,3 +443,18 @@ def test_a_seat_asked_for_by_hand_ends_when_its_parent_is_killed(room: dict[str,
     parent.wait()
     parent.stdout.close()
     assert gone_within([child], 10) == []
+
+
+def test_a_guest_whose_hosts_profile_is_refused_is_told_to_tell_the_host(
+    served: str, home: Path, room: dict[str, str]
+) -> None:
+    config = home / "config.toml"
+    config.write_text(config.read_text().replace(DEMO_SECRET, "no-longer-the-secret"), encoding="utf-8")
+    with start_host(["--profile", "room"], room) as host:
+        guest = SshGuest(host.port, size=(100, 30))
+        try:
+            assert guest.wait_for("tell the host", 40), guest.seen[-800:]
+            assert host.seat_pids()  # still a seat: nothing else to open
+        finally:
+            guest.kill()
+    assert "no-longer-the-secret" not in guest.raw.decode("utf-8", "replace")
