@@ -261,7 +261,7 @@ class RanktermApp(App):
         elif self._given_client is None:
             self.sub_title = "no service open"
         elif self._given_demo:
-            self.sub_title = BUILT_IN_DEMO
+            self.sub_title = plain_str(BUILT_IN_DEMO)
         else:
             self.sub_title = plain_str(self._given_profile or self._given_client.base_url)
         self.set_class(self.demo, "-built-in-demo")
@@ -350,11 +350,10 @@ class RanktermApp(App):
         if self.demo_factory is None:
             self.say("The demo group is not available here.", "error")
             return
-        opening = "Opening the built-in demo…"
         if isinstance(self.screen, RanktermScreen) and self.screen.INFO is not None:
-            self.screen.say(opening)  # the profiles' own line, cleared when the demo is open
+            self.screen.say("Opening the built-in demo…")  # the profiles' own line, cleared when it is open
         else:  # not a toast: one would stay over the figures once they are painted
-            self.sub_title = opening.lower()
+            self.sub_title = "opening the built-in demo…"
         try:
             client = await asyncio.to_thread(self.demo_factory)  # seeding takes a moment: keep the UI live
         except RanktermError as exc:

@@ -21,7 +21,6 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Grid, Horizontal, Vertical, VerticalScroll
-from textual.content import Content
 from textual.widgets import Button, Checkbox, Header, Input, Label, OptionList, Static
 from textual.widgets.option_list import Option
 
@@ -29,7 +28,7 @@ from rankterm.client.client import RankingClient
 from rankterm.config import Profile, save_config
 from rankterm.tui.base import RanktermScreen, task
 from rankterm.tui.session import BUILT_IN_DEMO
-from rankterm.tui.text import error_sentence, plain
+from rankterm.tui.text import error_sentence, plain, styled
 from rankterm.tui.widgets.form_input import FormInput
 from rankterm.tui.widgets.key_footer import KeyFooter
 from rankterm.wire.errors import RanktermError
@@ -136,8 +135,8 @@ class LoginScreen(RanktermScreen):
         """The demo group, then every profile of the config (the default one marked)."""
         config = self.rankterm.config
         demo_open = self.rankterm.demo and self.has_client
-        demo = Content.from_markup("[$text-warning]$name[/]", name=BUILT_IN_DEMO.capitalize())
-        options = [Option(demo + " (open)" if demo_open else demo, id=DEMO_OPTION)]
+        demo = (BUILT_IN_DEMO.capitalize(), "$text-warning")  # in a colour no profile has
+        options = [Option(styled(demo, " (open)" if demo_open else ""), id=DEMO_OPTION)]
         for name in sorted(config.profiles):
             marks = []
             if name == config.default_profile:
