@@ -124,6 +124,8 @@ def room(served: str, home: Path) -> dict[str, str]:
     """The host's environment: its home (HOME and the XDG folders under it), one profile "room" on the served
     group, rankterm's config, data and cache under the home."""
     assert shutil.which("ssh"), "OpenSSH's client is needed (Debian's openssh-client; .ci/run installs it)"
+    temporary = home.parent / "tmp"  # the table demo's folder, which a killed host cannot remove
+    temporary.mkdir(parents=True, exist_ok=True)
     return room_env(
         home,
         served,
@@ -135,6 +137,7 @@ def room(served: str, home: Path) -> dict[str, str]:
         XDG_CACHE_HOME=str(home / ".cache"),
         RANKTERM_LIVE_EVERY="0",
         PYTHONPATH=str(ROOT),
+        TMPDIR=str(temporary),
     )
 
 
