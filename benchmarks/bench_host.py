@@ -6,7 +6,7 @@
    spawn of `ssh` until "Dashboard" has been drawn, against `rankterm demo` started locally on a pty until the
    same; the two alternate within each run (this shared machine's speed drifts within minutes). Medians, and
    their ratio (SSH over local).
-2. With `--seats` guests joined at once (each on the demo group's dashboard, settled): the resident memory of
+2. With `--seats` guests joined at once (each on the table demo's dashboard, settled): the resident memory of
    each seat's `rankterm` process (median, and the sum) and of the host process itself; then over `--rest`
    seconds with nobody pressing a key: the host's CPU (its own process, % of one core) and the bytes each
    guest's terminal received (target 0).
@@ -68,7 +68,7 @@ def at_rest(host, seats: int, rest: float) -> None:
         for _ in range(seats):
             guests.append(SshGuest(host.port))
         for guest in guests:
-            if not guest.wait_for("— demo group", 120):
+            if not guest.wait_for("— table demo", 120):
                 raise SystemExit(f"a seat never opened its group: {guest.seen[-300:]!r}")
         for guest in guests:
             guest.settle(quiet=1.0, limit=30)

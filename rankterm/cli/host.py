@@ -215,6 +215,8 @@ async def _serve(
     for line in ([lives] if lives else []) + start_lines(settings, host, bound, code, fp):
         print(f"rankterm host: {line}")
     sys.stdout.flush()
+    if settings.desk is not None:
+        warming = asyncio.create_task(settings.desk.warm())  # the first guest's token, ready when they come
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for signum in (signal.SIGINT, signal.SIGTERM):
@@ -225,4 +227,6 @@ async def _serve(
     finally:
         acceptor.close()
         await table.close()
+        if settings.desk is not None:
+            warming.cancel()
         print("rankterm host: stopped; every seat has ended")

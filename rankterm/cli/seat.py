@@ -44,7 +44,7 @@ def seat_client(seat: dict[str, Any], desk_fd: int) -> RankingClient:
     from rankterm.client.mirror import Mirror
     from rankterm.config import mirror_path
     from rankterm.host.desk import DeskError, ask
-    from rankterm.wire.errors import ApiError, Offline
+    from rankterm.wire.errors import ApiError, AuthError, Offline
     from rankterm.wire.ids import service_scope
 
     class SeatClient(RankingClient):
@@ -54,8 +54,10 @@ def seat_client(seat: dict[str, Any], desk_fd: int) -> RankingClient:
                 answer = await asyncio.to_thread(ask, desk_fd, {"ask": "token", "stale": stale})
             except DeskError as exc:
                 if exc.kind == "offline":
-                    raise Offline("auth", str(exc).rstrip(".")) from None
-                raise ApiError("auth", 401 if exc.kind == "refused" else None, message=str(exc)) from None
+                    raise Offline("auth", str(exc)) from None
+                if exc.kind == "refused":  # the app says so to the guest, who can only tell the host
+                    raise AuthError("auth", 401, message=str(exc)) from None
+                raise ApiError("auth", None, message=str(exc)) from None
             return Token.parse(str(answer.get("token", "")))
 
     base_url, key = str(seat["base_url"]), str(seat["key"])
@@ -162,13 +164,11 @@ def host_desk(*, profile: str | None, demo_url: str | None = None) -> Desk:
                 held = await client().authenticate(force=True)
             return held.value
         except Offline as exc:
-            raise DeskError("offline", "The host cannot reach the service.") from exc
+            raise DeskError("offline", "the host cannot reach it either") from exc
         except AuthError as exc:
-            raise DeskError(
-                "refused", f"The service refused the host's profile ({exc.code or exc.status})."
-            ) from exc
+            raise DeskError("refused", "the service refused the host's profile; tell the host") from exc
         except RanktermError as exc:
-            raise DeskError("failed", "The host could not get a token from the service.") from exc
+            raise DeskError("failed", "the host could not get a token from the service") from exc
 
     seat = {
         "name": name,

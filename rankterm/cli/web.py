@@ -179,6 +179,7 @@ def seat_server(
     """A textual-serve `Server` for `command` (each seat's argv; `--desk-fd N` is added with a `desk`) with the
     join code, same-origin checks and seat limit of this module; `hidden_env` are left out of every seat's
     environment (the variable holding the secret)."""
+    import asyncio
     import os
 
     import aiohttp_jinja2
@@ -195,7 +196,6 @@ def seat_server(
         """One browser's seat: `argv` run directly (no shell), its desk's end passed to it, ended with us."""
 
         async def _open_app_process(self, width: int = 80, height: int = 24) -> Any:
-            import asyncio
             from functools import partial
 
             from rankterm.host.lifeline import die_with_parent
@@ -244,6 +244,8 @@ def seat_server(
             """textual-serve's Rich log handler is left out: one plain line per start is said instead."""
 
         async def on_startup(self, app: web.Application) -> None:
+            if desk is not None:  # the first browser's token, ready when it comes
+                self.warming = asyncio.get_running_loop().create_task(desk.warm())
             lines = [*first_lines, *start_lines(title, host, port, self.join_code)]
             lines.append(f"at most {self.max_seats} seats at once")
             for line in lines:

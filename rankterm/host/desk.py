@@ -52,6 +52,12 @@ class Desk:
         theirs.set_inheritable(True)
         return ours, theirs
 
+    async def warm(self) -> None:
+        """Get the first token now (the host starting), so that the first seat does not wait for `auth`; a
+        failure is left for a seat's own question to say."""
+        with contextlib.suppress(DeskError):
+            await self.token(None)
+
     async def serve(self, sock: socket.socket) -> None:
         """Answer the seat on `sock` until it closes its end (the seat ended)."""
         reader, writer = await asyncio.open_unix_connection(sock=sock, limit=LINE_LIMIT)
@@ -70,7 +76,7 @@ class Desk:
         try:
             question = json.loads(line)
         except ValueError:
-            return {"error": "failed", "message": "The seat asked something the host does not answer."}
+            return {"error": "failed", "message": "the seat asked something the host does not answer"}
         ask = question.get("ask") if isinstance(question, dict) else None
         if ask == "seat":
             return dict(self.seat)
@@ -80,7 +86,7 @@ class Desk:
                 return {"token": await self.token(stale if isinstance(stale, str) else None)}
             except DeskError as exc:
                 return {"error": exc.kind, "message": str(exc)}
-        return {"error": "failed", "message": "The seat asked something the host does not answer."}
+        return {"error": "failed", "message": "the seat asked something the host does not answer"}
 
 
 def ask(fd: int, question: Mapping[str, Any], timeout: float = ASK_SECONDS) -> dict[str, Any]:
@@ -94,15 +100,15 @@ def ask(fd: int, question: Mapping[str, Any], timeout: float = ASK_SECONDS) -> d
         while not data.endswith(b"\n"):
             chunk = sock.recv(4096)
             if not chunk or len(data) > LINE_LIMIT:
-                raise DeskError("offline", "The host of this seat has gone.")
+                raise DeskError("offline", "the host of this seat has gone")
             data += chunk
     except OSError as exc:
-        raise DeskError("offline", "The host of this seat does not answer.") from exc
+        raise DeskError("offline", "the host of this seat does not answer") from exc
     finally:
         sock.detach()  # the fd stays open for the next question
     answer = json.loads(data)
     if not isinstance(answer, dict):
-        raise DeskError("failed", "The host of this seat answered something else.")
+        raise DeskError("failed", "the host of this seat answered something else")
     if "error" in answer:
-        raise DeskError(str(answer["error"]), str(answer.get("message", "The host refused.")))
+        raise DeskError(str(answer["error"]), str(answer.get("message", "the host refused")))
     return answer

@@ -15,7 +15,12 @@ The group changed: `group_changed()` (after `record_matches`, after the outbox s
 service answers again) marks the lists stale and bumps `group_version`; the screen shown revalidates at once,
 the others when shown again (`base.RanktermScreen`). `as_of` (from `client.as_of`) is what the status line
 says offline. Quitting (q, ctrl+q) with a filled match form, a send in flight or matches pending in the outbox
-asks first (`ConfirmDialog`), naming how many are pending; with nothing unsent it quits at once.
+asks first (`ConfirmDialog`), naming how many are pending; with nothing unsent it quits at once. Leaving the
+group (the profiles key, opening another group) with a match typed in the form asks too (`ask_leaving_group`).
+
+`guest=True` (the seats of `rankterm host` and `rankterm web`, `cli/seat.py`): the app records and reads its
+group and nothing else: no profiles or import screen at all, no theme saved, no screenshot, and its sentences
+name no path of the host's (`base.for_seat`).
 """
 
 from __future__ import annotations
@@ -352,11 +357,10 @@ class RanktermApp(App):
         if self.demo_factory is None:
             self.say("The demo group is not available here.", "error")
             return
-        opening = "Opening the built-in demo…"
         if isinstance(self.screen, RanktermScreen) and self.screen.INFO is not None:
-            self.screen.say(opening)  # the profiles' own line, cleared when the demo is open
+            self.screen.say("Opening the built-in demo…")  # the profiles' own line, cleared when it is open
         else:  # not a toast: one would stay over the figures once they are painted
-            self.sub_title = plain_str(opening.lower())
+            self.sub_title = "opening the built-in demo…"
         try:
             client = await asyncio.to_thread(self.demo_factory)  # seeding takes a moment: keep the UI live
         except RanktermError as exc:

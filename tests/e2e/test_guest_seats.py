@@ -128,6 +128,8 @@ def room(served: str, home: Path) -> dict[str, str]:
     assert shutil.which("ssh"), (
         "OpenSSH's client is needed (Debian's openssh-client; tests/needs.py installs it)"
     )
+    temporary = home.parent / "tmp"  # the table demo's folder, which a killed host cannot remove
+    temporary.mkdir(parents=True, exist_ok=True)
     return room_env(
         home,
         served,
@@ -139,6 +141,7 @@ def room(served: str, home: Path) -> dict[str, str]:
         XDG_CACHE_HOME=str(home / ".cache"),
         RANKTERM_LIVE_EVERY="0",
         PYTHONPATH=str(ROOT),
+        TMPDIR=str(temporary),
     )
 
 
@@ -447,3 +450,18 @@ def test_a_seat_asked_for_by_hand_ends_when_its_parent_is_killed(room: dict[str,
     parent.wait()
     parent.stdout.close()
     assert gone_within([child], 10) == []
+
+
+def test_a_guest_whose_hosts_profile_is_refused_is_told_to_tell_the_host(
+    served: str, home: Path, room: dict[str, str]
+) -> None:
+    config = home / "config.toml"
+    config.write_text(config.read_text().replace(DEMO_SECRET, "no-longer-the-secret"), encoding="utf-8")
+    with start_host(["--profile", "room"], room) as host:
+        guest = SshGuest(host.port, size=(100, 30))
+        try:
+            assert guest.wait_for("tell the host", 40), guest.seen[-800:]
+            assert host.seat_pids()  # still a seat: nothing else to open
+        finally:
+            guest.kill()
+    assert "no-longer-the-secret" not in guest.raw.decode("utf-8", "replace")

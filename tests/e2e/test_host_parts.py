@@ -168,3 +168,22 @@ def test_off_loopback_a_new_join_code_is_printed_and_on_loopback_anyone_joins() 
     settings, code = settings_of("--host", "127.0.0.1")
     assert code is None and settings.open_door
     assert settings.app_argv[-1] == "seat" and settings.board_argv[-2:] == ["seat", "--board"]
+
+
+def test_the_variable_holding_the_secret_is_left_out_of_every_seats_environment(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from rankterm.cli import parser
+    from rankterm.cli.host import build_settings
+
+    config = tmp_path / "config.toml"
+    config.write_text(
+        '[profiles.club]\nbase_url = "http://127.0.0.1:9/"\nkey = "k"\nsecret_env = "CLUB_SECRET"\n',
+        encoding="utf-8",
+    )
+    monkeypatch.setenv("RANKTERM_CONFIG", str(config))
+    monkeypatch.setenv("CLUB_SECRET", "only-the-host-knows")
+    settings, _ = build_settings(parser().parse_args(["host", "--profile", "club"]))
+    assert "CLUB_SECRET" not in settings.env
+    assert "only-the-host-knows" not in " ".join([*settings.env.values(), *settings.app_argv])
+    assert settings.app_argv[-1] == "seat"  # a guest seat, which asks the host for its tokens

@@ -135,8 +135,8 @@ class LoginScreen(RanktermScreen):
         """The demo group, then every profile of the config (the default one marked)."""
         config = self.rankterm.config
         demo_open = self.rankterm.demo and self.has_client
-        demo = (BUILT_IN_DEMO.capitalize(), "$text-warning")
-        options = [Option(styled(demo, " (open)") if demo_open else styled(demo), id=DEMO_OPTION)]
+        demo = (BUILT_IN_DEMO.capitalize(), "$text-warning")  # in a colour no profile has
+        options = [Option(styled(demo, " (open)" if demo_open else ""), id=DEMO_OPTION)]
         for name in sorted(config.profiles):
             marks = []
             if name == config.default_profile:
