@@ -67,6 +67,12 @@ def main(argv: list[str] | None = None) -> int:
 
         return serve_main(argv[1:])
     try:
+        if argv[:1] == ["seat"]:
+            # A guest's seat, started by `host` or `web`: its own small parser, not every command's.
+            from rankterm.cli.seat import seat_parser
+
+            seat = seat_parser().parse_args(argv[1:])
+            return int(seat.run(seat))
         if argv in ([], ["demo"]):
             # `rankterm` and `rankterm demo` start the app at once: building the whole parser (every
             # command's module and options, CPU before the first screen) would only say so.

@@ -31,9 +31,20 @@ TABLE_DEMO = "table demo, not saved"
 
 def register(sub: argparse._SubParsersAction) -> None:
     seat = sub.add_parser("seat", add_help=False)  # no help=: not listed, only a host starts it
-    seat.add_argument("--desk-fd", type=int, required=True)
-    seat.add_argument("--board", action="store_true")
-    seat.set_defaults(run=run_seat)
+    _seat_arguments(seat)
+
+
+def seat_parser() -> argparse.ArgumentParser:
+    """`rankterm seat`'s arguments alone, so that a seat starts without building every command's parser."""
+    parser = argparse.ArgumentParser(prog="rankterm seat", add_help=False)
+    _seat_arguments(parser)
+    return parser
+
+
+def _seat_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--desk-fd", type=int, required=True)
+    parser.add_argument("--board", action="store_true")
+    parser.set_defaults(run=run_seat)
 
 
 def seat_client(seat: dict[str, Any], desk_fd: int) -> RankingClient:

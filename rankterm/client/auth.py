@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import base64
 import binascii
+import contextlib
 import json
 import os
 import tempfile
@@ -107,4 +108,7 @@ class TokenCache:
         entries = [e for e in entries if not (e.get("base_url") == base_url and e.get("key") == key)]
         if token is not None:
             entries.append({"base_url": base_url, "key": key, "token": token.value})
-        write_private(self.path, tomli_w.dumps({"tokens": entries}))
+        with contextlib.suppress(
+            OSError
+        ):  # a cache: a read-only or full cache dir only costs a sign-in later
+            write_private(self.path, tomli_w.dumps({"tokens": entries}))

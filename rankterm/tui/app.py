@@ -404,9 +404,11 @@ class RanktermApp(App):
             self.group_changed()
 
     def resume_sending(self, force: bool = False) -> None:
-        """Send the outbox's pending entries in a worker (one at a time)."""
+        """Send the outbox's pending entries in a worker. Never exclusive: a send under way is not cancelled
+        mid-POST by a newer one (that would count a try the service may have answered); the sender itself
+        runs one send at a time, across processes too, and tells a send that waited what the one before did."""
         if self.session is not None:
-            self.run_worker(self._send_pending(self.session.outbox, force), group="outbox", exclusive=True)
+            self.run_worker(self._send_pending(self.session.outbox, force), group="outbox", exclusive=False)
 
     async def _send_pending(self, runner: OutboxRunner, force: bool) -> None:
         report = await runner.send(force=force)

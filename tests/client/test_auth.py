@@ -55,3 +55,12 @@ def test_token_expiry_reads_the_claims_without_a_jwt_library():
     assert token_expiry(jwt.encode({"exp": True}, "k" * 32, algorithm="HS256")) is None
     for odd in ("a.b.c", "a.!!!.c", "a.bnVsbA.c", "a.W10.c", "a." + "/w" + ".c", ""):
         assert token_expiry(odd) is None
+
+
+def test_a_token_cache_that_cannot_be_written_costs_only_a_sign_in_later(tmp_path) -> None:
+    blocked = tmp_path / "not-a-folder"
+    blocked.write_text("a file where the cache's folder would be", encoding="utf-8")
+    cache = TokenCache(blocked / "tokens.toml")
+    token = Token.parse(jwt.encode({"exp": 2_000_000_000}, "k" * 32, algorithm="HS256"))
+    cache.save("http://svc/", "k", token)  # no exception: the token lives on in the client's memory
+    assert not (blocked / "tokens.toml").exists()
