@@ -178,18 +178,10 @@ def run(args: argparse.Namespace) -> int:
         raise RanktermError(f"Cannot keep the host key in {path.parent}: {exc.strerror or exc}.") from exc
     except (ValueError, asyncssh.KeyImportError) as exc:
         raise RanktermError(f"{path} is not a host key ({exc}): move it away and a new one is made.") from exc
-    from rankterm.cli.seat import host_desk
+    from rankterm.cli.seat import table_desk
 
     with contextlib.ExitStack() as stack:
-        lives = None
-        if args.demo:
-            from rankterm.cli.table_demo import table_demo
-
-            url, folder = stack.enter_context(table_demo())
-            desk = host_desk(profile=None, demo_url=url)
-            lives = f"the demo group: one for every seat, served by this process on {url} ({folder}), gone when it stops"
-        else:
-            desk = host_desk(profile=served_profile(args))
+        desk, lives = table_desk(stack, demo=args.demo, profile=None if args.demo else served_profile(args))
         settings = dataclasses.replace(settings, desk=desk)
         with contextlib.suppress(KeyboardInterrupt):
             asyncio.run(_serve(settings, key, args.host, args.port, code, fingerprint(key), lives))

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 from typing import TYPE_CHECKING, Any
 
 from rankterm.wire.errors import RanktermError
@@ -131,6 +132,20 @@ def seat_argvs() -> tuple[list[str], list[str]]:
 
     app = [sys.executable, "-m", "rankterm", "seat"]
     return app, [*app, "--board"]
+
+
+def table_desk(stack: contextlib.ExitStack, *, demo: bool, profile: str | None) -> tuple[Desk, str | None]:
+    """The desk of `host` or `web`: on the table's one demo service (started now, ended with `stack`) or on
+    `profile`; and, for the demo, the sentence saying where it lives."""
+    if not demo:
+        return host_desk(profile=profile), None
+    from rankterm.cli.table_demo import table_demo
+
+    url, folder = stack.enter_context(table_demo())
+    lives = (
+        f"the demo group: one for every seat, served by this process on {url} ({folder}), gone when it stops"
+    )
+    return host_desk(profile=None, demo_url=url), lives
 
 
 def host_desk(*, profile: str | None, demo_url: str | None = None) -> Desk:

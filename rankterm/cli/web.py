@@ -118,20 +118,12 @@ def run(args: argparse.Namespace) -> int:
         from rankterm.wire.errors import RanktermError
 
         raise RanktermError(f"--max-seats must be 1 or more, not {args.max_seats}.")
-    from rankterm.cli.seat import host_desk, seat_argvs
+    from rankterm.cli.seat import seat_argvs, table_desk
     from rankterm.server.addresses import is_loopback  # here: the command line alone loads no server code
 
     code = args.join_code or (None if is_loopback(args.host) else new_join_code())
     with contextlib.ExitStack() as stack:
-        lives = None
-        if args.demo:
-            from rankterm.cli.table_demo import table_demo
-
-            url, folder = stack.enter_context(table_demo())
-            desk = host_desk(profile=None, demo_url=url)
-            lives = f"the demo group: one for every seat, served by this process on {url} ({folder}), gone when it stops"
-        else:
-            desk = host_desk(profile=profile)
+        desk, lives = table_desk(stack, demo=args.demo, profile=profile)
         server = seat_server(
             seat_argvs()[0],
             host=args.host,
