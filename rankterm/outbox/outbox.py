@@ -260,9 +260,20 @@ class Outbox:
         """Record the twin check of these entries: `twin` None, none found (or the answer was "send anyway"):
         they are sent; else they are held, looking like `twin`, until answered."""
         value = CHECKED if twin is None else twin.text()
+        # A match held reached the check only once the service said it holds none of it (a match in doubt is
+        # asked first): it is in doubt no more, so it can be discarded.
+        doubt = "" if twin is None else ", in_doubt=0"
+        self._write(
+            f"UPDATE entries SET twin=?{doubt}, updated_at=? WHERE scope=? AND external_id=?",
+            [(value, self.clock(), self.scope, ext) for ext in external_ids],
+        )
+
+    def check_again(self, external_ids: Iterable[str]) -> None:
+        """These entries are checked for a twin when they are next sent: a check made as they were recorded no
+        longer stands once they wait (another seat may record the same match meanwhile)."""
         self._write(
             "UPDATE entries SET twin=?, updated_at=? WHERE scope=? AND external_id=?",
-            [(value, self.clock(), self.scope, ext) for ext in external_ids],
+            [(UNCHECKED, self.clock(), self.scope, ext) for ext in external_ids],
         )
 
     def held(self) -> list[Entry]:

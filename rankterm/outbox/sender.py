@@ -205,9 +205,10 @@ class OutboxSender:
             await self._post(batch, report)
 
     async def _not_held(self, matches: list[Entry], report: SendReport) -> list[Entry]:
-        """`matches` but those the twin check holds: before its first attempt, a match not checked yet that
-        looks like one the service got lately from another seat is held (written so), not sent."""
-        unchecked = [e for e in matches if e.twin_state == UNCHECKED and e.attempts == 0]
+        """`matches` but those the twin check holds: a match not checked yet that looks like one the service got
+        lately from another seat is held (written so), not sent. An earlier attempt does not spare the check:
+        a match in doubt gets here only once the service said it does not hold it (`_settle_doubts`)."""
+        unchecked = [e for e in matches if e.twin_state == UNCHECKED]
         if self.twins is None or not unchecked:
             return matches
         found = await self.twins([e.match for e in unchecked])

@@ -152,6 +152,9 @@ class OutboxRunner:
             return not_kept(matches, exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc))
         self.refresh_counts()
         report = await self.send(force=True)
+        unsent = [e.external_id for e in map(self._now, entries) if e.state is State.PENDING]
+        if unsent:  # checked again when next sent: another seat may record the same match meanwhile
+            self.outbox.check_again(unsent)
         outcomes = [
             replace(report.outcomes.get(entry.external_id) or self._now(entry).outcome(), index=index)
             for index, entry in enumerate(entries)

@@ -255,7 +255,8 @@ class MatchEntryScreen(RanktermScreen):
     def show_odds(self) -> None:
         """One line under the result: each faction's chance of finishing first (newcomers marked), or for
         a co-op match against the game the group's record with those players."""
-        if self.model is None:
+        if self.model is None or not self.model.followed:  # no match held yet: no chance to tell
+            self.form.show_odds("")
             return
         try:
             sides = self.form.sides()
