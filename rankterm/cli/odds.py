@@ -146,7 +146,8 @@ async def odds_command(client: RankingClient, args: argparse.Namespace) -> int:
 
 
 async def teams_command(client: RankingClient, args: argparse.Namespace) -> int:
-    from rankterm.stats.teams import fairest_splits
+    from rankterm.stats.source import held_matches
+    from rankterm.stats.teams import fairest_splits, last_evening_pairings
 
     players = _players(await client.players(), args.players)
     if len(players) < args.teams:
@@ -155,7 +156,8 @@ async def teams_command(client: RankingClient, args: argparse.Namespace) -> int:
         raise UsageError("Teams need at least two teams.")
     model, followed, kind = await table_model(client, args.game)
     names = {str(p.id): p.label for p in players}
-    found = fairest_splits({str(p.id): model.skill(str(p.id)) for p in players}, args.teams)
+    skills = {str(p.id): model.skill(str(p.id)) for p in players}
+    found = fairest_splits(skills, args.teams, pairings=last_evening_pairings(held_matches(client)))
     if args.format == "json":
         emit_json(
             {

@@ -22,9 +22,14 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 
 from rankterm.stats.odds import REACH, STEPS_PER_SD, chances_first, normal_cdf, side_of, spread
+from rankterm.wire.localtime import parse_wire_date
+from rankterm.wire.models import Match
 from rankterm.wire.rating import BETA, Skill
 
-__all__ = ["Split", "fairest_splits", "splits"]
+__all__ = ["EVENING_HOURS", "Split", "fairest_splits", "last_evening_pairings", "splits"]
+
+EVENING_HOURS = 12
+"""The last evening: the matches of the this many hours before the group's newest."""
 
 _SAME = 1e-7
 """Fairness values closer than this are equal (then fewer repeated pairings wins)."""
@@ -114,6 +119,25 @@ def fairest_splits(
         chances = chances_first([side_of(skills[p] for p in team) for team in teams_of], beta)
         chosen.append(Split(teams_of, tuple(chances), unfairness, repeats))
     return chosen
+
+
+def last_evening_pairings(matches: Sequence[Match]) -> dict[frozenset[str], int]:
+    """How often each pair of players were teammates (one faction) in the last evening's `matches` (the
+    `EVENING_HOURS` before the newest of them), by player id."""
+    dated = [(when, m) for m in matches if (when := parse_wire_date(m.date)) is not None]
+    if not dated:
+        return {}
+    newest = max(when for when, _ in dated)
+    pairs: dict[frozenset[str], int] = {}
+    for when, match in dated:
+        if (newest - when).total_seconds() > EVENING_HOURS * 3600:
+            continue
+        for faction in match.factions:
+            ids = sorted({str(p.id) for p in faction.players})
+            for pair in itertools.combinations(ids, 2):
+                key = frozenset(pair)
+                pairs[key] = pairs.get(key, 0) + 1
+    return pairs
 
 
 def _repeats(teams_of: tuple[tuple[str, ...], ...], pairings: Mapping[frozenset[str], int]) -> int:

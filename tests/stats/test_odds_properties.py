@@ -123,3 +123,32 @@ def test_equal_fairness_is_broken_by_fewer_repeated_pairings() -> None:
     best = fairest_splits(skills, 2, pairings=last_evening)
     assert all(split.repeats == 0 for split in best[:2])
     assert best[2].repeats == 4
+
+
+def test_last_evenings_pairings_are_counted_from_its_matches_only() -> None:
+    from rankterm.stats.teams import last_evening_pairings
+    from rankterm.wire.models import Faction, Match, Player
+
+    def played(number: int, date: str, *teams: str) -> Match:
+        return Match(
+            id=f"m{number}",
+            number=number,
+            date=date,
+            factions=[
+                Faction(rank=i + 1, players=[Player(id=p, display_name=p) for p in team])
+                for i, team in enumerate(teams)
+            ],
+        )
+
+    matches = [
+        played(1, "2026-11-20 20:00:00", "AB", "CD"),  # a week before: not last evening
+        played(2, "2026-11-27 19:00:00", "AB", "CD"),
+        played(3, "2026-11-27 21:00:00", "AC", "BD"),
+        played(4, "2026-11-27 22:00:00", "AB", "CD"),
+    ]
+    assert last_evening_pairings(matches) == {
+        frozenset("AB"): 2,
+        frozenset("CD"): 2,
+        frozenset("AC"): 1,
+        frozenset("BD"): 1,
+    }

@@ -52,9 +52,17 @@ class TeamsDialog(ModalScreen[Teams | None]):
     ]
 
     def __init__(
-        self, skills: Mapping[str, Skill], names: Mapping[str, str], teams: int = 2, **kwargs: Any
+        self,
+        skills: Mapping[str, Skill],
+        names: Mapping[str, str],
+        teams: int = 2,
+        *,
+        pairings: Mapping[frozenset[str], int] | None = None,
+        **kwargs: Any,
     ) -> None:
         super().__init__(**kwargs)
+        self.pairings = dict(pairings or {})
+        """How often pairs were teammates last evening: of equally fair splits, fewer repeats first."""
         self.skills = dict(skills)
         self.names = dict(names)
         self.teams = teams
@@ -87,7 +95,7 @@ class TeamsDialog(ModalScreen[Teams | None]):
 
     @task(group="teams")
     async def weigh(self, teams: int) -> None:
-        splits = await asyncio.to_thread(fairest_splits, self.skills, teams)
+        splits = await asyncio.to_thread(lambda: fairest_splits(self.skills, teams, pairings=self.pairings))
         if teams != self.teams:
             return
         self.splits = splits

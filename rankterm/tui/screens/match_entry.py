@@ -54,7 +54,8 @@ from rankterm.outbox.outcome import ALREADY_ACCEPTED, BatchOutcome, Outcome, Out
 from rankterm.stats.before import before_match
 from rankterm.stats.held_model import held_model
 from rankterm.stats.model import TableModel
-from rankterm.stats.source import game_matches, sync_group
+from rankterm.stats.source import game_matches, held_matches, sync_group
+from rankterm.stats.teams import last_evening_pairings
 from rankterm.tui.base import RanktermScreen, task
 from rankterm.tui.dialogs.confirm import ConfirmDialog
 from rankterm.tui.dialogs.teams import TeamsDialog
@@ -319,7 +320,9 @@ class MatchEntryScreen(RanktermScreen):
             )
             self._focus_first_row()
 
-        self.app.push_screen(TeamsDialog(skills, {pid: p.label for pid, p in by_id.items()}), chosen)
+        pairings = last_evening_pairings(held_matches(self.client)) if self.has_client else {}
+        names = {pid: p.label for pid, p in by_id.items()}
+        self.app.push_screen(TeamsDialog(skills, names, pairings=pairings), chosen)
 
     def keep_draft_soon(self) -> None:
         """Write the draft within `DRAFT_EVERY` seconds (one write for every change made meanwhile)."""
