@@ -125,7 +125,10 @@ class Season:
 
 def season_standings(matches: Sequence[Match], period: Period, zone: SeatZone) -> Season:
     """The standings of a group that played only `period`'s `matches` (held, oldest first)."""
-    played = [m for m in matches if period.holds(m, zone)]
+    # Wire dates are UTC "YYYY-MM-DD HH:MM:SS", ordered as text: a window a day wider than the period's on
+    # each side leaves only its neighbours to be parsed and placed by the seat's clock.
+    low, high = zone.to_wire(period.start - timedelta(days=1)), zone.to_wire(period.end + timedelta(days=1))
+    played = [m for m in matches if low <= m.date < high and period.holds(m, zone)]
     model = TableModel()
     model.follow(played)
     names: dict[str, str] = {}

@@ -5,7 +5,7 @@ arrived in; each rule (champion kept on a tie, nemesis thresholds, streaks, mile
 from __future__ import annotations
 
 import random
-from datetime import datetime
+from datetime import datetime, timedelta
 
 import httpx
 import pytest
@@ -50,6 +50,40 @@ def test_a_match_belongs_to_the_period_of_the_seats_clock() -> None:
     late = Match(id="m", number=1, date="2026-01-31 23:30:00")  # UTC: already February in Paris
     assert period_of("2026-01").holds(late, UTC_ZONE)
     assert period_of("2026-02").holds(late, seat_zone("Europe/Paris"))
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    zone_name=st.sampled_from(["UTC", "Europe/Paris", "Pacific/Auckland", "America/Havana", "America/Santiago"]),
+    text=st.sampled_from(["2025", "2025-Q2", "2025-03", "2025-10", "2026-01"]),
+    offsets=st.lists(st.integers(min_value=-3 * 86_400, max_value=3 * 86_400), min_size=1, max_size=30),
+)
+def test_a_seasons_matches_are_those_its_period_holds_by_the_seats_clock(
+    zone_name: str, text: str, offsets: list[int]
+) -> None:
+    """Matches near a period's edges (a day or three either side, zones with midnight clock changes) count
+    in its standings exactly when the seat's clock puts them inside."""
+    zone = seat_zone(zone_name)
+    period = period_of(text)
+    edges = [zone.to_wire(period.start), zone.to_wire(period.end)]
+    dates = [
+        f"{datetime.fromisoformat(edges[i % 2]) + timedelta(seconds=offset):%Y-%m-%d %H:%M:%S}"
+        for i, offset in enumerate(offsets)
+    ]
+    matches = [
+        Match(
+            id=f"m{n}",
+            number=n,
+            date=date,
+            game=Game(id=1, name="G"),
+            factions=[
+                Faction(rank=1, players=[Player(id="a", display_name="A")]),
+                Faction(rank=2, players=[Player(id="b", display_name="B")]),
+            ],
+        )
+        for n, date in enumerate(sorted(dates), start=1)
+    ]
+    assert season_standings(matches, period, zone).matches == sum(period.holds(m, zone) for m in matches)
 
 
 async def fresh_service_standings(played: list[Match]) -> dict[str, float]:
