@@ -3,7 +3,8 @@
 - a season's standings (`season_standings`, a hard reset replayed by the table's model) for one quarter and
   for one year of a three-year history;
 - the roll of honour by quarter (every past quarter's standings);
-- what changed (`changes`) over the whole history: leaders, champions, nemeses, streaks, milestones.
+- what changed (`changes`) over the whole history: leaders, champions, nemeses, streaks, milestones; and a
+  story kept between reads (`Story`, as Home keeps it) following one match more, or nothing new.
 
 Target: each ≤ 1 s at 100,000 matches. Medians of `--runs` calls, wall and CPU.
 
@@ -19,7 +20,7 @@ import time
 from collections.abc import Callable
 from datetime import datetime, timedelta
 
-from rankterm.stats.changes import changes
+from rankterm.stats.changes import Story, changes
 from rankterm.stats.seasons import period_of, roll_of_honour, season_standings
 from rankterm.wire.localtime import seat_zone
 from rankterm.wire.models import Faction, Game, Match, Player
@@ -84,6 +85,19 @@ def figures(matches: list[Match], runs: int) -> None:
     ):
         wall, cpu = timed(run, runs)
         print(f"  {label:42s} {wall * 1000:8.0f} ms wall  {cpu * 1000:8.0f} ms CPU")
+    story = Story()
+    story.follow(matches[: -runs - 1])
+    walls, cpus = [], []
+    for grown in range(len(matches) - runs, len(matches) + 1):
+        wall, cpu = timed(lambda grown=grown: story.follow(matches[:grown]), 1)
+        walls.append(wall)
+        cpus.append(cpu)
+    print(
+        f"  {'kept story, one match more':42s} {statistics.median(walls) * 1000:8.0f} ms wall  "
+        f"{statistics.median(cpus) * 1000:8.0f} ms CPU"
+    )
+    wall, cpu = timed(lambda: story.follow(matches), runs)
+    print(f"  {'kept story, nothing new':42s} {wall * 1000:8.0f} ms wall  {cpu * 1000:8.0f} ms CPU")
 
 
 def main() -> None:

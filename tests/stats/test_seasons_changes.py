@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 from rankterm.client.client import RankingClient
 from rankterm.server.seed import demo_app
 from rankterm.stats import source
-from rankterm.stats.changes import Event, changes
+from rankterm.stats.changes import Event, Story, changes
 from rankterm.stats.seasons import PeriodError, period_of, periods_by, roll_of_honour, season_standings
 from rankterm.wire.localtime import UTC_ZONE, seat_zone
 from rankterm.wire.models import Faction, Game, Match, NewFaction, NewMatch, Player
@@ -54,7 +54,9 @@ def test_a_match_belongs_to_the_period_of_the_seats_clock() -> None:
 
 @settings(max_examples=60, deadline=None)
 @given(
-    zone_name=st.sampled_from(["UTC", "Europe/Paris", "Pacific/Auckland", "America/Havana", "America/Santiago"]),
+    zone_name=st.sampled_from(
+        ["UTC", "Europe/Paris", "Pacific/Auckland", "America/Havana", "America/Santiago"]
+    ),
     text=st.sampled_from(["2025", "2025-Q2", "2025-03", "2025-10", "2026-01"]),
     offsets=st.lists(st.integers(min_value=-3 * 86_400, max_value=3 * 86_400), min_size=1, max_size=30),
 )
@@ -223,3 +225,20 @@ def test_the_events_do_not_depend_on_the_order_the_matches_arrived_in(
     arrived = list(matches)
     rnd.shuffle(arrived)
     assert changes(arrived) == changes(matches)
+
+
+@settings(max_examples=40, deadline=None)
+@given(histories(), st.data())
+def test_a_story_kept_between_reads_tells_what_a_fresh_walk_tells(
+    matches: list[Match], data: st.DataObject
+) -> None:
+    """Followed as the history grows, and after a match played before others arrives (the later ones renumbered),
+    a kept story's events are a fresh walk's."""
+    story = Story()
+    grown = data.draw(st.integers(min_value=0, max_value=len(matches)), label="held first")
+    assert story.follow(matches[:grown]) == changes(matches[:grown])
+    late = data.draw(st.integers(min_value=0, max_value=len(matches) - 1), label="arrives late")
+    before = [m if m.number < late + 1 else m.model_copy(update={"number": m.number - 1}) for m in matches]
+    del before[late]
+    assert story.follow(before) == changes(before)
+    assert story.follow(matches) == changes(matches)
