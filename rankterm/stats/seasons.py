@@ -16,7 +16,7 @@ from datetime import datetime, timedelta
 
 from rankterm.stats.model import TableModel
 from rankterm.wire.localtime import SeatZone
-from rankterm.wire.models import Match
+from rankterm.wire.models import Match, Player
 from rankterm.wire.standing import shared_positions
 from rankterm.wire.text import fold_name
 
@@ -104,6 +104,8 @@ class SeasonRow:
     name: str
     ree: float
     played: int
+    player: Player | None = None
+    """The player as the period's last match of theirs names them."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -132,15 +134,17 @@ def season_standings(matches: Sequence[Match], period: Period, zone: SeatZone) -
     model = TableModel()
     model.follow(played)
     names: dict[str, str] = {}
+    people: dict[str, Player] = {}
     for match in played:
         for faction in match.factions:
             if not faction.bot:
                 for player in faction.players:
                     names[str(player.id)] = player.label
+                    people[str(player.id)] = player
     ranked = sorted(names, key=lambda pid: (-model.ree(pid), fold_name(names[pid]), pid))
     shown = shared_positions([(i, model.ree(pid)) for i, pid in enumerate(ranked, start=1)])
     rows = tuple(
-        SeasonRow(position, pid, names[pid], model.ree(pid), model.played(pid))
+        SeasonRow(position, pid, names[pid], model.ree(pid), model.played(pid), people[pid])
         for position, pid in zip(shown, ranked, strict=True)
     )
     return Season(period, len(played), rows)
