@@ -1,19 +1,9 @@
 """Profiles and settings in `config.toml`, and where rankterm keeps its files.
 
-Paths come from `rankterm.paths`. The file is read with tomllib and written atomically and with mode 0600
-since it may hold a secret; writing keeps what a person wrote around the settings (comments, order, blank
-lines: tomlkit edits the file's own document), and a file that cannot be read as TOML is written anew. A malformed file gives one line naming the file, the line when known,
-and the problem; a missing file means no profiles yet.
-
-    theme = "rankterm-dark"
-    default_profile = "home"
-    timezone = "Europe/Paris"        # times shown in this zone (default: this machine's)
-
-    [profiles.home]
-    base_url = "http://192.168.1.20:8765/"
-    key = "k_..."
-    secret_env = "RANKTERM_SECRET"   # or: secret = "..."
-    timezone = "Pacific/Auckland"    # this profile's times in another zone
+Paths come from `rankterm.paths`. The file is read with tomllib and written atomically with mode 0600, since it
+may hold a secret; tomlkit keeps what a person wrote around the settings. A malformed file gives one line naming
+the file, the line when known, and the problem; a missing file means no profiles yet. The settings, with an
+example: docs/configuration.md.
 """
 
 from __future__ import annotations

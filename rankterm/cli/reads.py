@@ -4,16 +4,9 @@
     rankterm --profile home rankings --after 120     the standings after match 120
     rankterm rankings --season 2026-Q3               the standings of that quarter alone, all starting even
     rankterm matches --subset g13 --format jsonl     every Catan match, one JSON object a line
-    rankterm players --page 2 --format json          page 2 as the service answers it
 
-Every command takes `--demo` or `--profile P` (also before the command) and `--format`: `table` (Rich on a
-terminal, tab-separated when piped), `csv`, `json` (WIRE.md's shapes, one document; the matches command also
-`jsonl`). Lists that come in pages (players, matches, rankings) print every page unless `--page N` is given;
-in json, every page is one list of the items, and `--page N` is that page exactly as the service answers it.
-Matches come newest first, as the service gives them, streamed a page at a time.
-
-Only what the service said is printed: when it cannot be reached the command says so on stderr and exits 3,
-even where this machine's mirror holds a copy (the app shows that copy, marked "as of").
+Only what the service said is printed: offline, exit 3, even where the mirror holds a copy. Formats, paging and
+exit codes: docs/cli.md.
 """
 
 from __future__ import annotations
