@@ -1,4 +1,4 @@
-"""The desk between a host and its guest seats (`host/desk.py`, built by `cli/seat.host_desk`), over a real
+"""The desk between a host and its guest seats (`seats/desk.py`, built by `seats/hosting.host_desk`), over a real
 socketpair against the demo group on a socket: a seat learns where the service is and gets working tokens,
 never the secret; a refused profile and a host that is gone are each one sentence of their own kind."""
 
@@ -13,8 +13,8 @@ from pathlib import Path
 import httpx
 import pytest
 
-from rankterm.cli.seat import host_desk
-from rankterm.host.desk import DeskError, ask
+from rankterm.seats.desk import DeskError, ask
+from rankterm.seats.hosting import host_desk
 from rankterm.server.seed import DEMO_KEY, DEMO_SECRET, demo_app
 from rankterm.testing.live import serve_in_thread
 
