@@ -13,7 +13,6 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from rankterm.seats.desk import Desk, DeskError, ask_seat, ask_token
-    from rankterm.seats.guard import CODE_ALPHABET, JoinCodeGuard, check_join_code, new_join_code
     from rankterm.seats.hangup import app_ends_with_terminal, run_on_terminal
     from rankterm.seats.hosting import host_desk, served_profile
     from rankterm.seats.pty_seat import set_size
@@ -22,17 +21,13 @@ if TYPE_CHECKING:
     from rankterm.seats.web_server import seat_server, serve_web
 
 __all__ = [
-    "CODE_ALPHABET",
     "Desk",
     "DeskError",
     "HostSettings",
-    "JoinCodeGuard",
     "app_ends_with_terminal",
     "ask_seat",
     "ask_token",
-    "check_join_code",
     "host_desk",
-    "new_join_code",
     "run_on_terminal",
     "seat_server",
     "serve_ssh",
@@ -47,10 +42,6 @@ HOMES = {
     "DeskError": "desk",
     "ask_seat": "desk",
     "ask_token": "desk",
-    "CODE_ALPHABET": "guard",
-    "JoinCodeGuard": "guard",
-    "check_join_code": "guard",
-    "new_join_code": "guard",
     "app_ends_with_terminal": "hangup",
     "run_on_terminal": "hangup",
     "host_desk": "hosting",
