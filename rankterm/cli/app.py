@@ -205,7 +205,7 @@ def _demo_factory(gc_pause: GcPause) -> Callable[[], RankingClient]:
 
 def run_app(*, demo: bool, profile: str | None) -> int:
     app = build_app(demo=demo, profile=profile)
-    from rankterm.cli.hangup import app_ends_with_terminal
+    from rankterm.seats import app_ends_with_terminal
 
     app_ends_with_terminal(app)
     app.run()

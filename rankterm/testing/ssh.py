@@ -25,7 +25,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from rankterm.host.seat import set_size
+from rankterm.seats import set_size
 from rankterm.testing.terminal import PtySeat
 
 SSH_OPTIONS = [

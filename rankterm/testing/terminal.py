@@ -23,7 +23,7 @@ import time
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
-from rankterm.host.seat import set_size
+from rankterm.seats import set_size
 
 ESCAPES = re.compile(r"\x1b(\[[0-9;?<>=]*[ -/]*[@-~]|\][^\x07\x1b]*(\x07|\x1b\\)|[@-Z\\-_])")
 """Escape sequences (CSI, OSC and two-byte ones): what `seen` leaves out of the text a seat showed."""

@@ -436,7 +436,7 @@ def test_a_seat_asked_for_by_hand_ends_when_its_parent_is_killed(room: dict[str,
     code = (
         "import os, subprocess, sys, time\n"
         "from functools import partial\n"
-        "from rankterm.host.lifeline import die_with_parent\n"
+        "from rankterm.seats.lifeline import die_with_parent\n"
         "child = subprocess.Popen([sys.executable, '-c', 'import time; time.sleep(60)'],"
         " preexec_fn=partial(die_with_parent, os.getpid()))\n"
         "print(child.pid, flush=True)\n"

@@ -1,12 +1,9 @@
-"""A full-screen rankterm ends when its terminal goes away.
+"""A full-screen rankterm (the app, the board, a guest's seat) ends when its terminal goes away.
 
-When the terminal of a process hangs up (the SSH connection dropped, the terminal window closed, the pty's
-other end closed), the kernel sends SIGHUP, which ends the process, unless SIGHUP is ignored (`nohup`, some
-session managers and process supervisors). Then Textual's input thread reads end-of-file from the dead
-terminal again and again, at full speed, and the app runs on with no one to see it: 100 % of a core, for
-ever. So the app is also watched from here: a thread sleeps in poll() on the terminal and wakes only on its
-hangup, then asks the app to exit, and ends the process if the app has not finished within a few seconds (a
-match recorded is in the outbox and the form's draft on disk already: nothing is lost by ending).
+With SIGHUP ignored (`nohup`, some supervisors), Textual would read end-of-file from a dead terminal at full
+speed for ever. So a thread sleeps in poll() on the terminal, wakes only on its hangup, asks the app to exit,
+and ends the process if the app has not finished within a few seconds (nothing recorded is lost by ending).
+See docs/design/seats.md.
 """
 
 from __future__ import annotations
@@ -67,3 +64,10 @@ def end_with_terminal(exit_app: Callable[[], None], fd: int | None = None) -> th
 def app_ends_with_terminal(app: Any) -> None:
     """`end_with_terminal` for a Textual app: its exit is handed to the app's loop."""
     end_with_terminal(lambda: app.call_from_thread(app.exit))
+
+
+def run_on_terminal(app: Any) -> int:
+    """Run a Textual app full-screen on this terminal until it exits, or the terminal goes; its exit code."""
+    app_ends_with_terminal(app)
+    app.run()
+    return app.return_code or 0

@@ -1,16 +1,8 @@
-"""The token desk: how a guest seat gets what it needs from the host without ever holding the API secret.
+"""The token desk: how a guest seat gets the service's address and its tokens from its host, never the secret.
 
-`rankterm host` and `rankterm web` authenticate with the profile's key and secret in their own process. Each
-seat they start inherits one end of a socketpair (a file descriptor, never a path or a variable another local
-user could read) and asks on it, one JSON line a question, one JSON line an answer:
-
-    {"ask": "seat"}                     -> {"name": ..., "base_url": ..., "key": ..., "timezone": ..., ...}
-    {"ask": "token", "stale": T|null}   -> {"token": "..."}  or  {"error": "offline"|"refused"|"failed",
-                                                                  "message": "one sentence"}
-
-`stale` is the token the service refused (or that expired), so that the host renews its own only when the seat
-holds the one the host holds too. The host side (`Desk.serve`) runs on the host's loop; the seat side
-(`ask`) is plain blocking I/O, run by the seat in a thread.
+The host (`rankterm host`, `rankterm web`) answers on its loop (`Desk.serve`); the seat asks on the end of a
+socketpair it inherited (`ask`, `ask_seat`, `ask_token`: blocking, one JSON line a question and an answer).
+See docs/design/seats.md for the questions and answers.
 """
 
 from __future__ import annotations
@@ -22,6 +14,8 @@ import socket
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
+
+from rankterm.wire.errors import ApiError, AuthError, Offline, RanktermError
 
 LINE_LIMIT = 64 * 1024
 """The longest question or answer: a token or a seat's description is far shorter."""
@@ -112,3 +106,27 @@ def ask(fd: int, question: Mapping[str, Any], timeout: float = ASK_SECONDS) -> d
     if "error" in answer:
         raise DeskError(str(answer["error"]), str(answer.get("message", "the host refused")))
     return answer
+
+
+def ask_seat(fd: int) -> dict[str, Any]:
+    """What the host on `fd` serves (the service's address, key, zone and theme to show); a host that does not
+    answer is one sentence (`RanktermError`)."""
+    try:
+        return ask(fd, {"ask": "seat"})
+    except (DeskError, OSError, ValueError) as exc:
+        raise RanktermError(f"This seat's host does not answer ({exc}).") from None
+
+
+def ask_token(fd: int, stale: str | None) -> str:
+    """A token from the host on `fd` (a new one when `stale` is the one the service refused), its refusals as
+    the client's errors: the host offline (`Offline`), its profile refused (`AuthError`, which the app says to
+    the guest, who can only tell the host), anything else (`ApiError`)."""
+    try:
+        answer = ask(fd, {"ask": "token", "stale": stale})
+    except DeskError as exc:
+        if exc.kind == "offline":
+            raise Offline("auth", str(exc)) from None
+        if exc.kind == "refused":
+            raise AuthError("auth", 401, message=str(exc)) from None
+        raise ApiError("auth", None, message=str(exc)) from None
+    return str(answer.get("token", ""))

@@ -20,9 +20,9 @@ from typing import Any
 
 import asyncssh
 
-from rankterm.host.desk import Desk
-from rankterm.host.guard import JoinCodeGuard
-from rankterm.host.seat import Seat
+from rankterm.seats.desk import Desk
+from rankterm.seats.guard import JoinCodeGuard
+from rankterm.seats.pty_seat import Seat
 
 BOARD_USER = "board"
 KEEPALIVE_SECONDS, KEEPALIVE_MISSES = 15, 4
@@ -45,7 +45,7 @@ class HostSettings:
     title: str = "rankterm"
     """What is served, for the start lines ("profile club", "the demo group")."""
     desk: Desk | None = None
-    """Where each seat gets the service's address and its tokens (`host/desk.py`): the seat's end of a
+    """Where each seat gets the service's address and its tokens (`desk.py`): the seat's end of a
     socketpair is passed to it as `--desk-fd N`, added to its command line."""
 
     @property

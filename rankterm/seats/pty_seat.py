@@ -1,13 +1,8 @@
 """One seat of `rankterm host`: a `rankterm` process on a pseudo-terminal of its own, joined to one SSH session.
 
-The process leads a session of its own with the pty as its controlling terminal, as under sshd: the kernel
-tells it of each resize (SIGWINCH) and of the hangup when the pty's master side is closed. Bytes are moved
-without ever blocking the host's loop: the guest's keys wait in a buffer until the pty takes them (and the
-SSH channel stops reading while that buffer is full), and the pty is not read while the guest's SSH channel
-cannot take more, so a slow guest holds back only their own seat's process (it waits on its full pty).
-
-When the guest goes (connection dropped, or closed), `end` sends SIGHUP, then SIGTERM, then SIGKILL, each
-after a grace period, all within `END_SECONDS`.
+The process leads a session with the pty as its controlling terminal, as under sshd (resizes, the hangup).
+Bytes move without blocking the host's loop, and a slow guest holds back only their own seat. When the guest
+goes, `end` sends SIGHUP, then SIGTERM, then SIGKILL, all within `END_SECONDS`. See docs/design/seats.md.
 """
 
 from __future__ import annotations
@@ -23,7 +18,7 @@ import termios
 from collections.abc import Callable, Mapping, Sequence
 from functools import partial
 
-from rankterm.host.lifeline import die_with_parent
+from rankterm.seats.lifeline import die_with_parent
 
 END_SECONDS = 4.5
 """From the guest gone to the process surely gone: SIGHUP, SIGTERM after a third, SIGKILL after two thirds."""
@@ -50,7 +45,7 @@ def _take_terminal(parent: int) -> None:  # pragma: no cover - runs in the child
 class Seat:
     """`argv` on a new pty of `size` (columns, rows) with `env`; its output goes to `write`.
 
-    `pass_fds` are handed to the process as they are (the seat's end of its desk: `host/desk.py`).
+    `pass_fds` are handed to the process as they are (the seat's end of its desk: `desk.py`).
     `pause_input` / `resume_input` are called when the keys buffered for the process pass `INPUT_LIMIT` and
     when they have drained; `on_exit(returncode)` once the process has ended and its last output was given to
     `write`."""

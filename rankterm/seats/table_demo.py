@@ -1,7 +1,7 @@
 """One demo group for a whole table: `rankterm host --demo` and `rankterm web --demo` start `rankterm serve --demo`
 on 127.0.0.1 (any free port, a database in a temporary folder) and give every seat that one service, so a match
 recorded on one seat is on every other. The service is this process's child: it ends when the host stops, and
-with the host however it ends (`host/lifeline.py`); its folder is removed when the host stops.
+with the host however it ends (`lifeline.py`); its folder is removed when the host stops.
 """
 
 from __future__ import annotations
@@ -27,7 +27,7 @@ SERVING = re.compile(r"rankterm service on (http://\S+/)")
 @contextmanager
 def table_demo() -> Iterator[tuple[str, str]]:
     """The demo group served for the `with` block: its base URL and the folder of its database."""
-    from rankterm.host.lifeline import die_with_parent
+    from rankterm.seats.lifeline import die_with_parent
 
     folder = tempfile.mkdtemp(prefix="rankterm-table-demo-")
     serve = [sys.executable, "-m", "rankterm", "serve", "--demo", "--db", os.path.join(folder, "demo.db")]
