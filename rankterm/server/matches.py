@@ -38,7 +38,7 @@ from datetime import datetime
 from typing import Any
 
 from rankterm.server import games, players, rankings
-from rankterm.server.conn import Conn
+from rankterm.server.db import Conn
 from rankterm.server.wire import Fault
 from rankterm.wire.models import NAME_GAME, NAME_VERSUS, Game, NewFaction, NewMatch
 from rankterm.wire.new_match import MAX_FACTIONS, MAX_PARTICIPANTS, Problem, read_match

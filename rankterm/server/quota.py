@@ -26,7 +26,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, fields, replace
 from typing import Final, TypeAlias
 
-from rankterm.server.conn import Conn
+from rankterm.server.db import Conn
 from rankterm.server.wire import Fault
 from rankterm.wire.models import QUOTA_FIELDS
 

@@ -54,8 +54,8 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import NamedTuple
 
-from rankterm.server.conn import Conn, Dialect
-from rankterm.server.snapshots import SNAPSHOT_EVERY, SnapshotCache, from_snapshot_above, position_key
+from rankterm.server.db import SNAPSHOT_EVERY, Conn, Dialect
+from rankterm.server.snapshots import SnapshotCache, from_snapshot_above, position_key
 from rankterm.server.wire import format_time
 from rankterm.wire import rating
 from rankterm.wire.fields import wire_seconds

@@ -33,7 +33,7 @@ import rankterm
 from rankterm.paths import cache_dir
 from rankterm.server import tokens
 from rankterm.server.app import create_app
-from rankterm.server.engines import copy_errors
+from rankterm.server.db.engines import copy_errors
 from rankterm.server.store import Store
 from rankterm.server.wire import parse_time
 

@@ -18,11 +18,7 @@ import threading
 from bisect import bisect_left
 from collections.abc import Callable
 
-from rankterm.server.conn import Conn
-from rankterm.server.players import in_chunks
-
-SNAPSHOT_EVERY = 256
-"""A subset's standings are copied into ``rating_snapshot`` after every this many of its matches."""
+from rankterm.server.db import Conn, in_chunks
 
 Snapshot = tuple[dict[str, tuple], list[tuple]]
 """(row of each player by id, every key in the order of positions)."""

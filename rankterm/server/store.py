@@ -24,9 +24,9 @@ from datetime import UTC, datetime
 from typing import Any
 
 from rankterm.server import games, matches, players, quota, reads, tokens
-from rankterm.server.conn import Conn
-from rankterm.server.engine import Engine
-from rankterm.server.engines import copy_of_file, open_engine, shown
+from rankterm.server.db import REPLAY, Conn, Work
+from rankterm.server.db.engine import Engine
+from rankterm.server.db.engines import copy_of_file, open_engine, shown
 from rankterm.server.quota import QuotaBook, QuotaLimits, Setting
 from rankterm.server.snapshots import SnapshotCache
 from rankterm.server.wire import Fault, format_time
@@ -43,9 +43,12 @@ from rankterm.wire.models import (
     Subset,
 )
 
-__all__ = ["Client", "Store"]
+__all__ = ["MIGRATION_WORK", "Client", "Store"]
 
 MEMORY = ":memory:"
+
+MIGRATION_WORK: Work = {REPLAY: matches.replay_everything}
+"""What the schema's migrations cannot do in SQL, done by this rankterm's own code (`Engine.migrate`)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -83,7 +86,7 @@ class Store:
                 if notice is not None:
                     notice(f"{file} could be read by other users: made it owner-only (0600).")
             with self._engine.setup():  # workers starting together set up once, one after the other
-                self._engine.migrate(notice)
+                self._engine.migrate(notice, MIGRATION_WORK)
                 with self._write() as conn:
                     games.sync_catalogue(conn)
                     conn.execute(

@@ -21,9 +21,9 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from rankterm.server import schema
-from rankterm.server.conn import Conn, Dialect
-from rankterm.server.engine import Engine
+from rankterm.server.db import schema
+from rankterm.server.db.conn import Conn, Dialect
+from rankterm.server.db.engine import Engine
 
 CACHE_KIB = -32 * 1024
 """SQLite's page cache of a file database (negative: KiB), per connection; the memory is taken as used."""

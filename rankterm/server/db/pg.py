@@ -41,9 +41,9 @@ import psycopg
 from psycopg.types.string import TextLoader
 from psycopg_pool import ConnectionPool
 
-from rankterm.server import schema
-from rankterm.server.conn import Conn, Dialect
-from rankterm.server.engine import Engine
+from rankterm.server.db import schema
+from rankterm.server.db.conn import Conn, Dialect
+from rankterm.server.db.engine import Engine
 
 LOCK_SETUP = 7300
 """Advisory lock class of the one-time setup (migrations, catalogue, signing key)."""
