@@ -1,14 +1,9 @@
-"""`Store`: the embedded service's data, on one `engine.Engine` (a SQLite file, ``":memory:"``, or PostgreSQL); thread-safe.
+"""`Store`: the embedded service's data, on one engine (a SQLite file, ``":memory:"``, or PostgreSQL); thread-safe.
 
-Every public method is one transaction of the engine (`Engine.read`, `Engine.write`): a write (a batch of
-matches, its subsets, ratings and quota counts included) is rolled back whole on any error, so a crash
-never leaves half a match. The schema is versioned and migrated on open (`Engine.migrate`). Which database
-it is, and everything that differs between the two, is the engine's (`engines.engine_type` picks it from
-the name); the store never asks.
-
-The work itself lives in modules by role, each taking the connection: `players`, `games`, `matches`
-(judging and recording new matches), `rankings` (ratings per subset), `reads` (pages, subsets,
-standings), `quota` and `tokens`. Errors meant for the client are raised as `wire.Fault`.
+Every public method is one transaction of the engine, rolled back whole on any error. Which database it
+is stays the engine's (`db.engines`). The work lives in modules by role, each taking the connection:
+`players`, `games`, `matches`, `rankings`, `reads`, `quota`, `tokens`. Errors meant for the client are
+raised as `wire.Fault`. See docs/design/server.md.
 """
 
 from __future__ import annotations
