@@ -62,8 +62,8 @@ from pathlib import Path
 
 import httpx
 
-from rankterm.server import schema
 from rankterm.server.app import create_app
+from rankterm.server.db import schema
 from rankterm.server.matches import MAX_BATCH, game_subset_key
 from rankterm.server.quota import QuotaLimits
 from rankterm.server.store import Store

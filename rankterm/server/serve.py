@@ -37,8 +37,8 @@ import uvicorn
 from rankterm.server import listener, quota
 from rankterm.server.addresses import WILDCARDS, Address, host_port, is_loopback, reachable, url
 from rankterm.server.app import create_app
-from rankterm.server.engines import engine_type, shown
-from rankterm.server.schema import SchemaTooNew
+from rankterm.server.db import SchemaTooNew
+from rankterm.server.db.engines import engine_type, shown
 from rankterm.server.seed import DEMO_KEY, DEMO_SECRET, seed_demo
 from rankterm.server.store import Store
 

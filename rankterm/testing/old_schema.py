@@ -9,7 +9,7 @@ them in its own, `engine.Engine.statements`).
 
 from __future__ import annotations
 
-from rankterm.server import schema
+from rankterm.server.db import schema
 from rankterm.server.store import Store
 
 _V1_HISTORY = next(

@@ -19,8 +19,8 @@ import sqlite3
 
 import pytest
 
-from rankterm.server import matches, rankings, schema
-from rankterm.server.conn import Conn
+from rankterm.server import matches, rankings
+from rankterm.server.db import Conn, schema
 from rankterm.server.quota import QuotaBook, QuotaLimits
 from rankterm.server.store import Store
 from rankterm.testing.old_schema import downgrade

@@ -7,8 +7,9 @@ import threading
 
 import pytest
 
-from rankterm.server import games, rankings, schema, snapshots
+from rankterm.server import games, rankings, snapshots
 from rankterm.server.app import create_app
+from rankterm.server.db import schema
 from rankterm.server.store import Store
 from rankterm.server.wire import Fault
 

@@ -1,31 +1,9 @@
 """The service's database on PostgreSQL: a psycopg 3 connection pool, shared by threads, workers and machines.
 
-Why psycopg 3 + psycopg_pool and not SQLAlchemy Core: the service's modules are plain SQL on a DB-API
-connection, written once in words both engines know; rewriting them as Core expressions would slow the
-SQLite path (the default) for nothing. What PostgreSQL says its own way is said here:
-
-- placeholders: the modules' ``?`` is psycopg's ``%s`` (`placeholders`, once per statement text);
-- text: PostgreSQL text cannot hold NUL, SQLite's can (names and notes are kept verbatim, NUL included):
-  a text parameter holding NUL or `MARK` is escaped (NUL -> MARK "0", MARK -> MARK "1") and every text
-  value read back holding MARK is unescaped, so both engines answer the same strings; names are ordered
-  through the escape (`PgDialect.name_order`);
-- migrations: the very texts of `schema.MIGRATIONS`, their SQLite types mapped by `ddl` (``INTEGER
-  PRIMARY KEY`` -> identity, ``BLOB`` -> ``bytea``, ``REAL`` -> ``double precision``, ``TEXT`` -> ``text
-  COLLATE "C"`` so names compare byte-wise as in SQLite); the version lives in the table ``schema_version``.
-
-Concurrency (several workers, several machines), by PostgreSQL itself, not by a process-wide lock:
-
-- a transaction that records matches or creates a game first takes ``pg_advisory_xact_lock(LOCK_GROUP,
-  group_id)``. Every match enters its group's main subset, so a per-group lock is the per-subset lock of
-  the main subset: it serializes the rater of a group (rating history in match order, match numbers
-  without gaps) while groups go on in parallel. Under it, READ COMMITTED statements see every match
-  committed before, so M003 is judged on fresh data; the unique index on (group_id, external_id) holds in
-  any case;
-- quota counters are bumped with ``INSERT … ON CONFLICT DO UPDATE … RETURNING count`` and checked after,
-  so two workers never both slip under a limit (`quota.charge`);
-- migrations, the catalogue and the token signing key are set up under a session advisory lock, the key
-  inserted with ``ON CONFLICT DO NOTHING``: every worker reads the one key from the database;
-- reads run in one REPEATABLE READ, READ ONLY transaction: one snapshot per request, as SQLite's WAL gives.
+What PostgreSQL says its own way is said here: ``?`` placeholders as ``%s``, text holding NUL escaped
+(`escape`, `MARK`), the migrations' SQLite types mapped (`ddl`), the version in a table. Concurrency is
+PostgreSQL's own: a group's writes under an advisory lock, the one-time setup under another, reads in one
+REPEATABLE READ, READ ONLY transaction. See docs/design/server.md.
 """
 
 from __future__ import annotations
@@ -41,9 +19,9 @@ import psycopg
 from psycopg.types.string import TextLoader
 from psycopg_pool import ConnectionPool
 
-from rankterm.server import schema
-from rankterm.server.conn import Conn, Dialect
-from rankterm.server.engine import Engine
+from rankterm.server.db import schema
+from rankterm.server.db.conn import Conn, Dialect
+from rankterm.server.db.engine import Engine
 
 LOCK_SETUP = 7300
 """Advisory lock class of the one-time setup (migrations, catalogue, signing key)."""

@@ -9,8 +9,11 @@ asked of the connection's `Dialect`.
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from typing import Any, Protocol
+
+CHUNK = 500
+"""Values named in one statement at most (SQLite allows 32,766 parameters; PostgreSQL 65,535)."""
 
 
 class Dialect(ABC):
@@ -50,3 +53,10 @@ class Conn(Protocol):
     def execute(self, sql: str, parameters: Any = ..., /) -> Rows: ...
 
     def executemany(self, sql: str, parameters: Any, /) -> Any: ...
+
+
+def in_chunks(ids: Sequence[str]) -> Iterator[tuple[Sequence[str], str]]:
+    """`ids` a statement's worth at a time (`CHUNK`), each with its ``?`` marks ("?,?,?")."""
+    for start in range(0, len(ids), CHUNK):
+        chunk = ids[start : start + CHUNK]
+        yield chunk, ",".join("?" * len(chunk))

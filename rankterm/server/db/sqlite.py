@@ -1,15 +1,8 @@
 """The service's database in one SQLite file (or ``":memory:"``): a writer and a reader connection.
 
-Every write is one ``BEGIN IMMEDIATE … COMMIT`` on the writer connection, under the writer's lock for its
-whole duration, rolled back whole on any error, so a crash never leaves half a match. A file runs in WAL
-mode, so reads go to a second connection under a lock of their own: a reader answers from the last
-committed state while a long write (a backdated batch re-rating thousands of matches) runs. ``":memory:"``
-has one connection for both. Foreign keys are on; the schema's version is ``PRAGMA user_version``. Copies
-(the demo's template and its per-visitor copies) are sqlite3's online backup.
-
-The files (the database, its ``-wal`` and ``-shm``) are the owner's only (0600): they hold the token
-signing key and every client's secret hash. A new file is made so; `SqliteEngine.private` tightens one
-found looser.
+Every write is one ``BEGIN IMMEDIATE … COMMIT`` under the writer's lock; a file runs in WAL mode, so reads
+go to a second connection and answer from the last committed state while a long write runs. The files are
+the owner's only (0600). See docs/design/server.md.
 """
 
 from __future__ import annotations
@@ -21,9 +14,9 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from rankterm.server import schema
-from rankterm.server.conn import Conn, Dialect
-from rankterm.server.engine import Engine
+from rankterm.server.db import schema
+from rankterm.server.db.conn import Conn, Dialect
+from rankterm.server.db.engine import Engine
 
 CACHE_KIB = -32 * 1024
 """SQLite's page cache of a file database (negative: KiB), per connection; the memory is taken as used."""

@@ -16,8 +16,8 @@ from collections.abc import Callable, Iterator
 from contextlib import AbstractContextManager, contextmanager
 from typing import ClassVar
 
-from rankterm.server import schema
-from rankterm.server.conn import Conn
+from rankterm.server.db import schema
+from rankterm.server.db.conn import Conn
 
 
 class Engine(ABC):
@@ -128,17 +128,20 @@ class Engine(ABC):
             The statements to run, one by one.
         """
 
-    def migrate(self, notice: Callable[[str], None] | None = None) -> int:
+    def migrate(self, notice: Callable[[str], None] | None = None, work: schema.Work | None = None) -> int:
         """Bring the database up to `schema.SCHEMA_VERSION`, one transaction per migration.
 
         Args:
             notice: told, once, before an existing database is upgraded (`schema.upgrade_notice`).
+            work: the work of the migrations SQL alone cannot do, by name (`schema.Migration.then`);
+                every one a pending migration names must be there.
 
         Returns:
             The version reached.
 
         Raises:
             schema.SchemaTooNew: the database was written by a newer rankterm.
+            LookupError: a pending migration names work that was not handed in (nothing is migrated).
         """
         with self.read() as conn:
             version = self.schema_version(conn)
@@ -146,15 +149,21 @@ class Engine(ABC):
             raise schema.SchemaTooNew(
                 f"database schema version {version} is newer than this rankterm ({schema.SCHEMA_VERSION})"
             )
+        pending = [schema.parts(m) for m in schema.MIGRATIONS[version:]]
+        missing = sorted({then for _, then in pending if then is not None and then not in (work or {})})
+        if missing:
+            raise LookupError(
+                f"the database's migrations need work that was not handed in: {', '.join(missing)}"
+            )
         if notice is not None and (text := schema.upgrade_notice(version)) is not None:
             notice(text)
-        while version < schema.SCHEMA_VERSION:
+        for script, then in pending:
             with self.write() as conn:
-                script, then = schema.parts(schema.MIGRATIONS[version])
                 for statement in self.statements(script):
                     conn.execute(statement)
                 if then is not None:
-                    then(conn)
+                    assert work is not None
+                    work[then](conn)
                 version += 1
                 self.set_schema_version(conn, version)
         return version

@@ -1,37 +1,23 @@
-"""The embedded service's schema, versioned and migrated on open.
+"""The service's schema: `MIGRATIONS`, applied on open by `engine.Engine.migrate`.
 
-Each entry of `MIGRATIONS` takes the database from version ``i`` to ``i + 1``; `engine.Engine.migrate`
-applies the ones a database has not seen yet, each in its own transaction, so a database written by an
-older rankterm opens in a newer one. Never edit a migration that has shipped: append a new one. The scripts
-are written in SQLite's types; each engine runs them in its own (`engine.Engine.statements`) and keeps the
-version its own way.
-
-Layout (one file, several groups):
-
-- ``meta``: key/value of the service itself (the token signing key, the catalogue fingerprint).
-- ``groups``, ``clients`` (API key + scrypt hash of the secret), ``players`` (per group).
-- ``games``: the catalogue (``group_id`` NULL, ``catalogue_pos`` set) and games a group created by name.
-- ``matches``, ``factions``, ``faction_players``: what was recorded, as received; a match's ``number`` is
-  its place in the group's played order (date, then arrival), moved up when an earlier match arrives.
-- ``subsets``, ``subset_matches`` (``seq`` = position inside the subset, so counts need no scan);
-  ``subsets.history_version`` goes up each time the group's numbers move.
-- ``rating_current`` (latest skill and ree per subset and participant), ``rating_history`` (one row per
-  match a participant played in a subset, in match order: keyed by subset, match number, player; ``prev`` is
-  the player's previous match number in the subset, ``last_date`` the latest date so far) and
-  ``rating_snapshot`` (every listed player's standing after each `SNAPSHOT_EVERY`-th match of a subset):
-  a match appends its rows, and a standing after any match is a current row, a snapshot row or one of the
-  history rows after that snapshot.
-- ``quota_counters``: calls counted per client, kind and time bucket (one row per bucket, not per call);
-  ``quota_limits``: the limits the host set, per client or for every client.
+Migration ``i`` takes a database from version ``i`` to ``i + 1``, each in its own transaction. Never edit
+a migration that has shipped: append one. The scripts are written in SQLite's types; each engine runs them
+in its own (`engine.Engine.statements`). A migration whose work SQL alone cannot do names that work, and
+whoever migrates hands it in (`Work`): this floor knows tables, never the rating code.
+See docs/design/server.md for the tables, one by one.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from typing import TypeAlias
 
-from rankterm.server.conn import Conn
-from rankterm.server.snapshots import SNAPSHOT_EVERY
+from rankterm.server.db.conn import Conn
+
+SNAPSHOT_EVERY = 256
+"""A subset's standings are copied into ``rating_snapshot`` after every this many of its matches (the
+layout migration 3 made: the rating code writes its snapshots at this interval)."""
 
 SCHEMA_V1 = """
 CREATE TABLE meta (
@@ -176,7 +162,7 @@ UPDATE rating_current SET ree = coalesce((SELECT h.ree FROM rating_history h
     AND h.number = rating_current.number), 0)
 """
 """Flatter inserts, faster standings: the history loses its index by date (one page fewer written per
-participant per match; the activity count walks the primary key instead, `rankings._recent`), and
+participant per match; the activity count walks the primary key instead), and
 ``rating_current`` keeps each participant's ree, so the standings after a recent match read no history."""
 
 
@@ -241,28 +227,29 @@ are primary-key lookups; ``rating_snapshot`` holds every listed player's standin
 the standings need no lookup of the players but for the rows of the page."""
 
 
+REPLAY = "replay in played order"
+"""The work of migration 4: number every group's matches in played order and rate every subset again."""
+
+Work: TypeAlias = Mapping[str, Callable[[Conn], None]]
+"""The work of migrations that SQL alone cannot do, by name (`Migration.then`), handed to `Engine.migrate`."""
+
+
 @dataclass(frozen=True)
 class Migration:
-    """A migration with work SQL alone cannot do: `script` first, then `then` on the same connection, in the
-    same transaction (a plain script is a migration of SQL alone)."""
+    """A migration with work SQL alone cannot do: `script` first, then the work named `then` (handed in by
+    whoever migrates, `Work`) on the same connection, in the same transaction (a plain script is a
+    migration of SQL alone)."""
 
     script: str
-    then: Callable[[Conn], None]
+    then: str
 
 
-def _in_played_order(conn: Conn) -> None:
-    from rankterm.server import matches  # the service's own code: the ratings as this rankterm works them out
-
-    matches.replay_everything(conn)
-
-
-SCHEMA_V4 = Migration(
-    "ALTER TABLE subsets ADD COLUMN history_version INTEGER NOT NULL DEFAULT 0", _in_played_order
-)
+SCHEMA_V4 = Migration("ALTER TABLE subsets ADD COLUMN history_version INTEGER NOT NULL DEFAULT 0", REPLAY)
 """Matches in the order they were played: every group's matches numbered again by date, then arrival (they
 were numbered as they arrived), and every subset rated again from its first match in that order, with the
 rating code of this rankterm. ``subsets.history_version`` goes up whenever a match placed before others
-moves a subset's numbers, so standings read before (`snapshots.SnapshotCache`) are known to be stale."""
+moves a subset's numbers, so standings read before are known to be stale. Its work (`REPLAY`) is the
+rating code of the rankterm that opens the database, handed in by the store."""
 
 SCHEMA_V5 = """
 CREATE TABLE quota_limits (
@@ -303,8 +290,8 @@ def upgrade_notice(version: int) -> str | None:
     return text
 
 
-def parts(migration: str | Migration) -> tuple[str, Callable[[Conn], None] | None]:
-    """(the migration's SQL script, the work that follows it or None)."""
+def parts(migration: str | Migration) -> tuple[str, str | None]:
+    """(the migration's SQL script, the name of the work that follows it or None)."""
     if isinstance(migration, Migration):
         return migration.script, migration.then
     return migration, None

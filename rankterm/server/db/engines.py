@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import os
 
-from rankterm.server.engine import Engine
-from rankterm.server.sqlite import SqliteEngine
+from rankterm.server.db.engine import Engine
+from rankterm.server.db.sqlite import SqliteEngine
 
 URL_SCHEMES = ("postgresql://", "postgres://")
 """A database named by one of these is on PostgreSQL."""
@@ -32,7 +32,7 @@ def engine_type(name: str | os.PathLike[str]) -> type[Engine]:
     if not os.fspath(name).startswith(URL_SCHEMES):
         return SqliteEngine
     try:
-        from rankterm.server.pg import PgEngine  # psycopg is needed only for PostgreSQL
+        from rankterm.server.db.pg import PgEngine  # psycopg is needed only for PostgreSQL
     except ImportError as exc:
         raise ImportError(f"PostgreSQL needs psycopg: pip install 'rankterm[postgres]' ({exc})") from exc
     return PgEngine
