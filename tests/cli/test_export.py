@@ -22,9 +22,9 @@ from rankterm.cli import main, make_demo_client
 from rankterm.client.client import RankingClient
 from rankterm.importing import export as export_module
 from rankterm.importing.export import CSV_COLUMNS, GroupChanging, matches_oldest_first
-from rankterm.testing.live import start_serve
 from rankterm.wire.errors import Offline
 from rankterm.wire.models import MatchesPage, NewFaction, NewMatch
+from tests.support.live import start_serve
 
 
 @pytest.fixture

@@ -16,7 +16,7 @@ import pytest
 from rankterm.cli.seat import host_desk
 from rankterm.host.desk import DeskError, ask
 from rankterm.server.seed import DEMO_KEY, DEMO_SECRET, demo_app
-from rankterm.testing.live import serve_in_thread
+from tests.support.live import serve_in_thread
 
 
 @pytest.fixture

@@ -18,8 +18,8 @@ from collections.abc import Iterator
 
 import pytest
 
-from rankterm.testing.live import end_process
-from rankterm.testing.terminal import ESCAPES
+from tests.support.live import end_process
+from tests.support.terminal import ESCAPES
 
 pytestmark = pytest.mark.needs("chromium")  # installed before the run when missing (tests/needs.py)
 CHROMIUM_FLAGS = [

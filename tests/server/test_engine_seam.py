@@ -20,8 +20,8 @@ import rankterm.server
 from rankterm.server import engines, schema
 from rankterm.server.engine import Engine
 from rankterm.server.wire import Fault
-from rankterm.testing.held import held_in_thread
 from rankterm.wire.errors import CODES, error_from_response
+from tests.support.held import held_in_thread
 
 SERVER = Path(rankterm.server.__file__).parent
 ENGINE_MODULES = {"engine.py", "engines.py", "sqlite.py", "pg.py"}
