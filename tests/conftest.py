@@ -9,17 +9,31 @@ A test module that drives one of the machine's programs (chromium, ssh, PostgreS
 ``pytest.mark.needs(NAME)``; what the collected tests need is installed from Debian's packages when missing,
 before they run (tests/needs.py), and a need that cannot be met fails those tests with one sentence.
 
+Hypothesis runs the ``suite`` profile: its default 100 examples, no deadline (the machine is shared, and
+speed is measured in benchmarks/, not asserted). ``HYPOTHESIS_PROFILE=loop`` tries ten times as many, for
+a long run of the property tests alone (``-m "not e2e"``); a test that names its own count scales with it
+through tests/support/examples.py.
+
 `postgres_url` hands a test a fresh database of the run's PostgreSQL (tests/server/pg_cluster.py); the wire's
 key sets the tests hold answers to are tests/wire_contract.py's, taken from the models.
 """
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, settings
 
 from tests import needs
+from tests.support.examples import SUITE_EXAMPLES
+
+settings.register_profile("suite", max_examples=SUITE_EXAMPLES, deadline=None)
+settings.register_profile(
+    "loop", max_examples=10 * SUITE_EXAMPLES, deadline=None, suppress_health_check=[HealthCheck.too_slow]
+)
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "suite"))
 
 E2E = Path(__file__).parent / "e2e"
 
