@@ -3,7 +3,8 @@
 Markers (registered in pyproject.toml, ``--strict-markers``): ``e2e`` is put here on every test under
 tests/e2e/, ``postgres`` on every test that runs on the throwaway PostgreSQL (its ``engine`` parameter is
 ``postgresql``, or it is marked by hand), ``slow`` by hand on a test that takes more than about 5 s. A run in
-a loop leaves them out with ``-m "not e2e and not slow"``; CI and README's command run them all.
+a loop leaves them out with ``-m "not e2e and not slow"``; CI and README's command run them all, slow tests
+first and the rest of tests/e2e next, so that the workers end together.
 
 A test module that drives one of the machine's programs (chromium, ssh, PostgreSQL's server) says so with
 ``pytest.mark.needs(NAME)``; what the collected tests need is installed from Debian's packages when missing,
@@ -46,6 +47,16 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
         callspec = getattr(item, "callspec", None)
         if callspec is not None and callspec.params.get("engine") == "postgresql":
             item.add_marker(pytest.mark.postgres)
+    items.sort(key=started_first)
+
+
+def started_first(item: pytest.Item) -> int:
+    """Slow tests, then the other end-to-end ones, then the rest (each kept in its order): xdist hands tests
+    out in this order, so the long ones start first and the short ones fill the workers' ends, not the
+    other way round (a run's length is then about its work over the workers, not a long test started last)."""
+    if item.get_closest_marker("slow") is not None:
+        return 0
+    return 1 if item.get_closest_marker("e2e") is not None else 2
 
 
 UNMET = pytest.StashKey[str]()

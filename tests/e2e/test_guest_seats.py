@@ -35,7 +35,7 @@ from tests.support.live import serve_in_thread
 from tests.support.ssh import RunningHost, SshGuest, children_of, environ_of, start_host
 from tests.support.terminal import ESCAPES, room_env
 
-pytestmark = pytest.mark.needs("ssh")  # OpenSSH's client, installed before the run when missing
+pytestmark = [pytest.mark.needs("ssh"), pytest.mark.slow]  # ssh: installed before the run when missing
 
 ROOT = Path(__file__).resolve().parents[2]
 

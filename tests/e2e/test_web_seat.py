@@ -60,9 +60,10 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-@pytest.fixture
+@pytest.fixture(scope="module")
 def web_seat() -> Iterator[str]:
-    """`rankterm web --demo` on a free port with a join code; yields its address."""
+    """`rankterm web --demo` on a free port with a join code; yields its address. One for the module: its
+    tests each open their own seat or none."""
     port = free_port()
     proc = subprocess.Popen(
         [sys.executable, "-m", "rankterm", "web", "--demo", "--port", str(port), "--join-code", CODE],
