@@ -15,4 +15,5 @@ SUITE_EXAMPLES = 100
 
 def examples(count: int) -> int:
     """`count` examples in the suite profile, as many times more as the loaded profile tries."""
-    return max(1, count * settings.default.max_examples // SUITE_EXAMPLES)
+    loaded = settings.default
+    return count if loaded is None else max(1, count * loaded.max_examples // SUITE_EXAMPLES)
