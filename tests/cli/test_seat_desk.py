@@ -17,8 +17,8 @@ from rankterm.seats import ask_seat, ask_token
 from rankterm.seats.desk import DeskError, ask
 from rankterm.seats.hosting import host_desk
 from rankterm.server.seed import DEMO_KEY, DEMO_SECRET, demo_app
-from rankterm.testing.live import serve_in_thread
 from rankterm.wire.errors import AuthError, Offline, RanktermError
+from tests.support.live import serve_in_thread
 
 
 @pytest.fixture

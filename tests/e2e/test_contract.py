@@ -17,7 +17,6 @@ import pytest
 import rankterm
 from rankterm.client.auth import Token, TokenCache
 from rankterm.server.quota import QuotaLimits
-from rankterm.testing.clock import T0
 from rankterm.wire.errors import (
     AuthError,
     BadRequest,
@@ -33,6 +32,7 @@ from rankterm.wire.models import (
     Player,
     Weight,
 )
+from tests.support.clock import T0
 
 from .conftest import Clock, check_deltas, check_standings, duel, ghosts, participants
 

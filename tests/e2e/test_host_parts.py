@@ -17,8 +17,8 @@ from rankterm.seats.guard import LOCKOUT_SECONDS, WRONG_LIMIT, JoinCodeGuard
 from rankterm.seats.keys import fingerprint, host_key_path, load_or_make_host_key
 from rankterm.seats.pty_seat import Seat
 from rankterm.seats.ssh_server import seat_env
-from rankterm.testing.clock import SettableClock
-from rankterm.testing.terminal import home_env
+from tests.support.clock import SettableClock
+from tests.support.terminal import home_env
 
 
 def test_the_host_key_is_made_once_kept_private_and_used_again(tmp_path: Path) -> None:

@@ -24,11 +24,11 @@ from rankterm.outbox.ghosts import GHOST_DISCARDED, UNKNOWN_LOCAL
 from rankterm.outbox.outbox import Outbox, OutboxSender, State
 from rankterm.server.app import create_app
 from rankterm.server.store import Store
-from rankterm.testing.faults import Fault, FaultyTransport
 from rankterm.tui.outbox_runner import OutboxRunner
 from rankterm.wire.errors import BadRequest
 from rankterm.wire.ids import is_local_id, new_local_id
 from rankterm.wire.models import NewFaction, NewMatch, Player
+from tests.support.faults import Fault, FaultyTransport
 
 BASE = "http://ghosts.test/"
 SERVICE_ID = re.compile(r"^[A-Za-z0-9]{11}$")

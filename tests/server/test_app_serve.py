@@ -15,8 +15,8 @@ from rankterm.server.db import schema
 from rankterm.server.quota import UNLIMITED, QuotaBook, QuotaLimits
 from rankterm.server.seed import DEMO_KEY
 from rankterm.server.store import Store
-from rankterm.testing.live import start_serve
-from rankterm.testing.old_schema import downgrade
+from tests.support.live import start_serve
+from tests.support.old_schema import downgrade
 
 
 @pytest.fixture

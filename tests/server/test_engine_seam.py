@@ -21,9 +21,9 @@ from rankterm.server.db import REPLAY, Conn, engines, schema
 from rankterm.server.db.engine import Engine
 from rankterm.server.store import MIGRATION_WORK, Store
 from rankterm.server.wire import Fault
-from rankterm.testing.held import held_in_thread
-from rankterm.testing.old_schema import downgrade
 from rankterm.wire.errors import CODES, error_from_response
+from tests.support.held import held_in_thread
+from tests.support.old_schema import downgrade
 
 SERVER = Path(rankterm.server.__file__).parent
 ENGINE_MODULES = {"engine.py", "engines.py", "sqlite.py", "pg.py"}

@@ -19,6 +19,7 @@ from rankterm.stats.changes import Event, Story, changes
 from rankterm.stats.seasons import PeriodError, period_of, periods_by, roll_of_honour, season_standings
 from rankterm.wire.localtime import UTC_ZONE, seat_zone
 from rankterm.wire.models import Faction, Game, Match, NewFaction, NewMatch, Player
+from tests.support.examples import examples
 
 BASE = "http://in-process.rankterm/"
 NOW = 1_780_000_000.0
@@ -217,7 +218,7 @@ def histories(draw: st.DrawFn) -> list[Match]:
     return out
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=examples(40), deadline=None)
 @given(histories(), st.randoms(use_true_random=False))
 def test_the_events_do_not_depend_on_the_order_the_matches_arrived_in(
     matches: list[Match], rnd: random.Random

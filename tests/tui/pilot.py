@@ -15,12 +15,12 @@ from textual.pilot import Pilot
 from textual.worker import WorkerCancelled
 
 from rankterm.client.client import RankingClient
-from rankterm.testing.transports import LateTransport
 from rankterm.tui.dialogs.ask_line import AskDialog
 from rankterm.tui.screens.match_entry import MatchEntryScreen
 from rankterm.tui.screens.players import PlayersScreen
 from rankterm.tui.widgets.match_form.faction_row import FactionRow
 from rankterm.wire.models import NewFaction, NewMatch, Weight
+from tests.support.transports import LateTransport
 
 
 def keys(text: str) -> list[str]:

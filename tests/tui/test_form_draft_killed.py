@@ -14,9 +14,9 @@ from pathlib import Path
 import pytest
 
 from rankterm.server.seed import DEMO_KEY, DEMO_SECRET, demo_app
-from rankterm.testing.live import serve_in_thread
-from rankterm.testing.terminal import PtySeat, room_env
 from rankterm.tui.widgets.match_form.draft import read_draft
+from tests.support.live import serve_in_thread
+from tests.support.terminal import PtySeat, room_env
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -9,7 +9,7 @@ For benchmarks and tests that must measure over a real socket (`benchmarks/bench
 with `DelayProxy` (`async with DelayProxy(upstream_port, delay=0.025) as proxy: proxy.port`), or as its own
 process so its timing does not share the client's interpreter:
 
-    python -m rankterm.testing.delay_proxy --port 8651 --upstream 8650 --delay 0.025
+    python -m tests.support.delay_proxy --port 8651 --upstream 8650 --delay 0.025
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """Two small httpx transports that wrap another (the embedded service in-process, or a real one) for tests:
 `CountingTransport` notes the path of every request, `LateTransport` answers every request `delay` seconds late
-(a slow café Wi-Fi). For the failures of a network, see `rankterm.testing.faults`."""
+(a slow café Wi-Fi). For the failures of a network, see `tests.support.faults`."""
 
 from __future__ import annotations
 

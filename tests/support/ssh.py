@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from rankterm.seats import set_size
-from rankterm.testing.terminal import PtySeat
+from tests.support.terminal import PtySeat
 
 SSH_OPTIONS = [
     "-F",
