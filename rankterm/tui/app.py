@@ -45,6 +45,7 @@ from rankterm.tui.palette import WHAT_IT_DOES, RanktermCommands
 from rankterm.tui.screens import SCREENS, screen_factory
 from rankterm.tui.session import BUILT_IN_DEMO, Session
 from rankterm.tui.text import error_sentence, plain_str
+from rankterm.tui.textual_internals import adopt_css_count
 from rankterm.tui.themes import DEFAULT_THEME, load_themes
 from rankterm.tui.timers import guard_timers
 from rankterm.wire.errors import AuthError, RanktermError
@@ -505,10 +506,7 @@ class RanktermApp(App):
         as they are registered, and Textual's own first-switch restyle of the whole app would leave ~2 MB of
         parsed rules to the cyclic collector. A screen that sat out a theme change is restyled as usual."""
         super()._load_screen_css(screen)
-        # Textual's own counters (private): a version without them is left to restyle as it does.
-        count = getattr(self, "_css_update_count", None)
-        if count is not None and not screen.is_mounted and getattr(screen, "_css_update_count", 0) < 0:
-            screen._css_update_count = count
+        adopt_css_count(self, screen)
 
     # ------------------------------------------------------------------ actions
 
