@@ -40,6 +40,7 @@ from textual.worker import Worker, WorkerState
 
 from rankterm.config import Config, save_config
 from rankterm.tui.base import RanktermScreen, for_seat, toast
+from rankterm.tui.face import ClientFactory, DemoFactory, RanktermAppFace
 from rankterm.tui.key_queue import KeyQueue
 from rankterm.tui.palette import WHAT_IT_DOES, RanktermCommands
 from rankterm.tui.screens import SCREENS, screen_factory
@@ -53,7 +54,6 @@ from rankterm.wire.ids import new_external_id
 
 if TYPE_CHECKING:  # the service layer is imported when a service is opened, not at start
     from rankterm.client.client import RankingClient
-    from rankterm.config import Profile
     from rankterm.outbox.outcome import BatchOutcome
     from rankterm.tui.outbox_runner import OutboxFactory, OutboxRunner
     from rankterm.wire.models import NewMatch
@@ -62,8 +62,6 @@ MODE_NAMES: tuple[str, ...] = tuple(SCREENS)
 CLIENT_MODES = frozenset(MODE_NAMES) - {"login"}
 """Modes that need an open service."""
 
-ClientFactory = Callable[["Profile"], "RankingClient"]
-DemoFactory = Callable[[], "RankingClient"]
 
 _NOT_IN_PALETTE = frozenset({"command_palette", "help_quit"})
 
@@ -618,3 +616,10 @@ class RanktermApp(App):
                 "BG Stats, BoardGameGeek, CSV or a rankterm export: check, then send",
                 open_import,
             )
+
+
+if TYPE_CHECKING:
+
+    def _the_face(app: RanktermApp) -> RanktermAppFace:
+        """Never called: mypy checks here that the app is what its screens take it for (`tui.face`)."""
+        return app
