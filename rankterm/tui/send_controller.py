@@ -24,6 +24,7 @@ from rankterm.wire.errors import ErrorItem, RanktermError
 from rankterm.wire.models import Match, NewMatch
 
 if TYPE_CHECKING:
+    from rankterm.client.client import RankingClient
     from rankterm.tui.session import Session
 
 __all__ = [
@@ -263,7 +264,8 @@ class SendController:
         self.last_answer = batch
         return self._report(pending, batch)
 
-    def _client(self) -> Any:
+    def _client(self) -> RankingClient:
+        """The open service's client; a RanktermError (said as the batch's failure) when none is open."""
         session = self.seat.session
         if session is None:
             raise RanktermError("No service is open: pick a profile or open the demo group (l).")
