@@ -17,6 +17,7 @@ from textual.containers import Horizontal
 from textual.widgets import Header, Input, Label, Static
 
 from rankterm.tui.base import RanktermScreen
+from rankterm.tui.text import plain
 from rankterm.tui.widgets.form_input import FormInput
 from rankterm.tui.widgets.key_footer import KeyFooter
 from rankterm.tui.widgets.text_table import TextTable, list_screen_key
@@ -39,7 +40,7 @@ class ListScreen(RanktermScreen):
     def compose(self) -> ComposeResult:
         yield Header()
         with Horizontal(id=f"{self.NAME}-bar"):
-            yield Label(self.FIELD_LABEL)
+            yield Label(plain(self.FIELD_LABEL))
             yield FormInput(placeholder=self.PLACEHOLDER, id=f"{self.NAME}-{self.FIELD}", compact=True)
         yield Static("", id=f"{self.NAME}-caption")
         yield TextTable(id=f"{self.NAME}-table", cursor_type="row", zebra_stripes=True, await_first_rows=True)
