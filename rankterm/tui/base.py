@@ -40,7 +40,7 @@ from rankterm.wire.errors import AuthError, RanktermError
 
 if TYPE_CHECKING:
     from rankterm.client.client import RankingClient
-    from rankterm.tui.app import RanktermApp
+    from rankterm.tui.face import RanktermAppFace
     from rankterm.tui.session import Session
 
 Kind = Literal["info", "ok", "warning", "error"]
@@ -115,8 +115,8 @@ class RanktermScreen(Screen):
     """The selector of the screen's one-line info (a Static) that `say()` writes; None: `say()` toasts."""
 
     @property
-    def rankterm(self) -> RanktermApp:
-        """The app, typed."""
+    def rankterm(self) -> RanktermAppFace:
+        """The app, typed by what screens use of it (`tui.face`)."""
         return self.app  # type: ignore[return-value]
 
     @property

@@ -6,7 +6,7 @@ from __future__ import annotations
 from rich.cells import cell_len
 from textual.widgets import DataTable
 
-from rankterm.tui.screens.stats.tonight import TonightView, won_text
+from rankterm.tui.widgets.stats.tonight import TonightView, won_text
 from rankterm.wire.models import NewFaction, NewMatch
 
 from .pilot import settle

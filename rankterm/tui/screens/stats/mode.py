@@ -18,28 +18,22 @@ from typing import TYPE_CHECKING
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Horizontal, Vertical
 from textual.widget import Widget
-from textual.widgets import DataTable, Header, Label, Select, Static, TabbedContent, TabPane
+from textual.widgets import DataTable, Header, Select, Static, TabbedContent, TabPane
 
 from rankterm.stats.compact import game_matches, player_matches
 from rankterm.stats.source import Roster, held_roster
 from rankterm.tui.base import task
 from rankterm.tui.screens.stats.base import StoryScreen
-from rankterm.tui.screens.stats.choices import most_active, options
-from rankterm.tui.screens.stats.head_to_head import HeadToHeadView
-from rankterm.tui.screens.stats.odds import OddsView
-from rankterm.tui.screens.stats.pages import (
-    RETRY_SECONDS,
-    TALL,
-    GameStory,
-    PlayerStory,
-    open_game_row,
-    open_player_row,
-)
-from rankterm.tui.screens.stats.tonight import TonightView
-from rankterm.tui.text import plain
+from rankterm.tui.screens.stats.pages import open_game_row, open_player_row
 from rankterm.tui.widgets.key_footer import KeyFooter
+from rankterm.tui.widgets.stats.choices import most_active, options
+from rankterm.tui.widgets.stats.game_story import GameStory
+from rankterm.tui.widgets.stats.head_to_head import HeadToHeadView
+from rankterm.tui.widgets.stats.odds import OddsView
+from rankterm.tui.widgets.stats.picked import LazyPane, PickedStory
+from rankterm.tui.widgets.stats.player_story import RETRY_SECONDS, TALL, PlayerStory
+from rankterm.tui.widgets.stats.tonight import TonightView
 
 if TYPE_CHECKING:
     from rankterm.client.client import RankingClient
@@ -51,27 +45,6 @@ TAB_TITLES = {
     "tonight": "4 Tonight",
     "odds": "5 Odds",
 }
-
-
-class LazyPane(TabPane):
-    """A tab whose body is mounted when it is first drawn: blank until then (never the widget's own name)."""
-
-    def render(self) -> str:
-        return ""
-
-
-class PickedStory(Vertical):
-    """A one-line picker above a story: the Player and Game tabs."""
-
-    def __init__(self, label: str, select_id: str, story: Widget, *, id: str | None = None) -> None:
-        super().__init__(id=id)
-        self.label, self.select_id, self.story = label, select_id, story
-
-    def compose(self) -> ComposeResult:
-        with Horizontal(classes="stats-pick"):
-            yield Label(plain(self.label))
-            yield Select([], prompt=self.label, id=self.select_id, compact=True, type_to_search=True)
-        yield self.story
 
 
 def tab_body(tab: str) -> Widget:

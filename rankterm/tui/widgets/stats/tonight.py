@@ -28,8 +28,8 @@ from rankterm.stats import Tonight, tonight
 from rankterm.stats.history import ReeAround, ree_around
 from rankterm.stats.source import Roster, matches_since
 from rankterm.tui.base import task
-from rankterm.tui.screens.stats.words import parse_date, plural
 from rankterm.tui.text import NONE, error_sentence, plain, plain_str, styled
+from rankterm.tui.widgets.stats.words import parse_date, plural
 from rankterm.tui.widgets.text_table import NAME_CELLS, TextTable, fill_table, fit_cell, room_for
 from rankterm.tui.zone import shown_zone
 from rankterm.wire.errors import RanktermError

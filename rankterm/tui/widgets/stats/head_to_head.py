@@ -25,9 +25,9 @@ from rankterm.stats.compact import player_matches
 from rankterm.stats.rules import MatchLike
 from rankterm.stats.source import Roster
 from rankterm.tui.base import task
-from rankterm.tui.screens.stats.choices import most_active, most_met, options
-from rankterm.tui.screens.stats.words import bar_parts, plural, short_day
 from rankterm.tui.text import plain, plain_str, styled
+from rankterm.tui.widgets.stats.choices import most_active, most_met, options
+from rankterm.tui.widgets.stats.words import bar_parts, plural, short_day
 from rankterm.tui.widgets.text_table import TextTable, fill_table
 from rankterm.tui.zone import shown_zone
 
