@@ -18,7 +18,6 @@ import pytest
 from rankterm.client.client import RankingClient
 from rankterm.outbox.outbox import Outbox
 from rankterm.outbox.outcome import BatchOutcome
-from rankterm.testing.faults import FaultyTransport
 from rankterm.tui.outbox_runner import OutboxRunner
 from rankterm.tui.send_controller import (
     AFTER_ACCEPT,
@@ -33,6 +32,7 @@ from rankterm.tui.session import Session
 from rankterm.tui.widgets.match_form.answer import BAD, NOTE, OK
 from rankterm.tui.widgets.match_form.twin import THIS_SEAT
 from rankterm.wire.models import NewFaction, NewMatch, Weight
+from tests.support.faults import FaultyTransport
 
 from .conftest import DemoService
 
