@@ -101,6 +101,13 @@ def toast(node: Any, text: str, kind: Kind = "info", *, timeout: float | None = 
         node.notify(plain_str(text), severity=_SEVERITY[kind], markup=False, timeout=timeout)
 
 
+def copy_out(node: Any, text: str, what: str) -> None:
+    """`text` to the clipboard of the terminal this seat is drawn on (OSC 52: over SSH, the guest's own), and a
+    toast saying `what` was copied."""
+    node.app.copy_to_clipboard(text)
+    toast(node, f"Copied {what} to your terminal's clipboard.", timeout=3)
+
+
 class NoClient(RanktermError):
     """Raised by `RanktermScreen.session` (and `client`) when no service is open yet."""
 

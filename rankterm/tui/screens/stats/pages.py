@@ -19,8 +19,10 @@ from textual.timer import Timer
 from textual.widgets import DataTable, Header, Static
 
 from rankterm.stats.compact import CompactMatch, game_matches, player_matches
+from rankterm.stats.recap import player_summary
 from rankterm.stats.rules import MatchLike, played_order
 from rankterm.stats.source import matches_numbered
+from rankterm.tui.base import copy_out
 from rankterm.tui.screens.stats.base import StoryScreen
 from rankterm.tui.text import plain_str
 from rankterm.tui.widgets.key_footer import KeyFooter
@@ -48,6 +50,7 @@ class PlayerPageScreen(StoryScreen):
         Binding("v", "toggle_chart", "Ree/position"),
         Binding("h", "recent_matches", "Recent matches"),
         Binding("f5", "reload", "Reload"),
+        Binding("y", "copy", "Copy", show=False),
     ]
 
     def __init__(self, player: Player | str) -> None:
@@ -94,6 +97,13 @@ class PlayerPageScreen(StoryScreen):
 
     def action_toggle_chart(self) -> None:
         self.story.toggle_chart()
+
+    def action_copy(self) -> None:
+        """The page in a few plain lines, to the clipboard."""
+        if self.story.figures is None:
+            self.say("Nothing to copy yet: the page is still reading.")
+        else:
+            copy_out(self, player_summary(self.story.figures), f"{self.player_name}'s page")
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         # at TALL lines both charts are shown: nothing to switch

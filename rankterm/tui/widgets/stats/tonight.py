@@ -25,8 +25,10 @@ from textual.containers import Horizontal, Vertical
 from textual.widgets import DataTable, Label, Select, Static
 
 from rankterm.stats import Tonight, tonight
+from rankterm.stats.changes import changes
 from rankterm.stats.history import ReeAround, ree_around
-from rankterm.stats.source import Roster, matches_since
+from rankterm.stats.recap import tonight_recap
+from rankterm.stats.source import Roster, held_matches, matches_since
 from rankterm.tui.base import task
 from rankterm.tui.text import NONE, error_sentence, plain, plain_str, styled
 from rankterm.tui.widgets.stats.words import parse_date, plural
@@ -221,6 +223,14 @@ class TonightView(Vertical):
         self.matches = await asyncio.to_thread(matches_since, client, since)
         self._since = since
         self._show()
+
+    def recap(self, client: RankingClient) -> str:
+        """The evening shown as `rankterm stats tonight --format md` writes it (run it in a thread: it walks the
+        held history for what changed)."""
+        zone = shown_zone(self)
+        events = changes(held_matches(client))
+        evening = self.evening or tonight([], self._since)
+        return tonight_recap(evening, events, zone.local(self._since), zone.label)
 
     def _show(self) -> None:
         since = self._since
