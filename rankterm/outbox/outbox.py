@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import json
 import logging
-import os
 import sqlite3
 import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
@@ -28,9 +27,9 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
-from rankterm.client.mirror import move_aside
-from rankterm.outbox.damage import Recovered, carry_over, is_damage, readable_rows, unavailable
-from rankterm.outbox.file import _SCHEMA, State, _dump_errors, _load_errors, _migrate
+from rankterm.localdb import Unavailable
+from rankterm.outbox.damage import Recovered, carry_over, readable_rows, unavailable
+from rankterm.outbox.file import OUTBOX, State, dump_errors, load_errors
 from rankterm.outbox.ghost_names import GHOST_MARK, same_named
 from rankterm.outbox.ghosts import (
     GHOST,
@@ -108,7 +107,7 @@ class Entry:
 def _standing(row: tuple) -> tuple[State, bool, int, tuple[ErrorItem, ...], float, float]:
     """Where an entry of `Outbox._COLUMNS` stands, read: state, in doubt, attempts, errors, created, updated."""
     _, _, state, in_doubt, attempts, errors, created, updated, *_ = row
-    return State(state), bool(in_doubt), attempts, _load_errors(errors), created, updated
+    return State(state), bool(in_doubt), attempts, load_errors(errors), created, updated
 
 
 class Outbox:
@@ -126,52 +125,28 @@ class Outbox:
         was carried over: rankterm/outbox/damage.py)."""
         self.send_lock = SendLock(self.path.with_name(self.path.name + ".lock") if self.path else None)
         """Held by whichever process (of all that open the file) sends, settles or makes ghosts now."""
-        self._db = self._connect(":memory:") if self.path is None else self._open_file(self.path)
+        self._db = self._open(self.path)
         self._data_version: int | None = None
 
-    @staticmethod
-    def _connect(target: str) -> sqlite3.Connection:
-        """A connection to `target` with the outbox's schema, checked whole (a damaged file raises
-        `sqlite3.DatabaseError` here, not at the first read of an entry)."""
-        db = sqlite3.connect(target, isolation_level=None, check_same_thread=False)
+    def _open(self, path: Path | None) -> sqlite3.Connection:
+        """The file as it is (migrated); a damaged one moved aside and its readable entries carried into a
+        clean one; a data dir that cannot be written raises `OutboxUnavailable` (one sentence)."""
         try:
-            db.execute("PRAGMA journal_mode=WAL")
-            db.execute("PRAGMA synchronous=FULL")
-            problems = [row[0] for row in db.execute("PRAGMA quick_check")]
-            if problems != ["ok"]:
-                raise sqlite3.DatabaseError(f"database disk image is malformed: {problems[0]}")
-            db.executescript(_SCHEMA)
-            _migrate(db)
-        except BaseException:
-            db.close()
-            raise
-        return db
-
-    def _open_file(self, path: Path) -> sqlite3.Connection:
-        """The file as it is; a damaged one moved aside and its readable entries carried into a clean one; a
-        data dir that cannot be written raises `OutboxUnavailable` (one sentence)."""
+            opened = OUTBOX.open(path, clock=self.clock)
+        except Unavailable as exc:
+            raise unavailable(exc.path, exc.detail) from exc
+        if opened.moved is None or path is None:
+            return opened.db
+        moved = opened.moved
         try:
-            path.parent.mkdir(parents=True, exist_ok=True)
-            if not path.exists():
-                os.close(os.open(path, os.O_CREAT | os.O_WRONLY, 0o600))
-            return self._connect(str(path))
-        except OSError as exc:
-            raise unavailable(path, exc) from exc
+            rows, lost = readable_rows(moved.aside)
+            carry_over(opened.db, rows)
         except sqlite3.Error as exc:
-            if not is_damage(exc):
-                raise unavailable(path, exc) from exc
-            why = str(exc)
-        try:
-            aside = move_aside(path, self.clock)
-            rows, lost = readable_rows(aside)
-            os.close(os.open(path, os.O_CREAT | os.O_WRONLY | os.O_EXCL, 0o600))
-            db = self._connect(str(path))
-            carry_over(db, rows)
-        except (OSError, sqlite3.Error) as exc:
-            raise unavailable(path, exc) from exc
-        self.problem = Recovered(path, aside, why, len(rows), lost).sentence
+            opened.db.close()
+            raise unavailable(path, str(exc)) from exc
+        self.problem = Recovered(path, moved.aside, moved.why, len(rows), lost).sentence
         log.warning("%s", self.problem)
-        return db
+        return opened.db
 
     def close(self) -> None:
         self._db.close()
@@ -379,7 +354,7 @@ class Outbox:
         """Settle an entry as refused, keeping the service's errors (code and message) as they came; gives
         the errors kept."""
         items = tuple(errors) or (NO_REASON,)
-        self._set([external_id], state=State.REJECTED.value, in_doubt=0, errors=_dump_errors(items))
+        self._set([external_id], state=State.REJECTED.value, in_doubt=0, errors=dump_errors(items))
         return items
 
     def edit(self, external_id: str, match: NewMatch) -> Entry:
@@ -492,7 +467,7 @@ class Outbox:
     def mark_ghost_rejected(self, local_id: str, errors: Sequence[ErrorItem]) -> None:
         """The service refused to make it; its errors are kept as they came. Matches naming it stay pending."""
         items = tuple(errors) or (NO_REASON,)
-        self._set([local_id], state=State.REJECTED.value, in_doubt=0, errors=_dump_errors(items))
+        self._set([local_id], state=State.REJECTED.value, in_doubt=0, errors=dump_errors(items))
 
     def mark_ghost_sent(
         self, local_id: str, player_id: str, *, taken: bool = False, spare_id: str = ""
