@@ -9,7 +9,8 @@ made here ask for their raw socket once and keep it: a connection's socket never
 makes a new stream, which asks again). Everything else is httpx's and httpcore's as they are: the same pool,
 the same limits, timeouts and exceptions, the same TLS verification.
 
-`address_problem` says why a base URL cannot be connected to at all (a port out of range, a malformed IPv6
+`offline` turns httpx's transport error into the client's `Offline`, `NeverSent` when no connection was
+made (the outbox tells by it that nothing reached the service). `address_problem` says why a base URL cannot be connected to at all (a port out of range, a malformed IPv6
 host, no host): the config, the profile form and the client's last wall ask it, so a bad URL gives one
 sentence instead of an exception from deep in the socket layer.
 """
@@ -28,9 +29,9 @@ from typing import Any
 import httpcore
 import httpx
 
-from rankterm.wire.errors import clean_text
+from rankterm.wire.errors import NeverSent, Offline, clean_text
 
-__all__ = ["address_problem", "http_client", "pooled_transport"]
+__all__ = ["address_problem", "http_client", "offline", "pooled_transport"]
 
 _NOT_IN_A_HOST = re.compile(r"[\s\x00-\x1f\x7f<>\"{}|\\^`\[\]]")
 
@@ -70,6 +71,15 @@ def address_problem(url: str) -> str | None:
 
 
 _NOT_ASKED: Any = object()
+
+
+def offline(endpoint: str, exc: httpx.TransportError) -> Offline:
+    """`exc`, met calling `endpoint`, as the client raises it: `NeverSent` when no connection could be made
+    (refused, unreachable, or not made in time), else `Offline` (the request may have reached the service)."""
+    reason = str(exc) or type(exc).__name__
+    if isinstance(exc, httpx.ConnectError | httpx.ConnectTimeout):
+        return NeverSent(endpoint, reason)
+    return Offline(endpoint, reason)
 
 
 def _readable(sock: socket.socket | None) -> bool:

@@ -23,12 +23,13 @@ import logging
 import sqlite3
 import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 from rankterm.localdb import Unavailable
 from rankterm.outbox.damage import Recovered, carry_over, readable_rows, unavailable
+from rankterm.outbox.entry import Entry
 from rankterm.outbox.file import OUTBOX, State, dump_errors, load_errors
 from rankterm.outbox.ghost_names import GHOST_MARK, same_named
 from rankterm.outbox.ghosts import (
@@ -41,9 +42,10 @@ from rankterm.outbox.ghosts import (
     with_ids,
 )
 from rankterm.outbox.lock import SendLock
-from rankterm.outbox.outcome import ALREADY_ACCEPTED, Outcome, OutcomeState
-from rankterm.outbox.sender import OutboxSender, SendReport, next_hour
-from rankterm.outbox.twins import CHECKED, LOOKS_LIKE, UNCHECKED, Twin
+from rankterm.outbox.outcome import ALREADY_ACCEPTED
+from rankterm.outbox.report import SendReport
+from rankterm.outbox.sender import OutboxSender, next_hour
+from rankterm.outbox.twins import CHECKED, UNCHECKED, Twin
 from rankterm.wire.errors import ErrorItem, RanktermError
 from rankterm.wire.ids import new_external_id, new_local_id, service_scope
 from rankterm.wire.models import NewMatch, Player
@@ -65,43 +67,6 @@ log = logging.getLogger(__name__)
 
 NO_REASON = ErrorItem("", "rejected without a reason")
 """What a refusal that gave no error is kept as."""
-
-
-@dataclass(frozen=True, slots=True)
-class Entry:
-    """One match in the outbox."""
-
-    external_id: str
-    match: NewMatch
-    state: State
-    in_doubt: bool
-    attempts: int
-    errors: tuple[ErrorItem, ...]
-    """The service's errors when rejected (an old file's reason: one item with an empty code)."""
-    created_at: float
-    updated_at: float
-    match_id: str = ""
-    """The service's id of the recorded match, once sent (empty when it did not say)."""
-    twin_state: str = UNCHECKED
-    """Its `twin` column: checked for a twin or not, or held (rankterm/outbox/twins.py)."""
-
-    @property
-    def twin(self) -> Twin | None:
-        """The recorded match this one looks like, while it is held (not sent until answered)."""
-        return Twin.read(self.twin_state) if self.state is State.PENDING else None
-
-    @property
-    def held(self) -> bool:
-        return self.twin is not None
-
-    def outcome(self, index: int = 0) -> Outcome:
-        """Where this entry stands, as the one outcome type; `index` is its place in a batch."""
-        twin = self.twin
-        if twin is not None:
-            item = ErrorItem(LOOKS_LIKE, twin.sentence)
-            return Outcome(index, OutcomeState.HELD, self.external_id, (item,), number=None)
-        state = OutcomeState.of_entry(self.state.value, self.in_doubt)
-        return Outcome(index, state, self.external_id, self.errors, match_id=self.match_id)
 
 
 def _standing(row: tuple) -> tuple[State, bool, int, tuple[ErrorItem, ...], float, float]:

@@ -17,7 +17,7 @@ Before a match's first attempt, one not checked yet for a twin is handed to the 
 app's): one that looks like a match the service got lately from another seat is held, not sent, until the
 seat that recorded it answers (rankterm/outbox/twins.py).
 
-A ghost player ends the batch before it and is sent on its own (`ghosts.GhostSender`), so it is made before
+A ghost player ends the batch before it and is sent on its own (`ghost_sender.GhostSender`), so it is made before
 the matches after it; the guard (`_send_batch`) never sends a match that names a local id: it waits for its
 ghost, or is rejected when no ghost entry holds that id.
 
@@ -33,13 +33,16 @@ from __future__ import annotations
 import asyncio
 import re
 from collections.abc import Awaitable, Callable, Mapping, Sequence
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from rankterm.client.send_policy import Backoff, batches
+from rankterm.outbox.entry import Entry
 from rankterm.outbox.file import State
-from rankterm.outbox.ghosts import UNKNOWN_LOCAL, GhostEntry, GhostSender, local_ids
+from rankterm.outbox.ghost_sender import GhostSender
+from rankterm.outbox.ghosts import UNKNOWN_LOCAL, GhostEntry, local_ids
 from rankterm.outbox.outcome import ALREADY_ACCEPTED, Outcome, OutcomeState, error_items
+from rankterm.outbox.queue import SendQueue
+from rankterm.outbox.report import SendReport
 from rankterm.outbox.twins import UNCHECKED, TwinCheck
 from rankterm.wire.errors import (
     AuthError,
@@ -56,47 +59,6 @@ from rankterm.wire.models import Player
 
 if TYPE_CHECKING:
     from rankterm.client.client import RankingClient
-    from rankterm.outbox.outbox import Entry, Outbox
-
-
-@dataclass
-class SendReport:
-    """What one `send_pending` run did."""
-
-    sent: int = 0
-    """Matches sent (ghost players made: `ghosts`)."""
-    rejected: int = 0
-    """Matches rejected (ghost players refused: `ghost_refusals`)."""
-    confirmed_by_exists: int = 0
-    failures: int = 0
-    stopped: RanktermError | None = None
-    resume_at: float | None = None
-    retry_in: float | None = None
-    """Seconds after which the next send should start, when this one stopped on something that passes (no
-    answer, an error of the service, the quota: then until `resume_at`); None when nothing is to be retried
-    (all went through, or a key or secret was refused)."""
-    outcomes: dict[str, Outcome] = field(default_factory=dict)
-    """The matches this run settled (sent or rejected), left in doubt, or held back for a ghost, by external
-    id (with those a send it waited for settled)."""
-    waiting: int = 0
-    """Matches left pending because they name a ghost player not made yet (queued, in doubt or rejected)."""
-    ghosts: dict[str, Player] = field(default_factory=dict)
-    """The ghost players this run made (or found made), by local id."""
-    ghost_refusals: dict[str, RanktermError] = field(default_factory=dict)
-    """The service's refusal of each ghost this run rejected, by local id."""
-    held: list[str] = field(default_factory=list)
-    """The matches this run held, not sent: each looks like one the service got lately from another seat."""
-
-    @property
-    def paused(self) -> bool:
-        return self.resume_at is not None
-
-    def take_in(self, other: SendReport) -> None:
-        """Add what `other` (a send this one waited for) settled: its outcomes and ghosts."""
-        self.outcomes.update(other.outcomes)
-        self.held += other.held
-        self.ghosts.update(other.ghosts)
-        self.ghost_refusals.update(other.ghost_refusals)
 
 
 _MADE_ID = re.compile(re.escape(EXTERNAL_ID_PREFIX) + r"[0-9a-f]{12}")
@@ -117,7 +79,7 @@ class OutboxSender:
 
     def __init__(
         self,
-        outbox: Outbox,
+        outbox: SendQueue,
         client: RankingClient,
         *,
         max_rounds: int = 8,
