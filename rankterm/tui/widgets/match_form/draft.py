@@ -19,21 +19,18 @@ from __future__ import annotations
 
 import contextlib
 import fcntl
-import hashlib
 import json
 import os
-import re
 import secrets
 import tempfile
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
-from urllib.parse import urlsplit
 
 from pydantic import ValidationError
 
-from rankterm.config import data_dir
+from rankterm import paths
 from rankterm.wire.ids import service_scope
 from rankterm.wire.models import NewMatch
 
@@ -43,9 +40,7 @@ DRAFT_EVERY = 0.05
 
 def draft_path(base_url: str, key: str) -> Path:
     """Where the draft of the group at `base_url` (client `key`) is kept."""
-    digest = hashlib.sha256(service_scope(base_url, key).encode()).hexdigest()[:16]
-    host = re.sub(r"[^A-Za-z0-9.-]+", "_", urlsplit(base_url).hostname or "service")[:40]
-    return data_dir() / "drafts" / f"{host}-{digest}.json"
+    return paths.draft_path(base_url, service_scope(base_url, key))
 
 
 @dataclass
