@@ -1,18 +1,7 @@
-"""The HTTP transport of a client on a URL: httpx's own, with a connection pool whose idle check is cheap.
-
-httpcore's pool looks at every connection it holds each time a request starts or ends, and asks each idle
-one whether the server has closed it (``is_readable``). anyio's stream answers that by building its whole
-mapping of socket attributes (the peer's address asked of the kernel among them) to take the raw socket
-out of it. With the paging window's 24 connections that look was about a quarter of the client's CPU for a
-2,000-row list (`benchmarks/bench_pages.py`), and the client's CPU is what the paging waits on. The streams
-made here ask for their raw socket once and keep it: a connection's socket never changes (a TLS upgrade
-makes a new stream, which asks again). Everything else is httpx's and httpcore's as they are: the same pool,
-the same limits, timeouts and exceptions, the same TLS verification.
-
-`offline` turns httpx's transport error into the client's `Offline`, `NeverSent` when no connection was
-made (the outbox tells by it that nothing reached the service). `address_problem` says why a base URL cannot be connected to at all (a port out of range, a malformed IPv6
-host, no host): the config, the profile form and the client's last wall ask it, so a bad URL gives one
-sentence instead of an exception from deep in the socket layer.
+"""The HTTP transport of a client on a URL: httpx's own, with a connection pool whose idle check is cheap
+(each stream asks for its raw socket once and keeps it), and the sentences for what cannot be sent:
+`offline` (httpx's transport error as `Offline`, or `NeverSent` when no connection was made) and
+`address_problem` (why a base URL cannot be connected to at all). See docs/design/local-files.md.
 """
 
 from __future__ import annotations

@@ -1,35 +1,9 @@
 """Ghost players made at the table while the service cannot be reached: queued in the outbox ahead of the
 matches that name them, and made on the service exactly once.
 
-A ghost entry (`GhostEntry`) shares the outbox's table, scope and order with the matches (`kind` 'ghost'):
-its `external_id` column holds its local id (`ids.new_local_id`: ``local-`` and hex, never a service id),
-its body the name, the ids of the group's ghosts of that name the seat knew when it was made (`seen`, from
-the mirror: None when the caller did not say) and, once a send has begun, of those that existed before the
-POST (`known_before`). Until it is sent, the seat uses a local `Player` (`local_ghost`: ghost 1, display
-name ``*name``, the local id), which the mirror holds, so the match form can put it in a faction.
-
-**The same new player made on two seats** (a ghost of exactly its name that another seat made meanwhile is
-taken instead of making a second: `GhostEntry.taken`, said by `GhostEntry.note`): rankterm/outbox/ghost_names.py.
-
-The queue keeps them (`Outbox.add_ghost` and the other ghost methods of rankterm/outbox/outbox.py). They are
-sent (`GhostSender`, the part of `OutboxSender` for ghosts: rankterm/outbox/ghost_sender.py) in the order of
-submission, so a ghost goes before the matches that follow it:
-
-- before the POST the entry is written *in doubt*, with `known_before` taken from the service's players
-  (`players_now`: for a ghost whose `seen` is known, one read of the service, and a ghost of its name made
-  since is taken instead; else the mirror when read within `fresh_for` seconds);
-- accepted: the entry is sent, with the service's id; that id replaces the local one in every unsent
-  match of the outbox that names it (one transaction), and in the mirror;
-- refused by the service (R003 a bad name, R002): rejected, with the service's errors as items; the matches
-  that name it stay pending (never sent with a local id) until the ghost is renamed and sent, or discarded
-  (then they are rejected with `GHOST_DISCARDED`, to be given another player);
-- no connection made at all (the network is gone): still pending, not in doubt (nothing left this seat);
-- no answer (connection lost, timeout, 5xx): in doubt. Before it is sent again, the service's players are
-  read and a ghost of that name that is not in `known_before` is taken as this one (the service shows no
-  creation time for a player: "new since the send began" is the closest the data can tell). None: sent again.
-
-The sender never sends a match that names a local id (`local_ids`): such a match waits for its ghost
-(`OutboxSender`'s guard).
+`GhostEntry` is one queued ghost (its local id, name, `seen` and `known_before`), `GhostBody` its stored body,
+`local_ghost` the `Player` the seat uses until it is made; `local_ids` and `with_ids` find and replace local ids
+in a match. Sending them: rankterm/outbox/ghost_sender.py. See docs/design/local-files.md.
 """
 
 from __future__ import annotations

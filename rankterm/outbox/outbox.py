@@ -1,19 +1,9 @@
 """The outbox: every match the user submits is on disk before any request leaves, and reaches the service once.
 
-Entries live in a small SQLite file (WAL, synchronous=FULL, mode 0600), scoped to one service and key so that
-matches never go to the wrong group. `add` stores one match, `add_many` many in one transaction (an import:
-one sync to disk for the lot, not one a match), `put` what a form submits (a fixed match takes the place of
-its rejected entry). A rejected entry keeps the service's errors as items (code, message), and can be
-edited and sent again (a fix may take a new external id: the entry follows it, so it is never listed twice).
-
-Ghost players made while the service cannot be reached are entries too (`GhostEntry`, kind 'ghost', rankterm/
-outbox/ghosts.py), in the same table, order and scope: a ghost is sent before the matches that follow it,
-and its real id then replaces its local id in the matches that name it (`mark_ghost_sent`, one
-transaction). `entries()` and `get()` are the matches alone; `ghosts()` the ghosts; `queue()` both.
-
-`OutboxSender` (rankterm/outbox/sender.py, named here too) sends the pending entries, exactly once each.
-Every entry gives its `Outcome` (rankterm/outbox/outcome.py). The file's schema, its states (`State`) and
-the migration of older files: rankterm/outbox/file.py.
+`Outbox` is the queue of one service scope (base URL and key): matches (`Entry`) and the ghost players they
+name (`GhostEntry`), in the order submitted, in the file `file.OUTBOX` opens. `add`, `add_many` and `put`
+store; `entries()`, `ghosts()` and `queue()` read; the `mark_*` methods settle. `OutboxSender`
+(rankterm/outbox/sender.py, named here too) sends them. See docs/design/local-files.md.
 """
 
 from __future__ import annotations

@@ -1,31 +1,10 @@
 """Sending the outbox: every pending entry reaches the service exactly once, in the order it was submitted.
 
-`OutboxSender.send_pending` sends the pending entries of an outbox through a client, matches in the
-client's batches (`send_policy.batches`):
-
-- before a POST, each entry of the batch is marked *in doubt* (written and synced, one write a batch);
-- a clear answer settles it (the batch's accepted matches in one write): accepted -> sent; rejected with
-  M003 (already accepted) after an earlier attempt -> sent (that attempt landed); M003 on a first attempt
-  of an id the outbox made -> `matches/match/exists` is asked, sent when the service holds it (another
-  process sent it); on a typed or imported id it is another match's;
-  other rejections -> rejected, with the service's errors kept as items (code, message);
-- a network error, timeout or 5xx leaves it in doubt: before it is sent again the sender asks
-  `matches/match/exists?id=` and marks it sent if the service has it, so nothing is recorded twice;
-- a quota error pauses sending (until `resume_at`, the next hour, or a manual retry); an auth error stops it.
-
-Before a match's first attempt, one not checked yet for a twin is handed to the sender's `TwinCheck` (the
-app's): one that looks like a match the service got lately from another seat is held, not sent, until the
-seat that recorded it answers (rankterm/outbox/twins.py).
-
-A ghost player ends the batch before it and is sent on its own (`ghost_sender.GhostSender`), so it is made before
-the matches after it; the guard (`_send_batch`) never sends a match that names a local id: it waits for its
-ghost, or is rejected when no ghost entry holds that id.
-
-Transient failures (no answer, a 5xx) are tried again after the waits of one `send_policy.Backoff`, counted
-across sends until one goes through: up to its `tries` rounds in one call, then the report's `retry_in`
-says when the next send should start (the app's runner waits it on a timer). `SendReport.outcomes` holds
-one `Outcome` for each match the send settled, left in doubt or held back, so nobody reads them back from
-the file; a send that waited for another (one send at a time) is told what that one settled too.
+`OutboxSender.send_pending` marks each batch in doubt before its POST, settles it from the answer (asking
+`matches/match/exists` for one in doubt before sending it again), holds a match that looks like another
+seat's (`twins.TwinCheck`), sends a ghost on its own before the matches after it (`GhostSender`), pauses on
+the quota and tries transient failures again after one `send_policy.Backoff`. What it did: `SendReport`.
+See docs/design/local-files.md.
 """
 
 from __future__ import annotations
