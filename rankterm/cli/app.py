@@ -44,11 +44,11 @@ def locate(profile: str | None = None) -> int:
     try:
         loaded = config.load_config()
     except RanktermError as exc:
-        print(f"mirror       {config.cache_dir() / 'mirror'} (profiles unknown: {exc})")
+        print(f"mirror       {config.mirror_dir()} (profiles unknown: {exc})")
         return 0
     profiles = [loaded.chosen_profile(profile)] if profile else list(loaded.profiles.values())
     if not profiles:
-        print(f"mirror       {config.cache_dir() / 'mirror'} (no profile yet)")
+        print(f"mirror       {config.mirror_dir()} (no profile yet)")
     for p in profiles:
         print(f"mirror       {config.mirror_path(p.base_url, p.key)}  ({p.name})")
     return 0

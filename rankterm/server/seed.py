@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 import rankterm
-from rankterm.paths import cache_dir
+from rankterm.paths import DEMO_GLOB, demo_path
 from rankterm.server import tokens
 from rankterm.server.app import create_app
 from rankterm.server.db.engines import copy_errors
@@ -130,7 +130,7 @@ def _template_file(day: date) -> Path:
     for path in sorted([*package.glob("*.py"), *wire.glob("*.py"), package / "catalogue.json"]):
         digest.update(f"{path.parent.name}/{path.name}".encode())
         digest.update(path.read_bytes())
-    return cache_dir() / f"demo-{day.isoformat()}-{digest.hexdigest()[:16]}.db"
+    return demo_path(f"{day.isoformat()}-{digest.hexdigest()[:16]}")
 
 
 def _load_or_seed_template(day: date) -> Store:
@@ -157,7 +157,7 @@ def _load_or_seed_template(day: date) -> Store:
         tmp = path.with_suffix(f".{os.getpid()}.tmp")
         template.backup_to(tmp)
         os.replace(tmp, path)
-        for old in path.parent.glob("demo-*.db"):  # other days' and other code's demos are never read again
+        for old in path.parent.glob(DEMO_GLOB):  # other days' and other code's demos are never read again
             if old != path:
                 old.unlink(missing_ok=True)
     return template

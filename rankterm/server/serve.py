@@ -31,9 +31,9 @@ import sys
 from pathlib import Path
 from typing import TextIO
 
-import platformdirs
 import uvicorn
 
+from rankterm.paths import service_db_path
 from rankterm.server import listener, quota
 from rankterm.server.addresses import WILDCARDS, Address, host_port, is_loopback, reachable, url
 from rankterm.server.app import create_app
@@ -56,7 +56,7 @@ DEFAULT_GROUP = "Game group"
 
 def default_db() -> Path:
     """Where the service keeps its data unless ``--db`` says otherwise."""
-    return Path(platformdirs.user_data_dir("rankterm")) / "service.db"
+    return service_db_path()
 
 
 def _parser() -> argparse.ArgumentParser:

@@ -214,6 +214,28 @@ async def test_a_ghost_made_offline_goes_first_and_its_real_id_replaces_the_loca
     assert world.posts.index("POST players/player") < world.posts.index("POST matches/match")
 
 
+@pytest.mark.parametrize(("fault", "in_doubt"), [(Fault.RESET_BEFORE, False), (Fault.TIMEOUT, True)])
+async def test_a_ghost_post_that_never_left_stays_pending_and_one_that_may_have_stays_in_doubt(
+    tmp_path, fault, in_doubt
+):
+    """The client says "never left" (`NeverSent`: no connection made) apart from "no answer": only the first
+    leaves the ghost free of doubt (nothing can have been made, so it can be discarded)."""
+    world = World(tmp_path, script=[fault])
+    await world.client.players()
+    try:
+        world.down = True
+        await world.runner.create_ghost("Dan")
+        world.down = False
+        report = await world.runner.send()
+        assert report.stopped is not None and report.ghosts == {}
+        [ghost] = world.outbox.ghosts()
+        assert ghost.state is State.PENDING and ghost.in_doubt is in_doubt
+        assert len(world.service_ghosts("Dan")) == (1 if in_doubt else 0)
+    finally:
+        world.runner.close()
+        await world.client.http.aclose()
+
+
 @pytest.mark.parametrize("restart", [False, True])
 async def test_the_answer_to_the_ghost_post_lost_makes_no_second_ghost(tmp_path, restart):
     world = World(tmp_path, script=[Fault.RESET_AFTER])
