@@ -83,6 +83,11 @@ def service_db_path() -> Path:
     return data_dir() / "service.db"
 
 
+def host_key_path(data: Path | None = None) -> Path:
+    """The SSH host key of `rankterm host`, in the data dir (or `data`)."""
+    return (data_dir() if data is None else data) / "host" / "ssh_host_ed25519_key"
+
+
 def demo_path(stem: str) -> Path:
     """The demo seeded once and kept between runs, named by `stem` (its day and a hash of the code)."""
     return cache_dir() / f"demo-{stem}.db"

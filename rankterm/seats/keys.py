@@ -8,11 +8,9 @@ from pathlib import Path
 
 import asyncssh
 
-KEY_NAME = "ssh_host_ed25519_key"
+from rankterm.paths import host_key_path
 
-
-def host_key_path(data_dir: Path) -> Path:
-    return data_dir / "host" / KEY_NAME
+__all__ = ["fingerprint", "host_key_path", "load_or_make_host_key"]
 
 
 def load_or_make_host_key(path: Path) -> asyncssh.SSHKey:

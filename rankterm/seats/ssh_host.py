@@ -104,9 +104,7 @@ def serve_ssh(
 ) -> int:
     """Serve `settings` on `host`:`port` with the host key of the data dir, the desk on `profile` (or on the
     table's demo, started here), until Ctrl+C or SIGTERM; every seat has ended when it returns."""
-    from rankterm.paths import data_dir
-
-    path = host_key_path(data_dir())
+    path = host_key_path()
     try:
         key = load_or_make_host_key(path)
     except OSError as exc:
