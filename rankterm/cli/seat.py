@@ -21,8 +21,8 @@ from rankterm.wire.errors import RanktermError
 
 if TYPE_CHECKING:
     from rankterm.client.auth import Token
-    from rankterm.client.client import RankingClient
     from rankterm.host.desk import Desk
+    from rankterm.mirror import Group
     from rankterm.tui.app import RanktermApp
 
 ORDER = 90
@@ -48,14 +48,14 @@ def _seat_arguments(parser: argparse.ArgumentParser) -> None:
     parser.set_defaults(run=run_seat)
 
 
-def seat_client(seat: dict[str, Any], desk_fd: int) -> RankingClient:
+def seat_client(seat: dict[str, Any], desk_fd: int) -> Group:
     """A client on the service the host named, whose tokens come from the host (`--desk-fd`), never from
     `auth` with a secret; the mirror on disk for a profile, in memory for the table's demo."""
     from rankterm.client.auth import Token
     from rankterm.client.client import RankingClient
-    from rankterm.client.mirror import Mirror
     from rankterm.config import mirror_path
     from rankterm.host.desk import DeskError, ask
+    from rankterm.mirror import Group, Mirror
     from rankterm.wire.errors import ApiError, AuthError, Offline
     from rankterm.wire.ids import service_scope
 
@@ -74,12 +74,8 @@ def seat_client(seat: dict[str, Any], desk_fd: int) -> RankingClient:
 
     base_url, key = str(seat["base_url"]), str(seat["key"])
     path = None if seat.get("demo") else mirror_path(base_url, key)
-    return SeatClient(
-        base_url,
-        key=key,
-        verify_tls=bool(seat.get("verify_tls", True)),
-        mirror=Mirror(path, service_scope(base_url, key)),
-    )
+    client = SeatClient(base_url, key=key, verify_tls=bool(seat.get("verify_tls", True)))
+    return Group(client, Mirror(path, service_scope(base_url, key)))
 
 
 def build_seat(desk_fd: int, *, board: bool) -> RanktermApp:

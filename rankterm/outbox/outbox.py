@@ -28,7 +28,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
-from rankterm.client.mirror import move_aside
+from rankterm.mirror.file import move_aside
 from rankterm.outbox.damage import Recovered, carry_over, is_damage, readable_rows, unavailable
 from rankterm.outbox.file import _SCHEMA, State, _dump_errors, _load_errors, _migrate
 from rankterm.outbox.ghost_names import GHOST_MARK, same_named

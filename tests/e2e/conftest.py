@@ -38,8 +38,8 @@ import pytest
 from rankterm.cli import make_outbox
 from rankterm.client.auth import TokenCache
 from rankterm.client.client import RankingClient
-from rankterm.client.mirror import Mirror
 from rankterm.config import Config, mirror_path, token_cache_path
+from rankterm.mirror import Group, Mirror
 from rankterm.server.app import create_app
 from rankterm.server.rankings import NEWCOMER_REE
 from rankterm.server.seed import DEMO_KEY, DEMO_SECRET, demo_store, seed_demo
@@ -203,8 +203,9 @@ def duel(game: Game | int, winner: Player, loser: Player, **kw) -> NewMatch:
     )
 
 
-async def ghosts(client: RankingClient, *names: str) -> list[Player]:
+async def ghosts(client: RankingClient | Group, *names: str) -> list[Player]:
     """New ghost players, made through the client."""
+    client = Group.of(client)  # a client: read through its group
     return [await client.create_player(name) for name in names]
 
 

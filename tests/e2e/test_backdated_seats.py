@@ -29,8 +29,8 @@ import httpx
 import pytest
 
 from rankterm.client.client import RankingClient
-from rankterm.client.mirror import Mirror
 from rankterm.config import Config
+from rankterm.mirror import Mirror
 from rankterm.outbox.outbox import Outbox, OutboxSender
 from rankterm.server.app import create_app
 from rankterm.server.seed import DEMO_KEY, DEMO_SECRET, demo_store
@@ -139,7 +139,7 @@ async def test_a_match_sent_late_takes_its_place_on_both_seats_and_in_the_standi
             assert [m.external_id for m in seat_b.cached_matches(limit=2)] == ["seat-b-2040", "seat-b-2030"]
             held_301 = await seat_b.rankings_page(1, match=301)
             assert held_301.match is not None and held_301.match.external_id == "seat-b-2030"
-            assert seat_b.mirror.rankings("", 301, 1).final  # a later match exists: kept
+            assert seat_b.mirror.rankings.rankings("", 301, 1).final  # a later match exists: kept
 
             # 21:00: A is back; its match arrives, dated 20:00
             clock.now = EIGHT_PM + 60 * 60
@@ -155,7 +155,9 @@ async def test_a_match_sent_late_takes_its_place_on_both_seats_and_in_the_standi
             await settle(pilot)
             shown = [(m.number, m.external_id) for m in screen.page_data.data[:3]]
             assert shown == [(303, "seat-b-2040"), (302, "seat-b-2030"), (301, "seat-a-20h")]
-            assert seat_b.mirror.rankings("", 301, 1) is None  # what B held after 301 was its own match's
+            assert (
+                seat_b.mirror.rankings.rankings("", 301, 1) is None
+            )  # what B held after 301 was its own match's
 
             truth = await seat_b.all_matches()
             for seat in (seat_a, seat_b):

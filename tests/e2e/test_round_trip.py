@@ -18,6 +18,7 @@ from typing import Any
 from rankterm.client.client import RankingClient
 from rankterm.importing import open_source, plan_import, send_plan
 from rankterm.importing.export import export_to_path
+from rankterm.mirror import Group
 from rankterm.outbox.outbox import Outbox, OutboxSender
 from rankterm.server.app import create_app
 from rankterm.server.seed import seed_demo
@@ -47,13 +48,14 @@ def standing(rows: list[RankingRow]) -> dict[str, Any]:
     }
 
 
-async def standings(client: RankingClient) -> dict[str, dict[str, Any]]:
+async def standings(group: RankingClient | Group) -> dict[str, dict[str, Any]]:
     """Every subset's standings after its last match, by subset name."""
+    group = Group.of(group)  # a client: read through its group
     out = {}
-    for subset in await client.subsets(refresh=True):
+    for subset in await group.subsets(refresh=True):
         if subset.count_matches:
             out[subset.name] = standing(
-                await client.all_rankings(subset=None if subset.is_main else subset.id)
+                await group.all_rankings(subset=None if subset.is_main else subset.id)
             )
     return out
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from textual.widgets import DataTable, Static
 
+from rankterm.mirror import Group
 from rankterm.stats.before import before_match
 from rankterm.stats.held_model import held_model
 from rankterm.stats.source import game_matches, sync_group
@@ -19,10 +20,10 @@ def odds_text(screen) -> str:
 
 
 async def test_the_odds_line_is_the_models_chances_and_follows_the_form(make_app, demo_service) -> None:
-    async with demo_service.client() as client:
-        await sync_group(client, max_age=0)
-        model = held_model(client)
-        ids = {p.label: str(p.id) for p in await client.players()}
+    async with Group(demo_service.client()) as group:
+        await sync_group(group, max_age=0)
+        model = held_model(group)
+        ids = {p.label: str(p.id) for p in await group.players()}
     async with make_app().run_test(size=(80, 24)) as pilot:
         await sync_group(pilot.app.client, max_age=0)  # the odds are the held matches' (the form reads none)
         screen = await open_form(pilot)
@@ -48,11 +49,11 @@ async def test_the_odds_line_is_the_models_chances_and_follows_the_form(make_app
 
 
 async def test_a_coop_match_shows_the_groups_record_not_a_chance(make_app, demo_service) -> None:
-    async with demo_service.client() as client:
-        await sync_group(client, max_age=0)
-        games = {g.name: g for g in await client.games()}
+    async with Group(demo_service.client()) as group:
+        await sync_group(group, max_age=0)
+        games = {g.name: g for g in await group.games()}
         pandemic = games["Pandemic"]
-        held = game_matches(client, pandemic.id)
+        held = game_matches(group, pandemic.id)
         teams = [
             sorted(p.label for f in m.factions if not f.bot for p in f.players)
             for m in held
@@ -72,10 +73,10 @@ async def test_a_coop_match_shows_the_groups_record_not_a_chance(make_app, demo_
 
 async def test_ctrl_b_fills_the_factions_with_the_fair_teams_chosen(make_app, demo_service) -> None:
     names = ["Ada", "Ben", "Chiara", "Dev"]
-    async with demo_service.client() as client:
-        await sync_group(client, max_age=0)
-        model = held_model(client)
-        ids = {p.label: str(p.id) for p in await client.players()}
+    async with Group(demo_service.client()) as group:
+        await sync_group(group, max_age=0)
+        model = held_model(group)
+        ids = {p.label: str(p.id) for p in await group.players()}
     best = fairest_splits({ids[n]: model.skill(ids[n]) for n in names}, 2)[0]
     async with make_app().run_test(size=(100, 30)) as pilot:
         await sync_group(pilot.app.client, max_age=0)  # the odds are the held matches' (the form reads none)

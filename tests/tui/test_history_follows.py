@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from rankterm.mirror import Group
 from rankterm.stats.effect import MatchEffect, PlayerEffect
 from rankterm.stats.history import player_history
 from rankterm.stats.source import player_matches
@@ -35,9 +36,9 @@ async def test_a_players_page_draws_again_when_a_read_elsewhere_finds_the_histor
         numbers = [m.number for m in page.matches]
 
         other = demo_service.client()
-        held = {m.number: m for m in demo_client.cached_matches()}
-        rival = next(p.id for p in await other.players() if p.id != leader)
-        catan = next(g.id for g in await other.games() if g.name == "Catan")
+        held = {m.number: m for m in Group.of(demo_client).cached_matches()}
+        rival = next(p.id for p in await Group.of(other).players() if p.id != leader)
+        catan = next(g.id for g in await Group.of(other).games() if g.name == "Catan")
         played_earlier = NewMatch(
             game=catan,
             weight=Weight.NORMAL,
@@ -47,7 +48,7 @@ async def test_a_players_page_draws_again_when_a_read_elsewhere_finds_the_histor
         )
         assert (await other.add_matches(played_earlier)).accepted_count == 1
 
-        await demo_client.sync_matches()  # a read elsewhere (the form's effect, the board) finds it
+        await Group.of(demo_client).sync_matches()  # a read elsewhere (the form's effect, the board) finds it
         await settle(pilot)
         await settle(pilot)
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 from textual.pilot import Pilot
 from textual.widgets import DataTable, Input
 
+from rankterm.mirror import Group
 from rankterm.tui.dialogs.player_matches import PlayerMatchesScreen
 from rankterm.tui.screens.rankings import RankingsScreen, parse_match_number
 from rankterm.tui.screens.stats.player_page import PlayerPageScreen
@@ -146,10 +147,10 @@ async def test_the_standings_follow_a_new_match_when_the_screen_comes_back(make_
         assert screen.page_data.match.number == 300
         await pilot.press("n")
         await settle(pilot)
-        client = app.client
-        players = {p.label: p.id for p in await client.players()}
-        catan = next(g for g in await client.games() if g.name == "Catan")
-        await client.add_matches(
+        group = Group.of(app.client)
+        players = {p.label: p.id for p in await group.players()}
+        catan = next(g for g in await group.games() if g.name == "Catan")
+        await group.add_matches(
             NewMatch(
                 game=catan.id,
                 weight=Weight.HEAVY,
@@ -184,10 +185,10 @@ async def test_an_error_is_one_sentence_on_the_info_line(make_app):
 async def test_two_newcomers_who_tie_share_a_position_and_are_new(make_app):
     app = make_app()
     async with app.run_test(size=(80, 24)) as pilot:
-        client = app.client
-        tia, tom = await client.create_player("Tia"), await client.create_player("Tom")
-        catan = next(g for g in await client.games() if g.name == "Catan")
-        await client.add_matches(
+        group = Group.of(app.client)
+        tia, tom = await group.create_player("Tia"), await group.create_player("Tom")
+        catan = next(g for g in await group.games() if g.name == "Catan")
+        await group.add_matches(
             NewMatch(
                 game=catan.id,
                 weight=Weight.NORMAL,

@@ -52,9 +52,10 @@ from textual.widgets import Checkbox, Header, Input, Select
 
 from rankterm.outbox.outcome import ALREADY_ACCEPTED, BatchOutcome, Outcome, OutcomeState, from_answer
 from rankterm.stats.before import before_match
+from rankterm.stats.compact import CompactMatch, game_matches
 from rankterm.stats.held_model import held_model
 from rankterm.stats.model import TableModel
-from rankterm.stats.source import game_matches, held_matches, sync_group
+from rankterm.stats.source import held_matches, sync_group
 from rankterm.stats.teams import last_evening_pairings
 from rankterm.tui.base import RanktermScreen, task
 from rankterm.tui.dialogs.confirm import ConfirmDialog
@@ -154,7 +155,7 @@ class MatchEntryScreen(RanktermScreen):
         super().__init__()
         self.model: TableModel | None = None
         """The table's model (`rankterm.stats.held_model`), for the odds line and fair teams."""
-        self._coop: dict[int, list[Match]] = {}
+        self._coop: dict[int, list[CompactMatch]] = {}
         self.queue: list[Pending] = []
         self._queued_key: tuple | None = None
         self.recorded: set[str] = set()
@@ -247,10 +248,10 @@ class MatchEntryScreen(RanktermScreen):
         """The table's model of the group (kept in the mirror: warm), then the odds of what the form holds."""
         if not self.has_client:
             return
-        client = self.client
+        group = self.group
         with contextlib.suppress(RanktermError):  # offline: the model of the matches held
-            await sync_group(client, max_age=SYNC_AGE)
-        self.model = await asyncio.to_thread(held_model, client)
+            await sync_group(group, max_age=SYNC_AGE)
+        self.model = await asyncio.to_thread(held_model, group)
         self.show_odds()
 
     def show_odds(self) -> None:
@@ -283,12 +284,12 @@ class MatchEntryScreen(RanktermScreen):
             parts.append(f"{who}{new} {chance_text(chance.chance)}")
         self.form.show_odds("Chances (rankterm's estimate): " + " · ".join(parts))
 
-    def _game_matches(self, game: Game | None) -> list[Match]:
+    def _game_matches(self, game: Game | None) -> list[CompactMatch]:
         """The held matches of `game` (for a co-op record), read once a game."""
         if game is None or not self.has_client:
             return []
         if game.id not in self._coop:
-            self._coop[game.id] = game_matches(self.client, game.id)
+            self._coop[game.id] = game_matches(self.group, game.id)
         return self._coop[game.id]
 
     def action_fair_teams(self) -> None:
@@ -320,7 +321,7 @@ class MatchEntryScreen(RanktermScreen):
             )
             self._focus_first_row()
 
-        pairings = last_evening_pairings(held_matches(self.client)) if self.has_client else {}
+        pairings = last_evening_pairings(held_matches(self.group)) if self.has_client else {}
         names = {pid: p.label for pid, p in by_id.items()}
         self.app.push_screen(TeamsDialog(skills, names, pairings=pairings), chosen)
 
@@ -373,7 +374,7 @@ class MatchEntryScreen(RanktermScreen):
         held: list[object] = []
         if self.has_client:
             since = (self.now() - timedelta(days=365)).strftime(DATE_FORMAT)
-            rows = self.client.mirror.select_matches(game_id=str(event.game.id), since=since)
+            rows = self.group.mirror.held.select_matches(game_id=str(event.game.id), since=since)
             held = [row.get("weight") for row in rows[:WEIGHT_FROM] if isinstance(row, dict)]
         self.form.follow_game(event.game, held)
 
@@ -491,16 +492,16 @@ class MatchEntryScreen(RanktermScreen):
         another seat, or a ghost queued offline on this one, is offered when the form is entered again."""
         if not self.has_client:
             return
-        client = self.client
-        mirrored = client.cached_players()
-        held = (client.cached_games(), self._with_queued_ghosts(mirrored))
+        group = self.group
+        mirrored = group.cached_players()
+        held = (group.cached_games(), self._with_queued_ghosts(mirrored))
         if mirrored:
             # Only a mirror that holds the players makes the lists: with its games alone (read first, the
             # players still on their way) a name typed and entered meanwhile found nobody and stayed text,
             # where it should wait for the players (seen: "E ⏎ A ⏎ B ⏎ C" typed in one row as "EABC").
             self.form.set_lists(*held)
         try:
-            games, players = await asyncio.gather(client.games(refresh=True), client.players(refresh=True))
+            games, players = await asyncio.gather(group.games(refresh=True), group.players(refresh=True))
         except RanktermError as exc:
             if not mirrored:  # no players to offer: say why (else the mirror's lists stand)
                 self.show_error(exc)
@@ -725,14 +726,14 @@ class MatchEntryScreen(RanktermScreen):
         matches yet is not filled for this (one page, the newest matches, is read instead)."""
         if not self.has_client:
             return []
-        client = self.client
-        mirror = client.mirror
-        held, _ = mirror.match_numbers()
-        if not self.rankterm.offline and not mirror.is_fresh("matches", MIRROR_FRESH_FOR):
+        group = self.group
+        mirror = group.mirror
+        held, _ = mirror.held.match_numbers()
+        if not self.rankterm.offline and not mirror.lists.is_fresh("matches", MIRROR_FRESH_FOR):
             try:
                 if not held:
-                    return list((await client.matches_page(1)).data)
-                await client.sync_matches()
+                    return list((await group.matches_page(1)).data)
+                await group.sync_matches()
             except RanktermError:
                 pass  # what the mirror holds is the best there is
         rows: list[Any] = []
@@ -745,7 +746,7 @@ class MatchEntryScreen(RanktermScreen):
                 f'"id":{json.dumps(first, ensure_ascii=False)}',
                 *([f'"id":{first}'] if first.isdigit() else []),
             }:
-                rows += mirror.select_matches(game_id=str(match.game), containing=form)
+                rows += mirror.held.select_matches(game_id=str(match.game), containing=form)
         out: dict[int, Match] = {}
         for row in rows:
             with contextlib.suppress(ValueError):
@@ -888,7 +889,7 @@ class MatchEntryScreen(RanktermScreen):
                 continue
             at = self.form.answer.replace_line(said, *self._line(item, outcome))
             if at is not None and outcome.accepted and self.has_client:
-                self.form.answer.follow(self.client, [(at, outcome)])
+                self.form.answer.follow(self.group, [(at, outcome)])
 
     def _report(self, pending: list[Pending], batch: BatchOutcome) -> Widget | None:
         """Say what happened to each match; keep the rejected (form filled, queued ones queued). The field
@@ -929,7 +930,7 @@ class MatchEntryScreen(RanktermScreen):
         if not batch.dry_run and batch.accepted_count and self.has_client:
             # what each accepted match did to the standings: under its line and as a toast, read in a worker
             accepted = [(i, o) for i, o in enumerate(batch.outcomes) if o.accepted]
-            self.form.answer.follow(self.client, accepted)
+            self.form.answer.follow(self.group, accepted)
         return named
 
     def _mark_rejection(self, outcome: Outcome) -> Widget | None:

@@ -62,7 +62,7 @@ from rankterm.wire.models import Game, Player, RankingRow, Subset
 from rankterm.wire.standing import shown_positions
 
 if TYPE_CHECKING:
-    from rankterm.client.client import RankingClient
+    from rankterm.mirror import Group
 
 TALL = 34
 """From this many lines of terminal up, both charts (ree and position) are shown."""
@@ -160,7 +160,7 @@ class PlayerStory(Vertical):
 
     # ------------------------------------------------------------------ drawing
 
-    def show(self, matches: Sequence[MatchLike], player_id: str, client: RankingClient | None) -> None:
+    def show(self, matches: Sequence[MatchLike], player_id: str, group: Group | None) -> None:
         """Draw the player's figures from `matches` at once; read the chart's history in the background."""
         if player_id != self.player_id and self.history is not None:  # another player: not their chart
             self.history = None
@@ -194,9 +194,9 @@ class PlayerStory(Vertical):
         ]
         self._fill_games(rows, [str(g.game_id) for g in fig.per_game])
         wanted = (player_id, fig.match_numbers)
-        if client is not None and fig.played and wanted != self._history_for:
+        if group is not None and fig.played and wanted != self._history_for:
             self._history_for = wanted
-            self.call_after_refresh(self.load_history, client, player_id)  # the figures are painted first
+            self.call_after_refresh(self.load_history, group, player_id)  # the figures are painted first
         elif not fig.played:
             self._show_history(History(points=[], loaded=0, wanted=0), player_id)
 
@@ -206,7 +206,7 @@ class PlayerStory(Vertical):
         fill_table(self.query_one("#ps-games", DataTable), GAME_COLUMNS, rows, keys)
 
     @task(group="player-history")
-    async def load_history(self, client: RankingClient, player_id: str) -> None:
+    async def load_history(self, group: Group, player_id: str) -> None:
         """The chart's points: first a coarse few (drawn at once), then up to MAX_POINTS; the coarse ones are
         among those (`history.thin` is stable), so the second read asks only for the others."""
         first = self.history is None or not self.history.points or self._history_of != player_id
@@ -215,12 +215,12 @@ class PlayerStory(Vertical):
             if first:
                 self._chart_titles("reading the standings…")
                 if played > COARSE_POINTS:
-                    coarse = await player_history(client, player_id, max_points=COARSE_POINTS)
+                    coarse = await player_history(group, player_id, max_points=COARSE_POINTS)
                     if player_id != self.player_id:
                         return
                     if coarse.points:
                         self._show_history(coarse, player_id, more=True)
-            history = await player_history(client, player_id, max_points=MAX_POINTS)
+            history = await player_history(group, player_id, max_points=MAX_POINTS)
         except RanktermError as exc:
             self._chart_titles(error_sentence(exc))
             return
@@ -228,10 +228,10 @@ class PlayerStory(Vertical):
             return
         self._show_history(history, player_id)
 
-    def reload_history(self, client: RankingClient) -> None:
+    def reload_history(self, group: Group) -> None:
         """Ask again for what the quota left out (F5, the retry timer)."""
         if self.player_id is not None:
-            self.load_history(client, self.player_id)
+            self.load_history(group, self.player_id)
 
     def _show_history(self, history: History, player_id: str | None = None, *, more: bool = False) -> None:
         self.history = history
@@ -321,24 +321,24 @@ class PlayerPageScreen(StoryScreen):
     def story(self) -> PlayerStory:
         return self.query_one(PlayerStory)
 
-    def read_held(self, client: RankingClient) -> list[CompactMatch]:
+    def read_held(self, group: Group) -> list[CompactMatch]:
         """The player's matches only (`player_matches`): all their figures need (not the group's)."""
-        return player_matches(client, self.player_id)
+        return player_matches(group, self.player_id)
 
     def show_matches(self, matches: Sequence[MatchLike]) -> None:
         self.say("")
-        self.story.show(matches, self.player_id, self.client if self.has_client else None)
+        self.story.show(matches, self.player_id, self.group if self.has_client else None)
         if self.story.figures is not None and self.story.figures.played:
             self.title = plain_str(f"Player · {self.story.figures.name}")
 
     def _retry_history(self) -> None:
         if self.is_current and self.story.history_incomplete and self.has_client:
-            self.story.reload_history(self.client)
+            self.story.reload_history(self.group)
 
     def action_reload(self) -> None:
         super().action_reload()
         if self.has_client:
-            self.story.reload_history(self.client)
+            self.story.reload_history(self.group)
 
     def action_toggle_chart(self) -> None:
         self.story.toggle_chart()
@@ -359,8 +359,8 @@ class PlayerPageScreen(StoryScreen):
             player = Player(id=player.id, display_name=figures.name)
         # the player's matches this page shows, the newest parsed whole (rank, points): no call
         newest = sorted(self.matches, key=played_order)[-(LIMIT + 1) :]
-        held = matches_numbered(self.client, [m.number for m in newest]) or None
-        self.app.push_screen(PlayerMatchesScreen(player, None, fetch=self.client.matches_page, held=held))
+        held = matches_numbered(self.group, [m.number for m in newest]) or None
+        self.app.push_screen(PlayerMatchesScreen(player, None, fetch=self.group.matches_page, held=held))
 
     @on(DataTable.RowSelected, "#ps-games")
     def _open_game(self, event: DataTable.RowSelected) -> None:
@@ -452,14 +452,14 @@ class GameStory(Vertical):
         yield Static("Standings", id="gs-standings-title")
         yield TextTable(id="gs-standings", cursor_type="row", zebra_stripes=True)
 
-    def show(self, matches: Sequence[MatchLike], game_id: int, client: RankingClient | None) -> None:
+    def show(self, matches: Sequence[MatchLike], game_id: int, group: Group | None) -> None:
         """Draw the game's figures from `matches` at once; its standings from the mirror, then the service."""
         changed = game_id != self.game_id
         self.game_id = game_id
         self.matches = [m for m in matches if m.game is not None and m.game.id == game_id]
         fig = game_figures(matches, game_id)
         self.figures = fig
-        name = fig.name or self._known_name(client, game_id)
+        name = fig.name or self._known_name(group, game_id)
         self.query_one("#gs-head", Static).update(
             styled((name, "bold"), (f" · {plural(fig.played, 'match', 'matches')}", ""))
         )
@@ -470,25 +470,25 @@ class GameStory(Vertical):
             self.rows = []
             self._shown = None
             self.query_one("#gs-standings", DataTable).clear(columns=True)
-        if client is not None:
-            self.load_standings(client, game_id)
+        if group is not None:
+            self.load_standings(group, game_id)
 
     @staticmethod
-    def _known_name(client: RankingClient | None, game_id: int) -> str:
-        games: list[Game] = client.cached_games() if client is not None else []
+    def _known_name(group: Group | None, game_id: int) -> str:
+        games: list[Game] = group.cached_games() if group is not None else []
         return next((g.name for g in games if g.id == game_id), f"Game {game_id}")
 
     @task(group="game-standings")
-    async def load_standings(self, client: RankingClient, game_id: int) -> None:
+    async def load_standings(self, group: Group, game_id: int) -> None:
         title = self.query_one("#gs-standings-title", Static)
-        subset = subset_of(client.cached_subsets(), game_id)
+        subset = subset_of(group.cached_subsets(), game_id)
         try:
             if subset is None:
-                subset = subset_of(await client.subsets(), game_id)
+                subset = subset_of(await group.subsets(), game_id)
             if subset is None:
                 title.update("Standings: this game has no subset of its own yet.")
                 return
-            rows = await client.all_rankings(subset=subset.id)
+            rows = await group.all_rankings(subset=subset.id)
         except RanktermError as exc:
             title.update(plain(f"Standings could not be read. {error_sentence(exc)}"))
             return
@@ -554,18 +554,18 @@ class GamePageScreen(StoryScreen):
         yield KeyFooter()
 
     def on_mount(self) -> None:
-        name = self.game_name or GameStory._known_name(self.rankterm.client, self.game_id)
+        name = self.game_name or GameStory._known_name(self.rankterm.group, self.game_id)
         self.title = plain_str(f"Game · {name}")
         if not self.loaded:
             self.say("Reading the game's matches…")
 
-    def read_held(self, client: RankingClient) -> list[CompactMatch]:
+    def read_held(self, group: Group) -> list[CompactMatch]:
         """The game's matches only (`game_matches`): all its figures need."""
-        return game_matches(client, self.game_id)
+        return game_matches(group, self.game_id)
 
     def show_matches(self, matches: Sequence[MatchLike]) -> None:
         self.say("")
-        self.query_one(GameStory).show(matches, self.game_id, self.client if self.has_client else None)
+        self.query_one(GameStory).show(matches, self.game_id, self.group if self.has_client else None)
 
     @on(DataTable.RowSelected, "#gs-standings")
     def _open_player(self, event: DataTable.RowSelected) -> None:
