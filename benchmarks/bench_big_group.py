@@ -7,7 +7,7 @@ STORE is a service database with a large history, e.g. the 100,000-match store `
 are emptied (a first full read of 100,000 matches is 4,000 calls: the embedded service allows 5,000 an hour)
 and a new API client is made; `rankterm serve` then serves it on 127.0.0.1.
 
-1. The real `rankterm` process on a pty (80x24, `rankterm.testing.terminal.PtySeat`) opens it through a
+1. The real `rankterm` process on a pty (80x24, `tests.support.terminal.PtySeat`) opens it through a
    profile, with an empty cache: once its first screen is up, m opens Matches. Printed: the seconds from m
    to page 1 on screen ("newest first" shown), the seconds until the seat's CPU has been idle for 3 s
    (its mirror then holds the group's matches: the count is printed), and the process's peak and final
@@ -37,7 +37,7 @@ sys.path.insert(0, str(ROOT))
 
 from bench_memory import status_kib, wait_for_port  # noqa: E402  (this script's directory is on the path)
 
-from rankterm.testing.terminal import PtySeat, room_env  # noqa: E402
+from tests.support.terminal import PtySeat, room_env  # noqa: E402
 
 EFFECT_CHILD = """
 import asyncio, statistics, sys, time

@@ -73,7 +73,7 @@ def main() -> None:
             drafts.save(draft)
             writes.append(time.perf_counter() - start)
             start = time.perf_counter()
-            assert drafts.load() is not None
+            assert drafts.read() is not None
             reads.append(time.perf_counter() - start)
         size = drafts.path.stat().st_size
 
@@ -81,7 +81,7 @@ def main() -> None:
         p95 = statistics.quantiles(values, n=20)[-1]
         return f"median {statistics.median(values) * 1000:.3f} ms, p95 {p95 * 1000:.3f} ms"
 
-    print(f"draft of a 4-faction form and {args.queued} queued matches: {size} bytes")
+    print(f"draft of a 4-faction form and {args.queued} queued matches: the drafts file is {size} bytes")
     print(f"write ({args.writes}x): {ms(writes)}")
     print(f"read  ({args.writes}x): {ms(reads)}")
 

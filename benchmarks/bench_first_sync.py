@@ -35,7 +35,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from rankterm.testing.live import start_serve  # noqa: E402
+from tests.support.live import start_serve  # noqa: E402
 
 BARE = """
 import asyncio, sys, time, httpx

@@ -24,8 +24,11 @@ import tempfile
 import time
 from pathlib import Path
 
-from rankterm.testing.ssh import SshGuest, start_host
-from rankterm.testing.terminal import PtySeat, home_env
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))  # tests.support: the helpers live beside the tests
+
+from tests.support.ssh import SshGuest, start_host  # noqa: E402
+from tests.support.terminal import PtySeat, home_env  # noqa: E402
 
 CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
 

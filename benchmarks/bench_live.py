@@ -30,9 +30,9 @@ sys.path.insert(0, str(ROOT))
 from rankterm.client.client import RankingClient  # noqa: E402
 from rankterm.config import Config  # noqa: E402
 from rankterm.server.seed import DEMO_KEY, DEMO_SECRET, demo_app  # noqa: E402
-from rankterm.testing.live import UvicornThread  # noqa: E402
-from rankterm.testing.terminal import PtySeat, room_env  # noqa: E402
 from rankterm.tui.live import ACTIVE_EVERY, IDLE_EVERY  # noqa: E402
+from tests.support.live import UvicornThread  # noqa: E402
+from tests.support.terminal import PtySeat, room_env  # noqa: E402
 
 
 class Counting:

@@ -40,11 +40,14 @@ from pathlib import Path
 
 import httpx
 
-from rankterm.client.client import RankingClient
-from rankterm.client.transport import http_client
-from rankterm.testing.live import start_serve
-from rankterm.wire.errors import QuotaError, RanktermError
-from rankterm.wire.models import NewFaction, NewMatch
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))  # tests.support: the helpers live beside the tests
+
+from rankterm.client.client import RankingClient  # noqa: E402
+from rankterm.client.transport import http_client  # noqa: E402
+from rankterm.wire.errors import QuotaError, RanktermError  # noqa: E402
+from rankterm.wire.models import NewFaction, NewMatch  # noqa: E402
+from tests.support.live import start_serve  # noqa: E402
 
 BACKOFF_FIRST = 0.25
 BACKOFF_MOST = 8.0

@@ -2,7 +2,7 @@
 
     python benchmarks/bench_memory.py [--runs 3] [--port 8710]
 
-Each run starts the real `rankterm` process on a pseudo-terminal (80x24, `rankterm.testing.terminal.PtySeat`),
+Each run starts the real `rankterm` process on a pseudo-terminal (80x24, `tests.support.terminal.PtySeat`),
 waits for its first screen to settle (no output for 1.5 s), presses r (rankings), p (players) and m (matches),
 letting each screen settle, then reads the process's resident set size from the kernel: ``VmRSS`` of
 ``/proc/<pid>/status`` (no psutil; ``VmHWM``, the peak, beside it). 1 MB here is 10^6 bytes; MiB is 2^20.
@@ -42,7 +42,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from rankterm.server.seed import DEMO_KEY, DEMO_SECRET  # noqa: E402
-from rankterm.testing.terminal import PtySeat, home_env, room_env  # noqa: E402
+from tests.support.terminal import PtySeat, home_env, room_env  # noqa: E402
 
 SCREENS = (b"r", b"p", b"m")
 TARGETS = {"demo": 80.0, "remote": 60.0}

@@ -2,7 +2,7 @@
 
 Three processes, so no timing shares an interpreter: the embedded service on a fresh SQLite file (a group of
 `--rows` players, made through the store before it starts) served by uvicorn on 127.0.0.1 (``--server
-rankterm-serve``: by the ``rankterm serve`` command instead, see below), the delay proxy (`rankterm.testing.delay_proxy`,
+rankterm-serve``: by the ``rankterm serve`` command instead, see below), the delay proxy (`tests.support.delay_proxy`,
 `--rtt`/2 each way on every chunk, a handshake per new connection) in front of it, and this process as the
 client, a `RankingClient` on the proxy's address. Each timed fetch uses a new client that has already
 authenticated (its token call is not timed), so it opens its connections through the proxy as a seat would.
@@ -194,7 +194,11 @@ def main() -> None:
     with tempfile.TemporaryDirectory(prefix="bench-pages-") as tmp:
         db = Path(tmp) / "service.db"
         seed(db, args.rows)
-        env = {**os.environ, "PYTHONUNBUFFERED": "1"}
+        env = {
+            **os.environ,
+            "PYTHONUNBUFFERED": "1",
+            "PYTHONPATH": str(Path(__file__).resolve().parent.parent),
+        }
         quiet = {"stdout": subprocess.DEVNULL, "stderr": subprocess.DEVNULL, "env": env}
         if args.server == "uvicorn":
             command = [sys.executable, __file__, "--serve-db", str(db), "--port", str(args.port)]
@@ -202,7 +206,7 @@ def main() -> None:
             command = [sys.executable, "-m", "rankterm", "serve", "--db", str(db), "--port", str(args.port)]
         service = subprocess.Popen(command, **quiet)
         proxy = subprocess.Popen(
-            [sys.executable, "-m", "rankterm.testing.delay_proxy", "--port", str(args.port + 1),
+            [sys.executable, "-m", "tests.support.delay_proxy", "--port", str(args.port + 1),
              "--upstream", str(args.port), "--delay", str(args.rtt / 2)],
             **quiet,
         )  # fmt: skip

@@ -62,13 +62,16 @@ from pathlib import Path
 
 import httpx
 
-from rankterm.server import schema
-from rankterm.server.app import create_app
-from rankterm.server.matches import MAX_BATCH, game_subset_key
-from rankterm.server.quota import QuotaLimits
-from rankterm.server.store import Store
-from rankterm.testing.old_schema import downgrade
-from rankterm.wire.models import DATE_FORMAT, NewFaction, NewMatch, Weight
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))  # tests.support: the helpers live beside the tests
+
+from rankterm.server.app import create_app  # noqa: E402
+from rankterm.server.db import schema  # noqa: E402
+from rankterm.server.matches import MAX_BATCH, game_subset_key  # noqa: E402
+from rankterm.server.quota import QuotaLimits  # noqa: E402
+from rankterm.server.store import Store  # noqa: E402
+from rankterm.wire.models import DATE_FORMAT, NewFaction, NewMatch, Weight  # noqa: E402
+from tests.support.old_schema import downgrade  # noqa: E402
 
 BATCH = MAX_BATCH  # 100
 EDGE = 2_000  # matches timed at the start and at the end

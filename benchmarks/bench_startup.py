@@ -44,9 +44,10 @@ import tempfile
 import time
 from pathlib import Path
 
-from rankterm.testing.terminal import PtySeat
-
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))  # tests.support: the helpers live beside the tests
+
+from tests.support.terminal import PtySeat  # noqa: E402
 
 RANKTERM_CHILD = """
 import asyncio

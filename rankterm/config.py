@@ -1,24 +1,13 @@
 """Profiles and settings in `config.toml`, and where rankterm keeps its files.
 
-Paths come from `rankterm.paths`. The file is read with tomllib and written atomically and with mode 0600
-since it may hold a secret; writing keeps what a person wrote around the settings (comments, order, blank
-lines: tomlkit edits the file's own document), and a file that cannot be read as TOML is written anew. A malformed file gives one line naming the file, the line when known,
-and the problem; a missing file means no profiles yet.
-
-    theme = "rankterm-dark"
-    default_profile = "home"
-    timezone = "Europe/Paris"        # times shown in this zone (default: this machine's)
-
-    [profiles.home]
-    base_url = "http://192.168.1.20:8765/"
-    key = "k_..."
-    secret_env = "RANKTERM_SECRET"   # or: secret = "..."
-    timezone = "Pacific/Auckland"    # this profile's times in another zone
+Paths come from `rankterm.paths`. The file is read with tomllib and written atomically with mode 0600, since it
+may hold a secret; tomlkit keeps what a person wrote around the settings. A malformed file gives one line naming
+the file, the line when known, and the problem; a missing file means no profiles yet. The settings, with an
+example: docs/configuration.md.
 """
 
 from __future__ import annotations
 
-import hashlib
 import os
 import re
 import stat
@@ -26,23 +15,23 @@ import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
-from urllib.parse import urlsplit
 
+from rankterm import paths
 from rankterm.client.auth import write_private
 from rankterm.client.transport import address_problem
-from rankterm.paths import cache_dir, config_path, data_dir
+from rankterm.paths import cache_dir, config_path, data_dir, mirror_dir  # noqa: F401 - re-exported
 from rankterm.wire.errors import ConfigError, RanktermError
 from rankterm.wire.ids import service_scope
 from rankterm.wire.localtime import SeatZone, seat_zone, zone_problem
 
 
 def token_cache_path() -> Path:
-    return cache_dir() / "tokens.toml"
+    return paths.token_cache_path()
 
 
 def outbox_path() -> Path:
     """The outbox (SQLite): every match recorded for any profile, until the service has it."""
-    return data_dir() / "outbox.db"
+    return paths.outbox_path()
 
 
 def mirror_path(base_url: str, key: str) -> Path:
@@ -50,13 +39,11 @@ def mirror_path(base_url: str, key: str) -> Path:
 
     One file per scope: the host keeps it recognisable, the hash of base URL and key keeps scopes apart.
     """
-    digest = hashlib.sha256(service_scope(base_url, key).encode()).hexdigest()[:16]
-    host = re.sub(r"[^A-Za-z0-9.-]+", "_", urlsplit(base_url).hostname or "service")[:40]
-    return cache_dir() / "mirror" / f"{host}-{digest}.db"
+    return paths.mirror_path(base_url, service_scope(base_url, key))
 
 
 def user_themes_dir() -> Path:
-    return config_path().parent / "themes"
+    return paths.themes_dir()
 
 
 def _normalise_url(value: str) -> str:

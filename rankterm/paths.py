@@ -1,32 +1,101 @@
-"""Where rankterm keeps its files: the config, cache and data folders (platformdirs).
+"""Every file and folder rankterm keeps, named once: the config, the token cache, the mirrors, the outbox, the
+drafts, the service's database, the cached demo (the folders from platformdirs).
 
-`RANKTERM_CONFIG`, `RANKTERM_CACHE_DIR` and `RANKTERM_DATA_DIR` override them, which is what the tests use.
-The config, the client and the embedded service's demo store all find their folders here.
+`RANKTERM_CONFIG`, `RANKTERM_CACHE_DIR` and `RANKTERM_DATA_DIR` override the folders, which is what the tests
+use. This module imports nothing of rankterm, so every floor (the embedded service too) may ask it.
+See docs/design/local-files.md.
 """
 
 from __future__ import annotations
 
+import hashlib
 import os
+import re
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import platformdirs
 
 APP_NAME = "rankterm"
 
+DEMO_GLOB = "demo-*.db"
+"""The names of the cached demos (`demo_path`), old and new."""
+
 
 def config_path() -> Path:
+    """The config file (TOML): profiles, preferences."""
     if env := os.environ.get("RANKTERM_CONFIG"):
         return Path(env).expanduser()
     return platformdirs.user_config_path(APP_NAME) / "config.toml"
 
 
 def cache_dir() -> Path:
+    """What can be made again: the token cache, the mirrors, the cached demo."""
     if env := os.environ.get("RANKTERM_CACHE_DIR"):
         return Path(env).expanduser()
     return platformdirs.user_cache_path(APP_NAME)
 
 
 def data_dir() -> Path:
+    """What cannot be made again: the outbox, the drafts, the service's database, the SSH host's key."""
     if env := os.environ.get("RANKTERM_DATA_DIR"):
         return Path(env).expanduser()
     return platformdirs.user_data_path(APP_NAME)
+
+
+def themes_dir() -> Path:
+    """The user's own themes, beside the config."""
+    return config_path().parent / "themes"
+
+
+def token_cache_path() -> Path:
+    """The tokens of the profiles' services, kept between runs (TOML, 0600)."""
+    return cache_dir() / "tokens.toml"
+
+
+def outbox_path() -> Path:
+    """The outbox (SQLite): every match recorded for any profile, until the service has it."""
+    return data_dir() / "outbox.db"
+
+
+def mirror_dir() -> Path:
+    """The mirrors' folder: one SQLite file a group (`mirror_path`)."""
+    return cache_dir() / "mirror"
+
+
+def mirror_path(base_url: str, scope: str) -> Path:
+    """The mirror of the group at `base_url` whose scope (`wire.ids.service_scope`) is `scope`."""
+    return mirror_dir() / f"{group_stem(base_url, scope)}.db"
+
+
+def drafts_dir() -> Path:
+    """The match form's drafts (one file a seat of a group) and their seats' lock files."""
+    return data_dir() / "drafts"
+
+
+def draft_path(base_url: str, scope: str) -> Path:
+    """The drafts of the group at `base_url` whose scope is `scope` (each seat's file is named after it)."""
+    return drafts_dir() / f"{group_stem(base_url, scope)}.json"
+
+
+def service_db_path() -> Path:
+    """The embedded service's database (`rankterm serve` without ``--db``)."""
+    return data_dir() / "service.db"
+
+
+def host_key_path(data: Path | None = None) -> Path:
+    """The SSH host key of `rankterm host`, in the data dir (or `data`)."""
+    return (data_dir() if data is None else data) / "host" / "ssh_host_ed25519_key"
+
+
+def demo_path(stem: str) -> Path:
+    """The demo seeded once and kept between runs, named by `stem` (its day and a hash of the code)."""
+    return cache_dir() / f"demo-{stem}.db"
+
+
+def group_stem(base_url: str, scope: str) -> str:
+    """A file name for one group: its service's host (recognisable) and a hash of its scope (apart from every
+    other group's)."""
+    digest = hashlib.sha256(scope.encode()).hexdigest()[:16]
+    host = re.sub(r"[^A-Za-z0-9.-]+", "_", urlsplit(base_url).hostname or "service")[:40]
+    return f"{host}-{digest}"

@@ -3,11 +3,17 @@
 Markers (registered in pyproject.toml, ``--strict-markers``): ``e2e`` is put here on every test under
 tests/e2e/, ``postgres`` on every test that runs on the throwaway PostgreSQL (its ``engine`` parameter is
 ``postgresql``, or it is marked by hand), ``slow`` by hand on a test that takes more than about 5 s. A run in
-a loop leaves them out with ``-m "not e2e and not slow"``; CI and README's command run them all.
+a loop leaves them out with ``-m "not e2e and not slow"``; CI and README's command run them all, slow tests
+first and the rest of tests/e2e next, so that the workers end together.
 
 A test module that drives one of the machine's programs (chromium, ssh, PostgreSQL's server) says so with
 ``pytest.mark.needs(NAME)``; what the collected tests need is installed from Debian's packages when missing,
 before they run (tests/needs.py), and a need that cannot be met fails those tests with one sentence.
+
+Hypothesis runs the ``suite`` profile: its default 100 examples, no deadline (the machine is shared, and
+speed is measured in benchmarks/, not asserted). ``HYPOTHESIS_PROFILE=loop`` tries ten times as many, for
+a long run of the property tests alone (``-m "not e2e"``); a test that names its own count scales with it
+through tests/support/examples.py.
 
 `postgres_url` hands a test a fresh database of the run's PostgreSQL (tests/server/pg_cluster.py); the wire's
 key sets the tests hold answers to are tests/wire_contract.py's, taken from the models.
@@ -15,11 +21,20 @@ key sets the tests hold answers to are tests/wire_contract.py's, taken from the 
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, settings
 
 from tests import needs
+from tests.support.examples import SUITE_EXAMPLES
+
+settings.register_profile("suite", max_examples=SUITE_EXAMPLES, deadline=None)
+settings.register_profile(
+    "loop", max_examples=10 * SUITE_EXAMPLES, deadline=None, suppress_health_check=[HealthCheck.too_slow]
+)
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "suite"))
 
 E2E = Path(__file__).parent / "e2e"
 
@@ -32,6 +47,16 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
         callspec = getattr(item, "callspec", None)
         if callspec is not None and callspec.params.get("engine") == "postgresql":
             item.add_marker(pytest.mark.postgres)
+    items.sort(key=started_first)
+
+
+def started_first(item: pytest.Item) -> int:
+    """Slow tests, then the other end-to-end ones, then the rest (each kept in its order): xdist hands tests
+    out in this order, so the long ones start first and the short ones fill the workers' ends, not the
+    other way round (a run's length is then about its work over the workers, not a long test started last)."""
+    if item.get_closest_marker("slow") is not None:
+        return 0
+    return 1 if item.get_closest_marker("e2e") is not None else 2
 
 
 UNMET = pytest.StashKey[str]()

@@ -1,20 +1,11 @@
 """The `rankterm` command: the app, the demo, the embedded service, and the headless commands.
 
-    rankterm [--profile NAME]     the app on a configured service
-    rankterm demo                 the app on an in-process demo group (no account, no network)
-    rankterm serve [...]          host the embedded service for the room (see `rankterm serve --help`)
-    rankterm locate               print where config, token cache, data and the group's mirror live
-    rankterm <command> --help     every other command (headless reads, stats, import/export, board, web)
-
 This package is the composition root: the only place that joins the app, the service layer and the embedded
 service. Each command lives in a module of this package that defines `register(subparsers)`; the parser is
-built from every such module, so adding a command touches only its own file. A module's `ORDER` (an int,
-default 50) places it in `--help`. Imports are made where they are needed, so that the first screen comes up
-before the heavy parts load.
+built from every such module. A module's `ORDER` (an int, default 50) places it in `--help`. Imports are made
+where they are needed, so that the first screen comes up before the heavy parts load.
 
-Exit codes of every command: 0 done, 1 a refusal from the service (its one-line message on stderr), 2 a usage
-or configuration error, or a local file or folder that cannot be written (one line), 3 the service cannot be
-reached, 130 interrupted.
+The commands and their exit codes: docs/cli.md; how to add one: docs/development.md ("Writing a command").
 """
 
 from __future__ import annotations

@@ -45,11 +45,11 @@ def locate(profile: str | None = None) -> int:
     try:
         loaded = config.load_config()
     except RanktermError as exc:
-        print(f"mirror       {config.cache_dir() / 'mirror'} (profiles unknown: {exc})")
+        print(f"mirror       {config.mirror_dir()} (profiles unknown: {exc})")
         return 0
     profiles = [loaded.chosen_profile(profile)] if profile else list(loaded.profiles.values())
     if not profiles:
-        print(f"mirror       {config.cache_dir() / 'mirror'} (no profile yet)")
+        print(f"mirror       {config.mirror_dir()} (no profile yet)")
     for p in profiles:
         print(f"mirror       {config.mirror_path(p.base_url, p.key)}  ({p.name})")
     return 0
@@ -203,7 +203,7 @@ def _demo_factory(gc_pause: GcPause) -> Callable[[], RankingClient]:
 
 def run_app(*, demo: bool, profile: str | None) -> int:
     app = build_app(demo=demo, profile=profile)
-    from rankterm.cli.hangup import app_ends_with_terminal
+    from rankterm.seats import app_ends_with_terminal
 
     app_ends_with_terminal(app)
     app.run()

@@ -61,8 +61,6 @@ def build_board(*, demo: bool, profile: str | None) -> RanktermApp:
 
 def run_board(args: argparse.Namespace) -> int:
     app = build_board(demo=bool(getattr(args, "demo", False)), profile=profile_name(args))
-    from rankterm.cli.hangup import app_ends_with_terminal
+    from rankterm.seats import run_on_terminal
 
-    app_ends_with_terminal(app)
-    app.run()
-    return app.return_code or 0
+    return run_on_terminal(app)

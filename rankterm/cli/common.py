@@ -1,29 +1,10 @@
 """What every headless command shares: where its group comes from, how it prints, and its exit code.
 
-    def register(sub):
-        p = sub.add_parser("games", help="...")
-        add_source_arguments(p)              # --demo (the global --profile picks a profile)
-        add_format_argument(p, "table", "csv", "json")
-        p.set_defaults(run=lambda args: run_headless(args, list_games))
-
-    async def list_games(client: RankingClient, args) -> int:
-        emit_rows(args.format, ["id", "name"], [[g.id, g.name] for g in await client.games()])
-        return 0
-
-`run_headless` opens the client (the profile's mirror and token cache, or an in-process demo group), runs the
-coroutine, closes the client, and maps the exception tree to the exit codes of `rankterm.cli`: 0 done,
-1 a refusal from the service (its one-line message on stderr), 2 a usage or configuration error, 3 offline.
-Tables are drawn with Rich on a terminal and as plain tab-separated text when piped; CSV and JSON are the
-same wherever they go. Text that is not ours is printed as it is (Rich markup is never read from it), and in
-the table format every cell and title is made `display_safe` (control characters shown as symbols and a line
-break as "⏎", so nothing from the service moves the cursor or retitles the terminal, and a row stays one row);
-a cell of several lines of ours is given as `Lines`. CSV and JSON keep the text exact (CSV written to a
-terminal shows it as the table does). The client itself reads exact text (an import compares it, an export
-keeps it).
-
-Argument types for usage errors that argparse reports (exit 2): `positive_int` (--page, --after), `subset_id`
-(never all digits, no "/"). `RowWriter` streams rows page by page; `served` refuses an answer that came from
-the mirror because the service could not be reached (headless commands print only what the service said).
+`run_headless` opens the client (a profile's, or an in-process demo group), runs the command's coroutine,
+closes the client, and maps the exception tree to the exit codes. `emit_rows` and `RowWriter` print tables
+(Rich on a terminal, tab-separated when piped, every cell `display_safe`), CSV and JSON (exact text).
+`positive_int` and `subset_id` are argument types; `served` refuses an answer from the mirror when the service
+could not be reached. An example command: docs/development.md ("Writing a command").
 """
 
 from __future__ import annotations

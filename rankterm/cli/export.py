@@ -2,14 +2,10 @@
 JSON document (format `rankterm-export`, version 1), or with `--format csv` one row per faction player.
 
     rankterm export league.json                  the default profile's group
-    rankterm --profile home export plays.csv --format csv
     rankterm export - --demo | jq '.counts'      `-` writes to stdout
 
-The format, and how the matches come oldest first while only a page is held, are in `rankterm.importing.export`.
-On a terminal a line on stderr counts the matches written. The file is written through a temporary file
-beside it and renamed only once complete: FILE is never half written (a failed export leaves it as it was).
-Exit codes as every headless command: 0, 1 refused by the service, 2 usage (or FILE cannot be written),
-3 the service cannot be reached.
+The file is written through a temporary file beside it and renamed only once complete: FILE is never half
+written. The format, and how matches come oldest first: docs/cli.md ("Export").
 """
 
 from __future__ import annotations

@@ -2,29 +2,11 @@
 group, through the outbox.
 
     rankterm import plays.xml --dry-run               what would be recorded, made and skipped, and why
-    rankterm import page1.xml page2.xml page3.xml      several files in one run, their plays in date order
     rankterm import bgstats.bgsplay --map players.toml --tz Europe/Paris
-    rankterm --profile home import league.json         a group exported with `rankterm export`
-    rankterm import plays.csv --demo                   try it on an in-process demo group
 
-The kind of each file is told by its content (rankterm/importing/detect.py). Several files are read in
-one run and their plays sent together, oldest first; a play found in two files (the same external id) is
-counted once. BG Stats times are local times with no zone: they are read in this machine's zone, or in
-`--tz ZONE` (a zoneinfo name), and the dry run says which. The dry run (always shown; with `--dry-run`
-nothing else happens) lists who each person of the files is in the group (or a new ghost), each game (the
-group's, the catalogue's, or new), the plays skipped and why, and the first matches to record. Then the new
-games are made, and the ghosts and matches go through the outbox, oldest first, in the service's batches
-(`--batch`, default the client's 10), each match with an external id from its file: a dropped connection
-loses nothing (what was queued is sent by the next run or by the app) and importing the same files again
-records nothing new. A progress bar on a terminal; a summary at the end.
-
-`--format json` prints one JSON document on stdout: ``{"dryRun": …}``, and ``"sent"`` beside it after an
-import (recorded, rejected by code, waiting, ghosts and games made, requests, seconds).
-
-Exit codes: 0 done (or nothing new: the files' plays are recorded already); 1 the service rejected matches or
-refused the import (quota, key), or nothing can be recorded because of the files (every play skipped, or
-none: the summary says why; a dry run too); 2 a file, map or zone that cannot be used (nothing is sent);
-3 the service cannot be reached (what was queued waits in the outbox).
+The dry run is always shown (with `--dry-run` nothing else happens); then new games are made and the ghosts
+and matches go through the outbox, each with an external id from its file, so importing again records nothing
+new. `--format json` prints the dry run and what was sent. Options, JSON and exit codes: docs/importing.md.
 """
 
 from __future__ import annotations

@@ -1,14 +1,11 @@
 """`rankterm odds` and `rankterm teams`: the minute before a match, for scripts and the table.
 
     rankterm odds Ada Ben+Chiara Dev --demo           each faction's chance of finishing first
-    rankterm odds Ada Ben --game Catan --format json  from the Catan matches only
-    rankterm teams Ada Ben Chiara Dev Elena Fay --teams 2 --demo    the three fairest splits
+    rankterm teams Ada Ben Chiara Dev Elena Farid --teams 2 --demo    the three fairest splits
 
-A FACTION is player names (or ids) joined by `+`. The chances come from the table's model: the group's held
-history replayed with the embedded service's rating rules (rankterm.stats.model), each faction's chance the
-model's exact one (rankterm.stats.odds). Against the embedded service the ratings are the service's own;
-against another service they are an estimate: the table's title and the JSON's `model` call them "rankterm's
-estimate" and say over how many matches.
+A FACTION is player names (or ids) joined by `+`. The chances come from the table's model (rankterm.stats.model,
+rankterm.stats.odds): the group's held history replayed with the embedded service's rating rules, "rankterm's
+estimate" against another service. See docs/stats.md and docs/before-and-after.md.
 """
 
 from __future__ import annotations

@@ -2,17 +2,11 @@
 
     rankterm rankings --demo                         the latest standings, a table on a terminal
     rankterm --profile home rankings --after 120     the standings after match 120
+    rankterm rankings --season 2026-Q3               the standings of that quarter alone, all starting even
     rankterm matches --subset g13 --format jsonl     every Catan match, one JSON object a line
-    rankterm players --page 2 --format json          page 2 as the service answers it
 
-Every command takes `--demo` or `--profile P` (also before the command) and `--format`: `table` (Rich on a
-terminal, tab-separated when piped), `csv`, `json` (WIRE.md's shapes, one document; the matches command also
-`jsonl`). Lists that come in pages (players, matches, rankings) print every page unless `--page N` is given;
-in json, every page is one list of the items, and `--page N` is that page exactly as the service answers it.
-Matches come newest first, as the service gives them, streamed a page at a time.
-
-Only what the service said is printed: when it cannot be reached the command says so on stderr and exits 3,
-even where this machine's mirror holds a copy (the app shows that copy, marked "as of").
+Only what the service said is printed: offline, exit 3, even where the mirror holds a copy. Formats, paging and
+exit codes: docs/cli.md.
 """
 
 from __future__ import annotations
@@ -44,6 +38,7 @@ from rankterm.wire.standing import shown_positions
 
 if TYPE_CHECKING:
     from rankterm.mirror import Group
+    from rankterm.stats.seasons import Period
     from rankterm.wire.models import Faction, Match, RankingRow
 
 ORDER = 20
@@ -87,6 +82,13 @@ def register(sub: argparse._SubParsersAction) -> None:
         metavar="N",
         help="the standings after match number N (default: the latest)",
     )
+    rankings.add_argument(
+        "--season",
+        metavar="P",
+        help="the standings of one period alone, everyone starting even: YYYY, YYYY-Qn or YYYY-MM",
+    )
+    rankings.add_argument("--since", metavar="DATE", help="with --until: the standings of a range alone")
+    rankings.add_argument("--until", metavar="DATE", help="the range's end (not included)")
     paged(rankings)
     command("subsets", "the group's subsets (main, one per game, custom)", read_subsets)
     command("quota", "quota used by this client, in percent", read_quota)
@@ -253,7 +255,74 @@ def ranking_csv_row(row: RankingRow) -> list[Any]:
     ]
 
 
+def asked_period(args: argparse.Namespace, zone: SeatZone) -> Period | None:
+    """The period `--season`, or `--since`/`--until`, asks for (None: neither); a UsageError in one sentence
+    for one that cannot be read or is given with what it cannot go with."""
+    from rankterm.stats.seasons import PeriodError, between, period_of
+
+    if args.season is None and args.since is None and args.until is None:
+        return None
+    if args.after is not None or args.page is not None:
+        raise UsageError("A period's standings cannot be asked with --after or --page.")
+    try:
+        if args.season is not None:
+            if args.since is not None or args.until is not None:
+                raise UsageError("Ask for a season, or for --since and --until, not both.")
+            return period_of(args.season)
+        if args.since is None or args.until is None:
+            raise UsageError("A range needs both --since and --until (the day after its last).")
+        ends = [zone.read_typed(text) for text in (args.since, args.until)]
+        for text, end in zip((args.since, args.until), ends, strict=True):
+            if end is None:
+                raise UsageError(f"{text!r} is not a date: write it as YYYY-MM-DD or YYYY-MM-DD HH:MM.")
+        return between(ends[0], ends[1])  # type: ignore[arg-type]
+    except PeriodError as exc:
+        raise UsageError(str(exc)) from None
+
+
+async def read_period_rankings(group: Group, args: argparse.Namespace, period: Period) -> int:
+    """A period's standings (`stats.seasons`), in the shapes of the service's: held matches of the main subset
+    or of one game's, replayed from an even start."""
+    from rankterm.stats.seasons import season_standings
+    from rankterm.stats.source import group_matches
+    from rankterm.wire.models import Player, RankingRow
+
+    zone = shown_zone(args)
+    subsets = {s.id: s for s in await group.subsets()} if args.subset else {}
+    subset = subsets.get(args.subset) if args.subset else None
+    if args.subset and (subset is None or not (subset.is_main or subset.game is not None)):
+        raise UsageError(
+            f"A period's standings are for the main subset or a game's; {args.subset!r} is neither."
+        )
+    matches = await group_matches(group, offline_ok=False)
+    if subset is not None and subset.game is not None:
+        game_id = str(subset.game.id)
+        matches = [m for m in matches if m.game is not None and str(m.game.id) == game_id]
+    season = season_standings(matches, period, zone)
+    rows = [
+        RankingRow(player=row.player or Player(id=row.player_id), ree=row.ree, position=n)
+        for n, row in enumerate(season.rows, start=1)
+    ]
+    if args.format == "json":
+        emit_json([r.to_wire() for r in rows])
+        return EXIT_OK
+    subset_name = subset.name if subset is not None else "main"
+    plural = "" if season.matches == 1 else "es"
+    title = (
+        f"Rankings, {subset_name}, {period.name} alone ({season.matches} match{plural}, {zone.label} time)"
+    )
+    if args.format == "csv":
+        emit_rows(args.format, RANKING_COLUMNS, [ranking_csv_row(r) for r in rows], title=title)
+    else:
+        table = [[row.position, row.name, f"{row.ree:.1f}", row.played] for row in season.rows]
+        emit_rows(args.format, ["pos", "player", "ree", "matches"], table, title=title)
+    return EXIT_OK
+
+
 async def read_rankings(group: Group, args: argparse.Namespace) -> int:
+    period = asked_period(args, shown_zone(args))
+    if period is not None:
+        return await read_period_rankings(group, args, period)
     first = await group.rankings_page(args.page or 1, subset=args.subset, match=args.after)
     served(group, "rankings")
     if args.page is not None:

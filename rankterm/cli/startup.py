@@ -1,14 +1,10 @@
 """The cyclic garbage collector held off while the app starts (`pause_gc`), given back once it is up.
 
-Nearly every object made while the app starts (modules, classes, widgets, the wire models, the demo group's
-service) lives as long as the app, and little of it is garbage; yet the collector walks the young objects
-every 700 allocations, hundreds of passes on the path to the first screen and its data
-(benchmarks/bench_startup.py). Reference counting still frees everything that is not in a cycle meanwhile.
-
-So the app is built with the collector paused, and one full collection runs once the app is up: a second
-after its first service is open (the demo group built, or the profile's client made), at most `LONGEST`
-seconds after the pause in any case (a slow first demo of the day). It runs in a timer thread, a single pass
-while the seat is idle. A collector the process had disabled itself stays disabled.
+Nearly everything made while the app starts lives as long as the app, yet the collector walks the young objects
+every 700 allocations, hundreds of passes on the way to the first screen. So the app is built with the
+collector paused, and one full collection runs in a timer thread once the app is up: a second after its first
+service is open, at most `LONGEST` seconds after the pause. A collector the process had disabled itself stays
+disabled. See docs/performance.md ("Startup").
 """
 
 from __future__ import annotations

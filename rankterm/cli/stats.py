@@ -1,22 +1,12 @@
-"""`rankterm stats player|h2h|game|tonight`: the figures of the stats pages, for scripts and chat bots.
+"""`rankterm stats player|h2h|game|tonight|predictions|changes`: the figures of the stats pages, for scripts.
 
     rankterm stats player Ada --demo                  a player's page as tables
     rankterm stats h2h Ada Ben --demo --format json   Ada against Ben; `h2h Ada` = Ada against everyone
-    rankterm stats game Catan --demo                  a game's figures
     rankterm stats tonight --hours 12 --demo          the evening: who won what, biggest gain and upset
-    rankterm stats predictions --last 100 --demo      how often the odds came true, beside chance and openskill
-    rankterm stats changes --since "2026-11-27 18:00"  new leaders and champions, nemeses, streaks, milestones
 
-A player or game is named by id or by name (exact, then ignoring case and accents); an unknown or ambiguous
-name exits 2 with the candidates on stderr. The figures come from the group's matches, which the mirror holds
-and syncs by match number (one request when nothing is new); `tonight` also reads the standings after the
-evening's matches, within a quarter of the hourly ranking-call quota (`--quota-share`). Like every headless
-read, only what the service said is printed: offline, exit 3.
-
-A first sync of a large group reads it within a share of the hourly call quota, over several hours: until all
-of it is held, a command says so in one line on stderr ("Figures over 18,000 of 100,000 matches · the rest
-within 3 hours.") and answers over the matches held; with `--wait` it goes on syncing each hour until it holds
-them all (saying on stderr what it waits for), then answers. Ctrl+C while waiting exits 130 with one line.
+The figures come from the group's matches held in the mirror. A large group's history may be held in part:
+the command says so on stderr, and `--wait` waits for the rest. The commands, names and JSON keys:
+docs/stats.md.
 """
 
 from __future__ import annotations

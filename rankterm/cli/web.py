@@ -1,72 +1,21 @@
-"""`rankterm web`: the same app, served to a browser on the room's network, acting with this machine's profile.
+"""`rankterm web`: the same app, served to browsers on the room's network, acting with this machine's profile.
 
     rankterm web                        the default profile, on http://127.0.0.1:8765/ (this machine only)
     rankterm web --host 0.0.0.0         every laptop and phone on the network; a join code is printed
     rankterm web --demo                 one demo group for every browser (a `rankterm serve --demo` child)
 
-Built on textual-serve: each browser tab runs its own `rankterm seat` process, a guest seat (`cli/seat.py`:
-it records and reads the served group and nothing else), drawn in the page by xterm.js over a websocket.
-What textual-serve does not do, this module adds (an aiohttp middleware, and its own seat start):
-
-- **Guest seats that never hold the secret**: this process authenticates and hands each seat its tokens on an
-  inherited socket (`host/desk.py`), as `rankterm host` does; each seat ends with this process, even when it
-  is killed (`host/lifeline.py`).
-- **At most `--max-seats` seats** (default 12) on this server, whoever opens them: the next browser is told.
-- **A page that loads nothing from the internet**: textual-serve's page asks Google for its font; this one
-  names the copy textual-serve ships.
-
-- **A join code** whenever the app is reachable from other machines (`--host` other than loopback), or
-  when `--join-code` sets one: a browser types it once (or opens the printed link with `?code=`) and gets a
-  session cookie (HttpOnly, SameSite=Strict). Five wrong codes from one address lock that address out for
-  ten minutes (`rankterm.host.guard`, the rule `rankterm host` keeps too). Without the code nothing but the join page is served: nobody on the café Wi-Fi records into
-  your league.
-- **Same-origin websockets**: the websocket that drives the app must come from the page this server served
-  (its Origin is this server's host), so a web page elsewhere cannot drive a seat through the browser of
-  someone at the table.
-- **Addresses from the request**: the page tells the browser to connect back to the host it used, so
-  `--host 0.0.0.0` works from other machines without a `--public-url`.
+This module parses the command line; `rankterm.seats` serves (each browser tab a `rankterm seat` process that
+never holds the secret, behind the join code off loopback). See docs/design/seats.md.
 """
 
 from __future__ import annotations
 
 import argparse
-import secrets
-import shlex
-import sys
-from typing import TYPE_CHECKING, Any
 
 from rankterm.cli.common import check_port, profile_name
-
-if TYPE_CHECKING:
-    from collections.abc import Sequence
-
-    from aiohttp import web
-
-    from rankterm.host.desk import Desk
+from rankterm.wire.errors import RanktermError
 
 ORDER = 40
-
-SESSION_COOKIE = "rankterm_seat"
-CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I: read aloud across a table
-
-JOIN_PAGE = """<!DOCTYPE html>
-<html><head><meta charset="utf-8"><title>rankterm · join</title>
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<style>
-body {{ background: #0c181f; color: #e6edf3; font-family: monospace; display: flex; justify-content: center;
-       align-items: center; height: 100vh; margin: 0; }}
-form {{ background: #12232d; padding: 2em; border-radius: 6px; }}
-input, button {{ font: inherit; font-size: 1.3em; padding: 0.3em; margin-top: 0.5em; }}
-p.err {{ color: #ff7b72; }}
-</style></head>
-<body><form method="post" action="/join">
-<h1>rankterm</h1>
-<p>Type the join code shown where <code>rankterm web</code> runs.</p>
-{error}
-<input name="code" autocomplete="off" autofocus aria-label="join code">
-<button type="submit">Join</button>
-</form></body></html>
-"""
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -90,284 +39,20 @@ def register(sub: argparse._SubParsersAction) -> None:
     parser.set_defaults(run=run)
 
 
-def new_join_code(length: int = 8) -> str:
-    """A random code of `length` letters and digits that read unambiguously aloud (about 40 bits)."""
-    return "".join(secrets.choice(CODE_ALPHABET) for _ in range(length))
-
-
-NO_SEAT = "No seat is free (at most {limit} at once): try again when someone leaves."
-
-
 def run(args: argparse.Namespace) -> int:
-    import contextlib
+    from rankterm.seats import served_profile
 
-    from rankterm.config import load_config
-
-    profile = profile_name(args)
-    secret_env = None
-    if args.demo:
-        if profile:
-            from rankterm.wire.errors import RanktermError
-
-            raise RanktermError("Give --demo or --profile, not both.")
-    else:
-        chosen = load_config().chosen_profile(profile)
-        profile, secret_env = chosen.name, chosen.secret_env or None
+    profile = served_profile(demo=args.demo, profile=profile_name(args))
     check_port(args.port)
     if args.max_seats < 1:
-        from rankterm.wire.errors import RanktermError
-
         raise RanktermError(f"--max-seats must be 1 or more, not {args.max_seats}.")
-    from rankterm.cli.seat import seat_argvs, table_desk
-    from rankterm.server.addresses import is_loopback  # here: the command line alone loads no server code
+    from rankterm.seats import serve_web
 
-    code = args.join_code or (None if is_loopback(args.host) else new_join_code())
-    with contextlib.ExitStack() as stack:
-        desk, lives = table_desk(stack, demo=args.demo, profile=profile)
-        server = seat_server(
-            seat_argvs()[0],
-            host=args.host,
-            port=args.port,
-            join_code=code,
-            title="rankterm demo" if args.demo else f"rankterm · {profile}",
-            desk=desk,
-            max_seats=args.max_seats,
-            hidden_env=(secret_env,) if secret_env else (),
-            first_lines=[lives] if lives else [],
-        )
-        server.serve()
-    return 0
-
-
-def start_lines(title: str, host: str, port: int, join_code: str | None) -> list[str]:
-    """What `rankterm web` says when it starts: where browsers open it (for a wildcard host, each address of
-    this machine, never the wildcard), and the join code, or why there is none, true of `host`."""
-    from rankterm.server.addresses import host_port, is_loopback, reachable, url
-
-    reached = [url(a.ip, port) for a in reachable(host)] or [url(host, port)]
-    lines = [f"serving {title} on {' and '.join(reached)} (Ctrl+C stops)"]
-    if join_code:
-        lines.append(f"join code {join_code}  (or open {reached[0]}?code={join_code})")
-    elif is_loopback(host):
-        why = "localhost is this machine" if host == "localhost" else f"{host} is a loopback address"
-        lines.append(f"no join code: only this machine can connect ({why})")
-    else:
-        lines.append(f"no join code: whoever can reach {host_port(host, port)} can connect")
-    return lines
-
-
-def seat_server(
-    command: Sequence[str] | str,
-    *,
-    host: str,
-    port: int,
-    join_code: str | None,
-    title: str,
-    desk: Desk | None = None,
-    max_seats: int = 12,
-    hidden_env: Sequence[str] = (),
-    first_lines: Sequence[str] = (),
-) -> Any:
-    """A textual-serve `Server` for `command` (each seat's argv; `--desk-fd N` is added with a `desk`) with the
-    join code, same-origin checks and seat limit of this module; `hidden_env` are left out of every seat's
-    environment (the variable holding the secret)."""
-    import asyncio
-    import os
-
-    import aiohttp_jinja2
-    import jinja2
-    from aiohttp import web
-    from textual_serve.app_service import AppService
-    from textual_serve.server import Server
-
-    from rankterm.host.guard import JoinCodeGuard
-
-    argv = shlex.split(command) if isinstance(command, str) else list(command)
-
-    class SeatService(AppService):
-        """One browser's seat: `argv` run directly (no shell), its desk's end passed to it, ended with us."""
-
-        async def _open_app_process(self, width: int = 80, height: int = 24) -> Any:
-            from functools import partial
-
-            from rankterm.host.lifeline import die_with_parent
-
-            env = {k: v for k, v in self._build_environment(width, height).items() if k not in hidden_env}
-            seat_argv, ours, theirs = list(argv), None, None
-            fds: tuple[int, ...] = ()
-            if desk is not None:
-                ours, theirs = desk.pair()
-                seat_argv += ["--desk-fd", str(theirs.fileno())]
-                fds = (theirs.fileno(),)
-            try:
-                self._process = process = await asyncio.create_subprocess_exec(
-                    *seat_argv,
-                    stdin=asyncio.subprocess.PIPE,
-                    stdout=asyncio.subprocess.PIPE,
-                    stderr=asyncio.subprocess.PIPE,
-                    env=env,
-                    pass_fds=fds,
-                    preexec_fn=partial(die_with_parent, os.getpid()),
-                )
-            except BaseException:
-                if ours is not None:
-                    ours.close()
-                raise
-            finally:
-                if theirs is not None:
-                    theirs.close()  # the seat holds its end now
-            if desk is not None and ours is not None:
-                self.desk_task = asyncio.get_running_loop().create_task(desk.serve(ours))
-            assert process.stdin is not None
-            self._stdin = process.stdin
-            return process
-
-    class SeatServer(Server):
-        def __init__(self) -> None:
-            super().__init__(" ".join(argv), host=host, port=port, title=title)
-            self.join_code = join_code
-            self.guard = None if join_code is None else JoinCodeGuard(join_code)
-            self.sessions: set[str] = set()
-            self.max_seats = max_seats
-            self.seats: set[SeatService] = set()
-            """The seats running now, whoever opened them: what `max_seats` counts."""
-
-        def initialize_logging(self) -> None:
-            """textual-serve's Rich log handler is left out: one plain line per start is said instead."""
-
-        async def on_startup(self, app: web.Application) -> None:
-            if desk is not None:  # the first browser's token, ready when it comes
-                self.warming = asyncio.get_running_loop().create_task(desk.warm())
-            lines = [*first_lines, *start_lines(title, host, port, self.join_code)]
-            lines.append(f"at most {self.max_seats} seats at once")
-            for line in lines:
-                print(f"rankterm web: {line}")
-            sys.stdout.flush()
-
-        async def _make_app(self) -> web.Application:
-            app = await super()._make_app()
-            aiohttp_jinja2.setup(
-                app, loader=jinja2.DictLoader({"app_index.html": offline_page(self.templates_path)})
-            )
-            app.middlewares.append(self.let_in)
-            app.router.add_post("/join", self.handle_join)
-            return app
-
-        # -------------------------------------------------------------- the seats
-
-        async def handle_websocket(self, request: web.Request) -> web.WebSocketResponse:
-            """A browser's seat, when one is free; else the browser is told why, and the socket closed."""
-            websocket = web.WebSocketResponse(heartbeat=15)
-            await websocket.prepare(request)
-            if len(self.seats) >= self.max_seats:
-                await websocket.send_bytes(f"\r\n{NO_SEAT.format(limit=self.max_seats)}\r\n".encode())
-                await websocket.close()
-                return websocket
-            seat = SeatService(
-                self.command,
-                write_bytes=websocket.send_bytes,
-                write_str=websocket.send_str,
-                close=websocket.close,  # type: ignore[arg-type]  # as textual-serve passes it
-                download_manager=self.download_manager,
-                debug=self.debug,
-            )
-            self.seats.add(seat)
-            try:
-                await seat.start(_size(request, "width", 80), _size(request, "height", 24))
-                try:
-                    await self._process_messages(websocket, seat)
-                finally:
-                    await seat.stop()
-            finally:
-                self.seats.discard(seat)
-                await websocket.close()
-            return websocket
-
-        # -------------------------------------------------------------- who may come in
-
-        def _by_code(self, request: web.Request, given: object) -> web.Response:
-            """Admit the browser of `request` when `given` is the code, unless its address is locked out."""
-            assert self.guard is not None
-            peer = request.remote or "?"
-            if self.guard.locked(peer):
-                return self._join_page("Too many wrong codes: wait ten minutes.", status=429)
-            if isinstance(given, str) and self.guard.try_code(peer, given):
-                return self._admit("/")
-            return self._join_page("That is not the code.", status=403)
-
-        def _admit(self, location: str) -> web.Response:
-            token = secrets.token_urlsafe(24)
-            self.sessions.add(token)
-            response = web.HTTPSeeOther(location)
-            response.set_cookie(SESSION_COOKIE, token, httponly=True, samesite="Strict", path="/")
-            return response
-
-        def _join_page(self, error: str = "", status: int = 200) -> web.Response:
-            shown = f'<p class="err">{error}</p>' if error else ""
-            return web.Response(text=JOIN_PAGE.format(error=shown), content_type="text/html", status=status)
-
-        async def handle_join(self, request: web.Request) -> web.StreamResponse:
-            if self.guard is None:
-                raise web.HTTPSeeOther("/")
-            return self._by_code(request, (await request.post()).get("code"))
-
-        @web.middleware
-        async def let_in(self, request: web.Request, handler: Any) -> web.StreamResponse:
-            if request.path == "/ws" and not _same_origin(request):
-                raise web.HTTPForbidden(text="The seat's websocket only answers the page this server serves.")
-            if self.guard is None or request.path.startswith("/static/") or request.path == "/join":
-                return await handler(request)
-            if request.cookies.get(SESSION_COOKIE) in self.sessions:
-                return await handler(request)
-            if request.path == "/" and "code" in request.query:
-                return self._by_code(request, request.query["code"])
-            if request.path == "/":
-                return self._join_page(status=401)
-            raise web.HTTPForbidden(text="Join first: open / and type the code.")
-
-        # -------------------------------------------------------------- the page
-
-        @aiohttp_jinja2.template("app_index.html")
-        async def handle_index(self, request: web.Request) -> dict[str, Any]:
-            """textual-serve's page, with every address made from the host the browser used."""
-            base = f"{request.scheme}://{request.host}"
-            ws_scheme = "wss" if request.scheme == "https" else "ws"
-            font_size = request.query.get("fontsize", "16")
-            return {
-                "font_size": int(font_size) if font_size.isdigit() else 16,
-                "app_websocket_url": f"{ws_scheme}://{request.host}/ws",
-                "config": {"static": {"url": f"{base}/static/"}},
-                "application": {"name": title},
-            }
-
-    return SeatServer()
-
-
-def _size(request: web.Request, name: str, default: int) -> int:
-    """A terminal size the page asked for (`?width=`, `?height=`), within what a screen can show."""
-    text = request.query.get(name, "")
-    return min(max(int(text), 10), 1000) if text.isascii() and text.isdigit() and len(text) < 6 else default
-
-
-FONT_FACE = """<style>
-@font-face { font-family: "Roboto Mono"; src: url("{{ config.static.url }}fonts/RobotoMono-VariableFont_wght.ttf"); }
-</style>"""
-
-
-def offline_page(templates: object) -> str:
-    """textual-serve's page (the template in `templates`) without what it loads from the internet (its font,
-    from Google): the same font is named from the copy textual-serve serves itself."""
-    import re
-    from pathlib import Path
-
-    page = (Path(str(templates)) / "app_index.html").read_text(encoding="utf-8")
-    page, found = re.subn(r"<link[^>]*https?://[^>]*>", "", page)
-    return page.replace("</head>", FONT_FACE + "\n</head>", 1) if found else page
-
-
-def _same_origin(request: web.Request) -> bool:
-    """The websocket's Origin names this server (scheme and host as the browser used them)."""
-    origin = request.headers.get("Origin")
-    if origin is None:
-        return True  # not a browser (a script on this machine): the join code still guards it
-    return origin in (f"http://{request.host}", f"https://{request.host}")
+    return serve_web(
+        demo=args.demo,
+        profile=profile,
+        host=args.host,
+        port=args.port,
+        join_code=args.join_code,
+        max_seats=args.max_seats,
+    )

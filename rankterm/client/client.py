@@ -29,7 +29,7 @@ from rankterm.client import paging
 from rankterm.client.auth import Token, TokenCache
 from rankterm.client.paging import QuotaView, Window, fetch_pages, refuse, report_pressure
 from rankterm.client.send_policy import ONCE, Backoff, batches
-from rankterm.client.transport import address_problem, http_client
+from rankterm.client.transport import address_problem, http_client, offline
 from rankterm.wire import endpoints as ep
 from rankterm.wire.errors import (
     AuthError,
@@ -226,7 +226,7 @@ class RankingClient:
             raise self._bad_base_url(exc) from exc
         except httpx.TransportError as exc:
             self._tell_reachable(False)
-            raise Offline(endpoint.name, type(exc).__name__ if not str(exc) else str(exc)) from exc
+            raise offline(endpoint.name, exc) from exc
         except (ValueError, OverflowError, ExceptionGroup) as exc:
             if not self._url_refused(exc):  # an error of the embedded service, in process, stays as it is
                 raise

@@ -1,17 +1,7 @@
-"""The HTTP transport of a client on a URL: httpx's own, with a connection pool whose idle check is cheap.
-
-httpcore's pool looks at every connection it holds each time a request starts or ends, and asks each idle
-one whether the server has closed it (``is_readable``). anyio's stream answers that by building its whole
-mapping of socket attributes (the peer's address asked of the kernel among them) to take the raw socket
-out of it. With the paging window's 24 connections that look was about a quarter of the client's CPU for a
-2,000-row list (`benchmarks/bench_pages.py`), and the client's CPU is what the paging waits on. The streams
-made here ask for their raw socket once and keep it: a connection's socket never changes (a TLS upgrade
-makes a new stream, which asks again). Everything else is httpx's and httpcore's as they are: the same pool,
-the same limits, timeouts and exceptions, the same TLS verification.
-
-`address_problem` says why a base URL cannot be connected to at all (a port out of range, a malformed IPv6
-host, no host): the config, the profile form and the client's last wall ask it, so a bad URL gives one
-sentence instead of an exception from deep in the socket layer.
+"""The HTTP transport of a client on a URL: httpx's own, with a connection pool whose idle check is cheap
+(each stream asks for its raw socket once and keeps it), and the sentences for what cannot be sent:
+`offline` (httpx's transport error as `Offline`, or `NeverSent` when no connection was made) and
+`address_problem` (why a base URL cannot be connected to at all). See docs/design/local-files.md.
 """
 
 from __future__ import annotations
@@ -28,9 +18,9 @@ from typing import Any
 import httpcore
 import httpx
 
-from rankterm.wire.errors import clean_text
+from rankterm.wire.errors import NeverSent, Offline, clean_text
 
-__all__ = ["address_problem", "http_client", "pooled_transport"]
+__all__ = ["address_problem", "http_client", "offline", "pooled_transport"]
 
 _NOT_IN_A_HOST = re.compile(r"[\s\x00-\x1f\x7f<>\"{}|\\^`\[\]]")
 
@@ -70,6 +60,15 @@ def address_problem(url: str) -> str | None:
 
 
 _NOT_ASKED: Any = object()
+
+
+def offline(endpoint: str, exc: httpx.TransportError) -> Offline:
+    """`exc`, met calling `endpoint`, as the client raises it: `NeverSent` when no connection could be made
+    (refused, unreachable, or not made in time), else `Offline` (the request may have reached the service)."""
+    reason = str(exc) or type(exc).__name__
+    if isinstance(exc, httpx.ConnectError | httpx.ConnectTimeout):
+        return NeverSent(endpoint, reason)
+    return Offline(endpoint, reason)
 
 
 def _readable(sock: socket.socket | None) -> bool:

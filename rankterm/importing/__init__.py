@@ -1,15 +1,9 @@
 """Importing plays from other apps and from rankterm's own export into a group.
 
-One module a source — `bgstats` (BG Stats JSON), `bgg` (BoardGameGeek plays XML), `csv_plays` (CSV with a
-documented header), `rankterm_export` (rankterm's JSON and CSV export) — each reading its file into
-`plays.SourcePlay`s; `detect.open_source` picks the reader by the file's content. `ranks` rebuilds a play's
-finishing order, `mapping` gives its people and game their place in the group (and reads the ``--map``
-file), `plan.plan_import` makes the dry run (what would be recorded, created, skipped and why), and
-`send.send_plan` sends it through the outbox.
-
-    source = open_source("plays.xml")
-    with await plan_import(client, source, map_file=load_map("players.toml"), outbox=outbox) as plan:
-        report = await send_plan(plan, client, outbox, OutboxSender(outbox, client).send_pending)
+One module a source (`bgstats`, `bgg`, `csv_plays`, `rankterm_export`) reads its file into `plays.SourcePlay`s;
+`detect.open_source` picks the reader by content. `ranks` rebuilds a play's finishing order, `mapping` places
+its people and game in the group, `plan.plan_import` makes the dry run, `send.send_plan` sends it through the
+outbox. See docs/importing.md, and docs/development.md ("Importing, inside") for an example.
 """
 
 from rankterm.importing.detect import Source, open_source

@@ -1,20 +1,9 @@
 """BoardGameGeek plays (XML API 2, saved to a file) read into `SourcePlay`s (FORMATS.md "BoardGameGeek plays").
 
-Streamed with `xml.etree.ElementTree.XMLPullParser`: each ``<play>`` is read and then cleared, so memory
-stays flat however many plays the file holds. A file may hold one saved page, several pages joined under one
-root, or several pages pasted one after the other (each with its own ``<?xml …?>`` and ``<plays>``): the
-pages are read as if under one root, the declarations left out.
-What is read: ``<play id date quantity incomplete nowinstats>``, its ``<item name objectid>`` and each
-``<player name username score win>``.
-
-- a play of ``quantity="n"`` is n matches: external ids ``bgg-<id>``, ``bgg-<id>-2`` … ``bgg-<id>-n``;
-- ``incomplete="1"`` and ``nowinstats="1"`` plays are skipped, with the reason (BGG leaves them out of
-  its own statistics, so they are not rated here either);
-- the date is a day: taken at 12:00 UTC; plays of one day keep BGG's order (by play id);
-- a seat's person is told apart by ``username`` (else ``name``) and matched to the group by ``name`` (else
-  the username); BGG has no ranks and no teams: scores, then ``win`` flags order a play;
-- a seat BGG leaves unnamed (``name="Anonymous player"``, no username) is anonymous, as BG Stats' placeholder
-  is: its play is left out unless the map file says who it is.
+Streamed with `xml.etree.ElementTree.XMLPullParser`: each ``<play>`` is read and then cleared, so memory stays
+flat. A file may hold one saved page, several pages under one root, or several pages pasted one after the
+other. What is read, and how quantity, incomplete plays, dates and anonymous seats are taken: docs/importing.md
+("What each source gives").
 """
 
 from __future__ import annotations

@@ -1,17 +1,9 @@
 """BG Stats exports (``.bgsplay`` / ``.json``) read into `SourcePlay`s (FORMATS.md "BG Stats export").
 
-The export is one JSON document (players, games and plays refer to each other by ids local to the file), so
-it is read whole with `json.load`, and held only while the plays are turned one at a time into `SourcePlay`s
-(the plan keeps none of them). What is read:
-
-- ``players[]``: ``id``, ``name``, ``isAnonymous``, ``bggUsername``; a seat's person is told apart by the
-  player's ``id`` in the file, matched to the group by ``name``; a player without a name stays unnamed;
-- ``games[]``: ``id``, ``name``, ``bggId`` (0: none), ``cooperative``, ``highestWins`` (false: lowest wins),
-  ``noPoints`` (scores are left out: winner flags only);
-- ``plays[]``: ``uuid`` (the external id is ``bgs-<uuid>``), ``playDate`` (local time, made UTC in the zone
-  the import is given, else this machine's), ``gameRefId``, ``ignored`` (left out), ``usesTeams``, ``comments`` (the notes), and
-  ``playerScores[]`` with ``playerRefId``, ``score`` (text; a typed sum is added up), ``winner``, ``rank``
-  (0: none), ``team``.
+The export is one JSON document whose parts refer to each other by ids local to the file, so it is read whole
+with `json.load` and held only while the plays are turned one at a time into `SourcePlay`s. Its times are local
+and made UTC in the zone the import is given, else this machine's. What is read: docs/importing.md ("What each
+source gives").
 """
 
 from __future__ import annotations

@@ -1,20 +1,9 @@
 """Plays from a CSV file with a documented header, read into `SourcePlay`s as a stream (one play at a time).
 
-One row a person in a play. The header (first line; names case-insensitive, in any order; comma, semicolon
-or tab separated; UTF-8, a BOM is fine):
-
-    date,game,player,team,rank,score
-
-- ``date``, ``game``, ``player`` are needed; ``team``, ``rank``, ``score`` may be empty or absent;
-- optional columns: ``winner`` (1/0, yes/no, true/false), ``play`` (any text that tells plays apart),
-  ``bgg_id`` (the game's BoardGameGeek id), ``notes``;
-- ``date``: ``YYYY-MM-DD`` (taken at 12:00) or ``YYYY-MM-DD HH:MM[:SS]``, in UTC;
-- rows of one play are consecutive. With a ``play`` column a play is the run of rows with the same ``play``;
-  without one, the run of rows with the same date and game (a player seen twice starts the next play).
-
-The external id is ``csv-`` and a hash of the play (its ``play``, date and game; without a ``play`` column,
-of all its rows), so importing the file again records nothing new — and two identical runs of rows in one
-file are one play told twice (give a ``play`` column to tell apart two plays that are really alike).
+One row a person in a play: ``date,game,player,team,rank,score`` and optional ``winner``, ``play``, ``bgg_id``,
+``notes``, in any order and case, comma, semicolon or tab separated. The external id is ``csv-`` and a hash of
+the play, so importing the file again records nothing new. The columns and how rows make a play:
+docs/importing.md ("CSV", "What each source gives").
 """
 
 from __future__ import annotations

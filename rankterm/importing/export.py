@@ -1,40 +1,10 @@
 """Export a whole group (games, players, matches with their factions) as one JSON document or as CSV,
 streamed page by page: nothing of the group is held beyond a page or two of matches.
 
-JSON (`write_json`), format `rankterm-export`, version 1 — one document, one item a line:
-
-    {"format": "rankterm-export", "version": 1,
-     "exported": "2026-11-23T10:49:11Z",          # when the export began, UTC, ISO 8601
-     "generator": "rankterm 0.1.0",
-     "group": {"name": "home", "service": "https://host/api/1/"},   # the profile (or "demo") and its service
-     "games": [Game, ...],                         # the group's games (those with a match), service order
-     "players": [Player, ...],                     # every player of the group, service order (by name)
-     "matches": [Match, ...],                      # every match, oldest first (ascending "number")
-     "counts": {"games": 8, "players": 10, "matches": 300}}
-
-Game, Player and Match are exactly the wire shapes of WIRE.md (`to_wire()`: camelCase keys, booleans as
-0/1, dates "YYYY-MM-DD HH:MM:SS"); a Match carries its `game` and its `factions`, each with its `players`.
-Keys come in the order above, so a reader may stream it; `counts` comes last, once everything is written.
-A reader must refuse a `format` it does not know and a `version` greater than the one it reads; later
-versions of this format only add keys.
-
-CSV (`write_csv`): one row per player of each faction (one row with an empty player for a bot faction or a
-faction without players), matches oldest first, columns `CSV_COLUMNS`: date, match (its number), game,
-faction (its place in the match's list, from 1: the rows of one faction share it, so a team and a tie at the
-same rank stay apart), faction_name, player (display name), rank, points, winner, bot, draw, weight, ghost,
-then the ids match_id, external_id, game_id, player_id, and notes. Booleans are 0/1, an absent number is
-empty. The header row is the format's marker: later versions only add columns at the end.
-
-How matches come oldest first with flat memory: the service gives matches pages newest first (page 1 holds
-the newest). With `total` matches and `per` rows a page, the oldest match not yet written sits on page
-`(total - written - 1) // per + 1`; the walk reads that page, writes its matches with a number above the last
-written in ascending order, and moves one page toward page 1. Every page carries `totalMatches`: when it
-differs from the count the walk knows (a match recorded meanwhile shifts every page by one), the page is read
-again at its new place, so no match is skipped or written twice. One page ahead is fetched while one is
-written. Players pages are walked from page 1; a player recorded meanwhile restarts the walk, and the ids
-already written are skipped.
-
-No Textual and no Rich here: the command line (`rankterm export`) opens the client and the file.
+`write_json` writes format `rankterm-export`, version 1, one item a line; `write_csv` one row per player of
+each faction, columns `CSV_COLUMNS`. Matches come oldest first although the service pages them newest first:
+the walk starts at the last page and rereads a page that a new match shifted. No Textual and no Rich here: the
+command line (`rankterm export`) opens the client and the file. The format and the walk: docs/cli.md ("Export").
 """
 
 from __future__ import annotations

@@ -1,27 +1,10 @@
 """Who and what a file's names are in the group: its people mapped to the group's players, its games to the
 group's games (or the catalogue's, or new ones), and the ``--map`` file that settles what names cannot.
 
-People, in order: the map file (by the source's name or BGG username: exact, then case- and
-accent-insensitive); the group's player of exactly that name (a ghost's ``*`` aside); of that name case- and
-accent-insensitively; of that BGG username; else a new ghost of that name, proposed (one per name: two
-spellings that differ only in case or accents are one ghost). Two group players that fit one name equally is
-a question for the map file, not a guess. An anonymous seat (BG Stats "Anonymous player") and a person with
-no name are left out, with their play, unless the map file names them.
-
-Games, in order: the group's game with the same BGG id, of the same name (case- and accent-insensitively);
-the catalogue's (a search by name) with that BGG id or that name; else a new game, proposed (made by BGG id
-when the file gives one, else by name).
-
-The map file (TOML, ``--map players.toml``):
-
-    [players]
-    "Anonymous player" = "Guest"     # a name the group does not have: a new ghost of that name
-    "Bobby" = "Bob"                  # the group's Bob (its name as shown, with or without a ghost's *)
-    "me" = "aB3dE5fG7hJ"             # or a player's id
-
-    [games]
-    cooperative = ["Pandemic"]       # played against the game (BGG and CSV files do not say)
-    lowest_wins = ["Golf"]           # the lowest score wins (BG Stats says so itself)
+People go by the map file, then the exact name, then the name ignoring case and accents, then the BGG
+username, else a new ghost; games by BGG id, then name, in the group, then in the catalogue, else a new game.
+Two players that fit one name equally are a question for the map file, not a guess. The order in full and the
+map file's shape: docs/importing.md ("Who and what a file's names are", "The map file").
 """
 
 from __future__ import annotations

@@ -5,31 +5,9 @@ sent.
     plan.to_record, plan.players, plan.games, plan.skipped, plan.preview   # the dry-run table
     for match in plan.matches(): ...                                        # oldest first (send.py)
 
-The files are read one after the other and their plays sent together, oldest first: a play is placed by its
-date, then its place in its source (BGG's play ids, a file's order), then its external id, so the order
-does not depend on the order the files were given in. For each play, in this order (the first that applies
-says why it is skipped):
-
-1. the same external id earlier in the same file: "appears twice in the file"; in an earlier file of the
-   import (BGG pages and exports overlap): counted once, as `overlap`, not listed;
-2. what the source says (an ignored or incomplete play, a date that cannot be read);
-3. the group has it already (a match with that external id) or the outbox holds it (sent from there):
-   counted as `already` (`queued` for the outbox), neither listed nor sent again;
-4. a date more than `new_match.FUTURE_LEEWAY` ahead of now (M010, the rule the service and the form judge
-   by); for the public service (rankade.com) only, a date more than 31 days ago (it refuses to backdate
-   further; the embedded service takes any past date);
-5. its finishing order cannot be rebuilt (`ranks.py`);
-6. its game or one of its people cannot be given a game or player (`mapping.py`), or anonymous seats the
-   map file makes one person;
-7. what the service's rules say of the match (`new_match.read_match`: the M-code and its sentence).
-
-BG Stats times are local, with no zone: they are read in the zone given (`zone`), else this machine's, and
-the plan's notes say which.
-
-Memory stays flat: plays are read one at a time; what will be sent is written to a temporary SQLite file
-(deleted on `close()`) with the external ids already seen and those the group holds, and read back oldest
-first; only the distinct people and games, the first `LISTED_SKIPS` skipped plays (and a count per reason)
-and the first `PREVIEW` matches are held.
+Plays are sent oldest first whatever order the files come in; the first rule that applies says why a play is
+skipped. Memory stays flat: what will be sent waits in a temporary SQLite file, deleted on `close()`. The rules
+in order: docs/importing.md ("The dry run, play by play").
 """
 
 from __future__ import annotations

@@ -1,20 +1,9 @@
 """A play's finishing order, rebuilt from what the source gives (FORMATS.md "BG Stats export").
 
 `sides(play)` gives the play's factions as `Side`s (seat indexes, rank, points, name, bot) or the reason it
-cannot be ranked. The rules, in order:
-
-- factions: seats with the same non-empty team form one faction (named after the team); every other seat is
-  a faction of its own; a co-operative game's seats are all one faction, against the game (a bot faction);
-- a co-operative play: the players rank 1 and the game 2 when anyone is marked as winner, else (a loss) the
-  game 1 and the players 2;
-- an explicit rank (> 0) on every faction: that order (a team takes its best member's rank);
-- else a score on every faction: by score, highest first unless the game says lowest wins; equal scores tie
-  (ranks 1, 1, 3: `rankterm.wire.ties`, the match form's rule too); a team's score is its members' when they
-  agree, else their sum;
-- else winner flags: the winners rank 1, the rest 2 (everyone a winner: a draw);
-- else it cannot be ranked ("no rank, score or winner").
-
-Points go with a faction whenever it has a score, whatever ranked it.
+cannot be ranked. A team is one faction, a co-operative game the players against the game; the order comes
+from explicit ranks, else scores (equal scores tie, by `rankterm.wire.ties`), else winner flags. The rules in
+full: docs/importing.md ("The finishing order").
 """
 
 from __future__ import annotations

@@ -1,15 +1,9 @@
 """rankterm's own export (rankterm/importing/export.py) read back into `SourcePlay`s: the JSON document
 (``"format": "rankterm-export"``, version 1) and the CSV (its header, `export.CSV_COLUMNS`).
 
-The factions come ranked already: each match keeps its factions, ranks, points, names, bot faction, weight,
-notes and date (UTC), and its external id (a match without one goes by ``rtx-<its id>``), so a group
-exported and imported elsewhere is rated the same, and importing it twice records nothing new. A person is
-told apart by the player id in the export and matched to the group by display name (a ghost's ``*`` taken
-off).
-
-Streaming: the JSON writer puts one item a line; the reader takes the ``"matches"`` array a line at a time
-(one match in memory). A document laid out otherwise (pretty-printed by another tool) is read whole with
-`json.load`. The CSV is read a match at a time (its rows are consecutive).
+The factions come ranked already and keep their external ids (``rtx-<its id>`` for a match without one), so a
+group exported and imported elsewhere is rated the same, and importing it twice records nothing new. The JSON's
+matches are read a line at a time; a document laid out otherwise is read whole. See docs/importing.md.
 """
 
 from __future__ import annotations

@@ -3,21 +3,10 @@ from there, a chunk at a time, oldest first.
 
     report = await send_plan(plan, client, outbox, sender.send_pending, progress=bar.update)
 
-Why the outbox: every match is on disk (with its external id from the source) before it is sent, so a
-dropped connection loses nothing and sends nothing twice — what was queued is sent by the next
-`rankterm import` of the same file (which skips it as already queued) or by the app. Ghost players are outbox
-entries too, ahead of the matches that name them. Games cannot wait in the outbox: they are made first,
-directly (by BGG id when the file gives one and the catalogue knows it, else by name together with the BGG
-id, so the game keeps it and a later import from BGG finds it by id); a game the service refuses to make
-leaves its matches out, counted with the reason.
-
-`send` is whatever sends the outbox's pending entries (`OutboxSender.send_pending` for the command line, the
-app's `OutboxRunner.send`): it sends in the client's batches (`client.batch_size`), asks the service about
-anything in doubt first, and pauses on the quota. When it stops (offline after its retries, quota, a refused
-key), the rest of the plan is still queued, to be sent later, and the report says how many wait.
-
-Memory stays flat: `CHUNK` matches are held at a time, queued together (`Outbox.add_many`: one sync to disk
-a chunk); the report keeps counts, not outcomes.
+Every match is on disk with its external id before it is sent, so a dropped connection loses nothing and sends
+nothing twice. Games cannot wait in the outbox: they are made first. `send` is whatever sends the outbox's
+pending entries. Memory stays flat: `CHUNK` matches at a time, one sync to disk a chunk. See docs/importing.md
+("Sending").
 """
 
 from __future__ import annotations

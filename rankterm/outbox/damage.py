@@ -1,12 +1,7 @@
-"""An outbox file that cannot be used as it is: damaged (truncated, overwritten, not a database), or on a data
-dir that cannot be written (read-only, full).
+"""An outbox file that cannot be used as it is: the entries a damaged one still holds, carried into the clean
+file `rankterm.localdb` started in its place, and the sentences that say so (`Recovered`, `OutboxUnavailable`).
 
-A damaged file is never deleted and its entries are never dropped silently: it is moved aside beside itself
-with a timestamped suffix (``outbox.db.damaged-20261128T101500Z``, its WAL with it), every entry that can
-still be read from it is carried over into a clean file, and one sentence (`Recovered.sentence`) says where
-it went and how many entries could not be read. A file that cannot be written at all raises
-`OutboxUnavailable`, whose message is one sentence fit to show (the app then keeps the outbox in memory;
-`rankterm import` stops before anything is sent).
+A damaged file is never deleted and its entries are never dropped silently. See docs/design/local-files.md.
 """
 
 from __future__ import annotations
@@ -41,19 +36,9 @@ class OutboxUnavailable(RanktermError):
     """The outbox file cannot be opened or written (a read-only or full data dir); the message says which."""
 
 
-def unavailable(path: Path, exc: BaseException) -> OutboxUnavailable:
-    """`exc`, met opening or writing the outbox at `path`, as one sentence."""
-    detail = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+def unavailable(path: Path, detail: str) -> OutboxUnavailable:
+    """The outbox at `path` cannot be written (`detail`: what the system or SQLite said), as one sentence."""
     return OutboxUnavailable(f"the outbox {path} cannot be written ({detail})")
-
-
-def is_damage(exc: sqlite3.Error) -> bool:
-    """Whether `exc` says the file itself is broken (not a database, malformed), not that it cannot be
-    written or is busy."""
-    name = getattr(exc, "sqlite_errorname", "")
-    return isinstance(exc, sqlite3.DatabaseError) and (
-        name in ("SQLITE_NOTADB", "SQLITE_CORRUPT") or "malformed" in str(exc) or "not a database" in str(exc)
-    )
 
 
 @dataclass(frozen=True, slots=True)

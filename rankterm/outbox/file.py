@@ -1,9 +1,7 @@
-"""The outbox's SQLite file: its schema, the states an entry is stored in, the migration of older files, and
-error items as stored (JSON).
+"""The outbox's SQLite file: its migrations, the states an entry is stored in, and error items as stored (JSON).
 
-The schema has a version (`PRAGMA user_version`); older files are migrated when opened (version 1 kept a
-`reason` text: it becomes one error item with an empty code; version 2 had no `kind`: every entry is a
-match; version 3 had no `twin`: its matches are checked when sent). rankterm/outbox/outbox.py is the queue that uses it.
+`OUTBOX` opens it through `rankterm.localdb` (owner-only, synced in full, its pages checked on open); the
+queue that uses it is `rankterm.outbox.outbox.Outbox`. See docs/design/local-files.md.
 """
 
 from __future__ import annotations
@@ -13,9 +11,8 @@ import sqlite3
 from collections.abc import Iterable
 from enum import StrEnum
 
+from rankterm.localdb import LocalDb, Step
 from rankterm.wire.errors import ErrorItem
-
-SCHEMA_VERSION = 4
 
 
 class State(StrEnum):
@@ -26,59 +23,59 @@ class State(StrEnum):
     REJECTED = "rejected"
 
 
-_SCHEMA = """
+_V1 = """
 CREATE TABLE IF NOT EXISTS entries (
     seq INTEGER PRIMARY KEY AUTOINCREMENT,
     scope TEXT NOT NULL,
-    kind TEXT NOT NULL DEFAULT 'match',
     external_id TEXT NOT NULL,
     body TEXT NOT NULL,
     state TEXT NOT NULL,
     in_doubt INTEGER NOT NULL DEFAULT 0,
     attempts INTEGER NOT NULL DEFAULT 0,
-    errors TEXT NOT NULL DEFAULT '[]',
-    match_id TEXT NOT NULL DEFAULT '',
-    twin TEXT NOT NULL DEFAULT '',
+    reason TEXT NOT NULL DEFAULT '',
     created_at REAL NOT NULL,
     updated_at REAL NOT NULL,
     UNIQUE (scope, external_id)
-);
+)
 """
+"""The first outbox, which kept no version (its files read 0): `IF NOT EXISTS` leaves such a file's table be."""
 
 
-def _migrate(db: sqlite3.Connection) -> None:
-    """Bring an outbox file to `SCHEMA_VERSION`. Version 1 had a `reason` text column and no `errors`:
-    each non-empty reason becomes one error item with an empty code (the column stays, unused). Version 2
-    had no `kind` (ghost entries came with 3): every entry it holds is a match. Version 3 had no `twin`
-    (rankterm/outbox/twins.py): its unsent matches are checked for a twin when sent."""
-    version = db.execute("PRAGMA user_version").fetchone()[0]
-    if version >= SCHEMA_VERSION:
-        return
-    columns = {row[1] for row in db.execute("PRAGMA table_info(entries)")}
-    with db:
-        db.execute("BEGIN IMMEDIATE")
-        if "errors" not in columns:
-            db.execute("ALTER TABLE entries ADD COLUMN errors TEXT NOT NULL DEFAULT '[]'")
-        if "match_id" not in columns:
-            db.execute("ALTER TABLE entries ADD COLUMN match_id TEXT NOT NULL DEFAULT ''")
-        if "kind" not in columns:
-            db.execute("ALTER TABLE entries ADD COLUMN kind TEXT NOT NULL DEFAULT 'match'")
-        if "twin" not in columns:
-            db.execute("ALTER TABLE entries ADD COLUMN twin TEXT NOT NULL DEFAULT ''")
-        if "reason" in columns:
-            rows = db.execute("SELECT seq, reason FROM entries WHERE reason != ''").fetchall()
-            db.executemany(
-                "UPDATE entries SET errors = ?, reason = '' WHERE seq = ?",
-                [(_dump_errors([ErrorItem("", reason)]), seq) for seq, reason in rows],
-            )
-        db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+def _errors_as_items(db: sqlite3.Connection) -> None:
+    """Version 2: the service's errors as items. Each non-empty `reason` of version 1 becomes one error item
+    with an empty code (the column stays, unused)."""
+    db.execute("ALTER TABLE entries ADD COLUMN errors TEXT NOT NULL DEFAULT '[]'")
+    db.execute("ALTER TABLE entries ADD COLUMN match_id TEXT NOT NULL DEFAULT ''")
+    rows = db.execute("SELECT seq, reason FROM entries WHERE reason != ''").fetchall()
+    db.executemany(
+        "UPDATE entries SET errors = ?, reason = '' WHERE seq = ?",
+        [(dump_errors([ErrorItem("", reason)]), seq) for seq, reason in rows],
+    )
 
 
-def _dump_errors(errors: Iterable[ErrorItem]) -> str:
+MIGRATIONS: tuple[Step, ...] = (
+    _V1,
+    _errors_as_items,
+    # Version 3: ghost players queued beside the matches; every entry of an older file is a match.
+    "ALTER TABLE entries ADD COLUMN kind TEXT NOT NULL DEFAULT 'match'",
+    # Version 4: the twin check (rankterm/outbox/twins.py); an older file's unsent matches are checked when sent.
+    "ALTER TABLE entries ADD COLUMN twin TEXT NOT NULL DEFAULT ''",
+)
+"""Step ``i`` takes an outbox file from version i to i + 1. Never edit a step that has shipped: append one."""
+
+SCHEMA_VERSION = len(MIGRATIONS)
+
+OUTBOX = LocalDb("the outbox", MIGRATIONS, synchronous="FULL", check=True)
+"""The outbox file: every write synced (a queued match survives a power cut), checked whole on open."""
+
+
+def dump_errors(errors: Iterable[ErrorItem]) -> str:
+    """Error items as the `errors` column keeps them."""
     return json.dumps([{"code": e.code, "message": e.message} for e in errors])
 
 
-def _load_errors(text: str) -> tuple[ErrorItem, ...]:
+def load_errors(text: str) -> tuple[ErrorItem, ...]:
+    """The `errors` column read back (text that is not JSON: one item with an empty code)."""
     try:
         raw = json.loads(text or "[]")
     except ValueError:

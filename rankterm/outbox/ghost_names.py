@@ -1,22 +1,8 @@
 """Which ghost of a name is which: the same new player made on two seats becomes one ghost.
 
-Two seats offline may both make ``*Zed``. An outbox ghost remembers the ghosts of its name the seat knew
-when it was made (`seen`, from the mirror). When it is sent, a ghost of exactly its name that is not among
-them is the same person, made by another seat since, and is taken instead of making a second; the matches
-that name the local ghost go with it (rankterm/outbox/ghosts.py).
-
-"Exactly" (`name_key`): the name as the service keeps it (surrounding whitespace trimmed), in Unicode NFC
-(the same letters typed on two keyboards), case and inner spaces as typed; a ghost only (a member's
-account is somebody else). ``zed`` or ``Zed  Ray`` for ``Zed Ray`` are other names: perhaps other people,
-so they are never merged unasked (the players screen warns of them when a ghost is made online).
-
-Among several such ghosts, the one with the smallest id is taken (`made_since`), so every seat that looks
-takes the same one. The service shows no creation time, has no unique names and cannot remove a player,
-so this is settled by reading its players (every page, from the service, not the mirror's copy) before
-the POST and again after it: a seat that made its own while another seat did takes the smallest id too,
-and leaves its own with no matches. What remains: a seat whose read before its POST came before another
-seat's ghost was made, and whose POST landed after that seat's read after its own, can choose otherwise
-than that seat (the reads straddled); the matches are then split between two ghosts of the name.
+A ghost of exactly its name (`name_key`: trimmed, NFC, case and inner spaces as typed) that another seat made
+since (`made_since`: not among those the seat had seen; the smallest id among several) is taken instead of
+making a second. See docs/design/local-files.md.
 """
 
 from __future__ import annotations

@@ -1,36 +1,26 @@
 """The outbox: every match the user submits is on disk before any request leaves, and reaches the service once.
 
-Entries live in a small SQLite file (WAL, synchronous=FULL, mode 0600), scoped to one service and key so that
-matches never go to the wrong group. `add` stores one match, `add_many` many in one transaction (an import:
-one sync to disk for the lot, not one a match), `put` what a form submits (a fixed match takes the place of
-its rejected entry). A rejected entry keeps the service's errors as items (code, message), and can be
-edited and sent again (a fix may take a new external id: the entry follows it, so it is never listed twice).
-
-Ghost players made while the service cannot be reached are entries too (`GhostEntry`, kind 'ghost', rankterm/
-outbox/ghosts.py), in the same table, order and scope: a ghost is sent before the matches that follow it,
-and its real id then replaces its local id in the matches that name it (`mark_ghost_sent`, one
-transaction). `entries()` and `get()` are the matches alone; `ghosts()` the ghosts; `queue()` both.
-
-`OutboxSender` (rankterm/outbox/sender.py, named here too) sends the pending entries, exactly once each.
-Every entry gives its `Outcome` (rankterm/outbox/outcome.py). The file's schema, its states (`State`) and
-the migration of older files: rankterm/outbox/file.py.
+`Outbox` is the queue of one service scope (base URL and key): matches (`Entry`) and the ghost players they
+name (`GhostEntry`), in the order submitted, in the file `file.OUTBOX` opens. `add`, `add_many` and `put`
+store; `entries()`, `ghosts()` and `queue()` read; the `mark_*` methods settle. `OutboxSender`
+(rankterm/outbox/sender.py, named here too) sends them. See docs/design/local-files.md.
 """
 
 from __future__ import annotations
 
 import json
 import logging
-import os
 import sqlite3
 import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from rankterm.mirror.file import move_aside
-from rankterm.outbox.damage import Recovered, carry_over, is_damage, readable_rows, unavailable
-from rankterm.outbox.file import _SCHEMA, State, _dump_errors, _load_errors, _migrate
+from rankterm.localdb import Unavailable
+from rankterm.outbox.damage import Recovered, carry_over, readable_rows, unavailable
+from rankterm.outbox.entry import Entry
+from rankterm.outbox.file import OUTBOX, State, dump_errors, load_errors
 from rankterm.outbox.ghost_names import GHOST_MARK, same_named
 from rankterm.outbox.ghosts import (
     GHOST,
@@ -42,9 +32,10 @@ from rankterm.outbox.ghosts import (
     with_ids,
 )
 from rankterm.outbox.lock import SendLock
-from rankterm.outbox.outcome import ALREADY_ACCEPTED, Outcome, OutcomeState
-from rankterm.outbox.sender import OutboxSender, SendReport, next_hour
-from rankterm.outbox.twins import CHECKED, LOOKS_LIKE, UNCHECKED, Twin
+from rankterm.outbox.outcome import ALREADY_ACCEPTED
+from rankterm.outbox.report import SendReport
+from rankterm.outbox.sender import OutboxSender, next_hour
+from rankterm.outbox.twins import CHECKED, UNCHECKED, Twin
 from rankterm.wire.errors import ErrorItem, RanktermError
 from rankterm.wire.ids import new_external_id, new_local_id, service_scope
 from rankterm.wire.models import NewMatch, Player
@@ -68,47 +59,10 @@ NO_REASON = ErrorItem("", "rejected without a reason")
 """What a refusal that gave no error is kept as."""
 
 
-@dataclass(frozen=True, slots=True)
-class Entry:
-    """One match in the outbox."""
-
-    external_id: str
-    match: NewMatch
-    state: State
-    in_doubt: bool
-    attempts: int
-    errors: tuple[ErrorItem, ...]
-    """The service's errors when rejected (an old file's reason: one item with an empty code)."""
-    created_at: float
-    updated_at: float
-    match_id: str = ""
-    """The service's id of the recorded match, once sent (empty when it did not say)."""
-    twin_state: str = UNCHECKED
-    """Its `twin` column: checked for a twin or not, or held (rankterm/outbox/twins.py)."""
-
-    @property
-    def twin(self) -> Twin | None:
-        """The recorded match this one looks like, while it is held (not sent until answered)."""
-        return Twin.read(self.twin_state) if self.state is State.PENDING else None
-
-    @property
-    def held(self) -> bool:
-        return self.twin is not None
-
-    def outcome(self, index: int = 0) -> Outcome:
-        """Where this entry stands, as the one outcome type; `index` is its place in a batch."""
-        twin = self.twin
-        if twin is not None:
-            item = ErrorItem(LOOKS_LIKE, twin.sentence)
-            return Outcome(index, OutcomeState.HELD, self.external_id, (item,), number=None)
-        state = OutcomeState.of_entry(self.state.value, self.in_doubt)
-        return Outcome(index, state, self.external_id, self.errors, match_id=self.match_id)
-
-
 def _standing(row: tuple) -> tuple[State, bool, int, tuple[ErrorItem, ...], float, float]:
     """Where an entry of `Outbox._COLUMNS` stands, read: state, in doubt, attempts, errors, created, updated."""
     _, _, state, in_doubt, attempts, errors, created, updated, *_ = row
-    return State(state), bool(in_doubt), attempts, _load_errors(errors), created, updated
+    return State(state), bool(in_doubt), attempts, load_errors(errors), created, updated
 
 
 class Outbox:
@@ -126,52 +80,28 @@ class Outbox:
         was carried over: rankterm/outbox/damage.py)."""
         self.send_lock = SendLock(self.path.with_name(self.path.name + ".lock") if self.path else None)
         """Held by whichever process (of all that open the file) sends, settles or makes ghosts now."""
-        self._db = self._connect(":memory:") if self.path is None else self._open_file(self.path)
+        self._db = self._open(self.path)
         self._data_version: int | None = None
 
-    @staticmethod
-    def _connect(target: str) -> sqlite3.Connection:
-        """A connection to `target` with the outbox's schema, checked whole (a damaged file raises
-        `sqlite3.DatabaseError` here, not at the first read of an entry)."""
-        db = sqlite3.connect(target, isolation_level=None, check_same_thread=False)
+    def _open(self, path: Path | None) -> sqlite3.Connection:
+        """The file as it is (migrated); a damaged one moved aside and its readable entries carried into a
+        clean one; a data dir that cannot be written raises `OutboxUnavailable` (one sentence)."""
         try:
-            db.execute("PRAGMA journal_mode=WAL")
-            db.execute("PRAGMA synchronous=FULL")
-            problems = [row[0] for row in db.execute("PRAGMA quick_check")]
-            if problems != ["ok"]:
-                raise sqlite3.DatabaseError(f"database disk image is malformed: {problems[0]}")
-            db.executescript(_SCHEMA)
-            _migrate(db)
-        except BaseException:
-            db.close()
-            raise
-        return db
-
-    def _open_file(self, path: Path) -> sqlite3.Connection:
-        """The file as it is; a damaged one moved aside and its readable entries carried into a clean one; a
-        data dir that cannot be written raises `OutboxUnavailable` (one sentence)."""
+            opened = OUTBOX.open(path, clock=self.clock)
+        except Unavailable as exc:
+            raise unavailable(exc.path, exc.detail) from exc
+        if opened.moved is None or path is None:
+            return opened.db
+        moved = opened.moved
         try:
-            path.parent.mkdir(parents=True, exist_ok=True)
-            if not path.exists():
-                os.close(os.open(path, os.O_CREAT | os.O_WRONLY, 0o600))
-            return self._connect(str(path))
-        except OSError as exc:
-            raise unavailable(path, exc) from exc
+            rows, lost = readable_rows(moved.aside)
+            carry_over(opened.db, rows)
         except sqlite3.Error as exc:
-            if not is_damage(exc):
-                raise unavailable(path, exc) from exc
-            why = str(exc)
-        try:
-            aside = move_aside(path, self.clock)
-            rows, lost = readable_rows(aside)
-            os.close(os.open(path, os.O_CREAT | os.O_WRONLY | os.O_EXCL, 0o600))
-            db = self._connect(str(path))
-            carry_over(db, rows)
-        except (OSError, sqlite3.Error) as exc:
-            raise unavailable(path, exc) from exc
-        self.problem = Recovered(path, aside, why, len(rows), lost).sentence
+            opened.db.close()
+            raise unavailable(path, str(exc)) from exc
+        self.problem = Recovered(path, moved.aside, moved.why, len(rows), lost).sentence
         log.warning("%s", self.problem)
-        return db
+        return opened.db
 
     def close(self) -> None:
         self._db.close()
@@ -379,7 +309,7 @@ class Outbox:
         """Settle an entry as refused, keeping the service's errors (code and message) as they came; gives
         the errors kept."""
         items = tuple(errors) or (NO_REASON,)
-        self._set([external_id], state=State.REJECTED.value, in_doubt=0, errors=_dump_errors(items))
+        self._set([external_id], state=State.REJECTED.value, in_doubt=0, errors=dump_errors(items))
         return items
 
     def edit(self, external_id: str, match: NewMatch) -> Entry:
@@ -492,7 +422,7 @@ class Outbox:
     def mark_ghost_rejected(self, local_id: str, errors: Sequence[ErrorItem]) -> None:
         """The service refused to make it; its errors are kept as they came. Matches naming it stay pending."""
         items = tuple(errors) or (NO_REASON,)
-        self._set([local_id], state=State.REJECTED.value, in_doubt=0, errors=_dump_errors(items))
+        self._set([local_id], state=State.REJECTED.value, in_doubt=0, errors=dump_errors(items))
 
     def mark_ghost_sent(
         self, local_id: str, player_id: str, *, taken: bool = False, spare_id: str = ""

@@ -1,31 +1,10 @@
 """Sending the outbox: every pending entry reaches the service exactly once, in the order it was submitted.
 
-`OutboxSender.send_pending` sends the pending entries of an outbox through a client, matches in the
-client's batches (`send_policy.batches`):
-
-- before a POST, each entry of the batch is marked *in doubt* (written and synced, one write a batch);
-- a clear answer settles it (the batch's accepted matches in one write): accepted -> sent; rejected with
-  M003 (already accepted) after an earlier attempt -> sent (that attempt landed); M003 on a first attempt
-  of an id the outbox made -> `matches/match/exists` is asked, sent when the service holds it (another
-  process sent it); on a typed or imported id it is another match's;
-  other rejections -> rejected, with the service's errors kept as items (code, message);
-- a network error, timeout or 5xx leaves it in doubt: before it is sent again the sender asks
-  `matches/match/exists?id=` and marks it sent if the service has it, so nothing is recorded twice;
-- a quota error pauses sending (until `resume_at`, the next hour, or a manual retry); an auth error stops it.
-
-Before a match's first attempt, one not checked yet for a twin is handed to the sender's `TwinCheck` (the
-app's): one that looks like a match the service got lately from another seat is held, not sent, until the
-seat that recorded it answers (rankterm/outbox/twins.py).
-
-A ghost player ends the batch before it and is sent on its own (`ghosts.GhostSender`), so it is made before
-the matches after it; the guard (`_send_batch`) never sends a match that names a local id: it waits for its
-ghost, or is rejected when no ghost entry holds that id.
-
-Transient failures (no answer, a 5xx) are tried again after the waits of one `send_policy.Backoff`, counted
-across sends until one goes through: up to its `tries` rounds in one call, then the report's `retry_in`
-says when the next send should start (the app's runner waits it on a timer). `SendReport.outcomes` holds
-one `Outcome` for each match the send settled, left in doubt or held back, so nobody reads them back from
-the file; a send that waited for another (one send at a time) is told what that one settled too.
+`OutboxSender.send_pending` marks each batch in doubt before its POST, settles it from the answer (asking
+`matches/match/exists` for one in doubt before sending it again), holds a match that looks like another
+seat's (`twins.TwinCheck`), sends a ghost on its own before the matches after it (`GhostSender`), pauses on
+the quota and tries transient failures again after one `send_policy.Backoff`. What it did: `SendReport`.
+See docs/design/local-files.md.
 """
 
 from __future__ import annotations
@@ -33,13 +12,16 @@ from __future__ import annotations
 import asyncio
 import re
 from collections.abc import Awaitable, Callable, Mapping, Sequence
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from rankterm.client.send_policy import Backoff, batches
+from rankterm.outbox.entry import Entry
 from rankterm.outbox.file import State
-from rankterm.outbox.ghosts import UNKNOWN_LOCAL, GhostEntry, GhostSender, local_ids
+from rankterm.outbox.ghost_sender import GhostSender
+from rankterm.outbox.ghosts import UNKNOWN_LOCAL, GhostEntry, local_ids
 from rankterm.outbox.outcome import ALREADY_ACCEPTED, Outcome, OutcomeState, error_items
+from rankterm.outbox.queue import SendQueue
+from rankterm.outbox.report import SendReport
 from rankterm.outbox.twins import UNCHECKED, TwinCheck
 from rankterm.wire.errors import (
     AuthError,
@@ -57,47 +39,6 @@ from rankterm.wire.models import Player
 if TYPE_CHECKING:
     from rankterm.client.client import RankingClient
     from rankterm.mirror import Group
-    from rankterm.outbox.outbox import Entry, Outbox
-
-
-@dataclass
-class SendReport:
-    """What one `send_pending` run did."""
-
-    sent: int = 0
-    """Matches sent (ghost players made: `ghosts`)."""
-    rejected: int = 0
-    """Matches rejected (ghost players refused: `ghost_refusals`)."""
-    confirmed_by_exists: int = 0
-    failures: int = 0
-    stopped: RanktermError | None = None
-    resume_at: float | None = None
-    retry_in: float | None = None
-    """Seconds after which the next send should start, when this one stopped on something that passes (no
-    answer, an error of the service, the quota: then until `resume_at`); None when nothing is to be retried
-    (all went through, or a key or secret was refused)."""
-    outcomes: dict[str, Outcome] = field(default_factory=dict)
-    """The matches this run settled (sent or rejected), left in doubt, or held back for a ghost, by external
-    id (with those a send it waited for settled)."""
-    waiting: int = 0
-    """Matches left pending because they name a ghost player not made yet (queued, in doubt or rejected)."""
-    ghosts: dict[str, Player] = field(default_factory=dict)
-    """The ghost players this run made (or found made), by local id."""
-    ghost_refusals: dict[str, RanktermError] = field(default_factory=dict)
-    """The service's refusal of each ghost this run rejected, by local id."""
-    held: list[str] = field(default_factory=list)
-    """The matches this run held, not sent: each looks like one the service got lately from another seat."""
-
-    @property
-    def paused(self) -> bool:
-        return self.resume_at is not None
-
-    def take_in(self, other: SendReport) -> None:
-        """Add what `other` (a send this one waited for) settled: its outcomes and ghosts."""
-        self.outcomes.update(other.outcomes)
-        self.held += other.held
-        self.ghosts.update(other.ghosts)
-        self.ghost_refusals.update(other.ghost_refusals)
 
 
 _MADE_ID = re.compile(re.escape(EXTERNAL_ID_PREFIX) + r"[0-9a-f]{12}")
@@ -118,7 +59,7 @@ class OutboxSender:
 
     def __init__(
         self,
-        outbox: Outbox,
+        outbox: SendQueue,
         group: Group | RankingClient,
         *,
         max_rounds: int = 8,

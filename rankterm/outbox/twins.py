@@ -1,15 +1,8 @@
 """Matches held back by the outbox because they look like one the service got lately from another seat.
 
-Two seats offline may both record the match just played; online, the match form asks before sending one
-that looks like a match recorded in the last 30 minutes (rankterm/tui/widgets/match_form/twin.py holds the
-rule). Offline it cannot see the other seat's match, so the outbox asks when it sends: before a match's
-first attempt, the sender hands the matches not checked yet to its `TwinCheck` (the app's: the group's
-recent matches, compared by the form's rule). One that looks like a match recorded from another seat is
-*held*: kept in the outbox, not sent, until the seat that recorded it answers "send anyway" or discards it.
-
-Each match entry's `twin` column says where it stands: `UNCHECKED` (to be checked when sent), `CHECKED`
-(the form checked it online, the check found nothing, or the answer was "send anyway"), or a held match's
-`Twin` as JSON.
+Before a match's first attempt the sender hands those not checked yet to its `TwinCheck` (the app's); one that
+looks like another seat's is held until its seat answers. An entry's `twin` column: `UNCHECKED`, `CHECKED`,
+or a held match's `Twin` as JSON. See docs/design/local-files.md.
 """
 
 from __future__ import annotations

@@ -1,1 +1,4 @@
-"""The embedded ranking service: a Starlette app over SQLite that speaks the public wire."""
+"""The embedded ranking service: a Starlette app over SQLite or PostgreSQL that speaks the public wire.
+
+See docs/design/server.md for its floors (pyproject.toml's contract holds them) and its design.
+"""

@@ -1,24 +1,9 @@
-"""The embedded ranking service as a Starlette ASGI app: SERVICE.md's endpoints over a `Store`.
+"""The embedded ranking service as an ASGI app: SERVICE.md's endpoints over a `Store`.
 
-Every answer is WIRE.md's envelope: HTTP 200 ``{"success": payload}``, or ``{"errors": [{"code",
-"message"}]}`` with the code's status (the wire's table, `rankterm.wire.errors.CODES`). Payloads are built
-with the models of `rankterm.wire.models` (``to_wire()``), so the client and the service read and write one
-wire. Nothing escapes as a traceback: an unexpected exception is logged
-here and answered R001.
-
-A request goes: route (unknown path or method: R002) -> token (A002), before a byte of the body is read ->
-body read, at most `max_body` bytes, counted as they arrive (R003, 413), whole within `BODY_SECONDS` (R003,
-408) -> quota (Q…) -> handler, which runs on a worker thread (the store is synchronous and serialises
-itself; scrypt and rating stay off the event loop). ``auth`` is throttled per address and per key before
-the secret is hashed (`throttle`, A003, 429). A full disk is R004 (507), never R001. The HTTP plumbing around
-that is plain ASGI (`rankterm.server.asgi`), not Starlette's router: the same answers, a third of the cost.
-
-Paths (SERVICE.md, WIRE.md "Paths"): ``matches[/<subset>][/<page>]``, ``rankings[/<subset>]/<n|last>
-[/<page>]``, ``players[/<page>]``. Subset ids are never all digits, so ``matches/3`` is page 3 and
-``rankings/last/2`` is page 2 of the main subset's latest standings. ``<n>`` is the n-th match played:
-matches are numbered in the order they were played (date, then arrival), and one dated before others moves
-them a number up and the standings after it are worked out again (`matches`, "Numbers follow the played
-order"); a date more than 5 minutes ahead of the service's clock is M010.
+Every answer is WIRE.md's envelope, built with the wire's models; nothing escapes as a traceback (an
+unexpected exception is logged and answered R001, a full disk R004). A request goes: route (`routes`, R002)
+-> token (A002), before a byte of the body is read -> body (R003) -> quota (Q…) -> handler, on a worker
+thread (`asgi.in_thread`). See docs/design/server.md.
 """
 
 from __future__ import annotations
@@ -42,10 +27,11 @@ from rankterm.server import quota, tokens
 from rankterm.server.asgi import ServiceApp, in_thread, read_body
 from rankterm.server.matches import MAX_BATCH, surely_too_big
 from rankterm.server.quota import QuotaBook, QuotaLimits
+from rankterm.server.routes import Route, Router
 from rankterm.server.store import Client, Store
 from rankterm.server.throttle import SignInThrottle
 from rankterm.server.wire import RANKINGS_PAGE_KEYS, Fault, format_time, only_keys
-from rankterm.wire.endpoints import ENDPOINTS, Method
+from rankterm.wire.endpoints import RANKINGS
 from rankterm.wire.new_match import MAX_FACTIONS, MAX_PARTICIPANTS
 from rankterm.wire.text import ascii_digits
 
@@ -160,63 +146,34 @@ class _Service:
         self.max_body = max_body
         self.clock = clock
         self.quotas = quotas
-        handlers: dict[str, Callable[[Call], Any]] = {
-            "test": self.test,
-            "auth": self.auth,
-            "games": self.games,
-            "games search": self.games_search,
-            "games popular": self.games_popular,
-            "game": self.game,
-            "player": self.player,
-            "match": self.match,
-            "match exists": self.match_exists,
-            "match status": self.match_status,
-            "subsets": self.subsets,
-            "quota": self.quota,
-            "status": self.status,
-            "players": self.players,
-            "matches": self.matches,
-            "rankings": self.rankings,
-        }
-        # Routes come from the one endpoint table the client uses too.
-        # Exact paths: (method, needs a token, reads a body, handler).
-        self.exact: dict[tuple[str, ...], tuple[str, bool, bool, Callable[[Call], Any]]] = {}
-        # Paths with trailing arguments: (most arguments, handler).
-        self.prefixed: dict[str, tuple[int, Callable[[Call], Any]]] = {}
-        for endpoint in ENDPOINTS.values():
-            handler = handlers[endpoint.name]
-            if endpoint.paginated:
-                most = 1 + endpoint.subset_position + endpoint.match_segment
-                self.prefixed[endpoint.path] = (most, handler)
-                if not endpoint.match_segment:
-                    self.exact[(endpoint.path,)] = ("GET", endpoint.auth, False, handler)
-            else:
-                route = (endpoint.method.value, endpoint.auth, endpoint.method is Method.POST, handler)
-                self.exact[tuple(endpoint.path.split("/"))] = route
-        self.exact[("subsets",)] = self.exact[("subset",)]  # the spelling one public client uses
+        self.router: Router[Callable[[Call], Any]] = Router(
+            {
+                "test": self.test,
+                "auth": self.auth,
+                "games": self.games,
+                "games search": self.games_search,
+                "games popular": self.games_popular,
+                "game": self.game,
+                "player": self.player,
+                "match": self.match,
+                "match exists": self.match_exists,
+                "match status": self.match_status,
+                "subsets": self.subsets,
+                "quota": self.quota,
+                "status": self.status,
+                "players": self.players,
+                "matches": self.matches,
+                "rankings": self.rankings,
+            }
+        )
 
     # ------------------------------------------------------------------ plumbing
-
-    def route(self, method: str, path: str) -> tuple[bool, bool, Callable[[Call], Any], list[str]]:
-        """(needs a token, reads a body, handler, path arguments) for a request; `Fault` R002 if none."""
-        segments = path.strip("/").split("/")
-        key = tuple(segments)
-        if key in self.exact:
-            wanted, needs_token, reads_body, handler = self.exact[key]
-            if method == wanted:
-                return needs_token, reads_body, handler, []
-        elif segments[0] in self.prefixed and method == "GET":
-            most, handler = self.prefixed[segments[0]]
-            args = segments[1:]
-            if len(args) <= most and all(args) and (handler != self.rankings or args):
-                return True, False, handler, args
-        raise Fault("R002", f"No endpoint {method} {path.strip('/')[:100]!r}.")
 
     async def answer(self, scope: Scope, receive: Receive, send: Send, path: str) -> None:
         """Answer one HTTP request to `path` (`ServiceApp` calls it for each one its route takes)."""
         method: str = scope["method"]
         try:
-            needs_token, reads_body, handler, args = self.route(method, path)
+            route, args = self.router.find(method, path)
             headers = Headers(scope=scope)
             peer = scope.get("client")
             call = Call(
@@ -227,8 +184,8 @@ class _Service:
                 args=args,
                 address=str(peer[0]) if peer else "",
             )
-            if reads_body:
-                if needs_token:  # a body is read for a client the service knows, never for anyone
+            if route.reads_body:
+                if route.endpoint.auth:  # a body is read for a client the service knows, never for anyone
                     call.client = await in_thread(self.authorise, call)
                 call.body = await read_body(
                     receive, headers.get("content-length"), self.max_body, BODY_SECONDS
@@ -238,9 +195,9 @@ class _Service:
                 # serializes every request anyway; the hop to a worker thread and back measured 0.4-1.4 ms
                 # a standings request (~2 ms) at 100,000 matches. Writes (long batches) and PostgreSQL
                 # (a pool of connections) keep the thread pool.
-                result = self.run(needs_token, handler, call)
+                result = self.run(route, call)
             else:
-                result = await in_thread(self.run, needs_token, handler, call)
+                result = await in_thread(self.run, route, call)
             response = success_response(result)
         except Fault as fault:
             response = error_response(fault)
@@ -257,16 +214,16 @@ class _Service:
                 response = error_response(Fault("R001", "The service failed; the error is in its log."))
         await response(scope, receive, send)
 
-    def run(self, needs_token: bool, handler: Callable[[Call], Any], call: Call) -> Any:
+    def run(self, route: Route[Callable[[Call], Any]], call: Call) -> Any:
         """Token, quota and handler: the request's work, on a worker thread or at once (see `answer`; its JSON
         is made on the event loop: with 24 requests in flight that measured 3-8 % faster than on the threads)."""
-        if needs_token:
+        if route.endpoint.auth:
             call.client = call.client or self.authorise(call)
             amounts = {quota.CALLS: 1}
-            if handler == self.rankings:
+            if route.endpoint is RANKINGS:
                 amounts[quota.RANKING_CALLS] = 1
             self.store.charge(call.client.id, amounts, self.quotas.limits(call.client.id), call.now)
-        return handler(call)
+        return route.handler(call)
 
     def authorise(self, call: Call) -> Client:
         scheme, _, token = call.headers.get("authorization", "").strip().partition(" ")

@@ -1,29 +1,8 @@
-"""A deterministic demo group for the embedded ranking service.
+"""A deterministic demo group for the embedded ranking service: its plan, drawn from one ``random.Random(seed)``.
 
-``rankterm demo`` has to show a group that looks lived-in on a fresh machine with no account and no network:
-regulars and a few ghost players, a handful of games of every kind, and a season of game nights whose rankings
-tell a story (the strongest player wins more often, but not always). This module only *plans* that group. It is
-pure: no I/O, no SQL, no HTTP, no clock and no global random state. Everything is drawn from one
-``random.Random(seed)``, so a seed always gives the same plan. The code that feeds a :class:`DemoPlan` into the
-store lives elsewhere.
-
-The plan:
-
-- ten players with plausible first names and hidden strengths (``DemoPlayer.skill``), three of them ghosts
-  (guests without an account; the service adds the ``*`` prefix to their names itself);
-- eight games, each a name from ``catalogue.json`` with its catalogue kind and weight: four free-for-all
-  games (one of them the heavy Brass: Birmingham), Tichu for two teams of two, Pandemic played co-operatively
-  against a bot faction ("The Virus"), and two duels;
-- a season of game nights: every week on the weekday of ``start`` (a Friday by default), at the time of
-  ``start``, and some weeks a smaller extra evening four days later at 20:00. Given ``last_day``, the whole
-  season is moved by whole days so that its last match is played on that day (the service passes the day
-  before its "today", so a demo never lives in the future and a match recorded now is the newest). A night seats the players who
-  came at one or two tables per round; a table that finishes early plays again (a duel is often a rematch).
-  Matches are chronological with strictly increasing dates and carry external ids ``demo-0001``, ...
-
-A result comes from each participant's performance: hidden skill, plus a small per-player liking for the
-game, plus noise whose size is the game's luck. Points follow the ranks (a lower place never scores as many
-points, a tie scores the same) and look like the game's real scores.
+Pure: no I/O, no SQL, no clock, no global random state; a seed always gives the same plan (players with
+hidden strengths, games of every kind, a season of game nights ending on ``last_day``). `seed` feeds the
+plan into a store. See docs/design/server.md.
 """
 
 from __future__ import annotations

@@ -17,7 +17,7 @@ from functools import cache
 from importlib import resources
 from typing import Any
 
-from rankterm.server.conn import Conn
+from rankterm.server.db import Conn
 from rankterm.server.wire import MAX_ID, Fault
 from rankterm.wire.models import WEIGHTS, Game, Weight
 from rankterm.wire.names import has_visible

@@ -1,14 +1,8 @@
 """How `rankterm serve` takes connections: uvicorn's limits, and the two it lacks (per address, headers in time).
 
-uvicorn gives the service its limits on requests in flight (``limit_concurrency``: past it, 503), idle
-keep-alive connections (``timeout_keep_alive``) and the size of a request's head (h11's
-``max_incomplete_event_size``). It has no cap on one address's connections and no deadline on a request's
-headers (any byte sent restarts its keep-alive timer, so headers trickled a byte at a time hold a connection
-for ever). `GuardedH11` adds both: an address past `PER_ADDRESS` open connections has the new one closed at
-once, and a connection whose next request's headers are not whole within `HEADER_SECONDS` is closed. The
-body's own deadline and size limit are the app's (`app.BODY_SECONDS`, `asgi.read_body`).
-
-`config` is the one place the service's uvicorn settings are made, for one process and for ``--workers``.
+`GuardedH11` closes a new connection past `PER_ADDRESS` open ones from an address, and one whose request
+headers are not whole within `HEADER_SECONDS`. `config` is the one place the service's uvicorn settings are
+made. See docs/design/server.md.
 """
 
 from __future__ import annotations

@@ -1,33 +1,9 @@
 """New matches: judged one by one (M-codes), then recorded with their subsets and ratings in one go.
 
-`judge` reads every item of a batch with `read_match` (the client's own judge, so both sides read the wire
-and the rules of a valid match the same way: M002, M004, M006 … M010, see rankterm/wire/new_match.py; M010,
-a date more than 5 minutes ahead, is judged by the service's clock) and adds what only the store can tell;
-`Recorder` stores the accepted matches, puts each in the main subset and in its game's subset (made with
-the game's first match), and rates it in both.
-
-Numbers follow the played order. A group's matches are numbered 1, 2, … in the order they were played: by
-date, and matches of the same date in the order they arrived (row id). A match dated at or after the
-group's latest (the usual case, and a match sent without a date, dated now) takes the next number and is
-rated at once, at a cost that does not grow with the history. A match dated earlier (entered the next
-morning, sent from an offline seat's outbox, imported from an older file; any past date is accepted, even
-one before the group's first match) takes the number right after the last match dated at or before it;
-every later match moves one number up (its ``id`` and ``externalId`` stay), and in the subsets the match
-is in, every later match is rated again, in order, from that point (`Recorder`); the other subsets are only
-renumbered. So ``rankings/<n>`` is the standings after the n-th match played, and the same matches end
-with the same numbers and standings whatever order, and however batched, they arrive in. A client sees a
-match placed before others as the match at a number it knew having another ``id``, or a subset's count
-grown by more than the matches it added at the end.
-
-Codes the store adds (WIRE.md; M004… are ours):
-
-- M003 a match with the same external id was already accepted (earlier, or earlier in the same batch);
-- M004 a game neither in the catalogue nor the group's;
-- M005 a player id that is not a player of the group.
-
-Match type (ours): with a bot faction, ``player_vs_bot`` when the humans are one single player, else
-``faction_vs_bot``; without, ``faction_vs_faction`` when any faction has several players, else
-``player_vs_player`` for two factions and ``multiplayer`` for three or more.
+`judge` reads every item of a batch with the client's own judge (`rankterm.wire.new_match.read_match`) and
+adds what only the store can tell (M003, M004, M005); `Recorder` stores the accepted matches in the main
+subset and their game's, numbered in the order they were played, and rates them. See
+docs/design/server.md for the played order and the match types.
 """
 
 from __future__ import annotations
@@ -38,7 +14,7 @@ from datetime import datetime
 from typing import Any
 
 from rankterm.server import games, players, rankings
-from rankterm.server.conn import Conn
+from rankterm.server.db import Conn
 from rankterm.server.wire import Fault
 from rankterm.wire.models import NAME_GAME, NAME_VERSUS, Game, NewFaction, NewMatch
 from rankterm.wire.new_match import MAX_FACTIONS, MAX_PARTICIPANTS, Problem, read_match

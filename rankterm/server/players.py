@@ -9,10 +9,10 @@ Functions take an open `Conn`; the caller (`Store`) holds the lock and the trans
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Sequence
 from typing import Any
 
-from rankterm.server.conn import Conn
+from rankterm.server.db import Conn, in_chunks
 from rankterm.server.tokens import random_id
 from rankterm.server.wire import PAGE_SIZE, Fault, page_bounds, total_pages
 from rankterm.wire.models import Player, PlayersPage
@@ -21,15 +21,6 @@ from rankterm.wire.names import has_visible
 PLAYER_COLUMNS = "id, ghost, username, display_name, icon"
 MAX_NAME = 50
 GHOST_MARK = "*"
-_CHUNK = 500
-"""Ids named in one statement at most (SQLite allows 32,766 parameters; PostgreSQL 65,535)."""
-
-
-def in_chunks(ids: Sequence[str]) -> Iterator[tuple[Sequence[str], str]]:
-    """`ids` a statement's worth at a time, each with its ``?`` marks ("?,?,?")."""
-    for start in range(0, len(ids), _CHUNK):
-        chunk = ids[start : start + _CHUNK]
-        yield chunk, ",".join("?" * len(chunk))
 
 
 def player_from_row(row: Sequence[Any]) -> Player:

@@ -1,19 +1,8 @@
 """Quota of each API client: calls, matches, ranking calls and created games, counted per time bucket.
 
-A counter row is (client, meter kind, bucket start) -> count: one row per hour/day/year bucket, never one per
-call; the first increment of a new bucket drops the client's older buckets of that kind. Buckets are UTC-aligned (hour, day,
-calendar year); ``apiCreatedGames`` is a lifetime count (one bucket).
-
-Meters are in the order of WIRE.md's quota payload, and the n-th meter refuses with code ``Q00n`` (429).
-A charge that would take any meter past its limit is refused whole, before anything is counted.
-
-Percentages (`usage`) are integers rounded UP, so any use shows at least 1%, except that 100% is kept for
-a limit actually reached: below it the figure stops at 99%.
-
-The host sets the limits (``rankterm serve --quota``), kept in the table ``quota_limits``: one row per
-(client, field) that differs from `QuotaLimits`' defaults, client 0 standing for every client (`EVERY`), a
-value NULL for unlimited. A client's limit of a field is its own row, else the row of every client, else the
-default (`QuotaBook`). An unlimited meter counts nothing (its usage is 0%) and never refuses.
+One counter row per client, meter and UTC bucket; a charge that would take any meter past its limit is
+refused whole (``Q00n``, 429) before anything is counted. The host's limits are kept in ``quota_limits``
+and read as a `QuotaBook`. See docs/design/server.md.
 """
 
 from __future__ import annotations
@@ -26,7 +15,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, fields, replace
 from typing import Final, TypeAlias
 
-from rankterm.server.conn import Conn
+from rankterm.server.db import Conn
 from rankterm.server.wire import Fault
 from rankterm.wire.models import QUOTA_FIELDS
 

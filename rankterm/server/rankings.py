@@ -1,49 +1,9 @@
 """Ratings of the embedded service: recorded per subset after every match, read back as standings.
 
-Recording a match (`record`) costs O(participants) whatever the history's length: the latest skill of each
-participant comes from ``rating_current`` (primary-key lookups), `rating.rate_match` gives the new skills,
-each participant gets one ``rating_history`` row and its ``rating_current`` row updated (ree included).
-The history is kept in match order (key: subset, match number, player), so a match appends at the end of
-the table: the pages a match writes do not grow with the history. Each history row names the
-player's previous match in the subset (``prev``), and after every `snapshots.SNAPSHOT_EVERY`-th match of a
-subset its listed players' standings are copied into ``rating_snapshot``. Matches are rated in the order
-they were played (their group-wide number, `matches` says how it is given): a match placed before others
-undoes the subset's ratings after it (`forget_from`), moves the later ones a number up (`make_room`) and
-rates them again (`replay`: the results `record` gives, with the subset's standings held in Python).
-
-Reading the standings after match n (`standings`, `standings_page`) never scans the history, and brings
-into Python only what the page needs (Python's cost per row fetched would be the bulk of a page). It starts
-from the nearer snapshot:
-
-- the first snapshot after n (`snapshots.from_snapshot_above`): the snapshot, read once per store and kept in
-  Python in the order of positions (`SnapshotCache`: a snapshot never changes), with the players who played
-  in (n, S] put back as the row before their first match after n (``prev``; left out if new after n) and
-  merged into that order; ~100 rows read per page.
-- else the last one at or before n, or none (`_from_statement`): one statement (`_PAGE`) works out every
-  standing and its order inside the database: a player whose latest match is at or before n stands as
-  ``rating_current`` says (the usual case for a recent n), the others as their latest history row after the
-  snapshot, or else as the snapshot says; only the page's rows, the participants of n and the count reach
-  Python.
-
-The participants of match n stood before it as the row their row at n points at (``prev``): with their
-keys before and after, Python works out every position before the match; a participant on the page also
-needs how many players now stand above the standing it had before (from the merged order, or the page's
-own keys, or else one more statement, `_ABOVE`). Names are ordered as Python orders them on both engines
-(`conn.Dialect.name_order`). For the rows of the page come their `Player` and, from one more statement, a count of their
-matches of the last 30 days for the activity status (`_recents`: walking each player's ``prev`` chain
-backwards from n, stopping at `RECENT_CAP` (12: more never changes the status) or as soon as every earlier
-match is older than the window (``last_date``, the latest date so far, never decreases along the walk).
-
-Rules the wire leaves open (ours):
-
-- positions are 1..N without ties: ree (descending), then matches played (descending), then display
-  name (casefolded), then player id;
-- ``deltaRee`` is against the standings before the match; a player new in that match counts from the ree
-  of a newcomer (`rating.initial_skill`); ``deltaPosition`` = position before - position after (positive =
-  climbed), 0 for a newcomer;
-- status is computed at the match's date, except for the latest standings of a subset, computed now
-  (or at the match's date if that is later);
-- bots (participant keys ``bot:<game id>``) are rated like players but never listed.
+Recording a match (`record`) costs O(participants) whatever the history's length; a match placed before
+others undoes and replays what follows it. Reading the standings after match n (`standings`,
+`standings_page`) never scans the history: it starts from the nearer snapshot and brings into Python only
+what the page needs. See docs/design/server.md for how, and the rules the wire leaves open.
 """
 
 from __future__ import annotations
@@ -54,8 +14,8 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import NamedTuple
 
-from rankterm.server.conn import Conn, Dialect
-from rankterm.server.snapshots import SNAPSHOT_EVERY, SnapshotCache, from_snapshot_above, position_key
+from rankterm.server.db import SNAPSHOT_EVERY, Conn, Dialect
+from rankterm.server.snapshots import SnapshotCache, from_snapshot_above, position_key
 from rankterm.server.wire import format_time
 from rankterm.wire import rating
 from rankterm.wire.fields import wire_seconds

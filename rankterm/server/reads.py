@@ -16,7 +16,7 @@ from collections.abc import Iterable, Sequence
 from pydantic import TypeAdapter
 
 from rankterm.server import games, rankings, snapshots
-from rankterm.server.conn import Conn
+from rankterm.server.db import Conn
 from rankterm.server.matches import MAIN_SUBSET
 from rankterm.server.players import load_players
 from rankterm.server.wire import PAGE_SIZE, Fault, page_bounds, total_pages

@@ -1,20 +1,8 @@
 """The demo group, seeded into a `Store` through the service's own code paths; and a ready demo app.
 
-`seed_demo` turns `demo.demo_plan` into a real group: the group, the demo client (``demo`` /
-``demo-secret``), its players (ghosts exactly as ``POST players/player`` makes them, regulars as members),
-its games (from the catalogue, as ``POST games/game`` finds them), and the season's matches sent as
-``POST matches/match`` batches through `Store.add_matches`, so ratings, subsets and history are real.
-
-The demo is dated relative to the day it is built, by the service's clock: its last match is played the
-day before (`demo.demo_plan`'s ``last_day``), so a match recorded today sorts above all of it. Everything the
-seeding stamps (group, players, registration of each night's matches, subsets) is dated from the plan, not
-read from the clock, so one day always gives the same demo: a night's matches are registered
-`REGISTERED_AFTER` seconds after the last of them, the group and players an hour before the first match.
-
-`demo_app` serves an in-memory demo group. Seeding runs once per process and day into a template database
-(kept on disk, named by the day and the code; a later start reads that file as written, `Store.copy_of`,
-without opening it as a service's database); each call gets an independent, writable copy of it
-(`Store.clone`, the engine's own copy in memory), which is cheap.
+`seed_demo` turns `demo.demo_plan` into a real group (players, games, the season's matches sent as
+batches), dated from the plan so one day always gives the same demo. `demo_app` serves an in-memory copy
+of a template seeded once per process and day. See docs/design/server.md.
 """
 
 from __future__ import annotations
@@ -30,10 +18,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 import rankterm
-from rankterm.paths import cache_dir
+from rankterm.paths import DEMO_GLOB, demo_path
 from rankterm.server import tokens
 from rankterm.server.app import create_app
-from rankterm.server.engines import copy_errors
+from rankterm.server.db.engines import copy_errors
 from rankterm.server.store import Store
 from rankterm.server.wire import parse_time
 
@@ -142,7 +130,7 @@ def _template_file(day: date) -> Path:
     for path in sorted([*package.glob("*.py"), *wire.glob("*.py"), package / "catalogue.json"]):
         digest.update(f"{path.parent.name}/{path.name}".encode())
         digest.update(path.read_bytes())
-    return cache_dir() / f"demo-{day.isoformat()}-{digest.hexdigest()[:16]}.db"
+    return demo_path(f"{day.isoformat()}-{digest.hexdigest()[:16]}")
 
 
 def _load_or_seed_template(day: date) -> Store:
@@ -169,7 +157,7 @@ def _load_or_seed_template(day: date) -> Store:
         tmp = path.with_suffix(f".{os.getpid()}.tmp")
         template.backup_to(tmp)
         os.replace(tmp, path)
-        for old in path.parent.glob("demo-*.db"):  # other days' and other code's demos are never read again
+        for old in path.parent.glob(DEMO_GLOB):  # other days' and other code's demos are never read again
             if old != path:
                 old.unlink(missing_ok=True)
     return template

@@ -31,14 +31,14 @@ import sys
 from pathlib import Path
 from typing import TextIO
 
-import platformdirs
 import uvicorn
 
+from rankterm.paths import service_db_path
 from rankterm.server import listener, quota
 from rankterm.server.addresses import WILDCARDS, Address, host_port, is_loopback, reachable, url
 from rankterm.server.app import create_app
-from rankterm.server.engines import engine_type, shown
-from rankterm.server.schema import SchemaTooNew
+from rankterm.server.db import SchemaTooNew
+from rankterm.server.db.engines import engine_type, shown
 from rankterm.server.seed import DEMO_KEY, DEMO_SECRET, seed_demo
 from rankterm.server.store import Store
 
@@ -56,7 +56,7 @@ DEFAULT_GROUP = "Game group"
 
 def default_db() -> Path:
     """Where the service keeps its data unless ``--db`` says otherwise."""
-    return Path(platformdirs.user_data_dir("rankterm")) / "service.db"
+    return service_db_path()
 
 
 def _parser() -> argparse.ArgumentParser:

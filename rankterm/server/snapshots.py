@@ -1,15 +1,8 @@
 """The standings' snapshots read into Python: `SnapshotCache` and the page worked out from one.
 
-After every `SNAPSHOT_EVERY`-th match of a subset its listed players' standings are copied into
-``rating_snapshot`` (`rankings.record`), and a snapshot never changes while its subset's ``history_version``
-stays the same (a match placed before others renumbers and rates again what follows it, and raises the
-version: the cache is keyed by it, so it never serves a stale snapshot, whichever process changed the
-database). The standings after a
-match n nearer the first snapshot after it than the last one before are worked out from that snapshot in
-Python (`from_snapshot_above`): its rows read once per store and kept in the order of positions, with the
-players who played in (n, S] put back as the row before their first match after n (their ``prev``; left out
-if new after n) and merged into that order: ~100 rows read per page instead of the 500 standings the
-database would work out (`rankings._from_statement`, used the first time a snapshot is asked for).
+A snapshot never changes while its subset's ``history_version`` stays the same (the cache is keyed by it);
+the standings after a match nearer the next snapshot are worked out from it in Python
+(`from_snapshot_above`). See docs/design/server.md.
 """
 
 from __future__ import annotations
@@ -18,18 +11,14 @@ import threading
 from bisect import bisect_left
 from collections.abc import Callable
 
-from rankterm.server.conn import Conn
-from rankterm.server.players import in_chunks
-
-SNAPSHOT_EVERY = 256
-"""A subset's standings are copied into ``rating_snapshot`` after every this many of its matches."""
+from rankterm.server.db import Conn, in_chunks
 
 Snapshot = tuple[dict[str, tuple], list[tuple]]
 """(row of each player by id, every key in the order of positions)."""
 
 
 def position_key(ree: float, played: int, name: str, pid: str) -> tuple:
-    """A player's place in the order of positions (smaller is higher): the order of `rankings._PAGE`'s ORDER BY."""
+    """A player's place in the order of positions (smaller is higher): the order of the standings statement's ORDER BY (`rankings`)."""
     return (-ree, -played, name, pid)
 
 

@@ -1,14 +1,9 @@
-"""`Store`: the embedded service's data, on one `engine.Engine` (a SQLite file, ``":memory:"``, or PostgreSQL); thread-safe.
+"""`Store`: the embedded service's data, on one engine (a SQLite file, ``":memory:"``, or PostgreSQL); thread-safe.
 
-Every public method is one transaction of the engine (`Engine.read`, `Engine.write`): a write (a batch of
-matches, its subsets, ratings and quota counts included) is rolled back whole on any error, so a crash
-never leaves half a match. The schema is versioned and migrated on open (`Engine.migrate`). Which database
-it is, and everything that differs between the two, is the engine's (`engines.engine_type` picks it from
-the name); the store never asks.
-
-The work itself lives in modules by role, each taking the connection: `players`, `games`, `matches`
-(judging and recording new matches), `rankings` (ratings per subset), `reads` (pages, subsets,
-standings), `quota` and `tokens`. Errors meant for the client are raised as `wire.Fault`.
+Every public method is one transaction of the engine, rolled back whole on any error. Which database it
+is stays the engine's (`db.engines`). The work lives in modules by role, each taking the connection:
+`players`, `games`, `matches`, `rankings`, `reads`, `quota`, `tokens`. Errors meant for the client are
+raised as `wire.Fault`. See docs/design/server.md.
 """
 
 from __future__ import annotations
@@ -24,9 +19,9 @@ from datetime import UTC, datetime
 from typing import Any
 
 from rankterm.server import games, matches, players, quota, reads, tokens
-from rankterm.server.conn import Conn
-from rankterm.server.engine import Engine
-from rankterm.server.engines import copy_of_file, open_engine, shown
+from rankterm.server.db import REPLAY, Conn, Work
+from rankterm.server.db.engine import Engine
+from rankterm.server.db.engines import copy_of_file, open_engine, shown
 from rankterm.server.quota import QuotaBook, QuotaLimits, Setting
 from rankterm.server.snapshots import SnapshotCache
 from rankterm.server.wire import Fault, format_time
@@ -43,9 +38,12 @@ from rankterm.wire.models import (
     Subset,
 )
 
-__all__ = ["Client", "Store"]
+__all__ = ["MIGRATION_WORK", "Client", "Store"]
 
 MEMORY = ":memory:"
+
+MIGRATION_WORK: Work = {REPLAY: matches.replay_everything}
+"""What the schema's migrations cannot do in SQL, done by this rankterm's own code (`Engine.migrate`)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -83,7 +81,7 @@ class Store:
                 if notice is not None:
                     notice(f"{file} could be read by other users: made it owner-only (0600).")
             with self._engine.setup():  # workers starting together set up once, one after the other
-                self._engine.migrate(notice)
+                self._engine.migrate(notice, MIGRATION_WORK)
                 with self._write() as conn:
                     games.sync_catalogue(conn)
                     conn.execute(

@@ -1,15 +1,7 @@
 """How many sign-in tries (``GET auth``) an address, and a key, may make: a leaky bucket each, kept in memory.
 
-A try costs the service an scrypt (~42 ms of CPU). Each try takes one unit from its address's bucket and
-from its key's bucket before the secret is hashed; a try that succeeds gives both back, so a client that
-knows its secret is never held up by its own sign-ins. A bucket holds `BURST` units and gains one back
-every `REFILL` seconds; a try that finds either bucket empty is refused at once, unhashed, with the
-seconds until a unit is back (A003, 429, ``Retry-After``). So a flood of wrong secrets from one address
-costs the service at most `BURST` hashes, then one per `REFILL` seconds, and another address's requests
-go on as before.
-
-The buckets live in the process (a service of several workers has a set per worker) and are forgotten when
-it ends; at most `KEPT` of each kind are kept (full ones are dropped first, then the oldest).
+A try takes a unit from both buckets before the secret is hashed (scrypt); one that succeeds gives both
+back. An empty bucket refuses at once, unhashed (A003, 429, ``Retry-After``). See docs/design/server.md.
 """
 
 from __future__ import annotations

@@ -1,19 +1,8 @@
 """Credentials of API clients and the JWTs the service hands out for them.
 
-Secrets are never stored: only ``scrypt$n$r$p$salt$hash`` (hex), checked with `hmac.compare_digest`.
-Tokens are HS256 JWTs signed with the service's own key (kept in the database, made once) and carry
-``sub`` (client id, a string as RFC 7519 wants), ``grp`` (group id), ``iat`` and ``exp``. Only HS256 is
-accepted on the way back in; expiry is checked against the service's clock, not PyJWT's, so tests (and a
-service with an injected clock) agree on what "expired" means.
-
-A token once verified is remembered (with its signing key; `VERIFIED_KEPT` at most), so the next request
-with it skips PyJWT (~0.06 ms of every request); expiry is still checked against the clock each time, and
-whether its client is still enabled is the caller's business (the store, on every request).
-
-A token is signed here by hand (`mint`: the header, the claims and their HMAC-SHA256, byte for byte what
-``jwt.encode`` writes) and remembered as verified at once: PyJWT is imported only when a token this process
-did not mint comes in. `rankterm demo` mints its client's token and never checks one of another process, so
-it never imports PyJWT (~8 ms on the way to its first data).
+Secrets are stored only as scrypt hashes. Tokens are HS256 JWTs signed with the service's own key, minted
+here by hand and remembered once verified, so PyJWT is imported only for a token of another process.
+See docs/design/server.md.
 """
 
 from __future__ import annotations

@@ -25,7 +25,7 @@ from typing import Any
 from rankterm.stats.model import TableModel
 from rankterm.wire.models import Match
 
-__all__ = ["MILESTONES", "Event", "changes"]
+__all__ = ["MILESTONES", "Event", "Story", "changes"]
 
 MILESTONES = (10, 50, 100, 250, 500, 1000, 2500, 5000, 10000)
 STREAK = 3
@@ -86,11 +86,29 @@ class _Walk:
 
 def changes(matches: Sequence[Match]) -> list[Event]:
     """Every event of `matches` (the held history, oldest first by played order), in the order they happened."""
-    walk = _Walk()
-    events: list[Event] = []
-    for match in sorted(matches, key=lambda m: m.number):
-        events.extend(_step(walk, match))
-    return events
+    return Story().follow(matches)
+
+
+class Story:
+    """The walk through a held history, kept between reads: a history that only grew at its end costs its new
+    matches; any other change (a match played before others, a match gone) walks it again from the start."""
+
+    def __init__(self) -> None:
+        self._walk = _Walk()
+        self._walked: list[tuple[str, int, str]] = []
+        self._events: list[Event] = []
+
+    def follow(self, matches: Sequence[Match]) -> list[Event]:
+        """Every event of `matches` (see `changes`), walking only what this story has not walked yet."""
+        ordered = sorted(matches, key=lambda m: m.number)
+        marks = [(str(m.id), m.number, m.date) for m in ordered]
+        done = len(self._walked)
+        if marks[:done] != self._walked:
+            self._walk, self._events, done = _Walk(), [], 0
+        for match in ordered[done:]:
+            self._events.extend(_step(self._walk, match))
+        self._walked = marks
+        return list(self._events)
 
 
 def _people(match: Match) -> list[tuple[int, list[str]]]:

@@ -16,7 +16,7 @@ from datetime import datetime, timedelta
 
 from rankterm.stats.model import TableModel
 from rankterm.wire.localtime import SeatZone
-from rankterm.wire.models import Match
+from rankterm.wire.models import Match, Player
 from rankterm.wire.standing import shared_positions
 from rankterm.wire.text import fold_name
 
@@ -104,6 +104,8 @@ class SeasonRow:
     name: str
     ree: float
     played: int
+    player: Player | None = None
+    """The player as the period's last match of theirs names them."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -125,19 +127,24 @@ class Season:
 
 def season_standings(matches: Sequence[Match], period: Period, zone: SeatZone) -> Season:
     """The standings of a group that played only `period`'s `matches` (held, oldest first)."""
-    played = [m for m in matches if period.holds(m, zone)]
+    # Wire dates are UTC "YYYY-MM-DD HH:MM:SS", ordered as text: a window a day wider than the period's on
+    # each side leaves only its neighbours to be parsed and placed by the seat's clock.
+    low, high = zone.to_wire(period.start - timedelta(days=1)), zone.to_wire(period.end + timedelta(days=1))
+    played = [m for m in matches if low <= m.date < high and period.holds(m, zone)]
     model = TableModel()
     model.follow(played)
     names: dict[str, str] = {}
+    people: dict[str, Player] = {}
     for match in played:
         for faction in match.factions:
             if not faction.bot:
                 for player in faction.players:
                     names[str(player.id)] = player.label
+                    people[str(player.id)] = player
     ranked = sorted(names, key=lambda pid: (-model.ree(pid), fold_name(names[pid]), pid))
     shown = shared_positions([(i, model.ree(pid)) for i, pid in enumerate(ranked, start=1)])
     rows = tuple(
-        SeasonRow(position, pid, names[pid], model.ree(pid), model.played(pid))
+        SeasonRow(position, pid, names[pid], model.ree(pid), model.played(pid), people[pid])
         for position, pid in zip(shown, ranked, strict=True)
     )
     return Season(period, len(played), rows)

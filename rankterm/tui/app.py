@@ -40,11 +40,13 @@ from textual.worker import Worker, WorkerState
 
 from rankterm.config import Config, save_config
 from rankterm.tui.base import RanktermScreen, for_seat, toast
+from rankterm.tui.face import ClientFactory, DemoFactory, RanktermAppFace
 from rankterm.tui.key_queue import KeyQueue
 from rankterm.tui.palette import WHAT_IT_DOES, RanktermCommands
 from rankterm.tui.screens import SCREENS, screen_factory
 from rankterm.tui.session import BUILT_IN_DEMO, Session
 from rankterm.tui.text import error_sentence, plain_str
+from rankterm.tui.textual_internals import adopt_css_count
 from rankterm.tui.themes import DEFAULT_THEME, load_themes
 from rankterm.tui.timers import guard_timers
 from rankterm.wire.errors import AuthError, RanktermError
@@ -52,7 +54,6 @@ from rankterm.wire.ids import new_external_id
 
 if TYPE_CHECKING:  # the service layer is imported when a service is opened, not at start
     from rankterm.client.client import RankingClient
-    from rankterm.config import Profile
     from rankterm.mirror import Group
     from rankterm.outbox.outcome import BatchOutcome
     from rankterm.tui.outbox_runner import OutboxFactory, OutboxRunner
@@ -62,8 +63,6 @@ MODE_NAMES: tuple[str, ...] = tuple(SCREENS)
 CLIENT_MODES = frozenset(MODE_NAMES) - {"login"}
 """Modes that need an open service."""
 
-ClientFactory = Callable[["Profile"], "RankingClient | Group"]
-DemoFactory = Callable[[], "RankingClient | Group"]
 
 _NOT_IN_PALETTE = frozenset({"command_palette", "help_quit"})
 
@@ -526,10 +525,7 @@ class RanktermApp(App):
         as they are registered, and Textual's own first-switch restyle of the whole app would leave ~2 MB of
         parsed rules to the cyclic collector. A screen that sat out a theme change is restyled as usual."""
         super()._load_screen_css(screen)
-        # Textual's own counters (private): a version without them is left to restyle as it does.
-        count = getattr(self, "_css_update_count", None)
-        if count is not None and not screen.is_mounted and getattr(screen, "_css_update_count", 0) < 0:
-            screen._css_update_count = count
+        adopt_css_count(self, screen)
 
     # ------------------------------------------------------------------ actions
 
@@ -641,3 +637,10 @@ class RanktermApp(App):
                 "BG Stats, BoardGameGeek, CSV or a rankterm export: check, then send",
                 open_import,
             )
+
+
+if TYPE_CHECKING:
+
+    def _the_face(app: RanktermApp) -> RanktermAppFace:
+        """Never called: mypy checks here that the app is what its screens take it for (`tui.face`)."""
+        return app

@@ -41,7 +41,7 @@ from rankterm.wire.errors import AuthError, RanktermError
 if TYPE_CHECKING:
     from rankterm.client.client import RankingClient
     from rankterm.mirror import Group
-    from rankterm.tui.app import RanktermApp
+    from rankterm.tui.face import RanktermAppFace
     from rankterm.tui.session import Session
 
 Kind = Literal["info", "ok", "warning", "error"]
@@ -102,6 +102,13 @@ def toast(node: Any, text: str, kind: Kind = "info", *, timeout: float | None = 
         node.notify(plain_str(text), severity=_SEVERITY[kind], markup=False, timeout=timeout)
 
 
+def copy_out(node: Any, text: str, what: str) -> None:
+    """`text` to the clipboard of the terminal this seat is drawn on (OSC 52: over SSH, the guest's own), and a
+    toast saying `what` was copied."""
+    node.app.copy_to_clipboard(text)
+    toast(node, f"Copied {what} to your terminal's clipboard.", timeout=3)
+
+
 class NoClient(RanktermError):
     """Raised by `RanktermScreen.session` (and `client`) when no service is open yet."""
 
@@ -116,8 +123,8 @@ class RanktermScreen(Screen):
     """The selector of the screen's one-line info (a Static) that `say()` writes; None: `say()` toasts."""
 
     @property
-    def rankterm(self) -> RanktermApp:
-        """The app, typed."""
+    def rankterm(self) -> RanktermAppFace:
+        """The app, typed by what screens use of it (`tui.face`)."""
         return self.app  # type: ignore[return-value]
 
     @property

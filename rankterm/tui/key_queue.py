@@ -25,19 +25,16 @@
 from __future__ import annotations
 
 import asyncio
-import sys
 import time
 from collections import deque
 
 from textual import events
-from textual._queue import Queue
 from textual.app import App, ScreenStackError
 from textual.dom import NoScreen
-from textual.keys import _character_to_key
-from textual.message import Message
-from textual.message_pump import MessagePump
 from textual.screen import Screen
 from textual.widgets import Input, OptionList
+
+from rankterm.tui.textual_internals import character_to_key, pump_busy, screen_has_callbacks, text_area_class
 
 HOLD_KEYS_FOR = 3.0
 """Seconds a new screen may take to place its focus (a busy machine, a slow SSH link) before the keys typed
@@ -55,25 +52,8 @@ def _is_text_field(widget: object) -> bool:
     document model, ~0.5 MB that a seat would keep for its whole life."""
     if isinstance(widget, Input | OptionList):
         return True
-    text_area = sys.modules.get("textual.widgets._text_area")
-    return text_area is not None and isinstance(widget, text_area.TextArea)
-
-
-def busy(pump: MessagePump) -> bool:
-    """True while `pump` (the app, a screen, a widget) has work from a key in hand: a message waiting or being
-    handled, a callback waiting for its turn, or it is still starting (being mounted). A pump that is idle
-    waits in its queue's `get`, on the queue's `ready_event`; one that has closed does no more work."""
-    if pump._closing or pump._closed:
-        return False
-    if not pump._running:
-        return True
-    queue: Queue[Message | None] = pump._message_queue
-    return bool(
-        not queue.empty()
-        or pump._pending_message is not None
-        or pump._next_callbacks
-        or not any(not waiter.done() for waiter in queue.ready_event._waiters)
-    )
+    text_area = text_area_class()
+    return text_area is not None and isinstance(widget, text_area)
 
 
 def _escape_apart(key: events.Key) -> tuple[events.Key, ...]:
@@ -87,7 +67,7 @@ def _escape_apart(key: events.Key) -> tuple[events.Key, ...]:
     char = key.character
     if not key.key.startswith("alt+") or char is None or len(char) != 1 or not char.isprintable():
         return (key,)
-    name = char if char.isalnum() else _character_to_key(char)
+    name = char if char.isalnum() else character_to_key(char)
     return events.Key("escape", "\x1b"), events.Key(name, char)
 
 
@@ -146,17 +126,17 @@ class KeyQueue:
 
     def settled(self) -> bool:
         """True when the next key may go: the last one let go has been read, nothing in the app or on the screen
-        shown has work in hand (see `busy`), no callback waits for the screen's refresh, and a screen a key
+        shown has work in hand (see `textual_internals.pump_busy`), no callback waits for the screen's refresh, and a screen a key
         opened has placed its focus."""
-        if self._passing is not None or busy(self._app):
+        if self._passing is not None or pump_busy(self._app):
             return False
         try:
             screen = self._app.screen
         except ScreenStackError:
             return True
-        if screen._callbacks or not self._focus_placed(screen):
+        if screen_has_callbacks(screen) or not self._focus_placed(screen):
             return False
-        return not any(busy(node) for node in screen.walk_children(with_self=True))
+        return not any(pump_busy(node) for node in screen.walk_children(with_self=True))
 
     def _focus_placed(self, screen: Screen) -> bool:
         """False while a screen opened by a key still places its focus (`HOLD_KEYS_FOR` seconds at most)."""

@@ -59,6 +59,7 @@ from typing import TYPE_CHECKING, Any
 from textual.signal import Signal
 from textual.timer import Timer
 
+from rankterm.tui.textual_internals import app_exiting
 from rankterm.wire.errors import Offline, QuotaError, RanktermError
 
 if TYPE_CHECKING:
@@ -189,7 +190,7 @@ class LiveProbe:
     def wanted(self) -> bool:
         """Whether a probe is of use now: a client is open and a live screen is shown with nothing over it."""
         app = self.app
-        if not self.enabled or app.client is None or getattr(app, "_exit", False):
+        if not self.enabled or app.client is None or app_exiting(app):
             return False
         try:
             mode, stack = app.current_mode, app.screen_stack

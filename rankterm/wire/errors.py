@@ -64,6 +64,11 @@ class Offline(RanktermError):
         self.reason = reason
 
 
+class NeverSent(Offline):
+    """`Offline`, and the request never left: no connection to the service could be made, so it received
+    nothing (sending again cannot make anything twice)."""
+
+
 class BadBaseURL(RanktermError):
     """A base URL no request can be sent to (a port out of range, a malformed host, another scheme): only a
     corrected profile helps, so nothing retries it, and the command line exits with its usage code."""

@@ -1,19 +1,9 @@
 """The seat's time zone: the service's UTC dates as the clock on the wall reads them, and back.
 
-The wire's dates are naive UTC ("YYYY-MM-DD HH:MM:SS"), read by `wire_date` alone (`parse_wire_date` for
-None instead of an error, `wire_seconds` for seconds; `rankterm.wire.fields` gives the same names). People
-read them in the seat's zone: the `timezone` setting of config.toml (a profile's, else the top-level one;
-`Config.zone`), else this machine's (`TZ`, then /etc/localtime). Screens and table output show that zone;
-JSON and CSV keep UTC. A header names the zone by its place, short enough for a date column at 80
-columns: "Date (Auckland)", "Date (UTC)".
-
-    zone = seat_zone("Pacific/Auckland")     # "" for this machine's zone
-    zone.show("2026-05-28 20:26:40")         # "2026-05-29 08:26"
-    zone.heading("Date")                     # "Date (Auckland)"
-    zone.typed_to_wire("2026-05-29 08:26")   # "2026-05-28 20:26:00": a time typed at the table, for the wire
-
-A machine without a time zone database (no tzdata) cannot turn a zone's name into its rules: times are then
-shown in UTC, and `note` says why in one sentence.
+The wire's dates are naive UTC, read by `wire_date` alone (`parse_wire_date`, `wire_seconds`). `seat_zone`
+gives the zone of the `timezone` setting (`Config.zone`), else this machine's: it shows a date, names a column
+("Date (Auckland)") and turns a time typed at the table into the wire's UTC. Without tzdata it shows UTC and
+`note` says why. See docs/development.md ("Times") and docs/configuration.md.
 """
 
 from __future__ import annotations

@@ -1,24 +1,12 @@
 """The write side: a new match and its factions, as SERVICE.md defines them and as rankterm sends them.
 
-The validators also accept the other forms public clients send (`score` for `points`, one id instead of a
-list, `"players": ["bot"]` for a bot faction), so the embedded service parses incoming matches with these
-same models.
+This module is the one judge of a valid match: `read_match(data)` parses a match and gives every `Problem` as
+(field, M-code, sentence). The match form shows the sentences under their fields, the embedded service answers
+the codes, the importer skips with them. The validators also accept the other forms public clients send, so
+the service parses incoming matches with these same models. Only what needs the store (an unknown game or
+player, an external id already taken) is judged by the service itself.
 
-This module is the one judge of a valid match (DESIGN.md "One outcome"): `read_match(data)` parses a match
-and gives every `Problem` as (field, M-code, sentence); the match form shows the sentences under their
-fields, the embedded service answers the codes. Only what needs the store (an unknown game or player, an
-external id already taken) is judged by the service itself.
-
-Codes (WIRE.md; M004… are ours):
-
-- M002 schema: wrong types, unknown weight, a date that cannot be read or is before `EARLIEST`, points that
-  are not a number, a name too long, too many factions or players;
-- M004 no game (the service adds: a game neither in the catalogue nor the group's);
-- M006 a player twice in the match;
-- M007 fewer than two factions, a faction of players without players, or no faction of players;
-- M008 a rank that is not a whole number from 1 to 10000;
-- M009 a bot faction that carries players, or more than one bot faction;
-- M010 a date more than `FUTURE_LEEWAY` ahead of the judge's clock (judged only when a clock is given).
+The codes and what each means: docs/standings.md ("What makes a match valid").
 """
 
 from __future__ import annotations

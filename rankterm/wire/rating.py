@@ -1,86 +1,12 @@
 """The rating rules of the embedded ranking service: match results in, skills, ree, belts, titles, status out.
 
-Pure functions only: no I/O, no SQL, no HTTP. The service's store calls :func:`rate_match` once per processed
-match, persists the returned skills, and derives what a ranking row shows (ree, belt, title, status) with the
-other functions here; the table's model (rankterm.stats.model) replays a group's held history with the same
-rules, so odds and fair teams work against any service that speaks the wire. Everything is deterministic: the same inputs always give the same outputs.
+Pure functions only: no I/O, no SQL, no HTTP, the same outputs for the same inputs. The service's store calls
+:func:`rate_match` once per match and keeps the skills; the table's model (rankterm.stats.model) replays a
+group's held history with the same rules. Skills follow openskill's Bradley-Terry full-pairing model, the
+update divided by the number of factions less one and scaled by the match weight; a bot faction is rated as
+copies of one bot; ree is a smooth curve of ``mu - sigma``, always above 1000.
 
-Skill model
------------
-Each participant has a :class:`Skill` (``mu``: estimated strength, ``sigma``: uncertainty), updated with the
-Bradley-Terry full-pairing model of ``openskill`` (``BradleyTerryFull``) using its default parameters (mu 25,
-sigma 25/3, beta 25/6, tau 25/300). It reads a match as every pair of factions compared once: a faction beat
-those ranked below it, lost to those above and drew (half a win each) with those of its rank (rank 1 is
-best, a lower rank is a better placement). So from equal ratings a faction that placed better never ends
-below one it beat, and tied factions get the same update; openskill's Plackett-Luce, used before, splits a
-tied group's win among its members and left tied winners below the faction they beat (ranks 1, 1, 3, 4).
-With two factions both give the same update. With more, the model would count a match of n factions as
-n - 1 duels for each (a fresh winner of an 8-player match would gain 18.5 mu, ree 1720 -> 3330, above a
-seasoned group's best), so the update is divided by n - 1 (see "Match weight"): a match moves a rating as
-far as one duel does, about as far as Plackett-Luce moved it. A team is rated on the sum of
-its members' ``mu``; every member of a faction gets the same direction of update. Participants absent from
-``skills`` start at :func:`initial_skill`.
-
-Match weight
-------------
-The match weight and the number of factions ``n`` scale the update by ``f = WEIGHT_FACTORS[weight] / (n - 1)``
-(weights: ultralight 0.25, light 0.5, midlight 0.75, normal 1.0, heavy 1.5, massive 2.0)::
-
-    new.mu    = old.mu + f * (raw.mu - old.mu)
-    new.sigma = old.sigma * (raw.sigma / old.sigma) ** f      # the shrink, scaled geometrically
-
-where ``raw`` is the plain openskill update. A ``normal`` match of two factions is exactly openskill. The
-same scale applies to every participant, so from equal ratings it keeps the order and the ties of ``raw``. Scaling the sigma change in
-log space keeps sigma positive for every weight (a linear scale of 2.0 could drive it below zero).
-Sigma never rises above ``max(old.sigma, initial sigma)``: the initial sigma is the most uncertain state.
-An unknown weight raises :class:`ValueError`, as do fewer than two factions, a faction without
-participants, a participant listed twice, a non-integer rank, or a non-finite skill.
-
-Bots
-----
-A bot faction (``bot=True``) carries one key chosen by the caller, e.g. ``"bot:<game_id>"``, and its skill
-IS updated like a player's, so the strength of each game's bot is learnt from results (beating a bot that
-usually wins earns a lot; losing to it costs little). Because a team is rated on the sum of its members,
-a single-key bot faction is rated as a team of as many identical copies of the bot as the largest human
-faction has members (co-op of 3 vs the bot = 3 vs 3 bot copies); the bot's skill thus reads "one player's
-worth" whatever the number of players. The copies are identical, so they receive identical updates and
-the bot's new skill is that of any copy. A bot faction with several keys is rated like an ordinary team.
-
-Ree (public score)
-------------------
-``ree`` is computed from a conservative estimate ``x = mu - K_SIGMA * sigma`` (``K_SIGMA`` = 1), so more
-uncertainty means a lower ree::
-
-    z   = (x - REE_REFERENCE) / REE_SCALE          # REE_REFERENCE = 25 - 1 * 3.0 = 22, REE_SCALE = 8
-    ree = 1000 + 500 * (z + sqrt(z**2 + 4))        # = 1000 + 2000 / (sqrt(z**2 + 4) - z)
-
-rounded to 2 decimals. The curve is smooth and strictly increasing in ``z``: it is 2000 at ``z = 0``,
-grows like ``1000 + 1000 z`` for strong players and tends to 1000 (never reaching it, decaying like
-``1000 / |z|``) for weak ones; after rounding it is clamped to at least 1000.01, so ree is ALWAYS > 1000.
-``REE_REFERENCE`` is the conservative estimate of an established average player (mu 25, sigma about 3,
-i.e. a regular after a few dozen matches), so such a player sits near 2000: a newcomer shows about
-1720, an average player is near 1930 after 30 matches and about 2090 after several hundred. In a group
-with a clear skill spread, the best players reach about 2700-2900 and the weakest about 1500.
-
-Belts
------
-Earned from the best ree ever reached (the caller passes that maximum) AND a minimum number of matches
-played; both thresholds rise together, so a belt is never lost (see :data:`BELTS`):
-
-    white 0 | yellow 1850 & 5 | orange 1950 & 10 | green 2050 & 20 | blue 1 2150 & 30 | blue 2 2250 & 40 |
-    brown 1 2350 & 50 | brown 2 2450 & 75 | brown 3 2550 & 100 | black 2700 & 150     (best ree & matches)
-
-Titles
-------
-Emperor #1, Shogun #2, Daimyo #3, Samurai #4 and #5, each only when the group has at least
-``max(4, 2 * position)`` ranked players (no titles below 4 ranked players; a title holder is always in the
-top half): Emperor and Shogun need 4, Daimyo 6, Samurai #4 needs 8 and Samurai #5 needs 10.
-
-Status
-------
-From matches in the last 30 days and days since the last match:
-inactive (no match in the last 30 days) | occasional (1-3 matches) | active (4-11 matches, or 12+ with the
-last one more than 7 days ago) | very active (12+ matches and the last one within 7 days).
+Every rule, its formula and its thresholds: docs/standings.md ("The rating rules in full").
 """
 
 from __future__ import annotations

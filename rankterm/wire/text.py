@@ -1,19 +1,10 @@
 """Text rules shared by every layer, with no dependency: what counts as digits, names as look-ups compare
 them, and text made safe to show.
 
-`fold_name` is the one way two names are compared ignoring case and accents: the service's game search and
-its stored `norm_name`, the command line's player and game look-ups, the players screen's filter and the
-import's matching of a file's names all go through it.
-
-`display_safe` is the one way text that is not ours (a name, a note, anything the service or a file holds)
-is made fit for a terminal: every control character is shown as a symbol (ESC as "␛"; "\ufffd" for one
-without a symbol, such as a bidi control) and every line break as "⏎", so that the text stays on the one line
-it is given, in the order it is given, and nothing can move the cursor, clear or retitle the terminal. The
-app's client applies it to every text it reads (`wire.DISPLAY_SAFE`), the tables of the app and of the command
-line to every cell. `display_safe_lines` is the same for a text whose line
-breaks are ours (sentences joined by "\\n", a document written to a terminal): "\\n" is kept.
-
-Kept apart from the pydantic models so that the app can use them without importing pydantic early.
+`fold_name` is the one way two names are compared ignoring case and accents. `display_safe` is the one way
+text that is not ours is made fit for a terminal: control characters shown as symbols, line breaks as "⏎".
+`display_safe_lines` keeps our own line breaks. Kept apart from the pydantic models so that the app can use
+them without importing pydantic early. See docs/development.md ("Text that is not ours").
 """
 
 from __future__ import annotations

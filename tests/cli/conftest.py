@@ -15,8 +15,8 @@ import pytest
 
 from rankterm.server.app import create_app
 from rankterm.server.store import Store
-from rankterm.testing.live import UvicornThread
 from tests.seat_env import use_home, utc_seat  # noqa: F401  (utc_seat, autouse: every command line test runs in UTC)
+from tests.support.live import UvicornThread
 
 
 @pytest.fixture(autouse=True)

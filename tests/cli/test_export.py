@@ -23,9 +23,10 @@ from rankterm.client.client import RankingClient
 from rankterm.importing import export as export_module
 from rankterm.importing.export import CSV_COLUMNS, GroupChanging, matches_oldest_first
 from rankterm.mirror import Group
-from rankterm.testing.live import start_serve
 from rankterm.wire.errors import Offline
 from rankterm.wire.models import MatchesPage, NewFaction, NewMatch
+from tests.support.examples import examples
+from tests.support.live import start_serve
 
 
 @pytest.fixture
@@ -231,7 +232,7 @@ class Pager:
         )
 
 
-@settings(max_examples=100, deadline=None)
+@settings(max_examples=examples(100), deadline=None)
 @given(
     total=st.integers(0, 80),
     per=st.integers(1, 9),

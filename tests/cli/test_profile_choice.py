@@ -29,7 +29,16 @@ def profile_text(name: str) -> str:
 
 
 def args(profile: str | None) -> argparse.Namespace:
-    return argparse.Namespace(profile=None, command_profile=profile, demo=False, host="127.0.0.1", port=0)
+    return argparse.Namespace(
+        profile=None,
+        command_profile=profile,
+        demo=False,
+        host="127.0.0.1",
+        port=0,
+        join_code=None,
+        authorized_keys=None,
+        max_seats=12,
+    )
 
 
 def test_the_named_profile_else_the_default_else_the_only_one(isolated: Path) -> None:
@@ -55,7 +64,7 @@ OPENERS: dict[str, Callable[[str | None], Any]] = {
     "headless commands": lambda p: common.open_client(args(p)),
     "web": lambda p: web.run(args(p)),
     "board": lambda p: board.build_board(demo=False, profile=p),
-    "host": lambda p: host.served_profile(args(p)),
+    "host": lambda p: host.run(args(p)),
 }
 
 

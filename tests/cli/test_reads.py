@@ -16,8 +16,8 @@ import pytest
 from rankterm.cli import main
 from rankterm.server.quota import QuotaLimits
 from rankterm.server.store import Store
-from rankterm.testing.live import UvicornThread
 from tests.cli.conftest import league_profile
+from tests.support.live import UvicornThread
 from tests.wire_contract import (
     GAME_KEYS,
     MATCH_KEYS,

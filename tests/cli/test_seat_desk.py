@@ -1,4 +1,4 @@
-"""The desk between a host and its guest seats (`host/desk.py`, built by `cli/seat.host_desk`), over a real
+"""The desk between a host and its guest seats (`seats/desk.py`, built by `seats/hosting.host_desk`), over a real
 socketpair against the demo group on a socket: a seat learns where the service is and gets working tokens,
 never the secret; a refused profile and a host that is gone are each one sentence of their own kind."""
 
@@ -13,10 +13,12 @@ from pathlib import Path
 import httpx
 import pytest
 
-from rankterm.cli.seat import host_desk
-from rankterm.host.desk import DeskError, ask
+from rankterm.seats import ask_seat, ask_token
+from rankterm.seats.desk import DeskError, ask
+from rankterm.seats.hosting import host_desk
 from rankterm.server.seed import DEMO_KEY, DEMO_SECRET, demo_app
-from rankterm.testing.live import serve_in_thread
+from rankterm.wire.errors import AuthError, Offline, RanktermError
+from tests.support.live import serve_in_thread
 
 
 @pytest.fixture
@@ -101,5 +103,28 @@ def test_a_host_that_is_gone_is_said_as_offline(
         with pytest.raises(DeskError) as gone:
             ask(theirs.fileno(), {"ask": "token", "stale": None}, timeout=2)
         assert gone.value.kind == "offline"
+    finally:
+        theirs.close()
+
+
+def test_the_seat_hears_a_refusal_as_the_clients_auth_error_and_a_gone_host_as_offline(
+    served: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    profile(tmp_path, monkeypatch, served, "not-the-secret")
+    host = HostSide("room")
+    try:
+        with pytest.raises(AuthError) as refused:
+            ask_token(host.theirs.fileno(), None)
+        assert refused.value.status == 401 and "tell the host" in str(refused.value)
+    finally:
+        host.close()
+    desk = host_desk(profile="room")
+    ours, theirs = desk.pair()
+    ours.close()  # the host died
+    try:
+        with pytest.raises(Offline):
+            ask_token(theirs.fileno(), None)
+        with pytest.raises(RanktermError, match=r"^This seat's host does not answer \(.+\)\.$"):
+            ask_seat(theirs.fileno())
     finally:
         theirs.close()

@@ -27,9 +27,9 @@ from rankterm.server.quota import QuotaLimits
 from rankterm.server.seed import DEMO_KEY, DEMO_SECRET, demo_store
 from rankterm.stats import player_figures
 from rankterm.stats.documents import player_document
-from rankterm.testing.clock import T0, SettableClock
 from rankterm.wire.models import Match
 from tests.cli.conftest import league_profile
+from tests.support.clock import T0, SettableClock
 
 BASE = "http://in-process.rankterm/"
 HOUR = 3600.0

@@ -1,6 +1,6 @@
 """Who `rankterm web` lets in by its join code, served in-process (aiohttp's test server, no browser): the code as
 people type it, and an address that gave five wrong codes refused even the right one, by the form and by the
-link's `?code=` alike (the rule `rankterm host` keeps too: `rankterm.host.guard`)."""
+link's `?code=` alike (the rule `rankterm host` keeps too: `rankterm.seats.guard`)."""
 
 from __future__ import annotations
 
@@ -9,8 +9,8 @@ from collections.abc import AsyncIterator
 import pytest
 from aiohttp.test_utils import TestClient, TestServer
 
-from rankterm.cli.web import SESSION_COOKIE, seat_server
-from rankterm.host.guard import WRONG_LIMIT
+from rankterm.seats.guard import WRONG_LIMIT
+from rankterm.seats.web_server import SESSION_COOKIE, seat_server
 
 CODE = "SEAT2345"
 

@@ -9,7 +9,7 @@ from collections.abc import AsyncIterator
 import pytest
 from aiohttp.test_utils import TestClient, TestServer
 
-from rankterm.cli.web import seat_server
+from rankterm.seats.web_server import seat_server
 
 
 @pytest.fixture

@@ -8,7 +8,7 @@ import asyncio
 import pytest
 
 import rankterm.cli
-from rankterm.cli.web import seat_server
+from rankterm.seats.web_server import seat_server
 from rankterm.server import addresses
 from rankterm.server.addresses import Address
 

@@ -17,6 +17,7 @@ from rankterm.client.client import RankingClient
 from rankterm.mirror import Group
 from rankterm.wire.errors import RanktermError
 from tests.fake_service import make_token
+from tests.support.examples import examples
 
 TOKEN = make_token()
 
@@ -105,13 +106,13 @@ async def _exercise(status: int, body: bytes, auth_body: bytes | None) -> None:
     await http.aclose()
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(60), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(status=statuses, body=bodies)
 def test_any_answer_is_a_model_or_a_typed_error(status, body):
     asyncio.run(_exercise(status, body, None))
 
 
-@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(30), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(status=statuses, body=bodies)
 def test_any_auth_answer_is_a_token_or_a_typed_error(status, body):
     asyncio.run(_exercise(status, body, body))

@@ -16,10 +16,10 @@ from rankterm.mirror import Group
 from rankterm.server.app import create_app
 from rankterm.server.quota import QuotaLimits
 from rankterm.server.store import Store
-from rankterm.testing.clock import SettableClock
-from rankterm.testing.delay_proxy import DelayProxy
-from rankterm.testing.live import UvicornThread
 from rankterm.wire import errors as er
+from tests.support.clock import SettableClock
+from tests.support.delay_proxy import DelayProxy
+from tests.support.live import UvicornThread
 
 KEY, SECRET = "paging-key", "paging-secret"
 URL = "http://in-process.rankterm/"

@@ -17,7 +17,7 @@ from rankterm.client.client import RankingClient
 from rankterm.mirror import Group
 from rankterm.server.app import create_app
 from rankterm.server.store import Store
-from rankterm.testing.live import UvicornThread
+from tests.support.live import UvicornThread
 
 KEY, SECRET = "transport-key", "transport-secret"
 LIMITS = httpx.Limits(max_connections=100, max_keepalive_connections=24)

@@ -44,14 +44,14 @@ from rankterm.server.app import create_app
 from rankterm.server.rankings import NEWCOMER_REE
 from rankterm.server.seed import DEMO_KEY, DEMO_SECRET, demo_store, seed_demo
 from rankterm.server.store import Store
-from rankterm.testing.clock import SettableClock
-from rankterm.testing.live import UvicornThread
 from rankterm.tui.app import RanktermApp
 from rankterm.wire.ids import service_scope
 from rankterm.wire.models import Game, NewFaction, NewMatch, Player, RankingRow, RankingsPage, Weight
 from tests.conftest import postgres_url
 from tests.seat_env import use_home, utc_seat  # noqa: F401  (utc_seat, autouse: every e2e test runs in UTC)
 from tests.server.pg_cluster import cluster
+from tests.support.clock import SettableClock
+from tests.support.live import UvicornThread
 
 TRANSPORTS = ("asgi", "socket")
 IN_PROCESS_URL = "http://in-process.rankterm/"

@@ -14,7 +14,7 @@ import httpx
 
 from rankterm.client.client import RankingClient
 from rankterm.outbox.outbox import Outbox, OutboxSender, State
-from rankterm.testing.faults import FaultyTransport
+from tests.support.faults import FaultyTransport
 
 
 async def nap(_seconds: float) -> None:

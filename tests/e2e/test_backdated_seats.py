@@ -35,14 +35,14 @@ from rankterm.outbox.outbox import Outbox, OutboxSender
 from rankterm.server.app import create_app
 from rankterm.server.seed import DEMO_KEY, DEMO_SECRET, demo_store
 from rankterm.stats.effect import outcome_effect
-from rankterm.testing.clock import SettableClock
-from rankterm.testing.faults import FaultyTransport
-from rankterm.testing.live import UvicornThread
-from rankterm.testing.terminal import room_env
 from rankterm.tui.app import RanktermApp
 from rankterm.tui.screens.matches import MatchesScreen
 from rankterm.wire.ids import service_scope
 from rankterm.wire.models import NewFaction, NewMatch, Weight
+from tests.support.clock import SettableClock
+from tests.support.faults import FaultyTransport
+from tests.support.live import UvicornThread
+from tests.support.terminal import room_env
 from tests.tui.pilot import settle
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -18,7 +18,6 @@ import rankterm
 from rankterm.client.auth import Token, TokenCache
 from rankterm.mirror import Group
 from rankterm.server.quota import QuotaLimits
-from rankterm.testing.clock import T0
 from rankterm.wire.errors import (
     AuthError,
     BadRequest,
@@ -34,6 +33,7 @@ from rankterm.wire.models import (
     Player,
     Weight,
 )
+from tests.support.clock import T0
 
 from .conftest import Clock, check_deltas, check_standings, duel, ghosts, participants
 

@@ -32,11 +32,11 @@ import pytest
 from rankterm.client.client import RankingClient
 from rankterm.mirror import Group
 from rankterm.server.seed import DEMO_KEY, DEMO_SECRET, demo_app
-from rankterm.testing.live import serve_in_thread
-from rankterm.testing.ssh import RunningHost, SshGuest, children_of, environ_of, start_host
-from rankterm.testing.terminal import ESCAPES, room_env
+from tests.support.live import serve_in_thread
+from tests.support.ssh import RunningHost, SshGuest, children_of, environ_of, start_host
+from tests.support.terminal import ESCAPES, room_env
 
-pytestmark = pytest.mark.needs("ssh")  # OpenSSH's client, installed before the run when missing
+pytestmark = [pytest.mark.needs("ssh"), pytest.mark.slow]  # ssh: installed before the run when missing
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -437,7 +437,7 @@ def test_a_seat_asked_for_by_hand_ends_when_its_parent_is_killed(room: dict[str,
     code = (
         "import os, subprocess, sys, time\n"
         "from functools import partial\n"
-        "from rankterm.host.lifeline import die_with_parent\n"
+        "from rankterm.seats.lifeline import die_with_parent\n"
         "child = subprocess.Popen([sys.executable, '-c', 'import time; time.sleep(60)'],"
         " preexec_fn=partial(die_with_parent, os.getpid()))\n"
         "print(child.pid, flush=True)\n"

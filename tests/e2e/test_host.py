@@ -24,9 +24,9 @@ import pytest
 from rankterm.client.client import RankingClient
 from rankterm.mirror import Group
 from rankterm.server.seed import DEMO_KEY, DEMO_SECRET, demo_app
-from rankterm.testing.live import serve_in_thread
-from rankterm.testing.ssh import RunningHost, SshGuest, environ_of, start_host
-from rankterm.testing.terminal import ESCAPES, room_env
+from tests.support.live import serve_in_thread
+from tests.support.ssh import RunningHost, SshGuest, environ_of, start_host
+from tests.support.terminal import ESCAPES, room_env
 
 pytestmark = pytest.mark.needs("ssh")  # OpenSSH's client, installed before the run when missing
 

@@ -11,7 +11,7 @@ import time
 
 import pytest
 
-from rankterm.testing.terminal import PtySeat, home_env
+from tests.support.terminal import PtySeat, home_env
 
 
 def ended_within(pid: int, limit: float) -> int | None:

@@ -14,8 +14,8 @@ from pathlib import Path
 import asyncssh
 import pytest
 
-from rankterm.testing.ssh import RunningHost, SshGuest, environ_of, start_host
-from rankterm.testing.terminal import home_env
+from tests.support.ssh import RunningHost, SshGuest, environ_of, start_host
+from tests.support.terminal import home_env
 
 pytestmark = pytest.mark.needs("ssh")  # OpenSSH's client, installed before the run when missing
 

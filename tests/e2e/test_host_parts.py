@@ -13,12 +13,12 @@ from pathlib import Path
 
 import pytest
 
-from rankterm.host.guard import LOCKOUT_SECONDS, WRONG_LIMIT, JoinCodeGuard
-from rankterm.host.keys import fingerprint, host_key_path, load_or_make_host_key
-from rankterm.host.seat import Seat
-from rankterm.host.server import seat_env
-from rankterm.testing.clock import SettableClock
-from rankterm.testing.terminal import home_env
+from rankterm.seats.guard import LOCKOUT_SECONDS, WRONG_LIMIT, JoinCodeGuard
+from rankterm.seats.keys import fingerprint, host_key_path, load_or_make_host_key
+from rankterm.seats.pty_seat import Seat
+from rankterm.seats.ssh_server import seat_env
+from tests.support.clock import SettableClock
+from tests.support.terminal import home_env
 
 
 def test_the_host_key_is_made_once_kept_private_and_used_again(tmp_path: Path) -> None:
@@ -154,8 +154,8 @@ def settings_of(*argv: str):
 
 
 def test_off_loopback_a_new_join_code_is_printed_and_on_loopback_anyone_joins() -> None:
-    from rankterm.cli.host import start_lines
-    from rankterm.cli.web import CODE_ALPHABET
+    from rankterm.seats.guard import CODE_ALPHABET
+    from rankterm.seats.ssh_host import start_lines
 
     settings, code = settings_of("--host", "0.0.0.0")
     assert code is not None and len(code) == 8 and set(code) <= set(CODE_ALPHABET)

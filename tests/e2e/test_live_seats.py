@@ -32,10 +32,10 @@ from rankterm.client.client import RankingClient
 from rankterm.config import Config
 from rankterm.mirror import Group
 from rankterm.server.seed import DEMO_KEY, DEMO_SECRET, demo_app
-from rankterm.testing.live import UvicornThread
-from rankterm.testing.terminal import PtySeat, room_env
 from rankterm.tui.app import RanktermApp
 from rankterm.wire.models import NewFaction, NewMatch, Weight
+from tests.support.live import UvicornThread
+from tests.support.terminal import PtySeat, room_env
 
 ROOT = Path(__file__).resolve().parents[2]
 

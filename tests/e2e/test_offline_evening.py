@@ -11,9 +11,9 @@ from datetime import UTC, datetime
 
 import pytest
 
-from rankterm.testing.clock import SettableClock
 from rankterm.tui.screens.match_entry import MatchEntryScreen
 from tests.e2e.conftest import club_seat, demo_on_socket, demo_reader
+from tests.support.clock import SettableClock
 from tests.tui.pilot import fill_row, open_form, pick_game, settle
 
 EIGHT_PM = datetime(2026, 5, 28, 20, 0, tzinfo=UTC).timestamp()

@@ -23,9 +23,9 @@ from rankterm.outbox.outbox import Outbox, OutboxSender
 from rankterm.server.app import create_app
 from rankterm.server.seed import seed_demo
 from rankterm.server.store import Store
-from rankterm.testing.clock import SettableClock
-from rankterm.testing.live import UvicornThread
 from rankterm.wire.models import RankingRow
+from tests.support.clock import SettableClock
+from tests.support.live import UvicornThread
 
 
 def standing(rows: list[RankingRow]) -> dict[str, Any]:

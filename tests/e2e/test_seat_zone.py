@@ -9,9 +9,9 @@ from pathlib import Path
 from textual.widgets import DataTable
 
 from rankterm.server.seed import DEMO_KEY, DEMO_SECRET
-from rankterm.testing.terminal import PtySeat, room_env
 from rankterm.tui.screens.matches import MatchesScreen
 from tests.e2e.conftest import club_seat, demo_on_socket
+from tests.support.terminal import PtySeat, room_env
 from tests.tui.pilot import settle
 
 ROOT = Path(__file__).resolve().parents[2]

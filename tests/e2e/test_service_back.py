@@ -13,9 +13,9 @@ import asyncio
 
 import pytest
 
-from rankterm.testing.clock import SettableClock
 from rankterm.tui import outbox_runner
 from tests.e2e.conftest import club_seat, demo_on_socket
+from tests.support.clock import SettableClock
 from tests.tui.pilot import open_form, quick_fill, settle
 
 HOUR = 3600.0

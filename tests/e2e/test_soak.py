@@ -17,8 +17,8 @@ from rankterm.outbox.outbox import Outbox, State
 from rankterm.server.app import create_app
 from rankterm.server.quota import QuotaLimits
 from rankterm.server.store import Store
-from rankterm.testing.live import serve_in_thread
 from rankterm.wire.models import NewFaction, NewMatch
+from tests.support.live import serve_in_thread
 
 SENDER = Path(__file__).with_name("soak_sender.py")
 TOTAL = 500

@@ -13,12 +13,12 @@ from datetime import UTC, datetime
 
 import pytest
 
-from rankterm.testing.clock import SettableClock
 from rankterm.tui.app import RanktermApp
 from rankterm.tui.screens.outbox import OutboxScreen
 from rankterm.wire.ids import is_local_id
 from tests.e2e.conftest import club_seat, demo_on_socket, demo_reader
 from tests.seat_env import use_home
+from tests.support.clock import SettableClock
 from tests.tui.pilot import make_ghost, open_form, record_waiting, settle
 
 EIGHT_PM = datetime(2026, 5, 28, 20, 0, tzinfo=UTC).timestamp()

@@ -18,8 +18,8 @@ from collections.abc import Iterator
 
 import pytest
 
-from rankterm.testing.live import end_process
-from rankterm.testing.terminal import ESCAPES
+from tests.support.live import end_process
+from tests.support.terminal import ESCAPES
 
 pytestmark = pytest.mark.needs("chromium")  # installed before the run when missing (tests/needs.py)
 CHROMIUM_FLAGS = [
@@ -60,9 +60,10 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-@pytest.fixture
+@pytest.fixture(scope="module")
 def web_seat() -> Iterator[str]:
-    """`rankterm web --demo` on a free port with a join code; yields its address."""
+    """`rankterm web --demo` on a free port with a join code; yields its address. One for the module: its
+    tests each open their own seat or none."""
     port = free_port()
     proc = subprocess.Popen(
         [sys.executable, "-m", "rankterm", "web", "--demo", "--port", str(port), "--join-code", CODE],

@@ -26,8 +26,8 @@ import pytest
 
 from rankterm.server import serve
 from rankterm.server.store import Store
-from rankterm.testing.live import end_process
 from tests.conftest import postgres_url
+from tests.support.live import end_process
 
 CLIENTS = 8
 MATCHES = 200

@@ -19,10 +19,10 @@ from rankterm.outbox.outbox import Outbox, OutboxSender, State
 from rankterm.server.app import create_app
 from rankterm.server.quota import QuotaLimits
 from rankterm.server.store import Store
-from rankterm.testing.clock import SettableClock
-from rankterm.testing.faults import FaultyTransport
 from rankterm.wire.errors import Offline, QuotaError
 from rankterm.wire.models import Match
+from tests.support.clock import SettableClock
+from tests.support.faults import FaultyTransport
 
 FIXTURES = Path(__file__).parent.parent / "fixtures" / "import"
 BASE = "http://import.test/"

@@ -27,6 +27,7 @@ from rankterm.outbox.outbox import Outbox, OutboxSender
 from rankterm.server.app import create_app
 from rankterm.server.store import Store
 from rankterm.wire.errors import RanktermError
+from tests.support.examples import examples
 
 FIXTURES = Path(__file__).parent.parent / "fixtures" / "import"
 PAGE_1 = FIXTURES / "plays.xml"
@@ -96,7 +97,7 @@ def read(path: Path) -> list[tuple[str, str | None, tuple[tuple[str, str, bool],
 # ------------------------------------------------------------------------------------------- pasted pages
 
 
-@settings(max_examples=40, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=examples(40), suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(
     plays=plays_st,
     cuts=st.lists(st.integers(0, 12), max_size=3),
@@ -163,7 +164,9 @@ async def planned(service: tuple[Any, str, str], paths: list[Path]) -> tuple[lis
             return normalised(plan), plan
 
 
-@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(
+    max_examples=examples(15), deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
 @given(
     plays=plays_st,
     homes=st.lists(st.sets(st.integers(0, 2), min_size=1), min_size=12, max_size=12),

@@ -23,9 +23,9 @@ from rankterm.mirror import Group, HeldHistory, Mirror
 from rankterm.server.app import create_app
 from rankterm.server.quota import QuotaLimits
 from rankterm.server.seed import DEMO_KEY, DEMO_SECRET, demo_store
-from rankterm.testing.clock import T0, SettableClock
-from rankterm.testing.live import serve_in_thread
 from rankterm.wire.models import NewFaction, NewMatch
+from tests.support.clock import T0, SettableClock
+from tests.support.live import serve_in_thread
 
 BASE = "http://in-process.rankterm/"
 HOUR = 3600.0

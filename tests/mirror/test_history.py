@@ -29,9 +29,9 @@ from rankterm.stats.compact import player_matches
 from rankterm.stats.effect import match_effect, number_of
 from rankterm.stats.history import player_history
 from rankterm.stats.source import held_matches, held_roster
-from rankterm.testing.clock import SettableClock
 from rankterm.wire.models import NewFaction, NewMatch, Weight
 from tests.fake_service import ok
+from tests.support.clock import SettableClock
 
 BASE = "http://in-process.rankterm/"
 DAY = "2026-05-28"  # the clock's day (SettableClock's T0, 20:26 UTC); the demo's season ends the day before

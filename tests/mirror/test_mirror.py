@@ -15,11 +15,11 @@ from rankterm.client.client import RankingClient
 from rankterm.mirror import Group, Mirror, sync
 from rankterm.mirror.file import SCHEMA_VERSION
 from rankterm.server.seed import demo_app
-from rankterm.testing.clock import SettableClock
-from rankterm.testing.faults import FaultyTransport
 from rankterm.wire import errors as er
 from rankterm.wire.ids import new_local_id
 from rankterm.wire.models import NewFaction, NewMatch, Player
+from tests.support.clock import SettableClock
+from tests.support.faults import FaultyTransport
 
 BASE = "http://in-process.rankterm/"
 SCOPE = f"{BASE}|demo"

@@ -16,9 +16,9 @@ import pytest
 
 from rankterm.outbox.outbox import State
 from rankterm.server.app import create_app
-from rankterm.testing.faults import Fault, FaultyTransport
 from rankterm.wire.models import Player
 from tests.outbox.test_offline_ghosts import Group, SeatOnDisk
+from tests.support.faults import Fault, FaultyTransport
 
 BASE = "http://two-seats.test/"
 

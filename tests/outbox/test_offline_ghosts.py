@@ -25,11 +25,11 @@ from rankterm.outbox.ghosts import GHOST_DISCARDED, UNKNOWN_LOCAL
 from rankterm.outbox.outbox import Outbox, OutboxSender, State
 from rankterm.server.app import create_app
 from rankterm.server.store import Store
-from rankterm.testing.faults import Fault, FaultyTransport
 from rankterm.tui.outbox_runner import OutboxRunner
 from rankterm.wire.errors import BadRequest
 from rankterm.wire.ids import is_local_id, new_local_id
 from rankterm.wire.models import NewFaction, NewMatch, Player
+from tests.support.faults import Fault, FaultyTransport
 
 BASE = "http://ghosts.test/"
 SERVICE_ID = re.compile(r"^[A-Za-z0-9]{11}$")
@@ -212,6 +212,28 @@ async def test_a_ghost_made_offline_goes_first_and_its_real_id_replaces_the_loca
     assert made[0].id in cached and dan.id not in cached
     # the ghost POST came before the match POST
     assert world.posts.index("POST players/player") < world.posts.index("POST matches/match")
+
+
+@pytest.mark.parametrize(("fault", "in_doubt"), [(Fault.RESET_BEFORE, False), (Fault.TIMEOUT, True)])
+async def test_a_ghost_post_that_never_left_stays_pending_and_one_that_may_have_stays_in_doubt(
+    tmp_path, fault, in_doubt
+):
+    """The client says "never left" (`NeverSent`: no connection made) apart from "no answer": only the first
+    leaves the ghost free of doubt (nothing can have been made, so it can be discarded)."""
+    world = World(tmp_path, script=[fault])
+    await world.group.players()
+    try:
+        world.down = True
+        await world.runner.create_ghost("Dan")
+        world.down = False
+        report = await world.runner.send()
+        assert report.stopped is not None and report.ghosts == {}
+        [ghost] = world.outbox.ghosts()
+        assert ghost.state is State.PENDING and ghost.in_doubt is in_doubt
+        assert len(world.service_ghosts("Dan")) == (1 if in_doubt else 0)
+    finally:
+        world.runner.close()
+        await world.client.http.aclose()
 
 
 @pytest.mark.parametrize("restart", [False, True])

@@ -17,10 +17,10 @@ from rankterm.client.client import RankingClient
 from rankterm.outbox.outbox import Outbox, OutboxSender, State, next_hour
 from rankterm.outbox.outcome import OutcomeState
 from rankterm.outbox.sender import SendReport
-from rankterm.testing.faults import Fault, FaultyTransport
 from rankterm.wire.errors import ErrorItem
 from rankterm.wire.models import NewFaction, NewMatch
 from tests.fake_service import BASE, fail, make_token, ok
+from tests.support.faults import Fault, FaultyTransport
 
 
 class Recorder:

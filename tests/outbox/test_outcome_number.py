@@ -15,8 +15,8 @@ from rankterm.outbox.outbox import Outbox, OutboxSender
 from rankterm.outbox.outcome import Outcome, OutcomeState
 from rankterm.server.seed import demo_app
 from rankterm.stats.effect import EffectUnknown, number_for, outcome_effect
-from rankterm.testing.transports import CountingTransport
 from rankterm.wire.models import NewFaction, NewMatch
+from tests.support.transports import CountingTransport
 
 BASE = "http://in-process.rankterm/"
 NOW = 1_780_000_000.0

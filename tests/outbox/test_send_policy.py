@@ -21,12 +21,12 @@ from rankterm.client.send_policy import Backoff, batches
 from rankterm.outbox.outbox import Outbox, OutboxSender, State
 from rankterm.server.app import create_app
 from rankterm.server.store import Store
-from rankterm.testing.clock import SettableClock
-from rankterm.testing.faults import Fault, FaultyTransport
 from rankterm.tui import outbox_runner
 from rankterm.tui.outbox_runner import OutboxRunner
 from rankterm.wire.errors import Offline
 from rankterm.wire.models import NewFaction, NewMatch
+from tests.support.clock import SettableClock
+from tests.support.faults import Fault, FaultyTransport
 
 BASE = "http://policy.test/"
 

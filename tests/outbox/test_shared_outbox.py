@@ -22,8 +22,8 @@ from rankterm.outbox.outbox import Outbox, OutboxSender, State
 from rankterm.server.app import create_app
 from rankterm.server.quota import QuotaLimits
 from rankterm.server.store import Store
-from rankterm.testing.live import end_process, serve_in_thread
 from rankterm.wire.models import NewFaction, NewMatch
+from tests.support.live import end_process, serve_in_thread
 
 SEAT = Path(__file__).with_name("seat_process.py")
 SEATS = 4

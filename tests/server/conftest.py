@@ -24,8 +24,8 @@ from rankterm.server.app import create_app
 from rankterm.server.seed import DEMO_KEY, DEMO_SECRET, demo_store
 from rankterm.server.store import Store
 from rankterm.server.wire import status_for_code
-from rankterm.testing.clock import SettableClock
 from tests.conftest import postgres_url
+from tests.support.clock import SettableClock
 
 ENGINES = ("sqlite", "postgresql")
 

@@ -34,7 +34,7 @@ import psycopg
 
 from rankterm.server.seed import seed_demo
 from rankterm.server.store import Store
-from rankterm.testing.clock import SettableClock
+from tests.support.clock import SettableClock
 
 TEMPLATE = "rankterm_template"
 DEMO_TEMPLATE = "rankterm_demo_template"

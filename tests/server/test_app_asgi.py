@@ -20,7 +20,7 @@ from rankterm.server.app import create_app
 from rankterm.server.asgi import request_path
 from rankterm.server.store import Store
 from rankterm.server.wire import Fault
-from rankterm.testing.held import held_in_thread
+from tests.support.held import held_in_thread
 
 from .conftest import BASE_URL, Api
 

@@ -9,7 +9,7 @@ import pytest
 from rankterm.server.demo import demo_plan
 from rankterm.server.seed import DEMO_KEY, DEMO_SECRET, demo_app, seed_demo
 from rankterm.server.store import Store
-from rankterm.testing.clock import SettableClock
+from tests.support.clock import SettableClock
 
 from .conftest import Api, _client
 

@@ -9,13 +9,14 @@ from dataclasses import replace
 
 import pytest
 
-from rankterm.server import addresses, schema, serve
+from rankterm.server import addresses, serve
 from rankterm.server.addresses import Address
+from rankterm.server.db import schema
 from rankterm.server.quota import UNLIMITED, QuotaBook, QuotaLimits
 from rankterm.server.seed import DEMO_KEY
 from rankterm.server.store import Store
-from rankterm.testing.live import start_serve
-from rankterm.testing.old_schema import downgrade
+from tests.support.live import start_serve
+from tests.support.old_schema import downgrade
 
 
 @pytest.fixture

@@ -5,7 +5,7 @@ from datetime import date
 import pytest
 
 from rankterm.server import seed
-from rankterm.testing.clock import T0, SettableClock
+from tests.support.clock import T0, SettableClock
 
 DAY = seed.build_day(T0)
 NEXT_DAY = SettableClock(T0 + 86_400)

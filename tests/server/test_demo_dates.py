@@ -12,7 +12,7 @@ from datetime import UTC, datetime, timedelta
 from rankterm.server.app import create_app
 from rankterm.server.seed import build_day, demo_store, seed_demo
 from rankterm.server.store import Store
-from rankterm.testing.clock import T0, SettableClock
+from tests.support.clock import T0, SettableClock
 
 from .conftest import Api, _client, duel
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 from rankterm.cli.app import make_demo_client
 from rankterm.server.seed import demo_app, demo_token
 from rankterm.server.store import Store
-from rankterm.testing.clock import SettableClock
+from tests.support.clock import SettableClock
 
 
 async def test_the_demo_client_reads_at_once_with_the_minted_token():

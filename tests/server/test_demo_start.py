@@ -17,7 +17,8 @@ from pathlib import Path
 import jwt
 import pytest
 
-from rankterm.server import schema, seed, tokens
+from rankterm.server import seed, tokens
+from rankterm.server.db import schema
 from rankterm.server.store import Store
 from rankterm.server.wire import Fault
 from rankterm.wire import rating

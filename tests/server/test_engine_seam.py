@@ -1,7 +1,7 @@
 """The engine seam: one `Engine` per database owns every difference between SQLite and PostgreSQL.
 
-Read from the source (ast): no module of the service other than the engines (`engine`, `engines`,
-`sqlite`, `pg`) imports a database driver or an engine, compares anything with an engine's name or URL
+Read from the source (ast): no module of the service other than the engines (`db.engine`, `db.engines`,
+`db.sqlite`, `db.pg`) imports a database driver or an engine, compares anything with an engine's name or URL
 scheme, or writes SQL only one engine speaks; and the service keeps no table of envelope codes of its own
 (the wire's `CODES` is the one). Then the contract of `Engine`, on each engine the same (see conftest's
 `db`): migrations and their version, transactions that commit or roll back whole, the SQL the modules write
@@ -17,23 +17,27 @@ from pathlib import Path
 import pytest
 
 import rankterm.server
-from rankterm.server import engines, schema
-from rankterm.server.engine import Engine
+from rankterm.server.db import REPLAY, Conn, engines, schema
+from rankterm.server.db.engine import Engine
+from rankterm.server.store import MIGRATION_WORK, Store
 from rankterm.server.wire import Fault
-from rankterm.testing.held import held_in_thread
 from rankterm.wire.errors import CODES, error_from_response
+from tests.support.held import held_in_thread
+from tests.support.old_schema import downgrade
 
 SERVER = Path(rankterm.server.__file__).parent
 ENGINE_MODULES = {"engine.py", "engines.py", "sqlite.py", "pg.py"}
 DRIVERS = {"sqlite3", "psycopg", "psycopg_pool"}
-IMPLEMENTATIONS = {"rankterm.server.sqlite", "rankterm.server.pg"}
+IMPLEMENTATIONS = {"rankterm.server.db.sqlite", "rankterm.server.db.pg"}
 ENGINE_WORDS = ("sqlite", "postgres")
 ONE_ENGINE_SQL = ("PRAGMA", "sqlite_master", "pg_advisory", "strpos(", "instr(", "schema_version")
 CODE = re.compile(r"^[RAMQ]\d{3}$")
 
 
 def _modules() -> list[Path]:
-    found = sorted(p for p in SERVER.glob("*.py") if p.name not in ENGINE_MODULES)
+    found = sorted(p for p in SERVER.glob("*.py")) + sorted(
+        p for p in (SERVER / "db").glob("*.py") if p.name not in ENGINE_MODULES
+    )
     assert len(found) > 10
     return found
 
@@ -69,8 +73,8 @@ def _seam_breaks(path: Path) -> list[str]:
         where = f"{path.name}:{getattr(node, 'lineno', '?')}"
         if isinstance(node, ast.Import | ast.ImportFrom):
             names = [a.name for a in node.names] if isinstance(node, ast.Import) else [node.module or ""]
-            if isinstance(node, ast.ImportFrom) and node.module == "rankterm.server":
-                names = [f"rankterm.server.{a.name}" for a in node.names]
+            if isinstance(node, ast.ImportFrom) and node.module in ("rankterm.server", "rankterm.server.db"):
+                names = [f"{node.module}.{a.name}" for a in node.names]
             for name in names:
                 if name.split(".")[0] in DRIVERS or name in IMPLEMENTATIONS:
                     out.append(f"{where} imports {name}")
@@ -100,7 +104,7 @@ def test_the_seam_check_sees_what_it_looks_for(tmp_path: Path) -> None:
     sample.write_text(
         '"""A docstring may say PRAGMA and sqlite."""\n'
         "import sqlite3\n"
-        "from rankterm.server import pg\n"
+        "from rankterm.server.db import pg\n"
         "def f(store, conn, path):\n"
         "    if store.engine == 'sqlite':\n"
         "        conn.execute('PRAGMA user_version')\n"
@@ -109,7 +113,7 @@ def test_the_seam_check_sees_what_it_looks_for(tmp_path: Path) -> None:
     )
     assert sorted(b.split(" ", 1)[1] for b in _seam_breaks(sample)) == [
         "compares with an engine's name",
-        "imports rankterm.server.pg",
+        "imports rankterm.server.db.pg",
         "imports sqlite3",
         "reads ._pg",
         "tells engines apart by a name",
@@ -140,7 +144,7 @@ def test_the_service_reads_the_wires_one_table_of_error_codes() -> None:
 @pytest.fixture
 def opened(db: str) -> Engine:
     engine = engines.open_engine(db)
-    engine.migrate()
+    engine.migrate(work=MIGRATION_WORK)
     yield engine
     engine.close()
 
@@ -151,7 +155,7 @@ def test_the_name_picks_the_engine_and_the_engine_its_name(db: str, engine: str,
 
 def test_migrations_reach_the_version_once_and_a_newer_one_is_refused(db: str, opened: Engine) -> None:
     said: list[str] = []
-    assert opened.migrate(said.append) == schema.SCHEMA_VERSION and said == []
+    assert opened.migrate(said.append, MIGRATION_WORK) == schema.SCHEMA_VERSION and said == []
     with opened.read() as conn:
         assert opened.schema_version(conn) == schema.SCHEMA_VERSION
     with opened.write() as conn:
@@ -159,9 +163,32 @@ def test_migrations_reach_the_version_once_and_a_newer_one_is_refused(db: str, o
     again = engines.open_engine(db)
     try:
         with pytest.raises(schema.SchemaTooNew):
-            again.migrate()
+            again.migrate(work=MIGRATION_WORK)
     finally:
         again.close()
+
+
+def test_a_migrations_work_is_handed_in_or_nothing_is_migrated(db: str) -> None:
+    with Store(db) as store:
+        store.create_group("Kept")
+        downgrade(store, 3)  # before the migration that rates again
+    engine = engines.open_engine(db)
+    try:
+        with pytest.raises(LookupError, match=REPLAY):
+            engine.migrate()
+        with engine.read() as conn:
+            assert engine.schema_version(conn) == 3
+        seen: list[tuple[int, list[str]]] = []
+
+        def replay(conn: Conn) -> None:  # inside migration 4's transaction, after its script
+            groups = [r[0] for r in conn.execute("SELECT name FROM groups")]
+            conn.execute("SELECT history_version FROM subsets").fetchall()
+            seen.append((engine.schema_version(conn), groups))
+
+        assert engine.migrate(work={REPLAY: replay}) == schema.SCHEMA_VERSION
+        assert seen == [(3, ["Kept"])]
+    finally:
+        engine.close()
 
 
 def test_a_write_commits_whole_or_not_at_all(opened: Engine) -> None:

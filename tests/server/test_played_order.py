@@ -23,6 +23,7 @@ from hypothesis import strategies as st
 
 from rankterm.server import rankings
 from rankterm.server.store import Store
+from tests.support.examples import examples
 
 from .conftest import postgres_url
 from .played import NAMES, Group, season
@@ -234,7 +235,9 @@ def small_groups(draw: st.DrawFn) -> tuple[list[tuple], list[int], list[int]]:
 
 
 @pytest.mark.slow
-@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(
+    max_examples=examples(15), deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
 @given(drawn=small_groups())
 def test_any_order_and_batches_end_as_the_date_order(store, drawn):
     matches, order, batches = drawn

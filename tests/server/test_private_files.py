@@ -10,7 +10,7 @@ import pytest
 
 from rankterm.server import seed, serve
 from rankterm.server.store import Store
-from rankterm.testing.clock import SettableClock
+from tests.support.clock import SettableClock
 
 
 def _mode(path) -> int:

@@ -23,6 +23,7 @@ from rankterm.wire.rating import (
     status_for,
     title_for,
 )
+from tests.support.examples import examples
 
 WEIGHTS_ASCENDING = ["ultralight", "light", "midlight", "normal", "heavy", "massive"]
 
@@ -338,7 +339,7 @@ def test_ree_rejects_non_finite_skill() -> None:
         ree(Skill(float("inf"), 1.0))
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(mu=st.floats(-200.0, 300.0), sigma=st.floats(0.01, 20.0))
 def test_ree_is_always_above_1000(mu: float, sigma: float) -> None:
     value = ree(Skill(mu, sigma))
@@ -346,7 +347,7 @@ def test_ree_is_always_above_1000(mu: float, sigma: float) -> None:
     assert math.isfinite(value)
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(
     mu=st.floats(-50.0, 100.0),
     sigma=st.floats(0.1, 10.0),
@@ -378,7 +379,7 @@ def matches(draw: st.DrawFn) -> tuple[list[FactionResult], dict[str, Skill], str
     return factions, skills, weight
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(match=matches())
 def test_rate_match_never_produces_nan_and_is_repeatable(
     match: tuple[list[FactionResult], dict[str, Skill], str],
@@ -431,7 +432,7 @@ def belt_index(key: str) -> int:
     return [belt_key for _, belt_key, _ in BELTS].index(key)
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(
     best=st.floats(1000.0, 4000.0),
     more=st.floats(0.0, 1000.0),

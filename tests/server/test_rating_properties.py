@@ -18,6 +18,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from rankterm.wire.rating import WEIGHT_FACTORS, FactionResult, Skill, initial_skill, rate_match, ree
+from tests.support.examples import examples
 
 Match = tuple[list[FactionResult], dict[str, Skill], str]
 
@@ -75,7 +76,7 @@ def assert_placements_kept(
                 assert same_skill(new[winner], new[loser]), (winner, new[winner], loser, new[loser])
 
 
-@settings(max_examples=400, deadline=None)
+@settings(max_examples=examples(400), deadline=None)
 @given(match=equal_rating_matches())
 def test_from_equal_ratings_a_better_placement_never_ends_lower_and_ties_end_together(match: Match) -> None:
     factions, skills, weight = match
@@ -87,14 +88,14 @@ def test_from_equal_ratings_a_better_placement_never_ends_lower_and_ties_end_tog
         assert all(same_skill(new[key], first) for key in faction.participants)
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(match=equal_rating_matches(equal_sizes=False))
 def test_with_unequal_team_sizes_factions_of_one_size_keep_their_order(match: Match) -> None:
     factions, skills, weight = match
     assert_placements_kept(factions, rate_match(factions, skills, weight), same_size_only=True)
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(common=common_skills, rank=st.integers(1, 8), weight=weights)
 def test_two_equal_players_who_tie_keep_their_mu(common: Skill | None, rank: int, weight: str) -> None:
     skills = {} if common is None else {"ann": common, "bob": common}
@@ -119,7 +120,7 @@ def any_matches(draw: st.DrawFn) -> Match:
     return factions, skills, weight
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(match=any_matches(), data=st.data())
 def test_the_result_does_not_depend_on_the_order_factions_are_listed_in(
     match: Match, data: st.DataObject

@@ -1,7 +1,7 @@
 """Upgrades of the embedded service's schema: a database of version 1 to 4 opened by today's rankterm.
 
 An older database is made from a store of today by undoing the later migrations
-(`rankterm.testing.old_schema.downgrade`; on SQLite the result is checked to have exactly the tables, columns
+(`tests.support.old_schema.downgrade`; on SQLite the result is checked to have exactly the tables, columns
 and indexes the older scripts make). Opening it runs the migrations: every row is the same as before (v2:
 each ree of ``rating_current`` is its history row's; v3: the history in match order, each row pointing at
 the player's previous match, and a snapshot of the standings after every few matches of a subset, equal to
@@ -19,11 +19,11 @@ import sqlite3
 
 import pytest
 
-from rankterm.server import matches, rankings, schema
-from rankterm.server.conn import Conn
+from rankterm.server import matches, rankings
+from rankterm.server.db import Conn, schema
 from rankterm.server.quota import QuotaBook, QuotaLimits
 from rankterm.server.store import Store
-from rankterm.testing.old_schema import downgrade
+from tests.support.old_schema import downgrade
 
 from .played import Group, season
 

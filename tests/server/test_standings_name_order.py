@@ -10,7 +10,7 @@ must follow ``(name casefolded, id)`` exactly.
 from __future__ import annotations
 
 from rankterm.server import rankings
-from rankterm.server.pg import MARK
+from rankterm.server.db.pg import MARK
 from rankterm.server.store import Store
 
 NAMES = ["a", "a\x00b", "a\x00", "a\x01", "a\x01b", "ab", f"a{MARK}", f"a{MARK}0", f"a{MARK}1", "A\x00c", "b"]

@@ -7,9 +7,9 @@ import threading
 
 import pytest
 
-from rankterm.mirror import Group
-from rankterm.server import games, rankings, schema, snapshots
+from rankterm.server import games, rankings, snapshots
 from rankterm.server.app import create_app
+from rankterm.server.db import schema
 from rankterm.server.store import Store
 from rankterm.server.wire import Fault
 
@@ -204,7 +204,6 @@ def test_quota_counts_one_row_per_bucket_not_per_call(store, credentials):
 
 
 def test_clones_are_independent_and_writable(demo):
-    demo = Group.of(demo)  # a client: read through its group
     copy = demo.clone()
     group = demo.groups()[0][0]
     before = demo.players_page(group, 1).total_players

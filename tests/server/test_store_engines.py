@@ -12,7 +12,7 @@ from collections.abc import Callable
 
 import pytest
 
-from rankterm.server import schema
+from rankterm.server.db import schema
 from rankterm.server.quota import MATCHES, QuotaLimits
 from rankterm.server.store import Store
 from rankterm.server.wire import Fault

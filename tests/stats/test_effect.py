@@ -20,10 +20,10 @@ from rankterm.stats.effect import (
     player_text,
     signed,
 )
-from rankterm.testing.faults import FaultyTransport
-from rankterm.testing.transports import CountingTransport
 from rankterm.wire import errors as er
 from rankterm.wire.models import Faction, Match, NewFaction, NewMatch, Player, RankingRow
+from tests.support.faults import FaultyTransport
+from tests.support.transports import CountingTransport
 
 BASE = "http://in-process.rankterm/"
 M = MINUS

@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 from rankterm.stats.odds import Side, chances_first, side_of
 from rankterm.stats.teams import fairest_splits, splits
 from rankterm.wire.rating import BETA, Skill
+from tests.support.examples import examples
 
 mus = st.floats(min_value=-20, max_value=120, allow_nan=False)
 sigmas = st.floats(min_value=0.0, max_value=30, allow_nan=False)
@@ -93,7 +94,7 @@ def brute_force(skills: dict[str, Skill], teams: int) -> list[float]:
 skill = st.builds(Skill, st.floats(min_value=10, max_value=45), st.floats(min_value=0.5, max_value=8.4))
 
 
-@settings(max_examples=25, deadline=None)
+@settings(max_examples=examples(25), deadline=None)
 @given(st.lists(skill, min_size=4, max_size=9), st.integers(min_value=2, max_value=4))
 def test_the_fairest_splits_are_those_a_brute_force_finds(players: list[Skill], teams: int) -> None:
     if len(players) < teams:

@@ -5,7 +5,7 @@ arrived in; each rule (champion kept on a tie, nemesis thresholds, streaks, mile
 from __future__ import annotations
 
 import random
-from datetime import datetime
+from datetime import datetime, timedelta
 
 import httpx
 import pytest
@@ -16,10 +16,11 @@ from rankterm.client.client import RankingClient
 from rankterm.mirror import Group
 from rankterm.server.seed import demo_app
 from rankterm.stats import source
-from rankterm.stats.changes import Event, changes
+from rankterm.stats.changes import Event, Story, changes
 from rankterm.stats.seasons import PeriodError, period_of, periods_by, roll_of_honour, season_standings
 from rankterm.wire.localtime import UTC_ZONE, seat_zone
 from rankterm.wire.models import Faction, Game, Match, NewFaction, NewMatch, Player
+from tests.support.examples import examples
 
 BASE = "http://in-process.rankterm/"
 NOW = 1_780_000_000.0
@@ -51,6 +52,42 @@ def test_a_match_belongs_to_the_period_of_the_seats_clock() -> None:
     late = Match(id="m", number=1, date="2026-01-31 23:30:00")  # UTC: already February in Paris
     assert period_of("2026-01").holds(late, UTC_ZONE)
     assert period_of("2026-02").holds(late, seat_zone("Europe/Paris"))
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    zone_name=st.sampled_from(
+        ["UTC", "Europe/Paris", "Pacific/Auckland", "America/Havana", "America/Santiago"]
+    ),
+    text=st.sampled_from(["2025", "2025-Q2", "2025-03", "2025-10", "2026-01"]),
+    offsets=st.lists(st.integers(min_value=-3 * 86_400, max_value=3 * 86_400), min_size=1, max_size=30),
+)
+def test_a_seasons_matches_are_those_its_period_holds_by_the_seats_clock(
+    zone_name: str, text: str, offsets: list[int]
+) -> None:
+    """Matches near a period's edges (a day or three either side, zones with midnight clock changes) count
+    in its standings exactly when the seat's clock puts them inside."""
+    zone = seat_zone(zone_name)
+    period = period_of(text)
+    edges = [zone.to_wire(period.start), zone.to_wire(period.end)]
+    dates = [
+        f"{datetime.fromisoformat(edges[i % 2]) + timedelta(seconds=offset):%Y-%m-%d %H:%M:%S}"
+        for i, offset in enumerate(offsets)
+    ]
+    matches = [
+        Match(
+            id=f"m{n}",
+            number=n,
+            date=date,
+            game=Game(id=1, name="G"),
+            factions=[
+                Faction(rank=1, players=[Player(id="a", display_name="A")]),
+                Faction(rank=2, players=[Player(id="b", display_name="B")]),
+            ],
+        )
+        for n, date in enumerate(sorted(dates), start=1)
+    ]
+    assert season_standings(matches, period, zone).matches == sum(period.holds(m, zone) for m in matches)
 
 
 async def fresh_service_standings(played: list[Match]) -> dict[str, float]:
@@ -182,7 +219,7 @@ def histories(draw: st.DrawFn) -> list[Match]:
     return out
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=examples(40), deadline=None)
 @given(histories(), st.randoms(use_true_random=False))
 def test_the_events_do_not_depend_on_the_order_the_matches_arrived_in(
     matches: list[Match], rnd: random.Random
@@ -190,3 +227,20 @@ def test_the_events_do_not_depend_on_the_order_the_matches_arrived_in(
     arrived = list(matches)
     rnd.shuffle(arrived)
     assert changes(arrived) == changes(matches)
+
+
+@settings(max_examples=40, deadline=None)
+@given(histories(), st.data())
+def test_a_story_kept_between_reads_tells_what_a_fresh_walk_tells(
+    matches: list[Match], data: st.DataObject
+) -> None:
+    """Followed as the history grows, and after a match played before others arrives (the later ones renumbered),
+    a kept story's events are a fresh walk's."""
+    story = Story()
+    grown = data.draw(st.integers(min_value=0, max_value=len(matches)), label="held first")
+    assert story.follow(matches[:grown]) == changes(matches[:grown])
+    late = data.draw(st.integers(min_value=0, max_value=len(matches) - 1), label="arrives late")
+    before = [m if m.number < late + 1 else m.model_copy(update={"number": m.number - 1}) for m in matches]
+    del before[late]
+    assert story.follow(before) == changes(before)
+    assert story.follow(matches) == changes(matches)

@@ -26,6 +26,7 @@ from rankterm.stats.rules import faction_of
 from rankterm.wire.fields import DISPLAY_SAFE
 from rankterm.wire.models import Match, NewFaction, NewMatch
 from rankterm.wire.text import display_safe
+from tests.support.examples import examples
 
 PEOPLE = ["a", "b", "c", "d", "e", "7"]
 NAMES = ["Ada", "ada", "Bé\x1b[31m", "line\nbreak", "", "Zoë"]
@@ -141,7 +142,7 @@ def compare_everything(matches: list[Match], mirror: Mirror, safe: bool) -> None
         assert tonight(evening, since) == tonight(matches, since)
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(60), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(groups(), st.booleans())
 def test_the_compact_rows_give_the_figures_of_the_parsed_matches(bodies, safe):
     mirror = held(bodies)
@@ -213,7 +214,7 @@ def seat_on(mirror: Mirror, safe: bool) -> Group:
     return Group(client, mirror)
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(30), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(groups(), groups(), st.booleans(), st.data())
 def test_the_pickers_roster_from_the_compact_rows_is_the_one_the_json_gives(first, more, safe, data):
     """The roster (every held match, one with a faction whose rank cannot be read too), as a first read and
@@ -241,7 +242,7 @@ def test_the_pickers_roster_from_the_compact_rows_is_the_one_the_json_gives(firs
     assert roster_lists(source.held_roster(client)) == json_roster(more, safe)
 
 
-@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(25), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(groups(), groups())
 def test_matches_written_again_leave_no_stale_rows(first, second):
     """A full read replacing the held matches, a rewrite from a number on, and a match replaced in place
@@ -442,7 +443,7 @@ HOW = st.sampled_from(["put", "older", "staged", "rewrite"])
 
 @example(TRICKY, "put")
 @example(TRICKY, "staged")
-@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(150), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.lists(wild_body(), max_size=6), HOW)
 def test_the_stats_rows_written_with_the_matches_are_the_ones_the_sql_makes_of_their_json(bodies, how):
     """Whatever a held match's JSON holds, the stats rows each write makes are the rows the SQL fill (a file

@@ -24,9 +24,9 @@ from rankterm.stats.compact import game_matches, matches_since, player_matches
 from rankterm.stats.history import coarse_first, player_history, ree_around, thin
 from rankterm.stats.rules import faction_of, player_ids
 from rankterm.stats.source import group_matches, held_matches, sync_group
-from rankterm.testing.clock import SettableClock
 from rankterm.wire.errors import Offline
 from rankterm.wire.models import NewFaction, NewMatch
+from tests.support.clock import SettableClock
 
 BASE = "http://in-process.rankterm/"
 

@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 from rankterm.stats import head_to_head, player_figures
 from rankterm.stats.history import thin
 from rankterm.wire.models import Match
+from tests.support.examples import examples
 
 PEOPLE = ["a", "b", "c", "d", "e"]
 
@@ -87,7 +88,7 @@ def counts(h: Any) -> tuple[int, int, int, int, int, int]:
     return h.meetings, h.a_ahead, h.b_ahead, h.ties, h.together, h.together_wins
 
 
-@settings(max_examples=25, deadline=None)
+@settings(max_examples=examples(25), deadline=None)
 @given(match_lists(), st.sampled_from(PEOPLE), st.sampled_from(PEOPLE))
 def test_head_to_head_is_the_brute_force_count(matches, a, b):
     if a == b:
@@ -106,7 +107,7 @@ def test_head_to_head_is_the_brute_force_count(matches, a, b):
     )
 
 
-@settings(max_examples=25, deadline=None)
+@settings(max_examples=examples(25), deadline=None)
 @given(match_lists(), st.sampled_from(PEOPLE))
 def test_against_everyone_is_the_sum_over_the_others(matches, a):
     total = counts(head_to_head(matches, a, None))
@@ -114,7 +115,7 @@ def test_against_everyone_is_the_sum_over_the_others(matches, a):
     assert total == tuple(sum(p[i] for p in parts) for i in range(6))
 
 
-@settings(max_examples=25, deadline=None)
+@settings(max_examples=examples(25), deadline=None)
 @given(match_lists(), st.sampled_from(PEOPLE))
 def test_streaks_and_form_are_the_brute_force_ones(matches, player):
     played = sorted((m for m in matches if rank_and_side(m, player)), key=lambda m: (m.date, m.number))
@@ -146,7 +147,7 @@ def test_streaks_and_form_are_the_brute_force_ones(matches, player):
             )[:4]
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(st.integers(1, 400), st.integers(1, 400), st.integers(2, 80))
 def test_a_longer_history_never_needs_a_point_a_shorter_one_skipped(n1, grow, most):
     numbers = list(range(1, n1 + grow + 1))

@@ -22,8 +22,8 @@ import pytest
 
 from rankterm.client.client import RankingClient
 from rankterm.config import Config, Profile
-from rankterm.testing.faults import FaultyTransport
 from tests.seat_env import use_home, utc_seat  # noqa: F401  (utc_seat, autouse: every TUI test runs in UTC)
+from tests.support.faults import FaultyTransport
 
 from .pilot import settle
 

@@ -16,12 +16,12 @@ from textual.worker import WorkerCancelled
 
 from rankterm.client.client import RankingClient
 from rankterm.mirror import Group
-from rankterm.testing.transports import LateTransport
 from rankterm.tui.dialogs.ask_line import AskDialog
 from rankterm.tui.screens.match_entry import MatchEntryScreen
 from rankterm.tui.screens.players import PlayersScreen
 from rankterm.tui.widgets.match_form.faction_row import FactionRow
 from rankterm.wire.models import NewFaction, NewMatch, Weight
+from tests.support.transports import LateTransport
 
 
 def keys(text: str) -> list[str]:

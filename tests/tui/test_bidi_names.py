@@ -11,8 +11,6 @@ from textual.widgets import DataTable
 from rankterm.client.client import RankingClient
 from rankterm.mirror import Group
 from rankterm.server.seed import DEMO_KEY, DEMO_SECRET, demo_app
-from rankterm.testing.live import serve_in_thread
-from rankterm.testing.terminal import PtySeat, room_env
 from rankterm.tui.screens.match_entry import MatchEntryScreen
 from rankterm.tui.screens.matches import MatchesScreen
 from rankterm.tui.screens.players import PlayersScreen
@@ -21,6 +19,8 @@ from rankterm.tui.text import plain, plain_str
 from rankterm.tui.widgets.match_form.player_chip import PlayerChip
 from rankterm.wire.models import NewFaction, NewMatch
 from rankterm.wire.text import display_safe
+from tests.support.live import serve_in_thread
+from tests.support.terminal import PtySeat, room_env
 
 from .pilot import open_form, settle
 

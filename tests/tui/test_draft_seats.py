@@ -4,10 +4,12 @@ and the adopted file goes once the adopter has kept it in its own."""
 
 from __future__ import annotations
 
+import json
+import sqlite3
 from datetime import UTC, datetime
 from pathlib import Path
 
-from rankterm.tui.widgets.match_form.draft import Draft, DraftFile, read_draft
+from rankterm.tui.widgets.match_form.draft import Draft, DraftFile
 from rankterm.wire.models import NewFaction, NewMatch
 
 NOW = datetime(2026, 11, 27, 20, 0, tzinfo=UTC)
@@ -21,6 +23,15 @@ def queued(external_id: str) -> tuple[NewMatch, str]:
         factions=[NewFaction(rank=1, players=["a"]), NewFaction(rank=2, players=["b"])],
     )
     return match, f"Catan {external_id}"
+
+
+def seats(drafts: DraftFile) -> set[str]:
+    """The seats whose drafts of the group the file holds."""
+    db = sqlite3.connect(drafts.path)
+    try:
+        return {row[0] for row in db.execute("SELECT seat FROM drafts WHERE grp = ?", (drafts.group.stem,))}
+    finally:
+        db.close()
 
 
 def test_a_seats_queue_is_not_overwritten_by_another_seats_typing(tmp_path: Path) -> None:
@@ -42,10 +53,10 @@ def test_a_gone_seats_draft_is_adopted_by_one_seat_and_removed_once_kept(tmp_pat
     adopted = adopter.load()
     assert adopted is not None and [m.external_id for m, _ in adopted.queue] == ["rt-1"]
     assert other.load() is None  # taken: offered to one seat only
-    assert gone.path.exists()  # until the adopter has kept it
+    assert gone.seat in seats(adopter)  # until the adopter has kept it
     adopter.save(Draft(NOW, None, adopted.queue))
-    assert not gone.path.exists()
-    kept = read_draft(adopter.path)
+    assert seats(adopter) == {adopter.seat}
+    kept = adopter.read()
     assert kept is not None and [m.external_id for m, _ in kept.queue] == ["rt-1"]
 
 
@@ -58,6 +69,44 @@ def test_an_adopter_that_dies_before_keeping_it_leaves_it_for_the_next(tmp_path:
     assert adopter.load() is not None
     adopter.close()  # its process ends before it kept what it adopted
     assert DraftFile(group).load() is not None
+
+
+def test_a_seats_json_draft_of_an_older_rankterm_is_adopted_and_removed_once_kept(tmp_path: Path) -> None:
+    group = tmp_path / "drafts" / "service-0123.json"
+    group.parent.mkdir(parents=True)
+    old = group.with_name("service-0123.4242-abcdef.json")  # as the rankterm before the drafts' file wrote it
+    match, label = queued("rt-9")
+    old.write_text(
+        json.dumps(
+            {
+                "saved_at": "2026-11-27T19:00:00+00:00",
+                "form": {"game": "Tichu"},
+                "queue": [{"match": match.to_wire(), "label": label}],
+                "queue_only": False,
+            }
+        ),
+        encoding="utf-8",
+    )
+    seat = DraftFile(group)
+    kept = seat.load()
+    assert kept is not None and kept.form == {"game": "Tichu"} and kept.queue == [(match, label)]
+    assert DraftFile(group).load() is None  # adopted by one seat
+    seat.save(Draft(NOW, kept.form, kept.queue))
+    assert not old.exists()
+    again = seat.read()
+    assert again is not None and again.queue == [(match, label)]
+
+
+def test_a_damaged_drafts_file_is_moved_aside_and_drafts_go_on(tmp_path: Path) -> None:
+    group = tmp_path / "drafts" / "service-0123.json"
+    group.parent.mkdir(parents=True)
+    (group.parent / "drafts.db").write_bytes(b"not a database " * 100)
+    seat = DraftFile(group)
+    seat.save(Draft(NOW, {"game": "Catan"}, [queued("rt-1")]))
+    assert seat.read() is not None
+    assert [p.name.startswith("drafts.db.damaged-") for p in group.parent.glob("drafts.db.damaged-*")] == [
+        True
+    ]
 
 
 def test_a_draft_of_an_older_rankterm_one_file_for_the_group_is_adopted(tmp_path: Path) -> None:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import os
 import signal
+import sqlite3
 import stat
 import time
 from collections.abc import Iterator
@@ -14,9 +15,9 @@ from pathlib import Path
 import pytest
 
 from rankterm.server.seed import DEMO_KEY, DEMO_SECRET, demo_app
-from rankterm.testing.live import serve_in_thread
-from rankterm.testing.terminal import PtySeat, room_env
-from rankterm.tui.widgets.match_form.draft import read_draft
+from rankterm.tui.widgets.match_form.draft import parse_draft
+from tests.support.live import serve_in_thread
+from tests.support.terminal import PtySeat, room_env
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -46,10 +47,12 @@ def test_a_seat_killed_right_after_a_burst_leaves_the_burst_in_its_draft(served,
         os.kill(seat.pid, signal.SIGKILL)
     finally:
         seat.close()
-    drafts = list((tmp_path / "data" / "drafts").glob("*.json"))
-    assert len(drafts) == 1
-    assert stat.S_IMODE(drafts[0].stat().st_mode) == 0o600
-    kept = read_draft(drafts[0])
+    drafts = tmp_path / "data" / "drafts" / "drafts.db"
+    assert stat.S_IMODE(drafts.stat().st_mode) == 0o600
+    db = sqlite3.connect(drafts)
+    [row] = db.execute("SELECT saved_at, body FROM drafts").fetchall()
+    db.close()
+    kept = parse_draft(*row)
     assert kept is not None and kept.form is not None
     form = kept.form
     assert form["game"]["name"] == "Catan"

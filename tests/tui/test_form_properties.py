@@ -14,6 +14,7 @@ from hypothesis import HealthCheck, Phase, example, given, settings
 from hypothesis import strategies as st
 
 from rankterm.wire.new_match import read_match
+from tests.support.examples import examples
 
 from .conftest import _new_demo_service, fixed_ids
 from .pilot import open_form, quick_fill, settle
@@ -48,10 +49,11 @@ async def _one(rank1: str, rank2: str, points: str, name: str) -> tuple[bool, bo
         return problems, recorded, sent, screen.form.answer.text
 
 
-# Each example runs a whole app: no shrinking (a failure prints its example as it is), a dozen examples.
+# Each example runs a whole app (about 2 s): no shrinking (a failure prints its example as it is), six
+# examples in the suite, sixty in the loop profile.
 @pytest.mark.slow
 @settings(
-    max_examples=12,
+    max_examples=examples(6),
     deadline=None,
     phases=[Phase.explicit, Phase.reuse, Phase.generate],
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],

@@ -8,7 +8,7 @@ import itertools
 import stat
 
 from rankterm.tui.dialogs.confirm import ConfirmDialog
-from rankterm.tui.widgets.match_form.draft import DRAFT_EVERY
+from rankterm.tui.widgets.match_form.draft import DRAFT_EVERY, DraftFile
 
 from .pilot import match_count, open_form, quick_fill, settle
 
@@ -62,7 +62,7 @@ async def test_a_queued_match_is_on_disk_at_once_and_comes_back_after_a_drop(mak
         ]
         assert screen.queue == []
         await settle(pilot, DRAFT_EVERY * 2)
-        assert not screen.drafts.path.exists()
+        assert DraftFile(screen.drafts.group).load() is None
 
 
 async def test_ctrl_n_asks_before_dropping_queued_matches(make_app):
@@ -84,4 +84,4 @@ async def test_ctrl_n_asks_before_dropping_queued_matches(make_app):
         await settle(pilot, DRAFT_EVERY * 2)
         assert pilot.app.screen is screen and screen.queue == []
         assert screen.form.game_picker.game is None and screen.form.game_picker.input.has_focus
-        assert not screen.drafts.path.exists()
+        assert DraftFile(screen.drafts.group).load() is None

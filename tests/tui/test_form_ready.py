@@ -159,7 +159,7 @@ async def test_enter_on_a_picked_game_moves_on_and_ctrl_o_always_selects_the_dat
 
 
 async def test_queue_and_rematch_are_in_the_footer_at_80_columns(make_app):
-    from textual.widgets._footer import FooterKey
+    from rankterm.tui.textual_internals import FooterKey
 
     async with make_app().run_test(size=(80, 24)) as pilot:
         screen = await open_form(pilot)

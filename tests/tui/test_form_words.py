@@ -9,8 +9,8 @@ import pytest
 from rankterm.client.client import RankingClient
 from rankterm.config import Config
 from rankterm.outbox.outbox import Outbox
-from rankterm.testing.clock import T0, SettableClock
 from rankterm.tui.dialogs.confirm import ConfirmDialog
+from tests.support.clock import T0, SettableClock
 
 from .conftest import DEMO_URL
 from .pilot import date_refused, open_form, quick_fill, settle

@@ -16,8 +16,8 @@ from rankterm.mirror import Group
 from rankterm.stats.effect import MatchEffect, PlayerEffect
 from rankterm.stats.history import player_history
 from rankterm.stats.source import player_matches
-from rankterm.tui.screens.stats.player_page import MAX_POINTS, PlayerStory
 from rankterm.tui.widgets.match_form.answer import effect_text
+from rankterm.tui.widgets.stats.player_story import MAX_POINTS, PlayerStory
 from rankterm.wire.models import NewFaction, NewMatch, Weight
 
 from .pilot import settle

@@ -16,9 +16,9 @@ import pytest
 from rankterm.client.client import RankingClient
 from rankterm.mirror import Group
 from rankterm.server.seed import DEMO_KEY, DEMO_SECRET, demo_app
-from rankterm.testing.live import serve_in_thread
-from rankterm.testing.terminal import PtySeat, room_env
 from rankterm.wire.models import MatchesPage
+from tests.support.live import serve_in_thread
+from tests.support.terminal import PtySeat, room_env
 
 ROOT = Path(__file__).resolve().parents[2]
 

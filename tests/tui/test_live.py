@@ -16,9 +16,9 @@ from rankterm.client.client import RankingClient
 from rankterm.config import Config
 from rankterm.mirror import Group
 from rankterm.server.quota import QuotaLimits
-from rankterm.testing.clock import T0, SettableClock
 from rankterm.tui.app import RanktermApp
 from rankterm.tui.live import ENV_EVERY, GATED_RECHECK, IDLE_AFTER, LiveProbe
+from tests.support.clock import T0, SettableClock
 
 from .conftest import DEMO_URL
 from .pilot import catan_duel, count_frames, settle

@@ -14,8 +14,8 @@ from textual.widgets import DataTable, Static
 from rankterm.config import Config
 from rankterm.tui.dialogs.match_detail import MatchDetailScreen
 from rankterm.tui.screens.matches import MatchesScreen
-from rankterm.tui.screens.stats.words import axis_labels, day, short_day
 from rankterm.tui.widgets.board.view import when as board_when
+from rankterm.tui.widgets.stats.words import axis_labels, day, short_day
 from rankterm.tui.widgets.status_line import StatusLine
 from rankterm.wire.localtime import seat_zone
 from rankterm.wire.models import Match

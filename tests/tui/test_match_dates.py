@@ -10,8 +10,8 @@ from rankterm.client.client import RankingClient
 from rankterm.mirror import Group
 from rankterm.server.app import create_app
 from rankterm.server.seed import DEMO_KEY, DEMO_SECRET, demo_store
-from rankterm.testing.clock import SettableClock
-from rankterm.testing.faults import FaultyTransport
+from tests.support.clock import SettableClock
+from tests.support.faults import FaultyTransport
 
 from .conftest import DEMO_URL
 from .pilot import date_refused, open_form, quick_fill, settle

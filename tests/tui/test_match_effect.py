@@ -9,8 +9,8 @@ import httpx
 
 from rankterm.client.client import RankingClient
 from rankterm.stats.effect import match_effect
-from rankterm.testing.faults import Fault, FaultyTransport
 from rankterm.tui.widgets.match_form.answer import WAITING
+from tests.support.faults import Fault, FaultyTransport
 
 from .conftest import DEMO_URL, frozen_clock
 from .pilot import open_form, quick_fill, settle

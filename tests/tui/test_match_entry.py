@@ -11,7 +11,7 @@ import pytest
 
 from rankterm.mirror import Group
 from rankterm.tui.dialogs.confirm import ConfirmDialog
-from rankterm.tui.widgets.match_form.draft import DRAFT_EVERY
+from rankterm.tui.widgets.match_form.draft import DRAFT_EVERY, DraftFile
 from rankterm.tui.widgets.match_form.player_chip import PlayerChip
 from rankterm.tui.widgets.match_form.player_picker import PlayerPicker
 from rankterm.wire.errors import ErrorItem, QuotaError
@@ -543,7 +543,7 @@ async def test_a_form_left_unsent_is_offered_on_the_next_n_enter_restores_delete
         screen = await open_form(pilot)
         await quick_fill(pilot, "Catan", [(["Elena"], 1, "10"), (["Ada"], 2, "8")])
         await settle(pilot, DRAFT_EVERY * 2)
-        assert screen.drafts is not None and screen.drafts.path.exists()
+        assert screen.drafts is not None and screen.drafts.read() is not None
     for answer in ("enter", "delete"):
         async with make_app(client=demo_service.client()).run_test(size=(80, 24)) as pilot:
             screen = await open_form(pilot)
@@ -554,7 +554,7 @@ async def test_a_form_left_unsent_is_offered_on_the_next_n_enter_restores_delete
             rows = screen.form.rows
             if answer == "delete":
                 assert screen.form.game_picker.game is None and not rows[0].picker.chosen
-                assert screen.drafts is not None and not screen.drafts.path.exists()
+                assert screen.drafts is not None and DraftFile(screen.drafts.group).load() is None
                 break
             assert screen.form.game_picker.game is not None and screen.form.game_picker.game.name == "Catan"
             assert [([p.label for p in r.picker.chosen], r.points_input.value) for r in rows[:2]] == [
@@ -578,7 +578,7 @@ async def test_a_restored_form_is_sent_and_leaves_no_draft(make_app, demo_servic
         await settle(pilot, DRAFT_EVERY * 2)
         assert screen.last_answer is not None and screen.last_answer.accepted_count == 1
         assert await match_count(pilot) == before + 1
-        assert screen.drafts is not None and not screen.drafts.path.exists()
+        assert screen.drafts is not None and DraftFile(screen.drafts.group).load() is None
 
 
 async def test_a_game_search_that_answers_after_the_field_was_left_does_not_open_its_list(

@@ -10,12 +10,12 @@ from textual.widgets import DataTable
 
 from rankterm.client.client import RankingClient
 from rankterm.mirror import Group, Mirror
-from rankterm.testing.faults import FaultyTransport
-from rankterm.testing.transports import LateTransport
 from rankterm.tui.dialogs.match_detail import MatchDetailScreen
 from rankterm.tui.dialogs.match_exists import MatchExistsDialog
 from rankterm.tui.screens.matches import MatchesScreen, fit_summary, one_line_summary, summary_parts
 from rankterm.wire.models import Faction, Match, NewFaction, NewMatch, Player
+from tests.support.faults import FaultyTransport
+from tests.support.transports import LateTransport
 from tests.tui.conftest import DEMO_URL, frozen_clock
 from tests.tui.pilot import keys, settle
 

@@ -10,8 +10,7 @@ from __future__ import annotations
 
 import gc
 
-from textual.widgets._footer import FooterKey
-
+from rankterm.tui.textual_internals import FooterKey
 from rankterm.tui.widgets.key_footer import KeyFooter
 from tests.tui.pilot import settle
 

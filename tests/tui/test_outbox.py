@@ -12,12 +12,12 @@ from rankterm.mirror import Group
 from rankterm.outbox.outbox import Outbox, State
 from rankterm.server.app import create_app
 from rankterm.server.seed import DEMO_KEY, DEMO_SECRET, demo_store
-from rankterm.testing.faults import FaultyTransport
 from rankterm.tui import outbox_runner
 from rankterm.tui.dialogs.confirm import ConfirmDialog
 from rankterm.tui.screens.outbox import COLUMNS, OutboxScreen
 from rankterm.tui.widgets.status_line import StatusLine
 from rankterm.wire.models import NewFaction, NewMatch
+from tests.support.faults import FaultyTransport
 
 from .conftest import DEMO_URL, frozen_clock
 from .pilot import match_count, open_form, quick_fill, settle

@@ -14,11 +14,11 @@ from rankterm.mirror import Group
 from rankterm.outbox.outbox import Entry, GhostEntry, State
 from rankterm.server.app import create_app
 from rankterm.server.seed import DEMO_KEY, DEMO_SECRET, demo_store
-from rankterm.testing.faults import FaultyTransport
 from rankterm.tui.dialogs.ask_line import AskDialog
 from rankterm.tui.dialogs.confirm import ConfirmDialog
 from rankterm.tui.screens.outbox import COLUMNS, SIDES, OutboxScreen
 from rankterm.wire.ids import is_local_id
+from tests.support.faults import FaultyTransport
 
 from .conftest import DEMO_URL, frozen_clock
 from .pilot import keys, make_ghost, open_form, record_waiting, settle

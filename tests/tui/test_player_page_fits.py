@@ -8,7 +8,7 @@ from rich.cells import cell_len
 from textual.widgets import DataTable, Static
 
 from rankterm.stats.history import History
-from rankterm.tui.screens.stats.pages import PlayerStory
+from rankterm.tui.widgets.stats.player_story import PlayerStory
 
 from .pilot import settle
 

@@ -9,9 +9,9 @@ from textual.widgets import DataTable
 
 from rankterm.client.client import RankingClient
 from rankterm.mirror import Group, Mirror
-from rankterm.testing.faults import FaultyTransport
 from rankterm.wire.ids import is_local_id
 from rankterm.wire.text import fold_name
+from tests.support.faults import FaultyTransport
 
 from .conftest import DEMO_URL, frozen_clock
 from .pilot import make_ghost, settle

@@ -14,10 +14,10 @@ import pytest
 
 from rankterm.client.client import RankingClient
 from rankterm.mirror import Group
-from rankterm.testing.clock import T0, SettableClock
-from rankterm.testing.faults import FaultyTransport
 from rankterm.tui.dialogs.confirm import ConfirmDialog
 from rankterm.wire.models import NewFaction, NewMatch, Weight
+from tests.support.clock import T0, SettableClock
+from tests.support.faults import FaultyTransport
 
 from .conftest import DEMO_URL
 from .pilot import match_count, open_form, quick_fill, settle

@@ -9,7 +9,7 @@ from __future__ import annotations
 import asyncio
 
 from rankterm.mirror import Group
-from rankterm.tui.screens.stats.tonight import TonightView
+from rankterm.tui.widgets.stats.tonight import TonightView
 from rankterm.wire.models import NewFaction, NewMatch
 from tests.tui.pilot import make_ghost, settle
 

@@ -11,8 +11,8 @@ from __future__ import annotations
 import pytest
 from textual.widgets import DataTable
 
-from rankterm.tui.screens.stats.head_to_head import HeadToHeadView
-from rankterm.tui.screens.stats.tonight import TonightView
+from rankterm.tui.widgets.stats.head_to_head import HeadToHeadView
+from rankterm.tui.widgets.stats.tonight import TonightView
 from tests.tui.pilot import settle
 
 SIZES = [pytest.param((80, 24), id="80x24"), pytest.param((120, 40), id="120x40")]

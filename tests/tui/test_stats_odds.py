@@ -8,7 +8,7 @@ from textual.widgets import DataTable, Static
 from rankterm.stats.predictions import score_predictions
 from rankterm.stats.source import group_matches
 from rankterm.tui.screens.stats.mode import StatsScreen
-from rankterm.tui.screens.stats.odds import RECENT, score_rows
+from rankterm.tui.widgets.stats.odds import RECENT, score_rows
 from tests.tui.pilot import settle
 
 

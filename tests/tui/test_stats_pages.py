@@ -20,12 +20,14 @@ from rankterm.stats.rules import faction_of
 from rankterm.stats.source import group_matches
 from rankterm.tui.dialogs.match_detail import MatchDetailScreen
 from rankterm.tui.dialogs.player_matches import PlayerMatchesScreen
-from rankterm.tui.screens.stats.game_page import GamePageScreen, GameStory
-from rankterm.tui.screens.stats.head_to_head import HeadToHeadView
+from rankterm.tui.screens.stats.game_page import GamePageScreen
 from rankterm.tui.screens.stats.mode import StatsScreen
-from rankterm.tui.screens.stats.player_page import PlayerPageScreen, PlayerStory
-from rankterm.tui.screens.stats.tonight import TonightView
+from rankterm.tui.screens.stats.player_page import PlayerPageScreen
 from rankterm.tui.widgets.chart import LineChart, even_indices, integer_ticks, nice_ticks
+from rankterm.tui.widgets.stats.game_story import GameStory
+from rankterm.tui.widgets.stats.head_to_head import HeadToHeadView
+from rankterm.tui.widgets.stats.player_story import PlayerStory
+from rankterm.tui.widgets.stats.tonight import TonightView
 from rankterm.wire.models import NewFaction, NewMatch
 from tests.tui.pilot import settle
 

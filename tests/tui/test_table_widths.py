@@ -26,7 +26,7 @@ from rankterm.tui.dialogs.player_matches import PlayerMatchesScreen
 from rankterm.tui.screens.import_plays import ImportScreen
 from rankterm.tui.screens.outbox import OutboxScreen
 from rankterm.tui.screens.players import PlayersScreen
-from rankterm.tui.screens.stats.head_to_head import GAME_WIDTH, HeadToHeadView
+from rankterm.tui.widgets.stats.head_to_head import GAME_WIDTH, HeadToHeadView
 from rankterm.tui.widgets.text_table import NAME_CELLS
 from rankterm.wire.models import NewFaction, NewMatch, Player
 

@@ -7,7 +7,7 @@ from rich.cells import cell_len
 from textual.widgets import DataTable
 
 from rankterm.mirror import Group
-from rankterm.tui.screens.stats.tonight import TonightView, won_text
+from rankterm.tui.widgets.stats.tonight import TonightView, won_text
 from rankterm.wire.models import NewFaction, NewMatch
 
 from .pilot import settle

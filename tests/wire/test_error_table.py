@@ -1,7 +1,7 @@
 """The envelope codes are one table (`wire.errors.CODES`) that the client and the embedded service both read.
 
-The two tables there were before, the client's code -> exception and the service's code -> HTTP status, are
-kept here as the oracles: each reader answers as its old table did.
+Each code the service sends has WIRE.md's HTTP status, and the client reads it back as the exception of its
+code: by the code when the table names it, by its first letter (A, M, Q) when not, else by the status.
 """
 
 from __future__ import annotations
@@ -12,67 +12,83 @@ from hypothesis import strategies as st
 
 from rankterm.wire import errors as er
 
-OLD_CLIENT_BY_PREFIX: dict[str, type[er.ApiError]] = {
-    "A": er.AuthError,
-    "Q": er.QuotaError,
-    "M": er.MatchRejected,
-}
-OLD_CLIENT_BY_CODE: dict[str, type[er.ApiError]] = {
-    "R001": er.ServiceError,
-    "R002": er.NotFound,
-    "R003": er.BadRequest,
-}
-OLD_SERVICE_STATUS = {
-    "R001": 500,
-    "R002": 404,
-    "R003": 400,
-    "A001": 401,
-    "A002": 403,
-    "M001": 400,
-    "M002": 400,
-}
-SERVICE_SENDS = ("R001", "R002", "R003", "A001", "A002", "M001", "M002", "Q001", "Q002", "Q007")
-"""Every code the embedded service raises (R, A and M by name, Q00n for the n-th quota meter)."""
+WIRE_TABLE: list[tuple[str, int, type[er.ApiError]]] = [
+    ("R001", 500, er.ServiceError),
+    ("R002", 404, er.NotFound),
+    ("R003", 400, er.BadRequest),
+    ("R004", 507, er.ServiceDiskFull),
+    ("A001", 401, er.AuthError),
+    ("A002", 403, er.AuthError),
+    ("A003", 429, er.SignInThrottled),
+    ("A009", 401, er.AuthError),  # an A… code it does not name: an authentication error
+    ("M001", 400, er.MatchRejected),
+    ("M002", 400, er.MatchRejected),
+    ("M003", 400, er.MatchRejected),  # refusals of one match in a batch
+    ("Q001", 429, er.QuotaError),
+    ("Q002", 429, er.QuotaError),
+    ("Q007", 429, er.QuotaError),  # the n-th quota meter
+]
+"""WIRE.md's codes: each one's HTTP status and the exception the client raises for it."""
 
-
-def old_client_class(code: str | None, status: int) -> type[er.ApiError]:
-    if code:
-        if code in OLD_CLIENT_BY_CODE:
-            return OLD_CLIENT_BY_CODE[code]
-        if code[:1] in OLD_CLIENT_BY_PREFIX:
-            return OLD_CLIENT_BY_PREFIX[code[:1]]
-    return type(er.error_from_response("x", status, {}))
-
-
-def old_service_status(code: str) -> int:
-    return 429 if code.startswith("Q") else OLD_SERVICE_STATUS.get(code, 400)
-
+BY_LETTER = {"A": 401, "M": 400, "Q": 429}
+"""The status of a code the table does not name, by its first letter (400 for any other letter)."""
 
 CODE_TEXT = st.from_regex(r"[ARMQXr]?[0-9]{0,4}", fullmatch=True) | st.text(max_size=6)
-STATUSES = st.sampled_from([200, 202, 400, 401, 403, 404, 409, 429, 500, 502, 503])
+STATUSES = st.sampled_from([200, 202, 400, 401, 403, 404, 409, 429, 500, 502, 503, 507])
 
 
-@given(CODE_TEXT, STATUSES)
-def test_the_client_picks_the_exception_its_old_table_picked(code: str, status: int) -> None:
-    body = {"errors": [{"code": code, "message": "Why."}]}
-    read = er.parse_error_items(body)[0].code  # as the envelope's code is read: cleaned, cut short
-    assert type(er.error_from_response("matches", status, body)) is old_client_class(read or None, status)
+def envelope(code: str) -> dict[str, list[dict[str, str]]]:
+    return {"errors": [{"code": code, "message": "Why."}]}
 
 
-@pytest.mark.parametrize("code", SERVICE_SENDS)
-def test_the_service_sends_the_status_its_old_table_sent_and_the_client_reads_it_back(code: str) -> None:
-    status = er.status_for_code(code)
-    assert status == old_service_status(code)
-    answer = er.error_from_response("x", status, {"errors": [{"code": code, "message": "Why."}]})
-    assert type(answer) is old_client_class(code, status) and answer.status == status
+@pytest.mark.parametrize(("code", "status", "raised"), WIRE_TABLE)
+def test_the_service_sends_wires_status_and_the_client_reads_it_back(
+    code: str, status: int, raised: type[er.ApiError]
+) -> None:
+    assert er.status_for_code(code) == status
+    answer = er.error_from_response("x", status, envelope(code))
+    assert type(answer) is raised and answer.status == status
+    assert answer.errors[0].code == code
+
+
+@given(CODE_TEXT, STATUSES, STATUSES)
+def test_a_code_the_table_knows_picks_its_exception_whatever_the_status(
+    code: str, status: int, other: int
+) -> None:
+    read = er.parse_error_items(envelope(code))[0].code  # as the envelope's code is read: cleaned, cut short
+    first = type(er.error_from_response("matches", status, envelope(code)))
+    second = type(er.error_from_response("matches", other, envelope(code)))
+    if read and (read in er.CODES or read[:1] in BY_LETTER):
+        assert first is second
+    else:  # no code it knows: the status alone decides, as for an answer without an envelope code
+        assert first is type(er.error_from_response("matches", status, envelope("")))
 
 
 @given(CODE_TEXT)
-def test_a_code_the_service_does_not_send_keeps_its_status_unless_its_letter_says_otherwise(
-    code: str,
-) -> None:
-    # One table: an unknown A… code is an authentication error on both sides now (401), as the client read it.
-    if code[:1] == "A" and code not in OLD_SERVICE_STATUS:
-        assert er.status_for_code(code) == 401
-    else:
-        assert er.status_for_code(code) == old_service_status(code)
+def test_a_code_the_table_does_not_name_goes_by_its_first_letter(code: str) -> None:
+    named = {known: status for known, status, _ in WIRE_TABLE}
+    expected = named.get(code, BY_LETTER.get(code[:1], 400))
+    assert er.status_for_code(code) == expected
+
+
+@pytest.mark.parametrize(
+    ("status", "raised"),
+    [
+        (401, er.AuthError),
+        (403, er.AuthError),
+        (404, er.NotFound),
+        (409, er.BadRequest),
+        (429, er.QuotaError),
+        (500, er.ServiceError),
+        (502, er.ServiceError),
+        (507, er.ServiceDiskFull),
+    ],
+)
+def test_an_answer_without_a_code_goes_by_its_status(status: int, raised: type[er.ApiError]) -> None:
+    assert type(er.error_from_response("matches", status, {})) is raised
+    assert type(er.error_from_response("matches", status, envelope(""))) is raised
+
+
+def test_too_many_sign_in_tries_are_not_a_quota_of_the_client() -> None:
+    assert type(er.error_from_response("auth", 429, {})) is er.SignInThrottled
+    assert type(er.error_from_response("matches", 429, {})) is er.QuotaError

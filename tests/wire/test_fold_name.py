@@ -1,8 +1,7 @@
-"""Name folding for look-ups is one rule (`wire.text.fold_name`) that keeps what each caller's own copy did.
+"""Name folding for look-ups is one rule (`wire.text.fold_name`): accents and case ignored, ends stripped.
 
-The four functions below are the copies the callers had before they used `fold_name`, kept here as the
-oracles: the service's stored `norm_name` must not change, and the other callers must find the same names
-equal (or contained) as before.
+The service stores this form of each game's name (`norm_name`), so the forms below are pinned; the import,
+the command line's look-up and the players screen all fold with it.
 """
 
 from __future__ import annotations
@@ -18,38 +17,7 @@ from rankterm.stats import lookup
 from rankterm.tui.screens import players
 from rankterm.wire.models import Player
 from rankterm.wire.text import fold_name
-
-
-def old_server_normalise(text: str) -> str:
-    decomposed = unicodedata.normalize("NFKD", text)
-    stripped = "".join(c for c in decomposed if not unicodedata.combining(c))
-    return unicodedata.normalize("NFKD", stripped.casefold()).strip()
-
-
-def old_lookup_fold(text: str) -> str:
-    decomposed = unicodedata.normalize("NFKD", text)
-    return "".join(c for c in decomposed if not unicodedata.combining(c)).casefold().strip()
-
-
-def old_players_fold(text: str) -> str:
-    decomposed = unicodedata.normalize("NFKD", text)
-    return "".join(c for c in decomposed if not unicodedata.combining(c)).casefold()
-
-
-def old_import_fold(name: str) -> str:
-    decomposed = unicodedata.normalize("NFKD", name)
-    stripped = "".join(c for c in decomposed if not unicodedata.combining(c))
-    return " ".join(unicodedata.normalize("NFKC", stripped.casefold()).split())
-
-
-def old_matches_filter(player: Player, text: str) -> bool:
-    needle = old_players_fold(text.strip().lstrip("*"))
-    return (
-        not needle
-        or needle in old_players_fold(player.display_name)
-        or needle in old_players_fold(player.username)
-    )
-
+from tests.support.examples import examples
 
 # Names of every script, with the marks, spaces and compatibility forms where the copies could part ways.
 NAMES = st.text(st.characters(codec="utf-8", exclude_categories=("Cs",)), max_size=12)
@@ -59,70 +27,102 @@ TRICKY = st.text(
 SOME_NAME = st.one_of(NAMES, TRICKY)
 
 
-@settings(max_examples=400)
+STORED = [
+    ("Café ", "cafe"),
+    ("Straße", "strasse"),
+    ("ẞ", "ss"),
+    ("İstanbul", "istanbul"),
+    ("ﬀ", "ff"),
+    ("ÅÅ", "aa"),  # a precomposed and a decomposed ring
+    ("Ñandú", "nandu"),
+    ("  Zoë  Keller ", "zoe  keller"),
+    ("a\u00a0b", "a b"),  # a no-break space is a space
+    ("\u00b4", ""),  # a spacing acute: a space and a mark, so nothing
+    ("한", "\u1112\u1161\u11ab"),  # Hangul as its jamo
+    ("\u0b4b", "\u0b47\u0b3e"),  # Oriya's vowel sign O as its two parts (they are no combining marks)
+]
+
+
+def test_the_service_stores_the_names_it_always_stored() -> None:
+    assert [fold_name(name) for name, _ in STORED] == [stored for _, stored in STORED]
+    assert all(games.normalise(name) == stored for name, stored in STORED)
+
+
+@settings(max_examples=examples(400))
 @given(SOME_NAME)
 @example("Café ")
 @example("한")
 @example("\u0b47\u0b3e")
 @example("İstanbul")
 @example("Straße")
-def test_the_service_stores_the_same_norm_name(name: str) -> None:
-    assert fold_name(name) == old_server_normalise(name)
+def test_a_folded_name_is_decomposed_without_marks_or_ends(name: str) -> None:
+    folded = fold_name(name)
+    assert unicodedata.is_normalized("NFKD", folded)  # stored forms compare by code point
+    assert folded == folded.strip()
+    assert (
+        fold_name(unicodedata.normalize("NFC", name))
+        == folded
+        == fold_name(unicodedata.normalize("NFD", name))
+    )
+    assert fold_name(folded) == folded
 
 
-@settings(max_examples=400)
-@given(SOME_NAME)
-def test_the_command_line_lookup_folds_as_before(name: str) -> None:
-    assert fold_name(name) == old_lookup_fold(name)
-
-
-@settings(max_examples=400)
-@given(SOME_NAME)
-def test_the_players_screen_fold_differs_only_by_its_ends(name: str) -> None:
-    assert fold_name(name) == old_players_fold(name).strip()
-
-
-@settings(max_examples=400)
+@settings(max_examples=examples(400))
 @given(SOME_NAME, SOME_NAME)
 @example("Zoë", "ZOE")
 @example("한", "\u1112\u1161\u11ab")
-def test_the_import_finds_the_same_names_equal(a: str, b: str) -> None:
-    # The import kept NFKC, the one rule NFKD: one form of the other, so the same names compare equal.
-    new_a, new_b = fold_name(a, squeeze_spaces=True), fold_name(b, squeeze_spaces=True)
-    assert unicodedata.normalize("NFKC", new_a) == old_import_fold(a)
-    assert unicodedata.normalize("NFKD", old_import_fold(a)) == new_a
-    assert (new_a == new_b) == (old_import_fold(a) == old_import_fold(b))
+def test_the_import_finds_a_name_equal_whatever_form_or_spacing_it_was_typed_in(a: str, b: str) -> None:
+    for form in ("NFC", "NFD", "NFKC", "NFKD"):
+        assert fold_name(unicodedata.normalize(form, a), squeeze_spaces=True) == fold_name(
+            a, squeeze_spaces=True
+        )
+    spaced = f"  {a}  {b} "
+    assert fold_name(spaced, squeeze_spaces=True) == " ".join(f"{fold_name(a)} {fold_name(b)}".split())
 
 
-@settings(max_examples=400)
+@settings(max_examples=examples(400))
 @given(SOME_NAME)
 def test_squeezing_is_only_about_inner_spaces(name: str) -> None:
     assert fold_name(name, squeeze_spaces=True) == " ".join(fold_name(name).split())
 
 
-@settings(max_examples=300)
+@settings(max_examples=examples(300))
 @given(SOME_NAME, SOME_NAME, SOME_NAME)
 @example("Zoë Keller", "zoekel", "OE K")
 @example("Ann", "", "\u00b4")
 @example("Ni\nna", "", "nina")
 @example("", "0", "0\u00b4")
-def test_the_players_filter_finds_what_it_found(display: str, username: str, typed: str) -> None:
-    """Same answers, except a filter that folds to nothing but spaces (a lone acute accent): it now shows everyone,
-    as a filter of typed spaces always did; a filter whose spacing accent folds to a space at its end ("0" and an acute accent),
-    which now finds what "0" finds; and a name that breaks its line, which the filter now also reads
-    without its breaks (tests/tui/test_players_filter_breaks.py)."""
+def test_the_players_filter_finds_a_name_by_any_part_of_it(display: str, username: str, typed: str) -> None:
+    """A name is found by itself and by any part of its folded form; a filter that folds to nothing (spaces, a
+    lone acute accent) shows everyone; a name that breaks its line is also read without its breaks."""
     player = Player(id="1", display_name=display, username=username)
-    new = players.matches_filter(player, typed)
-    old_needle = old_players_fold(typed.strip().lstrip("*"))
-    if any(c in display + username for c in "\n\r\x85\u2028\u2029\u23ce") or old_needle != old_needle.strip():
-        assert new or not old_matches_filter(player, typed)  # finds what it found, and more
-    elif old_needle.strip():
-        assert new == old_matches_filter(player, typed)
-    else:
-        assert new
+    needle = fold_name(typed.strip().lstrip("*"))
+    assert players.matches_filter(player, typed) == (
+        not needle or any(needle in reading for reading in _readings(display) + _readings(username))
+    )
+    for name in (display, username):
+        folded = fold_name(name)
+        assert players.matches_filter(player, folded) and players.matches_filter(player, folded[1:-1])
 
 
-@settings(max_examples=300)
+def _readings(name: str) -> list[str]:
+    folded = fold_name(name)
+    breaks = str.maketrans(dict.fromkeys("\n\r\x85\u2028\u2029", ""))
+    spaces = str.maketrans(dict.fromkeys("\n\r\x85\u2028\u2029", " "))
+    return [folded, folded.translate(breaks), folded.translate(spaces)]
+
+
+def test_the_players_filter_by_example() -> None:
+    zoe = Player(id="1", display_name="Zoë Keller", username="zoekel")
+    assert players.matches_filter(zoe, "OE K") and players.matches_filter(zoe, "*zoe")
+    assert players.matches_filter(zoe, " \u00b4 ")  # folds to nothing: everyone
+    assert not players.matches_filter(zoe, "ann")
+    assert players.matches_filter(Player(id="2", display_name="Ni\nna", username=""), "nina")
+    assert players.matches_filter(Player(id="2", display_name="Ni\nna", username=""), "ni na")
+    assert players.matches_filter(Player(id="3", display_name="", username="0"), "0\u00b4")
+
+
+@settings(max_examples=examples(300))
 @given(SOME_NAME)
 @example("한")
 def test_the_import_asks_the_catalogue_when_the_service_would_search(name: str) -> None:

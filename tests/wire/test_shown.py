@@ -2,8 +2,8 @@
 
 from rankterm.stats.effect import signed as effect_signed
 from rankterm.tui.screens.rankings import delta_cells, format_ree
-from rankterm.tui.screens.stats.words import percent as words_percent
 from rankterm.tui.text import NONE
+from rankterm.tui.widgets.stats.words import percent as words_percent
 from rankterm.wire.models import RankingRow
 from rankterm.wire.shown import MINUS, percent, ree, signed
 

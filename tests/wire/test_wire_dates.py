@@ -1,7 +1,7 @@
-"""The wire's dates are read by one function (`wire_date`), which reads what the old readers read.
+"""The wire's dates are read by one function (`wire_date`): exactly "YYYY-MM-DD HH:MM:SS", naive UTC.
 
-The old readers were `datetime.strptime(text, DATE_FORMAT)` (the models, the import's plan, the command
-line, the service) and `datetime.fromisoformat` (the service's standings): kept here as the oracles.
+What it reads is the one text of one moment (written back, it is the same text); anything else is refused
+in one sentence. A time a person types is read by `read_layouts`, the seat's zone and the new match alike.
 """
 
 from __future__ import annotations
@@ -23,34 +23,27 @@ MOMENTS = st.datetimes(min_value=datetime(1000, 1, 1), max_value=datetime(9999, 
 )
 
 
-def old_strptime(text: str) -> datetime:
-    return datetime.strptime(text, DATE_FORMAT)
-
-
-def old_seconds(text: str) -> float:
-    return datetime.strptime(text, DATE_FORMAT).replace(tzinfo=UTC).timestamp()
-
-
 @given(MOMENTS)
 @example(datetime(2026, 2, 28, 23, 59, 59))
 @example(datetime(2024, 2, 29, 0, 0, 0))
-def test_a_wire_date_reads_as_the_old_readers_read_it(moment: datetime) -> None:
+def test_a_wire_date_reads_back_the_moment_it_was_written_from(moment: datetime) -> None:
     text = moment.strftime(DATE_FORMAT)
-    assert wire_date(text) == old_strptime(text) == datetime.fromisoformat(text) == moment
+    assert wire_date(text) == moment and wire_date(text).tzinfo is None
     assert parse_wire_date(text) == moment
-    assert wire_seconds(text) == old_seconds(text)
+    assert wire_seconds(text) == moment.replace(tzinfo=UTC).timestamp()
 
 
 @given(st.text(alphabet="0123456789-: T.+Z\u0663", max_size=22) | st.text(max_size=22))
 @example("2026-02-30 12:00:00")
 @example("2026-05-01 24:00:00")
-def test_whatever_it_reads_the_old_reader_read_the_same(text: str) -> None:
+def test_whatever_it_reads_is_written_back_as_the_same_text(text: str) -> None:
     try:
         read = wire_date(text)
-    except ValueError:
+    except ValueError as refused:
         assert parse_wire_date(text) is None
+        assert "is not a date of the wire" in str(refused)
         return
-    assert read == old_strptime(text) and parse_wire_date(text) == read
+    assert read.isoformat(sep=" ") == text and parse_wire_date(text) == read
 
 
 @pytest.mark.parametrize(
@@ -87,16 +80,6 @@ def test_the_models_read_their_dates_with_it() -> None:
     assert NewMatch(name="default_1", weight="normal").when is None
 
 
-def old_typed(text: str, layouts: tuple[str, ...]) -> datetime | None:
-    """The loop the seat's zone and the new match's validator each had."""
-    for layout in layouts:
-        try:
-            return datetime.strptime(text.strip(), layout)
-        except ValueError:
-            continue
-    return None
-
-
 TYPED = MOMENTS.flatmap(lambda d: st.sampled_from([d.strftime(f) for f in TYPED_FORMATS])).flatmap(
     lambda t: st.sampled_from([t, f" {t}\t", t[:-1], t + "x", t.replace("-", "/")])
 ) | st.text(alphabet="0123456789-: T", max_size=20)
@@ -105,13 +88,30 @@ TYPED = MOMENTS.flatmap(lambda d: st.sampled_from([d.strftime(f) for f in TYPED_
 @given(TYPED)
 @example("2026-5-1 7:05")
 @example("2026-05-01T07:05")
-def test_a_typed_time_is_read_as_before(text: str) -> None:
-    assert UTC_ZONE.read_typed(text) == old_typed(text, TYPED_FORMATS) == read_layouts(text)
+def test_a_typed_time_is_read_alike_by_the_seats_zone_and_the_new_match(text: str) -> None:
+    read = UTC_ZONE.read_typed(text)
+    assert read == read_layouts(text, TYPED_FORMATS)
     new_match_layouts = (DATE_FORMAT, "%Y-%m-%d %H:%M", "%Y-%m-%d")
-    before = old_typed(text, new_match_layouts)
+    by_layouts = read_layouts(text, new_match_layouts)
     try:
         after = NewMatch(name="default_1", weight="normal", date=text).date
     except ValidationError:
-        assert before is None or not text.strip() or before < EARLIEST  # no match is dated before 1900
+        assert (
+            by_layouts is None or not text.strip() or by_layouts < EARLIEST
+        )  # no match is dated before 1900
     else:
-        assert after == (before.strftime(DATE_FORMAT) if before is not None and text.strip() else None)
+        assert after == (
+            by_layouts.strftime(DATE_FORMAT) if by_layouts is not None and text.strip() else None
+        )
+
+
+@given(MOMENTS, st.sampled_from(TYPED_FORMATS), st.sampled_from(["", " ", "\t"]))
+def test_a_time_typed_in_any_layout_is_its_moment_to_that_layouts_precision(
+    moment: datetime, layout: str, around: str
+) -> None:
+    expected = moment.replace(
+        second=moment.second if "%S" in layout else 0,
+        minute=moment.minute if "%M" in layout else 0,
+        hour=moment.hour if "%H" in layout else 0,
+    )
+    assert UTC_ZONE.read_typed(f"{around}{moment.strftime(layout)}{around}") == expected

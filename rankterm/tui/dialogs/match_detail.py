@@ -12,6 +12,8 @@ from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import DataTable, Static
 
+from rankterm.stats.recap import match_summary
+from rankterm.tui.base import copy_out
 from rankterm.tui.text import match_type_text, plain, plain_str, weight_text
 from rankterm.tui.widgets.text_table import TextTable, fill_table
 from rankterm.tui.zone import shown_zone
@@ -82,7 +84,7 @@ class MatchDetailScreen(ModalScreen[None]):
     }
     """
 
-    BINDINGS = [Binding("escape", "close", "Close")]
+    BINDINGS = [Binding("escape", "close", "Close"), Binding("y", "copy", "Copy", show=False)]
 
     def __init__(self, match: Match) -> None:
         super().__init__()
@@ -95,6 +97,10 @@ class MatchDetailScreen(ModalScreen[None]):
             box.border_subtitle = "esc close"
             yield Static(plain("\n".join(match_facts(match, shown_zone(self)))), id="md-facts")
             yield TextTable(id="md-table", cursor_type="row", zebra_stripes=True)
+
+    def action_copy(self) -> None:
+        """The match in one plain line, to the clipboard."""
+        copy_out(self, match_summary(self.match), "the match")
 
     def on_mount(self) -> None:
         table = self.query_one(DataTable)

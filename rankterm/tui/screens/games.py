@@ -18,19 +18,16 @@ Keys typed before the rows arrive wait for them (`TextTable`, `list_screen_key`)
 from __future__ import annotations
 
 from rich.text import Text
-from textual import events, on
-from textual.app import ComposeResult
+from textual import on
 from textual.binding import Binding
-from textual.containers import Horizontal
 from textual.timer import Timer
-from textual.widgets import DataTable, Header, Input, Label, Static
+from textual.widgets import DataTable, Input
 
-from rankterm.tui.base import RanktermScreen, task
+from rankterm.tui.base import task
 from rankterm.tui.dialogs.ask_line import AskDialog
+from rankterm.tui.screens.list_screen import ListScreen
 from rankterm.tui.text import error_sentence, plain_str, weight_text
-from rankterm.tui.widgets.form_input import FormInput
-from rankterm.tui.widgets.key_footer import KeyFooter
-from rankterm.tui.widgets.text_table import TextTable, fill_table, list_screen_key
+from rankterm.tui.widgets.text_table import fill_table
 from rankterm.wire.errors import NotFound, Offline, RanktermError
 from rankterm.wire.models import Game
 from rankterm.wire.text import ascii_digits, fold_name
@@ -67,8 +64,13 @@ def parse_game_request(text: str) -> dict[str, str | int]:
     return {"name": value}
 
 
-class GamesScreen(RanktermScreen):
+class GamesScreen(ListScreen):
     """The group's games, search, popular games, new game."""
+
+    NAME = "games"
+    FIELD = "search"
+    FIELD_LABEL = "Search (/)"
+    PLACEHOLDER = "the catalogue, 2 letters or more"
 
     AUTO_FOCUS = "#games-table"
     INFO = "#games-caption"
@@ -101,17 +103,8 @@ class GamesScreen(RanktermScreen):
         self.shown: list[Game] = []
         self._shown: object = None
 
-    def compose(self) -> ComposeResult:
-        yield Header()
-        with Horizontal(id="games-bar"):
-            yield Label("Search (/)")
-            yield FormInput(placeholder="the catalogue, 2 letters or more", id="games-search", compact=True)
-        yield Static("", id="games-caption")
-        yield TextTable(id="games-table", cursor_type="row", zebra_stripes=True, await_first_rows=True)
-        yield KeyFooter()
-
     def on_mount(self) -> None:
-        table = self.query_one("#games-table", DataTable)
+        table = self.table
         for title, width in zip(COLUMNS, MIN_WIDTHS, strict=True):
             table.add_column(title, key=title, width=width or None)
         table.focus()
@@ -135,7 +128,7 @@ class GamesScreen(RanktermScreen):
         if shown == self._shown:
             return  # the same list: no redraw
         self._shown = shown
-        table = self.query_one("#games-table", TextTable)
+        table = self.table
         rows = [
             (
                 Text(plain_str(game.name + ("  (new)" if game.id in new_ids else ""))),
@@ -155,10 +148,8 @@ class GamesScreen(RanktermScreen):
 
     @task(group="games")
     async def load_group(self, refresh: bool = False) -> None:
-        table = self.query_one("#games-table", TextTable)
-        token = table.expect_rows(replace=self.view != "group")  # keys typed before the rows wait for them
-        self.view = "group"
-        try:
+        with self.rows_coming(replace=self.view != "group") as table:  # keys typed meanwhile wait for them
+            self.view = "group"
             table.loading = not table.row_count  # a list already shown stays up while it is revalidated
             try:
                 games = await self.group.games(refresh=refresh)
@@ -171,8 +162,6 @@ class GamesScreen(RanktermScreen):
                 self.note_freshness()
             if self.view == "group":
                 self._show_group(games)
-        finally:
-            table.rows_arrived(token)
 
     def _show_group(self, games: list[Game]) -> None:
         known = {g.id for g in games}
@@ -186,9 +175,7 @@ class GamesScreen(RanktermScreen):
     @task(group="games")
     async def search(self, text: str) -> None:
         self.view = "search"
-        table = self.query_one("#games-table", TextTable)
-        token = table.expect_rows(replace=True)  # keys typed before the rows wait for them
-        try:
+        with self.rows_coming(replace=True) as table:  # keys typed before the rows wait for them
             table.loading = True
             try:
                 games = await self.client.search_games(text)
@@ -209,15 +196,11 @@ class GamesScreen(RanktermScreen):
                 table.loading = False
             found = f"{len(games)} game" + ("" if len(games) == 1 else "s")
             self.show_games(games, f"Search “{text}”: {found} found (esc: back to the group's games).")
-        finally:
-            table.rows_arrived(token)
 
     @task(group="games")
     async def load_popular(self) -> None:
         self.view = "popular"
-        table = self.query_one("#games-table", TextTable)
-        token = table.expect_rows(replace=True)  # keys typed before the rows wait for them
-        try:
+        with self.rows_coming(replace=True) as table:  # keys typed before the rows wait for them
             table.loading = True
             try:
                 games = await self.client.popular_games()
@@ -227,8 +210,6 @@ class GamesScreen(RanktermScreen):
             finally:
                 table.loading = False
             self.show_games(games, f"Popular games: {len(games)} (F4: back to the group's games).")
-        finally:
-            table.rows_arrived(token)
 
     # ------------------------------------------------------------------ search field
 
@@ -247,38 +228,32 @@ class GamesScreen(RanktermScreen):
 
     def _search_now(self, text: str) -> None:
         self._search_timer = None
-        self.query_one("#games-table", TextTable).expect_rows(replace=True)  # from now, not when it starts
+        self.table.expect_rows(replace=True)  # from now, not when it starts
         self.search(text)
 
-    @on(Input.Submitted, "#games-search")
-    def _search_submitted(self, _event: Input.Submitted | None = None) -> None:
-        text = self.query_one("#games-search", Input).value.strip()
+    def field_submitted(self) -> None:
+        """Enter in the search: search now (no waiting for the timer), then the table takes the focus."""
+        text = self.field_text
         if len(text) >= SEARCH_MIN:
             if self._search_timer is not None:
                 self._search_timer.stop()
             self._search_now(text)
-        self.query_one("#games-table", TextTable).take_focus()  # now: the next key typed goes there
-
-    def on_key(self, event: events.Key) -> None:
-        """`/` and the text after it reach the search; a cursor key or Enter typed while nothing has the focus
-        is the table's (`list_screen_key`)."""
-        table = self.query_one("#games-table", TextTable)
-        list_screen_key(self, event, table, self.query_one("#games-search", Input), self._search_submitted)
+        super().field_submitted()
 
     # ------------------------------------------------------------------ actions
 
     def action_focus_search(self) -> None:
-        self.set_focus(self.query_one("#games-search", Input))
+        self.focus_field()
 
     def action_clear_search(self) -> None:
-        search = self.query_one("#games-search", Input)
+        search = self.field
         if search.value or self.view != "group":
             search.value = ""
             if self._search_timer is not None:
                 self._search_timer.stop()
                 self._search_timer = None
             self.load_group()
-        self.query_one("#games-table", TextTable).take_focus()
+        self.table.take_focus()
 
     def action_toggle_popular(self) -> None:
         if self.view == "popular":
@@ -290,7 +265,7 @@ class GamesScreen(RanktermScreen):
         if self.view == "popular":
             self.load_popular()
         elif self.view == "search":
-            self.search(self.query_one("#games-search", Input).value.strip())
+            self.search(self.field_text)
         else:
             self.load_group(refresh=True)
 
@@ -317,7 +292,7 @@ class GamesScreen(RanktermScreen):
 
     def _created(self, game: Game | None) -> None:
         if game is not None:
-            self.query_one("#games-search", Input).value = ""
+            self.field.value = ""
             self.show_created(game)
 
     @task(group="games-created")  # not cancelled by the revalidation the dialog's closing starts

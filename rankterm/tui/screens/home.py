@@ -23,7 +23,7 @@ from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.widgets import Static
 
-from rankterm.stats.changes import Event, changes
+from rankterm.stats.changes import Event, Story
 from rankterm.stats.source import held_matches
 from rankterm.tui.base import RanktermScreen, task
 from rankterm.tui.screens.board import read_view
@@ -105,6 +105,7 @@ class HomeScreen(RanktermScreen):
         super().__init__()
         self.view: BoardView | None = None
         self.tonight: list[object] = []
+        self._story = Story()
 
     def compose(self) -> ComposeResult:
         with Horizontal(id="home-bar"):
@@ -153,7 +154,7 @@ class HomeScreen(RanktermScreen):
         since = (datetime.fromtimestamp(group.client.clock(), UTC) - timedelta(hours=TONIGHT_HOURS)).replace(
             tzinfo=None
         )
-        return tonight_lines(matches, changes(matches), since)
+        return tonight_lines(matches, self._story.follow(matches), since)
 
     def _draw(self) -> None:
         view = self.view

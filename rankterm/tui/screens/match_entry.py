@@ -1,45 +1,21 @@
 """Match entry (mode "match"): record a match in a few keystrokes; the heart of rankterm.
 
-The form (`MatchForm`): game (type to filter the group's games, the catalogue searched as a fallback), weight,
-name ("Game name", "A vs B" or a custom text), notes, external id (generated, editable), and faction rows that
-can be added and removed (players as chips, rank pre-filled by row order, points, faction name, bot toggle).
+The screen composes the form (`MatchForm`), binds its keys, keeps the draft on disk as it is typed
+(`match_form.draft`), shows the odds and fair teams (the table's model), and shows what became of a send.
+What a send does (the queue, the twin check, the dry run, the outbox, the lines said) is the
+`SendController`'s (`tui/send_controller.py`), which knows no widget.
 
-Nothing is sent until the form passes the one judge (rankterm/wire/new_match.py). A sent match goes through the
-outbox (on disk before any request); what became of it is one `Outcome` per match (rankterm/outbox/outcome.py),
-the same for a dry run: accepted, rejected (with the service's sentences; the form stays as it was, the field
-a code names marked), or kept in the outbox while the service cannot be reached. Matches can be queued and
-sent as one batch. An empty date means the moment of recording (sending or queueing), by the client's clock.
-A match loaded from the outbox (`edit_entry`) replaces that entry when sent, even under a new external id.
-A result that contradicts itself (a faction with more points ranked below another) is asked about once
-before sending (Enter sends, Escape goes back to its points); then a match that looks like one the group
-recorded in the last 30 minutes (`match_form.twin`: same game, sides and ranks; points where both have them)
-is asked about once ("Match 313, recorded 40 s ago from another seat, looks the same — send anyway?"), read
-from the mirror, brought up to date first unless the seat is offline (no question for a dry run; a batch is
-asked about at ctrl+s, not as each match is queued). A match kept in the outbox that the outbox sends while
-the form is shown gets its accepted line and its effect. The form is kept on disk as it is typed (each
-change within `DRAFT_EVERY`), per group, and the queue with it the moment a match is queued (`match_form.draft`):
-after a lost session the next `n` puts its queued matches back in the queue and offers its form (Enter in the
-blank form's game field restores it, Delete drops it). A picked game sets the weight (`MatchForm.follow_game`);
-Enter twice on a name nobody has makes that ghost and picks it (a name like a player's asked about first).
-
-Keys (the ctrl keys work while typing; each F-key does the same for terminals that eat a ctrl key):
-ctrl+s / F5 send · ctrl+y / F3 dry run (the service checks, nothing is saved) · ctrl+f / F6 add a faction ·
-ctrl+d / F7 remove the focused faction · ctrl+l / F4 queue this match · ctrl+r / F8 rematch (same game and
-players, results cleared) · ctrl+n / F9 new match (a blank form; queued matches are asked about first) · ctrl+o /
-F12 the Date field (its whole text selected: what is typed replaces it) · Escape leaves the field (then the app's
-one-letter keys work; Tab comes back) · `n` with no field focused: a blank form once the one shown was
-recorded, else the first field that still needs something. After a recorded match no field keeps the focus,
-so the next `n` starts the next match.
+Keys: ctrl+s/F5 send · ctrl+y/F3 dry run · ctrl+f/F6 add a faction · ctrl+d/F7 remove it · ctrl+l/F4 queue ·
+ctrl+r/F8 rematch · ctrl+n/F9 new match · ctrl+o/F12 the Date field · Escape leaves the field · `n` the next
+match. See docs/design/tui.md for the whole flow.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
-from dataclasses import dataclass
-from datetime import UTC, datetime, timedelta
-from typing import Any
+from datetime import datetime, timedelta
+from functools import cached_property
 
 from textual import on
 from textual.app import ComposeResult
@@ -50,7 +26,7 @@ from textual.timer import Timer
 from textual.widget import Widget
 from textual.widgets import Checkbox, Header, Input, Select
 
-from rankterm.outbox.outcome import ALREADY_ACCEPTED, BatchOutcome, Outcome, OutcomeState, from_answer
+from rankterm.outbox.outcome import BatchOutcome
 from rankterm.stats.before import before_match
 from rankterm.stats.compact import CompactMatch, game_matches
 from rankterm.stats.held_model import held_model
@@ -61,44 +37,22 @@ from rankterm.tui.base import RanktermScreen, task
 from rankterm.tui.dialogs.confirm import ConfirmDialog
 from rankterm.tui.dialogs.teams import TeamsDialog
 from rankterm.tui.screens.players import same_name
+from rankterm.tui.send_controller import Moved, Pending, Report, SendController, TwinFound
 from rankterm.tui.text import error_sentence
 from rankterm.tui.widgets.key_footer import KeyFooter
-from rankterm.tui.widgets.match_form.answer import BAD, NOTE, OK
+from rankterm.tui.widgets.match_form.answer import NOTE
 from rankterm.tui.widgets.match_form.draft import DRAFT_EVERY, Draft, DraftFile, draft_path
 from rankterm.tui.widgets.match_form.faction_row import FactionRow
 from rankterm.tui.widgets.match_form.form import CUSTOM, MatchForm
 from rankterm.tui.widgets.match_form.game_picker import GamePicker
 from rankterm.tui.widgets.match_form.player_picker import PlayerPicker
-from rankterm.tui.widgets.match_form.twin import ELSEWHERE, THIS_COMPUTER, THIS_SEAT, find_twin, twin_question
 from rankterm.tui.zone import shown_zone
-from rankterm.wire.errors import ErrorItem, RanktermError
-from rankterm.wire.models import DATE_FORMAT, Game, Match, NewMatch, Player
+from rankterm.wire.errors import RanktermError
+from rankterm.wire.models import DATE_FORMAT, Game, NewMatch, Player
 from rankterm.wire.shown import percent
 
-AFTER_ACCEPT = "n new match · ctrl+r rematch (same game and players)"
-AFTER_REJECT = "The form is kept as it was: fix it and send again (ctrl+s)."
 WEIGHT_FROM = 200
 """The newest held matches of a game picked whose weights decide the weight the form proposes."""
-MIRROR_FRESH_FOR = 10.0
-"""Seconds for which the mirror's matches are recent enough to look for the same match twice in, with no
-request (the live probe rests while the form is shown, so they are usually read again at a send)."""
-
-
-@dataclass
-class Pending:
-    """A match ready to send: a queued one, or the one in the form."""
-
-    match: NewMatch
-    label: str
-    queued: bool
-
-
-def describe_errors(errors: tuple[ErrorItem, ...]) -> str:
-    """The service's errors for a person: each message with its code, "; " between them."""
-    return (
-        "; ".join(f"{e.message or e.code}" + (f" ({e.code})" if e.message and e.code else "") for e in errors)
-        or "no reason given"
-    )
 
 
 def _clock(node: Widget, moment: datetime) -> str:
@@ -117,10 +71,6 @@ def chance_text(chance: float) -> str:
     if chance > 0.995:
         return ">99%"
     return percent(chance)
-
-
-FIELD_OF_CODE = {ALREADY_ACCEPTED: "external_id", "M004": "game", "M005": "factions"}
-"""The form field a rejection code is about (the service's own codes; the others are judged in the form)."""
 
 
 class MatchEntryScreen(RanktermScreen):
@@ -156,27 +106,37 @@ class MatchEntryScreen(RanktermScreen):
         self.model: TableModel | None = None
         """The table's model (`rankterm.stats.held_model`), for the odds line and fair teams."""
         self._coop: dict[int, list[CompactMatch]] = {}
-        self.queue: list[Pending] = []
         self._queued_key: tuple | None = None
-        self.recorded: set[str] = set()
-        """External ids accepted in this session: a second send of the same form is refused here."""
-        self.last_answer: BatchOutcome | None = None
-        """What became of the last batch sent or checked: one `Outcome` per match."""
-        self.sending = False
         self.left_field = 0
         """How many times Escape took the focus out of the form: a send that ends after one leaves it out."""
-        """True while a batch is on its way: a second send waits (it would race the first)."""
-        self.editing: str | None = None
-        """The external id of the outbox entry loaded by `edit_entry`: sending replaces that entry."""
         self.drafts: DraftFile | None = None
         """Where the form is kept as it is typed (per group), to be offered again after a lost session."""
         self.offered: Draft | None = None
         """A form left by an earlier session, offered while the form is blank (Enter restores, Delete drops);
         the matches it had queued are back in the queue at once."""
         self._draft_timer: Timer | None = None
-        self.in_outbox: dict[str, tuple[Pending, tuple[str, str]]] = {}
-        """Matches whose line says "saved in the outbox": external id -> (the match, its line). When the
-        outbox sends one while the form is shown, its line says so and its effect follows."""
+
+    @cached_property
+    def sender(self) -> SendController:
+        """The queue, the twin check, each send and what became of it (`send_controller`)."""
+        controller = SendController(self.rankterm)
+        controller.on_moved = self._outbox_moved
+        return controller
+
+    @property
+    def queue(self) -> list[Pending]:
+        """The matches queued to go with the next send."""
+        return self.sender.queue
+
+    @property
+    def last_answer(self) -> BatchOutcome | None:
+        """What became of the last batch sent or checked: one `Outcome` per match."""
+        return self.sender.last_answer
+
+    @property
+    def sending(self) -> bool:
+        """True while a batch is on its way: a second send waits (it would race the first)."""
+        return self.sender.sending
 
     def compose(self) -> ComposeResult:
         yield Header()
@@ -185,8 +145,7 @@ class MatchEntryScreen(RanktermScreen):
 
     def now(self) -> datetime:
         """The moment of recording, by the client's clock (UTC, the service's time zone)."""
-        clock = self.client.clock if self.has_client else None
-        return datetime.fromtimestamp(clock() if clock else datetime.now(UTC).timestamp(), UTC)
+        return self.sender.now()
 
     def has_unsent_input(self) -> bool:
         """True when quitting now would lose a match: the form holds one not yet sent, or the queue does."""
@@ -208,7 +167,7 @@ class MatchEntryScreen(RanktermScreen):
             if not (match.external_id and outbox.get(match.external_id) is not None)  # sent before the end
         ]
         if back:
-            self.queue = back
+            self.sender.queue = back
             self._update_queue_line()
             count = f"{len(back)} queued match{'es' if len(back) > 1 else ''}"
             lines.append(
@@ -544,7 +503,7 @@ class MatchEntryScreen(RanktermScreen):
 
     def action_queue(self) -> None:
         """Put the form's match in the batch; keep game and players for the next one."""
-        match = self.form.collect(self._taken_ids(), self.now())
+        match = self.form.collect(self.sender.taken_ids(), self.now())
         if match is None:
             return
         self.queue.append(Pending(match, self.form.label(match), queued=True))
@@ -589,7 +548,7 @@ class MatchEntryScreen(RanktermScreen):
 
     def action_rematch(self) -> None:
         """Start again with the same game and players: ranks, points and notes cleared, a new external id."""
-        self.editing = None
+        self.sender.editing = None
         self.form.next_match(self.rankterm.new_external_id())
         self.form.answer.show([(NOTE, "Rematch: same game and players. Enter the results, then ctrl+s.")])
         self._focus_first_row()
@@ -628,7 +587,7 @@ class MatchEntryScreen(RanktermScreen):
 
     async def _blank_form(self) -> None:
         """A blank form, the focus on Game; the queue stays as it is."""
-        self.editing = None
+        self.sender.editing = None
         self.form.answer.clear()
         await self.form.clear(self.rankterm.new_external_id())
         if self.queue:
@@ -639,9 +598,6 @@ class MatchEntryScreen(RanktermScreen):
         rows = self.form.rows
         if rows:
             rows[0].focus_first()
-
-    def _taken_ids(self) -> set[str]:
-        return self.recorded | {p.match.external_id for p in self.queue if p.match.external_id}
 
     def _update_queue_line(self) -> None:
         count = len(self.queue)
@@ -671,7 +627,7 @@ class MatchEntryScreen(RanktermScreen):
             return
         pending = list(self.queue)
         if not pending or (self.form.key() != self._queued_key and self.form.has_unsent_input()):
-            match = self.form.collect(self._taken_ids(), self.now())
+            match = self.form.collect(self.sender.taken_ids(), self.now())
             if match is None:
                 return
             pending.append(Pending(match, self.form.label(match), queued=False))
@@ -697,13 +653,9 @@ class MatchEntryScreen(RanktermScreen):
         dialog = ConfirmDialog(question, yes="Send (⏎)", no="Back (esc)", enter_yes=True)
         self.app.push_screen(dialog, answered)
 
-    # ------------------------------------------------------------------ the same match twice
-
-    def _ask_about_twin(self, pending: list[Pending], item: Pending, twin: Match, now: datetime) -> None:
-        """A match of `pending` looks like one the group recorded in the last 30 minutes (`twin`): ask once;
-        Enter sends the batch, Escape goes back to the form as it was (nothing sent)."""
-        label = item.label if item.queued or len(pending) > 1 else ""
-        question = twin_question(twin, now, self._sent_from(twin), label)
+    def _ask_about_twin(self, pending: list[Pending], found: TwinFound) -> None:
+        """A match of `pending` looks like one the group recorded in the last 30 minutes: ask once; Enter
+        sends the batch, Escape goes back to the form as it was (nothing sent)."""
         self.form.answer.clear()  # nothing is said behind the question before it is answered
 
         def answered(send_anyway: bool | None) -> None:
@@ -711,57 +663,13 @@ class MatchEntryScreen(RanktermScreen):
                 self._go(pending, dry_run=False, checked=True)
                 return
             self.form.answer.show(
-                [(NOTE, f"Not sent: match {twin.number} looks the same. ctrl+s asks again.")]
+                [(NOTE, f"Not sent: match {found.twin.number} looks the same. ctrl+s asks again.")]
             )
             self.form.focus_first_needed()
 
         self.app.push_screen(
-            ConfirmDialog(question, yes="Send (⏎)", no="Back (esc)", enter_yes=True), answered
+            ConfirmDialog(found.question, yes="Send (⏎)", no="Back (esc)", enter_yes=True), answered
         )
-
-    async def _recent_matches(self, pending: list[Pending]) -> list[Match]:
-        """The group's matches that may be twins of `pending`'s (their games', naming their first player),
-        from the mirror: brought up to date first (one matches page when little is new) unless the seat is
-        offline or the mirror was synced in the last `MIRROR_FRESH_FOR` seconds; a mirror that holds no
-        matches yet is not filled for this (one page, the newest matches, is read instead)."""
-        if not self.has_client:
-            return []
-        group = self.group
-        mirror = group.mirror
-        held, _ = mirror.held.match_numbers()
-        if not self.rankterm.offline and not mirror.lists.is_fresh("matches", MIRROR_FRESH_FOR):
-            try:
-                if not held:
-                    return list((await group.matches_page(1)).data)
-                await group.sync_matches()
-            except RanktermError:
-                pass  # what the mirror holds is the best there is
-        rows: list[Any] = []
-        for item in pending:
-            match = item.match
-            first = next((p for f in match.factions for p in f.players), None)
-            if match.game is None or first is None:
-                continue
-            for form in {
-                f'"id":{json.dumps(first, ensure_ascii=False)}',
-                *([f'"id":{first}'] if first.isdigit() else []),
-            }:
-                rows += mirror.held.select_matches(game_id=str(match.game), containing=form)
-        out: dict[int, Match] = {}
-        for row in rows:
-            with contextlib.suppress(ValueError):
-                read = Match.model_validate(row)
-                out[read.number] = read
-        return list(out.values())
-
-    def _sent_from(self, match: Match) -> str:
-        """Where `match` went out from, as far as this seat can tell: this seat (this form sent it), another
-        seat of this computer (the outbox the seats of this profile share holds it), else another seat."""
-        if match.external_id and match.external_id in self.recorded:
-            return THIS_SEAT
-        if match.external_id and self.has_client and self.session.outbox.outbox.get(match.external_id):
-            return THIS_COMPUTER
-        return ELSEWHERE
 
     def _go(self, pending: list[Pending], dry_run: bool, *, checked: bool = False) -> None:
         verb = "Checking" if dry_run else "Sending"
@@ -770,45 +678,22 @@ class MatchEntryScreen(RanktermScreen):
 
     @task(group="match-send")
     async def send(self, pending: list[Pending], dry_run: bool, *, checked: bool = False) -> None:
-        """Send `pending` as one batch: a dry run straight to the service, a real send through the outbox
-        (on disk first; kept there and sent later when the service cannot be reached). A real send not
-        `checked` yet first looks for the same match recorded in the last 30 minutes, and asks if found."""
+        """Send `pending` as one batch (`SendController.send`) under the form's loading cover; ask about a
+        twin it found, else show what became of each match."""
         form = self.form
         was_focused = self.focused
         left = self.left_field
         form.loading = True  # the loading cover may take the focus away (when, depends on timing)
-        self.sending = True
-        matches = [p.match for p in pending]
         try:
-            if not dry_run and not checked:
-                now = self.now()
-                recent = await self._recent_matches(pending)
-                twins = ((p, find_twin(p.match, recent, now)) for p in pending)
-                found = next(((p, twin) for p, twin in twins if twin is not None), None)
-                if found is not None:
-                    form.loading = False
-                    if self._lost_focus(was_focused, left):
-                        self.set_focus(was_focused)
-                    self._ask_about_twin(pending, *found, now)
-                    return
-            if dry_run:
-                answer = await self.client.add_matches(matches, dry_run=True)
-                batch = from_answer(matches, answer, dry_run=True)
-            else:
-                self._replace_edited(pending)
-                batch = await self.rankterm.record_matches(matches)
-        except RanktermError as failure:
-            # A dry run cut short leaves matches unchecked; a send that failed before the outbox took the
-            # matches leaves them unrecorded (the outbox itself never raises for the service's sake).
-            uncovered = OutcomeState.PENDING if dry_run else OutcomeState.REJECTED
-            batch = from_answer(
-                matches, failure.partial, dry_run=dry_run, failure=failure, uncovered=uncovered
-            )
+            sent = await self.sender.send(pending, dry_run, checked=checked)
         finally:
             form.loading = False
-            self.sending = False
-        self.last_answer = batch
-        named = self._report(pending, batch)
+        if isinstance(sent, TwinFound):
+            if self._lost_focus(was_focused, left):
+                self.set_focus(was_focused)
+            self._ask_about_twin(pending, sent)
+            return
+        named = self._report(sent)
         # The cursor rests on the field a rejection names (M003: the external id), else where it was before
         # the send: never nowhere, whenever the loading cover happened to take it.
         if named is None and self._lost_focus(was_focused, left):
@@ -830,114 +715,46 @@ class MatchEntryScreen(RanktermScreen):
             and was_focused.is_attached
         )
 
-    def _replace_edited(self, pending: list[Pending]) -> None:
-        """The form's match fixes the outbox entry `editing`: it takes that entry's place (under its new
-        external id, when the fix changed it), so the old rejection is not listed beside the fix."""
-        form_match = next((p.match for p in pending if not p.queued), None)
-        if self.editing is None or form_match is None or not self.has_client:
-            return
-        if form_match.external_id != self.editing:
-            self.session.outbox.replace(self.editing, form_match)
-        self.editing = None
-
     async def edit_entry(self, match: NewMatch) -> None:
         """Load an outbox entry into the form, to fix and send again (it replaces the entry when sent)."""
         await self.form.load(match)
-        self.editing = match.external_id
+        self.sender.editing = match.external_id
         self.form.answer.show([(NOTE, f"Editing {match.external_id} from the outbox: fix it, then ctrl+s.")])
         self._focus_first_row()
-
-    def _line(self, item: Pending, outcome: Outcome) -> tuple[str, str]:
-        where = " [queued]" if item.queued else ""
-        if outcome.accepted:
-            verdict = "would be accepted (dry run, nothing saved)" if outcome.dry_run else "accepted"
-            if not outcome.dry_run and outcome.match_id and outcome.match_id != item.match.external_id:
-                verdict += f" as match id {outcome.match_id}"
-            return OK, f"✔ {item.label}{where}: {verdict}."
-        if outcome.rejected:
-            return BAD, f"✘ {item.label}{where}: rejected: {describe_errors(outcome.errors)}"
-        if outcome.dry_run:
-            return BAD, f"✘ {item.label}{where}: not checked."
-        return NOTE, f"⧗ {item.label}{where}: saved in the outbox, sent when the service answers."
-
-    def _follow_outbox(self) -> None:
-        """Hear from the outbox after each of its sends while a match on the form waits in it."""
-        if self.has_client and self._outbox_moved not in self.session.outbox.send_listeners:
-            self.session.outbox.send_listeners.append(self._outbox_moved)
 
     def on_unmount(self) -> None:
         """The form is gone (the app ends, or the service changed): no more outbox news, and its draft stays on
         disk unlocked, for the next seat."""
-        if self.has_client and self._outbox_moved in self.session.outbox.send_listeners:
-            self.session.outbox.send_listeners.remove(self._outbox_moved)
+        self.sender.close()
         if self.drafts is not None:
             self.drafts.close()
 
-    def _outbox_moved(self) -> None:
-        """The outbox sent: a match said to be kept in it that it has now sent (or the service refused)
-        gets its new line, and an accepted one its effect."""
-        if not self.in_outbox or not self.has_client:
-            return
-        runner = self.session.outbox
-        for external_id, (item, said) in list(self.in_outbox.items()):
-            entry = runner.outbox.get(external_id)
-            outcome = entry.outcome() if entry is not None else None
-            if outcome is not None and outcome.waiting:
-                continue
-            del self.in_outbox[external_id]
-            if outcome is None:
-                continue
-            at = self.form.answer.replace_line(said, *self._line(item, outcome))
-            if at is not None and outcome.accepted and self.has_client:
-                self.form.answer.follow(self.group, [(at, outcome)])
+    def _outbox_moved(self, moved: list[Moved]) -> None:
+        """The outbox sent matches said to be kept in it (or the service refused them): each gets its new
+        line, and an accepted one its effect."""
+        for change in moved:
+            at = self.form.answer.replace_line(change.said, *change.line)
+            if at is not None and change.outcome.accepted and self.has_client:
+                self.form.answer.follow(self.group, [(at, change.outcome)])
 
-    def _report(self, pending: list[Pending], batch: BatchOutcome) -> Widget | None:
-        """Say what happened to each match; keep the rejected (form filled, queued ones queued). The field
-        the form's rejection names, if any."""
-        lines = [self._line(item, outcome) for item, outcome in zip(pending, batch.outcomes, strict=True)]
-        self.in_outbox = {
-            item.match.external_id: (item, line)
-            for item, outcome, line in zip(pending, batch.outcomes, lines, strict=True)
-            if outcome.waiting and not batch.dry_run and item.match.external_id
-        }
-        if self.in_outbox:
-            self._follow_outbox()
-        if batch.failure is not None:
-            lines.append((BAD, f"✘ {error_sentence(batch.failure)}"))
-        form_index = next((i for i, p in enumerate(pending) if not p.queued), None)
-        form_outcome = batch[form_index] if form_index is not None else None
-        if not batch.dry_run:
-            done = {o.index for o in batch.outcomes if o.accepted or o.waiting}
-            self.queue = [p for i, p in enumerate(pending) if p.queued and i not in done]
-            self.recorded |= {
-                p.match.external_id for i, p in enumerate(pending) if i in done and p.match.external_id
-            }
-            if form_index is not None and form_index in done:
+    def _report(self, report: Report) -> Widget | None:
+        """Show what happened to each match (the form kept when its match was rejected, the fields its codes
+        name marked); the first field marked."""
+        if not report.batch.dry_run:
+            if report.form_done:
                 self.form.mark_sent()
-                lines.append((NOTE, AFTER_ACCEPT))
             if not self.queue:
                 self._queued_key = None
             self.keep_draft_now()
-            if batch.accepted_count:
+            if report.batch.accepted_count:
                 self.load_lists()  # a catalogue game may have joined the group's games
             self._update_queue_line()
         named: Widget | None = None
-        if form_outcome is not None and form_outcome.rejected:
-            named = self._mark_rejection(form_outcome)
-            lines.append((NOTE, AFTER_REJECT))
-        self.form.answer.show(lines)
+        for field in report.fields():
+            named = named or self.form.mark(field)
+        self.form.answer.show(report.lines)
         self.form.scroll_home(animate=False)
-        if not batch.dry_run and batch.accepted_count and self.has_client:
+        if report.accepted and self.has_client:
             # what each accepted match did to the standings: under its line and as a toast, read in a worker
-            accepted = [(i, o) for i, o in enumerate(batch.outcomes) if o.accepted]
-            self.form.answer.follow(self.group, accepted)
+            self.form.answer.follow(self.group, report.accepted)
         return named
-
-    def _mark_rejection(self, outcome: Outcome) -> Widget | None:
-        """Point at the fields the service's codes name (M003 external id, M004 game …); the form stays.
-        The first field's input."""
-        first: Widget | None = None
-        for code in outcome.codes:
-            if code in FIELD_OF_CODE:
-                first = first or self.form.mark(FIELD_OF_CODE[code])
-        return first

@@ -35,7 +35,8 @@ from rankterm.tui.base import RanktermScreen, task
 from rankterm.tui.dialogs.ask_line import AskDialog
 from rankterm.tui.dialogs.confirm import ConfirmDialog
 from rankterm.tui.outbox_runner import OutboxRunner
-from rankterm.tui.screens.match_entry import MatchEntryScreen, describe_errors
+from rankterm.tui.screens.match_entry import MatchEntryScreen
+from rankterm.tui.send_controller import describe_errors
 from rankterm.tui.text import plain
 from rankterm.tui.widgets.key_footer import KeyFooter
 from rankterm.tui.widgets.text_table import TextTable, fill_table

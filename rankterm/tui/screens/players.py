@@ -20,18 +20,15 @@ from __future__ import annotations
 
 import re
 
-from textual import events, on
-from textual.app import ComposeResult
+from textual import on
 from textual.binding import Binding
-from textual.containers import Horizontal
-from textual.widgets import DataTable, Header, Input, Label, Static
+from textual.widgets import DataTable, Input
 
-from rankterm.tui.base import RanktermScreen, task
+from rankterm.tui.base import task
 from rankterm.tui.dialogs.ask_line import AskDialog
+from rankterm.tui.screens.list_screen import ListScreen
 from rankterm.tui.text import error_sentence
-from rankterm.tui.widgets.form_input import FormInput
-from rankterm.tui.widgets.key_footer import KeyFooter
-from rankterm.tui.widgets.text_table import NAME_CELLS, TextTable, fill_table, list_screen_key
+from rankterm.tui.widgets.text_table import NAME_CELLS, fill_table
 from rankterm.wire.errors import RanktermError
 from rankterm.wire.ids import is_local_id
 from rankterm.wire.models import Player, PlayersPage
@@ -101,8 +98,13 @@ PAGES = Binding.Group("Pages")
 """[ and ] read as one item in the footer: "[ ] Pages"."""
 
 
-class PlayersScreen(RanktermScreen):
+class PlayersScreen(ListScreen):
     """The group's players, paged; filter; new ghost player."""
+
+    NAME = "players"
+    FIELD = "filter"
+    FIELD_LABEL = "Filter (/)"
+    PLACEHOLDER = "all players, by name"
 
     AUTO_FOCUS = "#players-table"
     INFO = "#players-caption"
@@ -137,17 +139,8 @@ class PlayersScreen(RanktermScreen):
         self.warned_of: Player | None = None
         """The player the new-ghost dialog's warning named (Escape goes to them), None when it named none."""
 
-    def compose(self) -> ComposeResult:
-        yield Header()
-        with Horizontal(id="players-bar"):
-            yield Label("Filter (/)")
-            yield FormInput(placeholder="all players, by name", id="players-filter", compact=True)
-        yield Static("", id="players-caption")
-        yield TextTable(id="players-table", cursor_type="row", zebra_stripes=True, await_first_rows=True)
-        yield KeyFooter()
-
     def on_mount(self) -> None:
-        table = self.query_one("#players-table", DataTable)
+        table = self.table
         fill_table(table, COLUMNS, [], [], widths=WIDTHS)
         table.focus()
         self.load_page(1)
@@ -156,10 +149,10 @@ class PlayersScreen(RanktermScreen):
 
     @property
     def filter_text(self) -> str:
-        return self.query_one("#players-filter", Input).value.strip()
+        return self.field_text
 
     def show_players(self, players: list[Player], caption: str, select: str | None = None) -> None:
-        table = self.query_one("#players-table", TextTable)
+        table = self.table
         was_on = table.cursor_key()
         # each column as wide as these names at once (str cells: plain, display-safe text, measured in cells)
         rows = [[p.label, "ghost" if p.ghost else "member", p.username or "—"] for p in players]
@@ -172,10 +165,8 @@ class PlayersScreen(RanktermScreen):
 
     @task(group="players")
     async def load_page(self, number: int, select: str | None = None) -> None:
-        table = self.query_one("#players-table", TextTable)
         # keys typed before the rows wait for them (also when this load is cancelled by a newer one)
-        token = table.expect_rows(replace=number != self.page_number or bool(self.filter_text))
-        try:
+        with self.rows_coming(replace=number != self.page_number or bool(self.filter_text)) as table:
             table.loading = True
             try:
                 page = await self.group.players_page(number)
@@ -195,8 +186,6 @@ class PlayersScreen(RanktermScreen):
             if self.total_pages > 1:
                 caption += " · [ ] to turn"
             self.show_players(page.data, caption, select)
-        finally:
-            table.rows_arrived(token)
 
     async def _with_pending(self, page: PlayersPage) -> PlayersPage:
         """`page` as it reads with the ghosts made offline and not sent yet among the players: every player
@@ -217,9 +206,7 @@ class PlayersScreen(RanktermScreen):
 
     @task(group="players")
     async def apply_filter(self, text: str) -> None:
-        table = self.query_one("#players-table", TextTable)
-        token = table.expect_rows(replace=True)
-        try:
+        with self.rows_coming(replace=True) as table:
             table.loading = True
             try:
                 everyone = await self.group.players()
@@ -232,8 +219,6 @@ class PlayersScreen(RanktermScreen):
             self.show_players(
                 found, f"Filter “{text}”: {len(found)} of all {len(everyone)} players (esc: clear)."
             )
-        finally:
-            table.rows_arrived(token)
 
     @task(group="players-jump")
     async def jump_to(self, player: Player) -> None:
@@ -253,21 +238,11 @@ class PlayersScreen(RanktermScreen):
 
     @on(Input.Changed, "#players-filter")
     def _filter_changed(self, event: Input.Changed) -> None:
-        self.query_one("#players-table", TextTable).expect_rows(replace=True)  # Enter waits for these rows
+        self.table.expect_rows(replace=True)  # Enter waits for these rows
         if event.value.strip():
             self.apply_filter(event.value.strip())
         else:
             self.load_page(self.page_number)
-
-    @on(Input.Submitted, "#players-filter")
-    def _filter_submitted(self) -> None:
-        self.query_one("#players-table", TextTable).take_focus()  # now: the next key typed goes there
-
-    def on_key(self, event: events.Key) -> None:
-        """`/` and the text after it reach the filter; a cursor key or Enter typed while nothing has the focus
-        is the table's (`list_screen_key`)."""
-        table = self.query_one("#players-table", TextTable)
-        list_screen_key(self, event, table, self.query_one("#players-filter", Input), self._filter_submitted)
 
     # ------------------------------------------------------------------ actions
 
@@ -277,17 +252,16 @@ class PlayersScreen(RanktermScreen):
             return
         target = min(max(1, self.page_number + step), self.total_pages)
         if target != self.page_number:
-            self.query_one("#players-table", TextTable).expect_rows(replace=True)
+            self.table.expect_rows(replace=True)
             self.load_page(target)
 
     def action_focus_filter(self) -> None:
-        self.set_focus(self.query_one("#players-filter", Input))
+        self.focus_field()
 
     def action_clear_filter(self) -> None:
-        field = self.query_one("#players-filter", Input)
-        if field.value:
-            field.value = ""  # the Changed handler reloads the page
-        self.query_one("#players-table", TextTable).take_focus()
+        if self.field.value:
+            self.field.value = ""  # the Changed handler reloads the page
+        self.table.take_focus()
 
     def reload_data(self) -> None:
         """The group changed (another seat's player, a ghost sent): the page (or the filter) is read again,
@@ -295,7 +269,7 @@ class PlayersScreen(RanktermScreen):
         if self.filter_text:
             self.action_refresh()
             return
-        row = self.query_one("#players-table", DataTable).cursor_row
+        row = self.table.cursor_row
         self.load_page(self.page_number, select=self.shown[row].id if 0 <= row < len(self.shown) else None)
 
     def action_refresh(self) -> None:
@@ -345,11 +319,11 @@ class PlayersScreen(RanktermScreen):
         if player is None:
             existing, self.warned_of = self.warned_of, None
             if existing is not None:  # the warning named them: the user kept the one there is
-                self.query_one("#players-filter", Input).value = ""
+                self.field.value = ""
                 self.jump_to(existing)
             return
         self.warned_of = None
-        self.query_one("#players-filter", Input).value = ""
+        self.field.value = ""
         if is_local_id(player.id):  # queued in the outbox: no page of the service holds it yet
             self.say(
                 f"Ghost player {player.label} saved; it is made on the service when it can be reached, "

@@ -26,7 +26,8 @@ from textual.binding import Binding
 from textual.containers import HorizontalGroup
 from textual.screen import Screen
 from textual.widgets import Footer
-from textual.widgets._footer import FooterKey
+
+from rankterm.tui.textual_internals import FooterKey, app_key_bindings
 
 PALETTE_LABEL = "palette"
 
@@ -81,7 +82,7 @@ class KeyFooter(Footer):
         active = self.screen.active_bindings
         items: list[FooterItem] = []
         wanted: list[str] = []
-        for bindings in app._bindings.key_to_bindings.values():
+        for bindings in app_key_bindings(app).values():
             for binding in bindings:
                 if binding.show and binding.description and binding.action not in wanted:
                     wanted.append(binding.action)

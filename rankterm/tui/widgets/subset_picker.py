@@ -14,9 +14,9 @@ from rich.cells import cell_len
 from rich.text import Text
 from textual.css.query import NoMatches
 from textual.widgets import Select
-from textual.widgets._select import SelectOverlay
 
 from rankterm.tui.text import plain_str
+from rankterm.tui.textual_internals import SelectOverlay
 from rankterm.wire.models import Subset
 
 OPTION_PADDING = 2

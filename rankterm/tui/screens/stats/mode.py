@@ -18,28 +18,23 @@ from typing import TYPE_CHECKING
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Horizontal, Vertical
 from textual.widget import Widget
-from textual.widgets import DataTable, Header, Label, Select, Static, TabbedContent, TabPane
+from textual.widgets import DataTable, Header, Select, Static, TabbedContent, TabPane
 
 from rankterm.stats.compact import game_matches, player_matches
+from rankterm.stats.recap import h2h_summary, player_summary
 from rankterm.stats.source import Roster, held_roster
-from rankterm.tui.base import task
+from rankterm.tui.base import copy_out, task
 from rankterm.tui.screens.stats.base import StoryScreen
-from rankterm.tui.screens.stats.choices import most_active, options
-from rankterm.tui.screens.stats.head_to_head import HeadToHeadView
-from rankterm.tui.screens.stats.odds import OddsView
-from rankterm.tui.screens.stats.pages import (
-    RETRY_SECONDS,
-    TALL,
-    GameStory,
-    PlayerStory,
-    open_game_row,
-    open_player_row,
-)
-from rankterm.tui.screens.stats.tonight import TonightView
-from rankterm.tui.text import plain
+from rankterm.tui.screens.stats.pages import open_game_row, open_player_row
 from rankterm.tui.widgets.key_footer import KeyFooter
+from rankterm.tui.widgets.stats.choices import most_active, options
+from rankterm.tui.widgets.stats.game_story import GameStory
+from rankterm.tui.widgets.stats.head_to_head import HeadToHeadView
+from rankterm.tui.widgets.stats.odds import OddsView
+from rankterm.tui.widgets.stats.picked import LazyPane, PickedStory
+from rankterm.tui.widgets.stats.player_story import RETRY_SECONDS, TALL, PlayerStory
+from rankterm.tui.widgets.stats.tonight import TonightView
 
 if TYPE_CHECKING:
     from rankterm.mirror import Group
@@ -51,27 +46,6 @@ TAB_TITLES = {
     "tonight": "4 Tonight",
     "odds": "5 Odds",
 }
-
-
-class LazyPane(TabPane):
-    """A tab whose body is mounted when it is first drawn: blank until then (never the widget's own name)."""
-
-    def render(self) -> str:
-        return ""
-
-
-class PickedStory(Vertical):
-    """A one-line picker above a story: the Player and Game tabs."""
-
-    def __init__(self, label: str, select_id: str, story: Widget, *, id: str | None = None) -> None:
-        super().__init__(id=id)
-        self.label, self.select_id, self.story = label, select_id, story
-
-    def compose(self) -> ComposeResult:
-        with Horizontal(classes="stats-pick"):
-            yield Label(plain(self.label))
-            yield Select([], prompt=self.label, id=self.select_id, compact=True, type_to_search=True)
-        yield self.story
 
 
 def tab_body(tab: str) -> Widget:
@@ -111,6 +85,7 @@ class StatsScreen(StoryScreen):
         Binding("5", "tab('odds')", "Odds", show=False),
         Binding("v", "toggle_chart", "Ree/position"),
         Binding("f5", "reload", "Reload"),
+        Binding("y", "copy", "Copy", show=False),
         Binding("escape", "leave_picker", "Back to the table", show=False),  # then a digit or letter is a key
     ]
 
@@ -262,6 +237,35 @@ class StatsScreen(StoryScreen):
     def action_toggle_chart(self) -> None:
         for story in self.query(PlayerStory):
             story.toggle_chart()
+
+    def action_copy(self) -> None:
+        """The tab shown (a player, a head-to-head, Tonight) in a few plain lines, to the clipboard."""
+        tab = self.tab
+        if tab == "player":
+            figures = next((s.figures for s in self.query(PlayerStory)), None)
+            if figures is not None:
+                copy_out(self, player_summary(figures), f"{figures.name}'s page")
+                return
+        elif tab == "h2h":
+            meeting = next((v.figures for v in self.query(HeadToHeadView)), None)
+            if meeting is not None:
+                copy_out(self, h2h_summary(meeting), "the head-to-head")
+                return
+        elif tab == "tonight":
+            view = next(iter(self.query(TonightView)), None)
+            if view is not None and view.evening is not None and self.has_client:
+                self.copy_recap(view)
+                return
+        else:
+            self.say("y copies a player's page, a head-to-head or Tonight.")
+            return
+        self.say("Nothing to copy yet: pick who or what first.")
+
+    @task(group="copy")
+    async def copy_recap(self, view: TonightView) -> None:
+        """Tonight's recap with what it changed (a walk of the held history, in a thread), to the clipboard."""
+        text = await asyncio.to_thread(view.recap, self.group)
+        copy_out(self, text, "the evening's recap")
 
     def action_reload(self) -> None:
         super().action_reload()

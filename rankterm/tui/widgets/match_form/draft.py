@@ -1,51 +1,53 @@
-"""`DraftFile`: the match form as typed and the matches queued from it, kept on disk per group (service and
-key), so that a form half filled or a queue not sent when the connection died (an SSH client killed, a
-terminal closed) is offered again on the next `n`.
-
-One JSON file per seat of a group under the data dir (`drafts/<host>-<hash>.<seat>.json`, mode 0600 in a
-0700 folder), written whole to a temporary file of its own and moved over the old one, so a seat killed
-mid-write leaves the old draft or the new, never half of one. Every seat of a profile (the app, each `host`
-and `web` guest) writes only its own file, so one seat's draft never overwrites another's queue. A seat holds
-an OS lock (`flock`) on a lock file beside its draft for as long as it lives; the kernel lets it go however the
-seat ends. `load` adopts the newest draft whose seat is gone (its lock can be taken, and is then held, so no
-other seat adopts it too); once this seat has written its own draft (which carries what it adopted) or has
-nothing left to keep, the adopted file is removed. The form says what a draft holds (`MatchForm.draft()` /
-`restore()`); the queue is kept as the wire's matches (`NewMatch.to_wire()`) with their labels. This module
-only keeps them. The screen writes each change within `DRAFT_EVERY` seconds and a queued match at once; a
-draft that cannot be written or read is left out silently: the outbox, not the draft, keeps what was sent.
+"""`DraftFile`: the match form as typed and the matches queued from it, kept on disk per seat of a group
+(service and key), so that a form half filled or a queue not sent when the connection died (an SSH client
+killed, a terminal closed) is offered again on the next `n`; the next seat adopts what a seat that is gone
+left. The form says what a draft holds (`MatchForm.draft()` / `restore()`); this module only keeps it, in
+one SQLite file of the drafts folder (`rankterm.localdb`), with a lock file per live seat. A draft that cannot
+be written or read is left out silently: the outbox, not the draft, keeps what was sent.
+See docs/design/local-files.md.
 """
 
 from __future__ import annotations
 
 import contextlib
 import fcntl
-import hashlib
 import json
 import os
-import re
 import secrets
-import tempfile
+import sqlite3
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
-from urllib.parse import urlsplit
 
 from pydantic import ValidationError
 
-from rankterm.config import data_dir
+from rankterm import paths
+from rankterm.localdb import LocalDb, Unavailable
 from rankterm.wire.ids import service_scope
 from rankterm.wire.models import NewMatch
 
 DRAFT_EVERY = 0.05
 """Seconds between a change of the form and its write at most (one write for every change made meanwhile)."""
 
+DRAFTS_FILE = "drafts.db"
+"""The drafts' SQLite file, in the drafts folder beside the seats' lock files (and the JSON drafts of an
+older rankterm, adopted as they are found)."""
+
+DRAFTS = LocalDb(
+    "the drafts",
+    (
+        "CREATE TABLE drafts (grp TEXT NOT NULL, seat TEXT NOT NULL, saved_at TEXT NOT NULL,"
+        " body TEXT NOT NULL, PRIMARY KEY (grp, seat))",
+    ),
+    synchronous="NORMAL",  # a write survives the seat's process killed; a power cut may lose the last one
+    timeout=1.0,  # written from the seat's event loop: another seat's write is a moment, never seconds
+)
+
 
 def draft_path(base_url: str, key: str) -> Path:
-    """Where the draft of the group at `base_url` (client `key`) is kept."""
-    digest = hashlib.sha256(service_scope(base_url, key).encode()).hexdigest()[:16]
-    host = re.sub(r"[^A-Za-z0-9.-]+", "_", urlsplit(base_url).hostname or "service")[:40]
-    return data_dir() / "drafts" / f"{host}-{digest}.json"
+    """Where the draft of the group at `base_url` (client `key`) is kept: the name its seats' drafts go by."""
+    return paths.draft_path(base_url, service_scope(base_url, key))
 
 
 @dataclass
@@ -61,28 +63,56 @@ class Draft:
 
 
 class DraftFile:
-    """This seat's draft of a group (`path`: the group's, from `draft_path`): `save`, `load`, `drop`."""
+    """This seat's draft of a group (`group`: the group's name, from `draft_path`): `save`, `load`, `drop`.
 
-    def __init__(self, path: Path) -> None:
-        self.group = path
-        seat = f"{os.getpid()}-{secrets.token_hex(3)}"
-        self.path = path.with_name(f"{path.stem}.{seat}.json")
-        self._lock: int | None = _locked(self.path)  # None: no lock could be had (a read-only data dir)
-        self._adopted: list[tuple[Path, int | None]] = []
+    `path` is the drafts' SQLite file (one for every group and seat); each seat holds an OS lock (`flock`) on
+    a lock file of its own beside it for as long as it lives, which the kernel lets go however the seat ends."""
 
-    def _orphans(self) -> list[Path]:
-        """The group's drafts of seats that are gone, newest first (a file of an older rankterm, one for the
-        whole group, included)."""
-        found = [p for p in self.group.parent.glob(f"{self.group.stem}.*.json") if p != self.path]
-        if self.group.exists():
-            found.append(self.group)
-        return sorted(found, key=lambda p: _mtime(p), reverse=True)
+    def __init__(self, group: Path) -> None:
+        self.group = group
+        self.seat = f"{os.getpid()}-{secrets.token_hex(3)}"
+        self.path = group.with_name(DRAFTS_FILE)
+        self._lock: int | None = _locked(self._lock_of(self.seat))  # None: no lock (a read-only data dir)
+        try:
+            self._db: sqlite3.Connection | None = DRAFTS.open(self.path, memory_fallback=True).db
+        except (Unavailable, sqlite3.Error, OSError):
+            self._db = None
+        self._adopted: list[tuple[str | Path, int | None]] = []
+        """What this seat adopted and has not kept yet: another seat's row (its seat) or an older rankterm's
+        file, each with the lock taken on it."""
 
-    def _forget_adopted(self) -> None:
-        for path, lock in self._adopted:
-            with contextlib.suppress(OSError):
-                path.unlink(missing_ok=True)
-                _lock_path(path).unlink(missing_ok=True)
+    def _lock_of(self, seat: str) -> Path:
+        return self.group.with_name(f"{self.group.stem}.{seat}.lock")
+
+    def _orphans(self) -> list[tuple[datetime, str | Path]]:
+        """The group's drafts of other seats, newest first: rows of the file (by seat) and an older
+        rankterm's JSON files (one for each seat, or one for the whole group)."""
+        found: list[tuple[datetime, str | Path]] = []
+        if self._db is not None:
+            with contextlib.suppress(sqlite3.Error):
+                rows = self._db.execute(
+                    "SELECT seat, saved_at FROM drafts WHERE grp = ? AND seat != ?",
+                    (self.group.stem, self.seat),
+                ).fetchall()
+                for seat, saved_at in rows:
+                    with contextlib.suppress(ValueError, TypeError):
+                        when = datetime.fromisoformat(saved_at)
+                        found.append((when if when.tzinfo else when.replace(tzinfo=UTC), str(seat)))
+        legacy = [*self.group.parent.glob(f"{self.group.stem}.*.json"), self.group]
+        found += [(_mtime(p), p) for p in legacy if p.exists()]
+        return sorted(found, key=lambda item: item[0], reverse=True)
+
+    def _forget_adopted(self, db: sqlite3.Connection | None) -> None:
+        """Remove what this seat adopted (it is kept in its own draft now, or was dropped)."""
+        for item, lock in self._adopted:
+            with contextlib.suppress(OSError, sqlite3.Error):
+                if isinstance(item, Path):
+                    item.unlink(missing_ok=True)
+                    item.with_suffix(".lock").unlink(missing_ok=True)
+                else:
+                    if db is not None:
+                        db.execute("DELETE FROM drafts WHERE grp = ? AND seat = ?", (self.group.stem, item))
+                    self._lock_of(item).unlink(missing_ok=True)
             if lock is not None:
                 os.close(lock)
         self._adopted = []
@@ -93,84 +123,95 @@ class DraftFile:
         if self._lock is not None:
             os.close(self._lock)
             self._lock = None
-        for _path, lock in self._adopted:
+        for _item, lock in self._adopted:
             if lock is not None:
                 os.close(lock)
         self._adopted = []
+        if self._db is not None:
+            self._db.close()
+            self._db = None
 
     def save(self, draft: Draft) -> None:
-        """Keep `draft` as the group's draft."""
+        """Keep `draft` as this seat's draft of the group (with whatever it adopted, which then goes)."""
+        if self._db is None:
+            return
         body = json.dumps(
             {
-                "saved_at": draft.saved_at.astimezone(UTC).isoformat(),
                 "form": draft.form,
                 "queue": [{"match": m.to_wire(), "label": label} for m, label in draft.queue],
                 "queue_only": draft.queue_only,
             },
             ensure_ascii=False,
         )
-        with contextlib.suppress(OSError):
-            self.path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
-            fd, temporary = tempfile.mkstemp(
-                dir=self.path.parent, prefix=f".{self.path.stem}.", suffix=".tmp"
-            )
+        with contextlib.suppress(sqlite3.Error):
+            db = self._db
+            db.execute("BEGIN IMMEDIATE")
             try:
-                with os.fdopen(fd, "w", encoding="utf-8") as out:  # mkstemp makes it 0600
-                    out.write(body)
-                os.replace(temporary, self.path)
-            except OSError:
-                Path(temporary).unlink(missing_ok=True)
+                db.execute(
+                    "INSERT OR REPLACE INTO drafts VALUES (?, ?, ?, ?)",
+                    (self.group.stem, self.seat, draft.saved_at.astimezone(UTC).isoformat(), body),
+                )
+                self._forget_adopted(db)  # what this seat adopted is in its own draft now
+                db.execute("COMMIT")
+            except BaseException:
+                db.execute("ROLLBACK")
                 raise
-            self._forget_adopted()  # what this seat adopted is in its own draft now
 
     def read(self) -> Draft | None:
         """This seat's own draft as it is on disk, or None."""
-        return read_draft(self.path)
+        return self._row(self.seat)
+
+    def _row(self, seat: str) -> Draft | None:
+        if self._db is None:
+            return None
+        try:
+            row = self._db.execute(
+                "SELECT saved_at, body FROM drafts WHERE grp = ? AND seat = ?", (self.group.stem, seat)
+            ).fetchone()
+        except sqlite3.Error:
+            return None
+        return None if row is None else parse_draft(row[0], row[1])
 
     def load(self) -> Draft | None:
-        """The newest draft a seat that is gone left (adopted: see the module docstring), or None. A queued
-        match that cannot be read is left out; a file of an older rankterm (a form, no queue) reads as a
-        draft without a queue."""
-        for path in self._orphans():
-            lock = _locked(path)
-            if lock is None and path != self.group:
+        """The newest draft a seat that is gone left, adopted (its lock taken and held, so no other seat adopts
+        it too), or None. A queued match that cannot be read is left out; a file of an older rankterm (a form,
+        no queue) reads as a draft without a queue."""
+        for _when, item in self._orphans():
+            lock_file = item.with_suffix(".lock") if isinstance(item, Path) else self._lock_of(item)
+            lock = _locked(lock_file)
+            if lock is None and item != self.group:
                 continue  # its seat is still there
-            draft = read_draft(path)
+            draft = read_draft(item) if isinstance(item, Path) else self._row(item)
             if draft is None:
-                with contextlib.suppress(OSError):
-                    path.unlink(missing_ok=True)
-                    _lock_path(path).unlink(missing_ok=True)
-                if lock is not None:
-                    os.close(lock)
+                self._adopted.append((item, lock))
+                self._forget_adopted(self._db)
                 continue
-            self._adopted.append((path, lock))
+            self._adopted.append((item, lock))
             return draft
         return None
 
     def drop(self) -> None:
         """No draft any more (the match was sent, the form cleared, or the person dropped it)."""
-        with contextlib.suppress(OSError):
-            self.path.unlink(missing_ok=True)
-        self._forget_adopted()
+        if self._db is None:
+            return
+        with contextlib.suppress(sqlite3.Error):
+            self._db.execute("DELETE FROM drafts WHERE grp = ? AND seat = ?", (self.group.stem, self.seat))
+        self._forget_adopted(self._db)
 
 
-def _lock_path(draft: Path) -> Path:
-    return draft.with_suffix(".lock")
-
-
-def _mtime(path: Path) -> float:
+def _mtime(path: Path) -> datetime:
     try:
-        return path.stat().st_mtime
+        return datetime.fromtimestamp(path.stat().st_mtime, UTC)
     except OSError:
-        return 0.0
+        return datetime.fromtimestamp(0, UTC)
 
 
-def _locked(draft: Path) -> int | None:
-    """The descriptor holding the lock of `draft`'s seat, taken now; None when another process holds it (or
-    no lock file can be made)."""
+def _locked(lock_file: Path) -> int | None:
+    """The descriptor holding the lock of the seat whose lock file is `lock_file`, taken now; None when another
+    process holds it (or no lock file can be made)."""
     try:
-        draft.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
-        fd = os.open(_lock_path(draft), os.O_CREAT | os.O_RDWR, 0o600)
+        lock_file.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+        fd = os.open(lock_file, os.O_CREAT | os.O_RDWR, 0o600)
     except OSError:
         return None
     try:
@@ -182,14 +223,25 @@ def _locked(draft: Path) -> int | None:
 
 
 def read_draft(path: Path) -> Draft | None:
-    """The draft in `path`, or None when it cannot be read or holds nothing."""
+    """The draft in the JSON file `path` (an older rankterm's), or None when it cannot be read or holds nothing."""
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
-        saved_at = datetime.fromisoformat(data["saved_at"])
-        form = data.get("form")
-        queued = data.get("queue") or []
+        return _draft(datetime.fromisoformat(data["saved_at"]), data)
     except (OSError, ValueError, KeyError, TypeError, AttributeError):
         return None
+
+
+def parse_draft(saved_at: str, body: str) -> Draft | None:
+    """The draft of a row of the drafts' file, or None when it cannot be read or holds nothing."""
+    try:
+        return _draft(datetime.fromisoformat(saved_at), json.loads(body))
+    except (ValueError, TypeError, AttributeError):
+        return None
+
+
+def _draft(saved_at: datetime, data: dict[str, Any]) -> Draft | None:
+    form = data.get("form")
+    queued = data.get("queue") or []
     queue: list[tuple[NewMatch, str]] = []
     for item in queued if isinstance(queued, list) else ():
         if not isinstance(item, dict):

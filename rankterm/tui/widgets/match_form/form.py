@@ -56,6 +56,7 @@ from rankterm.wire.models import (
     Weight,
 )
 from rankterm.wire.new_match import FUTURE_DATE, MAX_NAME, SCHEMA, read_match
+from rankterm.wire.points_ranks import points_against_ranks
 from rankterm.wire.result_line import PLACE_SEP, TIE_SEP
 from rankterm.wire.ties import listed_ranks
 
@@ -568,20 +569,15 @@ class MatchForm(MatchFormFlow, can_focus=False):
         but ranks below Ada — send anyway?") and that faction's points field, to go back to. None when the
         points (where both factions have some) follow the ranks."""
         rows = self._used_rows()
-        scored = [
-            (faction, row, float(faction.points))
-            for faction, row in zip(match.factions, rows, strict=False)
-            if faction.points
-        ]
-        for faction, row, points in scored:
-            for other, _, other_points in scored:
-                if points > other_points and faction.rank > other.rank:
-                    return (
-                        f"{self._side(faction)} has more points than {self._side(other)} but ranks below "
-                        f"{self._side(other)} — send anyway?",
-                        row.points_input,
-                    )
-        return None
+        found = points_against_ranks(match.factions[: len(rows)])
+        if found is None:
+            return None
+        higher, lower = match.factions[found.higher], match.factions[found.lower]
+        return (
+            f"{self._side(higher)} has more points than {self._side(lower)} but ranks below "
+            f"{self._side(lower)} — send anyway?",
+            rows[found.higher].points_input,
+        )
 
     def _side(self, faction: NewFaction) -> str:
         """A faction as a person names it: its players ("Ben+Chiara"), else its name, else "the game"."""

@@ -28,7 +28,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from textual import events, on, work
 from textual.app import ComposeResult
@@ -43,6 +43,9 @@ from rankterm.tui.widgets.suggestion_list import SuggestionList
 from rankterm.tui.widgets.typeahead import TypeAhead
 from rankterm.tui.zone import shown_zone
 from rankterm.wire.models import Player
+
+if TYPE_CHECKING:
+    from rankterm.tui.session import Session
 
 
 def _fold(text: str) -> str:
@@ -226,10 +229,8 @@ class PlayerPicker(TypeAhead):
     @work(exclusive=True, group="player-recency", exit_on_error=False)
     async def load_recent(self) -> None:
         """Who played last (the app reads the newest matches once and shares them with every picker)."""
-        from rankterm.tui.app import RanktermApp
-
-        if isinstance(self.app, RanktermApp):
-            session = self.app.session
+        if hasattr(self.app, "session"):  # rankterm's app (`tui.face`), not a bare Textual one
+            session: Session | None = getattr(self.app, "session", None)
             self.recent = await session.player_recency() if session is not None else {}
             if self.is_open:
                 self.refresh_suggestions()

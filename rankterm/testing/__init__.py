@@ -1,1 +1,0 @@
-"""Helpers that tests and benchmarks share; never used by the app itself."""

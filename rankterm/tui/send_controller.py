@@ -1,0 +1,352 @@
+"""The match form's sender: what a send does, apart from what the screen shows of it.
+
+`SendController` holds the queue and the matches this form recorded, looks for the same match recorded twice
+(`find_twin`, read from the group's mirror), sends a batch (a dry run to the service, a real send through the
+outbox), and says what became of each match as the lines the form shows; it follows the matches the outbox
+kept while the form is shown. It knows no widget: the screen (`MatchEntryScreen`) asks the questions,
+moves the focus and shows the lines. See docs/design/tui.md.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from typing import TYPE_CHECKING, Any, Protocol
+
+from rankterm.outbox.outcome import ALREADY_ACCEPTED, BatchOutcome, Outcome, OutcomeState, from_answer
+from rankterm.tui.text import error_sentence
+from rankterm.tui.widgets.match_form.answer import BAD, NOTE, OK
+from rankterm.tui.widgets.match_form.twin import ELSEWHERE, THIS_COMPUTER, THIS_SEAT, find_twin, twin_question
+from rankterm.wire.errors import ErrorItem, RanktermError
+from rankterm.wire.models import Match, NewMatch
+
+if TYPE_CHECKING:
+    from rankterm.client.client import RankingClient
+    from rankterm.tui.session import Session
+
+__all__ = [
+    "AFTER_ACCEPT",
+    "AFTER_REJECT",
+    "FIELD_OF_CODE",
+    "MIRROR_FRESH_FOR",
+    "Line",
+    "Moved",
+    "Pending",
+    "Report",
+    "Seat",
+    "SendController",
+    "TwinFound",
+    "describe_errors",
+    "line_for",
+]
+
+AFTER_ACCEPT = "n new match · ctrl+r rematch (same game and players)"
+AFTER_REJECT = "The form is kept as it was: fix it and send again (ctrl+s)."
+MIRROR_FRESH_FOR = 10.0
+"""Seconds for which the mirror's matches are recent enough to look for the same match twice in, with no
+request (the live probe rests while the form is shown, so they are usually read again at a send)."""
+
+FIELD_OF_CODE = {ALREADY_ACCEPTED: "external_id", "M004": "game", "M005": "factions"}
+"""The form field a rejection code is about (the service's own codes; the others are judged in the form)."""
+
+Line = tuple[str, str]
+"""One line of the form's answer: its kind (`answer.OK`, `BAD`, `NOTE`) and its text."""
+
+
+class Seat(Protocol):
+    """What the sender needs of the app: the open service, whether it answers, and the one way to record."""
+
+    @property
+    def session(self) -> Session | None: ...
+
+    @property
+    def offline(self) -> bool: ...
+
+    async def record_matches(self, matches: list[NewMatch]) -> BatchOutcome: ...
+
+
+@dataclass
+class Pending:
+    """A match ready to send: a queued one, or the one in the form."""
+
+    match: NewMatch
+    label: str
+    queued: bool
+
+
+@dataclass(frozen=True)
+class TwinFound:
+    """A real send stopped before anything went: a match of the batch looks like one the group recorded in
+    the last 30 minutes. `question` is what to ask; sent anyway with `send(..., checked=True)`."""
+
+    item: Pending
+    twin: Match
+    question: str
+
+
+@dataclass(frozen=True)
+class Report:
+    """What became of a batch, for the form: its `lines`, whether the form's own match was recorded (accepted
+    or kept in the outbox), the form's rejection (whose codes name fields), the accepted matches by index
+    (whose effect on the standings follows)."""
+
+    batch: BatchOutcome
+    lines: list[Line]
+    form_done: bool
+    rejection: Outcome | None
+    accepted: list[tuple[int, Outcome]] = field(default_factory=list)
+
+    def fields(self) -> list[str]:
+        """The form fields the rejection's codes name, in the order of its codes."""
+        if self.rejection is None:
+            return []
+        return [FIELD_OF_CODE[code] for code in self.rejection.codes if code in FIELD_OF_CODE]
+
+
+@dataclass(frozen=True)
+class Moved:
+    """A match said to be kept in the outbox that the outbox has now sent or the service refused: the line
+    that said so (`said`), the line to put in its place, and its outcome."""
+
+    said: Line
+    line: Line
+    outcome: Outcome
+
+
+def describe_errors(errors: tuple[ErrorItem, ...]) -> str:
+    """The service's errors for a person: each message with its code, "; " between them."""
+    return (
+        "; ".join(f"{e.message or e.code}" + (f" ({e.code})" if e.message and e.code else "") for e in errors)
+        or "no reason given"
+    )
+
+
+def line_for(item: Pending, outcome: Outcome) -> Line:
+    """The form's line for one match of a batch: accepted, rejected (the service's reasons), not checked, or
+    kept in the outbox."""
+    where = " [queued]" if item.queued else ""
+    if outcome.accepted:
+        verdict = "would be accepted (dry run, nothing saved)" if outcome.dry_run else "accepted"
+        if not outcome.dry_run and outcome.match_id and outcome.match_id != item.match.external_id:
+            verdict += f" as match id {outcome.match_id}"
+        return OK, f"✔ {item.label}{where}: {verdict}."
+    if outcome.rejected:
+        return BAD, f"✘ {item.label}{where}: rejected: {describe_errors(outcome.errors)}"
+    if outcome.dry_run:
+        return BAD, f"✘ {item.label}{where}: not checked."
+    return NOTE, f"⧗ {item.label}{where}: saved in the outbox, sent when the service answers."
+
+
+class SendController:
+    """The queue, the matches recorded from this form, and each send and what became of it."""
+
+    def __init__(self, seat: Seat) -> None:
+        self.seat = seat
+        self.queue: list[Pending] = []
+        self.recorded: set[str] = set()
+        """External ids accepted in this session: a second send of the same form is refused here."""
+        self.last_answer: BatchOutcome | None = None
+        """What became of the last batch sent or checked: one `Outcome` per match."""
+        self.sending = False
+        """True while a batch is on its way: a second send waits (it would race the first)."""
+        self.editing: str | None = None
+        """The external id of the outbox entry loaded into the form: sending replaces that entry."""
+        self.in_outbox: dict[str, tuple[Pending, Line]] = {}
+        """Matches whose line says "saved in the outbox": external id -> (the match, its line)."""
+        self.on_moved: Callable[[list[Moved]], None] | None = None
+        """Told when matches of `in_outbox` were sent or refused by the outbox meanwhile (`Moved`)."""
+        self._listening: Session | None = None
+
+    def now(self) -> datetime:
+        """The moment of recording, by the client's clock (UTC, the service's time zone)."""
+        session = self.seat.session
+        clock = session.client.clock if session is not None else None
+        return datetime.fromtimestamp(clock() if clock else datetime.now(UTC).timestamp(), UTC)
+
+    def taken_ids(self) -> set[str]:
+        """External ids a new match of the form may not take: recorded, or queued."""
+        return self.recorded | {p.match.external_id for p in self.queue if p.match.external_id}
+
+    # ------------------------------------------------------------------ the same match twice
+
+    async def recent_matches(self, pending: list[Pending]) -> list[Match]:
+        """The group's matches that may be twins of `pending`'s (their games', naming their first player),
+        from the mirror: brought up to date first (one matches page when little is new) unless the seat is
+        offline or the mirror was synced in the last `MIRROR_FRESH_FOR` seconds; a mirror that holds no
+        matches yet is not filled for this (one page, the newest matches, is read instead)."""
+        session = self.seat.session
+        if session is None:
+            return []
+        group = session.group
+        mirror = group.mirror
+        held, _ = mirror.held.match_numbers()
+        if not self.seat.offline and not mirror.lists.is_fresh("matches", MIRROR_FRESH_FOR):
+            try:
+                if not held:
+                    return list((await group.matches_page(1)).data)
+                await group.sync_matches()
+            except RanktermError:
+                pass  # what the mirror holds is the best there is
+        rows: list[Any] = []
+        for item in pending:
+            match = item.match
+            first = next((p for f in match.factions for p in f.players), None)
+            if match.game is None or first is None:
+                continue
+            for form in {
+                f'"id":{json.dumps(first, ensure_ascii=False)}',
+                *([f'"id":{first}'] if first.isdigit() else []),
+            }:
+                rows += mirror.held.select_matches(game_id=str(match.game), containing=form)
+        out: dict[int, Match] = {}
+        for row in rows:
+            with contextlib.suppress(ValueError):
+                read = Match.model_validate(row)
+                out[read.number] = read
+        return list(out.values())
+
+    def sent_from(self, match: Match) -> str:
+        """Where `match` went out from, as far as this seat can tell: this seat (this form sent it), another
+        seat of this computer (the outbox the seats of this profile share holds it), else another seat."""
+        if match.external_id and match.external_id in self.recorded:
+            return THIS_SEAT
+        session = self.seat.session
+        if match.external_id and session is not None and session.outbox.outbox.get(match.external_id):
+            return THIS_COMPUTER
+        return ELSEWHERE
+
+    async def find_twin(self, pending: list[Pending]) -> TwinFound | None:
+        """The first match of `pending` that looks like one the group recorded in the last 30 minutes, and
+        the question to ask about it; None when there is none."""
+        now = self.now()
+        recent = await self.recent_matches(pending)
+        for item in pending:
+            twin = find_twin(item.match, recent, now)
+            if twin is not None:
+                label = item.label if item.queued or len(pending) > 1 else ""
+                return TwinFound(item, twin, twin_question(twin, now, self.sent_from(twin), label))
+        return None
+
+    # ------------------------------------------------------------------ sending
+
+    async def send(
+        self, pending: list[Pending], dry_run: bool, *, checked: bool = False
+    ) -> TwinFound | Report:
+        """Send `pending` as one batch: a dry run straight to the service, a real send through the outbox
+        (on disk first; kept there and sent later when the service cannot be reached). A real send not
+        `checked` yet first looks for the same match recorded in the last 30 minutes: found, nothing is sent
+        and the `TwinFound` is given, to ask about."""
+        self.sending = True
+        matches = [p.match for p in pending]
+        try:
+            if not dry_run and not checked:
+                found = await self.find_twin(pending)
+                if found is not None:
+                    return found
+            if dry_run:
+                answer = await self._client().add_matches(matches, dry_run=True)
+                batch = from_answer(matches, answer, dry_run=True)
+            else:
+                self._replace_edited(pending)
+                batch = await self.seat.record_matches(matches)
+        except RanktermError as failure:
+            # A dry run cut short leaves matches unchecked; a send that failed before the outbox took the
+            # matches leaves them unrecorded (the outbox itself never raises for the service's sake).
+            uncovered = OutcomeState.PENDING if dry_run else OutcomeState.REJECTED
+            batch = from_answer(
+                matches, failure.partial, dry_run=dry_run, failure=failure, uncovered=uncovered
+            )
+        finally:
+            self.sending = False
+        self.last_answer = batch
+        return self._report(pending, batch)
+
+    def _client(self) -> RankingClient:
+        """The open service's client; a RanktermError (said as the batch's failure) when none is open."""
+        session = self.seat.session
+        if session is None:
+            raise RanktermError("No service is open: pick a profile or open the demo group (l).")
+        return session.client
+
+    def _replace_edited(self, pending: list[Pending]) -> None:
+        """The form's match fixes the outbox entry `editing`: it takes that entry's place (under its new
+        external id, when the fix changed it), so the old rejection is not listed beside the fix."""
+        form_match = next((p.match for p in pending if not p.queued), None)
+        session = self.seat.session
+        if self.editing is None or form_match is None or session is None:
+            return
+        if form_match.external_id != self.editing:
+            session.outbox.replace(self.editing, form_match)
+        self.editing = None
+
+    def _report(self, pending: list[Pending], batch: BatchOutcome) -> Report:
+        """What happened to each match; the rejected are kept (queued ones stay queued)."""
+        lines = [line_for(item, outcome) for item, outcome in zip(pending, batch.outcomes, strict=True)]
+        self.in_outbox = {
+            item.match.external_id: (item, line)
+            for item, outcome, line in zip(pending, batch.outcomes, lines, strict=True)
+            if outcome.waiting and not batch.dry_run and item.match.external_id
+        }
+        if self.in_outbox:
+            self._follow_outbox()
+        if batch.failure is not None:
+            lines.append((BAD, f"✘ {error_sentence(batch.failure)}"))
+        form_index = next((i for i, p in enumerate(pending) if not p.queued), None)
+        form_outcome = batch[form_index] if form_index is not None else None
+        form_done = False
+        if not batch.dry_run:
+            done = {o.index for o in batch.outcomes if o.accepted or o.waiting}
+            self.queue = [p for i, p in enumerate(pending) if p.queued and i not in done]
+            self.recorded |= {
+                p.match.external_id for i, p in enumerate(pending) if i in done and p.match.external_id
+            }
+            if form_index is not None and form_index in done:
+                form_done = True
+                lines.append((NOTE, AFTER_ACCEPT))
+        rejection = form_outcome if form_outcome is not None and form_outcome.rejected else None
+        if rejection is not None:
+            lines.append((NOTE, AFTER_REJECT))
+        accepted: list[tuple[int, Outcome]] = []
+        if not batch.dry_run and batch.accepted_count:
+            accepted = [(i, o) for i, o in enumerate(batch.outcomes) if o.accepted]
+        return Report(batch, lines, form_done, rejection, accepted)
+
+    # ------------------------------------------------------------------ the outbox meanwhile
+
+    def _follow_outbox(self) -> None:
+        """Hear from the outbox after each of its sends while a match on the form waits in it."""
+        session = self.seat.session
+        if session is not None and self._outbox_moved not in session.outbox.send_listeners:
+            session.outbox.send_listeners.append(self._outbox_moved)
+            self._listening = session
+
+    def close(self) -> None:
+        """No more news from the outbox (the form is gone)."""
+        session, self._listening = self._listening, None
+        if session is not None and self._outbox_moved in session.outbox.send_listeners:
+            session.outbox.send_listeners.remove(self._outbox_moved)
+
+    def outbox_moved(self) -> list[Moved]:
+        """The matches of `in_outbox` that the outbox has sent since (or the service refused): each with its
+        new line; they are no longer followed."""
+        session = self.seat.session
+        if not self.in_outbox or session is None:
+            return []
+        moved: list[Moved] = []
+        for external_id, (item, said) in list(self.in_outbox.items()):
+            entry = session.outbox.outbox.get(external_id)
+            outcome = entry.outcome() if entry is not None else None
+            if outcome is not None and outcome.waiting:
+                continue
+            del self.in_outbox[external_id]
+            if outcome is not None:
+                moved.append(Moved(said, line_for(item, outcome), outcome))
+        return moved
+
+    def _outbox_moved(self) -> None:
+        moved = self.outbox_moved()
+        if moved and self.on_moved is not None:
+            self.on_moved(moved)
