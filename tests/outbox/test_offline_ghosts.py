@@ -221,7 +221,7 @@ async def test_a_ghost_post_that_never_left_stays_pending_and_one_that_may_have_
     """The client says "never left" (`NeverSent`: no connection made) apart from "no answer": only the first
     leaves the ghost free of doubt (nothing can have been made, so it can be discarded)."""
     world = World(tmp_path, script=[fault])
-    await world.group.players()
+    await world.reads.players()
     try:
         world.down = True
         await world.runner.create_ghost("Dan")
