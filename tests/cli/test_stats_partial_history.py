@@ -107,7 +107,6 @@ def held_count(seat: Seat) -> int:
 
 
 def test_a_partial_history_is_said_on_stderr_and_the_figures_are_over_what_is_held(seat, capsys):
-    seat = Group.of(seat)  # a client: read through its group
     assert player(seat) == 0
     out, err = capsys.readouterr()
     held = held_count(seat)
@@ -122,7 +121,6 @@ def test_a_partial_history_is_said_on_stderr_and_the_figures_are_over_what_is_he
 
 
 def test_wait_syncs_each_hour_until_the_whole_history_is_held_then_answers(seat, capsys):
-    seat = Group.of(seat)  # a client: read through its group
     assert player(seat, "--wait") == 0
     out, err = capsys.readouterr()
     assert held_count(seat) == GROUP
