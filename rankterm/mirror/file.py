@@ -15,6 +15,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TypeVar
 
+from rankterm.localdb import move_aside
 from rankterm.mirror.stat_sql import (
     ROWS_KEPT_FROM,
     STATS_DROP,
@@ -73,23 +74,6 @@ _PASSING = [
 def dumps(value: Any) -> str:
     """JSON text as the mirror stores it (compact, UTF-8 kept)."""
     return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
-
-
-def move_aside(path: Path, clock: Callable[[], float] = time.time) -> Path:
-    """Move a damaged file (and its WAL and shared-memory files) to a timestamped name beside it, to be looked
-    at later: ``mirror.db.damaged-20261128T101500Z``. Gives the new name."""
-    stamp = time.strftime("%Y%m%dT%H%M%SZ", time.gmtime(clock()))
-    aside = path.with_name(f"{path.name}.damaged-{stamp}")
-    n = 1
-    while aside.exists():
-        n += 1
-        aside = path.with_name(f"{path.name}.damaged-{stamp}-{n}")
-    for suffix in ("-wal", "-shm"):
-        companion = Path(f"{path}{suffix}")
-        if companion.exists():
-            os.replace(companion, f"{aside}{suffix}")
-    os.replace(path, aside)
-    return aside
 
 
 class MirrorFile:
