@@ -12,7 +12,6 @@ from __future__ import annotations
 import pytest
 
 from rankterm.config import Config
-from rankterm.mirror import Group
 from rankterm.tui.app import RanktermApp
 from rankterm.tui.screens.match_entry import MatchEntryScreen
 from rankterm.tui.screens.rankings import RankingsScreen
@@ -113,7 +112,7 @@ async def test_a_ghost_player_made_on_the_players_screen_plays_a_match(fresh_app
         await pilot.pause()
         await pilot.press(*keys("Zoe"), "enter")
         await settle(pilot)
-        group = Group.of(pilot.app.client)
+        group = pilot.app.group
         ghost = next(p for p in await group.players() if p.display_name == "*Zoe")
         assert ghost.ghost
 
@@ -137,7 +136,7 @@ async def test_a_ghost_player_made_on_the_players_screen_plays_a_match(fresh_app
 async def test_a_game_night_mistakes_dry_run_rematch_batch_and_a_rejection(fresh_app):
     async with fresh_app.run_test(size=SIZE) as pilot:
         await open_demo(pilot)
-        group = Group.of(pilot.app.client)
+        group = pilot.app.group
         count = (await group.matches_page(1)).total
         screen = await open_form(pilot)
         assert isinstance(screen, MatchEntryScreen)

@@ -141,7 +141,7 @@ async def test_a_damaged_mirror_is_said_once_when_the_client_is_opened(make_app,
     async with app.run_test(size=(80, 24)) as pilot:
         await wait(pilot)
         group = Group(demo_service.client())
-        group.mirror.problem = "The group's mirror file was damaged; it was replaced by an empty one."
+        group.mirror.file.problem = "The group's mirror file was damaged; it was replaced by an empty one."
         await app.open_client(group)
         await wait(pilot)
         await app.open_client(group)  # the same client again: not said twice

@@ -59,7 +59,7 @@ async def test_the_board_shows_the_standings_the_last_match_and_the_last_five(ma
     app = make_app(home="board", kiosk=True)
     async with app.run_test(size=(80, 24)) as pilot:
         screen = await open_board(pilot)
-        effect = await match_effect(demo_client, 300)
+        effect = await match_effect(pilot.app.group, 300)
         assert podium_titles(screen) == ["1  Ada", "2  Chiara", "3  Elena"]
         standings = text_of(screen, StandingsPanel).splitlines()
         assert standings[1].split()[:2] == ["4", "Ben"] and len(standings) == 8  # head + places 4 to 10
@@ -123,7 +123,7 @@ async def test_another_seats_match_is_marked_and_its_games_standings_take_turns(
         screen.flip()  # what the cycle's timer does after MAIN_SECONDS
         await pilot.pause()
         assert screen.view.title == "7 Wonders Duel" and screen.view.subset_id == "g286"
-        duel = await match_effect(other, number, "g286")
+        duel = await match_effect(Group.of(other), number, "g286")
         assert screen.view.effect == duel and duel.before_number == 291  # that game's previous match
         assert "7 Wonders Duel" in str(screen.query_one("#board-title").render())
         screen.cycle_until = 0.0  # the match is no longer fresh

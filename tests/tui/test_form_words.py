@@ -41,8 +41,8 @@ async def test_a_twin_sent_by_another_seat_of_this_computer_is_not_said_to_be_th
     """Two seats of one profile on one computer share the outbox: the second seat's question names the
     first as another seat of this computer, and says nothing behind the question before it is answered."""
 
-    def shared(group: RankingClient, demo: bool) -> Outbox:
-        return Outbox(tmp_path / "outbox.db", scope=group.client.scope)  # one file, as two seats of a profile
+    def shared(client: RankingClient, demo: bool) -> Outbox:
+        return Outbox(tmp_path / "outbox.db", scope=client.scope)  # one file, as two seats of a profile
 
     async with make_app(client=seat(), outbox_factory=shared).run_test(size=(80, 24)) as pilot:
         screen = await open_form(pilot)

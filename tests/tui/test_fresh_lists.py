@@ -116,7 +116,7 @@ async def test_subset_count_follows_a_match_recorded_on_this_seat(make_app):
         screen = app.screen
         assert isinstance(screen, RankingsScreen)
         before = main_label(screen)
-        match = await catan_duel(app.client, app.new_external_id())
+        match = await catan_duel(app.group, app.new_external_id())
         await app.record_matches([match])
         await settle(pilot)
         assert main_label(screen) != before  # redrawn at once: the screen is shown
@@ -130,7 +130,8 @@ def status_text(pilot: Pilot) -> str:
 
 
 async def test_network_down_rankings_and_matches_open_from_the_mirror(make_app, demo_service):
-    group, transport = demo_service.downable_client()
+    client, transport = demo_service.downable_client()
+    group = Group(client)  # the seat's group: the app reads through it
     async with make_app(client=group).run_test(size=(100, 30)) as pilot:
         await go(pilot, "r")
         rankings = pilot.app.screen
@@ -166,7 +167,8 @@ async def test_network_down_rankings_and_matches_open_from_the_mirror(make_app, 
 async def test_lists_never_read_on_this_seat_offline_say_so_and_come_with_the_service(
     make_app, demo_service, first, key
 ):
-    group, transport = demo_service.downable_client()
+    client, transport = demo_service.downable_client()
+    group = Group(client)  # the seat's group: the app reads through it
     async with make_app(client=group).run_test(size=(100, 30)) as pilot:
         await settle(pilot)
         if first is not None:

@@ -22,12 +22,12 @@ GROUP = 300
 PARTIAL = re.compile(r"(\d+) of 300 matches · the rest within \d+ hours?$")
 
 
-def quota_client(calls_per_hour: int) -> RankingClient:
+def quota_group(calls_per_hour: int) -> Group:
     app = create_app(
         demo_store(clock=frozen_clock), clock=frozen_clock, limits=QuotaLimits(calls_per_hour=calls_per_hour)
     )
-    return RankingClient.in_process(
-        app, key=DEMO_KEY, secret=DEMO_SECRET, base_url=DEMO_URL, clock=frozen_clock
+    return Group(
+        RankingClient.in_process(app, key=DEMO_KEY, secret=DEMO_SECRET, base_url=DEMO_URL, clock=frozen_clock)
     )
 
 
@@ -37,7 +37,7 @@ def info(screen, selector: str) -> str:
 
 
 async def test_stats_and_matches_say_how_much_of_a_partial_history_is_held(make_app):
-    group = quota_client(60)
+    group = quota_group(60)
     async with make_app(client=group).run_test(size=(100, 30)) as pilot:
         await pilot.press("m")
         await settle(pilot)

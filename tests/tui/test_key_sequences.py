@@ -93,14 +93,14 @@ async def test_readme_sequences_record_the_matches_meant(make_app):
             keys = sequence(meant.keys)
             assert len(keys) <= meant.most, name
             assert isinstance(app.screen, DashboardScreen)
-            before = await newest(app.client)
+            before = await newest(app.group)
             await pilot.press(*keys)
             await settle(pilot)
             screen = app.screen
             assert isinstance(screen, MatchEntryScreen)
             answer = screen.last_answer
             assert answer is not None and answer.accepted_count == 1, (name, screen.form.answer.text)
-            match = await newest(app.client)
+            match = await newest(app.group)
             assert match.number == before.number + 1, name
             assert stored(match) == (meant.game, meant.sides), name
             await pilot.press("escape", "d")

@@ -249,7 +249,8 @@ async def test_offline_the_probe_waits_like_the_outbox_and_the_service_back_reva
 ):
     from rankterm.tui.outbox_runner import RETRY_DELAYS
 
-    group, transport = demo_service.downable_client()
+    client, transport = demo_service.downable_client()
+    group = Group(client)  # the seat's group: the app reads through it
     app = make_app(client=group)
     async with app.run_test(size=(80, 24)) as pilot:
         live = await _cut_off_twice(pilot, transport)
@@ -271,7 +272,8 @@ async def test_offline_the_probe_waits_like_the_outbox_and_the_service_back_reva
 async def test_the_service_answering_another_request_brings_the_probe_back_to_its_pace(
     make_app, demo_service, by_hand
 ):
-    group, transport = demo_service.downable_client()
+    client, transport = demo_service.downable_client()
+    group = Group(client)  # the seat's group: the app reads through it
     app = make_app(client=group)
     async with app.run_test(size=(80, 24)) as pilot:
         live = await _cut_off_twice(pilot, transport)

@@ -12,6 +12,7 @@ import pytest
 from textual.widgets import DataTable, Static
 
 from rankterm.config import Config
+from rankterm.mirror import Group
 from rankterm.tui.dialogs.match_detail import MatchDetailScreen
 from rankterm.tui.screens.matches import MatchesScreen
 from rankterm.tui.widgets.board.view import when as board_when
@@ -118,7 +119,8 @@ def test_the_boards_and_the_stats_pages_dates_are_the_seats():
 
 
 async def test_the_offline_as_of_is_the_seats_time(make_app, demo_service):
-    group, transport = demo_service.downable_client()
+    client, transport = demo_service.downable_client()
+    group = Group(client)  # the seat's group: the app reads through it
     async with make_app(client=group, config=Config(timezone="Pacific/Auckland")).run_test(
         size=(100, 30)
     ) as pilot:

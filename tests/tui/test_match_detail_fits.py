@@ -8,7 +8,6 @@ from textual.geometry import Region
 from textual.widgets import Static
 
 from rankterm.config import Config
-from rankterm.mirror import Group
 from rankterm.tui.dialogs.match_detail import MatchDetailScreen, match_facts
 from rankterm.wire.localtime import seat_zone
 
@@ -19,7 +18,7 @@ from .pilot import settle
 async def test_the_widest_facts_of_a_page_fit_80_columns(make_app, zone):
     async with make_app(config=Config(timezone=zone)).run_test(size=(80, 24)) as pilot:
         await settle(pilot)
-        group = Group.of(pilot.app.client)
+        group = pilot.app.group
         pandemic = next(g for g in await group.games() if g.name == "Pandemic")
         newest = (await group.matches_page(1)).data
         against_a_bot = (await group.matches_page(1, subset=f"g{pandemic.id}")).data  # "team against a bot"

@@ -33,7 +33,7 @@ async def test_form_starts_with_two_rows_and_a_generated_external_id(make_app):
 async def test_empty_form_sends_nothing_and_marks_the_fields(make_app):
     async with make_app().run_test(size=(80, 24)) as pilot:
         screen = await open_form(pilot)
-        group = Group.of(pilot.app.client)
+        group = pilot.app.group
         before = group.client.calls
         await pilot.press("ctrl+s")
         await settle(pilot)
@@ -240,7 +240,7 @@ async def test_queue_two_matches_and_send_them_as_one_batch(make_app):
         await pilot.press("ctrl+l")
         await settle(pilot)
         assert len(screen.queue) == 2
-        group = Group.of(pilot.app.client)
+        group = pilot.app.group
         sent: list[int] = []
         real = group.add_matches
 
@@ -330,7 +330,7 @@ async def test_the_form_shows_the_mirrors_lists_before_the_service_answers(make_
         await settle(pilot)
         async with Group(demo_service.client()) as other_seat:
             await Group.of(other_seat).create_player("Kim")
-        group = Group.of(pilot.app.client)
+        group = pilot.app.group
         await group.players(refresh=True)  # e.g. the players screen's filter: the mirror holds *Kim
         held = group.cached_players()
         assert "*Kim" in [p.label for p in held]

@@ -137,7 +137,7 @@ async def test_after_a_backdated_match_the_cursor_stays_on_the_same_match(make_a
         await settle(pilot)
         chosen = screen.selected_match()
         assert chosen is not None and chosen.number == 297
-        group = Group.of(app.client)
+        group = app.group
         ids = {p.label: p.id for p in await group.players()}
         catan = next(g for g in await group.games() if g.name == "Catan")
         await group.add_matches(  # played a day before the demo's first match: every number moves up

@@ -58,7 +58,7 @@ async def test_a_name_the_group_has_warns_and_escape_goes_to_that_player(make_ap
         assert [p.label for p in screen.shown if p.id == table.cursor_key()] == ["Ada"]
         assert not [
             p
-            for p in await demo_service.client().players()
+            for p in await Group(demo_service.client()).players()
             if p.label.lstrip("*").lower() == "ada" and p.ghost
         ]
 

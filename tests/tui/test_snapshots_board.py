@@ -67,7 +67,7 @@ def test_snapshot_board_games_turn(size, make_app, demo_service, snap_compare):
 async def newcomers_tie(pilot: Pilot) -> None:
     """Two newcomers tie their first match: one place for both, and their boxes show the ree they entered
     with (from `TALL` rows)."""
-    group = Group.of(pilot.app.client)
+    group = pilot.app.group
     tia, tom = await group.create_player("Tia"), await group.create_player("Tom")
     catan = next(g for g in await group.games() if g.name == "Catan")
     await group.add_matches(

@@ -76,7 +76,7 @@ async def rejected_match(pilot: Pilot) -> None:
 
 
 async def rankings_catan_page_two(pilot: Pilot) -> None:
-    await crowd_catan(pilot.app.client)
+    await crowd_catan(pilot.app.group)
     await pilot.press("r")
     await settle(pilot)
     pilot.app.screen.picker.value = "g1"

@@ -62,7 +62,8 @@ def test_tonight_long_names(snap_compare, make_app, demo_service):
 def test_players_offline_with_a_ghost_not_sent_yet(snap_compare, make_app, demo_service):
     """The offline line at 80 columns (the count, the time, briefly what becomes of a match) over the players
     list, where *Max, made offline, stands by name."""
-    group, transport = demo_service.downable_client()
+    client, transport = demo_service.downable_client()
+    group = Group(client)  # the seat's group: the app reads through it
 
     async def run_before(pilot) -> None:
         await settle(pilot)

@@ -230,7 +230,8 @@ async def test_pages_read_only_their_matches_and_a_second_open_asks_nothing(
         first = page.query_one(PlayerStory).figures
         assert first is not None and len(page.matches) == first.played
         assert all(faction_of(m, page.player_id) is not None for m in page.matches)
-        assert first.played < demo_client.mirror.held.match_numbers()[0]
+        seat = pilot.app.group
+        assert first.played < seat.mirror.held.match_numbers()[0]
         await pilot.press("escape")
         await settle(pilot)
         calls = demo_client.calls
@@ -255,7 +256,7 @@ async def test_pages_read_only_their_matches_and_a_second_open_asks_nothing(
         assert screen.query_one(HeadToHeadView).figures is not None
         assert screen.query_one(TonightView).evening is not None
         assert screen.query_one(GameStory).figures is not None
-    assert source._parsed.get(demo_client) is None  # no page parsed every match of the group
+    assert seat.memo.get("stats.parsed") is None  # no page parsed every match of the group
 
     async with Group(demo_service.client()) as group:  # the pickers' roster says what the parsed matches say
         group.client.display_safe = True
@@ -297,7 +298,8 @@ async def test_names_as_typed_a_game_s_page_and_offline_a_player_s_page_from_the
                     ],
                 )
             )
-    group, transport = demo_service.downable_client()
+    client, transport = demo_service.downable_client()
+    group = Group(client)  # the seat's group: the app reads through it
     async with make_app(client=group).run_test(size=(120, 40)) as pilot:
         await settle(pilot)
         pilot.app.push_screen(PlayerPageScreen(eve))

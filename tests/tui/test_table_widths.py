@@ -126,7 +126,7 @@ async def test_match_detail_and_a_player_s_matches(make_app, hostile, monkeypatc
     recent = measured_after(monkeypatch, PlayerMatchesScreen, "_fill", "#pm-table")
     async with make_app().run_test(size=(80, 24)) as pilot:
         await settle(pilot)
-        group = Group.of(pilot.app.client)
+        group = pilot.app.group
         match = next(
             m
             for m in (await group.matches_page(1)).data
@@ -178,7 +178,8 @@ async def test_head_to_head_narrow_and_wide(make_app, hostile, monkeypatch):
 
 async def test_outbox(make_app, demo_service, monkeypatch):
     seen = measured_after(monkeypatch, OutboxScreen, "show", "#outbox-table")
-    group, transport = demo_service.downable_client()
+    client, transport = demo_service.downable_client()
+    group = Group(client)  # the seat's group: the app reads through it
     async with make_app(client=group).run_test(size=(80, 24)) as pilot:
         await settle(pilot)
         transport.down = True  # the ghost stays in the outbox
