@@ -131,9 +131,12 @@ async def test_the_service_restarts_on_its_file_with_data_intact_and_old_tokens_
     assert new_store.signing_key == signing_key
     cache = TokenCache(tmp_path / "tokens.toml")
     cache.save(service.base_url, demo.key, token)
-    again = service.client(demo.key, demo.secret, token_cache=cache)
+    again = Group(service.client(demo.key, demo.secret, token_cache=cache))
     if service.transport == "socket":
-        assert again.base_url.startswith("http://127.0.0.1:") and again.base_url != "http://127.0.0.1:0/"
+        assert (
+            again.client.base_url.startswith("http://127.0.0.1:")
+            and again.client.base_url != "http://127.0.0.1:0/"
+        )
 
     assert [p.to_wire() for p in await again.players()] == snapshot["players"]
     assert [m.to_wire() for m in await again.all_matches()] == snapshot["matches"]
@@ -141,8 +144,8 @@ async def test_the_service_restarts_on_its_file_with_data_intact_and_old_tokens_
     assert [r.to_wire() for r in await again.all_rankings(match=150)] == snapshot["rankings at 150"]
     assert [s.to_wire() for s in await again.subsets()] == snapshot["subsets"]
     assert [g.to_wire() for g in await again.games()] == snapshot["games"]
-    assert await again.match_exists("after-season-1")
-    rec = again.recorder
+    assert await again.client.match_exists("after-season-1")
+    rec = again.client.recorder
     assert "auth" not in rec.paths  # the token from before the restart is still good
     assert {e.authorization for e in rec.exchanges} == {f"Bearer {token.value}"}
     assert all(e.status == 200 for e in rec.exchanges)
@@ -161,4 +164,4 @@ async def test_the_service_restarts_on_its_file_with_data_intact_and_old_tokens_
     assert more.accepted_count == 1
     latest = (await again.matches_page(1)).data[0]
     assert latest.number == DEMO_MATCHES + 2 and latest.external_id == "after-restart-1"
-    assert (await again.match_status()).total == DEMO_MATCHES + 2
+    assert (await again.client.match_status()).total == DEMO_MATCHES + 2
