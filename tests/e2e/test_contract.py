@@ -46,7 +46,6 @@ ID_RE = re.compile(r"[A-Za-z0-9]{11}")
 
 
 async def test_token_is_fetched_once_and_reused(group, member):
-    group = Group.of(group)  # a client: read through its group
     await group.games()
     await group.subsets()
     await group.players_page()
@@ -168,7 +167,6 @@ async def test_a_token_forged_on_every_request_surfaces_as_auth_error_a002(servi
 
 
 async def test_games_search_popular_and_idempotent_creation(group):
-    group = Group.of(group)  # a client: read through its group
     assert await group.games() == []
     cafe = await group.client.search_games("cafe")
     assert "Café International" in [g.name for g in cafe]
@@ -203,7 +201,6 @@ async def test_games_search_popular_and_idempotent_creation(group):
 
 
 async def test_players_pages_cache_and_a_27_player_match(group):
-    group = Group.of(group)  # a client: read through its group
     names = [f"Ghost {i:02d}" for i in range(27)]
     created = await ghosts(group, *names)
     for player, name in zip(created, names, strict=True):
@@ -248,7 +245,6 @@ async def test_players_pages_cache_and_a_27_player_match(group):
 
 
 async def test_23_matches_go_in_batches_of_10_with_indexes_across_the_whole(group):
-    group = Group.of(group)  # a client: read through its group
     players = await ghosts(group, "Ann", "Bob", "Cy", "Dee")
     catan = await group.create_game(name="Catan")
     azul = await group.create_game(name="Azul")
@@ -319,7 +315,6 @@ async def test_23_matches_go_in_batches_of_10_with_indexes_across_the_whole(grou
 
 
 async def test_each_rejection_has_its_m_code_and_the_rest_is_accepted(group):
-    group = Group.of(group)  # a client: read through its group
     ann, bob, cy = await ghosts(group, "Ann", "Bob", "Cy")
     game = (await group.create_game(name="Catan")).id
     ok = duel(game, ann, bob, external_id="ok-1")
@@ -364,7 +359,6 @@ async def test_each_rejection_has_its_m_code_and_the_rest_is_accepted(group):
 
 
 async def test_m003_for_an_external_id_already_accepted_or_earlier_in_the_batch(group):
-    group = Group.of(group)  # a client: read through its group
     ann, bob = await ghosts(group, "Ann", "Bob")
     game = (await group.create_game(name="Azul")).id
     assert not await group.client.match_exists("dup-1")
@@ -388,7 +382,6 @@ async def test_m003_for_an_external_id_already_accepted_or_earlier_in_the_batch(
 
 
 async def test_a_dry_run_judges_but_saves_nothing(group):
-    group = Group.of(group)  # a client: read through its group
     ann, bob, cy = await ghosts(group, "Ann", "Bob", "Cy")
     game = await group.create_game(name="Patchwork")
     items = [
@@ -415,7 +408,6 @@ async def test_a_dry_run_judges_but_saves_nothing(group):
 
 
 async def test_rankings_after_match_n_against_the_previous_one_and_last(group):
-    group = Group.of(group)  # a client: read through its group
     ann, bob, cy, dee = await ghosts(group, "Ann", "Bob", "Cy", "Dee")
     catan = await group.create_game(name="Catan")
     azul = await group.create_game(name="Azul")
@@ -557,7 +549,6 @@ async def test_quota_q008_ranking_calls_and_q009_created_games(service, member):
 
 
 async def test_not_found_and_bad_request_through_the_client(group):
-    group = Group.of(group)  # a client: read through its group
     for call in (
         group.matches_page(1, subset="nosuch"),
         group.all_matches(subset="nosuch"),
