@@ -24,7 +24,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from rankterm.client.client import RankingClient  # noqa: E402
-from rankterm.client.mirror import Mirror  # noqa: E402
+from rankterm.mirror import Mirror  # noqa: E402
 from rankterm.server.app import create_app  # noqa: E402
 from rankterm.server.seed import DEMO_KEY, DEMO_SECRET, seed_demo  # noqa: E402
 from rankterm.server.store import Store  # noqa: E402
@@ -56,7 +56,7 @@ async def one(template: Store, days: float) -> str:
         calls, began = seat.calls, time.perf_counter()
         await seat.sync_matches()
         took = time.perf_counter() - began
-        held, _ = seat.mirror.match_numbers()
+        held, _ = seat.mirror.held.match_numbers()
         where = f"placed at {placed[0]}, {held - placed[0]} after it" if placed else "placed last"
         full = -(-held // 25)
         return (

@@ -44,7 +44,7 @@ import asyncio, statistics, sys, time
 from pathlib import Path
 from rankterm.client.client import RankingClient
 from rankterm.stats.effect import match_effect
-from rankterm.client.mirror import Mirror
+from rankterm.mirror import Mirror
 
 async def main(url, key, secret, mirror_path, scope):
     client = RankingClient(url, key=key, secret=secret, mirror=Mirror(Path(mirror_path), scope))

@@ -72,7 +72,7 @@ SYNC = """
 import asyncio, sys, time
 from pathlib import Path
 from rankterm.client.client import RankingClient
-from rankterm.client.mirror import Mirror
+from rankterm.mirror import Mirror
 from rankterm.wire.ids import service_scope
 
 def peak_kib():
@@ -87,7 +87,7 @@ async def main(url, key, secret, mirror_path):
     began, cpu = time.perf_counter(), time.process_time()
     await client.sync_matches()
     took, cpu = time.perf_counter() - began, time.process_time() - cpu
-    print("RESULT", took, mirror.match_numbers()[0], peak_kib(), cpu)
+    print("RESULT", took, mirror.held.match_numbers()[0], peak_kib(), cpu)
     await client.aclose()
 
 asyncio.run(main(*sys.argv[1:5]))

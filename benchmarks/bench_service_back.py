@@ -69,8 +69,8 @@ async def one_run(tmp: Path, away: float, screen: str) -> float:
     from rankterm.cli import make_outbox
     from rankterm.client.auth import TokenCache
     from rankterm.client.client import RankingClient
-    from rankterm.client.mirror import Mirror
     from rankterm.config import Config, mirror_path, token_cache_path
+    from rankterm.mirror import Mirror
     from rankterm.tui.app import RanktermApp
     from rankterm.wire.ids import service_scope
 

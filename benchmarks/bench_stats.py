@@ -39,7 +39,7 @@ from pathlib import Path
 from typing import Any
 
 from rankterm.client.client import RankingClient
-from rankterm.client.mirror import Mirror
+from rankterm.mirror import Mirror
 from rankterm.server.app import create_app
 from rankterm.server.quota import QuotaLimits
 from rankterm.server.store import Store

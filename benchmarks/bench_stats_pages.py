@@ -40,8 +40,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from bench_stats_cli import HERE, free_port, prepare, wait_for
 
 from rankterm.client.client import RankingClient
-from rankterm.client.mirror import Mirror
 from rankterm.config import Config
+from rankterm.mirror import Mirror
 from rankterm.wire.ids import service_scope
 
 SECRET_ENV = "RANKTERM_BENCH_SECRET"

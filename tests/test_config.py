@@ -162,14 +162,15 @@ def test_locate_prints_each_profiles_mirror(cfg_path, monkeypatch, tmp_path, cap
 
 def test_a_profile_client_keeps_its_group_in_the_profiles_mirror(monkeypatch, tmp_path):
     from rankterm.cli import make_demo_client, make_profile_client
+    from rankterm.mirror import Group
 
     monkeypatch.setenv("RANKTERM_CACHE_DIR", str(tmp_path / "c"))
     profile = cfg.Profile(base_url="http://10.0.0.2:8765/", key="a")
-    client = make_profile_client(profile)
-    assert client.mirror.path == cfg.mirror_path(profile.base_url, profile.key)
-    assert stat.S_IMODE(client.mirror.path.stat().st_mode) == 0o600
-    client.mirror.close()
-    demo = make_demo_client()
+    group = make_profile_client(profile)
+    assert group.mirror.path == cfg.mirror_path(profile.base_url, profile.key)
+    assert stat.S_IMODE(group.mirror.path.stat().st_mode) == 0o600
+    group.mirror.close()
+    demo = Group.of(make_demo_client())
     assert demo.mirror.path is None  # the demo's group dies with the process
     assert {p.name.split("-")[0] for p in (tmp_path / "c" / "mirror").iterdir()} == {"10.0.0.2"}
 

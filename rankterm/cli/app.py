@@ -17,6 +17,7 @@ if TYPE_CHECKING:
     from rankterm.client.auth import Token, TokenCache
     from rankterm.client.client import RankingClient
     from rankterm.config import Config, Profile
+    from rankterm.mirror import Group
     from rankterm.outbox.outbox import Outbox
     from rankterm.tui.app import RanktermApp
 
@@ -97,28 +98,25 @@ def _held_token(token: Token) -> TokenCache:
     return HeldToken(token)
 
 
-def make_profile_client(profile: Profile) -> RankingClient:
-    """A client for a configured profile, with the on-disk token cache and the profile's mirror.
+def make_profile_client(profile: Profile) -> Group:
+    """The group of a configured profile: a client with the on-disk token cache, and the profile's mirror.
 
-    A mirror file that could not be used is replaced (or kept in memory); `client.mirror.problem` says so in
-    one sentence, which is also logged.
+    A mirror file that could not be used is replaced (or kept in memory); `group.problem` says so in one
+    sentence, which is also logged.
     """
     from rankterm.client.auth import TokenCache
     from rankterm.client.client import RankingClient
-    from rankterm.client.mirror import Mirror
     from rankterm.config import mirror_path, token_cache_path
-    from rankterm.wire.ids import service_scope
+    from rankterm.mirror import Group, Mirror
 
-    return RankingClient(
+    client = RankingClient(
         profile.base_url,
         key=profile.key,
         secret=profile.resolve_secret(),
         token_cache=TokenCache(token_cache_path()),
         verify_tls=profile.verify_tls,
-        mirror=Mirror(
-            mirror_path(profile.base_url, profile.key), service_scope(profile.base_url, profile.key)
-        ),
     )
+    return Group(client, Mirror(mirror_path(profile.base_url, profile.key), client.scope))
 
 
 def make_outbox(client: RankingClient, demo: bool) -> Outbox:

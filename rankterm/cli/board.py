@@ -41,15 +41,15 @@ def build_board(*, demo: bool, profile: str | None) -> RanktermApp:
     from rankterm.tui.app import RanktermApp
 
     config = load_config_warned()
-    client = None
+    group = None
     if demo:
         if profile:
             raise RanktermError("Give --demo or --profile, not both.")
     else:
-        client = make_profile_client(config.chosen_profile(profile))
+        group = make_profile_client(config.chosen_profile(profile))
     return RanktermApp(
         config=config,
-        client=client,
+        client=group,
         demo=demo,
         demo_factory=make_demo_client,
         client_factory=make_profile_client,

@@ -23,11 +23,12 @@ from rankterm.wire.text import BIDI_CONTROLS, ascii_digits, display_safe
 
 if TYPE_CHECKING:
     from rankterm.client.client import RankingClient
+    from rankterm.mirror import Group
     from rankterm.wire.localtime import SeatZone
 
 EXIT_OK, EXIT_REFUSED, EXIT_USAGE, EXIT_OFFLINE = 0, 1, 2, 3
 
-Headless = Callable[["RankingClient", argparse.Namespace], Awaitable[int]]
+Headless = Callable[["Group", argparse.Namespace], Awaitable[int]]
 
 
 class UsageError(RanktermError):
@@ -100,16 +101,17 @@ def shown_zone(args: argparse.Namespace) -> SeatZone:
     return zone
 
 
-def open_client(args: argparse.Namespace) -> RankingClient:
-    """The client a headless command works on: the demo group, the chosen profile, or the default profile."""
+def open_client(args: argparse.Namespace) -> Group:
+    """The group a headless command works on: the demo group, the chosen profile, or the default profile."""
     from rankterm.cli.app import make_demo_client, make_profile_client
     from rankterm.config import load_config
+    from rankterm.mirror import Group
 
     name = profile_name(args)
     if getattr(args, "demo", False):
         if name:
             raise UsageError("Give --demo or --profile, not both.")
-        return make_demo_client()
+        return Group.of(make_demo_client())
     return make_profile_client(load_config().chosen_profile(name))
 
 
@@ -122,16 +124,20 @@ def exit_code(exc: BaseException) -> int:
     return EXIT_USAGE
 
 
-def run_headless(args: argparse.Namespace, command: Headless, client: RankingClient | None = None) -> int:
-    """Run `command` on the client of `args` (or `client`), one sentence on stderr for an error."""
+def run_headless(
+    args: argparse.Namespace, command: Headless, client: RankingClient | Group | None = None
+) -> int:
+    """Run `command` on the group of `args` (or of `client`, a client or its group), one sentence on stderr
+    for an error."""
+    from rankterm.mirror import Group
 
     async def go() -> int:
-        opened = client if client is not None else open_client(args)
+        opened = Group.of(client) if client is not None else open_client(args)
         try:
             return await command(opened, args)
         finally:
             if client is None:
-                await opened.aclose()
+                await opened.client.aclose()
 
     try:
         return asyncio.run(go())
@@ -140,10 +146,10 @@ def run_headless(args: argparse.Namespace, command: Headless, client: RankingCli
         return exit_code(exc)
 
 
-def served(client: RankingClient, *names: str) -> None:
+def served(group: Group, *names: str) -> None:
     """Raise `Offline` when an answer of `names` (any, when none is named) came from the mirror because the
     service could not be reached: a script must not take this machine's old copy for the service's answer."""
-    stale = {name: client.as_of_for(name) for name in names} if names else {"": client.as_of}
+    stale = {name: group.as_of_for(name) for name in names} if names else {"": group.as_of}
     for name, when in stale.items():
         if when is not None:
             raise Offline(

@@ -26,7 +26,7 @@ from rankterm.cli.common import (
 from rankterm.wire.text import display_safe, display_safe_lines
 
 if TYPE_CHECKING:
-    from rankterm.client.client import RankingClient
+    from rankterm.mirror import Group
 
 ORDER = 60
 
@@ -43,9 +43,10 @@ def register(sub: argparse._SubParsersAction) -> None:
     parser.set_defaults(run=lambda args: run_headless(args, run_export))
 
 
-async def run_export(client: RankingClient, args: argparse.Namespace) -> int:
+async def run_export(service: Group, args: argparse.Namespace) -> int:
     from rankterm.importing.export import export, export_to_path, public_url
 
+    client = service.client  # an export reads the service itself, never the mirror
     group = {"name": source_name(args), "service": public_url(client.base_url)}
     if args.file == "-":
         out = (

@@ -31,8 +31,8 @@ from rankterm.cli.common import (
 )
 
 if TYPE_CHECKING:
-    from rankterm.client.client import RankingClient
     from rankterm.importing import ImportReport, Plan
+    from rankterm.mirror import Group
     from rankterm.outbox.outbox import Outbox
 
 ORDER = 61
@@ -76,7 +76,7 @@ def _say(text: str) -> None:
     print(text, file=sys.stderr)
 
 
-async def run_import(client: RankingClient, args: argparse.Namespace) -> int:
+async def run_import(group: Group, args: argparse.Namespace) -> int:
     from rankterm.cli.app import make_outbox
     from rankterm.importing import load_map, open_source, plan_import
     from rankterm.importing.plays import zone_named
@@ -87,14 +87,14 @@ async def run_import(client: RankingClient, args: argparse.Namespace) -> int:
     sources = [open_source(path) for path in args.files]
     map_file = load_map(args.map) if args.map else None
     if args.batch:
-        client.batch_size = min(args.batch, MAX_BATCH)
-    outbox = make_outbox(client, bool(args.demo))
+        group.client.batch_size = min(args.batch, MAX_BATCH)
+    outbox = make_outbox(group.client, bool(args.demo))
     if outbox.problem:  # a damaged file was moved aside: where it went, and what was carried over
         _say(f"rankterm: {outbox.problem}")
     try:
         reading = _Reading() if is_terminal(sys.stderr) else None
         plan = await plan_import(
-            client, sources, map_file=map_file, outbox=outbox, zone=zone, progress=reading
+            group, sources, map_file=map_file, outbox=outbox, zone=zone, progress=reading
         )
         if reading is not None:
             reading.done()
@@ -111,7 +111,7 @@ async def run_import(client: RankingClient, args: argparse.Namespace) -> int:
             if nothing:
                 _say("rankterm: nothing new to record.")
                 return EXIT_OK
-            report = await _send(plan, client, outbox)
+            report = await _send(plan, group, outbox)
             if args.format == "json":  # one document: the dry run and what was sent
                 from rankterm.importing.report import as_json, report_json
 
@@ -156,7 +156,7 @@ def show_plan(plan: Plan, fmt: str) -> None:
             emit_rows("table", section.columns, rows, title=section.title)
 
 
-async def _send(plan: Plan, client: RankingClient, outbox: Outbox) -> ImportReport:
+async def _send(plan: Plan, group: Group, outbox: Outbox) -> ImportReport:
     from rankterm.importing import send_plan
     from rankterm.importing.report import outcome
     from rankterm.outbox.outbox import OutboxSender
@@ -167,7 +167,7 @@ async def _send(plan: Plan, client: RankingClient, outbox: Outbox) -> ImportRepo
         say(f"rankterm: the service did not answer; trying again in {seconds:g} s")
         await asyncio.sleep(seconds)
 
-    sender = OutboxSender(outbox, client, sleep=wait)
+    sender = OutboxSender(outbox, group, sleep=wait)
     if is_terminal(sys.stderr):
         from rich.console import Console
         from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
@@ -179,13 +179,13 @@ async def _send(plan: Plan, client: RankingClient, outbox: Outbox) -> ImportRepo
             task = bar.add_task("sending", total=max(1, plan.to_record))
             report = await send_plan(
                 plan,
-                client,
+                group,
                 outbox,
                 sender.send_pending,
                 progress=lambda n, _t: bar.update(task, completed=n),
             )
     else:
-        report = await send_plan(plan, client, outbox, sender.send_pending)
+        report = await send_plan(plan, group, outbox, sender.send_pending)
     _say(f"rankterm: {outcome(report)}")
     return report
 

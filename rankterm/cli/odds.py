@@ -26,7 +26,7 @@ from rankterm.cli.common import (
 from rankterm.wire.shown import percent, ree
 
 if TYPE_CHECKING:
-    from rankterm.client.client import RankingClient
+    from rankterm.mirror import Group
     from rankterm.stats.model import TableModel
     from rankterm.wire.models import Player
 
@@ -56,7 +56,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     teams.set_defaults(run=lambda args: run_headless(args, teams_command))
 
 
-async def table_model(client: RankingClient, game: str | None) -> tuple[TableModel, int, str]:
+async def table_model(group: Group, game: str | None) -> tuple[TableModel, int, str]:
     """The table's model over the group's held matches (of `game` only, when named), how many it followed,
     and what its ratings are called where shown."""
     from rankterm.stats.held_model import held_model
@@ -65,11 +65,11 @@ async def table_model(client: RankingClient, game: str | None) -> tuple[TableMod
     from rankterm.stats.source import group_matches, sync_group
 
     if game is None:
-        await sync_group(client, max_age=0, offline_ok=False)
-        model = held_model(client)
+        await sync_group(group, max_age=0, offline_ok=False)
+        model = held_model(group)
         return model, model.followed, ESTIMATE
-    matches = await group_matches(client, offline_ok=False)
-    chosen = find_game(await client.games(), game)
+    matches = await group_matches(group, offline_ok=False)
+    chosen = find_game(await group.games(), game)
     matches = [m for m in matches if m.game is not None and m.game.id == chosen.id]
     model = TableModel()
     model.follow(matches)
@@ -103,19 +103,19 @@ def _model_document(kind: str, followed: int) -> dict[str, Any]:
     return {"name": RATING_MODEL, "beta": BETA, "ratings": kind, "matches": followed}
 
 
-async def odds_command(client: RankingClient, args: argparse.Namespace) -> int:
+async def odds_command(group: Group, args: argparse.Namespace) -> int:
     from rankterm.stats.odds import chances_first, side_of
 
     if len(args.factions) < 2:
         raise UsageError("Give at least two factions (players joined by +).")
-    players = await client.players()
+    players = await group.players()
     factions = [_players(players, [n for n in faction.split("+") if n.strip()]) for faction in args.factions]
     if any(not f for f in factions):
         raise UsageError("A faction names no player.")
     everyone = [p.id for f in factions for p in f]
     if len(set(everyone)) != len(everyone):
         raise UsageError("A player is in two factions.")
-    model, followed, kind = await table_model(client, args.game)
+    model, followed, kind = await table_model(group, args.game)
     sides = [side_of(model.skill(str(p.id)) for p in faction) for faction in factions]
     chances = chances_first(sides)
     if args.format == "json":
@@ -142,19 +142,19 @@ async def odds_command(client: RankingClient, args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-async def teams_command(client: RankingClient, args: argparse.Namespace) -> int:
+async def teams_command(group: Group, args: argparse.Namespace) -> int:
     from rankterm.stats.source import held_matches
     from rankterm.stats.teams import fairest_splits, last_evening_pairings
 
-    players = _players(await client.players(), args.players)
+    players = _players(await group.players(), args.players)
     if len(players) < args.teams:
         raise UsageError(f"{len(players)} players cannot make {args.teams} teams.")
     if args.teams < 2:
         raise UsageError("Teams need at least two teams.")
-    model, followed, kind = await table_model(client, args.game)
+    model, followed, kind = await table_model(group, args.game)
     names = {str(p.id): p.label for p in players}
     skills = {str(p.id): model.skill(str(p.id)) for p in players}
-    found = fairest_splits(skills, args.teams, pairings=last_evening_pairings(held_matches(client)))
+    found = fairest_splits(skills, args.teams, pairings=last_evening_pairings(held_matches(group)))
     if args.format == "json":
         emit_json(
             {

@@ -37,7 +37,7 @@ from rankterm.wire.shown import signed
 from rankterm.wire.standing import shown_positions
 
 if TYPE_CHECKING:
-    from rankterm.client.client import RankingClient
+    from rankterm.mirror import Group
     from rankterm.stats.seasons import Period
     from rankterm.wire.models import Faction, Match, RankingRow
 
@@ -98,9 +98,9 @@ def register(sub: argparse._SubParsersAction) -> None:
 # ---------------------------------------------------------------------------------------------- games, players
 
 
-async def read_games(client: RankingClient, args: argparse.Namespace) -> int:
-    games = await client.games(refresh=True)
-    served(client, "games")
+async def read_games(group: Group, args: argparse.Namespace) -> int:
+    games = await group.games(refresh=True)
+    served(group, "games")
     if args.format == "json":
         emit_json([g.to_wire() for g in games])
     else:
@@ -117,17 +117,17 @@ def check_page(asked: int, total_pages: int, what: str) -> None:
         raise UsageError(f"There is no page {asked} of the {what}: the last is page {last}.")
 
 
-async def read_players(client: RankingClient, args: argparse.Namespace) -> int:
+async def read_players(group: Group, args: argparse.Namespace) -> int:
     if args.page is not None:
-        page = await client.players_page(args.page)
-        served(client, "players")
+        page = await group.players_page(args.page)
+        served(group, "players")
         check_page(args.page, page.total_pages, "players")
         if args.format == "json":
             emit_json(page.to_wire())
             return EXIT_OK
         players, title = page.data, f"Players, page {page.page} of {page.total_pages}"
     else:
-        players, title = await client.players_now(refresh=True), "Players"
+        players, title = await group.players_now(refresh=True), "Players"
         if args.format == "json":
             emit_json([p.to_wire() for p in players])
             return EXIT_OK
@@ -177,13 +177,13 @@ def match_table_row(match: Match, zone: SeatZone) -> list[Any]:
     return [match.number, zone.show(match.date), game, Lines(place_lines(match)), match.weight]
 
 
-async def read_matches(client: RankingClient, args: argparse.Namespace) -> int:
+async def read_matches(group: Group, args: argparse.Namespace) -> int:
     from rankterm.importing.export import matches_newest_first, matches_page
 
     where = f" of subset {args.subset}" if args.subset else ""
     page = None
     if args.page is not None:
-        page = await matches_page(client, args.page, args.subset)
+        page = await matches_page(group.client, args.page, args.subset)
         check_page(args.page, page.total_pages, f"matches{where}")
         if args.format == "json":
             emit_json(page.to_wire())
@@ -199,7 +199,7 @@ async def read_matches(client: RankingClient, args: argparse.Namespace) -> int:
         matches: Any = iter(page.data)
         first = next(matches, None)
     else:
-        matches = matches_newest_first(client, subset=args.subset)
+        matches = matches_newest_first(group.client, subset=args.subset)
         first = await anext(matches, None)  # nothing printed before the service has answered
     with RowWriter(args.format, columns, title=title) as writer:
         if first is not None:
@@ -280,7 +280,7 @@ def asked_period(args: argparse.Namespace, zone: SeatZone) -> Period | None:
         raise UsageError(str(exc)) from None
 
 
-async def read_period_rankings(client: RankingClient, args: argparse.Namespace, period: Period) -> int:
+async def read_period_rankings(group: Group, args: argparse.Namespace, period: Period) -> int:
     """A period's standings (`stats.seasons`), in the shapes of the service's: held matches of the main subset
     or of one game's, replayed from an even start."""
     from rankterm.stats.seasons import season_standings
@@ -288,13 +288,13 @@ async def read_period_rankings(client: RankingClient, args: argparse.Namespace, 
     from rankterm.wire.models import Player, RankingRow
 
     zone = shown_zone(args)
-    subsets = {s.id: s for s in await client.subsets()} if args.subset else {}
+    subsets = {s.id: s for s in await group.subsets()} if args.subset else {}
     subset = subsets.get(args.subset) if args.subset else None
     if args.subset and (subset is None or not (subset.is_main or subset.game is not None)):
         raise UsageError(
             f"A period's standings are for the main subset or a game's; {args.subset!r} is neither."
         )
-    matches = await group_matches(client, offline_ok=False)
+    matches = await group_matches(group, offline_ok=False)
     if subset is not None and subset.game is not None:
         game_id = str(subset.game.id)
         matches = [m for m in matches if m.game is not None and str(m.game.id) == game_id]
@@ -319,12 +319,12 @@ async def read_period_rankings(client: RankingClient, args: argparse.Namespace, 
     return EXIT_OK
 
 
-async def read_rankings(client: RankingClient, args: argparse.Namespace) -> int:
+async def read_rankings(group: Group, args: argparse.Namespace) -> int:
     period = asked_period(args, shown_zone(args))
     if period is not None:
-        return await read_period_rankings(client, args, period)
-    first = await client.rankings_page(args.page or 1, subset=args.subset, match=args.after)
-    served(client, "rankings")
+        return await read_period_rankings(group, args, period)
+    first = await group.rankings_page(args.page or 1, subset=args.subset, match=args.after)
+    served(group, "rankings")
     if args.page is not None:
         check_page(args.page, first.total_pages, "standings")
     if args.page is not None and args.format == "json":
@@ -336,8 +336,8 @@ async def read_rankings(client: RankingClient, args: argparse.Namespace) -> int:
         # The later pages after the same match as page 1, even if a match is recorded meanwhile.
         at = first.match.number if first.match is not None else args.after
         for n in range(2, first.total_pages + 1):
-            rows += (await client.rankings_page(n, subset=args.subset, match=at)).data
-        served(client, "rankings")
+            rows += (await group.rankings_page(n, subset=args.subset, match=at)).data
+        served(group, "rankings")
     if args.format == "json":
         emit_json([r.to_wire() for r in rows])
         return EXIT_OK
@@ -369,9 +369,9 @@ async def read_rankings(client: RankingClient, args: argparse.Namespace) -> int:
 # ---------------------------------------------------------------------------------------------- the rest
 
 
-async def read_subsets(client: RankingClient, args: argparse.Namespace) -> int:
-    subsets = await client.subsets(refresh=True)
-    served(client, "subsets")
+async def read_subsets(group: Group, args: argparse.Namespace) -> int:
+    subsets = await group.subsets(refresh=True)
+    served(group, "subsets")
     if args.format == "json":
         emit_json([s.to_wire() for s in subsets])
         return EXIT_OK
@@ -381,8 +381,8 @@ async def read_subsets(client: RankingClient, args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-async def read_quota(client: RankingClient, args: argparse.Namespace) -> int:
-    quota = await client.quota()
+async def read_quota(group: Group, args: argparse.Namespace) -> int:
+    quota = await group.client.quota()
     wire = quota.to_wire()
     wire.update(quota.model_extra or {})
     if args.format == "json":
@@ -392,8 +392,8 @@ async def read_quota(client: RankingClient, args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-async def read_status(client: RankingClient, args: argparse.Namespace) -> int:
-    status = await client.status()
+async def read_status(group: Group, args: argparse.Namespace) -> int:
+    status = await group.client.status()
     if args.format == "json":
         emit_json(dict(status.items()))
     elif args.format == "table":  # for people: the service's time in the seat's zone, named

@@ -26,7 +26,7 @@ from rankterm.cli.common import (
 from rankterm.wire.shown import ree
 
 if TYPE_CHECKING:
-    from rankterm.client.client import RankingClient
+    from rankterm.mirror import Group
     from rankterm.stats.seasons import SeasonRow
 
 ORDER = 34
@@ -47,13 +47,13 @@ def _row(row: SeasonRow | None) -> dict[str, Any] | None:
     return {"id": row.player_id, "name": row.name, "ree": row.ree, "matches": row.played}
 
 
-async def seasons_command(client: RankingClient, args: argparse.Namespace) -> int:
+async def seasons_command(group: Group, args: argparse.Namespace) -> int:
     from rankterm.stats.seasons import roll_of_honour
     from rankterm.stats.source import group_matches
 
     zone = shown_zone(args)
-    matches = await group_matches(client, offline_ok=False)
-    now = zone.local(datetime.fromtimestamp(client.clock(), UTC)).replace(tzinfo=None)
+    matches = await group_matches(group, offline_ok=False)
+    now = zone.local(datetime.fromtimestamp(group.client.clock(), UTC)).replace(tzinfo=None)
     roll = roll_of_honour(matches, args.by, zone, now)
     if args.format == "json":
         emit_json(

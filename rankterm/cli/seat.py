@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from rankterm.client.auth import Token
-    from rankterm.client.client import RankingClient
+    from rankterm.mirror import Group
     from rankterm.tui.app import RanktermApp
 
 ORDER = 90
@@ -41,13 +41,13 @@ def _seat_arguments(parser: argparse.ArgumentParser) -> None:
     parser.set_defaults(run=run_seat)
 
 
-def seat_client(seat: dict[str, Any], desk_fd: int) -> RankingClient:
+def seat_client(seat: dict[str, Any], desk_fd: int) -> Group:
     """A client on the service the host named, whose tokens come from the host (`--desk-fd`), never from
     `auth` with a secret; the mirror on disk for a profile, in memory for the table's demo."""
     from rankterm.client.auth import Token
     from rankterm.client.client import RankingClient
-    from rankterm.client.mirror import Mirror
     from rankterm.config import mirror_path
+    from rankterm.mirror import Group, Mirror
     from rankterm.seats import ask_token
     from rankterm.wire.ids import service_scope
 
@@ -58,12 +58,8 @@ def seat_client(seat: dict[str, Any], desk_fd: int) -> RankingClient:
 
     base_url, key = str(seat["base_url"]), str(seat["key"])
     path = None if seat.get("demo") else mirror_path(base_url, key)
-    return SeatClient(
-        base_url,
-        key=key,
-        verify_tls=bool(seat.get("verify_tls", True)),
-        mirror=Mirror(path, service_scope(base_url, key)),
-    )
+    client = SeatClient(base_url, key=key, verify_tls=bool(seat.get("verify_tls", True)))
+    return Group(client, Mirror(path, service_scope(base_url, key)))
 
 
 def build_seat(desk_fd: int, *, board: bool) -> RanktermApp:

@@ -32,7 +32,7 @@ from rankterm.wire.shown import ree as _ree
 from rankterm.wire.shown import signed
 
 if TYPE_CHECKING:
-    from rankterm.client.client import RankingClient
+    from rankterm.mirror import Group
     from rankterm.wire.models import Player
 
 ORDER = 30
@@ -104,10 +104,10 @@ HOUR_MARGIN = 5.0
 """Seconds past the hour a `--wait` syncs again: the service's hourly meter turns on its own clock."""
 
 
-def run_stats(args: argparse.Namespace, command: Any, client: RankingClient | None = None) -> int:
+def run_stats(args: argparse.Namespace, command: Any, group: Group | None = None) -> int:
     """`run_headless`, with one line instead of silence when Ctrl+C stops a `--wait`."""
     try:
-        return run_headless(args, command, client)
+        return run_headless(args, command, group)
     except KeyboardInterrupt:
         waiting = getattr(args, "waiting_for", None)
         if waiting is None:
@@ -116,45 +116,45 @@ def run_stats(args: argparse.Namespace, command: Any, client: RankingClient | No
         return 130
 
 
-async def _synced(client: RankingClient, args: argparse.Namespace) -> None:
+async def _synced(group: Group, args: argparse.Namespace) -> None:
     """The group's matches synced; a history held in part is said on stderr, or with `--wait` synced hour
     after hour until whole (the quota's share of each hour reads the next part)."""
     from rankterm.stats.source import sync_group
 
-    await sync_group(client, max_age=0, offline_ok=False)
-    held = client.held_history()
+    await sync_group(group, max_age=0, offline_ok=False)
+    held = group.held_history()
     zone = shown_zone(args) if not held.whole and getattr(args, "wait", False) else UTC_ZONE
     while not held.whole and getattr(args, "wait", False):
-        now = client.clock()
+        now = group.client.clock()
         next_read = (now // 3600 + 1) * 3600 + HOUR_MARGIN
         at = f"{zone.from_timestamp(next_read):%H:%M} {zone.label}"
         print(f"Waiting for the rest of the history: {held}; next read at {at}.", file=sys.stderr)
         args.waiting_for = f"{held.held:,} of {held.total:,} matches"
-        await client.sleep(next_read - now)
-        await client.sync_matches()
-        held = client.held_history()
+        await group.client.sleep(next_read - now)
+        await group.sync_matches()
+        held = group.held_history()
     args.waiting_for = None
     if not held.whole:
         print(f"Figures over {held}.", file=sys.stderr)
 
 
-async def _player(client: RankingClient, query: str) -> Player:
+async def _player(group: Group, query: str) -> Player:
     from rankterm.stats.lookup import find_player
 
-    return find_player(await client.players(), query)
+    return find_player(await group.players(), query)
 
 
 # ---------------------------------------------------------------------- the commands
 
 
-async def player_command(client: RankingClient, args: argparse.Namespace) -> int:
+async def player_command(group: Group, args: argparse.Namespace) -> int:
     from rankterm.stats.compact import player_matches
     from rankterm.stats.documents import player_document
     from rankterm.stats.figures import player_figures
 
-    await _synced(client, args)
-    player = await _player(client, args.player)
-    f = player_figures(player_matches(client, str(player.id)), str(player.id))
+    await _synced(group, args)
+    player = await _player(group, args.player)
+    f = player_figures(player_matches(group, str(player.id)), str(player.id))
     name = f.name if f.played else player.label
     if args.format == "json":
         document = player_document(f)
@@ -193,18 +193,18 @@ async def player_command(client: RankingClient, args: argparse.Namespace) -> int
     return EXIT_OK
 
 
-async def h2h_command(client: RankingClient, args: argparse.Namespace) -> int:
+async def h2h_command(group: Group, args: argparse.Namespace) -> int:
     from rankterm.stats.compact import player_matches
     from rankterm.stats.documents import h2h_document
     from rankterm.stats.figures import head_to_head
 
-    await _synced(client, args)
-    a = await _player(client, args.a)
-    b = await _player(client, args.b) if args.b is not None else None
+    await _synced(group, args)
+    a = await _player(group, args.a)
+    b = await _player(group, args.b) if args.b is not None else None
     if b is not None and b.id == a.id:
         raise UsageError("Give two different players (or one, against everyone).")
     named = {str(p.id): p.label for p in (a, b) if p is not None}
-    h = head_to_head(player_matches(client, str(a.id)), str(a.id), None if b is None else str(b.id), named)
+    h = head_to_head(player_matches(group, str(a.id)), str(a.id), None if b is None else str(b.id), named)
     if args.format == "json":
         emit_json(h2h_document(h))
         return EXIT_OK
@@ -247,14 +247,14 @@ async def h2h_command(client: RankingClient, args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-async def game_command(client: RankingClient, args: argparse.Namespace) -> int:
+async def game_command(group: Group, args: argparse.Namespace) -> int:
     from rankterm.stats.compact import held_game_figures
     from rankterm.stats.documents import game_document
     from rankterm.stats.lookup import find_game
 
-    await _synced(client, args)
-    game = find_game(await client.games(), args.game)
-    g = held_game_figures(client, game.id)
+    await _synced(group, args)
+    game = find_game(await group.games(), args.game)
+    g = held_game_figures(group, game.id)
     if args.format == "json":
         emit_json(game_document(g))
         return EXIT_OK
@@ -292,7 +292,7 @@ def _since(args: argparse.Namespace, now: float, zone: SeatZone) -> datetime:
     return (datetime.fromtimestamp(now, UTC) - timedelta(hours=args.hours)).replace(tzinfo=None)
 
 
-async def tonight_command(client: RankingClient, args: argparse.Namespace) -> int:
+async def tonight_command(group: Group, args: argparse.Namespace) -> int:
     from rankterm.stats.compact import matches_since
     from rankterm.stats.documents import tonight_document
     from rankterm.stats.figures import tonight
@@ -301,13 +301,13 @@ async def tonight_command(client: RankingClient, args: argparse.Namespace) -> in
     if not 0 <= args.quota_share <= 1:
         raise UsageError("--quota-share: give a share from 0 to 1 (0.25 is a quarter).")
     zone = shown_zone(args) if args.since or args.format in ("table", "md") else UTC_ZONE
-    since = _since(args, client.clock(), zone)
-    await _synced(client, args)
-    matches = matches_since(client, since)
+    since = _since(args, group.client.clock(), zone)
+    await _synced(group, args)
+    matches = matches_since(group, since)
     evening = tonight(matches, since)
     ree = ReeAround()
     if evening.matches and args.quota_share > 0:
-        ree = await ree_around(client, [m.number for m in evening.matches], quota_share=args.quota_share)
+        ree = await ree_around(group, [m.number for m in evening.matches], quota_share=args.quota_share)
         evening = tonight(matches, since, ree.before, ree.after, ree.new)
     if args.format == "json":
         emit_json(tonight_document(evening, ree_loaded=ree.loaded, ree_wanted=ree.wanted))
@@ -317,7 +317,7 @@ async def tonight_command(client: RankingClient, args: argparse.Namespace) -> in
         from rankterm.stats.recap import tonight_recap
         from rankterm.stats.source import held_matches
 
-        sys.stdout.write(tonight_recap(evening, changes(held_matches(client)), zone.local(since), zone.label))
+        sys.stdout.write(tonight_recap(evening, changes(held_matches(group)), zone.local(since), zone.label))
         return EXIT_OK
 
     def winners(m: Any) -> str:
@@ -367,14 +367,14 @@ async def tonight_command(client: RankingClient, args: argparse.Namespace) -> in
     return EXIT_OK
 
 
-async def predictions_command(client: RankingClient, args: argparse.Namespace) -> int:
+async def predictions_command(group: Group, args: argparse.Namespace) -> int:
     from rankterm.stats.predictions import score_predictions
     from rankterm.stats.source import held_matches
 
     if args.last is not None and args.last < 1:
         raise UsageError("--last takes a number of matches, 1 or more.")
-    await _synced(client, args)
-    scores = score_predictions(held_matches(client), args.last)
+    await _synced(group, args)
+    scores = score_predictions(held_matches(group), args.last)
     if args.format == "json":
         emit_json(scores.document())
         return EXIT_OK
@@ -403,14 +403,14 @@ async def predictions_command(client: RankingClient, args: argparse.Namespace) -
     return EXIT_OK
 
 
-async def changes_command(client: RankingClient, args: argparse.Namespace) -> int:
+async def changes_command(group: Group, args: argparse.Namespace) -> int:
     from rankterm.stats.changes import changes
     from rankterm.stats.source import held_matches
 
     zone = shown_zone(args) if args.since or args.format == "table" else UTC_ZONE
-    since = _since(args, client.clock(), zone)
-    await _synced(client, args)
-    events = [e for e in changes(held_matches(client)) if wire_date(e.date) >= since]
+    since = _since(args, group.client.clock(), zone)
+    await _synced(group, args)
+    events = [e for e in changes(held_matches(group)) if wire_date(e.date) >= since]
     if args.format == "json":
         emit_json({"since": since.strftime("%Y-%m-%d %H:%M:%S"), "events": [e.document() for e in events]})
         return EXIT_OK

@@ -7,10 +7,8 @@ blindly), fetches all pages of a list with as many requests in flight as the ser
 (`rankterm.client.paging`: never more calls than pages, never past what the quota is known to allow), and sends
 new matches in batches.
 
-Its one read cache is the group's mirror (`rankterm.client.mirror`, in memory unless a file-backed one is
-passed): the reads that go through it, and answer from it when the service cannot be reached, are in
-`rankterm.client.mirrored` (see its docstring for what a screen calls to show at once, revalidate, and tell
-how old an answer is).
+It keeps no group state: the group's mirror and the reads through it are `rankterm.mirror.Group`, which
+reaches the service through this client's public calls (`call`, `parse`, `all_pages`, `fetch_pages`).
 """
 
 from __future__ import annotations
@@ -22,7 +20,6 @@ import re
 import ssl
 import time
 from collections.abc import Awaitable, Callable, Sequence
-from datetime import datetime
 from typing import Any, TypeVar
 
 import httpx
@@ -30,10 +27,6 @@ from pydantic import BaseModel, TypeAdapter, ValidationError
 
 from rankterm.client import paging
 from rankterm.client.auth import Token, TokenCache
-from rankterm.client.call_share import DEFAULT_SHARE
-from rankterm.client.held_history import HeldHistory
-from rankterm.client.mirror import Mirror
-from rankterm.client.mirrored import MirroredReads
 from rankterm.client.paging import QuotaView, Window, fetch_pages, refuse, report_pressure
 from rankterm.client.send_policy import ONCE, Backoff, batches
 from rankterm.client.transport import address_problem, http_client, offline
@@ -55,18 +48,12 @@ from rankterm.wire.ids import service_scope
 from rankterm.wire.models import (
     ExistsAnswer,
     Game,
-    Match,
-    MatchesPage,
     MatchStatus,
     NewMatch,
     NewMatchAnswer,
     Page,
-    Player,
-    PlayersPage,
     Quota,
-    RankingsPage,
     ServiceStatus,
-    Subset,
 )
 
 P = TypeVar("P", bound=Page)
@@ -123,8 +110,7 @@ def _tls_for(base_url: str, verify_tls: bool) -> ssl.SSLContext | bool:
 
 
 class RankingClient:
-    """The ranking service, as async Python methods returning the models of `rankterm.wire.models`; the reads
-    that go through the group's mirror are its `reads` (`MirroredReads`), offered here as its own methods."""
+    """The ranking service, as async Python methods returning the models of `rankterm.wire.models`."""
 
     def __init__(
         self,
@@ -142,16 +128,10 @@ class RankingClient:
         retries: int = 2,
         backoff: float = 0.25,
         clock: Callable[[], float] = time.time,
-        mirror: Mirror | None = None,
-        fresh_for: float = 60.0,
-        sync_share: float = DEFAULT_SHARE,
     ) -> None:
-        """`mirror`: the group's mirror (one in memory when None). `fresh_for`: seconds for which a list read
-        from the service is answered from the mirror without asking again (`refresh=True` always asks).
-        `concurrency`: the bound of the reads that run side by side outside the paging window (matches
+        """`concurrency`: the bound of the reads that run side by side outside the paging window (matches
         pages of a sync, a stats history); `max_concurrency`: the most page requests the paging window lets
-        be in flight (`rankterm.client.paging`; it starts at `paging.START` or this, whichever is less).
-        `sync_share`: the share of the hourly call quota a first sync spends in an hour (`call_share`)."""
+        be in flight (`rankterm.client.paging`; it starts at `paging.START` or this, whichever is less)."""
         self._own_http = http is None
         if http is None:
             if not base_url:
@@ -183,9 +163,6 @@ class RankingClient:
         self.clock = clock
         self._token: Token | None = None
         self._token_lock = asyncio.Lock()
-        self.mirror = mirror if mirror is not None else Mirror(None, self.scope, clock=clock)
-        self.fresh_for = fresh_for
-        self.sync_share = sync_share
         self.calls = 0
         """Requests sent (for the quota-minded and for tests)."""
         self.display_safe = False
@@ -193,11 +170,6 @@ class RankingClient:
         (`wire.display_safe`): set by an app that puts those texts on a terminal."""
         self.reachability_listeners: list[Callable[[bool], None]] = []
         """Called with False when a request cannot reach the service, True when an answer comes back."""
-        self.history_listeners: list[Callable[[int], None]] = []
-        """Called with the first match number whose match changed when a sync finds that the group's history
-        changed (a match played earlier than held ones arrived: `mirrored`), after the mirror was rewritten."""
-        self.reads = MirroredReads(self)
-        """The reads through the mirror; each public one is also a method of this client."""
 
     @classmethod
     def in_process(
@@ -395,7 +367,7 @@ class RankingClient:
         """The waits between a GET's tries (`send_policy.Backoff`): `backoff`, doubling, `1 + retries` tries."""
         return Backoff.doubling(self.backoff, tries=1 + max(0, self.retries))
 
-    def _parse(self, endpoint: str, model: Any, payload: Any) -> Any:
+    def parse(self, endpoint: str, model: Any, payload: Any) -> Any:
         context = DISPLAY_SAFE if self.display_safe else None
         try:
             if isinstance(model, type) and issubclass(model, BaseModel):
@@ -412,43 +384,43 @@ class RankingClient:
         known = [n for n in (seen, self.call_budget) if n is not None]
         return max(0, min(known)) if known else None
 
-    def _paying(self, needed: int) -> None:
+    def require_calls(self, needed: int) -> None:
         """Raise `QuotaError` when the quota is known not to allow `needed` more calls."""
         left = self.calls_left()
         if left is not None and left < needed:
             raise refuse("pages", needed, left, self.quota_view.full_meter(self.clock()))
 
-    async def _all_pages(self, fetch: Callable[[int], Awaitable[P]]) -> list[P]:
+    async def all_pages(self, fetch: Callable[[int], Awaitable[P]]) -> list[P]:
         """Page 1, then pages 2..N through the paging window (`rankterm.client.paging`), in page order."""
-        self._paying(1)
+        self.require_calls(1)
         began = time.monotonic()
         first = await fetch(1)
         if first.total_pages <= 1:
             return [first]
-        window = self._window()
+        window = self.new_window()
         window.note_first(time.monotonic() - began)
-        rest = await self._fetch_pages(range(2, first.total_pages + 1), fetch, window)
+        rest = await self.fetch_pages(range(2, first.total_pages + 1), fetch, window)
         return [first, *rest]
 
-    def _window(self) -> Window:
+    def new_window(self) -> Window:
         start = min(paging.START, self.max_concurrency)
         self.last_window = Window(start=start, ceiling=self.max_concurrency)
         return self.last_window
 
-    async def _fetch_pages(
+    async def fetch_pages(
         self, numbers: Sequence[int], fetch: Callable[[int], Awaitable[T]], window: Window | None = None
     ) -> list[T]:
         """`fetch(n)` for each page number, as many in flight as the paging window allows, in that order;
         refused unsent when the quota is known not to allow that many calls."""
-        self._paying(len(numbers))
+        self.require_calls(len(numbers))
 
         async def unless_refused(n: int) -> T:
             # A page whose turn comes after another's quota refusal (a service that answers at once can
             # refuse one before the next in the window is sent) is not sent: the meter is full.
-            self._paying(1)
+            self.require_calls(1)
             return await fetch(n)
 
-        return await fetch_pages(numbers, unless_refused, window or self._window())
+        return await fetch_pages(numbers, unless_refused, window or self.new_window())
 
     # ------------------------------------------------------------------ endpoints
 
@@ -456,28 +428,26 @@ class RankingClient:
         return await self.call(ep.TEST)
 
     async def popular_games(self) -> list[Game]:
-        return self._parse("games popular", list[Game], await self.call(ep.GAMES_POPULAR))
+        return self.parse("games popular", list[Game], await self.call(ep.GAMES_POPULAR))
 
     async def search_games(self, name: str) -> list[Game]:
-        return self._parse(
-            "games search", list[Game], await self.call(ep.GAMES_SEARCH, params={"name": name})
-        )
+        return self.parse("games search", list[Game], await self.call(ep.GAMES_SEARCH, params={"name": name}))
 
     async def match_exists(self, external_id: str) -> bool:
         payload = await self.call(ep.MATCH_EXISTS, params={"id": external_id})
-        return self._parse("match exists", ExistsAnswer, payload).exists
+        return self.parse("match exists", ExistsAnswer, payload).exists
 
     async def match_status(self) -> MatchStatus:
-        return self._parse("match status", MatchStatus, await self.call(ep.MATCH_STATUS))
+        return self.parse("match status", MatchStatus, await self.call(ep.MATCH_STATUS))
 
     async def quota(self) -> Quota:
-        quota = self._parse("quota", Quota, await self.call(ep.QUOTA))
+        quota = self.parse("quota", Quota, await self.call(ep.QUOTA))
         self.quota_view.note_read(quota, self.clock())
         return quota
 
     async def status(self) -> ServiceStatus:
         payload = await self.call(ep.STATUS)
-        return self._parse(
+        return self.parse(
             "status", ServiceStatus, payload if isinstance(payload, dict) else {"status": payload}
         )
 
@@ -501,122 +471,6 @@ class RankingClient:
             except (MatchRejected, Offline) as exc:
                 exc.partial = NewMatchAnswer.combine(answers, sizes) if answers else None
                 raise
-            answers.append(self._parse("match", NewMatchAnswer, payload))
+            answers.append(self.parse("match", NewMatchAnswer, payload))
             sizes.append(len(batch))
-        if not dry_run:
-            # a new game subset, new counts; and new matches, maybe dated before held ones (whose standings
-            # the mirror then no longer vouches for until its matches are synced)
-            self.invalidate("games", "subsets", "matches")
         return NewMatchAnswer.combine(answers, sizes)
-
-    # ------------------------------------------------------------------ reads through the mirror (`MirroredReads`)
-
-    @property
-    def as_of(self) -> datetime | None:
-        """None while the answers given came from the service; else when the oldest one served offline was read."""
-        return self.reads.as_of
-
-    def as_of_for(self, name: str) -> datetime | None:
-        """Like `as_of`, for one of "games", "players", "subsets", "matches", "rankings"."""
-        return self.reads.as_of_for(name)
-
-    def synced_at(self, name: str) -> datetime | None:
-        """When the mirror's list `name` ("games", "players", "subsets", "matches") was read from the service."""
-        return self.reads.synced_at(name)
-
-    def invalidate(self, *names: str) -> None:
-        """Make the next read of these lists (all when none is named) ask the service; the mirror keeps them."""
-        self.reads.invalidate(*names)
-
-    def cached_games(self) -> list[Game]:
-        """The games the mirror holds (no request)."""
-        return self.reads.cached_games()
-
-    def cached_players(self) -> list[Player]:
-        """The players the mirror holds (no request)."""
-        return self.reads.cached_players()
-
-    def cached_subsets(self) -> list[Subset]:
-        """The subsets the mirror holds (no request)."""
-        return self.reads.cached_subsets()
-
-    def cached_matches(
-        self, *, subset: str | None = None, offset: int = 0, limit: int | None = None
-    ) -> list[Match]:
-        """The held matches newest first, optionally of one subset (main or a game's); no request."""
-        return self.reads.cached_matches(subset=subset, offset=offset, limit=limit)
-
-    def held_number_below(self, number: int, *, subset: str | None = None) -> int | None:
-        """The highest held match number below `number` in `subset`; see `MirroredReads.held_number_below`."""
-        return self.reads.held_number_below(number, subset=subset)
-
-    def held_played_after(self, match: Match, *, subset: str | None = None) -> int | None:
-        """Held matches played after `match` but recorded before it; see `MirroredReads.held_played_after`."""
-        return self.reads.held_played_after(match, subset=subset)
-
-    def held_matches_named(self, *names: str) -> list[Match]:
-        """The held matches whose id or external id is one of `names`, newest first; no request."""
-        return self.reads.held_matches_named(*names)
-
-    async def games(self, *, refresh: bool = False) -> list[Game]:
-        """The group's games; see `rankterm.client.mirrored` for when it asks the service."""
-        return await self.reads.games(refresh=refresh)
-
-    async def subsets(self, *, refresh: bool = False) -> list[Subset]:
-        """The group's subsets (main, one per game, custom), with their match counts."""
-        return await self.reads.subsets(refresh=refresh)
-
-    async def players_page(self, page: int = 1) -> PlayersPage:
-        """One page of the group's players; offline, built from the held players."""
-        return await self.reads.players_page(page)
-
-    async def players(self, *, refresh: bool = False) -> list[Player]:
-        """Every player of the group, and the ghosts this seat made that the outbox has not sent yet."""
-        return await self.reads.players(refresh=refresh)
-
-    async def players_now(self, *, refresh: bool = False) -> list[Player]:
-        """The service's players as they are now, never an older copy; see `MirroredReads.players_now`."""
-        return await self.reads.players_now(refresh=refresh)
-
-    def hold_player(self, player: Player) -> None:
-        """Put a player made by this seat in the mirror without asking the service (a queued ghost)."""
-        self.reads.hold_player(player)
-
-    def drop_player(self, player_id: str) -> None:
-        """Take a player out of the mirror (a local ghost the service has now made, or that was discarded)."""
-        self.reads.drop_player(player_id)
-
-    async def create_game(self, *, name: str | None = None, bgg_id: int | None = None) -> Game:
-        """Create a game (by name, BoardGameGeek id, or both); it joins the group's games with its first match."""
-        return await self.reads.create_game(name=name, bgg_id=bgg_id)
-
-    async def create_player(self, name: str) -> Player:
-        """Add a ghost player to the group; the mirror holds it at once."""
-        return await self.reads.create_player(name)
-
-    async def matches_page(self, page: int = 1, *, subset: str | None = None) -> MatchesPage:
-        """One page of a subset's matches, newest first; offline, built from the held matches when it can be."""
-        return await self.reads.matches_page(page, subset=subset)
-
-    async def all_matches(self, *, subset: str | None = None) -> list[Match]:
-        """Every match of a subset, straight from the service (all pages, concurrently)."""
-        return await self.reads.all_matches(subset=subset)
-
-    async def sync_matches(self) -> int:
-        """Bring the mirror's matches up to date (a first sync within `sync_share` of the hour's calls);
-        return how many matches it holds now that it did not."""
-        return await self.reads.sync_matches()
-
-    def held_history(self) -> HeldHistory:
-        """How many of the group's matches the mirror holds, of how many, and when the rest is expected."""
-        return self.reads.held_history()
-
-    async def rankings_page(
-        self, page: int = 1, *, subset: str | None = None, match: int | None = None
-    ) -> RankingsPage:
-        """A page of the standings after `match` (the latest when None); see `rankterm.client.mirrored`."""
-        return await self.reads.rankings_page(page, subset=subset, match=match)
-
-    async def all_rankings(self, *, subset: str | None = None, match: int | None = None) -> list[Any]:
-        """Every row of the standings after `match` (all pages, concurrently)."""
-        return await self.reads.all_rankings(subset=subset, match=match)

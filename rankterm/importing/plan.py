@@ -41,7 +41,7 @@ from rankterm.wire.models import NewMatch
 from rankterm.wire.new_match import FUTURE_LEEWAY, MAX_NAME, Problem, future_date_problem, read_match
 
 if TYPE_CHECKING:
-    from rankterm.client.client import RankingClient
+    from rankterm.mirror import Group
     from rankterm.outbox.outbox import Outbox
 
 PREVIEW = 20
@@ -195,7 +195,7 @@ order the files came in)."""
 class _Planner:
     def __init__(
         self,
-        client: RankingClient,
+        group: Group,
         plan: Plan,
         players: PlayerMapping,
         games: GameMapping,
@@ -204,7 +204,7 @@ class _Planner:
         now: datetime,
         oldest: str | None,
     ) -> None:
-        self.client, self.plan, self.players, self.games = client, plan, players, games
+        self.group, self.plan, self.players, self.games = group, plan, players, games
         self.map_file, self.outbox, self.now, self.oldest = map_file, outbox, now, oldest
         self.latest = (now + FUTURE_LEEWAY).strftime(DATE_FORMAT)
         """Dates (whole seconds, as the sources give them) after this one are ahead of now by more than the
@@ -368,7 +368,7 @@ def _result(match: dict[str, Any], names: dict[str, str]) -> str:
 
 
 async def plan_import(
-    client: RankingClient,
+    group: Group,
     source: Source | Sequence[Source],
     *,
     map_file: MapFile | None = None,
@@ -387,7 +387,7 @@ async def plan_import(
     sources = [source] if isinstance(source, Source) else list(source)
     if not sources:
         raise ValueError("no file to import")
-    public = is_public(client.base_url) if public is None else public
+    public = is_public(group.client.base_url) if public is None else public
     map_file = map_file or MapFile()
     db = sqlite3.connect("", isolation_level=None)  # a private temporary file, gone when closed
     db.executescript(_SCHEMA)
@@ -405,10 +405,10 @@ async def plan_import(
             "days, CSV dates and rankterm exports are UTC)."
         )
     try:
-        group_players = await client.players(refresh=True)
-        group_games = await client.games(refresh=True)
-        await _load_known(client, db)
-        when = datetime.fromtimestamp(now if now is not None else client.clock(), UTC)
+        group_players = await group.players(refresh=True)
+        group_games = await group.games(refresh=True)
+        await _load_known(group, db)
+        when = datetime.fromtimestamp(now if now is not None else group.client.clock(), UTC)
         oldest = None
         if public:
             oldest = (when - timedelta(days=PUBLIC_BACKDATE_DAYS)).strftime(DATE_FORMAT)
@@ -418,10 +418,10 @@ async def plan_import(
                 "against the quota; the number of ghosts a group may have is limited.",
             ]
         planner = _Planner(
-            client,
+            group,
             plan,
             PlayerMapping(group_players, map_file, new_local_id),
-            GameMapping(client, group_games),
+            GameMapping(group.client, group_games),
             map_file,
             outbox,
             when,
@@ -443,7 +443,7 @@ async def plan_import(
         db.execute("COMMIT")
         planner.finish()
         if plan.to_record:
-            await _quota_note(client, plan)
+            await _quota_note(group, plan)
     except BaseException:
         plan.close()
         raise
@@ -457,10 +457,10 @@ def _zone_label(zone: tzinfo | None) -> str:
     return str(getattr(zone, "key", None) or zone)
 
 
-async def _quota_note(client: RankingClient, plan: Plan) -> None:
+async def _quota_note(group: Group, plan: Plan) -> None:
     """A sentence on the quota (one request): a big import is sent as the quota allows, the rest waits."""
     try:
-        usage = (await client.quota()).usage()
+        usage = (await group.client.quota()).usage()
     except RanktermError:
         return
     shown = ", ".join(
@@ -474,13 +474,13 @@ async def _quota_note(client: RankingClient, plan: Plan) -> None:
     )
 
 
-async def _load_known(client: RankingClient, db: sqlite3.Connection) -> None:
+async def _load_known(group: Group, db: sqlite3.Connection) -> None:
     """The external ids of the group's matches, from the mirror brought up to date (one request when
     nothing is new), into the `known` table."""
-    await client.sync_matches()
+    await group.sync_matches()
     offset, step = 0, 1000
     while True:
-        matches = client.cached_matches(offset=offset, limit=step)
+        matches = group.cached_matches(offset=offset, limit=step)
         if not matches:
             return
         db.executemany(

@@ -22,7 +22,7 @@ from rankterm.outbox.ghosts import with_ids
 from rankterm.wire.errors import ApiError, BadRequest, NotFound, Offline, RanktermError
 
 if TYPE_CHECKING:
-    from rankterm.client.client import RankingClient
+    from rankterm.mirror import Group
     from rankterm.outbox.outbox import Outbox, SendReport
     from rankterm.wire.models import NewMatch
 
@@ -59,7 +59,7 @@ Progress = Callable[[int, int], None]
 """Called with (matches settled or queued so far, matches to send)."""
 
 
-async def make_games(plan: Plan, client: RankingClient, report: ImportReport) -> dict[int, int]:
+async def make_games(plan: Plan, group: Group, report: ImportReport) -> dict[int, int]:
     """Make the plan's new games; the stand-in id of each made game -> its id. `Offline` is raised (nothing
     queued yet: the import can simply be run again)."""
     made: dict[int, int] = {}
@@ -68,17 +68,17 @@ async def make_games(plan: Plan, client: RankingClient, report: ImportReport) ->
             game = None
             if choice.bgg_id is not None:
                 try:
-                    game = await client.create_game(bgg_id=choice.bgg_id)
+                    game = await group.create_game(bgg_id=choice.bgg_id)
                 except (
                     NotFound,
                     BadRequest,
                 ):  # a BGG id the catalogue does not know: by name, keeping the id
                     try:
-                        game = await client.create_game(name=choice.name, bgg_id=choice.bgg_id)
+                        game = await group.create_game(name=choice.name, bgg_id=choice.bgg_id)
                     except BadRequest:  # a service that takes a name or an id, not both
                         game = None
             if game is None:
-                game = await client.create_game(name=choice.name)
+                game = await group.create_game(name=choice.name)
         except Offline:
             raise
         except ApiError as exc:
@@ -89,20 +89,20 @@ async def make_games(plan: Plan, client: RankingClient, report: ImportReport) ->
     return made
 
 
-def queue_ghosts(plan: Plan, client: RankingClient, outbox: Outbox) -> dict[str, str]:
+def queue_ghosts(plan: Plan, group: Group, outbox: Outbox) -> dict[str, str]:
     """Queue the plan's new ghosts in the outbox (held in the mirror under their local ids, so the app and a
     later import offer them at once); the plan's stand-in id of each -> the outbox's local id."""
     ids: dict[str, str] = {}
     for choice in plan.new_players:
         entry = outbox.add_ghost(choice.name)
-        client.hold_player(entry.player)
+        group.hold_player(entry.player)
         ids[choice.player_id] = entry.local_id
     return ids
 
 
 async def send_plan(
     plan: Plan,
-    client: RankingClient,
+    group: Group,
     outbox: Outbox,
     send: Callable[[], Awaitable[SendReport]],
     *,
@@ -110,10 +110,10 @@ async def send_plan(
     progress: Progress | None = None,
 ) -> ImportReport:
     """Make the new games, queue the ghosts, then queue and send the matches a chunk at a time."""
-    started, calls = time.perf_counter(), client.calls
+    started, calls = time.perf_counter(), group.client.calls
     report = ImportReport()
-    games = await make_games(plan, client, report)
-    ghosts = queue_ghosts(plan, client, outbox)
+    games = await make_games(plan, group, report)
+    ghosts = queue_ghosts(plan, group, outbox)
     total = plan.to_record
     held: list[NewMatch] = []  # queued a chunk at a time: one write to disk a chunk, not one a match
     unsent = 0
@@ -139,7 +139,7 @@ async def send_plan(
     report.waiting = _waiting(outbox, plan)
     if progress is not None:
         progress(total, total)
-    report.requests = client.calls - calls
+    report.requests = group.client.calls - calls
     report.seconds = time.perf_counter() - started
     return report
 

@@ -25,7 +25,7 @@ from rankterm.wire.errors import (
 from rankterm.wire.models import Player
 
 if TYPE_CHECKING:
-    from rankterm.client.client import RankingClient
+    from rankterm.mirror import Group
 
 
 def refused(exc: ApiError) -> bool:
@@ -37,9 +37,9 @@ class GhostSender:
     """The outbox sender's part for ghost entries: settling one in doubt, sending one, and settling one as
     made (its id in the place of the local one, in the outbox and in the mirror)."""
 
-    def __init__(self, outbox: SendQueue, client: RankingClient) -> None:
+    def __init__(self, outbox: SendQueue, group: Group) -> None:
         self.outbox = outbox
-        self.client = client
+        self.group = group
 
     async def settle(
         self, entry: GhostEntry, report: SendReport, players: list[Player] | None
@@ -50,7 +50,7 @@ class GhostSender:
         A ghost of a kind (`seen` known) found among several made since is the smallest id, as every seat
         takes; it is marked taken when this seat cannot tell it made it (more than one is new)."""
         if players is None:
-            players = await self.client.players_now(refresh=True)
+            players = await self.group.players_now(refresh=True)
         found = made_since(players, entry.name, entry.known_before)
         if found is not None:
             several = entry.seen is not None and len(new_since(players, entry.name, entry.seen or ())) > 1
@@ -62,7 +62,7 @@ class GhostSender:
         another seat has made since is taken instead, before or after the POST."""
         known = entry.known_before
         if entry.attempts == 0 or not entry.in_doubt:
-            players = await self.client.players_now(refresh=entry.seen is not None)
+            players = await self.group.players_now(refresh=entry.seen is not None)
             if entry.seen is not None:
                 made_elsewhere = made_since(players, entry.name, entry.seen)
                 if made_elsewhere is not None:
@@ -71,7 +71,7 @@ class GhostSender:
             known = same_named(players, entry.name)
         self.outbox.mark_ghost_in_doubt(entry.local_id, known)
         try:
-            player = await self.client.create_player(entry.name)
+            player = await self.group.create_player(entry.name)
         except (AuthError, QuotaError):
             self.outbox.mark_ghost_pending(entry.local_id)  # refused before anything was made
             raise
@@ -104,7 +104,7 @@ class GhostSender:
         (another seat may have made one at the same moment): the smallest id among those made since `seen`.
         `made` when the service cannot be read now (it was made; the matches go to it)."""
         try:
-            players = await self.client.players_now(refresh=True)
+            players = await self.group.players_now(refresh=True)
         except RanktermError:
             return made
         chosen = made_since([*players, made], entry.name, entry.seen or ())
@@ -121,7 +121,7 @@ class GhostSender:
     ) -> None:
         """Settle a ghost as made: its id replaces the local one in the outbox (first) and in the mirror."""
         self.outbox.mark_ghost_sent(entry.local_id, str(player.id), taken=taken, spare_id=spare_id)
-        self.client.drop_player(entry.local_id)
-        if not any(str(p.id) == str(player.id) for p in self.client.cached_players()):
-            self.client.hold_player(player)
+        self.group.drop_player(entry.local_id)
+        if not any(str(p.id) == str(player.id) for p in self.group.cached_players()):
+            self.group.hold_player(player)
         report.ghosts[entry.local_id] = player

@@ -38,6 +38,7 @@ from rankterm.wire.models import Player
 
 if TYPE_CHECKING:
     from rankterm.client.client import RankingClient
+    from rankterm.mirror import Group
 
 
 _MADE_ID = re.compile(re.escape(EXTERNAL_ID_PREFIX) + r"[0-9a-f]{12}")
@@ -59,7 +60,7 @@ class OutboxSender:
     def __init__(
         self,
         outbox: SendQueue,
-        client: RankingClient,
+        group: Group | RankingClient,
         *,
         max_rounds: int = 8,
         backoff: float = 0.5,
@@ -72,11 +73,14 @@ class OutboxSender:
         to `max_backoff`, `max_rounds` rounds. `sleep` waits between the rounds of one call. `twins`: the
         check of matches not checked yet for a twin before their first attempt (None: none is made)."""
         self.outbox = outbox
-        self.client = client
+        from rankterm.mirror import Group
+
+        self.group = Group.of(group)  # a bare client: its group's mirror in memory
+        self.client = self.group.client
         self.retry = retry or Backoff.doubling(backoff, cap=max_backoff, tries=max(1, max_rounds))
         self.sleep = sleep
         self.resume_at: float | None = None
-        self.ghosts = GhostSender(outbox, client)
+        self.ghosts = GhostSender(outbox, self.group)
         self.twins = twins
         self._failures = 0
         """Rounds in a row that failed on something that passes (across calls; a clean round resets it)."""
@@ -166,7 +170,7 @@ class OutboxSender:
         """One request: the batch written in doubt first, then settled from the answer."""
         self.outbox.mark_in_doubt(e.external_id for e in batch)
         try:
-            answer = await self.client.add_matches([e.match for e in batch])
+            answer = await self.group.add_matches([e.match for e in batch])
         except MatchRejected as exc:  # the request as a whole was refused: nothing of it was recorded
             errors = exc.errors or (ErrorItem(exc.code or "", str(exc)),)
             for entry in batch:

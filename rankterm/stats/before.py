@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 from rankterm.stats.model import TableModel, factions_of
 from rankterm.stats.odds import chances_first, side_of
-from rankterm.wire.models import Match
+from rankterm.stats.rules import MatchLike
 
 __all__ = ["Before", "Chance", "before_match"]
 
@@ -43,7 +43,7 @@ class Before:
 
 
 def before_match(
-    model: TableModel, factions: Sequence[tuple[Sequence[str], bool]], game_matches: Iterable[Match] = ()
+    model: TableModel, factions: Sequence[tuple[Sequence[str], bool]], game_matches: Iterable[MatchLike] = ()
 ) -> Before | None:
     """What to say before a match of `factions` (each: its players' ids, whether it is the game's bot);
     None while fewer than two factions have players (or a bot), or while a player is in two of them.

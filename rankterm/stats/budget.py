@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING
 from rankterm.wire.errors import ApiError
 
 if TYPE_CHECKING:
-    from rankterm.client.client import RankingClient
+    from rankterm.mirror import Group
 
 NOTE = "stats.ranking-budget"
 """Where the mirror keeps the hour's ledger."""
@@ -42,12 +42,12 @@ CEILING = 90
 class QuotaBudget:
     """Grants ranking calls round by round (`grant`), told what was spent (`spent`)."""
 
-    def __init__(self, client: RankingClient, share: float) -> None:
-        self.client = client
+    def __init__(self, group: Group, share: float) -> None:
+        self.group = group
         self.share = max(0.0, min(1.0, share))
 
     def _ledger(self, hour: int) -> dict:
-        held = self.client.mirror.note(NOTE)
+        held = self.group.note(NOTE)
         if isinstance(held, dict) and held.get("hour") == hour:
             return held
         return {"hour": hour, "base": None, "calls": 0}
@@ -57,19 +57,19 @@ class QuotaBudget:
         (one request, not a ranking call); raises `Offline` when the service cannot be reached."""
         if self.share <= 0:
             return 0
-        hour = int(self.client.clock() // 3600)
+        hour = int(self.group.client.clock() // 3600)
         ledger = self._ledger(hour)
         try:
-            usage = (await self.client.quota()).usage().get(METER)
+            usage = (await self.group.client.quota()).usage().get(METER)
         except ApiError:
             usage = None
         if usage is None:
             ledger["base"] = None
-            self.client.mirror.set_note(NOTE, ledger)
+            self.group.set_note(NOTE, ledger)
             return max(0, min(ROUND_MAX, math.floor(FALLBACK_PER_HOUR * self.share) - ledger["calls"]))
         if ledger["base"] is None or ledger["base"] > usage:
             ledger.update(base=usage, calls=0)
-        self.client.mirror.set_note(NOTE, ledger)
+        self.group.set_note(NOTE, ledger)
         spent_hi = usage - ledger["base"] + 1
         room = min(self.share * 100 - spent_hi, CEILING - usage - 1)
         if room <= 0:
@@ -83,7 +83,7 @@ class QuotaBudget:
         """Count `calls` ranking calls made in this hour."""
         if calls <= 0:
             return
-        hour = int(self.client.clock() // 3600)
+        hour = int(self.group.client.clock() // 3600)
         ledger = self._ledger(hour)
         ledger["calls"] += calls
-        self.client.mirror.set_note(NOTE, ledger)
+        self.group.set_note(NOTE, ledger)

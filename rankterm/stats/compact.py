@@ -3,7 +3,7 @@
 The mirror keeps, beside each held match, what the figures read of it (`Mirror.stat_rows`: number, date,
 game, and per faction its rank, bot flag and players), indexed by player, game and date. Here those rows
 become small immutable records (`CompactMatch`, `CompactFaction`, `CompactPlayer`, `CompactGame`) with the
-attributes the rules read (`rules.MatchLike`), under the client's display rules as the parsed models would
+attributes the rules read (`rules.MatchLike`), under the group's display rules as the parsed models would
 have them (names and dates made display-safe, a player's label their display name, else username, else id).
 The figures are then the same pure functions (`figures.player_figures`, ...): every rule stays written once.
 
@@ -16,19 +16,20 @@ parsing leaves it out.
 
 from __future__ import annotations
 
-import weakref
 from collections.abc import Callable, Iterable
 from datetime import UTC, datetime
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple, TypeVar
 
-from rankterm.stats.results import GameFigures, Streak, Tally
+from rankterm.stats.results import GameFigures, Streak, Tally, best_first
 from rankterm.stats.rules import faction_of
 from rankterm.wire.localtime import parse_wire_date
 from rankterm.wire.models import DATE_FORMAT
 from rankterm.wire.text import display_safe
 
 if TYPE_CHECKING:
-    from rankterm.client.client import RankingClient
+    from rankterm.mirror import GameRows, Group, StatRow
+
+T = TypeVar("T")
 
 
 class CompactPlayer(NamedTuple):
@@ -65,68 +66,65 @@ class CompactMatch(NamedTuple):
 
 
 _KEPT = 16
-_memo: weakref.WeakKeyDictionary[RankingClient, dict[tuple[Any, ...], list[CompactMatch]]] = (
-    weakref.WeakKeyDictionary()
-)
-"""Per client: the last few reads (a player's, a game's matches), under the mirror's state and what."""
+"""Reads remembered per group (a player's, a game's matches; a game's figures), the oldest dropped first."""
 
 
-def _read(
-    client: RankingClient, what: tuple[Any, ...], rows: Callable[[], list[tuple[Any, ...]]]
-) -> list[CompactMatch]:
-    key = (*client.mirror.matches_key(), client.display_safe, *what)
-    memo = _memo.setdefault(client, {})
+def _remembered(group: Group, slot: str, key: tuple[Any, ...], make: Callable[[], T]) -> T:
+    """`make()`, remembered in the group's memo under `key` (the mirror's state and what), the last `_KEPT`."""
+    memo: dict[tuple[Any, ...], Any] = group.memo.slot(slot, dict)
     if key not in memo:
         if len(memo) >= _KEPT:
             memo.pop(next(iter(memo)))
-        memo[key] = compact_matches(rows(), safe=client.display_safe)
-    return list(memo[key])
+        memo[key] = make()
+    return memo[key]
 
 
-def player_matches(client: RankingClient, player_id: str) -> list[CompactMatch]:
+def _read(group: Group, what: tuple[Any, ...], rows: Callable[[], Iterable[StatRow]]) -> list[CompactMatch]:
+    key = (*group.mirror.held.matches_key(), group.display_safe, *what)
+    return list(
+        _remembered(group, "stats.compact", key, lambda: compact_matches(rows(), safe=group.display_safe))
+    )
+
+
+def player_matches(group: Group, player_id: str) -> list[CompactMatch]:
     """The held matches `player_id` plays in (in a faction that is not a bot's), by number; no request.
     Enough for `player_figures(.., player_id)`, `head_to_head(.., player_id, ...)` and the player's history."""
-    matches = _read(client, ("player", player_id), lambda: client.mirror.stat_rows(player=player_id))
+    matches = _read(group, ("player", player_id), lambda: group.mirror.stats.stat_rows(player=player_id))
     return [m for m in matches if faction_of(m, player_id) is not None]
 
 
-def game_matches(client: RankingClient, game_id: int) -> list[CompactMatch]:
+def game_matches(group: Group, game_id: int) -> list[CompactMatch]:
     """The held matches of one game, by number; no request. Enough for `game_figures(.., game_id)`."""
-    return _read(client, ("game", game_id), lambda: client.mirror.stat_rows(game_id=game_id))
+    return _read(group, ("game", game_id), lambda: group.mirror.stats.stat_rows(game_id=game_id))
 
 
-def matches_since(client: RankingClient, since: datetime) -> list[CompactMatch]:
+def matches_since(group: Group, since: datetime) -> list[CompactMatch]:
     """The held matches dated at or after `since` (UTC when naive, as `figures.tonight` reads it), by number;
     no request. Enough for `tonight(.., since)`."""
     utc = since.astimezone(UTC).replace(tzinfo=None) if since.tzinfo is not None else since
     start = utc.strftime(DATE_FORMAT)
-    matches = _read(client, ("since", start), lambda: client.mirror.stat_rows(since=start))
+    matches = _read(group, ("since", start), lambda: group.mirror.stats.stat_rows(since=start))
     return [m for m in matches if m.date >= start]
 
 
-_games: weakref.WeakKeyDictionary[RankingClient, dict[tuple[Any, ...], GameFigures]] = (
-    weakref.WeakKeyDictionary()
-)
-"""Per client: the last few games' figures, under the mirror's state and the game."""
-
-
-def held_game_figures(client: RankingClient, game_id: int) -> GameFigures:
+def held_game_figures(group: Group, game_id: int) -> GameFigures:
     """`figures.game_figures` over the held matches of one game, computed from the stats rows: the counts in
     SQL, each player's wins and streaks from their seats in the order played (no match built); no request."""
-    key = (*client.mirror.matches_key(), client.display_safe, game_id)
-    memo = _games.setdefault(client, {})
-    if key not in memo:
-        if len(memo) >= _KEPT:
-            memo.pop(next(iter(memo)))
-        memo[key] = game_figures_of(*client.mirror.stat_game(game_id), game_id, safe=client.display_safe)
-    return memo[key]
+    key = (*group.mirror.held.matches_key(), group.display_safe, game_id)
+    return _remembered(
+        group,
+        "stats.game-figures",
+        key,
+        lambda: game_figures_of(group.mirror.stats.stat_game(game_id), game_id, safe=group.display_safe),
+    )
 
 
-def game_figures_of(
-    counts: tuple[Any, ...], seats: Iterable[tuple[Any, ...]], game_id: int, *, safe: bool = False
-) -> GameFigures:
-    """A game's figures from `Mirror.stat_game`'s counts and seats (the rules of `figures.game_figures`)."""
-    played, factions, bot_matches, bot_wins, name, first_date, last_date = counts
+def game_figures_of(rows: GameRows, game_id: int, *, safe: bool = False) -> GameFigures:
+    """A game's figures from the stats rows' counts and seats (`StatRows.stat_game`; the rules of
+    `figures.game_figures`)."""
+    counts = rows.counts
+    played, factions, name = counts.played, counts.factions, counts.name
+    first_date, last_date = counts.first_date, counts.last_date
     shown = display_safe if safe else str
     labels: dict[tuple[str, str, str], str] = {}
     names: dict[str, str] = {}
@@ -136,7 +134,8 @@ def game_figures_of(
     run: dict[str, tuple[int, int]] = {}  # player -> (wins in a row up to now, first match of the run)
     best: dict[str, tuple[int, int, int, int]] = {}  # player -> (length, first, last, position of last)
     position, number = -1, None
-    for pid, dn, un, n, won in seats:
+    for seat in rows.seats:
+        pid, dn, un, n, won = seat.player, seat.display_name, seat.username, seat.number, seat.won
         if n != number:
             position, number = position + 1, n
         who = (pid, dn or "", un or "")
@@ -162,7 +161,7 @@ def game_figures_of(
     tallies = [Tally(q, names[q], wins.get(q, 0), counted[q]) for q in counted]
     top = min(
         (t for t in tallies if t.wins > 0),
-        key=lambda t: (-t.wins, -(t.win_rate or 0.0), t.played, t.name.casefold(), t.player_id),
+        key=best_first,
         default=None,
     )
     streak = min(
@@ -176,8 +175,8 @@ def game_figures_of(
         played=played,
         players=len(counted),
         average_factions=factions / played if played else None,
-        bot_matches=bot_matches,
-        bot_wins=bot_wins,
+        bot_matches=counts.bot_matches,
+        bot_wins=counts.bot_wins,
         top_winner=top,
         longest_streak=streak[0] if streak is not None else None,
         first_date=shown(first_date) if first_date is not None else None,
@@ -185,8 +184,8 @@ def game_figures_of(
     )
 
 
-def compact_matches(rows: Iterable[tuple[Any, ...]], *, safe: bool = False) -> list[CompactMatch]:
-    """Matches from the mirror's stats rows (`Mirror.stat_rows`, ordered by number, faction, seat); with
+def compact_matches(rows: Iterable[StatRow], *, safe: bool = False) -> list[CompactMatch]:
+    """Matches from the mirror's stats rows (`StatRows.stat_rows`, ordered by number, faction, seat); with
     `safe`, names and dates display-safe as `DISPLAY_SAFE` parsing makes them."""
     shown: dict[str, str] = {}
     labels: dict[tuple[str, str, str], CompactPlayer] = {}
@@ -214,17 +213,18 @@ def compact_matches(rows: Iterable[tuple[Any, ...]], *, safe: bool = False) -> l
             factions.append(CompactFaction(rank, bot, tuple(players)))
 
     for row in rows:
-        n, mid, external, row_date, gid, gname, f, seat, row_rank, row_bot, pid, dn, un = row
+        n, f, seat, pid = row.number, row.faction, row.seat, row.player
         if n != number:
             close_faction()
             if number is not None and readable:
                 out.append(CompactMatch(number, match_id, external_id, date, game, tuple(factions)))
-            number, date, readable = n, text(row_date or ""), True
-            match_id, external_id = mid or "", text(external or "")
+            number, date, readable = n, text(row.date or ""), True
+            match_id, external_id = row.id or "", text(row.external_id or "")
+            gid = row.game_id
             if gid is None:
                 game = None
             else:
-                name = text(gname or "")
+                name = text(row.game_name or "")
                 game = games.get((gid, name))
                 if game is None:
                     game = games[(gid, name)] = CompactGame(gid, name)
@@ -232,11 +232,11 @@ def compact_matches(rows: Iterable[tuple[Any, ...]], *, safe: bool = False) -> l
         if f != faction:
             if faction >= 0:
                 factions.append(CompactFaction(rank, bot, tuple(players)))
-            faction, rank, bot, players = f, row_rank, bool(row_bot), []
-            if row_rank is None:
+            faction, rank, bot, players = f, -1 if row.rank is None else row.rank, bool(row.bot), []
+            if row.rank is None:
                 readable = False  # the parsed model would refuse it: a faction's rank is needed
         if seat >= 0 and pid is not None:
-            who = (pid, dn or "", un or "")
+            who = (pid, row.display_name or "", row.username or "")
             player = labels.get(who)
             if player is None:
                 player = labels[who] = CompactPlayer(pid, text(who[1]) or text(who[2]) or pid)

@@ -1,6 +1,6 @@
 """What a match did: each player's change of ree and of position, from the standings before and after it.
 
-    effect = await match_effect(client, 301)              # the main subset
+    effect = await match_effect(group, 301)              # the main subset
     effect.sentence()   # "Elena +58 (3→1) · Ada +18 · Ben +11 · Chiara -87 (1→4)" (a U+2212 minus)
 
 "After" is the standings after match n (`rankings[/subset]/n`); "before" is the standings after the
@@ -37,9 +37,10 @@ from rankterm.wire.models import Match, RankingRow, RankingsPage
 from rankterm.wire.shown import MINUS as MINUS
 from rankterm.wire.shown import signed
 from rankterm.wire.standing import shown_positions
+from rankterm.wire.text import fold_name
 
 if TYPE_CHECKING:
-    from rankterm.client.client import RankingClient
+    from rankterm.mirror import Group
     from rankterm.outbox.outcome import Outcome
 
 ARROW = "\u2192"
@@ -185,7 +186,7 @@ def effect_of(
                 position_before=was[pid] if prior is not None else None,
             )
         )
-    effects.sort(key=lambda e: (e.rank, -(e.delta if e.delta is not None else 0.0), e.name.casefold()))
+    effects.sort(key=lambda e: (e.rank, -(e.delta if e.delta is not None else 0.0), fold_name(e.name)))
     return MatchEffect(
         number=match.number,
         subset=subset,
@@ -204,7 +205,7 @@ def _number(value: object) -> float | None:
 
 
 async def _rows_of(
-    client: RankingClient,
+    group: Group,
     subset: str | None,
     number: int,
     wanted: set[str],
@@ -212,20 +213,20 @@ async def _rows_of(
 ) -> tuple[RankingsPage, list[RankingRow]]:
     """Every row of page 1 of the standings after `number` (or `first`, already read), then of further pages
     only while a player of `wanted` is still missing (the others' ree tells who shares a position)."""
-    page = first if first is not None else await client.rankings_page(1, subset=subset, match=number)
+    page = first if first is not None else await group.rankings_page(1, subset=subset, match=number)
     rows = list(page.data)
     found = {r.player.id for r in rows} & wanted
     at = page.page or 1
     while wanted - found and at < page.total_pages:
         at += 1
-        more = await client.rankings_page(at, subset=subset, match=number)
+        more = await group.rankings_page(at, subset=subset, match=number)
         rows += more.data
         found |= {r.player.id for r in more.data} & wanted
     return page, rows
 
 
 async def match_effect(
-    client: RankingClient,
+    group: Group,
     number: int,
     subset: str | None = None,
     *,
@@ -243,60 +244,60 @@ async def match_effect(
             the standings.
     """
     if after is None or after.match is None or after.match.number != number:
-        after = await client.rankings_page(1, subset=subset, match=number)
+        after = await group.rankings_page(1, subset=subset, match=number)
     match = after.match
     if match is None or match.number != number:
         where = "this subset" if subset else "the standings"
         raise EffectUnknown(f"Match {number} is not in {where} yet.")
     who = set(participants(match))
-    _, rows_after = await _rows_of(client, subset, number, who, first=after)
+    _, rows_after = await _rows_of(group, subset, number, who, first=after)
     # the main subset holds every match; a game's subset: its previous match, from the matches held
-    held = None if subset is None else client.held_number_below(number, subset=subset)
+    held = None if subset is None else group.held_number_below(number, subset=subset)
     previous = number - 1 if held is None else held
     rows_before: list[RankingRow] = []
     before_number: int | None = None
     if previous >= 1:
-        before_page, rows_before = await _rows_of(client, subset, previous, who)
+        before_page, rows_before = await _rows_of(group, subset, previous, who)
         if before_page.match is not None and before_page.match.number < number:
             before_number = before_page.match.number
         else:  # no earlier match in this subset: everyone is new to it
             rows_before = []
     effect = effect_of(match, rows_before, rows_after, subset=subset, before_number=before_number)
-    later = client.held_played_after(match, subset=subset) or 0
+    later = group.held_played_after(match, subset=subset) or 0
     return replace(effect, later=later) if later else effect
 
 
-async def number_of(client: RankingClient, *, match_id: str = "", external_id: str = "") -> int | None:
+async def number_of(group: Group, *, match_id: str = "", external_id: str = "") -> int | None:
     """The number of a recorded match, known by the service's id or its external id: the mirror's matches
     are brought up to date (one matches call when little is new; no rankings call) and searched newest
     first. None when the service does not list it (yet)."""
     known = {match_id, external_id} - {""}
     if not known:
         return None
-    await client.sync_matches()
+    await group.sync_matches()
 
     def named(held: Match) -> bool:
         # the send's answer names a match by the service's id or by the external id (as the public service
         # does), so either may stand in `match_id`
         return str(held.id) in known or bool(held.external_id and held.external_id in known)
 
-    for held in client.cached_matches(limit=100):
+    for held in group.cached_matches(limit=100):
         if named(held):
             return held.number
-    found = client.held_matches_named(*known)  # played before the newest 100 (a backdated match)
+    found = group.held_matches_named(*known)  # played before the newest 100 (a backdated match)
     return found[0].number if found else None
 
 
-async def number_for(client: RankingClient, outcome: Outcome) -> int | None:
+async def number_for(group: Group, outcome: Outcome) -> int | None:
     """The number of an accepted match: the outcome's own when it carries one (no request), else found in the
     matches list (`number_of`: the send's answer names the match, it does not number it). None when the
     service does not list it (yet)."""
     if outcome.number is not None:
         return outcome.number
-    return await number_of(client, match_id=outcome.match_id, external_id=outcome.external_id or "")
+    return await number_of(group, match_id=outcome.match_id, external_id=outcome.external_id or "")
 
 
-async def outcome_effect(client: RankingClient, outcome: Outcome, subset: str | None = None) -> MatchEffect:
+async def outcome_effect(group: Group, outcome: Outcome, subset: str | None = None) -> MatchEffect:
     """What an accepted match did in `subset` (None: the main subset): its number (`number_for`), then the
     two standings (`match_effect`).
 
@@ -304,7 +305,7 @@ async def outcome_effect(client: RankingClient, outcome: Outcome, subset: str | 
         EffectUnknown: the service does not list the match yet, or has not rated it.
         RanktermError: the service could not be read now.
     """
-    number = await number_for(client, outcome)
+    number = await number_for(group, outcome)
     if number is None:
         raise EffectUnknown("The service does not list the match yet.")
-    return await match_effect(client, number, subset)
+    return await match_effect(group, number, subset)

@@ -5,9 +5,10 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from datetime import UTC, datetime
 
-from rankterm.stats.results import Gain, Tally, Tonight, TonightMatch, Upset
+from rankterm.stats.results import Gain, Tally, Tonight, TonightMatch, Upset, best_first
 from rankterm.stats.rules import MatchLike, best_rank, bot_won, faction_result, game_key, in_played_order
 from rankterm.wire.models import DATE_FORMAT
+from rankterm.wire.text import fold_name
 
 
 def tonight_figures(
@@ -60,7 +61,7 @@ def tonight_figures(
                     upset = Upset(m.number, game_name, q, p.label, before)
     tallies = sorted(
         (Tally(q, names[q], wins[q], len(ns)) for q, ns in played.items()),
-        key=lambda t: (-t.wins, -(t.win_rate or 0.0), t.name.casefold(), t.player_id),
+        key=best_first,
     )
     gains = []
     for q, numbers in played.items():
@@ -68,7 +69,7 @@ def tonight_figures(
         after = ree_after.get((max(numbers), q))
         if before is not None and after is not None and after > before:
             gains.append(Gain(q, names[q], before, after))
-    gain = min(gains, key=lambda g: (-g.gain, g.name.casefold(), g.player_id), default=None)
+    gain = min(gains, key=lambda g: (-g.gain, fold_name(g.name), g.player_id), default=None)
     return Tonight(
         since=since, matches=tuple(rows), tallies=tuple(tallies), biggest_gain=gain, biggest_upset=upset
     )

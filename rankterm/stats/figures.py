@@ -37,6 +37,7 @@ from rankterm.stats.results import (
     Streak,
     Tally,
     Tonight,
+    best_first,
 )
 from rankterm.stats.rules import (
     MatchLike,
@@ -49,6 +50,7 @@ from rankterm.stats.rules import (
     longest_run,
     player_ids,
 )
+from rankterm.wire.text import fold_name
 
 EVERYONE = "everyone"
 """`HeadToHead.b_name` against everyone."""
@@ -87,24 +89,24 @@ def player_figures(matches: Sequence[MatchLike], player_id: str) -> PlayerFigure
     per_game = tuple(
         sorted(
             (GameRecord(gid, game_name[gid], *c) for gid, c in games.items()),
-            key=lambda g: (-g.played, g.game_name.casefold(), g.game_id or 0),
+            key=lambda g: (-g.played, fold_name(g.game_name), g.game_id or 0),
         )
     )
     eligible = [g for g in per_game if g.played >= MIN_MATCHES_BEST_GAME]
     best_game = min(
         eligible,
-        key=lambda g: (-(g.win_rate or 0.0), -g.played, g.game_name.casefold(), g.game_id or 0),
+        key=lambda g: (-(g.win_rate or 0.0), -g.played, fold_name(g.game_name), g.game_id or 0),
         default=None,
     )
     rivals = [Rival(q, other_name[q], *t) for q, t in met.items() if t[0] >= MIN_MEETINGS_RIVAL]
     nemesis = min(
         (r for r in rivals if r.behind > 0),
-        key=lambda r: (-r.behind / r.meetings, -r.behind, r.name.casefold(), r.player_id),
+        key=lambda r: (-r.behind / r.meetings, -r.behind, fold_name(r.name), r.player_id),
         default=None,
     )
     victim = min(
         (r for r in rivals if r.ahead > 0),
-        key=lambda r: (-r.ahead / r.meetings, -r.ahead, r.name.casefold(), r.player_id),
+        key=lambda r: (-r.ahead / r.meetings, -r.ahead, fold_name(r.name), r.player_id),
         default=None,
     )
     return PlayerFigures(
@@ -194,7 +196,7 @@ def head_to_head(
     games = tuple(
         sorted(
             (GameH2H(gid, game_name[gid], *c) for gid, c in per_game.items()),
-            key=lambda g: (-g.meetings, -g.together, g.game_name.casefold(), g.game_id or 0),
+            key=lambda g: (-g.meetings, -g.together, fold_name(g.game_name), g.game_id or 0),
         )
     )
     total = [sum(g[i] for g in per_game.values()) for i in range(6)]
@@ -240,7 +242,7 @@ def game_figures(matches: Sequence[MatchLike], game_id: int) -> GameFigures:
     tallies = [Tally(q, names[q], sum(1 for _, r in rs if r == "W"), len(rs)) for q, rs in results.items()]
     top = min(
         (t for t in tallies if t.wins > 0),
-        key=lambda t: (-t.wins, -(t.win_rate or 0.0), t.played, t.name.casefold(), t.player_id),
+        key=best_first,
         default=None,
     )
     at = {m.number: i for i, m in enumerate(ours)}

@@ -31,7 +31,7 @@ from rankterm.stats.source import matches_numbered, sync_group
 from rankterm.wire.errors import NotFound, Offline, QuotaError
 
 if TYPE_CHECKING:
-    from rankterm.client.client import RankingClient
+    from rankterm.mirror import Group
 
 DEFAULT_SHARE = 0.25
 """Share of the hourly ranking-call quota history may spend."""
@@ -197,9 +197,9 @@ class _Want:
         return guess
 
 
-def _look_held(client: RankingClient, key: str, want: _Want) -> None:
+def _look_held(group: Group, key: str, want: _Want) -> None:
     """Take the rows of the missing players from the pages the mirror holds for this match (no request)."""
-    for page, held in sorted(client.mirror.rankings_pages(key, want.number).items()):
+    for page, held in sorted(group.mirror.rankings.rankings_pages(key, want.number).items()):
         body = held.body if isinstance(held.body, dict) else {}
         data = body.get("data")
         total = _number(body.get("totalPages"))
@@ -218,7 +218,7 @@ Guess = Callable[[_Want], None]
 
 
 async def _load(
-    client: RankingClient,
+    group: Group,
     wants: list[_Want],
     subset: str | None,
     share: float,
@@ -231,16 +231,16 @@ async def _load(
     from a found neighbour close in time. Returns why it stopped short (`OFFLINE`, `QUOTA`) or None."""
     key = subset or ""
     for want in wants:
-        _look_held(client, key, want)
+        _look_held(group, key, want)
     pending = [w for w in wants if not w.settled]
     if not pending:
         return None
-    budget = QuotaBudget(client, share)
-    gate = asyncio.Semaphore(max(1, getattr(client, "concurrency", 4)))
+    budget = QuotaBudget(group, share)
+    gate = asyncio.Semaphore(max(1, group.client.concurrency))
 
     async def one(want: _Want, page: int) -> Any:
         async with gate:
-            return await client.rankings_page(page, subset=subset, match=want.number)
+            return await group.rankings_page(page, subset=subset, match=want.number)
 
     while pending:
         try:
@@ -280,18 +280,18 @@ async def _load(
 
 
 async def _matches_of(
-    client: RankingClient, player_id: str, subset: str | None
+    group: Group, player_id: str, subset: str | None
 ) -> tuple[list[CompactMatch], str | None]:
     """The player's matches that make `subset` (all for the main subset, a custom one or an unknown one), and
     the subset id to ask rankings for (None for the main subset)."""
-    await sync_group(client)
-    matches = player_matches(client, player_id)
+    await sync_group(group)
+    matches = player_matches(group, player_id)
     if subset is None:
         return matches, None
-    subsets = client.cached_subsets()
+    subsets = group.cached_subsets()
     if not any(s.id == subset for s in subsets):
         try:
-            subsets = await client.subsets()
+            subsets = await group.subsets()
         except Offline:
             subsets = []
     held = next((s for s in subsets if s.id == subset), None)
@@ -302,7 +302,7 @@ async def _matches_of(
 
 
 async def player_history(
-    client: RankingClient,
+    group: Group,
     player_id: str,
     *,
     subset: str | None = None,
@@ -314,12 +314,12 @@ async def player_history(
 
     Raises `Offline` only when the mirror has never held the group's matches; otherwise what is held is
     returned and `stopped` says why the rest is missing."""
-    mine, asked = await _matches_of(client, player_id, subset)
+    mine, asked = await _matches_of(group, player_id, subset)
     dates = {m.number: m.date for m in mine}
     picks = thin([m.number for m in mine], max_points)
     wants = {n: _Want(n, {player_id}) for n in picks}
     ordered = [wants[picks[i]] for i in coarse_first(len(picks))]
-    stopped = await _load(client, ordered, asked, quota_share, _nearest_page(ordered, player_id))
+    stopped = await _load(group, ordered, asked, quota_share, _nearest_page(ordered, player_id))
     points = []
     for n in picks:
         row = wants[n].found.get(player_id)
@@ -346,7 +346,7 @@ def _nearest_page(wants: list[_Want], player_id: str) -> Guess:
 
 
 async def ree_around(
-    client: RankingClient,
+    group: Group,
     numbers: Iterable[int],
     *,
     quota_share: float = DEFAULT_SHARE,
@@ -359,7 +359,7 @@ async def ree_around(
     from the standings after n (`deltaRee` is the change since the standings before the match). The matches'
     players come from the mirror (`source.matches_numbered`: sync it first)."""
     asked = set(numbers)
-    held = {m.number: m for m in matches_numbered(client, asked | {n - 1 for n in asked})}
+    held = {m.number: m for m in matches_numbered(group, asked | {n - 1 for n in asked})}
     evening = sorted(n for n in asked if n in held)
     players = {n: {q for f in held[n].factions for q in player_ids(f)} for n in evening}
     wants: dict[int, _Want] = {}
@@ -368,7 +368,7 @@ async def ree_around(
         if n - 1 in held:
             wants.setdefault(n - 1, _Want(n - 1, set())).missing |= players[n]
     order = sorted(wants)  # the match before the evening first: the page guesses do not matter here
-    stopped = await _load(client, [wants[n] for n in order], None, quota_share)
+    stopped = await _load(group, [wants[n] for n in order], None, quota_share)
     before: dict[tuple[int, str], float] = {}
     after: dict[tuple[int, str], float] = {}
     new: set[tuple[int, str]] = set()

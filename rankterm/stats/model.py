@@ -17,6 +17,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from rankterm.stats.rules import MatchLike
 from rankterm.wire.models import Match
 from rankterm.wire.rating import (
     RATING_MODEL,
@@ -46,7 +47,7 @@ class _State:
         return _State(dict(self.skills), dict(self.played))
 
 
-def factions_of(match: Match) -> list[FactionResult]:
+def factions_of(match: MatchLike) -> list[FactionResult]:
     """A held match as the rules read it: a bot faction is its game's bot, the others their players' ids."""
     game = match.game.id if match.game is not None else ""
     return [

@@ -12,6 +12,8 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Literal
 
+from rankterm.wire.text import fold_name
+
 Result = Literal["W", "D", "L"]
 """A player's result in one match: W alone at the best rank, D best rank shared, L otherwise."""
 
@@ -47,6 +49,12 @@ class GameRecord:
     @property
     def win_rate(self) -> float | None:
         return rate(self.wins, self.played)
+
+
+def best_first(tally: Tally) -> tuple[int, float, str, str]:
+    """The one order of "best player" (a game's top winner, the evening's tallies): most wins, then the
+    best win rate (among equal wins, fewest matches), then by name (`fold_name`) and id."""
+    return (-tally.wins, -(tally.win_rate or 0.0), fold_name(tally.name), tally.player_id)
 
 
 @dataclass(frozen=True, slots=True)

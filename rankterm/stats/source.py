@@ -1,120 +1,106 @@
-"""The group's matches for the stats pages: the mirror, synced incrementally, read as narrowly as a page needs.
+"""The group's matches for the stats pages: the mirror, synced incrementally, parsed whole.
 
 `sync_group` (and `group_matches`, which then reads them all) asks the service only when the mirror's matches
-may be out of date: a sync less than `max_age` seconds old (the client's `fresh_for` by default), with no write
+may be out of date: a sync less than `max_age` seconds old (the group's `fresh_for` by default), with no write
 from this seat since, is trusted and answered with no request at all (so a second open of a page makes 0
-requests); otherwise `client.sync_matches()` is called (one request when nothing is new). Offline, the held
+requests); otherwise `group.sync_matches()` is called (one request when nothing is new). Offline, the held
 matches are used. A write from this seat is told by the stale mark `add_matches` puts on the subsets list, so
 the first call reads the subsets once if the mirror does not hold them. A screen that hears of another seat's
 match (the app's `group_changed`, from the live probe) asks again with `max_age=0`.
 
-Parsing is what costs (about 0.1 ms a match): `held_matches` parses everything once per process and then only
-what a sync appends; `player_matches`, `game_matches`, `matches_since`, `matches_numbered` let SQLite pick a
-page's matches first and parse only those (remembered while the mirror holds the same matches).
+Parsing is what costs (about 0.1 ms a match): `held_matches` parses everything once per group and then only
+what a sync appends (remembered in the group's `memo`); `matches_numbered` parses only the matches asked for.
+A page about one player, one game or one evening reads the compact stats rows instead (`stats.compact`:
+`player_matches`, `game_matches`, `matches_since`), with no match parsed; the roster for pickers likewise
+(`held_roster`).
 """
 
 from __future__ import annotations
 
 import contextlib
-import json
-import weakref
-from collections.abc import Callable, Iterable
-from datetime import UTC, datetime
+from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from pydantic import TypeAdapter, ValidationError
 
-from rankterm.stats.rules import faction_of
 from rankterm.wire.errors import Offline, RanktermError
 from rankterm.wire.fields import DISPLAY_SAFE
-from rankterm.wire.models import DATE_FORMAT, Match
+from rankterm.wire.models import Match
 from rankterm.wire.text import display_safe
 
 if TYPE_CHECKING:
-    from rankterm.client.client import RankingClient
-
-_parsed: weakref.WeakKeyDictionary[RankingClient, tuple[tuple[int, int, int, bool], list[Match]]] = (
-    weakref.WeakKeyDictionary()
-)
-"""Per client: the held matches parsed, under (count, highest number, history generation, display_safe) of the
-mirror then (`Mirror.matches_key`: a backdated match renumbers held ones without the counts telling)."""
-
-_NARROW_KEPT = 16
-_narrow_memo: weakref.WeakKeyDictionary[
-    RankingClient, dict[tuple[Any, ...], tuple[list[Match] | None, list[Match] | None]]
-] = weakref.WeakKeyDictionary()
-"""Per client: the last few narrowed reads (a player's, a game's matches), under the mirror's state and what."""
+    from rankterm.mirror import Group, StatRoster
 
 
-def is_synced(client: RankingClient, max_age: float | None = None) -> bool:
+def is_synced(group: Group, max_age: float | None = None) -> bool:
     """True when the held matches can be trusted with no request: synced less than `max_age` seconds ago
-    (the client's `fresh_for` by default; 0 never trusts), no match recorded from this seat since (recording
-    marks the held subsets list stale: `RankingClient.add_matches`), and the held subsets, if read after the
+    (the group's `fresh_for` by default; 0 never trusts), no match recorded from this seat since (recording
+    marks the held subsets list stale: `Group.add_matches`), and the held subsets, if read after the
     sync, count no more matches in the main subset than the mirror holds."""
-    age = client.fresh_for if max_age is None else max_age
-    mirror = client.mirror
-    if age <= 0 or not mirror.is_fresh("matches", age):
+    age = group.fresh_for if max_age is None else max_age
+    mirror = group.mirror
+    if age <= 0 or not mirror.lists.is_fresh("matches", age):
         return False
-    if mirror.synced_at("subsets") is None or mirror.is_stale("subsets"):
+    if mirror.lists.synced_at("subsets") is None or mirror.lists.is_stale("subsets"):
         return False
-    main = next((s for s in client.cached_subsets() if s.is_main), None)
-    return main is None or main.count_matches <= mirror.match_numbers()[0]
+    main = next((s for s in group.cached_subsets() if s.is_main), None)
+    return main is None or main.count_matches <= mirror.held.match_numbers()[0]
 
 
-async def sync_group(client: RankingClient, *, max_age: float | None = None, offline_ok: bool = True) -> None:
-    """Bring the mirror's matches up to date, with no request when `is_synced(client, max_age)`
-    (`max_age=0` always checks); else `client.sync_matches()` (one request when nothing is new).
+async def sync_group(group: Group, *, max_age: float | None = None, offline_ok: bool = True) -> None:
+    """Bring the mirror's matches up to date, with no request when `is_synced(group, max_age)`
+    (`max_age=0` always checks); else `group.sync_matches()` (one request when nothing is new).
 
     Offline, the held matches stand when `offline_ok` (raises `Offline` when the mirror has never held
     them, or always when not `offline_ok`: a headless command prints only what the service said)."""
-    if client.mirror.synced_at("subsets") is None:
+    if group.mirror.lists.synced_at("subsets") is None:
         with contextlib.suppress(RanktermError):  # held from now on, so that a write here can be told
-            await client.subsets()
-    if not is_synced(client, max_age):
+            await group.subsets()
+    if not is_synced(group, max_age):
         try:
-            await client.sync_matches()
+            await group.sync_matches()
         except Offline:
-            if not offline_ok or client.mirror.synced_at("matches") is None:
+            if not offline_ok or group.mirror.lists.synced_at("matches") is None:
                 raise
 
 
 async def group_matches(
-    client: RankingClient, *, max_age: float | None = None, offline_ok: bool = True
+    group: Group, *, max_age: float | None = None, offline_ok: bool = True
 ) -> list[Match]:
     """Every match of the group, oldest first (by number): `sync_group`, then `held_matches`."""
-    await sync_group(client, max_age=max_age, offline_ok=offline_ok)
-    return held_matches(client)
+    await sync_group(group, max_age=max_age, offline_ok=offline_ok)
+    return held_matches(group)
 
 
-def held_matches(client: RankingClient) -> list[Match]:
+def held_matches(group: Group) -> list[Match]:
     """Every match the mirror holds, oldest first (by number), with no request.
 
     Parsed once per process, then only what a sync appended (a changed mirror that is not a plain append is
     parsed again). Parsing is the costly part (about 0.1 ms a match: a second for 10,000): a page about one
     player, one game or one evening reads only its matches with `player_matches`, `game_matches`,
     `matches_since`, fast from the first open."""
-    count, top, history = client.mirror.matches_key()
-    key = (count, top, history, client.display_safe)
-    cached = _parsed.get(client)
+    count, top, history = group.mirror.held.matches_key()
+    key = (count, top, history, group.display_safe)
+    cached = group.memo.get("stats.parsed")
     if cached is not None and cached[0] != key:  # a sync appended matches: parse only those
         (held, held_top, held_history, safe), matches = cached
         same = safe == key[3] and held_history == history
-        new = _parse(client, client.mirror.select_matches(after=held_top)) if same else []
+        new = _parse(group, group.mirror.held.select_matches(after=held_top)) if same else []
         appended = bool(new) and held + len(new) == count and new[-1].number == top
         cached = (key, matches + new) if appended else None
     if cached is None or cached[0] != key:
-        cached = (key, _parse(client, client.mirror.matches()))
-    _parsed[client] = cached
+        cached = (key, _parse(group, group.mirror.held.matches()))
+    group.memo.put("stats.parsed", cached)
     return list(cached[1])
 
 
 _MATCHES: TypeAdapter[list[Match]] = TypeAdapter(list[Match])
 
 
-def _parse(client: RankingClient, rows: list[Any]) -> list[Match]:
-    """Held matches (newest first, wire form) parsed oldest first, under the client's display rules; a held
+def _parse(group: Group, rows: list[Any]) -> list[Match]:
+    """Held matches (newest first, wire form) parsed oldest first, under the group's display rules; a held
     match that cannot be read is left out rather than losing the page."""
-    context = DISPLAY_SAFE if client.display_safe else None
+    context = DISPLAY_SAFE if group.display_safe else None
     try:
         parsed = _MATCHES.validate_python(rows, context=context)
     except ValidationError:
@@ -125,52 +111,10 @@ def _parse(client: RankingClient, rows: list[Any]) -> list[Match]:
     return list(reversed(parsed))
 
 
-def _narrowed(client: RankingClient, what: tuple[Any, ...], rows: Callable[[], list[Any]]) -> list[Match]:
-    """Held matches narrowed by the mirror, parsed, remembered while the mirror holds the same matches."""
-    key = (*client.mirror.matches_key(), client.display_safe, *what)
-    memo = _narrow_memo.setdefault(client, {})
-    if key not in memo:
-        if len(memo) >= _NARROW_KEPT:
-            memo.pop(next(iter(memo)))
-        whole = _parsed.get(client)
-        if whole is not None and whole[0] == key[:4]:  # everything is parsed already: filter, don't parse
-            memo[key] = None, whole[1]
-        else:
-            memo[key] = _parse(client, rows()), None
-    narrowed, everything = memo[key]
-    return list(narrowed) if narrowed is not None else list(everything or [])
-
-
-def player_matches(client: RankingClient, player_id: str) -> list[Match]:
-    """The held matches `player_id` plays in, oldest first (by number); no request. Enough for
-    `player_figures(.., player_id)`, `head_to_head(.., player_id, ...)` and the player's history."""
-    matches = _narrowed(
-        client,
-        ("player", player_id),
-        lambda: client.mirror.select_matches(containing=json.dumps(player_id, ensure_ascii=False)),
-    )
-    return [m for m in matches if faction_of(m, player_id) is not None]
-
-
-def game_matches(client: RankingClient, game_id: int) -> list[Match]:
-    """The held matches of one game, oldest first; no request. Enough for `game_figures(.., game_id)`."""
-    matches = _narrowed(client, ("game", game_id), lambda: client.mirror.select_matches(game_id=str(game_id)))
-    return [m for m in matches if m.game is not None and m.game.id == game_id]
-
-
-def matches_since(client: RankingClient, since: datetime) -> list[Match]:
-    """The held matches dated at or after `since` (UTC when naive, as `figures.tonight` reads it), oldest
-    first (by number); no request. Enough for `tonight(.., since)`."""
-    utc = since.astimezone(UTC).replace(tzinfo=None) if since.tzinfo is not None else since
-    start = utc.strftime(DATE_FORMAT)
-    matches = _narrowed(client, ("since", start), lambda: client.mirror.select_matches(since=start))
-    return [m for m in matches if m.date >= start]
-
-
-def matches_numbered(client: RankingClient, numbers: Iterable[int]) -> list[Match]:
+def matches_numbered(group: Group, numbers: Iterable[int]) -> list[Match]:
     """The held matches of these numbers, oldest first; no request."""
     wanted = sorted(set(numbers))
-    return _parse(client, client.mirror.select_matches(numbers=wanted))
+    return _parse(group, group.mirror.held.select_matches(numbers=wanted))
 
 
 class Roster(NamedTuple):
@@ -190,47 +134,37 @@ class Roster(NamedTuple):
     """(count, highest number) of the mirror's matches these were read from."""
 
 
-_rosters: weakref.WeakKeyDictionary[RankingClient, tuple[tuple[int, int, int, bool], Roster]] = (
-    weakref.WeakKeyDictionary()
-)
-
-
-def held_roster(client: RankingClient) -> Roster:
+def held_roster(group: Group) -> Roster:
     """The players and games of the held matches, with counts and the newest date; no request.
 
     Read from the mirror's stats rows (`Mirror.stat_roster`: a few indexed queries, no JSON parsed, no
-    model built), remembered while the mirror holds the same matches; names follow the client's display
+    model built), remembered while the mirror holds the same matches; names follow the group's display
     rules as the parsed models would. A stats mode fills its pickers from this and reads a page's matches
     narrowly."""
-    count, top, history = client.mirror.matches_key()
-    key = (count, top, history, client.display_safe)
-    cached = _rosters.get(client)
+    count, top, history = group.mirror.held.matches_key()
+    key = (count, top, history, group.display_safe)
+    cached = group.memo.get("stats.roster")
     if cached is not None and cached[0] == key:
         return cached[1]
-    roster = _roster_of(*client.mirror.stat_roster(), (count, top), client.display_safe)
-    _rosters[client] = key, roster
+    roster = _roster_of(group.mirror.stats.stat_roster(), (count, top), group.display_safe)
+    group.memo.put("stats.roster", (key, roster))
     return roster
 
 
-def _roster_of(
-    seats: list[tuple[Any, ...]],
-    games: list[tuple[Any, ...]],
-    newest: tuple[str, int] | None,
-    key: tuple[int, int],
-    safe: bool,
-) -> Roster:
-    """The roster from `Mirror.stat_roster`'s rows, names as the parsed `Player.label` would give them."""
+def _roster_of(rows: StatRoster, key: tuple[int, int], safe: bool) -> Roster:
+    """The roster from the stats rows' (`StatRows.stat_roster`), names as the parsed `Player.label` would
+    give them."""
     shown = display_safe if safe else str
     players: dict[str, str] = {}
     played: dict[str, int] = {}
-    for pid, display_name, username, count in seats:  # a player's first faction in their newest match first
-        if pid not in players:
-            players[pid] = (
-                (shown(display_name) if display_name else "") or (shown(username) if username else "") or pid
-            )
-            played[pid] = count
-    names = {gid: shown(name) if name else "" for gid, name, _ in games}
-    game_played = {gid: count for gid, _, count in games}
+    for seat in rows.players:  # a player's first faction in their newest match first
+        if seat.player not in players:
+            dn, un = seat.display_name, seat.username
+            players[seat.player] = (shown(dn) if dn else "") or (shown(un) if un else "") or seat.player
+            played[seat.player] = seat.played
+    names = {g.game_id: shown(g.name) if g.name else "" for g in rows.games}
+    game_played = {g.game_id: g.played for g in rows.games}
+    newest = rows.newest
     if newest is not None and safe:
         newest = (display_safe(newest[0]), newest[1])
     return Roster(players, played, names, game_played, newest, key)

@@ -5,7 +5,7 @@
 Starting with a client opens the dashboard; without one, the login/profiles screen. The open service is a
 `Session` (tui/session.py: the client, its outbox runner, who played last), the app's `session`; the login
 screen swaps it with `open_client()`: every screen but the current one is dropped, so each reloads on the new
-service. A damaged mirror file (`client.mirror.problem`) is said once, as a warning, when a client is opened.
+service. A damaged mirror file (`group.problem`) is said once, as a warning, when a client is opened.
 Keys reach the widgets one at a time and in order through the app's `KeyQueue` (tui/key_queue.py). Every
 binding of the current screen is also a command of the palette (ctrl+p), named with its keys ("Next page (]
 or pgdn)"), as `dialogs.help` reads them; ? and F1 open the overlay of every key. Nothing repaints while
@@ -13,7 +13,7 @@ idle: no clock in the header, and text cursors do not blink.
 
 The group changed: `group_changed()` (after `record_matches`, after the outbox sends something, when the
 service answers again) marks the lists stale and bumps `group_version`; the screen shown revalidates at once,
-the others when shown again (`base.RanktermScreen`). `as_of` (from `client.as_of`) is what the status line
+the others when shown again (`base.RanktermScreen`). `as_of` (from `group.as_of`) is what the status line
 says offline. Quitting (q, ctrl+q) with a filled match form, a send in flight or matches pending in the outbox
 asks first (`ConfirmDialog`), naming how many are pending; with nothing unsent it quits at once. Leaving the
 group (the profiles key, opening another group) with a match typed in the form asks too (`ask_leaving_group`).
@@ -54,6 +54,7 @@ from rankterm.wire.ids import new_external_id
 
 if TYPE_CHECKING:  # the service layer is imported when a service is opened, not at start
     from rankterm.client.client import RankingClient
+    from rankterm.mirror import Group
     from rankterm.outbox.outcome import BatchOutcome
     from rankterm.tui.outbox_runner import OutboxFactory, OutboxRunner
     from rankterm.wire.models import NewMatch
@@ -73,6 +74,13 @@ GUEST_CLOSED_ACTIONS = frozenset({"change_theme", "toggle_dark", "screenshot"})
 _GUEST_CLOSED_COMMANDS = frozenset({"Theme", "Screenshot"})
 """Textual's own palette commands a guest seat does not offer (the theme is saved in config.toml, a
 screenshot is a file written on the host)."""
+
+
+def _client_of(service: RankingClient | Group) -> RankingClient:
+    """The client of a service given as a client or as a group."""
+    from rankterm.mirror import Group
+
+    return service.client if isinstance(service, Group) else service
 
 
 class RanktermApp(App):
@@ -121,7 +129,7 @@ class RanktermApp(App):
     def __init__(
         self,
         config: Config | None = None,
-        client: RankingClient | None = None,
+        client: RankingClient | Group | None = None,
         demo: bool = False,
         demo_factory: DemoFactory | None = None,
         client_factory: ClientFactory | None = None,
@@ -139,12 +147,15 @@ class RanktermApp(App):
         self.config = config if config is not None else Config()
         self.session: Session | None = None
         """The open service; None until one is opened (on mount, when the app was given a client)."""
-        self._given_client: RankingClient | None = client
+        self._given_service = client
+        self._given_client: RankingClient | None = None if client is None else _client_of(client)
         self._given_demo = demo
         """Until a session is open: the client to open on mount, and whether it (or, without one, the demo
         group opened at start) is the demo group."""
-        if client is not None:
-            client.display_safe = True  # what the service says is put on a terminal: no escape gets through
+        if self._given_client is not None:
+            self._given_client.display_safe = (
+                True  # what the service says is put on a terminal: no escape gets through
+            )
         self.demo_factory = demo_factory
         self.client_factory = client_factory
         self.id_factory = id_factory or new_external_id
@@ -159,7 +170,9 @@ class RanktermApp(App):
         if guest:  # not only unbound: these screens do not exist in a guest's app
             for mode in GUEST_CLOSED_MODES:
                 self._modes.pop(mode, None)
-        self._given_profile = None if demo or client is None else self._default_profile_name(client)
+        self._given_profile = (
+            None if demo or self._given_client is None else self._default_profile_name(self._given_client)
+        )
         self._theme_ready = False
         self._problems_said: set[int] = set()
         self._asking_quit = False
@@ -193,8 +206,8 @@ class RanktermApp(App):
         self.switch_mode(self.home if self.client is not None or opening_demo else "login")
         if self.kiosk:  # a board nobody touches is still watched: the live probe keeps its active pace
             self.live.idle_every = self.live.every
-        if self._given_client is not None:
-            self._open_session(self._given_client, self._given_demo, self._given_profile)
+        if self._given_service is not None:
+            self._open_session(self._given_service, self._given_demo, self._given_profile)
         if opening_demo:
             # `rankterm demo`: the dashboard shows at once (loading), the demo group follows from a thread,
             # started after the first paint so that its imports do not hold the first screen back.
@@ -254,6 +267,11 @@ class RanktermApp(App):
         """A fresh external id for a new match (injectable through `id_factory` for determinism)."""
         return self.id_factory()
 
+    @property
+    def group(self) -> Group | None:
+        """The open service's group (its reads through the mirror); None until a service is open."""
+        return self.session.group if self.session is not None else None
+
     def _default_profile_name(self, client: RankingClient) -> str | None:
         """The profile the given client was made from (same base URL and key), if any."""
         for name, profile in self.config.profiles.items():
@@ -273,9 +291,10 @@ class RanktermApp(App):
         self.set_class(self.demo, "-built-in-demo")
 
     async def open_client(
-        self, client: RankingClient, *, demo: bool = False, profile_name: str | None = None
+        self, client: RankingClient | Group, *, demo: bool = False, profile_name: str | None = None
     ) -> None:
-        """Make `client` the app's service: drop every other screen (they reload on it), open the dashboard."""
+        """Make `client` (or a group) the app's service: drop every other screen (they reload on it), open the
+        dashboard."""
         old = self.session
         if old is None and self.current_mode == self.home:
             # The first service of a start that showed the dashboard while it loaded: no screen holds data
@@ -293,14 +312,18 @@ class RanktermApp(App):
             self.add_mode(mode, screen_factory(mode))
         await self.switch_mode(self.home)
         self.refresh_bindings()
-        if old is not None and old.client is not client:
+        if old is not None and old.client is not _client_of(client):
             with contextlib.suppress(Exception):
                 await old.client.aclose()
 
-    def _open_session(self, client: RankingClient, demo: bool, profile_name: str | None) -> None:
-        """`client` becomes the open session, with its outbox (what an earlier run left pending is sent now);
-        the session it replaces stops sending."""
+    def _open_session(self, service: RankingClient | Group, demo: bool, profile_name: str | None) -> None:
+        """`service` becomes the open session, with its outbox (what an earlier run left pending is sent now);
+        the session it replaces stops sending. A bare client is read through a group with its mirror in memory."""
+        from rankterm.mirror import Group
         from rankterm.tui.outbox_runner import OutboxRunner, memory_outbox
+
+        group = service if isinstance(service, Group) else Group(service)
+        client = group.client
 
         client.display_safe = True
         if self.session is not None:
@@ -312,41 +335,39 @@ class RanktermApp(App):
             why = "" if self.guest else f" ({exc})"  # a guest is not told the host's paths
             self.say(f"The outbox could not be opened{why}; matches are kept in memory only.", "error")
             outbox = memory_outbox(client, demo)
-        self.session = Session(
-            client, OutboxRunner(self, outbox, client), demo=demo, profile_name=profile_name
-        )
-        self._given_client = None  # the session holds it now
+        self.session = Session(group, OutboxRunner(self, outbox, group), demo=demo, profile_name=profile_name)
+        self._given_client = self._given_service = None  # the session holds it now
         self._update_sub_title()
         client.reachability_listeners.append(self._reachable)
         if getattr(self, "live", None) is not None:
-            self.live.attach(client)  # its baseline now, then a probe every few seconds
+            self.live.attach(group)  # its baseline now, then a probe every few seconds
         self.session.outbox.refresh_counts()
         if self.outbox_counts.get("pending"):
             self.resume_sending()
-        self._say_mirror_problem(client)
-        self._warm_lists(client)
+        self._say_mirror_problem(group)
+        self._warm_lists(group)
 
-    def _warm_lists(self, client: RankingClient) -> None:
+    def _warm_lists(self, group: Group) -> None:
         """Read the group's games and players into the mirror once, when it has never held them, so that
         the match form offers them later with the service gone, whatever screens this seat opened."""
-        missing = [name for name in ("games", "players") if client.synced_at(name) is None]
+        missing = [name for name in ("games", "players") if group.synced_at(name) is None]
         if missing:  # after the first screen's own reads have started: they come first
             self.call_after_refresh(
-                lambda: self.run_worker(self._read_lists(client, missing), group="warm-lists", exclusive=True)
+                lambda: self.run_worker(self._read_lists(group, missing), group="warm-lists", exclusive=True)
             )
 
-    async def _read_lists(self, client: RankingClient, names: list[str]) -> None:
+    async def _read_lists(self, group: Group, names: list[str]) -> None:
         for name in names:
             try:
-                await (client.games() if name == "games" else client.players())
+                await (group.games() if name == "games" else group.players())
             except RanktermError:
                 return  # offline or refused: the form reads them itself when it opens
 
-    def _say_mirror_problem(self, client: RankingClient) -> None:
-        """The mirror file of `client` was damaged (and replaced): say so once, as a warning."""
-        problem = getattr(client.mirror, "problem", None)
-        if problem and id(client) not in self._problems_said:
-            self._problems_said.add(id(client))
+    def _say_mirror_problem(self, group: Group) -> None:
+        """The mirror file of `group` was damaged (and replaced): say so once, as a warning."""
+        problem = group.problem
+        if problem and id(group.client) not in self._problems_said:
+            self._problems_said.add(id(group.client))
             if self.guest:  # the sentence names the host's file
                 problem = "The offline copy of the group could not be used as it was; it was started afresh."
             toast(self, problem, "warning", timeout=10)
@@ -383,7 +404,7 @@ class RanktermApp(App):
     def note_freshness(self) -> None:
         """Take the client's `as_of` (how old the answers shown are) for the status line; screens call this
         after each load."""
-        self.as_of = self.session.client.as_of if self.session is not None else None
+        self.as_of = self.session.group.as_of if self.session is not None else None
 
     def group_changed(self) -> None:
         """The group changed (matches sent from this seat, the service answering again): the lists a write

@@ -7,11 +7,11 @@ client, its outbox, who played last), one way to say things, and one handler for
         @task(group="games")
         async def load(self) -> None:
             try:
-                games = await self.client.games()
+                games = await self.group.games()
             except RanktermError as exc:
                 self.show_error(exc)
 
-Fresh lists: a list screen shows what the client's mirror holds at once (`client.cached_*()`), revalidates in
+Fresh lists: a list screen shows what the group's mirror holds at once (`group.cached_*()`), revalidates in
 a `@task` worker (`refresh=True`) when it is shown (its ScreenResume) and on F5, redraws only what changed, and
 calls `note_freshness()` after a load so the status line says how old an offline answer is. When the group
 changes (a match sent from this seat, the service answering again) the app bumps its `group_version`: the
@@ -40,6 +40,7 @@ from rankterm.wire.errors import AuthError, RanktermError
 
 if TYPE_CHECKING:
     from rankterm.client.client import RankingClient
+    from rankterm.mirror import Group
     from rankterm.tui.face import RanktermAppFace
     from rankterm.tui.session import Session
 
@@ -140,6 +141,11 @@ class RanktermScreen(Screen):
         return self.session.client
 
     @property
+    def group(self) -> Group:
+        """The open session's group (its reads through the mirror); raises `NoClient` when none is open."""
+        return self.session.group
+
+    @property
     def has_client(self) -> bool:
         return self.rankterm.session is not None
 
@@ -165,7 +171,7 @@ class RanktermScreen(Screen):
         """Load again what the screen shows (the app calls this when a service is opened under it)."""
 
     def note_freshness(self) -> None:
-        """Tell the status line how old the answers just shown are (`client.as_of`); call after a load."""
+        """Tell the status line how old the answers just shown are (`group.as_of`); call after a load."""
         note = getattr(self.app, "note_freshness", None)
         if note is not None:
             note()

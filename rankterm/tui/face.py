@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Protocol
 if TYPE_CHECKING:
     from rankterm.client.client import RankingClient
     from rankterm.config import Config, Profile
+    from rankterm.mirror import Group
     from rankterm.outbox.outcome import BatchOutcome
     from rankterm.tui.session import Session
     from rankterm.wire.errors import AuthError
@@ -21,10 +22,10 @@ if TYPE_CHECKING:
 
 __all__ = ["ClientFactory", "DemoFactory", "RanktermAppFace"]
 
-ClientFactory = Callable[["Profile"], "RankingClient"]
-"""Makes the client of a profile (the login screen's; tests hand one that needs no network)."""
-DemoFactory = Callable[[], "RankingClient"]
-"""Makes the client of a fresh demo group."""
+ClientFactory = Callable[["Profile"], "RankingClient | Group"]
+"""Makes the client (or the group) of a profile (the login screen's; tests hand one that needs no network)."""
+DemoFactory = Callable[[], "RankingClient | Group"]
+"""Makes the client (or the group) of a fresh demo group."""
 
 
 class RanktermAppFace(Protocol):
@@ -43,6 +44,9 @@ class RanktermAppFace(Protocol):
     def client(self) -> RankingClient | None: ...
 
     @property
+    def group(self) -> Group | None: ...
+
+    @property
     def demo(self) -> bool: ...
 
     @property
@@ -59,7 +63,7 @@ class RanktermAppFace(Protocol):
     def ask_leaving_group(self, go: Callable[[], object], what: str) -> None: ...
 
     async def open_client(
-        self, client: RankingClient, *, demo: bool = False, profile_name: str | None = None
+        self, client: RankingClient | Group, *, demo: bool = False, profile_name: str | None = None
     ) -> None: ...
 
     async def open_demo(self) -> None: ...

@@ -11,16 +11,16 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from rankterm.client.client import RankingClient
+    from rankterm.mirror import Group
 
 
-def figures_over(client: RankingClient) -> str:
+def figures_over(group: Group) -> str:
     """ "Figures over 18,000 of 100,000 matches · the rest within 3 hours"; "" when all is held. No request."""
-    held = client.held_history()
+    held = group.held_history()
     return "" if held.whole else f"Figures over {held}"
 
 
-def matches_held(client: RankingClient) -> str:
+def matches_held(group: Group) -> str:
     """ "18,000 of 100,000 matches held · the rest within 3 hours"; "" when all is held. No request."""
-    held = client.held_history()
+    held = group.held_history()
     return "" if held.whole else f"{held.held:,} of {held.total:,} matches held · {held.rest}"

@@ -6,7 +6,7 @@ seconds and calls `app.group_changed()` only when the answer differs from the la
 revalidates what it shows (`base.RanktermScreen`). A probe that finds nothing new changes nothing on screen,
 so it writes 0 bytes to the terminal.
 
-    probe = LiveProbe(app)     # one per app (RanktermApp.on_mount); `attach()` with each client opened
+    probe = LiveProbe(app)     # one per app (RanktermApp.on_mount); `attach()` with each group opened
     probe.touched()            # every key or mouse event on the app (RanktermApp.on_event)
 
 **The question** (one call, metered as one API call on SERVICE.md's public interface, never a ranking call):
@@ -45,7 +45,7 @@ extra call. What it found different also marks the mirror's matches stale (no ca
 the past next (standings after a past match, the stats, a chart, a match's effect) first brings the held
 matches up to date; that sync tells a changed history by page 1 of the matches (`mirrored`: a number held
 under another id), rewrites the held matches from the earliest change and drops the standings after it.
-The probe listens for that (the client's `history_listeners`) and calls `group_changed()` once more, so the
+The probe listens for that (the group's `history_listeners`) and calls `group_changed()` once more, so the
 screen shown reads again what it drew from the old history.
 """
 
@@ -64,6 +64,7 @@ from rankterm.wire.errors import Offline, QuotaError, RanktermError
 
 if TYPE_CHECKING:
     from rankterm.client.client import RankingClient
+    from rankterm.mirror import Group
     from rankterm.wire.models import Quota
 
 LIVE_MODES = frozenset({"dashboard", "rankings", "matches", "players", "board"})
@@ -148,7 +149,7 @@ class LiveProbe:
         """Requests the probe sent."""
         self.found = 0
         """Probes that found something new (and called `group_changed`)."""
-        self._client: RankingClient | None = None
+        self._group: Group | None = None
         self._seen: dict[str, Fingerprint] = {}
         self._timer: Timer | None = None
         self._due = 0.0
@@ -203,15 +204,15 @@ class LiveProbe:
 
     # ------------------------------------------------------------------ the app's hooks
 
-    def attach(self, client: RankingClient) -> None:
+    def attach(self, group: Group) -> None:
         """A client was opened: forget what the last one said, take the new one's baseline now (one call)."""
-        if self._client is not None and self._history_changed in self._client.history_listeners:
-            self._client.history_listeners.remove(self._history_changed)
-        if self._client is not None and self._reachability in self._client.reachability_listeners:
-            self._client.reachability_listeners.remove(self._reachability)
-        client.history_listeners.append(self._history_changed)
-        client.reachability_listeners.append(self._reachability)
-        self._client = client
+        if self._group is not None and self._history_changed in self._group.history_listeners:
+            self._group.history_listeners.remove(self._history_changed)
+        if self._group is not None and self._reachability in self._group.client.reachability_listeners:
+            self._group.client.reachability_listeners.remove(self._reachability)
+        group.history_listeners.append(self._history_changed)
+        group.client.reachability_listeners.append(self._reachability)
+        self._group = group
         self._seen.clear()
         self._since_quota = None
         self._since_subsets = 0
@@ -245,7 +246,7 @@ class LiveProbe:
         if self._timer is not None:
             self._timer.stop()
             self._timer = None
-        if not self.enabled or self._client is None:
+        if not self.enabled or self._group is None:
             return
         delay = self.interval()
         self._due = self.clock() + delay
@@ -281,8 +282,8 @@ class LiveProbe:
         """Ask the service once (and the quota or the subsets when due); call `group_changed()` when
         something is new. Returns whether it did. `baseline`: the first probe on a client, which also takes
         the players' count (the players screen is compared with it when it is shown later)."""
-        client = self._client
-        if client is None or self.app.client is not client:
+        group = self._group
+        if group is None or self.app.client is not group.client:
             return False
         version = self.app.group_version
         if version != self._version:
@@ -290,18 +291,18 @@ class LiveProbe:
             self._version = version
         try:
             if self._quota_due():
-                await self._read_quota(client)
+                await self._read_quota(group.client)
             if self.gated:
                 return False
             kinds = ["status", "players"] if baseline else [self.kind()]
-            fingerprints = {kind: await self._fingerprint(client, kind) for kind in kinds}
+            fingerprints = {kind: await self._fingerprint(group, kind) for kind in kinds}
             kind = kinds[0]
             self.probes += 1
             self._since_quota = (self._since_quota or 0) + 1
             self._since_subsets += 1
             if kind == "status" and self._since_subsets >= self.subsets_every:
                 self._since_subsets = 0
-                fingerprints["subsets"] = await self._fingerprint(client, "subsets")
+                fingerprints["subsets"] = await self._fingerprint(group, "subsets")
         except QuotaError as exc:
             self._gate(f"the service refused on quota ({exc.code or 'quota'})")
             return False
@@ -321,12 +322,12 @@ class LiveProbe:
             old = self._seen.get(name)
             self._seen[name] = fingerprint
             new = new or (old is not None and old != fingerprint)
-        if self.app.client is not client or self.app.group_version != version:
+        if self.app.client is not group.client or self.app.group_version != version:
             return False  # another client, or the group changed meanwhile (the service back, a send): done
         if not new:
             return False
         self.found += 1
-        client.invalidate("matches")  # maybe dated before held ones: the past is read again before it is used
+        group.invalidate("matches")  # maybe dated before held ones: the past is read again before it is used
         self.app.group_changed()
         self._version = self.app.group_version
         return True
@@ -342,18 +343,18 @@ class LiveProbe:
     def _history_changed(self, _first: int) -> None:
         """The client rewrote the held matches from a changed history: the screen shown reads again (what it
         drew may come from the old one; the sync that found it was perhaps not the screen's own)."""
-        if self._client is not None and self.app.client is self._client:
+        if self._group is not None and self.app.client is self._group.client:
             self.app.call_later(self.app.group_changed)  # after the read that found it, not within it
 
-    async def _fingerprint(self, client: RankingClient, kind: str) -> Fingerprint:
+    async def _fingerprint(self, group: Group, kind: str) -> Fingerprint:
         self.calls += 1
         if kind == "players":
-            page = await client.players_page(1)
+            page = await group.players_page(1)
             return (page.total, page.total_pages, tuple(p.id for p in page.data))
         if kind == "subsets":
-            subsets = await client.subsets(refresh=True)
+            subsets = await group.subsets(refresh=True)
             return tuple(sorted((s.id, s.count_matches, repr(s.last_match)) for s in subsets))
-        status = await client.match_status()
+        status = await group.client.match_status()
         return (status.queued, status.waiting, status.added, status.processed, status.total)
 
     # ------------------------------------------------------------------ quota

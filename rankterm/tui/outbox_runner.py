@@ -40,6 +40,7 @@ from textual.timer import Timer
 
 from rankterm.client.client import RankingClient
 from rankterm.client.send_policy import Backoff
+from rankterm.mirror import Group
 from rankterm.outbox.outbox import Entry, GhostEntry, Outbox, State
 from rankterm.outbox.outcome import BatchOutcome, not_kept
 from rankterm.outbox.sender import OutboxSender, SendReport
@@ -64,15 +65,16 @@ Recorded = BatchOutcome
 
 
 class OutboxRunner:
-    """Owns the outbox and its sender for the open client; driven by the app (timers, reactive state)."""
+    """Owns the outbox and its sender for the open group; driven by the app (timers, reactive state)."""
 
-    def __init__(self, app, outbox: Outbox, client: RankingClient) -> None:
+    def __init__(self, app, outbox: Outbox, group: Group | RankingClient) -> None:
+        group = Group.of(group)  # a bare client: its group's mirror in memory
         self.app = app
         self.outbox = outbox
         # One round per call: the runner's timer does the waiting between rounds, so a send never keeps the
         # form busy for longer than one attempt.
         self.sender = OutboxSender(
-            outbox, client, retry=Backoff(RETRY_DELAYS, tries=1), twins=self.recorded_twins
+            outbox, group, retry=Backoff(RETRY_DELAYS, tries=1), twins=self.recorded_twins
         )
         self._timer: Timer | None = None
         self.last_report: SendReport | None = None
@@ -84,7 +86,7 @@ class OutboxRunner:
         """Knocks sent (for tests)."""
         self.send_listeners: list[Callable[[], object]] = []
         """Called after each send (entries may have been accepted or rejected): the match form's lines."""
-        client.reachability_listeners.append(self._reachability)
+        group.client.reachability_listeners.append(self._reachability)
         if outbox.problem:  # a damaged file was moved aside: where it went, and what was carried over
             app.say(outbox.problem, "warning")
         self._watch_timer: Timer | None = (
@@ -176,10 +178,10 @@ class OutboxRunner:
         lost, sending is paused) the local player, whose id `ids.is_local_id` tells, held in the mirror so
         the match form offers it at once. A name the service refuses raises its error (`ApiError`, e.g.
         R003) and nothing stays queued; an empty or too long name raises ValueError before anything."""
-        client = self.sender.client
+        group = self.sender.group
         # what the seat knew of the name: a ghost of it made since by another seat is taken, not made twice
-        entry = self.outbox.add_ghost(name, known=client.cached_players())
-        client.hold_player(entry.player)
+        entry = self.outbox.add_ghost(name, known=group.cached_players())
+        group.hold_player(entry.player)
         self.refresh_counts()
         report = await self.send()
         refusal = report.ghost_refusals.get(entry.local_id)
@@ -192,8 +194,8 @@ class OutboxRunner:
     def rename_ghost(self, local_id: str, name: str) -> GhostEntry:
         """Fix a rejected ghost's name (the mirror's local player follows); it is pending again."""
         entry = self.outbox.rename_ghost(local_id, name)
-        self.sender.client.drop_player(local_id)
-        self.sender.client.hold_player(entry.player)
+        self.sender.group.drop_player(local_id)
+        self.sender.group.hold_player(entry.player)
         self.refresh_counts()
         return entry
 
@@ -203,7 +205,7 @@ class OutboxRunner:
         entry = self.outbox.get_ghost(local_id)
         naming = self.outbox.discard_ghost(local_id)
         if entry is not None and not entry.player_id:
-            self.sender.client.drop_player(local_id)
+            self.sender.group.drop_player(local_id)
         self.refresh_counts()
         return naming
 
@@ -325,17 +327,17 @@ class OutboxRunner:
     async def _recent(self, matches: Sequence[NewMatch]) -> list[Match]:
         """The group's matches that may be twins of `matches` (their games', naming their first player), from
         the mirror brought up to date; one page of the newest when the mirror holds none yet."""
-        client = self.sender.client
-        held, _ = client.mirror.match_numbers()
+        group = self.sender.group
+        held, _ = group.mirror.held.match_numbers()
         if not held:
-            return list((await client.matches_page(1)).data)
-        await client.sync_matches()
+            return list((await group.matches_page(1)).data)
+        await group.sync_matches()
         recent: list[Match] = []
         for match in matches:
             first = next((p for f in match.factions for p in f.players), None)
             if match.game is None or first is None:
                 continue
-            for row in client.mirror.select_matches(
+            for row in group.mirror.held.select_matches(
                 game_id=str(match.game), containing=f'"id":{json.dumps(first, ensure_ascii=False)}'
             ):
                 with contextlib.suppress(ValueError):

@@ -180,14 +180,14 @@ class SendController:
         session = self.seat.session
         if session is None:
             return []
-        client = session.client
-        mirror = client.mirror
-        held, _ = mirror.match_numbers()
-        if not self.seat.offline and not mirror.is_fresh("matches", MIRROR_FRESH_FOR):
+        group = session.group
+        mirror = group.mirror
+        held, _ = mirror.held.match_numbers()
+        if not self.seat.offline and not mirror.lists.is_fresh("matches", MIRROR_FRESH_FOR):
             try:
                 if not held:
-                    return list((await client.matches_page(1)).data)
-                await client.sync_matches()
+                    return list((await group.matches_page(1)).data)
+                await group.sync_matches()
             except RanktermError:
                 pass  # what the mirror holds is the best there is
         rows: list[Any] = []
@@ -200,7 +200,7 @@ class SendController:
                 f'"id":{json.dumps(first, ensure_ascii=False)}',
                 *([f'"id":{first}'] if first.isdigit() else []),
             }:
-                rows += mirror.select_matches(game_id=str(match.game), containing=form)
+                rows += mirror.held.select_matches(game_id=str(match.game), containing=form)
         out: dict[int, Match] = {}
         for row in rows:
             with contextlib.suppress(ValueError):

@@ -1,9 +1,9 @@
-"""`Session`: one open service and what this seat holds of it: the client, the outbox runner that sends through
-it, and who played last. The app opens one per service (`RanktermApp.open_client`) and drops it whole when
+"""`Session`: one open service and what this seat holds of it: the client, the group read through it (its
+mirror: `rankterm.mirror.Group`), the outbox runner that sends through it, and who played last. The app opens one per service (`RanktermApp.open_client`) and drops it whole when
 another is opened, so nothing of one group's service outlives it.
 
     session = self.session                       # on a screen (`RanktermScreen.session`; NoClient when none)
-    games = await session.client.games()
+    games = await session.group.games()
     ghosts = session.outbox.ghosts()             # the outbox of this service (`OutboxRunner`)
     recent = await session.player_recency()      # {player id: Recent}: one request per service
 
@@ -21,6 +21,7 @@ from rankterm.wire.errors import RanktermError
 
 if TYPE_CHECKING:  # the service layer is imported when a service is opened, not at start
     from rankterm.client.client import RankingClient
+    from rankterm.mirror import Group
     from rankterm.outbox.outcome import BatchOutcome
     from rankterm.tui.outbox_runner import OutboxRunner
     from rankterm.tui.recency import Recent
@@ -33,12 +34,12 @@ takes it for a profile, nor what is recorded there for kept."""
 
 
 class Session:
-    """The open service: its `client`, its `outbox`, whether it is the demo group, the profile it came from."""
+    """The open service: its `group` (and the group's `client`), its `outbox`, whether it is the demo group, the
+    profile it came from."""
 
-    def __init__(
-        self, client: RankingClient, outbox: OutboxRunner, *, demo: bool, profile_name: str | None
-    ) -> None:
-        self.client = client
+    def __init__(self, group: Group, outbox: OutboxRunner, *, demo: bool, profile_name: str | None) -> None:
+        self.group = group
+        self.client: RankingClient = group.client
         self.outbox = outbox
         self.demo = demo
         self.profile_name = profile_name
@@ -59,7 +60,7 @@ class Session:
         async with self._recency_lock:
             if self._recency is None:
                 try:
-                    page = await self.client.matches_page(1)
+                    page = await self.group.matches_page(1)
                 except RanktermError:
                     return {}
                 self._recency = recent_play(page.data)
@@ -71,7 +72,7 @@ class Session:
 
     def group_changed(self) -> None:
         """The lists a write touches are read from the service next time, and who played last too."""
-        self.client.invalidate("games", "subsets", "players")
+        self.group.invalidate("games", "subsets", "players")
         self._recency = None
 
     async def record(self, matches: list[NewMatch]) -> BatchOutcome:

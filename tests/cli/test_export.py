@@ -22,6 +22,7 @@ from rankterm.cli import main, make_demo_client
 from rankterm.client.client import RankingClient
 from rankterm.importing import export as export_module
 from rankterm.importing.export import CSV_COLUMNS, GroupChanging, matches_oldest_first
+from rankterm.mirror import Group
 from rankterm.wire.errors import Offline
 from rankterm.wire.models import MatchesPage, NewFaction, NewMatch
 from tests.support.examples import examples
@@ -123,8 +124,8 @@ async def test_the_walk_holds_a_page_and_fetches_one_ahead(demo: RankingClient) 
 
 
 async def test_a_match_recorded_during_the_export_is_neither_skipped_nor_doubled(demo: RankingClient) -> None:
-    players = await demo.players()
-    games = await demo.games()
+    players = await Group(demo).players()
+    games = await Group(demo).games()
     duel = NewMatch(
         game=games[0].id,
         weight="normal",
@@ -140,14 +141,14 @@ async def test_a_match_recorded_during_the_export_is_neither_skipped_nor_doubled
 
 async def test_a_player_made_during_the_walk_restarts_it_without_doubles(demo: RankingClient) -> None:
     for n in range(30):
-        await demo.create_player(f"Guest {n:02d}")
-    before = {p.id for p in await demo.players_now(refresh=True)}
+        await Group(demo).create_player(f"Guest {n:02d}")
+    before = {p.id for p in await Group(demo).players_now(refresh=True)}
     assert len(before) == 40
     seen = []
     async for player in export_module.all_players(demo):
         seen.append(player.id)
         if len(seen) == 3:
-            await demo.create_player("Aaron")  # sorted onto page 1, pushing one onto page 2
+            await Group(demo).create_player("Aaron")  # sorted onto page 1, pushing one onto page 2
     assert len(seen) == len(set(seen)) == 41 and before < set(seen)
 
 

@@ -11,6 +11,7 @@ import pytest
 
 from rankterm.cli import main
 from rankterm.client.client import RankingClient
+from rankterm.mirror import Group
 from rankterm.server.seed import demo_app
 
 ODDS_KEYS = {"model", "factions"}
@@ -30,8 +31,8 @@ def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
 
 async def service_ree() -> dict[str, float]:
     app, key, secret = demo_app()
-    async with RankingClient.in_process(app, key=key, secret=secret) as client:
-        return {row.player.label: float(row.ree) for row in await client.all_rankings()}
+    async with Group(RankingClient.in_process(app, key=key, secret=secret)) as group:
+        return {row.player.label: float(row.ree) for row in await group.all_rankings()}
 
 
 def test_odds_are_chances_in_the_order_given_with_the_services_ree(capsys) -> None:

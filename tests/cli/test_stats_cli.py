@@ -14,6 +14,7 @@ from rankterm.cli import main, parser
 from rankterm.cli.common import run_headless
 from rankterm.cli.stats import player_command
 from rankterm.client.client import RankingClient
+from rankterm.mirror import Group
 from rankterm.server.app import create_app
 from rankterm.server.seed import demo_app
 from rankterm.server.store import Store
@@ -50,8 +51,8 @@ def wire_matches() -> list[Match]:
 
     async def read() -> list[Match]:
         app, key, secret = demo_app()
-        async with RankingClient.in_process(app, key=key, secret=secret) as client:
-            return await client.all_matches()
+        async with Group(RankingClient.in_process(app, key=key, secret=secret)) as group:
+            return await group.all_matches()
 
     return asyncio.run(read())
 
@@ -149,7 +150,7 @@ def test_two_players_of_one_name_exit_2_naming_both_and_offline_exits_3(tmp_path
         return made
 
     async def seed() -> None:
-        async with client() as c:
+        async with Group(client()) as c:
             zoe = await c.create_player("Zoë")
             zoe2 = await c.create_player("ZOE")
             game = await c.create_game(name="Go")

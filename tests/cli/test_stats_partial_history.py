@@ -21,7 +21,7 @@ import pytest
 from rankterm.cli import parser
 from rankterm.cli.stats import player_command, run_stats
 from rankterm.client.client import RankingClient
-from rankterm.client.mirror import Mirror
+from rankterm.mirror import Group, Mirror
 from rankterm.server.app import create_app
 from rankterm.server.quota import QuotaLimits
 from rankterm.server.seed import DEMO_KEY, DEMO_SECRET, demo_store
@@ -47,18 +47,20 @@ class Seat:
         self.mirror_path = mirror_path
         self.slept: list[float] = []
 
-    def client(self, *, interrupt: bool = False) -> RankingClient:
+    def client(self, *, interrupt: bool = False) -> Group:
         http = httpx.AsyncClient(transport=httpx.ASGITransport(app=self.app), base_url=BASE)
-        client = RankingClient(
-            BASE,
-            key=DEMO_KEY,
-            secret=DEMO_SECRET,
-            http=http,
-            clock=self.clock,
-            backoff=0.0,
+        group = Group(
+            RankingClient(
+                BASE,
+                key=DEMO_KEY,
+                secret=DEMO_SECRET,
+                http=http,
+                clock=self.clock,
+                backoff=0.0,
+            ),
             mirror=Mirror(self.mirror_path, f"{BASE}|{DEMO_KEY}", clock=self.clock),
         )
-        client._own_http = True
+        group.client._own_http = True
 
         async def sleep(seconds: float) -> None:
             if interrupt:
@@ -66,8 +68,8 @@ class Seat:
             self.slept.append(seconds)
             self.clock.advance(seconds)
 
-        client.sleep = sleep
-        return client
+        group.client.sleep = sleep
+        return group
 
     def all_matches(self) -> list[Match]:
         """The group's matches as the wire gives them, read on an unlimited service over the same store."""
@@ -76,8 +78,8 @@ class Seat:
         )
 
         async def read() -> list[Match]:
-            async with RankingClient.in_process(app, key=DEMO_KEY, secret=DEMO_SECRET) as client:
-                return await client.all_matches()
+            async with Group(RankingClient.in_process(app, key=DEMO_KEY, secret=DEMO_SECRET)) as group:
+                return await group.all_matches()
 
         return asyncio.run(read())
 
@@ -89,17 +91,17 @@ def seat(tmp_path) -> Seat:
 
 def player(seat: Seat, *extra: str, interrupt: bool = False) -> int:
     args = parser().parse_args(["stats", "player", "Ada", "--format", "json", *extra])
-    client = seat.client(interrupt=interrupt)
+    group = Group.of(seat.client(interrupt=interrupt))
     try:
-        return run_stats(args, player_command, client)
+        return run_stats(args, player_command, group)
     finally:
-        client.mirror.close()
+        group.mirror.close()
 
 
 def held_count(seat: Seat) -> int:
     mirror = Mirror(seat.mirror_path, f"{BASE}|{DEMO_KEY}", clock=seat.clock)
     try:
-        return mirror.match_numbers()[0]
+        return mirror.held.match_numbers()[0]
     finally:
         mirror.close()
 

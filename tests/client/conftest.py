@@ -29,3 +29,11 @@ async def client(fake, tmp_path):
     )
     yield c
     await http.aclose()
+
+
+@pytest.fixture
+def group(client):
+    """The group read through `client`, its mirror in memory."""
+    from rankterm.mirror import Group
+
+    return Group(client)

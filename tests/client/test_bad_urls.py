@@ -9,6 +9,7 @@ import pytest
 
 from rankterm.cli import main
 from rankterm.client.client import RankingClient
+from rankterm.mirror import Group
 from rankterm.wire.errors import BadBaseURL, RanktermError
 
 BAD = {
@@ -46,14 +47,14 @@ def test_the_command_line_names_the_setting_in_one_line(config_with, capsys, url
 
 @pytest.mark.parametrize("url", [*BAD, "http://:8765/", "ftp://127.0.0.1/"])
 async def test_a_client_made_on_such_a_url_raises_one_sentence(url):
-    client = RankingClient(url, key="k", secret="s", retries=0)
+    group = Group(RankingClient(url, key="k", secret="s", retries=0))
     try:
         with pytest.raises(BadBaseURL) as raised:
-            await client.test()
+            await group.client.test()
         with pytest.raises(RanktermError):
-            await client.games(refresh=True)
+            await group.games(refresh=True)
     finally:
-        await client.aclose()
+        await group.client.aclose()
     message = str(raised.value)
     assert message.startswith(f"The base URL {url} must ") and message.endswith(".") and "\n" not in message
     if url in BAD:
@@ -64,18 +65,18 @@ async def test_an_error_of_the_service_in_process_is_not_taken_for_a_bad_url():
     async def broken(scope, receive, send):  # an ASGI app that fails as a bug of the embedded service would
         raise ValueError("a bug of the service")
 
-    client = RankingClient.in_process(broken, key="k", secret="s", retries=0)
+    group = Group(RankingClient.in_process(broken, key="k", secret="s", retries=0))
     try:
         with pytest.raises(ValueError, match="a bug of the service"):
-            await client.test()
+            await group.client.test()
     finally:
-        await client.aclose()
+        await group.client.aclose()
 
 
 async def test_a_host_idna_cannot_encode_is_one_sentence_too():
-    client = RankingClient("http://xn--a/", key="k", secret="s", retries=0)
+    group = Group(RankingClient("http://xn--a/", key="k", secret="s", retries=0))
     try:
         with pytest.raises(BadBaseURL, match=r"^The base URL http://xn--a/ cannot be used \(.+\)\.$"):
-            await client.test()
+            await group.client.test()
     finally:
-        await client.aclose()
+        await group.client.aclose()

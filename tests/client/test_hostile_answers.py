@@ -14,6 +14,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from rankterm.client.client import RankingClient
+from rankterm.mirror import Group
 from rankterm.wire.errors import RanktermError
 from tests.fake_service import make_token
 from tests.support.examples import examples
@@ -68,16 +69,16 @@ bodies = st.one_of(
 statuses = st.sampled_from([200, 200, 200, 202, 400, 401, 403, 404, 429, 500, 502, 503])
 
 METHODS = [
-    lambda c: c.games(refresh=True),
+    lambda c: Group(c).games(refresh=True),
     lambda c: c.popular_games(),
     lambda c: c.search_games("cat"),
-    lambda c: c.create_game(name="X"),
-    lambda c: c.players_page(1),
-    lambda c: c.players(refresh=True),
-    lambda c: c.create_player("Zed"),
-    lambda c: c.matches_page(2, subset="main"),
-    lambda c: c.rankings_page(1, match=3),
-    lambda c: c.subsets(refresh=True),
+    lambda c: Group(c).create_game(name="X"),
+    lambda c: Group(c).players_page(1),
+    lambda c: Group(c).players(refresh=True),
+    lambda c: Group(c).create_player("Zed"),
+    lambda c: Group(c).matches_page(2, subset="main"),
+    lambda c: Group(c).rankings_page(1, match=3),
+    lambda c: Group(c).subsets(refresh=True),
     lambda c: c.match_exists("e1"),
     lambda c: c.match_status(),
     lambda c: c.quota(),

@@ -10,6 +10,7 @@ from __future__ import annotations
 import httpx
 import pytest
 
+from rankterm.mirror import Group
 from rankterm.wire import errors as er
 
 
@@ -62,14 +63,15 @@ def _sync_default(fake, request: httpx.Request) -> httpx.Response:
     ids=["rate-limited-429", "503", "500-R001"],
 )
 async def test_pressure_halves_the_window_and_the_list_still_comes_back_whole(
-    fake, client, status, code, headers
+    fake, group, status, code, headers
 ):
+    group = Group.of(group)  # a client: read through its group
     fake.players_total = 25 * 40
     fake.latency = 0.002
     _install(fake, 12, _once(status, code, headers))
-    players = await client.players(refresh=True)
+    players = await group.players(refresh=True)
     assert [p.id for p in players] == [f"p{i:010d}" for i in range(1000)]
-    window = client.last_window
+    window = group.client.last_window
     assert window is not None and window.halvings == 1
     drops = [(a, b) for a, b in zip(window.sizes, window.sizes[1:], strict=False) if b < a]
     assert len(drops) == 1 and drops[0][1] == drops[0][0] // 2  # halved once, at the refusal
@@ -77,10 +79,11 @@ async def test_pressure_halves_the_window_and_the_list_still_comes_back_whole(
     assert all(fake.count(f"players/{n}") == 1 for n in range(1, 41) if n != 12)
 
 
-async def test_a_quota_refusal_stops_the_fetch_and_is_not_retried(fake, client):
+async def test_a_quota_refusal_stops_the_fetch_and_is_not_retried(fake, group):
+    group = Group.of(group)  # a client: read through its group
     fake.players_total = 25 * 40
     fake.latency = 0.002
-    client.max_concurrency = 2
+    group.client.max_concurrency = 2
     sent_after_refusal: list[str] = []
     refused = {"seen": False}
 
@@ -91,7 +94,7 @@ async def test_a_quota_refusal_stops_the_fetch_and_is_not_retried(fake, client):
     async def on_response(response: httpx.Response) -> None:
         refused["seen"] = refused["seen"] or response.status_code == 429
 
-    client.http.event_hooks = {"request": [on_request], "response": [on_response]}
+    group.client.http.event_hooks = {"request": [on_request], "response": [on_response]}
 
     def players(request: httpx.Request) -> httpx.Response:
         page = int(request.url.path.rsplit("/", 1)[1])
@@ -102,21 +105,21 @@ async def test_a_quota_refusal_stops_the_fetch_and_is_not_retried(fake, client):
     for n in range(1, 41):
         fake.routes[f"GET players/{n}"] = players
     with pytest.raises(er.QuotaError) as info:
-        await client.players(refresh=True)
+        await group.players(refresh=True)
     assert info.value.code == "Q002"
     assert fake.count("players/6") == 1  # not retried
     assert sent_after_refusal == []  # nothing sent once the refusal came back
-    assert client.calls_left() == 0  # the client now knows the hourly meter is full
-    calls = client.calls
+    assert group.client.calls_left() == 0  # the client now knows the hourly meter is full
+    calls = group.client.calls
     with pytest.raises(er.QuotaError):
-        await client.players(refresh=True)
-    assert client.calls == calls  # refused without a call
+        await group.players(refresh=True)
+    assert group.client.calls == calls  # refused without a call
 
 
-async def test_a_long_retry_after_is_not_waited_for(fake, client):
+async def test_a_long_retry_after_is_not_waited_for(fake, group):
     fake.routes["GET quota"] = lambda r: httpx.Response(
         429, json={"errors": []}, headers={"Retry-After": "3600"}
     )
     with pytest.raises(er.QuotaError):
-        await client.quota()
+        await group.client.quota()
     assert fake.count("quota") == 1

@@ -12,6 +12,7 @@ import httpx
 import pytest
 
 from rankterm.client.client import RankingClient
+from rankterm.mirror import Group
 from rankterm.server.app import create_app
 from rankterm.server.quota import QuotaLimits
 from rankterm.server.store import Store
@@ -74,7 +75,7 @@ async def test_all_pages_whole_in_order_one_call_a_page(tmp_path):
     store, group = make_store(tmp_path, 25 * 30 + 7, clock)
     wire = Wire()
     client, http = in_process(store, clock, wire)
-    players = await client.players(refresh=True)
+    players = await Group(client).players(refresh=True)
     assert [p.id for p in players] == expected_ids(store, group)
     assert sorted(wire.pages()) == sorted(f"players/{n}" for n in range(1, 32))  # each page once, no more
     assert wire.pages()[0] == "players/1"
@@ -96,7 +97,7 @@ async def test_over_a_real_socket_through_the_delay_proxy(tmp_path):
             client = RankingClient(
                 f"http://127.0.0.1:{proxy.port}/", key=KEY, secret=SECRET, http=http, clock=clock
             )
-            players = await client.players(refresh=True)
+            players = await Group(client).players(refresh=True)
             await http.aclose()
     finally:
         server.stop()
@@ -114,10 +115,10 @@ async def test_never_past_the_quota_the_first_refusal_stops_it_and_the_hour_turn
     wire = Wire()
     limits = QuotaLimits(calls_per_hour=12)
     client, http = in_process(store, clock, wire, limits, max_concurrency=2)
-    assert len(await client.players(refresh=True)) == 250  # 10 calls of 12
+    assert len(await Group(client).players(refresh=True)) == 250  # 10 calls of 12
     wire.sent.clear()
     with pytest.raises(er.QuotaError) as info:
-        await client.players(refresh=True)
+        await Group(client).players(refresh=True)
     assert info.value.code == "Q002"  # calls per hour
     assert wire.sent_after_a_429 == []  # nothing sent once the refusal came back
     assert len(wire.pages()) <= 2 + client.max_concurrency  # the two it had, and those in flight
@@ -125,12 +126,12 @@ async def test_never_past_the_quota_the_first_refusal_stops_it_and_the_hour_turn
 
     wire.sent.clear()
     with pytest.raises(er.QuotaError):
-        await client.players(refresh=True)
+        await Group(client).players(refresh=True)
     assert wire.sent == []  # known full for this hour: refused without a call
 
     clock.advance(3600)
     wire.statuses.clear()
-    assert [p.id for p in await client.players(refresh=True)] == expected_ids(store, group)
+    assert [p.id for p in await Group(client).players(refresh=True)] == expected_ids(store, group)
     assert len(wire.pages()) == 10
     await http.aclose()
     store.close()
@@ -141,11 +142,11 @@ async def test_a_quota_read_at_100_percent_refuses_the_next_list_unsent(tmp_path
     store, _ = make_store(tmp_path, 25 * 3, clock)
     wire = Wire()
     client, http = in_process(store, clock, wire, QuotaLimits(calls_per_hour=4))
-    await client.players(refresh=True)  # 3 calls
+    await Group(client).players(refresh=True)  # 3 calls
     assert (await client.quota()).calls_per_hour == "100%"  # the 4th
     wire.sent.clear()
     with pytest.raises(er.QuotaError) as info:
-        await client.players(refresh=True)
+        await Group(client).players(refresh=True)
     assert "callsPerHour" in str(info.value) and wire.sent == []
     await http.aclose()
     store.close()
@@ -158,10 +159,10 @@ async def test_a_known_budget_refuses_a_list_it_cannot_pay_for_after_page_one(tm
     client, http = in_process(store, clock, wire)
     client.call_budget = 5
     with pytest.raises(er.QuotaError) as info:
-        await client.players(refresh=True)
+        await Group(client).players(refresh=True)
     assert "needs 9 more calls" in str(info.value) and "allows 4" in str(info.value)
     assert wire.pages() == ["players/1"]  # page 1 told how many; nothing more was sent
     client.call_budget = 10
-    assert len(await client.players(refresh=True)) == 250 and client.call_budget == 0
+    assert len(await Group(client).players(refresh=True)) == 250 and client.call_budget == 0
     await http.aclose()
     store.close()

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from rankterm.mirror import Group
 from rankterm.wire.models import Match
 from tests.fake_service import ok, player
 from tests.wire_contract import MATCH_KEYS
@@ -65,9 +66,10 @@ def subset(key: str, first: Any, last: Any, count: int = 12) -> dict[str, Any]:
     }
 
 
-async def test_whole_ends_read_as_matches_with_their_game_factions_and_players(client, fake):
+async def test_whole_ends_read_as_matches_with_their_game_factions_and_players(group, fake):
+    group = Group.of(group)  # a client: read through its group
     fake.routes["GET subset"] = lambda r: ok([subset("main", WHOLE, WHOLE)])
-    [main] = await client.subsets()
+    [main] = await group.subsets()
     assert isinstance(main.last_match, Match) and main.first_match == main.last_match
     last = main.last_match
     assert (last.id, last.number, last.external_id, last.game.name) == ("77", 12, "night-1", "Catan")
@@ -76,7 +78,8 @@ async def test_whole_ends_read_as_matches_with_their_game_factions_and_players(c
     assert set(main.to_wire()["lastMatch"]) == MATCH_KEYS
 
 
-async def test_an_older_services_brief_ends_null_and_junk_still_read(client, fake):
+async def test_an_older_services_brief_ends_null_and_junk_still_read(group, fake):
+    group = Group.of(group)  # a client: read through its group
     brief_first = {"id": "3", "number": "1", "date": "2026-04-01 19:00:00"}
     brief_last = {"id": 41, "number": 12, "date": "2026-05-01 20:00:00"}
     fake.routes["GET subset"] = lambda r: ok(
@@ -87,7 +90,7 @@ async def test_an_older_services_brief_ends_null_and_junk_still_read(client, fak
             subset("g3", {"number": "twelve"}, [brief_last], count=3),
         ]
     )
-    main, empty, junk, odd = await client.subsets()
+    main, empty, junk, odd = await group.subsets()
     assert (main.first_match.id, main.first_match.number, main.first_match.date) == (
         "3",
         1,
@@ -102,7 +105,8 @@ async def test_an_older_services_brief_ends_null_and_junk_still_read(client, fak
         assert held.count_matches == 3 and held.name == "Catan"
 
 
-async def test_a_rankings_page_with_a_brief_subset_still_reads(client, fake):
+async def test_a_rankings_page_with_a_brief_subset_still_reads(group, fake):
+    group = Group.of(group)  # a client: read through its group
     brief = {"id": "41", "number": "30", "date": "2026-05-01 20:00:00"}
     fake.routes["GET rankings/7/1"] = lambda r: ok(
         {
@@ -116,5 +120,5 @@ async def test_a_rankings_page_with_a_brief_subset_still_reads(client, fake):
             "data": [{"player": player(1), "ree": "2001.5", "position": 1}],
         }
     )
-    page = await client.rankings_page(match=7)
+    page = await group.rankings_page(match=7)
     assert page.match.number == 7 and page.subset.last_match.number == 30 and page.data[0].ree == 2001.5

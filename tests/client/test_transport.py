@@ -14,6 +14,7 @@ import pytest
 
 from rankterm.client import transport
 from rankterm.client.client import RankingClient
+from rankterm.mirror import Group
 from rankterm.server.app import create_app
 from rankterm.server.store import Store
 from tests.support.live import UvicornThread
@@ -34,8 +35,8 @@ async def test_a_whole_list_over_a_real_socket_through_the_pool(tmp_path):
     try:
         http = httpx.AsyncClient(transport=transport.pooled_transport(True, LIMITS))
         client = RankingClient(server.base_url, key=KEY, secret=SECRET, http=http)
-        players = await client.players(refresh=True)
-        again = await client.players_page(2)  # on a connection the pool kept
+        players = await Group(client).players(refresh=True)
+        again = await Group(client).players_page(2)  # on a connection the pool kept
         await http.aclose()
     finally:
         server.stop()

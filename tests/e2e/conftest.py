@@ -38,8 +38,8 @@ import pytest
 from rankterm.cli import make_outbox
 from rankterm.client.auth import TokenCache
 from rankterm.client.client import RankingClient
-from rankterm.client.mirror import Mirror
 from rankterm.config import Config, mirror_path, token_cache_path
+from rankterm.mirror import Group, Mirror
 from rankterm.server.app import create_app
 from rankterm.server.rankings import NEWCOMER_REE
 from rankterm.server.seed import DEMO_KEY, DEMO_SECRET, demo_store, seed_demo
@@ -203,8 +203,9 @@ def duel(game: Game | int, winner: Player, loser: Player, **kw) -> NewMatch:
     )
 
 
-async def ghosts(client: RankingClient, *names: str) -> list[Player]:
+async def ghosts(client: RankingClient | Group, *names: str) -> list[Player]:
     """New ghost players, made through the client."""
+    client = Group.of(client)  # a client: read through its group
     return [await client.create_player(name) for name in names]
 
 
@@ -255,12 +256,12 @@ def club_seat(base_url: str, clock: SettableClock) -> RanktermApp:
         key=DEMO_KEY,
         secret=DEMO_SECRET,
         token_cache=TokenCache(token_cache_path()),
-        mirror=Mirror(mirror_path(base_url, DEMO_KEY), service_scope(base_url, DEMO_KEY), clock=clock),
         clock=clock,
         retries=0,
         timeout=2.0,
     )
-    return RanktermApp(config=Config(), client=client, outbox_factory=make_outbox)
+    mirror = Mirror(mirror_path(base_url, DEMO_KEY), service_scope(base_url, DEMO_KEY), clock=clock)
+    return RanktermApp(config=Config(), client=Group(client, mirror), outbox_factory=make_outbox)
 
 
 class DemoOnSocket:
@@ -298,10 +299,12 @@ def demo_on_socket(clock: SettableClock) -> Iterator[DemoOnSocket]:
         service.close()
 
 
-def demo_reader(store: Store) -> RankingClient:
-    """A fresh in-process client of the demo group on `store` (on its clock), to read what the service holds;
-    use it as ``async with``."""
-    return RankingClient.in_process(create_app(store, clock=store.clock), key=DEMO_KEY, secret=DEMO_SECRET)
+def demo_reader(store: Store) -> Group:
+    """A fresh in-process group of the demo on `store` (on its clock, its mirror in memory), to read what the
+    service holds; use it as ``async with``."""
+    return Group(
+        RankingClient.in_process(create_app(store, clock=store.clock), key=DEMO_KEY, secret=DEMO_SECRET)
+    )
 
 
 @pytest.fixture
@@ -367,6 +370,12 @@ def member(service: Service) -> Member:
 def client(service: Service, member: Member) -> RankingClient:
     """A `RankingClient` of `member` (closed by `service`'s teardown)."""
     return service.client(member.key, member.secret)
+
+
+@pytest.fixture
+def group(client: RankingClient) -> Group:
+    """`client`'s group: its reads through a mirror in memory."""
+    return Group(client)
 
 
 @pytest.fixture

@@ -29,8 +29,8 @@ import httpx
 import pytest
 
 from rankterm.client.client import RankingClient
-from rankterm.client.mirror import Mirror
 from rankterm.config import Config
+from rankterm.mirror import Group, Mirror
 from rankterm.outbox.outbox import Outbox, OutboxSender
 from rankterm.server.app import create_app
 from rankterm.server.seed import DEMO_KEY, DEMO_SECRET, demo_store
@@ -55,13 +55,14 @@ def own_paths(seat_home, monkeypatch):
     monkeypatch.setenv("RANKTERM_LIVE_EVERY", "3600")  # the probe takes its baseline; the test probes once
 
 
-def client_of(base_url: str, home: Path, clock: SettableClock, **kw) -> RankingClient:
-    """A seat's client: its own mirror on disk (another laptop), on the service at `base_url`."""
+def client_of(base_url: str, home: Path, clock: SettableClock, **kw) -> Group:
+    """A seat's group: its own mirror on disk (another laptop), on the service at `base_url`."""
     scope = service_scope(base_url, DEMO_KEY)
     mirror = Mirror(home / "mirror.db", scope, clock=clock)
-    return RankingClient(
-        base_url, key=DEMO_KEY, secret=DEMO_SECRET, mirror=mirror, clock=clock, retries=0, timeout=5.0, **kw
+    client = RankingClient(
+        base_url, key=DEMO_KEY, secret=DEMO_SECRET, clock=clock, retries=0, timeout=5.0, **kw
     )
+    return Group(client, mirror)
 
 
 def duel(game: int, winner: str, loser: str, at: str, name: str) -> NewMatch:
@@ -102,7 +103,7 @@ async def test_a_match_sent_late_takes_its_place_on_both_seats_and_in_the_standi
     net_a = FaultyTransport(httpx.AsyncHTTPTransport())
     seat_a = client_of(url, tmp_path / "a", clock, http=httpx.AsyncClient(transport=net_a, base_url=url))
     seat_b = client_of(url, tmp_path / "b", clock)
-    outbox_a = Outbox(tmp_path / "a" / "outbox.db", seat_a.scope, clock=clock)
+    outbox_a = Outbox(tmp_path / "a" / "outbox.db", seat_a.client.scope, clock=clock)
     app_b = RanktermApp(
         config=Config(),
         client=seat_b,
@@ -139,7 +140,7 @@ async def test_a_match_sent_late_takes_its_place_on_both_seats_and_in_the_standi
             assert [m.external_id for m in seat_b.cached_matches(limit=2)] == ["seat-b-2040", "seat-b-2030"]
             held_301 = await seat_b.rankings_page(1, match=301)
             assert held_301.match is not None and held_301.match.external_id == "seat-b-2030"
-            assert seat_b.mirror.rankings("", 301, 1).final  # a later match exists: kept
+            assert seat_b.mirror.rankings.rankings("", 301, 1).final  # a later match exists: kept
 
             # 21:00: A is back; its match arrives, dated 20:00
             clock.now = EIGHT_PM + 60 * 60
@@ -155,7 +156,9 @@ async def test_a_match_sent_late_takes_its_place_on_both_seats_and_in_the_standi
             await settle(pilot)
             shown = [(m.number, m.external_id) for m in screen.page_data.data[:3]]
             assert shown == [(303, "seat-b-2040"), (302, "seat-b-2030"), (301, "seat-a-20h")]
-            assert seat_b.mirror.rankings("", 301, 1) is None  # what B held after 301 was its own match's
+            assert (
+                seat_b.mirror.rankings.rankings("", 301, 1) is None
+            )  # what B held after 301 was its own match's
 
             truth = await seat_b.all_matches()
             for seat in (seat_a, seat_b):
@@ -173,8 +176,10 @@ async def test_a_match_sent_late_takes_its_place_on_both_seats_and_in_the_standi
 
             # the same matches sent in the order played to a fresh service end the same
             in_order = demo_store(clock=clock)
-            async with RankingClient.in_process(
-                create_app(in_order, clock=clock), key=DEMO_KEY, secret=DEMO_SECRET, clock=clock
+            async with Group(
+                RankingClient.in_process(
+                    create_app(in_order, clock=clock), key=DEMO_KEY, secret=DEMO_SECRET, clock=clock
+                )
             ) as fresh:
                 assert (await fresh.add_matches([a_match, *b_matches])).accepted_count == 3
                 expected = standings(await fresh.all_rankings())

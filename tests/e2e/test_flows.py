@@ -89,7 +89,7 @@ async def test_record_a_four_player_match_and_see_the_rankings_move(fresh_app):
 
         rankings = await show_rankings(pilot)
         page = rankings.page_data
-        newest = (await pilot.app.client.matches_page(1)).data[0]
+        newest = (await pilot.app.group.matches_page(1)).data[0]
         assert newest.external_id == "rt-test-0001" and newest.number == last_before + 1
         assert page.match.number == newest.number  # the standings are after the new match
         after = by_player(page.data)
@@ -112,8 +112,8 @@ async def test_a_ghost_player_made_on_the_players_screen_plays_a_match(fresh_app
         await pilot.pause()
         await pilot.press(*keys("Zoe"), "enter")
         await settle(pilot)
-        client = pilot.app.client
-        ghost = next(p for p in await client.players() if p.display_name == "*Zoe")
+        group = pilot.app.group
+        ghost = next(p for p in await group.players() if p.display_name == "*Zoe")
         assert ghost.ghost
 
         await pilot.press("escape", "n")
@@ -127,7 +127,7 @@ async def test_a_ghost_player_made_on_the_players_screen_plays_a_match(fresh_app
         await pilot.press("ctrl+s")
         await settle(pilot)
         assert screen.last_answer.accepted_count == 1
-        newest = (await client.matches_page(1)).data[0]
+        newest = (await group.matches_page(1)).data[0]
         winner = next(f for f in newest.factions if f.winner)
         assert [p.id for p in winner.players] == [ghost.id]
 
@@ -136,8 +136,8 @@ async def test_a_ghost_player_made_on_the_players_screen_plays_a_match(fresh_app
 async def test_a_game_night_mistakes_dry_run_rematch_batch_and_a_rejection(fresh_app):
     async with fresh_app.run_test(size=SIZE) as pilot:
         await open_demo(pilot)
-        client = pilot.app.client
-        count = (await client.matches_page(1)).total
+        group = pilot.app.group
+        count = (await group.matches_page(1)).total
         screen = await open_form(pilot)
         assert isinstance(screen, MatchEntryScreen)
 
@@ -147,10 +147,10 @@ async def test_a_game_night_mistakes_dry_run_rematch_batch_and_a_rejection(fresh
         await fill_row(pilot, rows[0], ["be"], 1, "101")
         await add_players(pilot, rows[1], ["be"])
         rows[1].rank_input.value = ""
-        calls = client.calls
+        calls = group.client.calls
         await pilot.press("ctrl+s")
         await settle(pilot)
-        assert client.calls == calls and (await client.matches_page(1)).total == count
+        assert group.client.calls == calls and (await group.matches_page(1)).total == count
         assert rows[1].picker.has_class("-invalid") and rows[1].rank_input.has_class("-invalid")
 
         # 2. fixed (Backspace drops Ben, Dev instead, rank 2); a dry run first: checked, not saved
@@ -159,7 +159,7 @@ async def test_a_game_night_mistakes_dry_run_rematch_batch_and_a_rejection(fresh
         await pilot.press("ctrl+y")
         await settle(pilot)
         assert "would be accepted" in screen.form.answer.text
-        assert (await client.matches_page(1)).total == count
+        assert (await group.matches_page(1)).total == count
 
         # 3. sent for real; then a rematch keeps game and players
         await pilot.press("ctrl+s")
@@ -187,7 +187,7 @@ async def test_a_game_night_mistakes_dry_run_rematch_batch_and_a_rejection(fresh
         await settle(pilot)
         assert screen.last_answer.total == 2 and screen.last_answer.accepted_count == 2
         assert screen.queue == []
-        assert (await client.matches_page(1)).total == count + 3
+        assert (await group.matches_page(1)).total == count + 3
 
         # 5. an external id the service already has (a demo match's): rejected, the form keeps everything
         await pilot.press("ctrl+r")
@@ -202,7 +202,7 @@ async def test_a_game_night_mistakes_dry_run_rematch_batch_and_a_rejection(fresh
         await settle(pilot)
         assert screen.last_answer.rejected_count == 1
         assert "M003" in screen.form.answer.text
-        assert (await client.matches_page(1)).total == count + 3
+        assert (await group.matches_page(1)).total == count + 3
         assert ext.value == "demo-0001" and ext.has_class("-invalid")
         assert rows[0].points_input.value == "77"
         assert screen.form.game_picker.game.name == "Ticket to Ride"

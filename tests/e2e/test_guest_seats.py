@@ -30,6 +30,7 @@ import aiohttp
 import pytest
 
 from rankterm.client.client import RankingClient
+from rankterm.mirror import Group
 from rankterm.server.seed import DEMO_KEY, DEMO_SECRET, demo_app
 from tests.support.live import serve_in_thread
 from tests.support.ssh import RunningHost, SshGuest, children_of, environ_of, start_host
@@ -226,9 +227,9 @@ def test_host_demo_gives_every_guest_one_group(room: dict[str, str]) -> None:
 
 
 async def total_once_more_than(url: str, before: int, limit: float = 30.0) -> int:
-    async with RankingClient(url, key=DEMO_KEY, secret=DEMO_SECRET) as reader:
+    async with Group(RankingClient(url, key=DEMO_KEY, secret=DEMO_SECRET)) as reader:
         end = time.monotonic() + limit
-        while (total := (await reader.matches_page(1)).total) <= before and time.monotonic() < end:
+        while (total := (await Group.of(reader).matches_page(1)).total) <= before and time.monotonic() < end:
             await asyncio.sleep(0.2)
         return total
 

@@ -22,6 +22,7 @@ import asyncssh
 import pytest
 
 from rankterm.client.client import RankingClient
+from rankterm.mirror import Group
 from rankterm.server.seed import DEMO_KEY, DEMO_SECRET, demo_app
 from tests.support.live import serve_in_thread
 from tests.support.ssh import RunningHost, SshGuest, environ_of, start_host
@@ -95,16 +96,16 @@ def host_config(host: RunningHost) -> str:
 
 
 async def match_count(base_url: str) -> int:
-    async with RankingClient(base_url, key=DEMO_KEY, secret=DEMO_SECRET) as reader:
-        return (await reader.matches_page(1)).total
+    async with Group(RankingClient(base_url, key=DEMO_KEY, secret=DEMO_SECRET)) as reader:
+        return (await Group.of(reader).matches_page(1)).total
 
 
 async def next_match(base_url: str, before: int, limit: float = 30.0):
     """The newest match once the service holds more than `before` (None after `limit` seconds)."""
-    async with RankingClient(base_url, key=DEMO_KEY, secret=DEMO_SECRET) as reader:
+    async with Group(RankingClient(base_url, key=DEMO_KEY, secret=DEMO_SECRET)) as reader:
         end = time.monotonic() + limit
         while time.monotonic() < end:
-            page = await reader.matches_page(1)
+            page = await Group.of(reader).matches_page(1)
             if page.total > before:
                 return page.data[0]
             await asyncio.sleep(0.2)

@@ -30,6 +30,7 @@ import pytest
 
 from rankterm.client.client import RankingClient
 from rankterm.config import Config
+from rankterm.mirror import Group
 from rankterm.server.seed import DEMO_KEY, DEMO_SECRET, demo_app
 from rankterm.tui.app import RanktermApp
 from rankterm.wire.models import NewFaction, NewMatch, Weight
@@ -69,9 +70,10 @@ def _seat_env(tmp: Path, url: str) -> dict[str, str]:
     return room_env(tmp, url, DEMO_KEY, DEMO_SECRET, RANKTERM_LIVE_EVERY="0.5", PYTHONPATH=str(ROOT))
 
 
-async def _duel(client: RankingClient) -> NewMatch:
-    players = {p.display_name: p.id for p in await client.players()}
-    catan = next(g for g in await client.games() if g.name == "Catan")
+async def _duel(group: RankingClient | Group) -> NewMatch:
+    group = Group.of(group)  # a client: read through its group
+    players = {p.display_name: p.id for p in await group.players()}
+    catan = next(g for g in await group.games() if g.name == "Catan")
     return NewMatch(
         game=catan.id,
         weight=Weight.NORMAL,

@@ -79,8 +79,8 @@ async def test_a_match_recorded_while_the_service_is_down_arrives_once_with_its_
 
 async def held_matches(store) -> list:
     """Every match the service holds, read through a fresh in-process client on the same store."""
-    async with demo_reader(store) as client:
-        return await client.all_matches()
+    async with demo_reader(store) as group:
+        return await group.all_matches()
 
 
 async def test_a_seat_that_only_looked_at_the_lists_offers_the_group_in_the_form_offline():

@@ -18,6 +18,7 @@ from typing import Any
 from rankterm.client.client import RankingClient
 from rankterm.importing import open_source, plan_import, send_plan
 from rankterm.importing.export import export_to_path
+from rankterm.mirror import Group
 from rankterm.outbox.outbox import Outbox, OutboxSender
 from rankterm.server.app import create_app
 from rankterm.server.seed import seed_demo
@@ -47,13 +48,14 @@ def standing(rows: list[RankingRow]) -> dict[str, Any]:
     }
 
 
-async def standings(client: RankingClient) -> dict[str, dict[str, Any]]:
+async def standings(group: RankingClient | Group) -> dict[str, dict[str, Any]]:
     """Every subset's standings after its last match, by subset name."""
+    group = Group.of(group)  # a client: read through its group
     out = {}
-    for subset in await client.subsets(refresh=True):
+    for subset in await group.subsets(refresh=True):
         if subset.count_matches:
             out[subset.name] = standing(
-                await client.all_rankings(subset=None if subset.is_main else subset.id)
+                await group.all_rankings(subset=None if subset.is_main else subset.id)
             )
     return out
 
@@ -61,8 +63,8 @@ async def standings(client: RankingClient) -> dict[str, dict[str, Any]]:
 @asynccontextmanager
 async def demo_and_empty_group(
     demo_db: Path | str, empty_db: Path | str, matches: int, *, socket: bool
-) -> AsyncIterator[tuple[RankingClient, RankingClient, Outbox]]:
-    """A client of the demo group of `matches` matches (in-process), one of a new empty group (on a real socket
+) -> AsyncIterator[tuple[Group, Group, Outbox]]:
+    """The group of the demo of `matches` matches (in-process), one of a new empty group (on a real socket
     with `socket`, as `rankterm serve` makes it), and an outbox for the latter; both services on one clock."""
     clock = SettableClock()
     demo_store, empty_store = Store(demo_db, clock=clock), Store(empty_db, clock=clock)
@@ -84,7 +86,7 @@ async def demo_and_empty_group(
         # the standings, do not need; tests/importing/test_import_plan.py imports through an outbox file.
         outbox = Outbox(None, scope=target.scope)
         try:
-            yield demo, target, outbox
+            yield Group(demo), Group(target), outbox
         finally:
             outbox.close()
             await target.aclose()
@@ -100,7 +102,7 @@ async def test_export_the_demo_import_into_an_empty_serve_same_standings(tmp_pat
     on_disk = tmp_path / "demo.db", tmp_path / "serve.db"
     async with demo_and_empty_group(*on_disk, 80, socket=True) as (demo, target, outbox):
         export = tmp_path / "demo.json"
-        counts = await export_to_path(demo, export, "json", group={"name": "demo"})
+        counts = await export_to_path(demo.client, export, "json", group={"name": "demo"})
         assert counts.matches == 80
         source = open_source(export)
         assert source.kind == "rankterm"
@@ -129,7 +131,7 @@ async def test_export_the_demo_import_into_an_empty_serve_same_standings(tmp_pat
 async def test_the_csv_export_comes_back_the_same_too(tmp_path: Path) -> None:
     async with demo_and_empty_group(":memory:", ":memory:", 40, socket=False) as (demo, target, outbox):
         export = tmp_path / "demo.csv"
-        await export_to_path(demo, export, "csv")
+        await export_to_path(demo.client, export, "csv")
         source = open_source(export)
         assert source.kind == "rankterm-csv"
         with await plan_import(target, source, outbox=outbox) as plan:

@@ -90,9 +90,9 @@ async def test_two_seats_offline_make_one_zed_with_both_matches(seats):
                 "*Zed was already made by another seat: their matches go to that one."
             )
 
-    async with demo_reader(store) as client:
-        zeds = [p for p in await client.players(refresh=True) if p.display_name == "*Zed"]
-        matches = {m.external_id: m for m in await client.all_matches()}
+    async with demo_reader(store) as group:
+        zeds = [p for p in await group.players(refresh=True) if p.display_name == "*Zed"]
+        matches = {m.external_id: m for m in await group.all_matches()}
     assert len(zeds) == 1  # one Zed
     for external_id in sent.values():  # with both matches, each once
         played = matches[external_id]

@@ -14,6 +14,7 @@ import pytest
 from rankterm.client.client import RankingClient
 from rankterm.importing import MapFile, load_map, open_source, plan_import, send_plan
 from rankterm.importing.plan import BAD_DATE, FUTURE, NO_ORDER, NO_PLAYER, SOURCE, TOO_OLD, TWICE
+from rankterm.mirror import Group as Reads
 from rankterm.outbox.outbox import Outbox, OutboxSender, State
 from rankterm.server.app import create_app
 from rankterm.server.quota import QuotaLimits
@@ -36,11 +37,14 @@ class Group:
     transport: FaultyTransport
     outbox: Outbox
 
+    def __post_init__(self) -> None:
+        self.reads = Reads(self.client)
+
     def sender(self) -> OutboxSender:
-        return OutboxSender(self.outbox, self.client, max_rounds=1, backoff=0)
+        return OutboxSender(self.outbox, self.reads, max_rounds=1, backoff=0)
 
     async def matches(self) -> dict[str, Match]:
-        return {m.external_id: m for m in await self.client.all_matches()}
+        return {m.external_id: m for m in await self.reads.all_matches()}
 
 
 @pytest.fixture
@@ -52,7 +56,7 @@ async def group(tmp_path: Path):
     client = RankingClient(BASE, key=key, secret=secret, http=http, retries=0, backoff=0)
     outbox = Outbox(tmp_path / "outbox.db", scope=client.scope)
     for name in ("Dan", "bob"):  # "Dán" and "Bob" of the files are these two, case and accents aside
-        await client.create_player(name)
+        await Reads(client).create_player(name)
     yield Group(client, transport, outbox)
     outbox.close()
     await http.aclose()
@@ -61,10 +65,10 @@ async def group(tmp_path: Path):
 
 async def run(group: Group, name: str, map_file: MapFile | None = COOP, **kw):
     plan = await plan_import(
-        group.client, open_source(FIXTURES / name), map_file=map_file, outbox=group.outbox, **kw
+        group.reads, open_source(FIXTURES / name), map_file=map_file, outbox=group.outbox, **kw
     )
     with plan:
-        report = await send_plan(plan, group.client, group.outbox, group.sender().send_pending)
+        report = await send_plan(plan, group.reads, group.outbox, group.sender().send_pending)
     return plan, report
 
 
@@ -140,12 +144,12 @@ async def test_csv_file_and_its_second_import(group: Group) -> None:
 async def test_without_the_map_a_coop_loss_has_no_order_and_the_map_names_the_anonymous(
     group: Group, tmp_path: Path
 ) -> None:
-    plan = await plan_import(group.client, open_source(FIXTURES / "plays.xml"), outbox=group.outbox)
+    plan = await plan_import(group.reads, open_source(FIXTURES / "plays.xml"), outbox=group.outbox)
     with plan:
         assert plan.skip_counts[NO_ORDER] == 1
     mapping = tmp_path / "players.toml"
     mapping.write_text('[players]\n"Anonymous player" = "Guest"\n"Carla" = "Dan"\n')
-    plan = await plan_import(group.client, open_source(FIXTURES / "bgstats.json"), map_file=load_map(mapping))
+    plan = await plan_import(group.reads, open_source(FIXTURES / "bgstats.json"), map_file=load_map(mapping))
     with plan:
         people = {p.source: (p.name, p.how) for p in plan.players}
         assert people["Anonymous player"] == ("Guest", "map file: new")
@@ -155,8 +159,8 @@ async def test_without_the_map_a_coop_loss_has_no_order_and_the_map_names_the_an
 
 
 async def test_two_group_players_fitting_one_name_is_a_question_not_a_guess(group: Group) -> None:
-    await group.client.create_player("BOB")
-    plan = await plan_import(group.client, open_source(FIXTURES / "plays.csv"), map_file=COOP)
+    await group.reads.create_player("BOB")
+    plan = await plan_import(group.reads, open_source(FIXTURES / "plays.csv"), map_file=COOP)
     with plan:
         reasons = [s.reason for s in plan.skipped if s.kind == NO_PLAYER]
         assert any("'Bob' could be any of" in r for r in reasons)
@@ -166,24 +170,24 @@ async def test_two_group_players_fitting_one_name_is_a_question_not_a_guess(grou
 async def test_the_public_service_leaves_out_what_it_would_refuse(group: Group) -> None:
     may_28 = 1_780_000_000.0  # 2026-05-28
     plan = await plan_import(
-        group.client, open_source(FIXTURES / "plays.csv"), map_file=COOP, public=True, now=may_28
+        group.reads, open_source(FIXTURES / "plays.csv"), map_file=COOP, public=True, now=may_28
     )
     with plan:
         assert plan.to_record == 5  # every CSV play is of May 2026: within 31 days
         assert plan.notes and "31 days" in plan.notes[0]
     plan = await plan_import(
-        group.client, open_source(FIXTURES / "plays.csv"), public=True, now=may_28 - 86400 * 25
+        group.reads, open_source(FIXTURES / "plays.csv"), public=True, now=may_28 - 86400 * 25
     )
     with plan:
         assert plan.skip_counts[FUTURE] == 4  # the plays of May 4 to 7 are after the 3rd
-    plan = await plan_import(group.client, open_source(FIXTURES / "bgstats.json"), public=True, now=may_28)
+    plan = await plan_import(group.reads, open_source(FIXTURES / "bgstats.json"), public=True, now=may_28)
     with plan:
         assert plan.to_record == 0 and plan.skip_counts[TOO_OLD] == 12  # March: too old to backdate
 
 
 async def test_a_dropped_connection_loses_nothing_and_the_next_import_sends_the_rest(group: Group) -> None:
     source = open_source(FIXTURES / "bgstats.json")
-    plan = await plan_import(group.client, source, map_file=COOP, outbox=group.outbox)
+    plan = await plan_import(group.reads, source, map_file=COOP, outbox=group.outbox)
     sends = 0
 
     async def send_then_drop():
@@ -193,17 +197,17 @@ async def test_a_dropped_connection_loses_nothing_and_the_next_import_sends_the_
         return await group.sender().send_pending()
 
     with plan:
-        report = await send_plan(plan, group.client, group.outbox, send_then_drop, chunk=3)
+        report = await send_plan(plan, group.reads, group.outbox, send_then_drop, chunk=3)
     assert isinstance(report.stopped, Offline)
     assert report.recorded == 0 and report.waiting == 8 and sends == 1
     assert len(group.outbox.entries(State.PENDING)) == 8 and len(group.outbox.ghosts()) == 2
 
     group.transport.down = False
-    again = await plan_import(group.client, source, map_file=COOP, outbox=group.outbox)
+    again = await plan_import(group.reads, source, map_file=COOP, outbox=group.outbox)
     with again:
         assert (again.to_record, again.queued) == (0, 8)  # all in the outbox: sent from there
         assert again.new_players == []  # the queued ghosts are offered by name
-        report = await send_plan(again, group.client, group.outbox, group.sender().send_pending)
+        report = await send_plan(again, group.reads, group.outbox, group.sender().send_pending)
     assert report.waiting == 0
     assert len(await group.matches()) == 8
     assert group.outbox.counts()[State.SENT] == 10  # 8 matches and 2 ghosts, each once
@@ -218,15 +222,16 @@ async def test_the_quota_stops_sending_the_rest_waits_and_goes_out_the_next_hour
     outbox = Outbox(None, scope=client.scope)
     source = open_source(FIXTURES / "bgstats.json")
     try:
-        with await plan_import(client, source, map_file=COOP, outbox=outbox) as plan:
+        reads = Reads(client)
+        with await plan_import(reads, source, map_file=COOP, outbox=outbox) as plan:
             assert any("Quota used" in note for note in plan.notes)
-            report = await send_plan(plan, client, outbox, OutboxSender(outbox, client).send_pending, chunk=2)
+            report = await send_plan(plan, reads, outbox, OutboxSender(outbox, reads).send_pending, chunk=2)
         assert isinstance(report.stopped, QuotaError)
         assert (report.recorded, report.waiting) == (3, 5)  # the rest of the file is queued all the same
         clock.advance(3600)
-        with await plan_import(client, source, map_file=COOP, outbox=outbox) as again:
+        with await plan_import(reads, source, map_file=COOP, outbox=outbox) as again:
             assert (again.to_record, again.queued) == (0, 5)
-            report = await send_plan(again, client, outbox, OutboxSender(outbox, client).send_pending)
+            report = await send_plan(again, reads, outbox, OutboxSender(outbox, reads).send_pending)
         assert (report.recorded, report.waiting) == (3, 2)
     finally:
         outbox.close()

@@ -22,6 +22,7 @@ from rankterm.cli import main
 from rankterm.client.client import RankingClient
 from rankterm.importing import MapFile, open_source, plan_import, send_plan
 from rankterm.importing.plan import Plan
+from rankterm.mirror import Group as Reads
 from rankterm.outbox.outbox import Outbox, OutboxSender
 from rankterm.server.app import create_app
 from rankterm.server.store import Store
@@ -157,8 +158,8 @@ def normalised(plan: Plan) -> list[tuple[Any, ...]]:
 
 async def planned(service: tuple[Any, str, str], paths: list[Path]) -> tuple[list[tuple[Any, ...]], Plan]:
     app, key, secret = service
-    async with RankingClient.in_process(app, key=key, secret=secret, base_url=BASE) as client:
-        plan = await plan_import(client, [open_source(p) for p in paths])
+    async with Reads(RankingClient.in_process(app, key=key, secret=secret, base_url=BASE)) as group:
+        plan = await plan_import(group, [open_source(p) for p in paths])
         with plan:
             return normalised(plan), plan
 
@@ -239,20 +240,23 @@ class Service:
     client: RankingClient
     outbox: Outbox
 
+    def __post_init__(self) -> None:
+        self.reads = Reads(self.client)
+
     async def send(self, *paths: Path) -> None:
         with await plan_import(
-            self.client, [open_source(p) for p in paths], map_file=COOP, outbox=self.outbox
+            self.reads, [open_source(p) for p in paths], map_file=COOP, outbox=self.outbox
         ) as plan:
             report = await send_plan(
                 plan,
-                self.client,
+                self.reads,
                 self.outbox,
-                OutboxSender(self.outbox, self.client, max_rounds=1).send_pending,
+                OutboxSender(self.outbox, self.reads, max_rounds=1).send_pending,
             )
         assert report.rejected == 0 and report.waiting == 0
 
     async def standings(self) -> dict[str, tuple[float, int]]:
-        rows = await self.client.all_rankings()
+        rows = await self.reads.all_rankings()
         return {r.player.display_name.lstrip("*"): (round(float(r.ree or 0), 6), r.position) for r in rows}
 
 

@@ -21,6 +21,7 @@ from rankterm.cli import main
 from rankterm.client.client import RankingClient
 from rankterm.importing import MapFile, open_source, plan_import, send_plan
 from rankterm.importing.plan import FUTURE, NO_PLAYER, TOO_OLD
+from rankterm.mirror import Group
 from rankterm.outbox.outbox import Outbox, OutboxSender
 from rankterm.server.app import create_app
 from rankterm.server.store import Store
@@ -62,19 +63,19 @@ def machine_in_auckland() -> Iterator[None]:
 async def service(tmp_path: Path):
     store = Store(tmp_path / "service.db")
     key, secret = store.create_client(store.create_group("True imports"))
-    client = RankingClient.in_process(create_app(store), key=key, secret=secret, base_url=BASE, retries=0)
-    outbox = Outbox(tmp_path / "outbox.db", scope=client.scope)
-    yield client, outbox
+    group = Group(
+        RankingClient.in_process(create_app(store), key=key, secret=secret, base_url=BASE, retries=0)
+    )
+    outbox = Outbox(tmp_path / "outbox.db", scope=group.client.scope)
+    yield group, outbox
     outbox.close()
-    await client.aclose()
+    await group.client.aclose()
     store.close()
 
 
-async def send(client: RankingClient, outbox: Outbox, path: Path, map_file: MapFile | None = COOP):
-    with await plan_import(client, open_source(path), map_file=map_file, outbox=outbox) as plan:
-        report = await send_plan(
-            plan, client, outbox, OutboxSender(outbox, client, max_rounds=1).send_pending
-        )
+async def send(group: RankingClient, outbox: Outbox, path: Path, map_file: MapFile | None = COOP):
+    with await plan_import(group, open_source(path), map_file=map_file, outbox=outbox) as plan:
+        report = await send_plan(plan, group, outbox, OutboxSender(outbox, group, max_rounds=1).send_pending)
     return plan, report
 
 
@@ -82,10 +83,10 @@ async def send(client: RankingClient, outbox: Outbox, path: Path, map_file: MapF
 
 
 async def test_a_play_dated_ahead_of_now_is_skipped_by_the_service_rule(service) -> None:
-    client, outbox = service
+    group, outbox = service
     now = at("2026-04-06 11:56")  # BGG days are taken at 12:00: the play of April 6 is 4 minutes ahead
     with await plan_import(
-        client, open_source(FIXTURES / "plays.xml"), map_file=COOP, outbox=outbox, now=now
+        group, open_source(FIXTURES / "plays.xml"), map_file=COOP, outbox=outbox, now=now
     ) as plan:
         assert not plan.public
         future = {s.external_id: s.reason for s in plan.skipped if s.kind == FUTURE}
@@ -94,7 +95,7 @@ async def test_a_play_dated_ahead_of_now_is_skipped_by_the_service_rule(service)
         assert ahead is not None and future["bgg-108"] == ahead.sentence.rstrip(".")
         assert "bgg-106" not in future  # within the five minutes clocks may differ by
     later = at("2026-04-06 11:54")  # six minutes ahead: refused
-    with await plan_import(client, open_source(FIXTURES / "plays.xml"), map_file=COOP, now=later) as plan:
+    with await plan_import(group, open_source(FIXTURES / "plays.xml"), map_file=COOP, now=later) as plan:
         assert {s.external_id for s in plan.skipped if s.kind == FUTURE} == {
             "bgg-106",
             "bgg-107",
@@ -131,14 +132,14 @@ def test_the_command_lists_a_play_of_tomorrow_as_skipped_and_records_the_rest(
 async def test_any_past_date_goes_to_the_embedded_service_and_the_window_stays_for_the_public_one(
     service,
 ) -> None:
-    client, _outbox = service
+    group, _outbox = service
     a_year_on = at("2027-03-20 12:00")  # the fixture's plays are of March 2026
     with await plan_import(
-        client, open_source(FIXTURES / "bgstats.json"), map_file=COOP, now=a_year_on
+        group, open_source(FIXTURES / "bgstats.json"), map_file=COOP, now=a_year_on
     ) as plan:
         assert plan.to_record == 8 and TOO_OLD not in plan.skip_counts
     with await plan_import(
-        client, open_source(FIXTURES / "bgstats.json"), map_file=COOP, now=a_year_on, public=True
+        group, open_source(FIXTURES / "bgstats.json"), map_file=COOP, now=a_year_on, public=True
     ) as plan:
         assert plan.to_record == 0 and plan.skip_counts[TOO_OLD] == 12
 
@@ -156,8 +157,8 @@ def test_bgg_anonymous_seats_are_anonymous_not_a_person() -> None:
 async def test_bgg_anonymous_seats_wait_for_the_map_file_and_never_become_one_ghost(
     service, tmp_path: Path
 ) -> None:
-    client, outbox = service
-    with await plan_import(client, open_source(FIXTURES / "plays_page2.xml"), outbox=outbox) as plan:
+    group, outbox = service
+    with await plan_import(group, open_source(FIXTURES / "plays_page2.xml"), outbox=outbox) as plan:
         reasons = {s.external_id: (s.kind, s.reason) for s in plan.skipped}
         assert reasons["bgg-94"] == (
             NO_PLAYER,
@@ -166,14 +167,14 @@ async def test_bgg_anonymous_seats_wait_for_the_map_file_and_never_become_one_gh
         assert reasons["bgg-95"][0] == NO_PLAYER  # two such seats: the same question, not M006
         assert "Anonymous player" not in {p.name for p in plan.players}
     mapped = MapFile(players={"Anonymous player": "Guest"})
-    plan, report = await send(client, outbox, FIXTURES / "plays_page2.xml", map_file=mapped)
+    plan, report = await send(group, outbox, FIXTURES / "plays_page2.xml", map_file=mapped)
     reasons = {s.external_id: (s.kind, s.reason) for s in plan.skipped}
     assert "bgg-94" not in reasons and report.rejected == 0
     kind, reason = reasons["bgg-95"]
     assert kind == NO_PLAYER and reason.startswith(
         "2 anonymous seats, and the map file makes them one player"
     )
-    matches = {m.external_id: m for m in await client.all_matches()}
+    matches = {m.external_id: m for m in await group.all_matches()}
     assert "Guest" in {p.display_name.lstrip("*") for f in matches["bgg-94"].factions for p in f.players}
 
 
@@ -189,18 +190,18 @@ def test_bg_stats_times_are_read_in_the_zone_given_whatever_this_machine_says(ma
 
 
 async def test_the_dry_run_names_the_zone_of_local_times(service, machine_in_auckland) -> None:
-    client, _outbox = service
-    with await plan_import(client, open_source(FIXTURES / "bgstats.json"), map_file=COOP) as plan:
+    group, _outbox = service
+    with await plan_import(group, open_source(FIXTURES / "bgstats.json"), map_file=COOP) as plan:
         assert plan.zone == "Pacific/Auckland"
         assert any("Pacific/Auckland, this machine's zone" in note for note in plan.notes)
     with await plan_import(
-        client, open_source(FIXTURES / "bgstats.json"), map_file=COOP, zone=ZoneInfo("America/New_York")
+        group, open_source(FIXTURES / "bgstats.json"), map_file=COOP, zone=ZoneInfo("America/New_York")
     ) as plan:
         assert plan.zone == "America/New_York" and plan.preview[0].date == "2026-03-02 01:00:00"
-    with await plan_import(client, open_source(FIXTURES / "plays.csv"), map_file=COOP) as plan:
+    with await plan_import(group, open_source(FIXTURES / "plays.csv"), map_file=COOP) as plan:
         assert plan.zone is None and not any("local times" in note for note in plan.notes)  # CSV is UTC
     with await plan_import(
-        client, open_source(FIXTURES / "plays.csv"), map_file=COOP, zone=ZoneInfo("Asia/Tokyo")
+        group, open_source(FIXTURES / "plays.csv"), map_file=COOP, zone=ZoneInfo("Asia/Tokyo")
     ) as plan:
         assert any(note.startswith("The zone given (Asia/Tokyo) changes nothing") for note in plan.notes)
 
@@ -231,7 +232,7 @@ def test_tz_chooses_the_zone_and_a_zone_that_does_not_exist_is_one_sentence(
 async def test_a_new_game_keeps_the_bgg_id_of_its_file_and_the_next_file_finds_it_by_id(
     service, tmp_path: Path
 ) -> None:
-    client, outbox = service
+    group, outbox = service
     export = json.loads((FIXTURES / "bgstats.json").read_text())
     export["games"].append(
         {"id": 9, "uuid": "g-9", "name": "Kitchen Table Game", "bggId": 424242, "highestWins": True}
@@ -249,9 +250,9 @@ async def test_a_new_game_keeps_the_bgg_id_of_its_file_and_the_next_file_finds_i
     ]
     first = tmp_path / "bgstats.json"
     first.write_text(json.dumps(export))
-    _plan, report = await send(client, outbox, first)
+    _plan, report = await send(group, outbox, first)
     assert report.games_made == 1 and report.recorded == 1
-    made = {g.name: g.bgg_id_game for g in await client.games(refresh=True)}
+    made = {g.name: g.bgg_id_game for g in await group.games(refresh=True)}
     assert made["Kitchen Table Game"] == 424242
     renamed = tmp_path / "bgg.xml"  # BGG calls it otherwise: the id finds it all the same
     renamed.write_text(
@@ -259,11 +260,11 @@ async def test_a_new_game_keeps_the_bgg_id_of_its_file_and_the_next_file_finds_i
         '<players><player name="Ada" score="3" win="0"/><player name="Bob" score="9" win="1"/></players>'
         "</play></plays>"
     )
-    with await plan_import(client, open_source(renamed)) as plan:
+    with await plan_import(group, open_source(renamed)) as plan:
         (game,) = plan.games
         assert (game.how, game.new, game.name) == ("group (BGG id)", False, "Kitchen Table Game")
-    _plan, report = await send(client, outbox, FIXTURES / "plays.xml")
-    assert {g.name: g.bgg_id_game for g in await client.games(refresh=True)}[
+    _plan, report = await send(group, outbox, FIXTURES / "plays.xml")
+    assert {g.name: g.bgg_id_game for g in await group.games(refresh=True)}[
         "Our Kitchen Table Game"
     ] == 999999
 
@@ -296,7 +297,7 @@ def test_a_file_recorded_already_is_still_nothing_new_and_exits_0(capsys: pytest
     from rankterm.cli.common import run_headless
 
     parsed = parser().parse_args(["import", str(FIXTURES / "plays_page2.xml"), "--demo"])
-    client = make_demo_client()
-    assert run_headless(parsed, import_plays.run_import, client) == 0
-    assert run_headless(parsed, import_plays.run_import, client) == 0
+    group = Group(make_demo_client())
+    assert run_headless(parsed, import_plays.run_import, group) == 0
+    assert run_headless(parsed, import_plays.run_import, group) == 0
     assert "nothing new to record" in capsys.readouterr().err

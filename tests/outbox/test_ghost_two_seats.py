@@ -129,7 +129,7 @@ async def offline_with_zed(seat: Seat, opponent: str, name: str = "Zed") -> Play
 async def test_the_second_seat_back_takes_the_zed_the_first_made(table):
     one, two = table.seat("one"), table.seat("two")
     for seat in (one, two):
-        await seat.client.players()  # each read the group while the service was there: no Zed
+        await seat.reads.players()  # each read the group while the service was there: no Zed
     await offline_with_zed(one, table.ada)
     await offline_with_zed(two, table.ben)
 
@@ -147,7 +147,7 @@ async def test_the_second_seat_back_takes_the_zed_the_first_made(table):
     assert report.ghosts[entry.local_id].id == zed.id
     assert [e.state for e in two.outbox.entries()] == [State.SENT]
     # the second seat's mirror offers that Zed, and its local one is gone
-    assert [p.id for p in two.client.cached_players() if p.label == "*Zed"] == [zed.id]
+    assert [p.id for p in two.reads.cached_players() if p.label == "*Zed"] == [zed.id]
     # the first seat made its own: nothing to say
     assert not one.outbox.ghosts()[0].taken and one.outbox.ghosts()[0].note == ""
 
@@ -156,7 +156,7 @@ async def test_two_seats_making_zed_at_the_same_moment_send_every_match_to_one(t
     together = GhostPostsTogether()
     one, two = table.seat("one", held=together), table.seat("two", held=together)
     for seat in (one, two):
-        await seat.client.players()
+        await seat.reads.players()
     await offline_with_zed(one, table.ada)
     await offline_with_zed(two, table.ben)
 
@@ -182,7 +182,7 @@ async def test_a_lost_answer_on_one_seat_and_the_other_seat_taking_its_zed(table
     one = table.seat("one", script=[Fault.RESET_AFTER])  # the service makes one's Zed; the answer is lost
     two = table.seat("two")
     for seat in (one, two):
-        await seat.client.players()
+        await seat.reads.players()
     await offline_with_zed(one, table.ada)
     await offline_with_zed(two, table.ben)
 
@@ -202,7 +202,7 @@ async def test_a_zed_the_seat_knew_is_somebody_else(table):
     """A second Zed made on purpose (the seat's list showed one) is made, not merged into the first."""
     older = table.store.create_player(table.group, "Zed").id
     one = table.seat("one")
-    await one.client.players()
+    await one.reads.players()
     zed = await offline_with_zed(one, table.ada)
     one.down = False
     await one.runner.send()
@@ -225,7 +225,7 @@ async def test_a_zed_the_seat_knew_is_somebody_else(table):
 async def test_exactly_that_name(table, theirs, ours, taken):
     one, two = table.seat("one"), table.seat("two")
     for seat in (one, two):
-        await seat.client.players()
+        await seat.reads.players()
     await offline_with_zed(one, table.ada, theirs)
     await offline_with_zed(two, table.ben, ours)
     one.down = two.down = False

@@ -18,7 +18,8 @@ import httpx
 import pytest
 
 from rankterm.client.client import RankingClient
-from rankterm.client.mirror import Mirror
+from rankterm.mirror import Group as Reads
+from rankterm.mirror import Mirror
 from rankterm.outbox.file import SCHEMA_VERSION
 from rankterm.outbox.ghosts import GHOST_DISCARDED, UNKNOWN_LOCAL
 from rankterm.outbox.outbox import Outbox, OutboxSender, State
@@ -107,6 +108,7 @@ class SeatOnDisk:
 
     transport: FaultyTransport
     client: RankingClient
+    reads: Reads
     outbox: Outbox
     app: FakeApp
     runner: OutboxRunner
@@ -114,17 +116,15 @@ class SeatOnDisk:
     def open_parts(self, base: str, key: str, secret: str, folder: Path) -> None:
         """A new client, mirror and outbox on the files in `folder` (the same files again: a restart)."""
         http = httpx.AsyncClient(transport=self.transport, base_url=base)
-        self.client = RankingClient(
-            base, key=key, secret=secret, http=http, retries=0, backoff=0, mirror=None
-        )
-        self.client.mirror = Mirror(folder / "mirror.db", self.client.scope)
+        self.client = RankingClient(base, key=key, secret=secret, http=http, retries=0, backoff=0)
+        self.reads = Reads(self.client, Mirror(folder / "mirror.db", self.client.scope))
         self.outbox = Outbox(folder / "outbox.db", self.client.scope)
         self.app = FakeApp()
-        self.runner = OutboxRunner(self.app, self.outbox, self.client)
+        self.runner = OutboxRunner(self.app, self.outbox, self.reads)
 
     async def close(self) -> None:
         self.runner.close()
-        self.client.mirror.close()
+        self.reads.mirror.close()
         await self.client.http.aclose()
 
     @property
@@ -171,7 +171,7 @@ class World(Group, SeatOnDisk):
 @pytest.fixture
 async def world(tmp_path):
     w = World(tmp_path)
-    await w.client.players()  # the seat read its group once while the service was there
+    await w.reads.players()  # the seat read its group once while the service was there
     yield w
     w.runner.close()
     await w.client.http.aclose()
@@ -187,8 +187,8 @@ async def test_a_ghost_made_offline_goes_first_and_its_real_id_replaces_the_loca
     assert is_local_id(dan.id) and not SERVICE_ID.match(dan.id)
     assert dan.ghost and dan.display_name == "*Dan"
     # the mirror offers it at once, cached and offline
-    assert dan.id in [p.id for p in world.client.cached_players()]
-    assert dan.id in [p.id for p in await world.client.players(refresh=True)]
+    assert dan.id in [p.id for p in world.reads.cached_players()]
+    assert dan.id in [p.id for p in await world.reads.players(refresh=True)]
     recorded = await world.runner.record([world.match(world.ada, dan.id)])
     assert recorded[0].waiting
     assert [type(e).__name__ for e in world.outbox.queue()] == ["GhostEntry", "Entry"]
@@ -208,7 +208,7 @@ async def test_a_ghost_made_offline_goes_first_and_its_real_id_replaces_the_loca
     assert entry.state is State.SENT and entry.match.factions[1].players == [made[0].id]
     assert world.app.outbox_counts == {"pending": 0, "sent": 2, "rejected": 0}
     # the mirror now offers the real ghost, and the local one is gone
-    cached = [p.id for p in world.client.cached_players()]
+    cached = [p.id for p in world.reads.cached_players()]
     assert made[0].id in cached and dan.id not in cached
     # the ghost POST came before the match POST
     assert world.posts.index("POST players/player") < world.posts.index("POST matches/match")
@@ -221,7 +221,7 @@ async def test_a_ghost_post_that_never_left_stays_pending_and_one_that_may_have_
     """The client says "never left" (`NeverSent`: no connection made) apart from "no answer": only the first
     leaves the ghost free of doubt (nothing can have been made, so it can be discarded)."""
     world = World(tmp_path, script=[fault])
-    await world.client.players()
+    await world.reads.players()
     try:
         world.down = True
         await world.runner.create_ghost("Dan")
@@ -240,7 +240,7 @@ async def test_a_ghost_post_that_never_left_stays_pending_and_one_that_may_have_
 async def test_the_answer_to_the_ghost_post_lost_makes_no_second_ghost(tmp_path, restart):
     world = World(tmp_path, script=[Fault.RESET_AFTER])
     world.store.create_player(world.group, "Dan")  # another Dan, made before: not this one
-    await world.client.players()
+    await world.reads.players()
     try:
         world.down = True
         dan = await world.runner.create_ghost("Dan")
@@ -279,7 +279,7 @@ async def test_a_restart_between_queueing_and_sending_still_sends_both(world):
     await world.runner.record([world.match(world.ada, dan.id), world.match(dan.id, world.ben)])
     await world.restart()
     # offline after the restart: the mirror file still offers the local ghost
-    assert dan.id in [p.id for p in await world.client.players()]
+    assert dan.id in [p.id for p in await world.reads.players()]
     world.down = False
     report = await world.runner.send()
     [made] = world.service_ghosts("Dan")
@@ -310,7 +310,7 @@ async def test_a_ghost_the_service_refuses_holds_its_matches_until_it_is_renamed
     assert again.waiting == 1 and world.posts.count("POST players/player") == 1 and world.app.timers == []
 
     world.runner.rename_ghost(ghost.local_id, "Dan")
-    assert "*Dan" in [p.display_name for p in world.client.cached_players()]
+    assert "*Dan" in [p.display_name for p in world.reads.cached_players()]
     await world.runner.send()
     [made] = world.service_ghosts("Dan")
     [played] = world.service_matches()
@@ -326,7 +326,7 @@ async def test_discarding_a_queued_ghost_rejects_the_matches_that_name_it(world)
     assert naming == [first.external_id]
     assert first.state is State.REJECTED and first.errors[0].code == GHOST_DISCARDED
     assert second.state is State.PENDING
-    assert dan.id not in [p.id for p in world.client.cached_players()]
+    assert dan.id not in [p.id for p in world.reads.cached_players()]
     world.down = False
     await world.runner.send()
     assert [ids_of(m) for m in world.service_matches()] == [[world.ada, world.ben]]
@@ -361,7 +361,7 @@ async def test_online_a_ghost_is_made_at_once_and_a_refused_name_leaves_nothing_
         await world.runner.create_ghost("Eve")
     assert refused.value.code == "R003"
     assert [g.name for g in world.outbox.ghosts()] == ["Dan"]
-    assert "*Eve" not in [p.display_name for p in world.client.cached_players()]
+    assert "*Eve" not in [p.display_name for p in world.reads.cached_players()]
     with pytest.raises(ValueError):
         await world.runner.create_ghost("   ")
 

@@ -14,6 +14,7 @@ from pathlib import Path
 import httpx
 
 from rankterm.client.client import RankingClient
+from rankterm.mirror import Group
 from rankterm.outbox.outbox import Outbox, OutboxSender, State
 from rankterm.server.seed import demo_app
 from rankterm.wire.models import NewFaction, NewMatch
@@ -110,16 +111,18 @@ async def test_the_sender_writes_once_before_and_once_after_each_batch_on_the_em
 ):
     app, key, secret = demo_app(clock=lambda: NOW)
     http = httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url=BASE)
-    client = RankingClient(BASE, key=key, secret=secret, http=http, clock=lambda: NOW, retries=0, backoff=0)
+    group = Group(
+        RankingClient(BASE, key=key, secret=secret, http=http, clock=lambda: NOW, retries=0, backoff=0)
+    )
     try:
-        ids = [p.id for p in await client.players()][:2]
-        game = (await client.games())[0].id
-        box = Outbox(tmp_path / "outbox.db", scope=client.scope)
+        ids = [p.id for p in await group.players()][:2]
+        game = (await group.games())[0].id
+        box = Outbox(tmp_path / "outbox.db", scope=group.client.scope)
         box.add_many(match(f"imp-{i}", game=game, players=(ids[0], ids[1])) for i in range(25))
         trace = Statements(box)
-        report = await OutboxSender(box, client).send_pending()
+        report = await OutboxSender(box, group).send_pending()
         assert report.sent == 25 and report.stopped is None
-        batches = -(-25 // client.batch_size)
+        batches = -(-25 // group.client.batch_size)
         assert trace.writes_alone() == 0
         assert trace.commits() == 2 * batches  # in doubt before the POST, sent after it: one write each
         assert all(e.state is State.SENT and e.match_id for e in box.entries())
@@ -128,4 +131,4 @@ async def test_the_sender_writes_once_before_and_once_after_each_batch_on_the_em
         )
         assert stored.fetchone()[0] == 25
     finally:
-        await client.aclose()
+        await group.client.aclose()

@@ -10,6 +10,7 @@ import httpx
 import pytest
 
 from rankterm.client.client import RankingClient
+from rankterm.mirror import Group
 from rankterm.outbox.outbox import Outbox, OutboxSender
 from rankterm.outbox.outcome import Outcome, OutcomeState
 from rankterm.server.seed import demo_app
@@ -27,17 +28,19 @@ async def seat():
     app, key, secret = demo_app(clock=lambda: NOW)
     counting = CountingTransport(httpx.ASGITransport(app=app))
     http = httpx.AsyncClient(transport=counting, base_url=BASE)
-    client = RankingClient(BASE, key=key, secret=secret, http=http, clock=lambda: NOW, retries=0, backoff=0)
-    yield client, counting
-    await client.aclose()
+    group = Group(
+        RankingClient(BASE, key=key, secret=secret, http=http, clock=lambda: NOW, retries=0, backoff=0)
+    )
+    yield group, counting
+    await group.client.aclose()
 
 
 async def test_an_accepted_send_gives_the_id_and_the_number_is_found_once(seat, tmp_path: Path):
-    client, counting = seat
-    players = {p.display_name: p.id for p in await client.players()}
-    catan = next(g for g in await client.games() if g.name == "Catan")
-    before = await client.matches_page(1)
-    box = Outbox(tmp_path / "outbox.db", scope=client.scope)
+    group, counting = seat
+    players = {p.display_name: p.id for p in await group.players()}
+    catan = next(g for g in await group.games() if g.name == "Catan")
+    before = await group.matches_page(1)
+    box = Outbox(tmp_path / "outbox.db", scope=group.client.scope)
     sent = [
         NewMatch(
             game=catan.id,
@@ -51,29 +54,29 @@ async def test_an_accepted_send_gives_the_id_and_the_number_is_found_once(seat, 
         for i in range(2)
     ]
     box.add_many(sent)
-    report = await OutboxSender(box, client).send_pending()
+    report = await OutboxSender(box, group).send_pending()
     outcomes = [report.outcomes["num-0"], report.outcomes["num-1"]]
     assert all(o.state is OutcomeState.ACCEPTED and o.match_id for o in outcomes)
     assert all(o.number is None for o in outcomes)  # the answer does not number the match
     assert [box.get(f"num-{i}").outcome().match_id for i in range(2)] == [o.match_id for o in outcomes]
 
-    numbers = [await number_for(client, o) for o in outcomes]
+    numbers = [await number_for(group, o) for o in outcomes]
     assert numbers == [before.total_matches + 1, before.total_matches + 2]
-    listed = {m.external_id: m.number for m in (await client.matches_page(1)).data}
+    listed = {m.external_id: m.number for m in (await group.matches_page(1)).data}
     assert [listed["num-0"], listed["num-1"]] == numbers
 
     asked = len(counting.paths)
     numbered = Outcome(0, OutcomeState.ACCEPTED, "num-1", match_id=outcomes[1].match_id, number=numbers[1])
-    assert await number_for(client, numbered) == numbers[1]
+    assert await number_for(group, numbered) == numbers[1]
     assert len(counting.paths) == asked  # an outcome that carries its number costs no request
 
-    effect = await outcome_effect(client, numbered)
+    effect = await outcome_effect(group, numbered)
     assert effect.number == numbers[1] and {p.name for p in effect.players} == {"Ada", "Ben"}
 
 
 async def test_a_match_the_service_does_not_list_has_no_number_and_no_effect(seat):
-    client, _ = seat
+    group, _ = seat
     unknown = Outcome(0, OutcomeState.ACCEPTED, "never-sent", match_id="never-sent")
-    assert await number_for(client, unknown) is None
+    assert await number_for(group, unknown) is None
     with pytest.raises(EffectUnknown):
-        await outcome_effect(client, unknown)
+        await outcome_effect(group, unknown)

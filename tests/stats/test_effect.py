@@ -8,6 +8,7 @@ import httpx
 import pytest
 
 from rankterm.client.client import RankingClient
+from rankterm.mirror import Group
 from rankterm.server.seed import demo_app
 from rankterm.stats.effect import (
     MINUS,
@@ -88,34 +89,38 @@ async def seat():
     faults = FaultyTransport(httpx.ASGITransport(app=app))
     counting = CountingTransport(faults)
     http = httpx.AsyncClient(transport=counting, base_url=BASE)
-    client = RankingClient(BASE, key=key, secret=secret, http=http, clock=lambda: NOW, retries=0, backoff=0)
-    client.counting = counting  # type: ignore[attr-defined]
-    client.faults = faults  # type: ignore[attr-defined]
-    yield client
-    await client.aclose()
+    group = Group(
+        RankingClient(BASE, key=key, secret=secret, http=http, clock=lambda: NOW, retries=0, backoff=0)
+    )
+    group.counting = counting  # type: ignore[attr-defined]
+    group.faults = faults  # type: ignore[attr-defined]
+    yield group
+    await group.client.aclose()
 
 
 async def record(
-    client: RankingClient, external_id: str, *places: tuple[int, list[str]], game: str = "Catan"
+    group: RankingClient | Group, external_id: str, *places: tuple[int, list[str]], game: str = "Catan"
 ) -> int:
     """A match between the group's players (by display name); its number, found as the app finds it."""
-    ids = {p.display_name: p.id for p in await client.players()}
-    played = next(g for g in await client.games() if g.name == game)
+    group = Group.of(group)  # a client: read through its group
+    ids = {p.display_name: p.id for p in await group.players()}
+    played = next(g for g in await group.games() if g.name == game)
     match = NewMatch(
         game=played.id,
         weight="normal",
         external_id=external_id,
         factions=[NewFaction(players=[ids[n] for n in names], rank=rank) for rank, names in places],
     )
-    answer = await client.add_matches(match)
+    answer = await group.add_matches(match)
     assert answer.accepted_count == 1
-    number = await number_of(client, match_id=answer.accepted[0].id)
+    number = await number_of(group, match_id=answer.accepted[0].id)
     assert number is not None
-    assert await number_of(client, external_id=external_id) == number
+    assert await number_of(group, external_id=external_id) == number
     return number
 
 
 async def test_the_effect_agrees_with_the_services_own_deltas_in_two_rankings_calls(seat):
+    seat = Group.of(seat)  # a client: read through its group
     number = await record(seat, "fx-1", (1, ["Farid"]), (2, ["Ada"]), (3, ["*Jonas"]))
     before = seat.counting.calls_to("rankings")
     effect = await match_effect(seat, number)
@@ -141,6 +146,7 @@ async def test_standings_read_once_are_not_asked_again(seat):
 
 
 async def test_in_a_games_subset_the_effect_is_against_that_games_previous_match(seat):
+    seat = Group.of(seat)  # a client: read through its group
     duel = next(s for s in await seat.subsets() if s.game is not None and s.game.name == "7 Wonders Duel")
     number = await record(seat, "fx-4", (1, ["Greta"]), (2, ["Dev"]), game="7 Wonders Duel")
     earlier = max(m.number for m in await seat.all_matches(subset=duel.id) if m.number < number)
@@ -154,6 +160,7 @@ async def test_in_a_games_subset_the_effect_is_against_that_games_previous_match
 
 
 async def test_a_player_on_the_second_page_is_found(seat):
+    seat = Group.of(seat)  # a client: read through its group
     guests = [await seat.create_player(f"Guest {i:02d}") for i in range(1, 21)]
     catan = next(g for g in await seat.games() if g.name == "Catan")
     answer = await seat.add_matches(
@@ -172,6 +179,7 @@ async def test_a_player_on_the_second_page_is_found(seat):
 
 
 async def test_a_match_not_in_the_subset_is_said_and_offline_is_an_error(seat):
+    seat = Group.of(seat)  # a client: read through its group
     pandemic = next(s for s in await seat.subsets() if s.game is not None and s.game.name == "Pandemic")
     with pytest.raises(EffectUnknown):
         await match_effect(seat, 300, pandemic.id)  # match 300 is a Catan match
@@ -189,6 +197,7 @@ def test_players_of_equal_ree_share_a_position_in_the_sentence():
 
 
 async def test_two_newcomers_who_tie_enter_at_one_position(seat):
+    seat = Group.of(seat)  # a client: read through its group
     tia, tom = await seat.create_player("Tia"), await seat.create_player("Tom")
     catan = next(g for g in await seat.games() if g.name == "Catan")
     answer = await seat.add_matches(

@@ -13,6 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from rankterm.client.client import RankingClient
+from rankterm.mirror import Group
 from rankterm.server.seed import demo_app
 from rankterm.stats import source
 from rankterm.stats.changes import Event, Story, changes
@@ -98,15 +99,15 @@ async def fresh_service_standings(played: list[Match]) -> dict[str, float]:
     key, secret = store.create_client(store.create_group("Season"))
     app = create_app(store)
     http = httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url=BASE)
-    client = RankingClient(BASE, key=key, secret=secret, http=http, retries=0, backoff=0)
+    group = Group(RankingClient(BASE, key=key, secret=secret, http=http, retries=0, backoff=0))
     try:
         names = sorted({p.label for m in played for f in m.factions if not f.bot for p in f.players})
-        ids = {name: str((await client.create_player(name.lstrip("*"))).id) for name in names}
+        ids = {name: str((await group.create_player(name.lstrip("*"))).id) for name in names}
         games = {}
         for match in played:
             assert match.game is not None
             if match.game.name not in games:
-                games[match.game.name] = (await client.create_game(name=match.game.name)).id
+                games[match.game.name] = (await group.create_game(name=match.game.name)).id
         new = [
             NewMatch(
                 game=games[m.game.name],  # type: ignore[union-attr]
@@ -122,17 +123,17 @@ async def fresh_service_standings(played: list[Match]) -> dict[str, float]:
             )
             for m in played
         ]
-        answer = await client.add_matches(new)
+        answer = await group.add_matches(new)
         assert answer.accepted_count == len(new)
-        return {row.player.label.lstrip("*"): float(row.ree) for row in await client.all_rankings()}
+        return {row.player.label.lstrip("*"): float(row.ree) for row in await group.all_rankings()}
     finally:
-        await client.aclose()
+        await group.client.aclose()
         store.close()
 
 
 async def test_a_seasons_standings_are_a_fresh_groups_that_played_only_its_matches() -> None:
     app, key, secret = demo_app(clock=lambda: NOW)
-    async with RankingClient.in_process(app, key=key, secret=secret) as demo:
+    async with Group(RankingClient.in_process(app, key=key, secret=secret)) as demo:
         matches = await source.group_matches(demo)
         all_time = {row.player.id: row.ree for row in await demo.all_rankings()}
     month = periods_by(matches, "month", UTC_ZONE)[3]

@@ -16,12 +16,13 @@ import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-from rankterm.client import mirror as mirror_module
 from rankterm.client.client import RankingClient
-from rankterm.client.mirror import Mirror, dumps
+from rankterm.mirror import Group, Mirror, stat_sql
+from rankterm.mirror.file import dumps
 from rankterm.server.app import create_app
 from rankterm.server.seed import DEMO_KEY, DEMO_SECRET, demo_store
 from rankterm.stats import compact, game_figures, game_records, head_to_head, player_figures, source, tonight
+from rankterm.stats.rules import faction_of
 from rankterm.wire.fields import DISPLAY_SAFE
 from rankterm.wire.models import Match, NewFaction, NewMatch
 from rankterm.wire.text import display_safe
@@ -101,7 +102,7 @@ def held(bodies: list[dict[str, Any]]) -> Mirror:
     mirror = Mirror(None)
     half = len(bodies) // 2
     for chunk in (bodies[:half], bodies[half:]):  # held in two syncs
-        mirror.put_matches([(b["number"], str(b.get("game", {}).get("id")), b) for b in chunk])
+        mirror.held.put_matches([(b["number"], str(b.get("game", {}).get("id")), b) for b in chunk])
     return mirror
 
 
@@ -111,7 +112,7 @@ def parsed(bodies: list[dict[str, Any]], safe: bool) -> list[Match]:
 
 def compare_everything(matches: list[Match], mirror: Mirror, safe: bool) -> None:
     """Every page's figures from the compact rows against the same figures over the parsed matches."""
-    rows = mirror.stat_rows
+    rows = mirror.stats.stat_rows
     people = sorted({str(p.id) for m in matches for f in m.factions if not f.bot for p in f.players} | {"x"})
     for a in people:
         mine = compact.compact_matches(rows(player=a), safe=safe)
@@ -127,7 +128,7 @@ def compare_everything(matches: list[Match], mirror: Mirror, safe: bool) -> None
     for game in {m.game.id for m in matches if m.game is not None} | {99}:
         expected = game_figures(matches, game)
         assert game_figures(compact.compact_matches(rows(game_id=game), safe=safe), game) == expected
-        assert compact.game_figures_of(*mirror.stat_game(game), game, safe=safe) == expected
+        assert compact.game_figures_of(mirror.stats.stat_game(game), game, safe=safe) == expected
         records = {
             a: next(g for g in player_figures(matches, a).per_game if g.game_id == game)
             for a in people
@@ -206,11 +207,11 @@ def roster_lists(roster: source.Roster) -> tuple[Any, ...]:
     )
 
 
-def seat_on(mirror: Mirror, safe: bool) -> RankingClient:
-    """A client on `mirror` that asks nothing (the roster reads the mirror alone)."""
-    client = RankingClient("http://127.0.0.1:9/", key="k", secret="s", mirror=mirror)
+def seat_on(mirror: Mirror, safe: bool) -> Group:
+    """A group on `mirror` that asks nothing (the roster reads the mirror alone)."""
+    client = RankingClient("http://127.0.0.1:9/", key="k", secret="s")
     client.display_safe = safe
-    return client
+    return Group(client, mirror)
 
 
 @settings(max_examples=examples(30), deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -227,17 +228,17 @@ def test_the_pickers_roster_from_the_compact_rows_is_the_one_the_json_gives(firs
     assert roster_lists(source.held_roster(client)) == json_roster(bodies, safe)
     top = len(bodies)
     appended = [{**b, "number": b["number"] + top, "id": f"m{b['number'] + top}"} for b in more]
-    mirror.put_matches([(b["number"], None, b) for b in appended])
+    mirror.held.put_matches([(b["number"], None, b) for b in appended])
     assert roster_lists(source.held_roster(client)) == json_roster(bodies + appended, safe)
     if bodies:
         cut = bodies[len(bodies) // 2]["number"]
         rest = [{**b, "number": b["number"] + 1, "id": f"r{b['number']}"} for b in bodies + appended]
         rest = [b for b in rest if b["number"] > cut]
-        mirror.rewrite_matches_from(cut, [(b["number"], None, dumps(b)) for b in rest])
+        mirror.held.rewrite_matches_from(cut, [(b["number"], None, dumps(b)) for b in rest])
         now = [b for b in bodies if b["number"] < cut] + rest
         assert roster_lists(source.held_roster(client)) == json_roster(now, safe)
-    mirror.stage_matches([(b["number"], None, dumps(b)) for b in more], first=True)
-    mirror.replace_matches_with_staged()
+    mirror.held.stage_matches([(b["number"], None, dumps(b)) for b in more], first=True)
+    mirror.held.replace_matches_with_staged()
     assert roster_lists(source.held_roster(client)) == json_roster(more, safe)
 
 
@@ -247,13 +248,13 @@ def test_matches_written_again_leave_no_stale_rows(first, second):
     """A full read replacing the held matches, a rewrite from a number on, and a match replaced in place
     (the ways a sync writes) leave exactly the rows of what is held."""
     mirror = held(first)
-    mirror.stage_matches([(b["number"], None, dumps(b)) for b in second], first=True)
-    mirror.replace_matches_with_staged()
+    mirror.held.stage_matches([(b["number"], None, dumps(b)) for b in second], first=True)
+    mirror.held.replace_matches_with_staged()
     compare_everything(parsed(second, False), mirror, False)
     if second:
         cut = second[len(second) // 2]["number"]
         rest = [{**b, "id": f"again{b['number']}"} for b in reversed(first) if b["number"] >= cut]
-        mirror.rewrite_matches_from(cut, [(b["number"], None, dumps(b)) for b in rest])
+        mirror.held.rewrite_matches_from(cut, [(b["number"], None, dumps(b)) for b in rest])
         now = [b for b in second if b["number"] < cut] + sorted(rest, key=lambda b: b["number"])
         compare_everything(parsed(now, False), mirror, False)
 
@@ -262,26 +263,26 @@ def test_a_match_whose_rank_cannot_be_read_is_left_out_as_parsing_leaves_it_out(
     good = {"number": 1, "date": "2026-01-01 20:00:00", "factions": [{"rank": 1, "players": [{"id": "a"}]}]}
     bad = {"number": 2, "date": "2026-01-02 20:00:00", "factions": [{"rank": None, "players": [{"id": "a"}]}]}
     mirror = held([good, bad, {"number": 3, "factions": "none"}])
-    assert [m.number for m in compact.compact_matches(mirror.stat_rows(player="a"))] == [1]
-    assert player_figures(compact.compact_matches(mirror.stat_rows()), "a").played == 1
+    assert [m.number for m in compact.compact_matches(mirror.stats.stat_rows(player="a"))] == [1]
+    assert player_figures(compact.compact_matches(mirror.stats.stat_rows()), "a").played == 1
 
 
 @pytest.fixture
 async def demo_client():
     app = create_app(demo_store())
-    client = RankingClient.in_process(app, key=DEMO_KEY, secret=DEMO_SECRET, mirror=Mirror(None))
-    yield client
+    client = RankingClient.in_process(app, key=DEMO_KEY, secret=DEMO_SECRET)
+    yield Group(client, Mirror(None))
     await client.aclose()
 
 
 @pytest.mark.parametrize("safe", [False, True])
 async def test_the_demo_groups_pages_are_the_same_from_the_compact_rows(demo_client, safe):
-    demo_client.display_safe = safe
+    demo_client.client.display_safe = safe
     matches = await source.group_matches(demo_client)
     people = sorted({str(p.id) for m in matches for f in m.factions for p in f.players})
     for a in people:
         mine = compact.player_matches(demo_client, a)
-        assert [m.number for m in mine] == [m.number for m in source.player_matches(demo_client, a)]
+        assert [m.number for m in mine] == [m.number for m in matches if faction_of(m, a) is not None]
         assert player_figures(mine, a) == player_figures(matches, a)
         for b in [None, *people]:
             if b != a:
@@ -295,7 +296,7 @@ async def test_the_demo_groups_pages_are_the_same_from_the_compact_rows(demo_cli
         }
     since = datetime.strptime(matches[-40].date, "%Y-%m-%d %H:%M:%S")
     assert tonight(compact.matches_since(demo_client, since), since) == tonight(matches, since)
-    bodies = demo_client.mirror.matches()
+    bodies = demo_client.mirror.held.matches()
     assert roster_lists(source.held_roster(demo_client)) == json_roster(bodies, safe)
 
 
@@ -328,7 +329,9 @@ async def test_a_backdated_match_rewrites_the_compact_rows(demo_client):
     expected = game_figures(after_sync, game.id)
     assert game_figures(compact.game_matches(demo_client, game.id), game.id) == expected
     assert compact.held_game_figures(demo_client, game.id) == expected
-    assert demo_client.mirror.stat_rows() == sorted(demo_client.mirror.stat_rows())  # one row per seat
+    assert demo_client.mirror.stats.stat_rows() == sorted(
+        demo_client.mirror.stats.stat_rows()
+    )  # one row per seat
 
 
 @pytest.mark.parametrize("held", ["schema 1", "other stats rows"])
@@ -340,7 +343,7 @@ def test_a_mirror_file_without_these_compact_rows_is_kept_and_its_rows_made(tmp_
         for n in (1, 2, 3)
     ]  # fmt: skip
     mirror = Mirror(path, "scope")
-    mirror.put_matches([(b["number"], "1", b) for b in bodies])
+    mirror.held.put_matches([(b["number"], "1", b) for b in bodies])
     mirror.close()
     with sqlite3.connect(path) as db:  # as the release before left it (no compact rows), or an earlier shape
         for kind, name in db.execute(
@@ -355,11 +358,11 @@ def test_a_mirror_file_without_these_compact_rows_is_kept_and_its_rows_made(tmp_
             db.execute("CREATE TABLE stat_matches (number INTEGER PRIMARY KEY, date TEXT)")
             db.execute("UPDATE meta SET value = '1' WHERE key = 'stats'")
     again = Mirror(path, "scope")
-    assert again.problem is None and again.match_numbers() == (3, 3)
-    assert player_figures(compact.compact_matches(again.stat_rows(player="a")), "a") == player_figures(
+    assert again.problem is None and again.held.match_numbers() == (3, 3)
+    assert player_figures(compact.compact_matches(again.stats.stat_rows(player="a")), "a") == player_figures(
         parsed(bodies, False), "a"
     )
-    assert compact.game_figures_of(*again.stat_game(1), 1) == game_figures(parsed(bodies, False), 1)
+    assert compact.game_figures_of(again.stats.stat_game(1), 1) == game_figures(parsed(bodies, False), 1)
     again.close()
 
 
@@ -448,22 +451,22 @@ def test_the_stats_rows_written_with_the_matches_are_the_ones_the_sql_makes_of_t
     mirror = Mirror(None)
     rows = [(n, None, body) for n, body in enumerate(bodies, 1)]
     if how == "put":
-        mirror.put_matches(rows, dumped=True)
+        mirror.held.put_matches(rows, dumped=True)
     elif how == "older":
-        mirror.put_older_matches(rows, held_from=1, holder="h", now=0, lease=60)
+        mirror.held.put_older_matches(rows, held_from=1, holder="h", now=0, lease=60)
     elif how == "staged":
-        mirror.put_matches(
+        mirror.held.put_matches(
             [(n, None, {"factions": [{"rank": 1, "players": [{"id": "z"}]}]}) for n in range(1, 9)]
         )
-        mirror.stage_matches(rows[:2], first=True)
-        mirror.stage_matches(rows[2:])
-        mirror.replace_matches_with_staged()
+        mirror.held.stage_matches(rows[:2], first=True)
+        mirror.held.stage_matches(rows[2:])
+        mirror.held.replace_matches_with_staged()
     else:
-        mirror.put_matches(
+        mirror.held.put_matches(
             [(n, None, {"factions": [{"rank": 1, "players": [{"id": "z"}]}]}) for n in range(1, 9)]
         )
-        mirror.rewrite_matches_from(1, rows)
-    db = mirror._db
+        mirror.held.rewrite_matches_from(1, rows)
+    db = mirror.file.db
     tables = ("stat_matches", "stat_seats")
 
     def held() -> list[Any]:
@@ -476,7 +479,7 @@ def test_the_stats_rows_written_with_the_matches_are_the_ones_the_sql_makes_of_t
 
     written = held()
     db.executescript(
-        f"BEGIN; DELETE FROM stat_matches; DELETE FROM stat_seats; {mirror_module._STATS_FILL} COMMIT;"
+        f"BEGIN; DELETE FROM stat_matches; DELETE FROM stat_seats; {stat_sql.STATS_FILL} COMMIT;"
     )
     assert written == held()
 
@@ -486,7 +489,7 @@ def test_a_mirror_file_whose_stats_rows_were_kept_by_triggers_keeps_its_rows_and
     its rows being made again, and from then on only the mirror's writes make them."""
     path = tmp_path / "mirror.db"
     mirror = Mirror(path, "scope")
-    mirror.put_matches(
+    mirror.held.put_matches(
         [(n, "1", {"number": n, "factions": [{"rank": 1, "players": [{"id": "a"}]}]}) for n in (1, 2)]
     )
     mirror.close()
@@ -499,12 +502,16 @@ def test_a_mirror_file_whose_stats_rows_were_kept_by_triggers_keeps_its_rows_and
         )
     again = Mirror(path, "scope")
     assert again.problem is None
-    again.put_matches([(3, "1", {"number": 3, "factions": [{"rank": 2, "players": [{"id": "b"}]}]})])
-    rows = again.stat_rows()
-    assert [(r[0], r[10], r[11]) for r in rows] == [(1, "a", "kept"), (2, "a", ""), (3, "b", "")]
+    again.held.put_matches([(3, "1", {"number": 3, "factions": [{"rank": 2, "players": [{"id": "b"}]}]})])
+    rows = again.stats.stat_rows()
+    assert [(r.number, r.player, r.display_name) for r in rows] == [
+        (1, "a", "kept"),
+        (2, "a", ""),
+        (3, "b", ""),
+    ]
     with sqlite3.connect(path) as db:
         assert db.execute("SELECT name FROM sqlite_master WHERE type = 'trigger'").fetchall() == []
         assert db.execute("SELECT value FROM meta WHERE key = 'stats'").fetchone() == (
-            str(mirror_module.STATS_SHAPE),
+            str(stat_sql.STATS_SHAPE),
         )
     again.close()

@@ -7,6 +7,7 @@ import httpx
 import pytest
 
 from rankterm.client.client import RankingClient
+from rankterm.mirror import Group
 from rankterm.server.seed import demo_app
 from rankterm.stats import model as model_module
 from rankterm.stats import source
@@ -21,13 +22,16 @@ NOW = 1_780_000_000.0
 async def demo():
     app, key, secret = demo_app(clock=lambda: NOW)
     http = httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url=BASE)
-    client = RankingClient(BASE, key=key, secret=secret, http=http, clock=lambda: NOW, retries=0, backoff=0)
-    yield client
-    await client.aclose()
+    group = Group(
+        RankingClient(BASE, key=key, secret=secret, http=http, clock=lambda: NOW, retries=0, backoff=0)
+    )
+    yield group
+    await group.client.aclose()
 
 
-async def standings_after(client: RankingClient, number: int) -> dict[str, float]:
-    rows = await client.all_rankings(match=number)
+async def standings_after(group: RankingClient | Group, number: int) -> dict[str, float]:
+    group = Group.of(group)  # a client: read through its group
+    rows = await group.all_rankings(match=number)
     return {row.player.id: float(row.ree) for row in rows if not row.player.id.startswith("bot")}
 
 
@@ -49,8 +53,9 @@ async def test_the_model_gives_every_player_the_services_ree_after_every_match(d
 
 
 async def test_a_match_played_before_the_others_is_replayed_from_the_checkpoint_before_it(
-    demo: RankingClient, monkeypatch: pytest.MonkeyPatch
+    demo: RankingClient | Group, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    demo = Group.of(demo)  # a client: read through its group
     monkeypatch.setattr(model_module, "CHECKPOINT_EVERY", 50)
     model = TableModel()
     before = await source.group_matches(demo)
@@ -76,8 +81,9 @@ async def test_a_match_played_before_the_others_is_replayed_from_the_checkpoint_
 
 
 async def test_the_model_kept_in_the_mirror_starts_warm_and_follows_what_arrives(
-    demo: RankingClient, monkeypatch: pytest.MonkeyPatch
+    demo: RankingClient | Group, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    demo = Group.of(demo)  # a client: read through its group
     from rankterm.stats import held_model as kept
 
     await source.sync_group(demo, max_age=0)
@@ -87,7 +93,7 @@ async def test_the_model_kept_in_the_mirror_starts_warm_and_follows_what_arrives
     ids = [p.id for p in await demo.players()]
     assert [first.ree(i) for i in ids] == [replayed.ree(i) for i in ids]
 
-    def no_replay(client: RankingClient) -> list:
+    def no_replay(group: RankingClient) -> list:
         raise AssertionError("the whole history was parsed again")
 
     monkeypatch.setattr(kept, "held_matches", no_replay)

@@ -15,6 +15,7 @@ from textual.pilot import Pilot
 from textual.worker import WorkerCancelled
 
 from rankterm.client.client import RankingClient
+from rankterm.mirror import Group
 from rankterm.tui.dialogs.ask_line import AskDialog
 from rankterm.tui.screens.match_entry import MatchEntryScreen
 from rankterm.tui.screens.players import PlayersScreen
@@ -193,33 +194,35 @@ async def record_waiting(pilot: Pilot, winner: str, loser: str) -> str:
 
 
 async def match_count(pilot: Pilot) -> int:
-    return (await pilot.app.client.matches_page(1)).total
+    return (await pilot.app.group.matches_page(1)).total
 
 
 GUESTS = 20
 
 
-async def crowd_catan(client: RankingClient) -> int:
+async def crowd_catan(group: RankingClient | Group) -> int:
     """Twenty ghosts and one Catan match between them; the new match's number."""
-    guests = [await client.create_player(f"Guest {i:02d}") for i in range(1, GUESTS + 1)]
-    catan = next(g for g in await client.games() if g.name == "Catan")
+    group = Group.of(group)  # a client: read through its group
+    guests = [await group.create_player(f"Guest {i:02d}") for i in range(1, GUESTS + 1)]
+    catan = next(g for g in await group.games() if g.name == "Catan")
     match = NewMatch(
         game=catan.id,
         weight=Weight.NORMAL,
         external_id="crowd-1",
         factions=[NewFaction(players=[g.id], rank=i + 1, points=str(40 - i)) for i, g in enumerate(guests)],
     )
-    answer = await client.add_matches(match)
+    answer = await group.add_matches(match)
     assert answer.accepted_count == 1
-    return (await client.matches_page(1)).data[0].number
+    return (await group.matches_page(1)).data[0].number
 
 
 async def catan_duel(
-    client: RankingClient, external_id: str, winner: str = "Ada", loser: str = "Ben"
+    group: RankingClient | Group, external_id: str, winner: str = "Ada", loser: str = "Ben"
 ) -> NewMatch:
     """A two-player Catan match between two of the group's players (by display name), not yet sent."""
-    players = {p.display_name: p.id for p in await client.players()}
-    catan = next(g for g in await client.games() if g.name == "Catan")
+    group = Group.of(group)  # a client: read through its group
+    players = {p.display_name: p.id for p in await group.players()}
+    catan = next(g for g in await group.games() if g.name == "Catan")
     return NewMatch(
         game=catan.id,
         weight=Weight.NORMAL,
@@ -238,10 +241,17 @@ def late_client(demo_service, delay: float = 0.0) -> tuple[RankingClient, LateTr
 
     transport = LateTransport(httpx.ASGITransport(app=demo_service.asgi), delay)
     http = httpx.AsyncClient(transport=transport, base_url=DEMO_URL)
-    client = RankingClient(
-        DEMO_URL, key=demo_service.key, secret=demo_service.secret, http=http, clock=frozen_clock, retries=0
+    group = Group(
+        RankingClient(
+            DEMO_URL,
+            key=demo_service.key,
+            secret=demo_service.secret,
+            http=http,
+            clock=frozen_clock,
+            retries=0,
+        )
     )
-    return client, transport
+    return group, transport
 
 
 def count_frames(app, *, empty_too: bool = True) -> list[int]:

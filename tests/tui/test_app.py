@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 
+from rankterm.mirror import Group
 from rankterm.tui.app import CLIENT_MODES, MODE_NAMES, RanktermApp
 from rankterm.tui.screens.dashboard import DashboardScreen
 from rankterm.tui.screens.games import GamesScreen
@@ -139,11 +140,11 @@ async def test_a_damaged_mirror_is_said_once_when_the_client_is_opened(make_app,
     app = make_app()
     async with app.run_test(size=(80, 24)) as pilot:
         await wait(pilot)
-        client = demo_service.client()
-        client.mirror.problem = "The group's mirror file was damaged; it was replaced by an empty one."
-        await app.open_client(client)
+        group = Group(demo_service.client())
+        group.mirror.file.problem = "The group's mirror file was damaged; it was replaced by an empty one."
+        await app.open_client(group)
         await wait(pilot)
-        await app.open_client(client)  # the same client again: not said twice
+        await app.open_client(group)  # the same client again: not said twice
         await wait(pilot)
         said = [n for n in app._notifications if "mirror file was damaged" in str(n.message)]
         assert len(said) == 1 and said[0].severity == "warning"

@@ -9,6 +9,7 @@ from pathlib import Path
 from textual.widgets import DataTable
 
 from rankterm.client.client import RankingClient
+from rankterm.mirror import Group
 from rankterm.server.seed import DEMO_KEY, DEMO_SECRET, demo_app
 from rankterm.tui.screens.match_entry import MatchEntryScreen
 from rankterm.tui.screens.matches import MatchesScreen
@@ -55,9 +56,9 @@ def test_every_bidi_control_is_shown_as_a_visible_mark() -> None:
 
 
 async def test_a_name_with_a_bidi_control_is_shown_safely_on_every_screen(make_app, demo_client):
-    ghost = await demo_client.create_player(REVERSER)
-    ada = next(p for p in await demo_client.players() if p.display_name == "Ada")
-    game = await demo_client.create_game(name="Mirror")
+    ghost = await Group.of(demo_client).create_player(REVERSER)
+    ada = next(p for p in await Group.of(demo_client).players() if p.display_name == "Ada")
+    game = await Group.of(demo_client).create_game(name="Mirror")
     answer = await demo_client.add_matches(
         NewMatch(
             game=game.id,
@@ -109,8 +110,8 @@ async def test_a_seat_at_a_real_terminal_writes_no_bidi_control(tmp_path):
     terminal, none is a bidi control, and the name is there with its mark."""
     asgi, _, _ = demo_app()
     with serve_in_thread(asgi) as base_url:
-        async with RankingClient(base_url, key=DEMO_KEY, secret=DEMO_SECRET) as client:
-            await client.create_player(REVERSER)
+        async with Group(RankingClient(base_url, key=DEMO_KEY, secret=DEMO_SECRET)) as group:
+            await group.create_player(REVERSER)
         root = Path(__file__).resolve().parents[2]
         env = room_env(
             tmp_path, base_url, DEMO_KEY, DEMO_SECRET, RANKTERM_LIVE_EVERY="0", PYTHONPATH=str(root)

@@ -11,6 +11,7 @@ from textual.content import Content
 
 from rankterm.cli import parser
 from rankterm.cli.board import build_board
+from rankterm.mirror import Group
 from rankterm.stats.effect import match_effect, signed
 from rankterm.tui.screens.board import BoardScreen
 from rankterm.tui.widgets.board.panels import LastMatchPanel, RecentPanel, StandingsPanel
@@ -37,11 +38,12 @@ async def open_board(pilot) -> BoardScreen:
     return screen
 
 
-async def record_duel(client, winner: str, loser: str, external_id: str) -> int:
+async def record_duel(group, winner: str, loser: str, external_id: str) -> int:
     """Another seat records a 7 Wonders Duel; the new match's number."""
-    ids = {p.display_name: p.id for p in await client.players(refresh=True)}
-    duel = next(g for g in await client.games() if g.name == "7 Wonders Duel")
-    answer = await client.add_matches(
+    group = Group.of(group)  # a client: read through its group
+    ids = {p.display_name: p.id for p in await group.players(refresh=True)}
+    duel = next(g for g in await group.games() if g.name == "7 Wonders Duel")
+    answer = await group.add_matches(
         NewMatch(
             game=duel.id,
             weight="normal",
@@ -50,14 +52,14 @@ async def record_duel(client, winner: str, loser: str, external_id: str) -> int:
         )
     )
     assert answer.accepted_count == 1
-    return (await client.matches_page(1)).data[0].number
+    return (await group.matches_page(1)).data[0].number
 
 
 async def test_the_board_shows_the_standings_the_last_match_and_the_last_five(make_app, demo_client):
     app = make_app(home="board", kiosk=True)
     async with app.run_test(size=(80, 24)) as pilot:
         screen = await open_board(pilot)
-        effect = await match_effect(demo_client, 300)
+        effect = await match_effect(pilot.app.group, 300)
         assert podium_titles(screen) == ["1  Ada", "2  Chiara", "3  Elena"]
         standings = text_of(screen, StandingsPanel).splitlines()
         assert standings[1].split()[:2] == ["4", "Ben"] and len(standings) == 8  # head + places 4 to 10
@@ -82,8 +84,10 @@ async def test_the_board_shows_the_standings_the_last_match_and_the_last_five(ma
         assert app.current_mode == "board"
 
         # a match of twenty newcomers with long names: at 80x24 what does not fit is counted, never cut off
-        guests = [await demo_client.create_player(f"Guest with a long name {i:02d}") for i in range(20)]
-        catan = next(g for g in await demo_client.games() if g.name == "Catan")
+        guests = [
+            await Group.of(demo_client).create_player(f"Guest with a long name {i:02d}") for i in range(20)
+        ]
+        catan = next(g for g in await Group.of(demo_client).games() if g.name == "Catan")
         places = [NewFaction(players=[g.id], rank=i + 1) for i, g in enumerate(guests)]
         await demo_client.add_matches(NewMatch(game=catan.id, weight="normal", factions=places))
         app.group_changed()
@@ -105,7 +109,7 @@ async def test_another_seats_match_is_marked_and_its_games_standings_take_turns(
     async with app.run_test(size=(120, 40)) as pilot:
         await pilot.press("b")  # in the app, b opens the board
         screen = await open_board(pilot)
-        ghost = await other.create_player("Evil [/b] Eve")
+        ghost = await Group.of(other).create_player("Evil [/b] Eve")
         number = await record_duel(other, ghost.display_name, "Ada", "seat-2-1")
         app.group_changed()  # what the live probe calls when it notices the other seat's match
         await settle(pilot)
@@ -119,7 +123,7 @@ async def test_another_seats_match_is_marked_and_its_games_standings_take_turns(
         screen.flip()  # what the cycle's timer does after MAIN_SECONDS
         await pilot.pause()
         assert screen.view.title == "7 Wonders Duel" and screen.view.subset_id == "g286"
-        duel = await match_effect(other, number, "g286")
+        duel = await match_effect(Group.of(other), number, "g286")
         assert screen.view.effect == duel and duel.before_number == 291  # that game's previous match
         assert "7 Wonders Duel" in str(screen.query_one("#board-title").render())
         screen.cycle_until = 0.0  # the match is no longer fresh
@@ -164,8 +168,11 @@ def test_rankterm_board_is_a_command_that_builds_a_kiosk(monkeypatch):
 async def test_two_newcomers_who_tie_share_a_place_and_their_boxes_show_the_ree_they_entered_with(
     make_app, demo_client
 ):
-    tia, tom = await demo_client.create_player("Tia"), await demo_client.create_player("Tom")
-    catan = next(g for g in await demo_client.games() if g.name == "Catan")
+    tia, tom = (
+        await Group.of(demo_client).create_player("Tia"),
+        await Group.of(demo_client).create_player("Tom"),
+    )
+    catan = next(g for g in await Group.of(demo_client).games() if g.name == "Catan")
     await demo_client.add_matches(
         NewMatch(
             game=catan.id,

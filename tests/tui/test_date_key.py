@@ -23,7 +23,7 @@ async def test_ctrl_o_in_a_burst_dates_the_match(make_app, burst):
     async with make_app().run_test(size=(80, 24)) as pilot:
         app = pilot.app
         await settle(pilot)
-        before = (await app.client.matches_page(1)).data[0].number
+        before = (await app.group.matches_page(1)).data[0].number
         if burst == "pilot.press":
             await pilot.press(*DATED)
         else:
@@ -34,7 +34,7 @@ async def test_ctrl_o_in_a_burst_dates_the_match(make_app, burst):
         assert screen.last_answer is not None and screen.last_answer.accepted_count == 1, (
             screen.form.answer.text
         )
-        match = (await app.client.matches_page(1)).data[0]
+        match = (await app.group.matches_page(1)).data[0]
         assert match.number == before + 1
         assert match.date == "2026-05-28 19:05:00"
         assert [

@@ -31,12 +31,12 @@ async def test_enter_twice_on_a_name_nobody_has_makes_the_ghost_and_moves_on(mak
         await send(pilot, "C a t ⏎ Z o e ⏎ ⏎ A d ⏎ ^s", gap)
         assert screen.last_answer is not None and screen.last_answer.accepted_count == 1
         assert await match_count(pilot) == before + 1
-        match = (await pilot.app.client.matches_page(1)).data[0]
+        match = (await pilot.app.group.matches_page(1)).data[0]
         assert sorted((f.rank, [p.display_name for p in f.players]) for f in match.factions) == [
             (1, ["*Zoe"]),
             (2, ["Ada"]),
         ]
-        assert [p.display_name for p in await pilot.app.client.players()].count("*Zoe") == 1
+        assert [p.display_name for p in await pilot.app.group.players()].count("*Zoe") == 1
 
 
 async def test_a_name_like_a_players_is_asked_about_first(make_app):

@@ -5,9 +5,11 @@ from __future__ import annotations
 
 from textual.widgets import DataTable, Static
 
+from rankterm.mirror import Group
 from rankterm.stats.before import before_match
+from rankterm.stats.compact import game_matches
 from rankterm.stats.held_model import held_model
-from rankterm.stats.source import game_matches, sync_group
+from rankterm.stats.source import sync_group
 from rankterm.stats.teams import fairest_splits
 from rankterm.tui.dialogs.teams import TeamsDialog
 from rankterm.tui.screens.match_entry import chance_text
@@ -19,12 +21,12 @@ def odds_text(screen) -> str:
 
 
 async def test_the_odds_line_is_the_models_chances_and_follows_the_form(make_app, demo_service) -> None:
-    async with demo_service.client() as client:
-        await sync_group(client, max_age=0)
-        model = held_model(client)
-        ids = {p.label: str(p.id) for p in await client.players()}
+    async with Group(demo_service.client()) as group:
+        await sync_group(group, max_age=0)
+        model = held_model(group)
+        ids = {p.label: str(p.id) for p in await group.players()}
     async with make_app().run_test(size=(80, 24)) as pilot:
-        await sync_group(pilot.app.client, max_age=0)  # the odds are the held matches' (the form reads none)
+        await sync_group(pilot.app.group, max_age=0)  # the odds are the held matches' (the form reads none)
         screen = await open_form(pilot)
         await settle(pilot)
         await quick_fill(pilot, "Catan", [(["Ada"], 1, ""), (["Ben", "Chiara"], 2, ""), (["Dev"], 3, "")])
@@ -48,11 +50,11 @@ async def test_the_odds_line_is_the_models_chances_and_follows_the_form(make_app
 
 
 async def test_a_coop_match_shows_the_groups_record_not_a_chance(make_app, demo_service) -> None:
-    async with demo_service.client() as client:
-        await sync_group(client, max_age=0)
-        games = {g.name: g for g in await client.games()}
+    async with Group(demo_service.client()) as group:
+        await sync_group(group, max_age=0)
+        games = {g.name: g for g in await group.games()}
         pandemic = games["Pandemic"]
-        held = game_matches(client, pandemic.id)
+        held = game_matches(group, pandemic.id)
         teams = [
             sorted(p.label for f in m.factions if not f.bot for p in f.players)
             for m in held
@@ -61,7 +63,7 @@ async def test_a_coop_match_shows_the_groups_record_not_a_chance(make_app, demo_
     assert teams, "the demo plays Pandemic against the game"
     team = max(teams, key=teams.count)
     async with make_app().run_test(size=(80, 24)) as pilot:
-        await sync_group(pilot.app.client, max_age=0)  # the odds are the held matches' (the form reads none)
+        await sync_group(pilot.app.group, max_age=0)  # the odds are the held matches' (the form reads none)
         screen = await open_form(pilot)
         await quick_fill(pilot, "Pandemic", [(team, 1, "")], bot_row=(2, ""))
         await settle(pilot)
@@ -72,13 +74,13 @@ async def test_a_coop_match_shows_the_groups_record_not_a_chance(make_app, demo_
 
 async def test_ctrl_b_fills_the_factions_with_the_fair_teams_chosen(make_app, demo_service) -> None:
     names = ["Ada", "Ben", "Chiara", "Dev"]
-    async with demo_service.client() as client:
-        await sync_group(client, max_age=0)
-        model = held_model(client)
-        ids = {p.label: str(p.id) for p in await client.players()}
+    async with Group(demo_service.client()) as group:
+        await sync_group(group, max_age=0)
+        model = held_model(group)
+        ids = {p.label: str(p.id) for p in await group.players()}
     best = fairest_splits({ids[n]: model.skill(ids[n]) for n in names}, 2)[0]
     async with make_app().run_test(size=(100, 30)) as pilot:
-        await sync_group(pilot.app.client, max_age=0)  # the odds are the held matches' (the form reads none)
+        await sync_group(pilot.app.group, max_age=0)  # the odds are the held matches' (the form reads none)
         screen = await open_form(pilot)
         await quick_fill(pilot, "Catan", [([n], i + 1, "") for i, n in enumerate(names)])
         await settle(pilot)

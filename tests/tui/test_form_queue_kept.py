@@ -47,8 +47,8 @@ async def test_a_queued_match_is_on_disk_at_once_and_comes_back_after_a_drop(mak
         await settle(pilot)
         assert screen.last_answer is not None and screen.last_answer.accepted_count == 2
         assert await match_count(pilot) == before + 2
-        names = {p.id: p.display_name for p in await pilot.app.client.players()}
-        stored = (await pilot.app.client.matches_page(1)).data[:2]
+        names = {p.id: p.display_name for p in await pilot.app.group.players()}
+        stored = (await pilot.app.group.matches_page(1)).data[:2]
         results = sorted(
             tuple(
                 (names[str(f.players[0].id)], f.rank, float(f.points))

@@ -37,7 +37,7 @@ def sides(match: Match) -> list[tuple[int, list[str]]]:
 
 
 async def newest(pilot: Pilot) -> Match:
-    return (await pilot.app.client.matches_page(1)).data[0]
+    return (await pilot.app.group.matches_page(1)).data[0]
 
 
 async def recorded_catan(pilot: Pilot) -> MatchEntryScreen:

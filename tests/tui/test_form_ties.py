@@ -30,10 +30,10 @@ async def test_equal_points_typed_in_a_burst_are_shown_and_stored_as_a_tie(make_
         await settle(pilot)
         line = str(screen.form.query_one("#result-line").render())
         assert line == f"Result: Elena = Ben{PLACE_SEP}Greta"
-        before = (await pilot.app.client.matches_page(1)).total
+        before = (await pilot.app.group.matches_page(1)).total
         await pilot.press("ctrl+s")
         await settle(pilot)
-        page = await pilot.app.client.matches_page(1)
+        page = await pilot.app.group.matches_page(1)
         assert page.total == before + 1
         stored = sorted((f.rank, [p.display_name for p in f.players]) for f in page.data[0].factions)
         assert stored == [(1, ["Ben"]), (1, ["Elena"]), (3, ["Greta"])]

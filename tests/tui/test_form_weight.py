@@ -3,6 +3,7 @@ else the game's own weight, else normal; still changeable, and kept when the sam
 
 from __future__ import annotations
 
+from rankterm.mirror import Group
 from rankterm.wire.models import NewFaction, NewMatch, Weight
 
 from .pilot import open_form, sequence, settle, type_at
@@ -16,7 +17,7 @@ async def test_the_demos_brass_recorded_from_the_form_is_stored_heavy(make_app):
         assert screen.form.query_one("#weight").value == Weight.HEAVY  # the form shows it before sending
         await pilot.press("ctrl+s")
         await settle(pilot)
-        match = (await pilot.app.client.matches_page(1)).data[0]
+        match = (await pilot.app.group.matches_page(1)).data[0]
         assert match.game is not None and match.game.name == "Brass: Birmingham"
         assert match.weight == "heavy"
 
@@ -24,9 +25,10 @@ async def test_the_demos_brass_recorded_from_the_form_is_stored_heavy(make_app):
 async def test_the_groups_held_matches_decide_and_a_weight_changed_by_hand_stays(make_app, demo_client):
     """More Catan matches recorded light than the demo's normal ones (the game says normal), held in the
     seat's mirror: Catan is proposed light; set to heavy by hand, Enter on Catan again keeps heavy."""
-    players = {p.display_name: p.id for p in await demo_client.players()}
-    await demo_client.sync_matches()
-    normal = len(demo_client.mirror.select_matches(game_id="1"))
+    group = Group(demo_client)  # the seat's group: the app is opened on it, its mirror holds the matches
+    players = {p.display_name: p.id for p in await group.players()}
+    await group.sync_matches()
+    normal = len(group.mirror.held.select_matches(game_id="1"))
     assert normal > 0
     light = [
         NewMatch(
@@ -40,9 +42,9 @@ async def test_the_groups_held_matches_decide_and_a_weight_changed_by_hand_stays
         )
         for number in range(normal + 1)
     ]
-    assert (await demo_client.add_matches(light)).accepted_count == normal + 1
-    await demo_client.sync_matches()
-    async with make_app().run_test(size=(80, 24)) as pilot:
+    assert (await group.add_matches(light)).accepted_count == normal + 1
+    await group.sync_matches()
+    async with make_app(client=group).run_test(size=(80, 24)) as pilot:
         screen = await open_form(pilot)
         weight = screen.form.query_one("#weight")
         await type_at(pilot, sequence("C a t ⏎"), 0)
@@ -55,4 +57,4 @@ async def test_the_groups_held_matches_decide_and_a_weight_changed_by_hand_stays
         assert weight.value == Weight.HEAVY
         await type_at(pilot, sequence("E ⏎ G ⏎ ^s"), 0)
         await settle(pilot)
-        assert (await pilot.app.client.matches_page(1)).data[0].weight == "heavy"
+        assert (await pilot.app.group.matches_page(1)).data[0].weight == "heavy"

@@ -50,7 +50,7 @@ async def test_a_twin_sent_by_another_seat_of_this_computer_is_not_said_to_be_th
         await pilot.press("ctrl+s")
         await settle(pilot)
         assert screen.last_answer is not None and screen.last_answer.accepted_count == 1
-        number = (await pilot.app.client.matches_page(1)).data[0].number
+        number = (await pilot.app.group.matches_page(1)).data[0].number
     clock.advance(3)
     async with make_app(client=seat(), outbox_factory=shared).run_test(size=(80, 24)) as pilot:
         screen = await open_form(pilot)

@@ -10,6 +10,7 @@ import pytest
 from textual.pilot import Pilot
 
 from rankterm.client.client import RankingClient
+from rankterm.mirror import Group
 from rankterm.tui.screens.games import GamesScreen
 from rankterm.tui.screens.matches import MatchesScreen
 from rankterm.tui.screens.rankings import RankingsScreen
@@ -20,18 +21,19 @@ from rankterm.wire.models import NewFaction, NewMatch, Weight
 from .pilot import catan_duel, settle
 
 
-async def ghost_match(client: RankingClient, name: str, external_id: str) -> None:
+async def ghost_match(group: RankingClient | Group, name: str, external_id: str) -> None:
     """A new ghost called `name` wins a Catan match against Ada (on `client`'s seat)."""
-    ghost = await client.create_player(name)
-    ada = next(p for p in await client.players() if p.display_name == "Ada")
-    catan = next(g for g in await client.games() if g.name == "Catan")
+    group = Group.of(group)  # a client: read through its group
+    ghost = await group.create_player(name)
+    ada = next(p for p in await group.players() if p.display_name == "Ada")
+    catan = next(g for g in await group.games() if g.name == "Catan")
     match = NewMatch(
         game=catan.id,
         weight=Weight.NORMAL,
         external_id=external_id,
         factions=[NewFaction(players=[ghost.id], rank=1), NewFaction(players=[ada.id], rank=2)],
     )
-    assert (await client.add_matches(match)).accepted_count == 1
+    assert (await group.add_matches(match)).accepted_count == 1
 
 
 def main_label(screen: RankingsScreen | MatchesScreen) -> str:
@@ -88,8 +90,8 @@ async def test_a_game_first_played_on_another_seat_joins_the_games_when_shown_ag
         games = pilot.app.screen
         assert isinstance(games, GamesScreen)
         other = demo_service.client()
-        game = await other.create_game(name="Kitchen Rush")
-        players = {p.display_name: p.id for p in await other.players()}
+        game = await Group.of(other).create_game(name="Kitchen Rush")
+        players = {p.display_name: p.id for p in await Group.of(other).players()}
         match = NewMatch(
             game=game.id,
             weight=Weight.NORMAL,
@@ -114,7 +116,7 @@ async def test_subset_count_follows_a_match_recorded_on_this_seat(make_app):
         screen = app.screen
         assert isinstance(screen, RankingsScreen)
         before = main_label(screen)
-        match = await catan_duel(app.client, app.new_external_id())
+        match = await catan_duel(app.group, app.new_external_id())
         await app.record_matches([match])
         await settle(pilot)
         assert main_label(screen) != before  # redrawn at once: the screen is shown
@@ -129,7 +131,8 @@ def status_text(pilot: Pilot) -> str:
 
 async def test_network_down_rankings_and_matches_open_from_the_mirror(make_app, demo_service):
     client, transport = demo_service.downable_client()
-    async with make_app(client=client).run_test(size=(100, 30)) as pilot:
+    group = Group(client)  # the seat's group: the app reads through it
+    async with make_app(client=group).run_test(size=(100, 30)) as pilot:
         await go(pilot, "r")
         rankings = pilot.app.screen
         assert isinstance(rankings, RankingsScreen)
@@ -144,12 +147,12 @@ async def test_network_down_rankings_and_matches_open_from_the_mirror(make_app, 
         transport.down = True
         await go(pilot, "r")
         assert table_text(rankings) == shown_rankings
-        assert client.as_of is not None
-        assert f"as of {client.as_of:%H:%M}" in status_text(pilot)
+        assert group.as_of is not None
+        assert f"as of {group.as_of:%H:%M}" in status_text(pilot)
         await go(pilot, "m")
         assert "-error" not in matches.query_one("#matches-info").classes
         assert table_text(matches) == shown_matches
-        assert f"as of {client.as_of:%H:%M}" in status_text(pilot)
+        assert f"as of {group.as_of:%H:%M}" in status_text(pilot)
 
         transport.down = False
         await go(pilot, "f5")
@@ -165,7 +168,8 @@ async def test_lists_never_read_on_this_seat_offline_say_so_and_come_with_the_se
     make_app, demo_service, first, key
 ):
     client, transport = demo_service.downable_client()
-    async with make_app(client=client).run_test(size=(100, 30)) as pilot:
+    group = Group(client)  # the seat's group: the app reads through it
+    async with make_app(client=group).run_test(size=(100, 30)) as pilot:
         await settle(pilot)
         if first is not None:
             await go(pilot, first)

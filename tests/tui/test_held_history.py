@@ -9,6 +9,7 @@ import re
 from textual.widgets import Static
 
 from rankterm.client.client import RankingClient
+from rankterm.mirror import Group
 from rankterm.server.app import create_app
 from rankterm.server.quota import QuotaLimits
 from rankterm.server.seed import DEMO_KEY, DEMO_SECRET, demo_store
@@ -21,12 +22,12 @@ GROUP = 300
 PARTIAL = re.compile(r"(\d+) of 300 matches · the rest within \d+ hours?$")
 
 
-def quota_client(calls_per_hour: int) -> RankingClient:
+def quota_group(calls_per_hour: int) -> Group:
     app = create_app(
         demo_store(clock=frozen_clock), clock=frozen_clock, limits=QuotaLimits(calls_per_hour=calls_per_hour)
     )
-    return RankingClient.in_process(
-        app, key=DEMO_KEY, secret=DEMO_SECRET, base_url=DEMO_URL, clock=frozen_clock
+    return Group(
+        RankingClient.in_process(app, key=DEMO_KEY, secret=DEMO_SECRET, base_url=DEMO_URL, clock=frozen_clock)
     )
 
 
@@ -36,13 +37,13 @@ def info(screen, selector: str) -> str:
 
 
 async def test_stats_and_matches_say_how_much_of_a_partial_history_is_held(make_app):
-    client = quota_client(60)
-    async with make_app(client=client).run_test(size=(100, 30)) as pilot:
+    group = quota_group(60)
+    async with make_app(client=group).run_test(size=(100, 30)) as pilot:
         await pilot.press("m")
         await settle(pilot)
         matches = pilot.app.screen
         assert isinstance(matches, MatchesScreen)
-        held = client.held_history()
+        held = group.held_history()
         assert 0 < held.held < GROUP
         said = info(matches, "#matches-info")
         assert said.startswith("Main · matches 300 to 276, newest first · Enter shows one · ")
@@ -53,7 +54,7 @@ async def test_stats_and_matches_say_how_much_of_a_partial_history_is_held(make_
         stats = pilot.app.screen
         assert isinstance(stats, StatsScreen)
         said = info(stats, "#stats-info")
-        assert PARTIAL.search(said) and said == f"Figures over {client.held_history()}"
+        assert PARTIAL.search(said) and said == f"Figures over {group.held_history()}"
 
 
 async def test_a_whole_history_says_nothing_of_it(make_app, demo_client):
@@ -61,7 +62,7 @@ async def test_a_whole_history_says_nothing_of_it(make_app, demo_client):
         await pilot.press("s")
         await settle(pilot)
         assert isinstance(pilot.app.screen, StatsScreen)
-        assert demo_client.held_history().whole
+        assert Group.of(demo_client).held_history().whole
         assert info(pilot.app.screen, "#stats-info") == ""
         await pilot.press("m")
         await settle(pilot)

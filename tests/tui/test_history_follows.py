@@ -12,9 +12,10 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from rankterm.mirror import Group
+from rankterm.stats.compact import player_matches
 from rankterm.stats.effect import MatchEffect, PlayerEffect
 from rankterm.stats.history import player_history
-from rankterm.stats.source import player_matches
 from rankterm.tui.widgets.match_form.answer import effect_text
 from rankterm.tui.widgets.stats.player_story import MAX_POINTS, PlayerStory
 from rankterm.wire.models import NewFaction, NewMatch, Weight
@@ -35,9 +36,10 @@ async def test_a_players_page_draws_again_when_a_read_elsewhere_finds_the_histor
         numbers = [m.number for m in page.matches]
 
         other = demo_service.client()
-        held = {m.number: m for m in demo_client.cached_matches()}
-        rival = next(p.id for p in await other.players() if p.id != leader)
-        catan = next(g.id for g in await other.games() if g.name == "Catan")
+        seat = pilot.app.group  # the seat's group: its mirror is the page's
+        held = {m.number: m for m in seat.cached_matches()}
+        rival = next(p.id for p in await Group.of(other).players() if p.id != leader)
+        catan = next(g.id for g in await Group.of(other).games() if g.name == "Catan")
         played_earlier = NewMatch(
             game=catan,
             weight=Weight.NORMAL,
@@ -47,14 +49,14 @@ async def test_a_players_page_draws_again_when_a_read_elsewhere_finds_the_histor
         )
         assert (await other.add_matches(played_earlier)).accepted_count == 1
 
-        await demo_client.sync_matches()  # a read elsewhere (the form's effect, the board) finds it
+        await seat.sync_matches()  # a read elsewhere (the form's effect, the board) finds it
         await settle(pilot)
         await settle(pilot)
 
-        now = player_matches(demo_client, leader)
+        now = player_matches(seat, leader)
         assert [m.number for m in page.matches] == [m.number for m in now] != numbers
         assert "played-earlier" in {m.external_id for m in page.matches}
-        fresh = await player_history(demo_service.client(), leader, max_points=MAX_POINTS)
+        fresh = await player_history(Group(demo_service.client()), leader, max_points=MAX_POINTS)
         assert story.history is not None and story.history.points == fresh.points != drawn
         await other.aclose()
 

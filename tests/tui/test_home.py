@@ -7,6 +7,7 @@ from datetime import timedelta
 
 from textual.widgets import Static
 
+from rankterm.mirror import Group
 from rankterm.stats.changes import changes
 from rankterm.stats.source import group_matches
 from rankterm.tui.screens.home import HomeScreen, tonight_lines
@@ -16,9 +17,9 @@ from tests.tui.pilot import settle
 
 
 async def test_home_shows_the_group_standings_last_match_and_story(make_app, demo_service) -> None:
-    async with demo_service.client() as client:
-        matches = await group_matches(client)
-        top = (await client.rankings_page(1)).data[0].player.label
+    async with Group(demo_service.client()) as group:
+        matches = await group_matches(group)
+        top = (await group.rankings_page(1)).data[0].player.label
     newest = max(parse_wire_date(m.date) for m in matches)
     async with make_app().run_test(size=(80, 24)) as pilot:
         await settle(pilot)

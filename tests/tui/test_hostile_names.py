@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from textual.widgets import DataTable
 
+from rankterm.mirror import Group
 from rankterm.wire.models import NewFaction, NewMatch
 
 from .pilot import settle
@@ -19,7 +20,7 @@ def screen_text(pilot) -> str:
 
 async def test_players_screen_shows_hostile_names_literally(make_app, demo_client):
     for name in NAMES:
-        await demo_client.create_player(name)
+        await Group.of(demo_client).create_player(name)
     async with make_app().run_test(size=(120, 40)) as pilot:
         await pilot.press("p")
         await settle(pilot)
@@ -38,10 +39,10 @@ async def test_players_screen_shows_hostile_names_literally(make_app, demo_clien
 
 
 async def test_every_text_the_app_reads_is_display_safe(make_app, demo_client):
-    await demo_client.create_player("\x1b]0;pwned\x07Zed")
+    await Group.of(demo_client).create_player("\x1b]0;pwned\x07Zed")
     async with make_app().run_test(size=(80, 24)) as pilot:
         await settle(pilot)
-        players = await pilot.app.client.players(refresh=True)
+        players = await pilot.app.group.players(refresh=True)
         assert "*␛]0;pwned␇Zed" in [p.display_name for p in players]
         assert not any("\x1b" in p.display_name for p in players)
 
@@ -61,9 +62,9 @@ async def test_a_ghost_named_with_markup_is_created_suggested_and_detailed_as_ty
     from rankterm.tui.screens.stats.player_page import PlayerPageScreen
     from rankterm.tui.widgets.match_form.player_picker import PlayerPicker
 
-    mallory = await demo_client.create_player("[b]Markup[/b] Mallory")
-    ada = next(p for p in await demo_client.players() if p.label == "Ada")
-    game = (await demo_client.games())[0]
+    mallory = await Group.of(demo_client).create_player("[b]Markup[/b] Mallory")
+    ada = next(p for p in await Group.of(demo_client).players() if p.label == "Ada")
+    game = (await Group.of(demo_client).games())[0]
     await demo_client.add_matches(
         NewMatch(
             game=game.id,
@@ -128,11 +129,12 @@ def assert_whole_on_one_line(lines: list[str], *names: str) -> None:
         assert all(line.count(start) == line.count(name) for line in lines), f"{start!r} cut at its break"
 
 
-async def line_broken_match(client) -> tuple[int, str]:
+async def line_broken_match(group) -> tuple[int, str]:
     """Ni/na and Zed/Two tie first, Kai/Lee third, in a game of their own: its number and its subset's id."""
-    ghosts = [await client.create_player(name) for name in LINE_BROKEN]
-    game = await client.create_game(name="Line Breaker")
-    answer = await client.add_matches(
+    group = Group.of(group)  # a client: read through its group
+    ghosts = [await group.create_player(name) for name in LINE_BROKEN]
+    game = await group.create_game(name="Line Breaker")
+    answer = await group.add_matches(
         NewMatch(
             game=game.id,
             weight="normal",
@@ -144,7 +146,7 @@ async def line_broken_match(client) -> tuple[int, str]:
         )
     )
     assert answer.accepted_count == 1
-    return (await client.matches_page(1)).data[0].number, f"g{game.id}"
+    return (await group.matches_page(1)).data[0].number, f"g{game.id}"
 
 
 async def test_a_name_with_a_line_break_is_whole_on_one_line_on_every_screen(make_app, demo_client):

@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 from textual.widgets import DataTable, Input
 
+from rankterm.mirror import Group
 from rankterm.tui.dialogs.ask_line import AskDialog
 from rankterm.tui.dialogs.match_detail import MatchDetailScreen
 from rankterm.tui.dialogs.match_exists import MatchExistsDialog
@@ -83,10 +84,11 @@ async def type_into(pilot: Any, field: Input, text: str, *, key: bool = False) -
     await pilot.pause()
 
 
-async def seed_embedded(client: Any) -> None:
+async def seed_embedded(group: Any) -> None:
     """Hostile players (ghosts; the service keeps at most 50 characters) and games, each with a match."""
-    players = [await client.create_player(name) for name in HOSTILE if len(name) <= 50]
-    games = [await client.create_game(name=name) for name in HOSTILE if len(name) <= 100]
+    group = Group.of(group)  # a client: read through its group
+    players = [await group.create_player(name) for name in HOSTILE if len(name) <= 50]
+    games = [await group.create_game(name=name) for name in HOSTILE if len(name) <= 100]
     matches = [
         NewMatch(
             game=game.id,
@@ -99,7 +101,7 @@ async def seed_embedded(client: Any) -> None:
         )
         for n, game in enumerate(games)
     ]
-    answer = await client.add_matches(matches)
+    answer = await group.add_matches(matches)
     assert answer.accepted_count == len(games)
 
 
@@ -328,8 +330,8 @@ async def test_hostile_names_on_the_embedded_service(make_app, demo_client, scre
 @pytest.mark.slow
 @pytest.mark.parametrize("screen", SCREENS)
 async def test_hostile_names_from_a_public_service(make_app, screen):
-    client = public_client(HOSTILE)
-    app = make_app(client=client, demo=False)
+    group = public_client(HOSTILE)
+    app = make_app(client=group, demo=False)
     async with app.run_test(size=SIZES[1]) as pilot:
         player_names = [("*" + n) if i % 2 else n for i, n in enumerate(HOSTILE)]
         await walk(app, pilot, screen, HOSTILE, player_names, TYPED_ON_PUBLIC)

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from rankterm.mirror import Group
 from rankterm.tui.screens.import_plays import ImportScreen
 from rankterm.tui.widgets.text_table import TextTable
 
@@ -31,7 +32,7 @@ async def check(pilot, path: Path) -> ImportScreen:
 
 
 async def test_palette_opens_it_dry_run_first_then_send_and_again_nothing_new(make_app, demo_client):
-    before = len(await demo_client.all_matches())
+    before = len(await Group.of(demo_client).all_matches())
     app = make_app()
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(pilot)
@@ -55,7 +56,7 @@ async def test_palette_opens_it_dry_run_first_then_send_and_again_nothing_new(ma
         assert "Nothing new to record" in str(screen.query_one("#import-info").render())
         await pilot.press("ctrl+s")
         await settle(pilot)
-        assert len(await demo_client.all_matches()) == before + 6
+        assert len(await Group.of(demo_client).all_matches()) == before + 6
 
 
 async def test_names_from_the_file_are_text_and_a_bad_file_is_one_sentence(make_app, tmp_path: Path):

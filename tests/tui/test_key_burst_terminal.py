@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 
 from rankterm.client.client import RankingClient
+from rankterm.mirror import Group
 from rankterm.server.seed import DEMO_KEY, DEMO_SECRET, demo_app
 from rankterm.wire.models import MatchesPage
 from tests.support.live import serve_in_thread
@@ -38,19 +39,19 @@ async def one_write_at_a_seat(served: str, tmp_path: Path, write: bytes) -> tupl
     the number of matches before, page 1 of the matches once the service holds one more (30 s at most), and
     the end of what the seat drew."""
     env = room_env(tmp_path, served, DEMO_KEY, DEMO_SECRET, RANKTERM_LIVE_EVERY="0", PYTHONPATH=str(ROOT))
-    async with RankingClient(served, key=DEMO_KEY, secret=DEMO_SECRET) as reader:
-        before = (await reader.matches_page(1)).total
+    async with Group(RankingClient(served, key=DEMO_KEY, secret=DEMO_SECRET)) as reader:
+        before = (await Group.of(reader).matches_page(1)).total
         seat = PtySeat(["--profile", "room"], env)
         try:
             assert await asyncio.to_thread(seat.wait_for, "Dashboard", 30), seat.seen[-500:]
             await asyncio.to_thread(seat.settle)
             seat.press(write)
-            page = await reader.matches_page(1)
+            page = await Group.of(reader).matches_page(1)
             for _ in range(300):  # 30 s at most: the seat answers, then sends
                 if page.total > before:
                     break
                 await asyncio.sleep(0.1)
-                page = await reader.matches_page(1)
+                page = await Group.of(reader).matches_page(1)
             await asyncio.to_thread(seat.settle)
         finally:
             seat.close()

@@ -51,7 +51,7 @@ def sides(match: Match) -> list[tuple[int, list[str], float | None]]:
 
 
 async def newest(pilot: Pilot) -> Match:
-    return (await pilot.app.client.matches_page(1)).data[0]
+    return (await pilot.app.group.matches_page(1)).data[0]
 
 
 @GAPS
@@ -127,5 +127,5 @@ async def test_a_dialog_opened_by_a_key_gets_the_name_typed_behind_that_key(make
         await app.switch_mode("players")
         await settle(pilot)
         await send_keys(pilot, ["ctrl+n", *keys("Zoe Quick"), "enter"], gap)
-        names = [p.display_name for p in await app.client.players(refresh=True)]
+        names = [p.display_name for p in await app.group.players(refresh=True)]
         assert "*Zoe Quick" in names  # a ghost

@@ -19,6 +19,7 @@ import httpx
 import pytest
 
 from rankterm.client.client import RankingClient
+from rankterm.mirror import Group
 from rankterm.tui.screens.dashboard import DashboardScreen
 from rankterm.tui.screens.match_entry import MatchEntryScreen
 from rankterm.wire.models import Match
@@ -73,8 +74,9 @@ def stored(match: Match) -> tuple[str, tuple[tuple[int, frozenset[str] | str], .
     return (match.game.name if match.game else ""), sides
 
 
-async def newest(client: RankingClient) -> Match:
-    return (await client.matches_page(1)).data[0]
+async def newest(group: RankingClient | Group) -> Match:
+    group = Group.of(group)  # a client: read through its group
+    return (await group.matches_page(1)).data[0]
 
 
 README = ("free-for-all", "2-vs-2", "co-op won")
@@ -91,14 +93,14 @@ async def test_readme_sequences_record_the_matches_meant(make_app):
             keys = sequence(meant.keys)
             assert len(keys) <= meant.most, name
             assert isinstance(app.screen, DashboardScreen)
-            before = await newest(app.client)
+            before = await newest(app.group)
             await pilot.press(*keys)
             await settle(pilot)
             screen = app.screen
             assert isinstance(screen, MatchEntryScreen)
             answer = screen.last_answer
             assert answer is not None and answer.accepted_count == 1, (name, screen.form.answer.text)
-            match = await newest(app.client)
+            match = await newest(app.group)
             assert match.number == before.number + 1, name
             assert stored(match) == (meant.game, meant.sides), name
             await pilot.press("escape", "d")
@@ -150,11 +152,13 @@ async def test_keys_typed_faster_than_the_lists_load_make_the_same_matches(
     Enter) 80 ms apart."""
     transport = LateTransport(httpx.ASGITransport(app=demo_service.asgi), delay=1.0)
     http = httpx.AsyncClient(transport=transport, base_url=DEMO_URL)
-    client = RankingClient(
-        DEMO_URL, key=demo_service.key, secret=demo_service.secret, http=http, clock=frozen_clock
+    group = Group(
+        RankingClient(
+            DEMO_URL, key=demo_service.key, secret=demo_service.secret, http=http, clock=frozen_clock
+        )
     )
     async with demo_service.client() as reader:
-        app = make_app(client=client)
+        app = make_app(client=group)
         async with app.run_test(size=(80, 24)) as pilot:
             await pilot.pause()
             for round, name in enumerate(names):

@@ -14,6 +14,7 @@ from textual.widgets import Footer, Input, Select, Static
 from textual.widgets._footer import FooterKey
 from textual.widgets._toast import Toast
 
+from rankterm.mirror import Group
 from rankterm.tui.dialogs.help import DESCRIPTIONS, KeysScreen, key_display, key_sections
 from rankterm.tui.dialogs.match_detail import MatchDetailScreen
 from rankterm.tui.screens import SCREENS
@@ -229,9 +230,9 @@ async def test_keys_typed_faster_than_the_lists_load_reach_the_row_meant(make_ap
     """On a late service: `r down down enter` (40 ms apart) opens the third player, `p down enter` (80 ms)
     the second player; then on the players screen, while the page is read again (F5), `/ e l e enter enter`
     (40 ms) filters and opens Elena."""
-    async with demo_service.client() as reader:
-        standings = (await reader.rankings_page(1)).data
-        players = (await reader.players_page(1)).data
+    async with Group(demo_service.client()) as reader:
+        standings = (await Group.of(reader).rankings_page(1)).data
+        players = (await Group.of(reader).players_page(1)).data
     app = make_app(client=late_client(demo_service, 0.1)[0])
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(pilot)

@@ -5,14 +5,15 @@ placing its focus, not a table reading its rows again (this test fails without t
 
 from __future__ import annotations
 
+from rankterm.mirror import Group
 from rankterm.tui.widgets.text_table import TextTable
 
 from .pilot import late_client, settle, type_at
 
 
 async def test_cursor_keys_typed_while_the_players_are_read_again_reach_the_rows(make_app, demo_service):
-    async with demo_service.client() as reader:
-        meant = (await reader.players_page(1)).data[2].id
+    async with Group(demo_service.client()) as reader:
+        meant = (await Group.of(reader).players_page(1)).data[2].id
     client, transport = late_client(demo_service)
     app = make_app(client=client)
     async with app.run_test(size=(80, 24)) as pilot:

@@ -14,6 +14,7 @@ import pytest
 
 from rankterm.client.client import RankingClient
 from rankterm.config import Config
+from rankterm.mirror import Group
 from rankterm.server.quota import QuotaLimits
 from rankterm.tui.app import RanktermApp
 from rankterm.tui.live import ENV_EVERY, GATED_RECHECK, IDLE_AFTER, LiveProbe
@@ -41,11 +42,12 @@ def _info(screen, selector: str) -> str:
     return str(screen.query_one(selector).render())
 
 
-async def _other_seat_records(other: RankingClient, external_id: str) -> int:
+async def _other_seat_records(other: RankingClient | Group, external_id: str) -> int:
     """Another seat records a Catan duel; its match number."""
+    other = Group.of(other)  # a client: read through its group
     answer = await other.add_matches(await catan_duel(other, external_id))
     assert answer.accepted_count == 1
-    return (await other.matches_page(1)).data[0].number
+    return (await Group.of(other).matches_page(1)).data[0].number
 
 
 # ---------------------------------------------------------------------- another seat's match, by the timer
@@ -96,7 +98,7 @@ async def test_another_seats_ghost_reaches_the_players_screen(make_app, demo_ser
         caption = _info(screen, "#players-caption")
         total = int(caption.split(" · ")[1].split()[0])
         other = demo_service.client()
-        await other.create_player("Zed from the other laptop")
+        await Group.of(other).create_player("Zed from the other laptop")
         assert await app.live.probe_once()
         await settle(pilot)
         assert f"· {total + 1} players" in _info(screen, "#players-caption")
@@ -146,17 +148,17 @@ def _app_on_small_quota(calls_per_hour: int, clock: SettableClock) -> tuple[Rank
 
     asgi = create_app(demo_store(clock=clock), clock=clock, limits=QuotaLimits(calls_per_hour=calls_per_hour))
 
-    def client() -> RankingClient:
+    def group() -> RankingClient:
         return RankingClient.in_process(
             asgi, key=DEMO_KEY, secret=DEMO_SECRET, base_url=DEMO_URL, clock=clock
         )
 
-    return RanktermApp(config=Config(), client=client(), demo=True), client
+    return RanktermApp(config=Config(), client=group(), demo=True), group
 
 
 async def test_at_80_percent_of_the_quota_the_probe_stops_the_status_line_says_so_and_it_resumes(by_hand):
     service_clock = SettableClock(T0)
-    app, client = _app_on_small_quota(100, service_clock)
+    app, group = _app_on_small_quota(100, service_clock)
     async with app.run_test(size=(80, 24)) as pilot:
         screen = await _on(pilot, "r")
         live: LiveProbe = app.live
@@ -167,7 +169,7 @@ async def test_at_80_percent_of_the_quota_the_probe_stops_the_status_line_says_s
         assert app.client.calls == calls + 2  # below the gate: the quota, then the probe
         assert not live.gated
         assert "Live updates" not in _info(screen, "#status-line")
-        other = client()
+        other = group()
         while (await other.quota()).usage()["callsPerHour"] < 80:
             await other.status()  # the same API client: the same meter
         calls = app.client.calls
@@ -248,7 +250,8 @@ async def test_offline_the_probe_waits_like_the_outbox_and_the_service_back_reva
     from rankterm.tui.outbox_runner import RETRY_DELAYS
 
     client, transport = demo_service.downable_client()
-    app = make_app(client=client)
+    group = Group(client)  # the seat's group: the app reads through it
+    app = make_app(client=group)
     async with app.run_test(size=(80, 24)) as pilot:
         live = await _cut_off_twice(pilot, transport)
         await _on(pilot, "p")  # the players' page comes from the mirror offline: not an answer to compare
@@ -270,11 +273,12 @@ async def test_the_service_answering_another_request_brings_the_probe_back_to_it
     make_app, demo_service, by_hand
 ):
     client, transport = demo_service.downable_client()
-    app = make_app(client=client)
+    group = Group(client)  # the seat's group: the app reads through it
+    app = make_app(client=group)
     async with app.run_test(size=(80, 24)) as pilot:
         live = await _cut_off_twice(pilot, transport)
         transport.down = False
-        await client.players_page(1)  # any answer (the outbox's knock, a screen's read), not the probe's
+        await group.players_page(1)  # any answer (the outbox's knock, a screen's read), not the probe's
         await settle(pilot)
         assert not app.offline
         assert live.interval() == 5.0

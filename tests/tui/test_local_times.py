@@ -12,6 +12,7 @@ import pytest
 from textual.widgets import DataTable, Static
 
 from rankterm.config import Config
+from rankterm.mirror import Group
 from rankterm.tui.dialogs.match_detail import MatchDetailScreen
 from rankterm.tui.screens.matches import MatchesScreen
 from rankterm.tui.widgets.board.view import when as board_when
@@ -119,7 +120,8 @@ def test_the_boards_and_the_stats_pages_dates_are_the_seats():
 
 async def test_the_offline_as_of_is_the_seats_time(make_app, demo_service):
     client, transport = demo_service.downable_client()
-    async with make_app(client=client, config=Config(timezone="Pacific/Auckland")).run_test(
+    group = Group(client)  # the seat's group: the app reads through it
+    async with make_app(client=group, config=Config(timezone="Pacific/Auckland")).run_test(
         size=(100, 30)
     ) as pilot:
         await pilot.press("r")
@@ -127,8 +129,8 @@ async def test_the_offline_as_of_is_the_seats_time(make_app, demo_service):
         transport.down = True
         await pilot.press("m", "r")  # read again: the mirror's copy, marked "as of"
         await settle(pilot)
-        assert client.as_of is not None
-        local, utc = client.as_of.astimezone(AUCKLAND), client.as_of.astimezone(UTC)
+        assert group.as_of is not None
+        local, utc = group.as_of.astimezone(AUCKLAND), group.as_of.astimezone(UTC)
         assert f"{local:%H:%M}" != f"{utc:%H:%M}"
         line = pilot.app.screen.query_one(StatusLine)
         assert line.display and f"as of {local:%H:%M}" in str(line.render())

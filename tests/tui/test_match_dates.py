@@ -7,6 +7,7 @@ from datetime import UTC, datetime
 import httpx
 
 from rankterm.client.client import RankingClient
+from rankterm.mirror import Group
 from rankterm.server.app import create_app
 from rankterm.server.seed import DEMO_KEY, DEMO_SECRET, demo_store
 from tests.support.clock import SettableClock
@@ -23,8 +24,10 @@ async def test_recorded_offline_at_20_00_sent_at_20_40_is_dated_20_00(make_app):
     store = demo_store(clock=clock)
     transport = FaultyTransport(httpx.ASGITransport(app=create_app(store, clock=clock)))
     http = httpx.AsyncClient(transport=transport, base_url=DEMO_URL)
-    client = RankingClient(DEMO_URL, key=DEMO_KEY, secret=DEMO_SECRET, http=http, clock=clock, retries=0)
-    async with make_app(client=client).run_test(size=(80, 24)) as pilot:
+    group = Group(
+        RankingClient(DEMO_URL, key=DEMO_KEY, secret=DEMO_SECRET, http=http, clock=clock, retries=0)
+    )
+    async with make_app(client=group).run_test(size=(80, 24)) as pilot:
         screen = await open_form(pilot)
         await quick_fill(pilot, "Catan", [(["Ada"], 1, "9"), (["Ben"], 2, "7")])
         clock.now = EIGHT_PM  # the form stayed open an hour: "now" is when it is recorded
@@ -42,7 +45,7 @@ async def test_recorded_offline_at_20_00_sent_at_20_40_is_dated_20_00(make_app):
         pilot.app.resume_sending()
         await settle(pilot)
         assert pilot.app.outbox_counts["sent"] == 1
-        newest = (await client.matches_page(1)).data[0]
+        newest = (await group.matches_page(1)).data[0]
         assert newest.external_id == kept.external_id
         assert newest.date == "2026-05-28 20:00:00"
         assert newest.registration_date == "2026-05-28 20:40:00"
@@ -62,7 +65,7 @@ async def test_a_date_that_cannot_be_read_is_one_sentence_and_nothing_is_lost(ma
         await settle(pilot)
         assert screen.last_answer[0].accepted
         sent = screen.last_answer[0]
-        held = [m for page in (1, 2) for m in (await pilot.app.client.matches_page(page)).data]
+        held = [m for page in (1, 2) for m in (await pilot.app.group.matches_page(page)).data]
         recorded = next(m for m in held if sent.external_id and m.external_id == sent.external_id)
         assert recorded.date == "2026-05-27 21:15:00"
 

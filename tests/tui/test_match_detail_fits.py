@@ -18,10 +18,10 @@ from .pilot import settle
 async def test_the_widest_facts_of_a_page_fit_80_columns(make_app, zone):
     async with make_app(config=Config(timezone=zone)).run_test(size=(80, 24)) as pilot:
         await settle(pilot)
-        client = pilot.app.client
-        pandemic = next(g for g in await client.games() if g.name == "Pandemic")
-        newest = (await client.matches_page(1)).data
-        against_a_bot = (await client.matches_page(1, subset=f"g{pandemic.id}")).data  # "team against a bot"
+        group = pilot.app.group
+        pandemic = next(g for g in await group.games() if g.name == "Pandemic")
+        newest = (await group.matches_page(1)).data
+        against_a_bot = (await group.matches_page(1, subset=f"g{pandemic.id}")).data  # "team against a bot"
 
         def widest(match) -> int:
             return max(len(line) for line in match_facts(match, seat_zone(zone))[:2])

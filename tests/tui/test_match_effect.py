@@ -80,7 +80,7 @@ async def test_a_sent_batch_shows_what_each_match_did_and_a_rankings_quota_only_
             assert lines[accepted + 1] == f"↳ Match {effect.number} · {effect.sentence()}"
         assert not any("Match" in t for t in toasts(app))  # said on the form's answer lines: no toast over it
         # the figures are those of the service's standings for that match
-        assert (await match_effect(client, first.number)).sentence() == first.sentence()
+        assert (await match_effect(pilot.app.group, first.number)).sentence() == first.sentence()
         jonas, ada = first.players
         assert (jonas.name, ada.name) == ("*Jonas", "Ada")
         assert jonas.delta is not None and jonas.delta > 0 and ada.delta is not None and ada.delta < 0

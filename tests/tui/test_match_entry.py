@@ -9,6 +9,7 @@ import asyncio
 
 import pytest
 
+from rankterm.mirror import Group
 from rankterm.tui.dialogs.confirm import ConfirmDialog
 from rankterm.tui.widgets.match_form.draft import DRAFT_EVERY, DraftFile
 from rankterm.tui.widgets.match_form.player_chip import PlayerChip
@@ -32,11 +33,11 @@ async def test_form_starts_with_two_rows_and_a_generated_external_id(make_app):
 async def test_empty_form_sends_nothing_and_marks_the_fields(make_app):
     async with make_app().run_test(size=(80, 24)) as pilot:
         screen = await open_form(pilot)
-        client = pilot.app.client
-        before = client.calls
+        group = pilot.app.group
+        before = group.client.calls
         await pilot.press("ctrl+s")
         await settle(pilot)
-        assert client.calls == before  # nothing went to the service
+        assert group.client.calls == before  # nothing went to the service
         assert screen.form.game_picker.has_class("-invalid")
         problem = str(screen.form.query_one("#form-problem").render())
         assert "Choose a game." in problem
@@ -239,15 +240,15 @@ async def test_queue_two_matches_and_send_them_as_one_batch(make_app):
         await pilot.press("ctrl+l")
         await settle(pilot)
         assert len(screen.queue) == 2
-        client = pilot.app.client
+        group = pilot.app.group
         sent: list[int] = []
-        real = client.add_matches
+        real = group.add_matches
 
         async def spy(matches, **kw):
             sent.append(len(matches))
             return await real(matches, **kw)
 
-        client.add_matches = spy
+        group.add_matches = spy
         await pilot.press("ctrl+s")  # the untouched form is not sent: only the two queued
         await settle(pilot)
         assert sent == [2]  # one batch of two
@@ -277,7 +278,7 @@ async def test_a_refused_request_is_one_sentence_and_the_form_stays(make_app):
 
 async def test_a_repeated_external_id_leaves_the_cursor_in_the_external_id_field(make_app):
     async with make_app().run_test(size=(80, 24)) as pilot:
-        taken = (await pilot.app.client.matches_page(1)).data[0].external_id  # already recorded
+        taken = (await pilot.app.group.matches_page(1)).data[0].external_id  # already recorded
         screen = await open_form(pilot)
         await quick_fill(pilot, "Catan", [(["Elena"], 1, "10"), (["Chiara"], 2, "7")])
         field = screen.form.field("external-id")
@@ -312,8 +313,8 @@ async def test_a_ghost_made_on_another_seat_is_offered_once_the_form_is_entered_
     async with make_app().run_test(size=(80, 24)) as pilot:
         screen = await open_form(pilot)
         assert "*Kim" not in [p.label for p in screen.form.players]
-        async with demo_service.client() as other_seat:
-            await other_seat.create_player("Kim")
+        async with Group(demo_service.client()) as other_seat:
+            await Group.of(other_seat).create_player("Kim")
         await pilot.press("escape", "p")
         await settle(pilot)
         screen = await open_form(pilot)
@@ -327,20 +328,20 @@ async def test_the_form_shows_the_mirrors_lists_before_the_service_answers(make_
         await open_form(pilot)
         await pilot.press("escape", "p")
         await settle(pilot)
-        async with demo_service.client() as other_seat:
-            await other_seat.create_player("Kim")
-        client = pilot.app.client
-        await client.players(refresh=True)  # e.g. the players screen's filter: the mirror holds *Kim
-        held = client.cached_players()
+        async with Group(demo_service.client()) as other_seat:
+            await Group.of(other_seat).create_player("Kim")
+        group = pilot.app.group
+        await group.players(refresh=True)  # e.g. the players screen's filter: the mirror holds *Kim
+        held = group.cached_players()
         assert "*Kim" in [p.label for p in held]
         answered = asyncio.Event()
-        real_players = client.players
+        real_players = group.players
 
         async def slow_players(**kw):
             await answered.wait()
             return await real_players(**kw)
 
-        client.players = slow_players
+        group.players = slow_players
         await pilot.press("n")
         await pilot.pause()
         screen = pilot.app.screen
@@ -357,7 +358,7 @@ EVIL = "Evil [/b] Eve\x1b[2J"
 async def test_a_name_with_markup_in_a_row_problem_and_in_the_queue_line_shows_as_typed(
     make_app, demo_client
 ):
-    await demo_client.create_player(EVIL)
+    await Group.of(demo_client).create_player(EVIL)
     async with make_app().run_test(size=(120, 30)) as pilot:
         screen = await open_form(pilot)
         evil = next(p for p in screen.form.players if "Evil" in p.label)
@@ -467,7 +468,7 @@ async def test_tab_and_enter_in_points_move_on_blank_rows_are_left_out_and_ctrl_
         await pilot.press("enter")  # on the empty last one: sent
         await settle(pilot)
         assert screen.last_answer is not None and screen.last_answer.accepted_count == 1
-        newest = (await pilot.app.client.matches_page(1)).data[0]
+        newest = (await pilot.app.group.matches_page(1)).data[0]
         assert [[p.display_name for p in f.players] for f in newest.factions] == [["Elena"], ["Ada"], ["Ben"]]
 
 
@@ -494,7 +495,7 @@ async def test_a_date_an_hour_ahead_is_refused_at_the_date_field_and_nothing_is_
         await pilot.press("ctrl+s")
         await settle(pilot)
         assert screen.last_answer is not None and screen.last_answer.accepted_count == 1
-        assert (await pilot.app.client.matches_page(1)).data[0].date == "2026-05-28 20:29:00"
+        assert (await pilot.app.group.matches_page(1)).data[0].date == "2026-05-28 20:29:00"
 
 
 async def test_more_points_ranked_below_asks_once_enter_sends_escape_goes_back(make_app):
@@ -518,7 +519,7 @@ async def test_more_points_ranked_below_asks_once_enter_sends_escape_goes_back(m
         await settle(pilot)
         assert pilot.app.screen is screen
         assert screen.last_answer is not None and screen.last_answer.accepted_count == 1
-        newest = (await pilot.app.client.matches_page(1)).data[0]
+        newest = (await pilot.app.group.matches_page(1)).data[0]
         assert [(f.rank, f.points) for f in sorted(newest.factions, key=lambda f: f.rank)] == [
             (1, 8),
             (2, 10),
@@ -528,7 +529,7 @@ async def test_more_points_ranked_below_asks_once_enter_sends_escape_goes_back(m
         await pilot.press("ctrl+s")
         await settle(pilot)
         assert pilot.app.screen is screen and screen.last_answer.accepted_count == 1
-        assert (await pilot.app.client.matches_page(1)).data[0].number == newest.number + 1
+        assert (await pilot.app.group.matches_page(1)).data[0].number == newest.number + 1
 
 
 @pytest.mark.slow
@@ -606,8 +607,8 @@ async def test_escape_while_a_send_is_under_way_keeps_the_focus_out_for_the_scre
 
     from .pilot import late_client
 
-    client, transport = late_client(demo_service)
-    async with make_app(client=client).run_test(size=(80, 24)) as pilot:
+    group, transport = late_client(demo_service)
+    async with make_app(client=group).run_test(size=(80, 24)) as pilot:
         screen = await open_form(pilot)
         await quick_fill(pilot, "Catan", [(["Elena"], 1, "10"), (["Ada"], 2, "8")])
         transport.delay = 0.6  # the service answers the send late

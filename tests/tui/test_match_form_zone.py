@@ -26,7 +26,7 @@ async def test_a_date_typed_in_auckland_is_sent_as_utc(make_app):
         await pilot.press("ctrl+s")
         await settle(pilot)
         assert screen.last_answer is not None and screen.last_answer.accepted_count == 1
-        assert (await pilot.app.client.matches_page(1)).data[0].date == "2026-05-28 19:15:00"
+        assert (await pilot.app.group.matches_page(1)).data[0].date == "2026-05-28 19:15:00"
 
 
 async def test_the_future_is_judged_and_said_in_the_seats_zone(make_app):
@@ -45,7 +45,7 @@ async def test_the_future_is_judged_and_said_in_the_seats_zone(make_app):
         await pilot.press("ctrl+s")
         await settle(pilot)
         assert screen.last_answer is not None and screen.last_answer.accepted_count == 1
-        assert (await pilot.app.client.matches_page(1)).data[0].date == "2026-05-28 20:20:00"
+        assert (await pilot.app.group.matches_page(1)).data[0].date == "2026-05-28 20:20:00"
 
 
 async def test_an_unreadable_date_is_still_said_as_one(make_app):

@@ -9,7 +9,7 @@ from textual.pilot import Pilot
 from textual.widgets import DataTable
 
 from rankterm.client.client import RankingClient
-from rankterm.client.mirror import Mirror
+from rankterm.mirror import Group, Mirror
 from rankterm.tui.dialogs.match_detail import MatchDetailScreen
 from rankterm.tui.dialogs.match_exists import MatchExistsDialog
 from rankterm.tui.screens.matches import MatchesScreen, fit_summary, one_line_summary, summary_parts
@@ -137,10 +137,10 @@ async def test_after_a_backdated_match_the_cursor_stays_on_the_same_match(make_a
         await settle(pilot)
         chosen = screen.selected_match()
         assert chosen is not None and chosen.number == 297
-        client = app.client
-        ids = {p.label: p.id for p in await client.players()}
-        catan = next(g for g in await client.games() if g.name == "Catan")
-        await client.add_matches(  # played a day before the demo's first match: every number moves up
+        group = app.group
+        ids = {p.label: p.id for p in await group.players()}
+        catan = next(g for g in await group.games() if g.name == "Catan")
+        await group.add_matches(  # played a day before the demo's first match: every number moves up
             NewMatch(
                 game=catan.id,
                 weight="normal",
@@ -161,28 +161,30 @@ def mirrored_client(demo_service, path: Path) -> tuple[RankingClient, FaultyTran
     faults = FaultyTransport(httpx.ASGITransport(app=demo_service.asgi))
     late = LateTransport(faults)
     http = httpx.AsyncClient(transport=late, base_url=DEMO_URL)
-    client = RankingClient(
-        DEMO_URL,
-        key=demo_service.key,
-        secret=demo_service.secret,
-        http=http,
-        clock=frozen_clock,
-        retries=0,
-        backoff=0,
+    group = Group(
+        RankingClient(
+            DEMO_URL,
+            key=demo_service.key,
+            secret=demo_service.secret,
+            http=http,
+            clock=frozen_clock,
+            retries=0,
+            backoff=0,
+        ),
         mirror=Mirror(path),
     )
-    return client, faults, late
+    return group, faults, late
 
 
 async def test_while_an_unreachable_service_is_waited_for_the_pages_are_those_held(
     make_app, demo_service, tmp_path
 ):
-    client, _, _ = mirrored_client(demo_service, tmp_path / "mirror.db")
-    async with make_app(client=client).run_test(size=(80, 24)) as pilot:
+    group, _, _ = mirrored_client(demo_service, tmp_path / "mirror.db")
+    async with make_app(client=group).run_test(size=(80, 24)) as pilot:
         await open_matches(pilot)  # the seat reads the matches once: the mirror holds them
-    client, faults, late = mirrored_client(demo_service, tmp_path / "mirror.db")
+    group, faults, late = mirrored_client(demo_service, tmp_path / "mirror.db")
     faults.down = True
-    async with make_app(client=client).run_test(size=(80, 24)) as pilot:
+    async with make_app(client=group).run_test(size=(80, 24)) as pilot:
         await settle(pilot)
         late.delay = 0.5  # the service is out of reach, and it takes a while to tell
         await pilot.press("m")

@@ -4,6 +4,7 @@ list did not hold yet) is taken, and the toast says so."""
 
 from __future__ import annotations
 
+from rankterm.mirror import Group
 from rankterm.tui.dialogs.ask_line import AskDialog
 from rankterm.tui.screens.players import PlayersScreen
 from rankterm.tui.widgets.text_table import TextTable
@@ -38,8 +39,9 @@ async def ask_for(pilot, name: str) -> AskDialog:
     return dialog
 
 
-async def ghosts_called(client, display_name: str) -> list:
-    return [p for p in await client.players(refresh=True) if p.display_name == display_name]
+async def ghosts_called(group, display_name: str) -> list:
+    group = Group.of(group)  # a client: read through its group
+    return [p for p in await group.players(refresh=True) if p.display_name == display_name]
 
 
 async def test_a_name_the_group_has_warns_and_escape_goes_to_that_player(make_app, demo_service):
@@ -56,7 +58,7 @@ async def test_a_name_the_group_has_warns_and_escape_goes_to_that_player(make_ap
         assert [p.label for p in screen.shown if p.id == table.cursor_key()] == ["Ada"]
         assert not [
             p
-            for p in await demo_service.client().players()
+            for p in await Group(demo_service.client()).players()
             if p.label.lstrip("*").lower() == "ada" and p.ghost
         ]
 
@@ -84,9 +86,9 @@ async def test_a_zed_another_seat_made_since_this_seats_list_is_taken_and_said(m
     app = make_app()
     async with app.run_test(size=(100, 30)) as pilot:
         await players_screen(pilot)
-        await app.client.players()  # this seat's list, fresh: no Zed in it
+        await app.group.players()  # this seat's list, fresh: no Zed in it
         other_seat = demo_service.client()
-        made_there = await other_seat.create_player("Zed")
+        made_there = await Group.of(other_seat).create_player("Zed")
 
         # the list this seat holds knows no Zed: no warning
         assert isinstance(await new_ghost(pilot, "Zed"), PlayersScreen)

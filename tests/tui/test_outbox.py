@@ -8,6 +8,7 @@ from textual.coordinate import Coordinate
 from textual.widgets import DataTable
 
 from rankterm.client.client import RankingClient
+from rankterm.mirror import Group
 from rankterm.outbox.outbox import Outbox, State
 from rankterm.server.app import create_app
 from rankterm.server.seed import DEMO_KEY, DEMO_SECRET, demo_store
@@ -150,8 +151,8 @@ async def test_discard_asks_first(make_app):
 
 
 async def test_pending_matches_of_an_earlier_run_are_sent_at_start(make_app, demo_client, tmp_path):
-    players = {p.display_name: p.id for p in await demo_client.players()}
-    catan = next(g.id for g in await demo_client.games() if g.name == "Catan")
+    players = {p.display_name: p.id for p in await Group.of(demo_client).players()}
+    catan = next(g.id for g in await Group.of(demo_client).games() if g.name == "Catan")
     path = tmp_path / "outbox.db"
     scope = f"{demo_client.base_url}|{demo_client.key}"
     earlier = Outbox(path, scope)

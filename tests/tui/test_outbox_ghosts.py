@@ -10,6 +10,7 @@ from urllib.parse import parse_qs
 import httpx
 
 from rankterm.client.client import RankingClient
+from rankterm.mirror import Group
 from rankterm.outbox.outbox import Entry, GhostEntry, State
 from rankterm.server.app import create_app
 from rankterm.server.seed import DEMO_KEY, DEMO_SECRET, demo_store
@@ -47,10 +48,12 @@ def offline_demo(refused: set[str] = frozenset()) -> tuple[RankingClient, Faulty
     inner = RefusingNames(httpx.ASGITransport(app=create_app(store, clock=frozen_clock)), set(refused))
     transport = FaultyTransport(inner)
     http = httpx.AsyncClient(transport=transport, base_url=DEMO_URL)
-    client = RankingClient(
-        DEMO_URL, key=DEMO_KEY, secret=DEMO_SECRET, http=http, clock=frozen_clock, retries=0, backoff=0
+    group = Group(
+        RankingClient(
+            DEMO_URL, key=DEMO_KEY, secret=DEMO_SECRET, http=http, clock=frozen_clock, retries=0, backoff=0
+        )
     )
-    return client, transport
+    return group, transport
 
 
 def toasts(pilot) -> str:
@@ -79,8 +82,8 @@ async def send_now(pilot, transport: FaultyTransport) -> None:
 
 
 async def test_a_ghost_made_offline_goes_before_its_match_and_is_made_once(make_app):
-    client, transport = offline_demo()
-    async with make_app(client=client).run_test(size=(120, 30)) as pilot:
+    group, transport = offline_demo()
+    async with make_app(client=group).run_test(size=(120, 30)) as pilot:
         await open_form(pilot)  # the group's lists read while the service could be reached
         transport.down = True
         await make_ghost(pilot, "Dan")
@@ -114,19 +117,19 @@ async def test_a_ghost_made_offline_goes_before_its_match_and_is_made_once(make_
 
         await send_now(pilot, transport)
         assert [e.state for e in outbox.entries] == [State.SENT, State.SENT]
-        made = [p for p in await client.players(refresh=True) if p.label == "*Dan"]
+        made = [p for p in await group.players(refresh=True) if p.label == "*Dan"]
         assert len(made) == 1 and not is_local_id(made[0].id)
         match_row, ghost_row = cells(pilot)
         assert ghost_row[SIDES] == f"*Dan → player id {made[0].id}"
         assert match_row[SIDES] == "1. Ada, 2. *Dan"  # named, never the service's new id
-        newest = (await client.matches_page(1)).data[0]
+        newest = (await group.matches_page(1)).data[0]
         assert newest.external_id == external_id
         assert made[0].id in {p.id for f in newest.factions for p in f.players}
 
 
 async def test_a_refused_ghost_says_why_its_match_waits_and_a_new_name_sends_both(make_app):
-    client, transport = offline_demo(refused={"Zed"})
-    async with make_app(client=client).run_test(size=(120, 30)) as pilot:
+    group, transport = offline_demo(refused={"Zed"})
+    async with make_app(client=group).run_test(size=(120, 30)) as pilot:
         await open_form(pilot)
         transport.down = True
         await make_ghost(pilot, "Zed")
@@ -151,14 +154,12 @@ async def test_a_refused_ghost_says_why_its_match_waits_and_a_new_name_sends_bot
         await settle(pilot)
         assert pilot.app.screen is outbox
         assert [e.state for e in outbox.entries] == [State.SENT, State.SENT]
-        assert [p.label for p in await client.players(refresh=True) if p.label in ("*Zed", "*Zoe")] == [
-            "*Zoe"
-        ]
+        assert [p.label for p in await group.players(refresh=True) if p.label in ("*Zed", "*Zoe")] == ["*Zoe"]
 
 
 async def test_discarding_a_ghost_asks_first_and_its_match_is_rejected(make_app):
-    client, transport = offline_demo()
-    async with make_app(client=client).run_test(size=(120, 30)) as pilot:
+    group, transport = offline_demo()
+    async with make_app(client=group).run_test(size=(120, 30)) as pilot:
         await open_form(pilot)
         transport.down = True
         await make_ghost(pilot, "Dan")
@@ -184,12 +185,12 @@ async def test_discarding_a_ghost_asks_first_and_its_match_is_rejected(make_app)
         assert [(type(e), e.state) for e in outbox.entries] == [(Entry, State.REJECTED)]
         assert outbox.entries[0].external_id == external_id
         assert "*Dan was discarded" in outbox.reason_of(outbox.entries[0])
-        assert "*Dan" not in [p.label for p in client.cached_players()]
+        assert "*Dan" not in [p.label for p in group.cached_players()]
 
 
 async def test_retry_on_a_ghost_sends_it_again_under_its_name_never_as_a_match(make_app):
-    client, transport = offline_demo(refused={"Zed"})
-    async with make_app(client=client).run_test(size=(120, 30)) as pilot:
+    group, transport = offline_demo(refused={"Zed"})
+    async with make_app(client=group).run_test(size=(120, 30)) as pilot:
         await open_form(pilot)
         transport.down = True
         await make_ghost(pilot, "Zed")
@@ -201,12 +202,12 @@ async def test_retry_on_a_ghost_sends_it_again_under_its_name_never_as_a_match(m
         await pilot.press("ctrl+r")
         await settle(pilot)
         assert [(type(e), e.state) for e in outbox.entries] == [(GhostEntry, State.SENT)]
-        assert "*Zed" in [p.label for p in await client.players(refresh=True)]
+        assert "*Zed" in [p.label for p in await group.players(refresh=True)]
 
 
 async def test_a_ghost_saved_before_any_list_was_read_is_still_offered_by_the_form(make_app):
-    client, transport = offline_demo()
-    async with make_app(client=client).run_test(size=(120, 30)) as pilot:
+    group, transport = offline_demo()
+    async with make_app(client=group).run_test(size=(120, 30)) as pilot:
         await settle(pilot)
         transport.down = True  # nothing read yet: the mirror holds no list of players
         await make_ghost(pilot, "Dan")

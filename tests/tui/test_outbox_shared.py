@@ -6,6 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from rankterm.client.client import RankingClient
+from rankterm.mirror import Group
 from rankterm.outbox.outbox import GhostEntry, Outbox
 from rankterm.tui.outbox_runner import WATCH_EVERY
 from rankterm.tui.screens.outbox import OutboxScreen
@@ -39,16 +40,17 @@ async def test_a_ghost_taken_from_another_seat_of_this_machine_says_so_not_anoth
 ) -> None:
     """Two seats of one profile made *Max offline (two ghost entries of the shared file); the one sent second
     took the first one's ghost. Its row says the ghost came from this machine, not from "another seat"."""
+    group = Group(demo_client)
     path = tmp_path / "outbox.db"
     scope = demo_client.scope
-    max_ = await demo_client.create_player("Max")
+    max_ = await group.create_player("Max")
     box = Outbox(path, scope)
     first = box.add_ghost("Max", known=[])
     second = box.add_ghost("Max", known=[])
     box.mark_ghost_sent(first.local_id, str(max_.id))
     box.mark_ghost_sent(second.local_id, str(max_.id), taken=True)
     elsewhere = box.add_ghost("Zoe", known=[])
-    zoe = await demo_client.create_player("Zoe")  # made by a seat on another laptop
+    zoe = await group.create_player("Zoe")  # made by a seat on another laptop
     box.mark_ghost_sent(elsewhere.local_id, str(zoe.id), taken=True)
     box.close()
     app = make_app(outbox_factory=lambda client, demo: Outbox(path, scope))

@@ -3,6 +3,7 @@ and two players of one name are told apart."""
 
 from __future__ import annotations
 
+from rankterm.mirror import Group
 from rankterm.tui.recency import Recent, recent_play
 from rankterm.tui.widgets.match_form.player_picker import PlayerPicker, order_players
 from rankterm.wire.models import Game, Match, Player
@@ -51,7 +52,7 @@ def test_recent_play_keeps_each_players_latest_match():
 
 
 async def test_enter_on_ada_picks_the_member_and_namesakes_are_told_apart(make_app, demo_client):
-    ghost = await demo_client.create_player("Ada")  # "*Ada": a ghost named like the member Ada
+    ghost = await Group.of(demo_client).create_player("Ada")  # "*Ada": a ghost named like the member Ada
     app = make_app()
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)

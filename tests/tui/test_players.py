@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from textual.widgets import DataTable, Input, Static
 
+from rankterm.mirror import Group
 from rankterm.tui.dialogs.ask_line import AskDialog
 from rankterm.tui.screens.players import PlayersScreen, fold
 
@@ -18,9 +19,9 @@ def caption(app) -> str:
 
 
 async def add_guests(demo_service, count: int) -> None:
-    async with demo_service.client() as client:
+    async with Group(demo_service.client()) as group:
         for n in range(count):
-            await client.create_player(f"Guest {n:02d}")
+            await group.create_player(f"Guest {n:02d}")
 
 
 async def open_players(app, pilot, wait):
@@ -99,8 +100,8 @@ async def test_a_ghost_with_a_long_name_made_on_another_seat_shows_whole(make_ap
     app = make_app()
     async with app.run_test(size=(80, 24)) as pilot:
         await open_players(app, pilot, wait)
-        async with demo_service.client() as other_seat:
-            await other_seat.create_player(long[1:])
+        async with Group(demo_service.client()) as other_seat:
+            await Group.of(other_seat).create_player(long[1:])
         await pilot.press("f5")
         await wait(pilot)
         assert long in names(app)
@@ -161,5 +162,5 @@ async def test_a_taken_name_is_warned_about_and_the_user_may_go_on_or_change_it(
         await pilot.press("enter")  # the same name again: go on
         await wait(pilot)
         assert isinstance(app.screen, PlayersScreen)
-        everyone = await demo_client.players(refresh=True)
+        everyone = await Group.of(demo_client).players(refresh=True)
         assert sorted(p.label for p in everyone if p.label.lstrip("*") == "Ada") == ["*Ada", "Ada"]

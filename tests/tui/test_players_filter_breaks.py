@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from textual.widgets import DataTable
 
+from rankterm.mirror import Group
 from rankterm.tui.screens.players import PlayersScreen, matches_filter
 from rankterm.wire.models import Player
 from rankterm.wire.text import display_safe
@@ -23,8 +24,8 @@ def test_a_break_reads_as_nothing_or_as_a_space_raw_or_marked():
 
 
 async def test_nina_is_found_on_the_players_screen(make_app, demo_client):
-    await demo_client.create_player("Ni\nna")
-    await demo_client.create_player("Anna\r\nBerg")
+    await Group.of(demo_client).create_player("Ni\nna")
+    await Group.of(demo_client).create_player("Anna\r\nBerg")
     async with make_app().run_test(size=(120, 40)) as pilot:
         await pilot.press("p")
         await settle(pilot)

@@ -8,7 +8,7 @@ import httpx
 from textual.widgets import DataTable
 
 from rankterm.client.client import RankingClient
-from rankterm.client.mirror import Mirror
+from rankterm.mirror import Group, Mirror
 from rankterm.wire.ids import is_local_id
 from rankterm.wire.text import fold_name
 from tests.support.faults import FaultyTransport
@@ -20,17 +20,19 @@ from .pilot import make_ghost, settle
 def seat(demo_service, mirror: Mirror) -> tuple[RankingClient, FaultyTransport]:
     transport = FaultyTransport(httpx.ASGITransport(app=demo_service.asgi))
     http = httpx.AsyncClient(transport=transport, base_url=DEMO_URL)
-    client = RankingClient(
-        DEMO_URL,
-        key=demo_service.key,
-        secret=demo_service.secret,
-        http=http,
-        clock=frozen_clock,
-        retries=0,
-        backoff=0,
+    group = Group(
+        RankingClient(
+            DEMO_URL,
+            key=demo_service.key,
+            secret=demo_service.secret,
+            http=http,
+            clock=frozen_clock,
+            retries=0,
+            backoff=0,
+        ),
         mirror=mirror,
     )
-    return client, transport
+    return group, transport
 
 
 def listed(pilot) -> list[str]:
@@ -50,8 +52,8 @@ def in_order(names: list[str]) -> bool:
 async def test_a_ghost_made_offline_is_listed_where_its_name_belongs_on_both_seats(
     make_app, demo_service, tmp_path
 ):
-    client, transport = seat(demo_service, Mirror(tmp_path / "mirror.db"))
-    async with make_app(client=client).run_test(size=(80, 24)) as pilot:
+    group, transport = seat(demo_service, Mirror(tmp_path / "mirror.db"))
+    async with make_app(client=group).run_test(size=(80, 24)) as pilot:
         await settle(pilot)
         await pilot.press("p")
         await settle(pilot)
@@ -59,7 +61,7 @@ async def test_a_ghost_made_offline_is_listed_where_its_name_belongs_on_both_sea
         assert in_order(before) and len(before) == 10
         transport.down = True
         await make_ghost(pilot, "Max")
-        assert any(is_local_id(p.id) for p in client.cached_players())  # not made yet: held by the seat
+        assert any(is_local_id(p.id) for p in group.cached_players())  # not made yet: held by the seat
         await pilot.press("f5")
         await settle(pilot)
         names = listed(pilot)

@@ -90,7 +90,7 @@ async def test_match_number_field_digits_only_with_an_inline_error(make_app):
 async def test_a_game_subset_and_its_second_page(make_app):
     app = make_app()
     async with app.run_test(size=(80, 24)) as pilot:
-        number = await crowd_catan(app.client)
+        number = await crowd_catan(app.group)
         screen = await open_rankings(pilot)
         screen.picker.value = "g1"  # Catan
         await settle(pilot)
@@ -146,10 +146,10 @@ async def test_the_standings_follow_a_new_match_when_the_screen_comes_back(make_
         assert screen.page_data.match.number == 300
         await pilot.press("n")
         await settle(pilot)
-        client = app.client
-        players = {p.label: p.id for p in await client.players()}
-        catan = next(g for g in await client.games() if g.name == "Catan")
-        await client.add_matches(
+        group = app.group
+        players = {p.label: p.id for p in await group.players()}
+        catan = next(g for g in await group.games() if g.name == "Catan")
+        await group.add_matches(
             NewMatch(
                 game=catan.id,
                 weight=Weight.HEAVY,
@@ -173,7 +173,7 @@ async def test_an_error_is_one_sentence_on_the_info_line(make_app):
         raise ServiceError("rankings", 500)
 
     async with app.run_test(size=(80, 24)) as pilot:
-        app.client.rankings_page = failing
+        app.group.rankings_page = failing
         screen = await open_rankings(pilot)
         text = info(screen)
         assert text == "rankings: the service failed (HTTP 500)."
@@ -184,10 +184,10 @@ async def test_an_error_is_one_sentence_on_the_info_line(make_app):
 async def test_two_newcomers_who_tie_share_a_position_and_are_new(make_app):
     app = make_app()
     async with app.run_test(size=(80, 24)) as pilot:
-        client = app.client
-        tia, tom = await client.create_player("Tia"), await client.create_player("Tom")
-        catan = next(g for g in await client.games() if g.name == "Catan")
-        await client.add_matches(
+        group = app.group
+        tia, tom = await group.create_player("Tia"), await group.create_player("Tom")
+        catan = next(g for g in await group.games() if g.name == "Catan")
+        await group.add_matches(
             NewMatch(
                 game=catan.id,
                 weight=Weight.NORMAL,

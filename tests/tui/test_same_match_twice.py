@@ -13,6 +13,7 @@ import httpx
 import pytest
 
 from rankterm.client.client import RankingClient
+from rankterm.mirror import Group
 from rankterm.tui.dialogs.confirm import ConfirmDialog
 from rankterm.wire.models import NewFaction, NewMatch, Weight
 from tests.support.clock import T0, SettableClock
@@ -49,16 +50,19 @@ def unpluggable_seat(service, clock) -> tuple[RankingClient, FaultyTransport]:
     asgi, key, secret = service
     transport = FaultyTransport(httpx.ASGITransport(app=asgi))
     http = httpx.AsyncClient(transport=transport, base_url=DEMO_URL)
-    client = RankingClient(DEMO_URL, key=key, secret=secret, http=http, clock=clock, retries=0, backoff=0)
-    return client, transport
+    group = Group(
+        RankingClient(DEMO_URL, key=key, secret=secret, http=http, clock=clock, retries=0, backoff=0)
+    )
+    return group, transport
 
 
 async def _other_seat_records(
-    other: RankingClient, winner: str, loser: str, points: tuple[str, str] = ("", "")
+    other: RankingClient | Group, winner: str, loser: str, points: tuple[str, str] = ("", "")
 ) -> int:
     """Another seat records a Patchwork duel; its match number."""
-    players = {p.display_name: p.id for p in await other.players()}
-    patchwork = next(g for g in await other.games() if g.name == "Patchwork")
+    other = Group.of(other)  # a client: read through its group
+    players = {p.display_name: p.id for p in await Group.of(other).players()}
+    patchwork = next(g for g in await Group.of(other).games() if g.name == "Patchwork")
     match = NewMatch(
         game=patchwork.id,
         weight=Weight.NORMAL,
@@ -69,7 +73,7 @@ async def _other_seat_records(
         ],
     )
     assert (await other.add_matches(match)).accepted_count == 1
-    return (await other.matches_page(1)).data[0].number
+    return (await Group.of(other).matches_page(1)).data[0].number
 
 
 def _question(pilot) -> str | None:
@@ -159,7 +163,7 @@ async def test_this_seats_own_match_sent_again_says_from_this_seat(make_app, sea
         await quick_fill(pilot, "Patchwork", [(["Greta"], 1, ""), (["Ben"], 2, "")])
         await pilot.press("ctrl+s")
         await settle(pilot)
-        number = screen.last_answer and (await pilot.app.client.matches_page(1)).data[0].number
+        number = screen.last_answer and (await pilot.app.group.matches_page(1)).data[0].number
         clock.advance(125)
         await pilot.press("ctrl+n")
         await quick_fill(pilot, "Patchwork", [(["Greta"], 1, ""), (["Ben"], 2, "")])
@@ -215,8 +219,8 @@ async def test_offline_the_matches_the_mirror_holds_are_enough_to_ask(make_app, 
     ours, transport = unpluggable_seat(service, clock)
     async with make_app(client=ours).run_test(size=(80, 24)) as pilot:
         screen = await open_form(pilot)
-        await pilot.app.client.sync_matches()  # what the live probe does on the other screens
-        assert number in pilot.app.client.mirror.match_numbers()
+        await pilot.app.group.sync_matches()  # what the live probe does on the other screens
+        assert number in pilot.app.group.mirror.held.match_numbers()
         await quick_fill(pilot, "Patchwork", [(["Greta"], 1, ""), (["Ben"], 2, "")])
         clock.advance(90)
         transport.down = True

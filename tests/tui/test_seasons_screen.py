@@ -7,6 +7,7 @@ from datetime import UTC, datetime
 
 from textual.widgets import DataTable
 
+from rankterm.mirror import Group
 from rankterm.stats.seasons import roll_of_honour
 from rankterm.stats.source import group_matches
 from rankterm.tui.screens.seasons import SeasonsScreen
@@ -21,8 +22,8 @@ def rows(screen, selector: str) -> list[list[str]]:
 
 
 async def test_the_roll_of_honour_and_a_periods_standings(make_app, demo_service) -> None:
-    async with demo_service.client() as client:
-        matches = await group_matches(client)
+    async with Group(demo_service.client()) as group:
+        matches = await group_matches(group)
     now = datetime.fromtimestamp(frozen_clock(), UTC).replace(tzinfo=None)
     by_quarter = roll_of_honour(matches, "quarter", UTC_ZONE, now)
     async with make_app().run_test(size=(80, 24)) as pilot:

@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from rankterm.client.client import RankingClient
+from rankterm.mirror import Group
 from rankterm.outbox.outbox import Outbox
 from rankterm.outbox.outcome import BatchOutcome
 from rankterm.tui.outbox_runner import OutboxRunner
@@ -79,7 +79,7 @@ class Seat:
 @dataclass
 class Table:
     seat: Seat
-    client: RankingClient
+    group: Group
     transport: FaultyTransport
     sender: SendController
     game: int
@@ -100,21 +100,22 @@ class Table:
         )
 
     async def service_has(self, external_id: str) -> bool:
-        page = await self.client.matches_page(1)
+        page = await self.group.matches_page(1)
         return any(m.external_id == external_id for m in page.data)
 
 
 @pytest.fixture
 async def table(demo_service: DemoService):
     client, transport = demo_service.downable_client()
+    group = Group(client)
     seat = Seat()
-    runner = OutboxRunner(seat, Outbox(None, scope=client.scope), client)
-    seat.session = Session(client, runner, demo=True, profile_name=None)
-    games = await client.games()
-    players = [p.id for p in await client.players() if not p.ghost]
-    yield Table(seat, client, transport, SendController(seat), games[0].id, players)
+    runner = OutboxRunner(seat, Outbox(None, scope=group.client.scope), group)
+    seat.session = Session(group, runner, demo=True, profile_name=None)
+    games = await group.games()
+    players = [p.id for p in await group.players() if not p.ghost]
+    yield Table(seat, group, transport, SendController(seat), games[0].id, players)
     await seat.session.close()
-    await client.http.aclose()
+    await group.client.http.aclose()
 
 
 def form(match: NewMatch) -> list[Pending]:

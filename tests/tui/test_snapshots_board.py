@@ -12,6 +12,7 @@ from collections.abc import Awaitable, Callable
 import pytest
 from textual.pilot import Pilot
 
+from rankterm.mirror import Group
 from rankterm.tui.screens.board import BoardScreen
 from rankterm.wire.models import NewFaction, NewMatch
 
@@ -27,8 +28,8 @@ async def at_rest(pilot: Pilot) -> None:
 def games_turn(other_seat) -> Callable[[Pilot], Awaitable[None]]:
     async def run(pilot: Pilot) -> None:
         await settle(pilot)
-        ids = {p.display_name: p.id for p in await other_seat.players()}
-        duel = next(g for g in await other_seat.games() if g.name == "7 Wonders Duel")
+        ids = {p.display_name: p.id for p in await Group.of(other_seat).players()}
+        duel = next(g for g in await Group.of(other_seat).games() if g.name == "7 Wonders Duel")
         answer = await other_seat.add_matches(
             NewMatch(
                 game=duel.id,
@@ -66,10 +67,10 @@ def test_snapshot_board_games_turn(size, make_app, demo_service, snap_compare):
 async def newcomers_tie(pilot: Pilot) -> None:
     """Two newcomers tie their first match: one place for both, and their boxes show the ree they entered
     with (from `TALL` rows)."""
-    client = pilot.app.client
-    tia, tom = await client.create_player("Tia"), await client.create_player("Tom")
-    catan = next(g for g in await client.games() if g.name == "Catan")
-    await client.add_matches(
+    group = pilot.app.group
+    tia, tom = await group.create_player("Tia"), await group.create_player("Tom")
+    catan = next(g for g in await group.games() if g.name == "Catan")
+    await group.add_matches(
         NewMatch(
             game=catan.id,
             weight="normal",

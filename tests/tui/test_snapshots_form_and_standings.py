@@ -67,7 +67,7 @@ async def quick_fill_players(pilot: Pilot) -> None:
 
 
 async def rejected_match(pilot: Pilot) -> None:
-    taken = (await pilot.app.client.matches_page(1)).data[0].external_id  # "demo-0300": already recorded
+    taken = (await pilot.app.group.matches_page(1)).data[0].external_id  # "demo-0300": already recorded
     screen = await open_form(pilot)
     await quick_fill(pilot, "Catan", [(["Elena"], 1, "10"), (["Chiara"], 2, "7"), (["Greta"], 3, "6")])
     screen.form.field("external-id").value = taken
@@ -76,7 +76,7 @@ async def rejected_match(pilot: Pilot) -> None:
 
 
 async def rankings_catan_page_two(pilot: Pilot) -> None:
-    await crowd_catan(pilot.app.client)
+    await crowd_catan(pilot.app.group)
     await pilot.press("r")
     await settle(pilot)
     pilot.app.screen.picker.value = "g1"

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 
+from rankterm.mirror import Group
 from rankterm.tui.widgets.stats.tonight import TonightView
 from rankterm.wire.models import NewFaction, NewMatch
 from tests.tui.pilot import make_ghost, settle
@@ -28,12 +29,12 @@ def test_matches_subset_list_open(snap_compare, make_app):
 
 def test_tonight_long_names(snap_compare, make_app, demo_service):
     async def seed() -> None:
-        async with demo_service.client() as client:
-            tia = await client.create_player("Tia Montgomery-Smith")
-            tom = await client.create_player("Tom Wójcik-Kowalski")
-            ada = next(p for p in await client.players() if p.label == "Ada")
-            catan = next(g for g in await client.games() if g.name == "Catan")
-            await client.add_matches(
+        async with Group(demo_service.client()) as group:
+            tia = await group.create_player("Tia Montgomery-Smith")
+            tom = await group.create_player("Tom Wójcik-Kowalski")
+            ada = next(p for p in await group.players() if p.label == "Ada")
+            catan = next(g for g in await group.games() if g.name == "Catan")
+            await group.add_matches(
                 NewMatch(
                     game=catan.id,
                     weight="normal",
@@ -62,6 +63,7 @@ def test_players_offline_with_a_ghost_not_sent_yet(snap_compare, make_app, demo_
     """The offline line at 80 columns (the count, the time, briefly what becomes of a match) over the players
     list, where *Max, made offline, stands by name."""
     client, transport = demo_service.downable_client()
+    group = Group(client)  # the seat's group: the app reads through it
 
     async def run_before(pilot) -> None:
         await settle(pilot)
@@ -72,4 +74,4 @@ def test_players_offline_with_a_ghost_not_sent_yet(snap_compare, make_app, demo_
         await pilot.press("f5")
         await settle(pilot)
 
-    assert snap_compare(make_app(client=client), terminal_size=SIZE, run_before=run_before)
+    assert snap_compare(make_app(client=group), terminal_size=SIZE, run_before=run_before)

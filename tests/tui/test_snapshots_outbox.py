@@ -43,8 +43,8 @@ async def record(pilot, external_id: str, sides: list) -> None:
 async def another_seat_records(pilot, transport, external_id: str, sides: list[tuple[str, str]]) -> None:
     """A Catan match recorded by another seat, online (its client shares the service, not this seat's
     unplugged network)."""
-    players = {p.label: p.id for p in pilot.app.client.cached_players()}
-    catan = next(g.id for g in pilot.app.client.cached_games() if g.name == "Catan")
+    players = {p.label: p.id for p in pilot.app.group.cached_players()}
+    catan = next(g.id for g in pilot.app.group.cached_games() if g.name == "Catan")
     http = httpx.AsyncClient(transport=transport.inner, base_url=DEMO_URL)
     other = RankingClient(DEMO_URL, key=DEMO_KEY, secret=DEMO_SECRET, http=http, clock=frozen_clock)
     factions = [NewFaction(players=[players[n]], rank=i, points=pts) for i, (n, pts) in enumerate(sides, 1)]
@@ -85,20 +85,20 @@ async def an_evening(pilot, transport) -> None:
 
 
 def test_outbox_newest_first_80x24(snap_compare, make_app, numbered_ids) -> None:
-    client, transport = offline_demo()
+    group, transport = offline_demo()
     assert snap_compare(
-        make_app(client=client),
+        make_app(client=group),
         terminal_size=(80, 24),
         run_before=lambda pilot: an_evening(pilot, transport),
     )
 
 
 def test_outbox_end_goes_to_the_oldest_entry_80x24(snap_compare, make_app, numbered_ids) -> None:
-    client, transport = offline_demo()
+    group, transport = offline_demo()
 
     async def run_before(pilot) -> None:
         await an_evening(pilot, transport)
         await pilot.press("end")
         await settle(pilot)
 
-    assert snap_compare(make_app(client=client), terminal_size=(80, 24), run_before=run_before)
+    assert snap_compare(make_app(client=group), terminal_size=(80, 24), run_before=run_before)

@@ -11,6 +11,7 @@ import asyncio
 import pytest
 
 from rankterm.config import Config, Profile
+from rankterm.mirror import Group
 from tests.tui.pilot import settle
 
 SIZES = [pytest.param((80, 24), id="80x24"), pytest.param((120, 40), id="120x40")]
@@ -60,9 +61,9 @@ def test_games_search(snap_compare, make_app, size):
 @pytest.mark.parametrize("size", SIZES)
 def test_players_page_2(snap_compare, make_app, demo_service, size):
     async def add_guests() -> None:
-        async with demo_service.client() as client:
+        async with Group(demo_service.client()) as group:
             for n in range(20):
-                await client.create_player(f"Guest {n:02d}")
+                await group.create_player(f"Guest {n:02d}")
 
     asyncio.run(add_guests())
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from textual.widgets import DataTable, Static
 
+from rankterm.mirror import Group
 from rankterm.stats.predictions import score_predictions
 from rankterm.stats.source import group_matches
 from rankterm.tui.screens.stats.mode import StatsScreen
@@ -13,8 +14,8 @@ from tests.tui.pilot import settle
 
 
 async def test_the_odds_tab_shows_how_often_the_odds_came_true(make_app, demo_service) -> None:
-    async with demo_service.client() as client:
-        matches = await group_matches(client)
+    async with Group(demo_service.client()) as group:
+        matches = await group_matches(group)
     whole, recent = score_predictions(matches), score_predictions(matches, RECENT)
     async with make_app().run_test(size=(80, 24)) as pilot:
         await settle(pilot)

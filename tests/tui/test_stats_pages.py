@@ -14,6 +14,7 @@ from rich.text import Text
 from textual.color import Color
 from textual.widgets import DataTable, Static
 
+from rankterm.mirror import Group
 from rankterm.stats import game_figures, head_to_head, player_figures, source
 from rankterm.stats.rules import faction_of
 from rankterm.stats.source import group_matches
@@ -114,10 +115,10 @@ async def test_head_to_head_counts_are_the_figures_and_the_cli_tonight_and_theme
     assert shown, summary
     meetings, a_ahead, b_ahead, ties = map(int, shown.groups())
 
-    async with demo_service.client() as client:
-        matches = await group_matches(client)
+    async with Group(demo_service.client()) as group:
+        matches = await group_matches(group)
         figures = head_to_head(matches, players["Ada"], players["Ben"])
-        await h2h_command(client, argparse.Namespace(a="Ada", b="Ben", format="json"))
+        await h2h_command(group, argparse.Namespace(a="Ada", b="Ben", format="json"))
     printed = json.loads(capsys.readouterr().out)
 
     assert (meetings, a_ahead, b_ahead, ties) == (
@@ -187,7 +188,7 @@ async def test_enter_on_a_player_anywhere_opens_their_page_with_chart_and_figure
         await settle(pilot)
         assert pilot.app.screen is players
 
-        match = (await pilot.app.client.matches_page(1)).data[0]  # a match in full, its winner's faction
+        match = (await pilot.app.group.matches_page(1)).data[0]  # a match in full, its winner's faction
         detail = MatchDetailScreen(match)
         pilot.app.push_screen(detail)
         await settle(pilot)
@@ -200,8 +201,8 @@ async def test_enter_on_a_player_anywhere_opens_their_page_with_chart_and_figure
         await settle(pilot)
         assert pilot.app.screen is detail
 
-    async with demo_service.client() as client:
-        expected = player_figures(await group_matches(client), page.player_id)
+    async with Group(demo_service.client()) as group:
+        expected = player_figures(await group_matches(group), page.player_id)
     assert story.figures == expected
     assert recent_numbers == list(reversed(expected.match_numbers))[:10]
     assert f"Played     {expected.played}" in facts
@@ -229,7 +230,8 @@ async def test_pages_read_only_their_matches_and_a_second_open_asks_nothing(
         first = page.query_one(PlayerStory).figures
         assert first is not None and len(page.matches) == first.played
         assert all(faction_of(m, page.player_id) is not None for m in page.matches)
-        assert first.played < demo_client.mirror.match_numbers()[0]
+        seat = pilot.app.group
+        assert first.played < seat.mirror.held.match_numbers()[0]
         await pilot.press("escape")
         await settle(pilot)
         calls = demo_client.calls
@@ -254,12 +256,12 @@ async def test_pages_read_only_their_matches_and_a_second_open_asks_nothing(
         assert screen.query_one(HeadToHeadView).figures is not None
         assert screen.query_one(TonightView).evening is not None
         assert screen.query_one(GameStory).figures is not None
-    assert source._parsed.get(demo_client) is None  # no page parsed every match of the group
+    assert seat.memo.get("stats.parsed") is None  # no page parsed every match of the group
 
-    async with demo_service.client() as client:  # the pickers' roster says what the parsed matches say
-        client.display_safe = True
-        matches = await group_matches(client)
-        roster = source.held_roster(client)
+    async with Group(demo_service.client()) as group:  # the pickers' roster says what the parsed matches say
+        group.client.display_safe = True
+        matches = await group_matches(group)
+        roster = source.held_roster(group)
     names: dict[str, str] = {}
     played: dict[str, int] = {}
     for m in sorted(matches, key=lambda m: -m.number):
@@ -281,10 +283,10 @@ async def test_pages_read_only_their_matches_and_a_second_open_asks_nothing(
 async def test_names_as_typed_a_game_s_page_and_offline_a_player_s_page_from_the_mirror(
     make_app, demo_service
 ):
-    async with demo_service.client() as setup:
-        eve = await setup.create_player("Evil [/b] Eve")
-        ada = next(p for p in await setup.players() if p.label == "Ada")
-        patchwork = next(g for g in await setup.games() if g.name == "Patchwork")
+    async with Group(demo_service.client()) as setup:
+        eve = await Group.of(setup).create_player("Evil [/b] Eve")
+        ada = next(p for p in await Group.of(setup).players() if p.label == "Ada")
+        patchwork = next(g for g in await Group.of(setup).games() if g.name == "Patchwork")
         for n in range(3):
             await setup.add_matches(
                 NewMatch(
@@ -297,7 +299,8 @@ async def test_names_as_typed_a_game_s_page_and_offline_a_player_s_page_from_the
                 )
             )
     client, transport = demo_service.downable_client()
-    async with make_app(client=client).run_test(size=(120, 40)) as pilot:
+    group = Group(client)  # the seat's group: the app reads through it
+    async with make_app(client=group).run_test(size=(120, 40)) as pilot:
         await settle(pilot)
         pilot.app.push_screen(PlayerPageScreen(eve))
         await settle(pilot)
@@ -343,10 +346,10 @@ async def test_names_as_typed_a_game_s_page_and_offline_a_player_s_page_from_the
         await settle(pilot)
         assert pilot.app.screen is games
 
-    async with demo_service.client() as client:
-        matches = await group_matches(client)
+    async with Group(demo_service.client()) as group:
+        matches = await group_matches(group)
         expected = game_figures(matches, page.game_id)
-        ranked = await client.all_rankings(subset=f"g{page.game_id}")
+        ranked = await group.all_rankings(subset=f"g{page.game_id}")
     assert offline_figures == player_figures(matches, player_page.player_id)
     assert f"Matches   {expected.played} · " in facts
     assert f"Players   {expected.players}" in facts

@@ -20,6 +20,7 @@ from rich.cells import cell_len
 from rich.text import Text
 from textual.widgets import DataTable
 
+from rankterm.mirror import Group
 from rankterm.tui.dialogs.match_detail import MatchDetailScreen
 from rankterm.tui.dialogs.player_matches import PlayerMatchesScreen
 from rankterm.tui.screens.import_plays import ImportScreen
@@ -91,10 +92,10 @@ def strings(table: DataTable) -> set[str]:
 @pytest.fixture
 async def hostile(demo_service) -> tuple[Player, Player]:
     """Eve (a ghost with a hostile name) and Ada, who met three times at a game with a hostile name."""
-    async with demo_service.client() as setup:
-        eve = await setup.create_player(EVE)
-        ada = next(p for p in await setup.players() if p.label == "Ada")
-        game = await setup.create_game(name=GAME)
+    async with Group(demo_service.client()) as setup:
+        eve = await Group.of(setup).create_player(EVE)
+        ada = next(p for p in await Group.of(setup).players() if p.label == "Ada")
+        game = await Group.of(setup).create_game(name=GAME)
         for n in range(3):
             await setup.add_matches(
                 NewMatch(
@@ -125,10 +126,10 @@ async def test_match_detail_and_a_player_s_matches(make_app, hostile, monkeypatc
     recent = measured_after(monkeypatch, PlayerMatchesScreen, "_fill", "#pm-table")
     async with make_app().run_test(size=(80, 24)) as pilot:
         await settle(pilot)
-        client = pilot.app.client
+        group = pilot.app.group
         match = next(
             m
-            for m in (await client.matches_page(1)).data
+            for m in (await group.matches_page(1)).data
             if any(p.id == eve.id for f in m.factions for p in f.players)
         )
         pilot.app.push_screen(MatchDetailScreen(match))
@@ -136,7 +137,7 @@ async def test_match_detail_and_a_player_s_matches(make_app, hostile, monkeypatc
         assert "*" + EVE in strings(pilot.app.screen.query_one("#md-table", DataTable))
         assert [cut for _, _, cut in filled(detail)] == [[]]
         await pilot.press("escape")
-        pilot.app.push_screen(PlayerMatchesScreen(eve, None, fetch=client.matches_page))
+        pilot.app.push_screen(PlayerMatchesScreen(eve, None, fetch=group.matches_page))
         await settle(pilot)
         assert GAME_SHOWN in strings(pilot.app.screen.query_one("#pm-table", DataTable))
         assert [cut for _, _, cut in filled(recent)] == [[]]
@@ -178,7 +179,8 @@ async def test_head_to_head_narrow_and_wide(make_app, hostile, monkeypatch):
 async def test_outbox(make_app, demo_service, monkeypatch):
     seen = measured_after(monkeypatch, OutboxScreen, "show", "#outbox-table")
     client, transport = demo_service.downable_client()
-    async with make_app(client=client).run_test(size=(80, 24)) as pilot:
+    group = Group(client)  # the seat's group: the app reads through it
+    async with make_app(client=group).run_test(size=(80, 24)) as pilot:
         await settle(pilot)
         transport.down = True  # the ghost stays in the outbox
         await pilot.app.outbox_runner.create_ghost(EVE)
@@ -217,10 +219,10 @@ LONG_GAME = "遊戯" * 25
 async def test_a_name_of_100_cells_is_cut_and_leaves_every_column_on_an_80_column_screen(
     make_app, demo_service
 ):
-    async with demo_service.client() as setup:
-        long = await setup.create_player(LONG_NAME)
-        ada = next(p for p in await setup.players() if p.label == "Ada")
-        game = await setup.create_game(name=LONG_GAME)
+    async with Group(demo_service.client()) as setup:
+        long = await Group.of(setup).create_player(LONG_NAME)
+        ada = next(p for p in await Group.of(setup).players() if p.label == "Ada")
+        game = await Group.of(setup).create_game(name=LONG_GAME)
         await setup.add_matches(
             NewMatch(
                 game=game.id,

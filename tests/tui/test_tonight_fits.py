@@ -6,6 +6,7 @@ from __future__ import annotations
 from rich.cells import cell_len
 from textual.widgets import DataTable
 
+from rankterm.mirror import Group
 from rankterm.tui.widgets.stats.tonight import TonightView, won_text
 from rankterm.wire.models import NewFaction, NewMatch
 
@@ -22,9 +23,9 @@ def test_won_text_keeps_the_draw_and_whole_names_first():
 
 
 async def test_tonight_at_80_columns_says_the_draw_and_keeps_the_counts(make_app, demo_client):
-    tia = await demo_client.create_player("Tia Montgomery-Smith")
-    tom = await demo_client.create_player("Tom Wójcik-Kowalski")
-    catan = next(g for g in await demo_client.games() if g.name == "Catan")
+    tia = await Group.of(demo_client).create_player("Tia Montgomery-Smith")
+    tom = await Group.of(demo_client).create_player("Tom Wójcik-Kowalski")
+    catan = next(g for g in await Group.of(demo_client).games() if g.name == "Catan")
     await demo_client.add_matches(
         NewMatch(
             game=catan.id,

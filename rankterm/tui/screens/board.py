@@ -47,7 +47,7 @@ from rankterm.wire.errors import RanktermError
 from rankterm.wire.models import Match, Subset
 
 if TYPE_CHECKING:
-    from rankterm.client.client import RankingClient
+    from rankterm.mirror import Group
 
 CYCLE_FOR = 10 * 60.0
 """Seconds after the last match (recorded, or first seen by this board) during which the board cycles."""
@@ -69,20 +69,20 @@ def game_subset(match: Match | None, subsets: list[Subset]) -> Subset | None:
     return None
 
 
-async def read_view(client: RankingClient, subset_id: str | None, title: str) -> BoardView:
+async def read_view(group: Group, subset_id: str | None, title: str) -> BoardView:
     """One subset as the board shows it: the latest standings (page 1), what the last match did (the
     standings before it: one call the first time, the mirror after), the last five matches held."""
-    page = await client.rankings_page(1, subset=subset_id)
+    page = await group.rankings_page(1, subset=subset_id)
     match = page.match
     effect, note = None, ""
     if match is not None:
         try:
-            effect = await match_effect(client, match.number, subset_id, after=page)
+            effect = await match_effect(group, match.number, subset_id, after=page)
         except EffectUnknown as exc:
             note = str(exc)
         except RanktermError:
             note = NOT_YET
-    recent = list(client.cached_matches(subset=subset_id, limit=5))
+    recent = list(group.cached_matches(subset=subset_id, limit=5))
     if match is not None and not any(m.number == match.number for m in recent):
         recent = [match, *(m for m in recent if m.number < match.number)]
     more = page.total_pages > 1
@@ -196,25 +196,25 @@ class BoardScreen(RanktermScreen):
         """Read the main view (and the game's while cycling); draw what changed."""
         if not self.has_client:
             return
-        client = self.client
+        group = self.group
         try:
-            subsets = await client.subsets()
+            subsets = await group.subsets()
         except RanktermError:
-            subsets = client.cached_subsets()
+            subsets = group.cached_subsets()
         with contextlib.suppress(RanktermError):  # the matches held still make the last five
-            await client.sync_matches()
+            await group.sync_matches()
         try:
-            main = await read_view(client, None, "Main")
+            main = await read_view(group, None, "Main")
         except RanktermError as exc:
             self._said = True
             self.say(error_sentence(exc), "error")
             return
         views: dict[str | None, BoardView] = {None: main}
-        self._note_arrival(client, main.match)
+        self._note_arrival(group, main.match)
         game = game_subset(main.match, subsets)
         if game is not None and self.cycling:
             with contextlib.suppress(RanktermError):  # else the main view alone
-                views[game.id] = await read_view(client, game.id, subset_title(game))
+                views[game.id] = await read_view(group, game.id, subset_title(game))
         self.note_freshness()
         if self._said:
             self._said = False
@@ -225,11 +225,11 @@ class BoardScreen(RanktermScreen):
         self._draw()
         self._arm()
 
-    def _note_arrival(self, client: RankingClient, match: Match | None) -> None:
+    def _note_arrival(self, group: Group, match: Match | None) -> None:
         """Start (or not) a cycle: a match this board sees arrive, or one recorded in the last `CYCLE_FOR`."""
         if match is None:
             return
-        now = client.clock()
+        now = group.client.clock()
         if self._last_number is None:
             stamp = timestamp(match)
             self.cycle_until = min(stamp, now) + CYCLE_FOR if stamp is not None else 0.0

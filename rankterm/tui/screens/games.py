@@ -109,7 +109,7 @@ class GamesScreen(ListScreen):
             table.add_column(title, key=title, width=width or None)
         table.focus()
         if self.has_client:  # what the mirror holds, at once (no request); shown, it is revalidated
-            held = self.client.cached_games()
+            held = self.group.cached_games()
             if held:
                 self._show_group(held)
 
@@ -152,7 +152,7 @@ class GamesScreen(ListScreen):
             self.view = "group"
             table.loading = not table.row_count  # a list already shown stays up while it is revalidated
             try:
-                games = await self.client.games(refresh=refresh)
+                games = await self.group.games(refresh=refresh)
             except RanktermError as exc:
                 self.show_error(exc)
                 self.say(f"The group's games could not be read. {error_sentence(exc)}", "error")
@@ -182,7 +182,7 @@ class GamesScreen(ListScreen):
             except Offline:
                 # the status line already says the seat is offline: the group's games held here are searched
                 wanted = fold_name(text)
-                held = [g for g in self.client.cached_games() if wanted in fold_name(g.name)]
+                held = [g for g in self.group.cached_games() if wanted in fold_name(g.name)]
                 found = f"{len(held)} of the group's games"
                 self.show_games(
                     held,
@@ -273,7 +273,7 @@ class GamesScreen(ListScreen):
         async def create(text: str) -> Game:
             wanted = parse_game_request(text)
             try:
-                return await self.client.create_game(**wanted)  # type: ignore[arg-type]
+                return await self.group.create_game(**wanted)  # type: ignore[arg-type]
             except NotFound as exc:
                 if "bgg_id" not in wanted:
                     raise
@@ -299,7 +299,7 @@ class GamesScreen(ListScreen):
     async def show_created(self, game: Game) -> None:
         """Say where the game stands (new, or already in the group's list), then show the group's games."""
         try:
-            group = await self.client.games(refresh=True)
+            group = await self.group.games(refresh=True)
         except RanktermError as exc:
             self.show_error(exc)
             group = []

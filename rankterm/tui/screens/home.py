@@ -36,7 +36,7 @@ from rankterm.wire.localtime import parse_wire_date
 from rankterm.wire.models import Match
 
 if TYPE_CHECKING:
-    from rankterm.client.client import RankingClient
+    from rankterm.mirror import Group
 
 TONIGHT_HOURS = 12
 """Tonight is the last this many hours."""
@@ -136,22 +136,22 @@ class HomeScreen(RanktermScreen):
     async def load(self) -> None:
         if not self.has_client:
             return
-        client = self.client
+        group = self.group
         with contextlib.suppress(RanktermError):  # the mirror's matches still tell tonight
-            await client.sync_matches()
+            await group.sync_matches()
         try:
-            self.view = await read_view(client, None, "Main")
+            self.view = await read_view(group, None, "Main")
         except RanktermError as exc:
             self.say(error_sentence(exc), "error")
         else:
             self.say("")
             self.note_freshness()
-        self.tonight = await asyncio.to_thread(self._tonight, client)
+        self.tonight = await asyncio.to_thread(self._tonight, group)
         self._draw()
 
-    def _tonight(self, client: RankingClient) -> list[object]:
-        matches = held_matches(client)
-        since = (datetime.fromtimestamp(client.clock(), UTC) - timedelta(hours=TONIGHT_HOURS)).replace(
+    def _tonight(self, group: Group) -> list[object]:
+        matches = held_matches(group)
+        since = (datetime.fromtimestamp(group.client.clock(), UTC) - timedelta(hours=TONIGHT_HOURS)).replace(
             tzinfo=None
         )
         return tonight_lines(matches, self._story.follow(matches), since)

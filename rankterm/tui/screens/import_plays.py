@@ -117,7 +117,7 @@ class ImportScreen(RanktermScreen):
             source = open_source(Path(path).expanduser())
             map_file = load_map(Path(map_path).expanduser()) if map_path else None
             plan = await plan_import(
-                self.client,
+                self.group,
                 source,
                 map_file=map_file,
                 outbox=self.session.outbox.outbox,
@@ -179,7 +179,7 @@ class ImportScreen(RanktermScreen):
         try:
             report = await send_plan(
                 plan,
-                self.client,
+                self.group,
                 runner.outbox,
                 lambda: runner.send(force=True),
                 progress=lambda done, _total: bar.update(progress=done),

@@ -24,8 +24,8 @@ from textual.containers import Grid, Horizontal, Vertical, VerticalScroll
 from textual.widgets import Button, Checkbox, Header, Input, Label, OptionList, Static
 from textual.widgets.option_list import Option
 
-from rankterm.client.client import RankingClient
 from rankterm.config import Profile, save_config
+from rankterm.mirror import Group
 from rankterm.tui.base import RanktermScreen, task
 from rankterm.tui.session import BUILT_IN_DEMO
 from rankterm.tui.text import error_sentence, plain, styled
@@ -219,7 +219,7 @@ class LoginScreen(RanktermScreen):
             self.say(str(problem), "error")
             return None
 
-    def _temporary_client(self, profile: Profile) -> RankingClient | None:
+    def _temporary_client(self, profile: Profile) -> Group | None:
         if profile.secret_env and profile.secret_env not in os.environ:
             self.say(
                 f"The environment variable {profile.secret_env} is not set: it should hold the secret.",
@@ -231,7 +231,7 @@ class LoginScreen(RanktermScreen):
             self.say("Profiles cannot be opened in this session.", "error")
             return None
         try:
-            return factory(profile)
+            return Group.of(factory(profile))
         except (RanktermError, ValueError) as exc:
             self.say(error_sentence(exc) if isinstance(exc, RanktermError) else str(exc), "error")
             return None
@@ -246,15 +246,15 @@ class LoginScreen(RanktermScreen):
 
     @task(group="login")
     async def test_connection(self, profile: Profile) -> None:
-        client = self._temporary_client(profile)
-        if client is None:
+        group = self._temporary_client(profile)
+        if group is None:
             return
         status_widget = self.query_one("#login-status", Static)
         self.say("Testing the connection…")
         status_widget.loading = True
         try:
-            await client.authenticate()
-            status = await client.status()
+            await group.client.authenticate()
+            status = await group.client.status()
         except RanktermError as exc:
             self.say(error_sentence(exc), "error")
         else:
@@ -263,7 +263,7 @@ class LoginScreen(RanktermScreen):
         finally:
             status_widget.loading = False
             with contextlib.suppress(Exception):
-                await client.aclose()
+                await group.client.aclose()
 
     @on(Button.Pressed, "#b-save")
     def action_save_profile(self) -> None:
@@ -292,18 +292,18 @@ class LoginScreen(RanktermScreen):
 
     @task(group="login")
     async def open_profile(self, profile: Profile) -> None:
-        client = self._temporary_client(profile)
-        if client is None:
+        group = self._temporary_client(profile)
+        if group is None:
             return
         self.say(f"Opening {profile.name}…")
         try:
-            await client.authenticate()  # a cached, unexpired token makes no call
+            await group.client.authenticate()  # a cached, unexpired token makes no call
         except RanktermError as exc:
             self.say(error_sentence(exc), "error")
-            await client.aclose()
+            await group.client.aclose()
             return
         self.say("")
-        await self.rankterm.open_client(client, profile_name=profile.name)
+        await self.rankterm.open_client(group, profile_name=profile.name)
 
     @on(Button.Pressed, "#b-demo")
     def action_open_demo(self) -> None:

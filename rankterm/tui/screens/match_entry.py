@@ -28,9 +28,10 @@ from textual.widgets import Checkbox, Header, Input, Select
 
 from rankterm.outbox.outcome import BatchOutcome
 from rankterm.stats.before import before_match
+from rankterm.stats.compact import CompactMatch, game_matches
 from rankterm.stats.held_model import held_model
 from rankterm.stats.model import TableModel
-from rankterm.stats.source import game_matches, held_matches, sync_group
+from rankterm.stats.source import held_matches, sync_group
 from rankterm.stats.teams import last_evening_pairings
 from rankterm.tui.base import RanktermScreen, task
 from rankterm.tui.dialogs.confirm import ConfirmDialog
@@ -47,7 +48,7 @@ from rankterm.tui.widgets.match_form.game_picker import GamePicker
 from rankterm.tui.widgets.match_form.player_picker import PlayerPicker
 from rankterm.tui.zone import shown_zone
 from rankterm.wire.errors import RanktermError
-from rankterm.wire.models import DATE_FORMAT, Game, Match, NewMatch, Player
+from rankterm.wire.models import DATE_FORMAT, Game, NewMatch, Player
 from rankterm.wire.shown import percent
 
 WEIGHT_FROM = 200
@@ -104,7 +105,7 @@ class MatchEntryScreen(RanktermScreen):
         super().__init__()
         self.model: TableModel | None = None
         """The table's model (`rankterm.stats.held_model`), for the odds line and fair teams."""
-        self._coop: dict[int, list[Match]] = {}
+        self._coop: dict[int, list[CompactMatch]] = {}
         self._queued_key: tuple | None = None
         self.left_field = 0
         """How many times Escape took the focus out of the form: a send that ends after one leaves it out."""
@@ -206,10 +207,10 @@ class MatchEntryScreen(RanktermScreen):
         """The table's model of the group (kept in the mirror: warm), then the odds of what the form holds."""
         if not self.has_client:
             return
-        client = self.client
+        group = self.group
         with contextlib.suppress(RanktermError):  # offline: the model of the matches held
-            await sync_group(client, max_age=SYNC_AGE)
-        self.model = await asyncio.to_thread(held_model, client)
+            await sync_group(group, max_age=SYNC_AGE)
+        self.model = await asyncio.to_thread(held_model, group)
         self.show_odds()
 
     def show_odds(self) -> None:
@@ -242,12 +243,12 @@ class MatchEntryScreen(RanktermScreen):
             parts.append(f"{who}{new} {chance_text(chance.chance)}")
         self.form.show_odds("Chances (rankterm's estimate): " + " · ".join(parts))
 
-    def _game_matches(self, game: Game | None) -> list[Match]:
+    def _game_matches(self, game: Game | None) -> list[CompactMatch]:
         """The held matches of `game` (for a co-op record), read once a game."""
         if game is None or not self.has_client:
             return []
         if game.id not in self._coop:
-            self._coop[game.id] = game_matches(self.client, game.id)
+            self._coop[game.id] = game_matches(self.group, game.id)
         return self._coop[game.id]
 
     def action_fair_teams(self) -> None:
@@ -279,7 +280,7 @@ class MatchEntryScreen(RanktermScreen):
             )
             self._focus_first_row()
 
-        pairings = last_evening_pairings(held_matches(self.client)) if self.has_client else {}
+        pairings = last_evening_pairings(held_matches(self.group)) if self.has_client else {}
         names = {pid: p.label for pid, p in by_id.items()}
         self.app.push_screen(TeamsDialog(skills, names, pairings=pairings), chosen)
 
@@ -332,7 +333,7 @@ class MatchEntryScreen(RanktermScreen):
         held: list[object] = []
         if self.has_client:
             since = (self.now() - timedelta(days=365)).strftime(DATE_FORMAT)
-            rows = self.client.mirror.select_matches(game_id=str(event.game.id), since=since)
+            rows = self.group.mirror.held.select_matches(game_id=str(event.game.id), since=since)
             held = [row.get("weight") for row in rows[:WEIGHT_FROM] if isinstance(row, dict)]
         self.form.follow_game(event.game, held)
 
@@ -450,16 +451,16 @@ class MatchEntryScreen(RanktermScreen):
         another seat, or a ghost queued offline on this one, is offered when the form is entered again."""
         if not self.has_client:
             return
-        client = self.client
-        mirrored = client.cached_players()
-        held = (client.cached_games(), self._with_queued_ghosts(mirrored))
+        group = self.group
+        mirrored = group.cached_players()
+        held = (group.cached_games(), self._with_queued_ghosts(mirrored))
         if mirrored:
             # Only a mirror that holds the players makes the lists: with its games alone (read first, the
             # players still on their way) a name typed and entered meanwhile found nobody and stayed text,
             # where it should wait for the players (seen: "E ⏎ A ⏎ B ⏎ C" typed in one row as "EABC").
             self.form.set_lists(*held)
         try:
-            games, players = await asyncio.gather(client.games(refresh=True), client.players(refresh=True))
+            games, players = await asyncio.gather(group.games(refresh=True), group.players(refresh=True))
         except RanktermError as exc:
             if not mirrored:  # no players to offer: say why (else the mirror's lists stand)
                 self.show_error(exc)
@@ -734,7 +735,7 @@ class MatchEntryScreen(RanktermScreen):
         for change in moved:
             at = self.form.answer.replace_line(change.said, *change.line)
             if at is not None and change.outcome.accepted and self.has_client:
-                self.form.answer.follow(self.client, [(at, change.outcome)])
+                self.form.answer.follow(self.group, [(at, change.outcome)])
 
     def _report(self, report: Report) -> Widget | None:
         """Show what happened to each match (the form kept when its match was rejected, the fields its codes
@@ -755,5 +756,5 @@ class MatchEntryScreen(RanktermScreen):
         self.form.scroll_home(animate=False)
         if report.accepted and self.has_client:
             # what each accepted match did to the standings: under its line and as a toast, read in a worker
-            self.form.answer.follow(self.client, report.accepted)
+            self.form.answer.follow(self.group, report.accepted)
         return named

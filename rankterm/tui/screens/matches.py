@@ -161,7 +161,7 @@ class MatchesScreen(SubsetPagedScreen):
         shown at once next time and offline; unreachable, what it holds stays."""
         try:
             with contextlib.suppress(RanktermError):  # the page read says why (or comes from the mirror)
-                await self.client.sync_matches()
+                await self.group.sync_matches()
                 info = self.query_one(self.INFO, Static)
                 if self.page_data is not None and not (
                     info.has_class("-error") or info.has_class("-warning")
@@ -180,7 +180,7 @@ class MatchesScreen(SubsetPagedScreen):
         subset = self.picker.subset
         if self.page_data is not None or subset is None:
             return
-        held = self.client.cached_matches(subset=subset.id, offset=(page - 1) * PAGE_ROWS, limit=PAGE_ROWS)
+        held = self.group.cached_matches(subset=subset.id, offset=(page - 1) * PAGE_ROWS, limit=PAGE_ROWS)
         if held:
             total = max(subset.count_matches, (page - 1) * PAGE_ROWS + len(held))
             pages = max(page, math.ceil(total / PAGE_ROWS))
@@ -192,7 +192,7 @@ class MatchesScreen(SubsetPagedScreen):
         self._show_held(page)
         table.loading = self.page_data is None and not table.row_count
         try:
-            data = await self.client.matches_page(page, subset=self.picker.subset_id)
+            data = await self.group.matches_page(page, subset=self.picker.subset_id)
         except RanktermError as exc:
             self.say_failed(exc)
             return
@@ -235,7 +235,7 @@ class MatchesScreen(SubsetPagedScreen):
         a first sync is still reading it (`matches_held`)."""
         subset = self.picker.subset
         name = subset_title(subset) if subset else "Main"
-        held = matches_held(self.client) if self.has_client else ""
+        held = matches_held(self.group) if self.has_client else ""
         if not data.data:
             self.say(f"{name}: no match on this page." + (f" {held}." if held else ""))
         else:

@@ -139,11 +139,11 @@ class OutboxScreen(RanktermScreen):
         answer, or the mirror's again while it cannot be reached). Ids stand in for what neither knows."""
         if not self.has_client:
             return
-        client = self.client
-        self._remember(client.cached_players(), client.cached_games())
+        group = self.group
+        self._remember(group.cached_players(), group.cached_games())
         self.show()
         try:
-            self._remember(await client.players(), await client.games())
+            self._remember(await group.players(), await group.games())
         except RanktermError:  # offline is the outbox's normal case: the held names (or ids) stand
             return
         self.show()
@@ -222,7 +222,7 @@ class OutboxScreen(RanktermScreen):
         cursor = table.cursor_row
         self.entries = list(reversed(runner.queue())) if runner is not None else []  # the newest first
         if runner is not None:
-            self._remember(runner.sender.client.cached_players(), [])  # players made since the screen opened
+            self._remember(runner.sender.group.cached_players(), [])  # players made since the screen opened
         rows = [self._ghost_row(e) if isinstance(e, GhostEntry) else self._match_row(e) for e in self.entries]
         keys = [f"ghost:{e.local_id}" if isinstance(e, GhostEntry) else e.external_id for e in self.entries]
         # each column as wide as its widest cell at once, not when the table is next idle; the sides take the

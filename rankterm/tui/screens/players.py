@@ -169,8 +169,8 @@ class PlayersScreen(ListScreen):
         with self.rows_coming(replace=number != self.page_number or bool(self.filter_text)) as table:
             table.loading = True
             try:
-                page = await self.client.players_page(number)
-                if any(is_local_id(p.id) for p in self.client.cached_players()):
+                page = await self.group.players_page(number)
+                if any(is_local_id(p.id) for p in self.group.cached_players()):
                     page = await self._with_pending(page)
             except RanktermError as exc:
                 self.show_error(exc)
@@ -191,7 +191,7 @@ class PlayersScreen(ListScreen):
         """`page` as it reads with the ghosts made offline and not sent yet among the players: every player
         (`players()`, which holds them), those ghosts put where their names belong, then the page cut from
         that list (so the count and the page count hold them too)."""
-        everyone = with_pending(await self.client.players())
+        everyone = with_pending(await self.group.players())
         per_page = page.rows_for_page or len(page.data) or 25
         pages = max(1, -(-len(everyone) // per_page))
         number = min(max(1, page.page), pages)
@@ -209,7 +209,7 @@ class PlayersScreen(ListScreen):
         with self.rows_coming(replace=True) as table:
             table.loading = True
             try:
-                everyone = await self.client.players()
+                everyone = await self.group.players()
             except RanktermError as exc:
                 self.say(f"Players could not be read. {error_sentence(exc)}", "error")
                 return
@@ -224,7 +224,7 @@ class PlayersScreen(ListScreen):
     async def jump_to(self, player: Player) -> None:
         """Show the page that holds `player`, cursor on them."""
         try:
-            everyone = await self.client.players(refresh=True)
+            everyone = await self.group.players(refresh=True)
         except RanktermError as exc:
             self.show_error(exc)
             everyone = []
@@ -274,7 +274,7 @@ class PlayersScreen(ListScreen):
 
     def action_refresh(self) -> None:
         if self.filter_text:
-            self.client.invalidate("players")
+            self.group.invalidate("players")
             self.apply_filter(self.filter_text)
         else:
             self.load_page(self.page_number)
@@ -293,7 +293,7 @@ class PlayersScreen(ListScreen):
         async def taken(text: str) -> str | None:
             self.warned_of = None
             try:
-                everyone = await self.client.players()
+                everyone = await self.group.players()
             except RanktermError:  # offline with nothing held: nobody to warn about
                 return None
             found = same_name(everyone, text)

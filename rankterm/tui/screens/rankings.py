@@ -156,9 +156,7 @@ class RankingsScreen(SubsetPagedScreen):
         table = self.table
         table.loading = self.page_data is None  # a page already shown stays up while it is revalidated
         try:
-            data = await self.client.rankings_page(
-                page, subset=self.picker.subset_id, match=self.match_number
-            )
+            data = await self.group.rankings_page(page, subset=self.picker.subset_id, match=self.match_number)
         except RanktermError as exc:
             self.say_failed(exc)
             return
@@ -184,7 +182,7 @@ class RankingsScreen(SubsetPagedScreen):
         if not any(r.player.id in played and not r.delta_position for r in data.data):
             return frozenset()
         try:
-            effect = await match_effect(self.client, match.number, subset_id, after=data)
+            effect = await match_effect(self.group, match.number, subset_id, after=data)
         except RanktermError:
             return frozenset()
         return frozenset(p.player_id for p in effect.players if p.new)

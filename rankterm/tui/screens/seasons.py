@@ -30,7 +30,7 @@ from rankterm.wire.errors import RanktermError
 from rankterm.wire.shown import ree
 
 if TYPE_CHECKING:
-    from rankterm.client.client import RankingClient
+    from rankterm.mirror import Group
     from rankterm.wire.localtime import SeatZone
 
 KINDS = {"month": "1", "quarter": "2", "year": "3"}
@@ -95,10 +95,10 @@ class SeasonsScreen(RanktermScreen):
     async def load(self) -> None:
         if not self.has_client:
             return
-        client, kind, zone = self.client, self.kind, shown_zone(self)
+        group, kind, zone = self.group, self.kind, shown_zone(self)
         with contextlib.suppress(RanktermError):  # offline: the matches held still make the roll
-            await client.sync_matches()
-        self.roll = await asyncio.to_thread(_roll, client, kind, zone)
+            await group.sync_matches()
+        self.roll = await asyncio.to_thread(_roll, group, kind, zone)
         table = self.query_one("#seasons-table", DataTable)
         table.clear()
         for season in reversed(self.roll):
@@ -136,6 +136,6 @@ class SeasonsScreen(RanktermScreen):
             rows.add_row(str(row.position), row.name, ree(row.ree), str(row.played))
 
 
-def _roll(client: RankingClient, kind: str, zone: SeatZone) -> list[Season]:
-    now = zone.local(datetime.fromtimestamp(client.clock(), UTC)).replace(tzinfo=None)
-    return roll_of_honour(held_matches(client), kind, zone, now)
+def _roll(group: Group, kind: str, zone: SeatZone) -> list[Season]:
+    now = zone.local(datetime.fromtimestamp(group.client.clock(), UTC)).replace(tzinfo=None)
+    return roll_of_honour(held_matches(group), kind, zone, now)

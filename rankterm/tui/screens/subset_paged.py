@@ -50,7 +50,7 @@ class SubsetPagedScreen(RanktermScreen):
     def on_mount(self) -> None:
         """The subsets the mirror holds, at once (no request); `reload` revalidates them when shown."""
         if self.has_client:
-            held = self.client.cached_subsets()
+            held = self.group.cached_subsets()
             if held:
                 self.picker.set_subsets(held)
                 self._shown_subset = self.picker.value
@@ -98,7 +98,7 @@ class SubsetPagedScreen(RanktermScreen):
         token = self.table.expect_rows()  # keys typed before the rows are kept for them (TextTable)
         try:
             try:
-                subsets = await self.client.subsets(refresh=True)
+                subsets = await self.group.subsets(refresh=True)
             except RanktermError as exc:
                 self.say_failed(exc)
                 self.note_freshness()

@@ -26,7 +26,7 @@ from rankterm.tui.text import error_sentence
 from rankterm.wire.errors import Offline, RanktermError
 
 if TYPE_CHECKING:
-    from rankterm.client.client import RankingClient
+    from rankterm.mirror import Group
 
 
 def matches_key(matches: Sequence[MatchLike]) -> tuple[int, int]:
@@ -61,7 +61,7 @@ class StoryScreen(RanktermScreen):
 
     # ------------------------------------------------------------------ what a screen reads and shows
 
-    def read_held(self, client: RankingClient) -> Any:
+    def read_held(self, group: Group) -> Any:
         """What the screen tells, from the mirror with no request; runs in a thread (no widget here)."""
         return []
 
@@ -108,11 +108,11 @@ class StoryScreen(RanktermScreen):
     async def revalidate(self, max_age: float | None = None) -> None:
         """Show what the mirror holds (first time), sync, and read again when the mirror's matches changed
         since the last read (this sync, or another screen's)."""
-        client = self.client
-        if not self.loaded and client.mirror.synced_at("matches") is not None:
-            await self._read(client)
+        group = self.group
+        if not self.loaded and group.mirror.lists.synced_at("matches") is not None:
+            await self._read(group)
         try:
-            await sync_group(client, max_age=max_age)
+            await sync_group(group, max_age=max_age)
         except RanktermError as exc:
             self._offline = isinstance(exc, Offline)
             if not self.loaded and self._offline:
@@ -124,12 +124,12 @@ class StoryScreen(RanktermScreen):
             return
         self._offline = False
         self.note_freshness()
-        if not self.loaded or client.mirror.match_numbers() != self._read_at:
-            await self._read(client)
+        if not self.loaded or group.mirror.held.match_numbers() != self._read_at:
+            await self._read(group)
 
-    async def _read(self, client: RankingClient) -> None:
-        at = client.mirror.match_numbers()
-        held = await asyncio.to_thread(self.read_held, client)
+    async def _read(self, group: Group) -> None:
+        at = group.mirror.held.match_numbers()
+        held = await asyncio.to_thread(self.read_held, group)
         self._read_at = at
         self._take(held)
 
@@ -145,7 +145,7 @@ class StoryScreen(RanktermScreen):
         """As `RanktermScreen.say`; the info line takes no room while it has nothing to say (80x24), and
         while only part of the history is held it says so (`figures_over`) when it has nothing else."""
         if not text and to != "toast" and self.has_client:
-            text = figures_over(self.client)
+            text = figures_over(self.group)
         super().say(text, kind, to=to)
         if self.INFO is not None and to != "toast":
             for line in self.query(self.INFO):

@@ -37,7 +37,7 @@ from rankterm.tui.widgets.stats.player_story import RETRY_SECONDS, TALL, PlayerS
 from rankterm.tui.widgets.stats.tonight import TonightView
 
 if TYPE_CHECKING:
-    from rankterm.client.client import RankingClient
+    from rankterm.mirror import Group
 
 TAB_TITLES = {
     "player": "1 Player",
@@ -114,13 +114,13 @@ class StatsScreen(StoryScreen):
         """What the quota left out of the chart, asked again while the Player tab is shown."""
         for story in self.query(PlayerStory):
             if self.is_current and self.tab == "player" and story.history_incomplete and self.has_client:
-                story.reload_history(self.client)
+                story.reload_history(self.group)
 
     # ------------------------------------------------------------------ reading and drawing
 
-    def read_held(self, client: RankingClient) -> Roster:
+    def read_held(self, group: Group) -> Roster:
         """Who and what the pickers offer (`held_roster`: no match parsed); each tab reads its own matches."""
-        return held_roster(client)
+        return held_roster(group)
 
     def held_key(self, held: Roster) -> object:
         return held.key
@@ -176,27 +176,27 @@ class StatsScreen(StoryScreen):
             if isinstance(value, str):
                 self.read_tab(tab, value)
         elif tab == "h2h":
-            self.query_one(HeadToHeadView).show(self.roster, self.client)
+            self.query_one(HeadToHeadView).show(self.roster, self.group)
         elif tab == "game":
             value = self.query_one("#stats-game", Select).value
             if isinstance(value, str) and value.lstrip("-").isdigit():
                 self.read_tab(tab, value)
         elif tab == "tonight":
-            self.query_one(TonightView).show(self.roster, self.client)
+            self.query_one(TonightView).show(self.roster, self.group)
         elif tab == "odds":
-            self.query_one(OddsView).show(self.roster.key, self.client)
+            self.query_one(OddsView).show(self.roster.key, self.group)
 
     @task(group="stats-tab")
     async def read_tab(self, tab: str, value: str) -> None:
         """The Player or Game tab: the player's (the game's) matches read in a thread, then drawn."""
-        client = self.client
+        group = self.group
         if tab == "player":
-            mine = await asyncio.to_thread(player_matches, client, value)
-            self.query_one(PlayerStory).show(mine, value, client)
+            mine = await asyncio.to_thread(player_matches, group, value)
+            self.query_one(PlayerStory).show(mine, value, group)
         else:
             game = int(value)
-            theirs = await asyncio.to_thread(game_matches, client, game)
-            self.query_one(GameStory).show(theirs, game, client)
+            theirs = await asyncio.to_thread(game_matches, group, game)
+            self.query_one(GameStory).show(theirs, game, group)
 
     async def _mount_body(self, pane: TabPane, tab: str) -> None:
         await pane.mount(tab_body(tab))
@@ -264,7 +264,7 @@ class StatsScreen(StoryScreen):
     @task(group="copy")
     async def copy_recap(self, view: TonightView) -> None:
         """Tonight's recap with what it changed (a walk of the held history, in a thread), to the clipboard."""
-        text = await asyncio.to_thread(view.recap, self.client)
+        text = await asyncio.to_thread(view.recap, self.group)
         copy_out(self, text, "the evening's recap")
 
     def action_reload(self) -> None:
@@ -273,7 +273,7 @@ class StatsScreen(StoryScreen):
             return
         if self.tab == "player":
             for story in self.query(PlayerStory):
-                story.reload_history(self.client)
+                story.reload_history(self.group)
         elif self.tab == "tonight":
             for view in self.query(TonightView):
                 view.reload_ree()

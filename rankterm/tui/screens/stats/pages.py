@@ -29,7 +29,7 @@ from rankterm.tui.widgets.key_footer import KeyFooter
 from rankterm.wire.models import Game, Player
 
 if TYPE_CHECKING:
-    from rankterm.client.client import RankingClient
+    from rankterm.mirror import Group
 from rankterm.tui.widgets.stats.game_story import GameStory
 from rankterm.tui.widgets.stats.player_story import RETRY_SECONDS, TALL, PlayerStory
 
@@ -76,24 +76,24 @@ class PlayerPageScreen(StoryScreen):
     def story(self) -> PlayerStory:
         return self.query_one(PlayerStory)
 
-    def read_held(self, client: RankingClient) -> list[CompactMatch]:
+    def read_held(self, group: Group) -> list[CompactMatch]:
         """The player's matches only (`player_matches`): all their figures need (not the group's)."""
-        return player_matches(client, self.player_id)
+        return player_matches(group, self.player_id)
 
     def show_matches(self, matches: Sequence[MatchLike]) -> None:
         self.say("")
-        self.story.show(matches, self.player_id, self.client if self.has_client else None)
+        self.story.show(matches, self.player_id, self.group if self.has_client else None)
         if self.story.figures is not None and self.story.figures.played:
             self.title = plain_str(f"Player · {self.story.figures.name}")
 
     def _retry_history(self) -> None:
         if self.is_current and self.story.history_incomplete and self.has_client:
-            self.story.reload_history(self.client)
+            self.story.reload_history(self.group)
 
     def action_reload(self) -> None:
         super().action_reload()
         if self.has_client:
-            self.story.reload_history(self.client)
+            self.story.reload_history(self.group)
 
     def action_toggle_chart(self) -> None:
         self.story.toggle_chart()
@@ -121,8 +121,8 @@ class PlayerPageScreen(StoryScreen):
             player = Player(id=player.id, display_name=figures.name)
         # the player's matches this page shows, the newest parsed whole (rank, points): no call
         newest = sorted(self.matches, key=played_order)[-(LIMIT + 1) :]
-        held = matches_numbered(self.client, [m.number for m in newest]) or None
-        self.app.push_screen(PlayerMatchesScreen(player, None, fetch=self.client.matches_page, held=held))
+        held = matches_numbered(self.group, [m.number for m in newest]) or None
+        self.app.push_screen(PlayerMatchesScreen(player, None, fetch=self.group.matches_page, held=held))
 
     @on(DataTable.RowSelected, "#ps-games")
     def _open_game(self, event: DataTable.RowSelected) -> None:
@@ -162,18 +162,18 @@ class GamePageScreen(StoryScreen):
         yield KeyFooter()
 
     def on_mount(self) -> None:
-        name = self.game_name or GameStory.known_name(self.rankterm.client, self.game_id)
+        name = self.game_name or GameStory.known_name(self.rankterm.group, self.game_id)
         self.title = plain_str(f"Game · {name}")
         if not self.loaded:
             self.say("Reading the game's matches…")
 
-    def read_held(self, client: RankingClient) -> list[CompactMatch]:
+    def read_held(self, group: Group) -> list[CompactMatch]:
         """The game's matches only (`game_matches`): all its figures need."""
-        return game_matches(client, self.game_id)
+        return game_matches(group, self.game_id)
 
     def show_matches(self, matches: Sequence[MatchLike]) -> None:
         self.say("")
-        self.query_one(GameStory).show(matches, self.game_id, self.client if self.has_client else None)
+        self.query_one(GameStory).show(matches, self.game_id, self.group if self.has_client else None)
 
     @on(DataTable.RowSelected, "#gs-standings")
     def _open_player(self, event: DataTable.RowSelected) -> None:

@@ -37,7 +37,7 @@ from rankterm.tui.text import plain, plain_str
 from rankterm.wire.errors import RanktermError
 
 if TYPE_CHECKING:
-    from rankterm.client.client import RankingClient
+    from rankterm.mirror import Group
     from rankterm.outbox.outcome import Outcome
 
 OK = "ok"
@@ -114,7 +114,7 @@ class MatchFormAnswer(Vertical):
         """Parallel to `lines`: the token of the match a line is about (its effect goes under it)."""
         self._counter = itertools.count(1)
         self._owed: list[_Owed] = []
-        self._client: RankingClient | None = None
+        self._group: Group | None = None
         self._reading = False
         self._again = False
         self._retry: Timer | None = None
@@ -155,10 +155,10 @@ class MatchFormAnswer(Vertical):
 
     # ------------------------------------------------------------------ what each match did
 
-    def follow(self, client: RankingClient, accepted: Iterable[tuple[int, Outcome]]) -> None:
+    def follow(self, group: Group, accepted: Iterable[tuple[int, Outcome]]) -> None:
         """Read what each accepted match did and show it under its line (line `index`, as `show` was given
         them; a toast when the form is not shown by then); in a worker, so the answer is never held back."""
-        self._client = client
+        self._group = group
         fresh = []
         for index, outcome in accepted:
             token = next(self._counter)
@@ -202,14 +202,14 @@ class MatchFormAnswer(Vertical):
             self._reading = False
 
     async def _read_once(self) -> None:
-        client = self._client
-        if client is None:
+        group = self._group
+        if group is None:
             return
         failed = False
         read: list[str] = []
         for owed in list(self._owed):  # in order: a match's "after" is the next one's "before" (mirrored)
             try:
-                effect = await outcome_effect(client, owed.outcome)
+                effect = await outcome_effect(group, owed.outcome)
             except RanktermError:
                 owed.tries += 1
                 failed = True

@@ -26,7 +26,7 @@ from rankterm.wire.models import Game, RankingRow, Subset
 from rankterm.wire.standing import shown_positions
 
 if TYPE_CHECKING:
-    from rankterm.client.client import RankingClient
+    from rankterm.mirror import Group
 STANDING_COLUMNS = ("Pos", "Player", "Ree", "Played", "Won", "Rate", "Status")
 
 
@@ -104,14 +104,14 @@ class GameStory(Vertical):
         yield Static("Standings", id="gs-standings-title")
         yield TextTable(id="gs-standings", cursor_type="row", zebra_stripes=True)
 
-    def show(self, matches: Sequence[MatchLike], game_id: int, client: RankingClient | None) -> None:
+    def show(self, matches: Sequence[MatchLike], game_id: int, group: Group | None) -> None:
         """Draw the game's figures from `matches` at once; its standings from the mirror, then the service."""
         changed = game_id != self.game_id
         self.game_id = game_id
         self.matches = [m for m in matches if m.game is not None and m.game.id == game_id]
         fig = game_figures(matches, game_id)
         self.figures = fig
-        name = fig.name or self.known_name(client, game_id)
+        name = fig.name or self.known_name(group, game_id)
         self.query_one("#gs-head", Static).update(
             styled((name, "bold"), (f" · {plural(fig.played, 'match', 'matches')}", ""))
         )
@@ -122,25 +122,25 @@ class GameStory(Vertical):
             self.rows = []
             self._shown = None
             self.query_one("#gs-standings", DataTable).clear(columns=True)
-        if client is not None:
-            self.load_standings(client, game_id)
+        if group is not None:
+            self.load_standings(group, game_id)
 
     @staticmethod
-    def known_name(client: RankingClient | None, game_id: int) -> str:
-        games: list[Game] = client.cached_games() if client is not None else []
+    def known_name(group: Group | None, game_id: int) -> str:
+        games: list[Game] = group.cached_games() if group is not None else []
         return next((g.name for g in games if g.id == game_id), f"Game {game_id}")
 
     @task(group="game-standings")
-    async def load_standings(self, client: RankingClient, game_id: int) -> None:
+    async def load_standings(self, group: Group, game_id: int) -> None:
         title = self.query_one("#gs-standings-title", Static)
-        subset = subset_of(client.cached_subsets(), game_id)
+        subset = subset_of(group.cached_subsets(), game_id)
         try:
             if subset is None:
-                subset = subset_of(await client.subsets(), game_id)
+                subset = subset_of(await group.subsets(), game_id)
             if subset is None:
                 title.update("Standings: this game has no subset of its own yet.")
                 return
-            rows = await client.all_rankings(subset=subset.id)
+            rows = await group.all_rankings(subset=subset.id)
         except RanktermError as exc:
             title.update(plain(f"Standings could not be read. {error_sentence(exc)}"))
             return

@@ -32,7 +32,7 @@ from rankterm.tui.widgets.text_table import TextTable, fill_table
 from rankterm.tui.zone import shown_zone
 
 if TYPE_CHECKING:
-    from rankterm.client.client import RankingClient
+    from rankterm.mirror import Group
 
 WIDE = 100
 """From this many columns up, game names are shown whole in the tables; below, cut to `GAME_WIDTH`."""
@@ -89,7 +89,7 @@ class HeadToHeadView(Vertical):
         super().__init__(id=id)
         self.matches: Sequence[MatchLike] = []
         """A's matches (the pair's meetings are among them)."""
-        self.client: RankingClient | None = None
+        self.group: Group | None = None
         self.figures: HeadToHead | None = None
         self._players: dict[str, str] = {}
         self._filling = False
@@ -119,10 +119,10 @@ class HeadToHeadView(Vertical):
     def b_select(self) -> Select[str]:
         return self.query_one("#h2h-b", Select)
 
-    def show(self, roster: Roster, client: RankingClient) -> None:
+    def show(self, roster: Roster, group: Group) -> None:
         """Offer the players of the held matches and draw the pair picked (first time: the most active player
         and the one they met most)."""
-        self.client = client
+        self.group = group
         players = roster.players
         a, b = self.a_select.value, self.b_select.value
         if players != self._players:
@@ -172,13 +172,13 @@ class HeadToHeadView(Vertical):
                 table.clear()
             self.figures = None
             return
-        if self.client is not None:
-            self.read_pair(self.client, a, b_id, most_met_first)
+        if self.group is not None:
+            self.read_pair(self.group, a, b_id, most_met_first)
 
     @task(group="h2h-read")
-    async def read_pair(self, client: RankingClient, a: str, b_id: str | None, most_met_first: bool) -> None:
+    async def read_pair(self, group: Group, a: str, b_id: str | None, most_met_first: bool) -> None:
         """A's matches only (`player_matches`: every meeting of A is one of them), read in a thread."""
-        mine = await asyncio.to_thread(player_matches, client, a)
+        mine = await asyncio.to_thread(player_matches, group, a)
         if most_met_first:
             b_id = most_met(mine, a)
             if b_id is not None and b_id in self._players:

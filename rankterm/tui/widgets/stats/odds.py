@@ -24,7 +24,7 @@ from rankterm.tui.widgets.text_table import TextTable
 from rankterm.wire.shown import percent
 
 if TYPE_CHECKING:
-    from rankterm.client.client import RankingClient
+    from rankterm.mirror import Group
 
 RECENT = 50
 """The recent matches scored on their own, beside the whole history."""
@@ -70,15 +70,15 @@ class OddsView(Vertical):
         table = self.query_one("#od-table", DataTable)
         table.add_columns("", "rankterm", "by chance", "openskill")
 
-    def show(self, key: object, client: RankingClient) -> None:
+    def show(self, key: object, group: Group) -> None:
         """Score the held matches (again only when they changed: `key`)."""
         if key != self._shown_for:
             self._shown_for = key
-            self.score(client)
+            self.score(group)
 
     @task(group="stats-odds")
-    async def score(self, client: RankingClient) -> None:
-        matches = await asyncio.to_thread(held_matches, client)
+    async def score(self, group: Group) -> None:
+        matches = await asyncio.to_thread(held_matches, group)
         whole = await asyncio.to_thread(score_predictions, matches)
         recent = await asyncio.to_thread(score_predictions, matches, RECENT)
         summary = self.query_one("#od-summary", Static)

@@ -27,7 +27,7 @@ from rankterm.tui.zone import shown_zone
 from rankterm.wire.errors import RanktermError
 
 if TYPE_CHECKING:
-    from rankterm.client.client import RankingClient
+    from rankterm.mirror import Group
 TALL = 34
 """From this many lines of terminal up, both charts (ree and position) are shown."""
 COARSE_POINTS = 12
@@ -124,7 +124,7 @@ class PlayerStory(Vertical):
 
     # ------------------------------------------------------------------ drawing
 
-    def show(self, matches: Sequence[MatchLike], player_id: str, client: RankingClient | None) -> None:
+    def show(self, matches: Sequence[MatchLike], player_id: str, group: Group | None) -> None:
         """Draw the player's figures from `matches` at once; read the chart's history in the background."""
         if player_id != self.player_id and self.history is not None:  # another player: not their chart
             self.history = None
@@ -158,9 +158,9 @@ class PlayerStory(Vertical):
         ]
         self._fill_games(rows, [str(g.game_id) for g in fig.per_game])
         wanted = (player_id, fig.match_numbers)
-        if client is not None and fig.played and wanted != self._history_for:
+        if group is not None and fig.played and wanted != self._history_for:
             self._history_for = wanted
-            self.call_after_refresh(self.load_history, client, player_id)  # the figures are painted first
+            self.call_after_refresh(self.load_history, group, player_id)  # the figures are painted first
         elif not fig.played:
             self._show_history(History(points=[], loaded=0, wanted=0), player_id)
 
@@ -170,7 +170,7 @@ class PlayerStory(Vertical):
         fill_table(self.query_one("#ps-games", DataTable), GAME_COLUMNS, rows, keys)
 
     @task(group="player-history")
-    async def load_history(self, client: RankingClient, player_id: str) -> None:
+    async def load_history(self, group: Group, player_id: str) -> None:
         """The chart's points: first a coarse few (drawn at once), then up to MAX_POINTS; the coarse ones are
         among those (`history.thin` is stable), so the second read asks only for the others."""
         first = self.history is None or not self.history.points or self._history_of != player_id
@@ -179,12 +179,12 @@ class PlayerStory(Vertical):
             if first:
                 self._chart_titles("reading the standings…")
                 if played > COARSE_POINTS:
-                    coarse = await player_history(client, player_id, max_points=COARSE_POINTS)
+                    coarse = await player_history(group, player_id, max_points=COARSE_POINTS)
                     if player_id != self.player_id:
                         return
                     if coarse.points:
                         self._show_history(coarse, player_id, more=True)
-            history = await player_history(client, player_id, max_points=MAX_POINTS)
+            history = await player_history(group, player_id, max_points=MAX_POINTS)
         except RanktermError as exc:
             self._chart_titles(error_sentence(exc))
             return
@@ -192,10 +192,10 @@ class PlayerStory(Vertical):
             return
         self._show_history(history, player_id)
 
-    def reload_history(self, client: RankingClient) -> None:
+    def reload_history(self, group: Group) -> None:
         """Ask again for what the quota left out (F5, the retry timer)."""
         if self.player_id is not None:
-            self.load_history(client, self.player_id)
+            self.load_history(group, self.player_id)
 
     def _show_history(self, history: History, player_id: str | None = None, *, more: bool = False) -> None:
         self.history = history

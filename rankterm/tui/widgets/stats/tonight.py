@@ -26,9 +26,10 @@ from textual.widgets import DataTable, Label, Select, Static
 
 from rankterm.stats import Tonight, tonight
 from rankterm.stats.changes import changes
+from rankterm.stats.compact import CompactMatch, matches_since
 from rankterm.stats.history import ReeAround, ree_around
 from rankterm.stats.recap import tonight_recap
-from rankterm.stats.source import Roster, held_matches, matches_since
+from rankterm.stats.source import Roster, held_matches, matches_numbered
 from rankterm.tui.base import task
 from rankterm.tui.text import NONE, error_sentence, plain, plain_str, styled
 from rankterm.tui.widgets.stats.words import parse_date, plural
@@ -39,7 +40,7 @@ from rankterm.wire.models import Match
 from rankterm.wire.shown import ree, signed
 
 if TYPE_CHECKING:
-    from rankterm.client.client import RankingClient
+    from rankterm.mirror import Group
 
 SINCE_CHOICES: tuple[tuple[str, str], ...] = (
     ("12h", "the last 12 hours"),
@@ -153,10 +154,12 @@ class TonightView(Vertical):
 
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id)
-        self.matches: list[Match] = []
-        """The evening's matches (`matches_since`)."""
+        self.matches: list[CompactMatch] = []
+        """The evening's matches (`matches_since`: the stats rows, no match parsed)."""
+        self.parsed: list[Match] = []
+        """The same matches parsed, for their finishing order (a faction's name is not in the stats rows)."""
         self.roster: Roster | None = None
-        self.client: RankingClient | None = None
+        self.group: Group | None = None
         self._since = datetime.min
         self.evening: Tonight | None = None
         self.around: ReeAround | None = None
@@ -191,10 +194,10 @@ class TonightView(Vertical):
         """Pick a "since" choice (a key of SINCE_CHOICES) and draw it."""
         self.query_one("#tn-since", Select).value = choice
 
-    def show(self, roster: Roster, client: RankingClient | None) -> None:
+    def show(self, roster: Roster, group: Group | None) -> None:
         """Draw the evening from its matches (read from the mirror in a thread); read ree around its matches
         in the background."""
-        self.roster, self.client = roster, client
+        self.roster, self.group = roster, group
         self._draw()
 
     @on(Select.Changed, "#tn-since")
@@ -207,28 +210,29 @@ class TonightView(Vertical):
             self.screen.set_focus(tally if tally.focusable else None)
 
     def _now(self) -> datetime:
-        clock = self.client.clock if self.client is not None else None
+        clock = self.group.client.clock if self.group is not None else None
         stamp = clock() if clock is not None else datetime.now(UTC).timestamp()
         return datetime.fromtimestamp(stamp, UTC).replace(tzinfo=None)
 
     def _draw(self) -> None:
         newest = self.roster.newest if self.roster is not None else None
         since = since_for(self.choice, self._now(), newest[0] if newest else None)
-        if self.client is not None:
-            self.read_evening(self.client, since)
+        if self.group is not None:
+            self.read_evening(self.group, since)
 
     @task(group="tonight-read")
-    async def read_evening(self, client: RankingClient, since: datetime) -> None:
+    async def read_evening(self, group: Group, since: datetime) -> None:
         """The matches since `since` only (`matches_since`), then the evening drawn from them."""
-        self.matches = await asyncio.to_thread(matches_since, client, since)
+        self.matches = await asyncio.to_thread(matches_since, group, since)
+        self.parsed = await asyncio.to_thread(matches_numbered, group, [m.number for m in self.matches])
         self._since = since
         self._show()
 
-    def recap(self, client: RankingClient) -> str:
+    def recap(self, group: Group) -> str:
         """The evening shown as `rankterm stats tonight --format md` writes it (run it in a thread: it walks the
         held history for what changed)."""
         zone = shown_zone(self)
-        events = changes(held_matches(client))
+        events = changes(held_matches(group))
         evening = self.evening or tonight([], self._since)
         return tonight_recap(evening, events, zone.local(self._since), zone.label)
 
@@ -265,20 +269,20 @@ class TonightView(Vertical):
         else:
             self.query_one("#tn-highlights", Static).update(styled(*highlights(evening, around)))
         self._fill(evening)
-        if numbers and self.client is not None and numbers != self._around_for:
+        if numbers and self.group is not None and numbers != self._around_for:
             self._around_for = numbers
             self.around = None
-            self.load_ree(self.client, numbers)
+            self.load_ree(self.group, numbers)
 
     def reload_ree(self) -> None:
         """Ask again for the ree the quota left out (F5)."""
-        if self._around_for and self.client is not None:
-            self.load_ree(self.client, self._around_for)
+        if self._around_for and self.group is not None:
+            self.load_ree(self.group, self._around_for)
 
     @task(group="tonight-ree")
-    async def load_ree(self, client: RankingClient, numbers: tuple[int, ...]) -> None:
+    async def load_ree(self, group: Group, numbers: tuple[int, ...]) -> None:
         try:
-            around = await ree_around(client, numbers)
+            around = await ree_around(group, numbers)
         except RanktermError as exc:
             self.query_one("#tn-highlights", Static).update(plain(error_sentence(exc)))
             return
@@ -299,7 +303,7 @@ class TonightView(Vertical):
         columns = [("no", "No."), ("time", "Time"), ("game", "Game"), ("won", "Won")]
         if wide:
             columns.append(("order", "Order"))
-        by_number = {m.number: m for m in self.matches}
+        by_number = {m.number: m for m in self.parsed}
         rows: list[list[Text]] = []
         keys: list[str] = []
         for row in reversed(evening.matches):

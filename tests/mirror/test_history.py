@@ -21,13 +21,14 @@ import httpx
 import pytest
 
 from rankterm.client.client import RankingClient
-from rankterm.client.mirror import LAST, Mirror
+from rankterm.mirror import LAST, Group, Mirror
 from rankterm.server.app import create_app
 from rankterm.server.seed import DEMO_KEY, DEMO_SECRET, demo_store
 from rankterm.server.store import Store
+from rankterm.stats.compact import player_matches
 from rankterm.stats.effect import match_effect, number_of
 from rankterm.stats.history import player_history
-from rankterm.stats.source import held_matches, held_roster, player_matches
+from rankterm.stats.source import held_matches, held_roster
 from rankterm.wire.models import NewFaction, NewMatch, Weight
 from tests.fake_service import ok
 from tests.support.clock import SettableClock
@@ -37,7 +38,7 @@ DAY = "2026-05-28"  # the clock's day (SettableClock's T0, 20:26 UTC); the demo'
 
 
 @dataclass
-class Group:
+class Stores:
     """The demo group on two stores: as the seat first read it, and once the backdated match arrived."""
 
     before: Store
@@ -47,27 +48,21 @@ class Group:
     clients: list[RankingClient]
     https: list[httpx.AsyncClient]
 
-    def seat(self, store: Store, mirror: Mirror | None = None) -> RankingClient:
-        """A client of `store`'s service on the seat's one mirror (or on `mirror`)."""
+    def seat(self, store: Store, mirror: Mirror | None = None) -> Group:
+        """A group read from `store`'s service on the seat's one mirror (or on `mirror`)."""
         client = RankingClient(
-            BASE,
-            key=DEMO_KEY,
-            secret=DEMO_SECRET,
-            http=self._http(store),
-            clock=self.clock,
-            mirror=mirror or self.mirror,
-            backoff=0,
+            BASE, key=DEMO_KEY, secret=DEMO_SECRET, http=self._http(store), clock=self.clock, backoff=0
         )
         self.clients.append(client)
-        return client
+        return Group(client, mirror or self.mirror)
 
-    async def move(self, client: RankingClient) -> RankingClient:
-        """The service changes under `client`: from here on it answers as `after` (with a token of its own,
+    async def move(self, group: Group) -> Group:
+        """The service changes under `group`: from here on it answers as `after` (with a token of its own,
         taken now so that the calls counted are the sync's)."""
-        self.https.append(client.http)
-        client.http = self._http(self.after)
-        await client.authenticate(force=True)
-        return client
+        self.https.append(group.client.http)
+        group.client.http = self._http(self.after)
+        await group.client.authenticate(force=True)
+        return group
 
     def _http(self, store: Store) -> httpx.AsyncClient:
         return httpx.AsyncClient(transport=httpx.ASGITransport(app=create_app(store)), base_url=BASE)
@@ -88,12 +83,12 @@ def record(
     assert answer.accepted_count == 1, answer
 
 
-async def made(tmp_path: Path, later: int) -> AsyncIterator[Group]:
+async def made(tmp_path: Path, later: int) -> AsyncIterator[Stores]:
     """The demo group, then `later` matches played from 19:00; in `after`, a match played at 18:00 (before
     them) arrived a minute after them and sits before them, numbered 301."""
     clock = SettableClock()
     before, after = demo_store(clock=clock), demo_store(clock=clock)
-    group = Group(before, after, clock, Mirror(tmp_path / "mirror.db", "seat", clock=clock), [], [])
+    group = Stores(before, after, clock, Mirror(tmp_path / "mirror.db", "seat", clock=clock), [], [])
     probe = group.seat(before)
     ids = {p.display_name: p.id for p in await probe.players()}
     catan = next(g.id for g in await probe.games() if g.name == "Catan")
@@ -130,13 +125,13 @@ async def deep(tmp_path):
         yield group
 
 
-def listen(client: RankingClient) -> list[int]:
+def listen(client: Group) -> list[int]:
     heard: list[int] = []
     client.history_listeners.append(heard.append)
     return heard
 
 
-def held_form(client: RankingClient) -> list[tuple[int, str]]:
+def held_form(client: Group) -> list[tuple[int, str]]:
     return [(m.number, m.id) for m in client.cached_matches()]
 
 
@@ -148,9 +143,9 @@ async def test_a_backdated_match_is_noticed_on_page_1_and_the_held_matches_follo
     roster_before = held_roster(seat)
     heard = listen(seat)
     await near.move(seat)
-    calls = seat.calls
+    calls = seat.client.calls
     assert await seat.sync_matches() == 1
-    assert seat.calls == calls + 1  # page 1 of the matches: it tells the change
+    assert seat.client.calls == calls + 1  # page 1 of the matches: it tells the change
     truth = await seat.all_matches()
     assert held_form(seat) == [(m.number, m.id) for m in truth]
     assert [m.external_id for m in seat.cached_matches(limit=3)] == ["later-1", "later-0", "backdated"]
@@ -171,13 +166,13 @@ async def test_far_below_page_1_only_the_pages_down_to_the_change_are_read(deep)
     seat = deep.seat(deep.before)
     await seat.sync_matches()
     heard = listen(await deep.move(seat))
-    calls = seat.calls
+    calls = seat.client.calls
     await seat.sync_matches()
-    assert seat.calls == calls + 2  # pages 1 and 2 (down to match 300, unchanged), not the group's 14
+    assert seat.client.calls == calls + 2  # pages 1 and 2 (down to match 300, unchanged), not the group's 14
     assert held_form(seat) == [(m.number, m.id) for m in await seat.all_matches()]
     assert heard == [301]
-    calls = seat.calls
-    assert await seat.sync_matches() == 0 and seat.calls == calls + 1  # and then nothing is new
+    calls = seat.client.calls
+    assert await seat.sync_matches() == 0 and seat.client.calls == calls + 1  # and then nothing is new
 
 
 async def test_standings_held_after_the_change_are_dropped_and_those_before_kept(near):
@@ -186,19 +181,19 @@ async def test_standings_held_after_the_change_are_dropped_and_those_before_kept
     for n in (300, 301):
         await seat.rankings_page(1, match=n)  # final: later matches exist
     await seat.rankings_page(1)
-    assert near.mirror.rankings("", 301, 1).final and near.mirror.rankings("", 300, 1).final
+    assert near.mirror.rankings.rankings("", 301, 1).final and near.mirror.rankings.rankings("", 300, 1).final
     await near.move(seat)
     seat.invalidate("matches")  # what the live probe does when the counters moved
-    calls = seat.calls
+    calls = seat.client.calls
     after_301 = await seat.rankings_page(1, match=301)
-    assert seat.calls == calls + 2  # the held matches brought up to date (page 1), then the standings
+    assert seat.client.calls == calls + 2  # the held matches brought up to date (page 1), then the standings
     assert after_301.match is not None and after_301.match.external_id == "backdated"
     fresh = near.seat(near.after, Mirror(None, "another seat"))
     assert after_301 == await fresh.rankings_page(1, match=301)
-    assert near.mirror.rankings("", LAST, 1) is None  # the latest standings held were dropped too
-    calls = seat.calls
+    assert near.mirror.rankings.rankings("", LAST, 1) is None  # the latest standings held were dropped too
+    calls = seat.client.calls
     kept = await seat.rankings_page(1, match=300)
-    assert seat.calls == calls  # before the change: still true, still held
+    assert seat.client.calls == calls  # before the change: still true, still held
     assert kept.data == (await fresh.rankings_page(1, match=300)).data  # (its subset's counts are of then)
 
 
@@ -237,7 +232,7 @@ async def test_on_one_service_a_match_played_earlier_is_placed_and_the_seat_foll
     """The same, on one embedded service that places a backdated match at its date: another seat records a
     match dated between the demo's matches 270 and 271 (two pages down)."""
     clock = SettableClock()
-    group = Group(
+    group = Stores(
         demo_store(clock=clock), demo_store(clock=clock), clock, Mirror(tmp_path / "m.db", "seat"), [], []
     )
     seat, other = group.seat(group.before), group.seat(group.before, Mirror(None, "other seat"))
@@ -247,8 +242,8 @@ async def test_on_one_service_a_match_played_earlier_is_placed_and_the_seat_foll
             await seat.rankings_page(1, match=n)
         heard = listen(seat)
         held = {m.number: m for m in seat.cached_matches()}
-        ids = {p.display_name: p.id for p in await other.players()}
-        catan = next(g.id for g in await other.games() if g.name == "Catan")
+        ids = {p.display_name: p.id for p in await Group.of(other).players()}
+        catan = next(g.id for g in await Group.of(other).games() if g.name == "Catan")
         date = held[270].date  # equal dates keep the order of arrival: after 270, before 271
         assert held[271].date > date
         match = NewMatch(
@@ -260,22 +255,24 @@ async def test_on_one_service_a_match_played_earlier_is_placed_and_the_seat_foll
         )
         assert (await other.add_matches(match)).accepted_count == 1
         seat.invalidate("matches")  # what the live probe does when the counters moved
-        calls = seat.calls
+        calls = seat.client.calls
         after_271 = await seat.rankings_page(1, match=271)
-        assert seat.calls == calls + 3  # matches pages 1 and 2 (down to 270, unchanged), the standings
+        assert seat.client.calls == calls + 3  # matches pages 1 and 2 (down to 270, unchanged), the standings
         assert after_271.match is not None and after_271.match.external_id == "played-earlier"
         assert heard == [271]
-        truth = await other.all_matches()
+        truth = await Group.of(other).all_matches()
         assert held_form(seat) == [(m.number, m.id) for m in truth]
         assert [m.id for m in seat.cached_matches()][:30] == [m.id for m in truth][:30]
-        assert [group.mirror.rankings("", n, 1) is not None for n in (269, 270, 271, 290)] == [
+        assert [group.mirror.rankings.rankings("", n, 1) is not None for n in (269, 270, 271, 290)] == [
             True,
             True,
             True,
             False,
         ]
         for n in (270, 271, 290):
-            assert (await seat.rankings_page(1, match=n)).data == (await other.rankings_page(1, match=n)).data
+            assert (await seat.rankings_page(1, match=n)).data == (
+                await Group.of(other).rankings_page(1, match=n)
+            ).data
     finally:
         for client in group.clients:
             await client.http.aclose()
@@ -288,18 +285,19 @@ async def test_standings_that_disagree_with_the_held_matches_are_not_kept_for_go
     await near.move(seat)  # the seat's matches were synced just now: it has not noticed the change yet
     page = await seat.rankings_page(1, match=301)
     assert page.match is not None and page.match.external_id == "backdated"
-    assert not near.mirror.rankings("", 301, 1).final  # the mirror holds another match as 301
+    assert not near.mirror.rankings.rankings("", 301, 1).final  # the mirror holds another match as 301
     await seat.sync_matches()
     await seat.rankings_page(1, match=301)
-    assert near.mirror.rankings("", 301, 1).final  # now they agree
+    assert near.mirror.rankings.rankings("", 301, 1).final  # now they agree
 
 
 async def test_a_service_that_numbers_on_arrival_but_rates_by_date_drops_the_standings_after_the_date(
-    fake, client
+    fake, group
 ):
     """What the embedded service cannot be made to do (it numbers matches in the order played): a service
     that gives a late match the next number, dated before held ones. The standings held after the held
     matches dated after it are dropped; those before are kept."""
+    group = Group.of(group)  # a client: read through its group
 
     def match(number: int, hour: int) -> dict:
         return {"id": f"m{number}", "number": number, "date": f"{DAY} {hour:02d}:00:00", "factions": []}
@@ -312,18 +310,21 @@ async def test_a_service_that_numbers_on_arrival_but_rates_by_date_drops_the_sta
         return ok({"page": 1, "totalPages": 1, "rowsForPage": 25, "totalMatches": len(data), "data": data})
 
     fake.routes["GET matches/1"] = page
-    heard = listen(client)
-    await client.sync_matches()
+    heard = listen(group)
+    await group.sync_matches()
     for n in (1, 2):
-        client.mirror.put_rankings("", n, 1, {"page": 1, "data": []}, final=True)
+        group.mirror.rankings.put_rankings("", n, 1, {"page": 1, "data": []}, final=True)
     listed.append(match(4, 17) | {"date": f"{DAY} 17:30:00"})  # played between matches 1 and 2
-    assert await client.sync_matches() == 1
-    assert client.mirror.rankings("", 1, 1) is not None and client.mirror.rankings("", 2, 1) is None
+    assert await group.sync_matches() == 1
+    assert (
+        group.mirror.rankings.rankings("", 1, 1) is not None
+        and group.mirror.rankings.rankings("", 2, 1) is None
+    )
     assert heard == [2]
     listed.append(match(5, 20))  # played after all: nothing dropped
-    client.mirror.put_rankings("", 3, 1, {"page": 1, "data": []}, final=True)
-    await client.sync_matches()
-    assert client.mirror.rankings("", 3, 1) is not None and heard == [2]
+    group.mirror.rankings.put_rankings("", 3, 1, {"page": 1, "data": []}, final=True)
+    await group.sync_matches()
+    assert group.mirror.rankings.rankings("", 3, 1) is not None and heard == [2]
 
 
 async def test_two_syncs_at_once_rewrite_once(deep):
@@ -337,11 +338,11 @@ async def test_two_syncs_at_once_rewrite_once(deep):
             slowed.append(request.url.path)
             await asyncio.sleep(0.2)  # the first sync is still reading when the second starts
 
-    seat.http.event_hooks["request"].append(first_page_2_is_slow)
-    calls = seat.calls
+    seat.client.http.event_hooks["request"].append(first_page_2_is_slow)
+    calls = seat.client.calls
     assert sorted(await asyncio.gather(seat.sync_matches(), seat.sync_matches())) == [0, 1]
     assert heard == [301]  # the second waited for the first (two pages), then found nothing new
-    assert seat.calls == calls + 3
+    assert seat.client.calls == calls + 3
     assert held_form(seat) == [(m.number, m.id) for m in await seat.all_matches()]
 
 
@@ -356,7 +357,7 @@ async def test_past_standings_are_asked_again_rather_than_waiting_for_a_sync_und
         if request.url.path.endswith("/matches/1"):
             await asyncio.sleep(0.2)  # a sync under way (a large group's may take minutes)
 
-    seat.http.event_hooks["request"].append(slow_matches)
+    seat.client.http.event_hooks["request"].append(slow_matches)
 
     async def sync() -> None:
         await seat.sync_matches()

@@ -11,9 +11,9 @@ from pathlib import Path
 import httpx
 import pytest
 
-from rankterm.client import mirrored
 from rankterm.client.client import RankingClient
-from rankterm.client.mirror import SCHEMA_VERSION, Mirror
+from rankterm.mirror import Group, Mirror, sync
+from rankterm.mirror.file import SCHEMA_VERSION
 from rankterm.server.seed import demo_app
 from rankterm.wire import errors as er
 from rankterm.wire.ids import new_local_id
@@ -32,9 +32,8 @@ class Seat:
         self.net = FaultyTransport(httpx.ASGITransport(app=app))
         self.http = httpx.AsyncClient(transport=self.net, base_url=BASE)
         self.mirror = Mirror(mirror_path, SCOPE, clock=clock)
-        self.client = RankingClient(
-            BASE, key=key, secret=secret, http=self.http, clock=clock, backoff=0.0, mirror=self.mirror
-        )
+        self.client = RankingClient(BASE, key=key, secret=secret, http=self.http, clock=clock, backoff=0.0)
+        self.group = Group(self.client, self.mirror)
 
     async def aclose(self) -> None:
         await self.http.aclose()
@@ -48,10 +47,10 @@ async def group(tmp_path):
     app, key, secret = demo_app(clock=clock)
     seats: list[Seat] = []
 
-    def seat(mirror_path: Path | None = tmp_path / "mirror.db") -> RankingClient:
+    def seat(mirror_path: Path | None = tmp_path / "mirror.db") -> Group:
         s = Seat(app, key, secret, clock, mirror_path)
         seats.append(s)
-        return s.client
+        return s.group
 
     seat.clock = clock  # type: ignore[attr-defined]
     seat.seats = seats  # type: ignore[attr-defined]
@@ -60,8 +59,8 @@ async def group(tmp_path):
         await s.aclose()
 
 
-def net(client: RankingClient) -> FaultyTransport:
-    return client.http._transport  # type: ignore[return-value]
+def net(group: Group) -> FaultyTransport:
+    return group.client.http._transport  # type: ignore[return-value]
 
 
 def duel(game: int, winner: str, loser: str) -> NewMatch:
@@ -108,83 +107,83 @@ async def test_cached_lists_read_only_the_mirror(group):
     seat = group()
     await seat.games()
     await seat.players()
-    calls = seat.calls
+    calls = seat.client.calls
     assert seat.cached_games() and seat.cached_players() and seat.cached_subsets() == []
     assert seat.synced_at("games") is not None and seat.synced_at("subsets") is None
-    assert seat.calls == calls
+    assert seat.client.calls == calls
 
 
 async def test_match_sync_asks_only_for_new_pages(group):
     seat = group()
     assert await seat.sync_matches() == 300
-    assert seat.mirror.match_numbers() == (300, 300)
-    calls = seat.calls
+    assert seat.mirror.held.match_numbers() == (300, 300)
+    calls = seat.client.calls
     assert await seat.sync_matches() == 0
-    assert seat.calls == calls + 1  # nothing new: page 1 says so
+    assert seat.client.calls == calls + 1  # nothing new: page 1 says so
     players = await seat.players()
     game = (await seat.games())[0].id
     other = group(None)  # another seat records 30 matches
     await other.add_matches([duel(game, players[i % 5].id, players[5].id) for i in range(30)])
-    calls = seat.calls
+    calls = seat.client.calls
     assert await seat.sync_matches() == 30
-    assert seat.calls == calls + 2  # 30 new matches: pages 1 and 2, not the 14 pages of the group
+    assert seat.client.calls == calls + 2  # 30 new matches: pages 1 and 2, not the 14 pages of the group
     held = seat.cached_matches()
     everything = await seat.all_matches()
     assert [m.number for m in held] == [m.number for m in everything] == list(range(330, 0, -1))
     assert [m.id for m in seat.cached_matches(subset=None, limit=3)] == [m.id for m in everything[:3]]
 
 
-def held_behind(seat: RankingClient) -> list[tuple[int, int]]:
+def held_behind(seat: Group) -> list[tuple[int, int]]:
     """Hold a match the service does not have (number 999) and record, at each part a full read writes
     aside, the held (count, top): the read of everything again is the one this forces."""
     first = seat.cached_matches()[0]
-    seat.mirror.put_matches([(999, None, {**first.model_dump(by_alias=True), "number": 999})])
+    seat.mirror.held.put_matches([(999, None, {**first.model_dump(by_alias=True), "number": 999})])
     seen: list[tuple[int, int]] = []
-    stage = seat.mirror.stage_matches
+    stage = seat.mirror.held.stage_matches
 
     def staging(rows, *, first=False):
         rows = list(rows)
-        seen.append((len(rows), *seat.mirror.match_numbers()))
+        seen.append((len(rows), *seat.mirror.held.match_numbers()))
         stage(rows, first=first)
 
-    seat.mirror.stage_matches = staging  # type: ignore[method-assign]
+    seat.mirror.held.stage_matches = staging  # type: ignore[method-assign]
     return seen
 
 
 async def test_a_full_read_writes_its_parts_aside_and_swaps_them_in_at_once(group, monkeypatch):
-    monkeypatch.setattr(mirrored, "RESYNC_PAGES", 3)
+    monkeypatch.setattr(sync, "RESYNC_PAGES", 3)
     seat = group()
     await seat.sync_matches()
     seen = held_behind(seat)
-    calls = seat.calls
+    calls = seat.client.calls
     await seat.sync_matches()  # 301 held, 300 on the service: everything is read again
-    assert seat.calls == calls + 12  # page 1 (which says the counts disagree), then pages 2..12
+    assert seat.client.calls == calls + 12  # page 1 (which says the counts disagree), then pages 2..12
     # page 1, then pages 2-4, 5-7, 8-10, 11-12: never more than 3 pages' rows held in memory, and the
     # held matches stay as they were (the stray 999 included) until the last part is in
     assert [n for n, _, _ in seen] == [25, 75, 75, 75, 50]
     assert {(count, top) for _, count, top in seen} == {(301, 999)}
-    assert seat.mirror.match_numbers() == (300, 300)
+    assert seat.mirror.held.match_numbers() == (300, 300)
     assert [m.number for m in seat.cached_matches()] == list(range(300, 0, -1))
 
 
 async def test_a_full_read_cut_midway_leaves_the_held_matches_whole(group, monkeypatch):
-    monkeypatch.setattr(mirrored, "RESYNC_PAGES", 3)
+    monkeypatch.setattr(sync, "RESYNC_PAGES", 3)
     seat = group()
     await seat.sync_matches()
     seen = held_behind(seat)
-    stage = seat.mirror.stage_matches
+    stage = seat.mirror.held.stage_matches
 
     def then_cut(rows, *, first=False):
         stage(rows, first=first)
         if len(seen) == 2:  # the network goes after the second part
             net(seat).down = True
 
-    seat.mirror.stage_matches = then_cut  # type: ignore[method-assign]
+    seat.mirror.held.stage_matches = then_cut  # type: ignore[method-assign]
     with pytest.raises(er.Offline):
         await seat.sync_matches()
-    assert seat.mirror.match_numbers() == (301, 999)
+    assert seat.mirror.held.match_numbers() == (301, 999)
     net(seat).down = False
-    seat.mirror.stage_matches = stage  # type: ignore[method-assign]
+    seat.mirror.held.stage_matches = stage  # type: ignore[method-assign]
     await seat.sync_matches()  # the next read starts its parts afresh
     assert [m.number for m in seat.cached_matches()] == list(range(300, 0, -1))
 
@@ -235,25 +234,25 @@ async def test_a_ghost_made_on_another_seat_appears_after_revalidation(group):
 async def test_writes_from_this_seat_land_in_the_mirror(group):
     seat = group()
     players, games, subsets = await seat.players(), await seat.games(), await seat.subsets()
-    calls = seat.calls
+    calls = seat.client.calls
     ghost = await seat.create_player("Walk-in")
     game = await seat.create_game(name="Hanabi")
-    assert seat.calls == calls + 2
+    assert seat.client.calls == calls + 2
     assert [p.id for p in seat.cached_players()] == [p.id for p in players] + [ghost.id]
     net(seat).down = True
     assert ghost.id in [p.id for p in await seat.players()]  # offline too, from the answer to the write
     net(seat).down = False
-    calls = seat.calls
+    calls = seat.client.calls
     assert ghost.id in [p.id for p in await seat.players()]  # online: asked again, for the service's order
     assert [g.id for g in await seat.games()] == [g.id for g in games]  # asked: not played yet
-    assert seat.calls == calls + 2
+    assert seat.client.calls == calls + 2
     main = next(s for s in subsets if s.is_main)
     await seat.add_matches(duel(game.id, players[0].id, ghost.id))
-    calls = seat.calls
+    calls = seat.client.calls
     fresh_main = next(s for s in await seat.subsets() if s.is_main)
-    assert seat.calls == calls + 1 and fresh_main.count_matches == main.count_matches + 1
+    assert seat.client.calls == calls + 1 and fresh_main.count_matches == main.count_matches + 1
     assert game.id in [g.id for g in await seat.games()]  # its first match made it one of the group's
-    assert seat.calls == calls + 2
+    assert seat.client.calls == calls + 2
 
 
 async def test_a_ghost_held_under_a_local_id_stays_through_reads_until_dropped(group, tmp_path):
@@ -262,9 +261,9 @@ async def test_a_ghost_held_under_a_local_id_stays_through_reads_until_dropped(g
     local = Player(id=new_local_id(), ghost=True, display_name="*Walk-in")
     seat.hold_player(local)
     assert [p.id for p in seat.cached_players()] == [p.id for p in players] + [local.id]
-    calls = seat.calls
+    calls = seat.client.calls
     assert local.id in [p.id for p in await seat.players(refresh=True)]  # online: asked, and still kept
-    assert seat.calls > calls
+    assert seat.client.calls > calls
     assert local.id in [p.id for p in seat.cached_players()]
     assert local.id not in [p.id for p in await seat.players_now()]  # the service's list: not a local one
     net(seat).down = True
@@ -283,29 +282,31 @@ async def test_rankings_after_a_past_match_are_read_once(group):
     await seat.sync_matches()
     first = await seat.rankings_page(1, match=120)
     assert first.match is not None and first.match.number == 120 and first.data
-    calls = seat.calls
+    calls = seat.client.calls
     again = await seat.rankings_page(1, match=120)
-    assert seat.calls == calls  # no request: the matches held were synced just now
+    assert seat.client.calls == calls  # no request: the matches held were synced just now
     assert again.to_wire() == first.to_wire()
     group.clock.advance(seat.fresh_for)
     await seat.rankings_page(1, match=120)
-    assert seat.calls == calls + 1  # the held matches checked (page 1 of the matches), the standings held
+    assert (
+        seat.client.calls == calls + 1
+    )  # the held matches checked (page 1 of the matches), the standings held
     other = group(None)  # another seat, nothing held
-    assert await other.rankings_page(1, match=120) == first  # the service says the same
-    calls = other.calls
-    await other.rankings_page(1, match=120)
-    assert other.calls == calls + 1  # no match ever held to vouch for them: the standings asked again
+    assert await Group.of(other).rankings_page(1, match=120) == first  # the service says the same
+    calls = other.client.calls
+    await Group.of(other).rankings_page(1, match=120)
+    assert other.client.calls == calls + 1  # no match ever held to vouch for them: the standings asked again
 
 
 async def test_the_latest_standings_are_asked_again_and_kept_for_offline(group):
     seat = group()
     latest = await seat.rankings_page(1, match=300)  # the last match: status still moves with time
-    calls = seat.calls
+    calls = seat.client.calls
     await seat.rankings_page(1, match=300)
-    assert seat.calls == calls + 1
+    assert seat.client.calls == calls + 1
     last = await seat.rankings_page(1)
     await seat.rankings_page(1)
-    assert seat.calls == calls + 3
+    assert seat.client.calls == calls + 3
     net(seat).down = True
     assert (await seat.rankings_page(1)).to_wire() == last.to_wire()
     assert (await seat.rankings_page(1, match=300)).to_wire() == latest.to_wire()
@@ -370,7 +371,7 @@ async def test_a_damaged_mirror_is_moved_aside_beside_itself_and_rebuilt_from_th
 async def test_a_mirror_damaged_while_open_starts_afresh(group, tmp_path):
     seat = group()
     await seat.games()
-    seat.mirror._db.execute("DROP TABLE items")  # as if the file lost a table under us
+    seat.mirror.file.db.execute("DROP TABLE items")  # as if the file lost a table under us
     assert seat.cached_games() == []
     assert seat.mirror.problem and "afresh" in seat.mirror.problem
     assert len(await seat.games(refresh=True)) == 8 and len(seat.cached_games()) == 8
@@ -379,18 +380,18 @@ async def test_a_mirror_damaged_while_open_starts_afresh(group, tmp_path):
 def test_another_version_or_scope_is_started_afresh(tmp_path):
     path = tmp_path / "m.db"
     m = Mirror(path, "a|k")
-    m.replace("games", [("1", {"id": 1, "name": "Go"})])
+    m.lists.replace("games", [("1", {"id": 1, "name": "Go"})])
     m.close()
     m = Mirror(path, "a|k")
-    assert m.items("games") == [{"id": 1, "name": "Go"}] and m.problem is None
+    assert m.lists.items("games") == [{"id": 1, "name": "Go"}] and m.problem is None
     m.close()
     m = Mirror(path, "b|k")
-    assert m.items("games") is None and "another service" in (m.problem or "")
-    m.replace("games", [("1", {"id": 1})])
+    assert m.lists.items("games") is None and "another service" in (m.problem or "")
+    m.lists.replace("games", [("1", {"id": 1})])
     m.close()
     db = sqlite3.connect(path)
     db.execute(f"PRAGMA user_version = {SCHEMA_VERSION + 1}")
     db.close()
     m = Mirror(path, "b|k")
-    assert m.items("games") is None and "another version" in (m.problem or "")
+    assert m.lists.items("games") is None and "another version" in (m.problem or "")
     m.close()

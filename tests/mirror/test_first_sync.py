@@ -19,8 +19,7 @@ import httpx
 import pytest
 
 from rankterm.client.client import RankingClient
-from rankterm.client.held_history import HeldHistory
-from rankterm.client.mirror import Mirror
+from rankterm.mirror import Group, HeldHistory, Mirror
 from rankterm.server.app import create_app
 from rankterm.server.quota import QuotaLimits
 from rankterm.server.seed import DEMO_KEY, DEMO_SECRET, demo_store
@@ -53,7 +52,7 @@ class Counted(httpx.AsyncBaseTransport):
         return collections.Counter(p for p in self.paths if p.startswith("matches"))
 
 
-class Group:
+class Service:
     """The demo group on one in-process service whose hourly call meter is `calls_per_hour`."""
 
     def __init__(self, calls_per_hour: int, mirror_path: Path) -> None:
@@ -62,9 +61,9 @@ class Group:
             demo_store(clock=self.clock), clock=self.clock, limits=QuotaLimits(calls_per_hour=calls_per_hour)
         )
         self.mirror_path = mirror_path
-        self.seats: list[tuple[RankingClient, Counted]] = []
+        self.seats: list[tuple[Group, Counted]] = []
 
-    def seat(self, *, sync_share: float = 0.25) -> tuple[RankingClient, Counted]:
+    def seat(self, *, sync_share: float = 0.25) -> tuple[Group, Counted]:
         net = Counted(httpx.ASGITransport(app=self.app))
         client = RankingClient(
             BASE,
@@ -73,25 +72,25 @@ class Group:
             http=httpx.AsyncClient(transport=net, base_url=BASE),
             clock=self.clock,
             backoff=0.0,
-            mirror=Mirror(self.mirror_path, f"{BASE}|{DEMO_KEY}", clock=self.clock),
-            sync_share=sync_share,
         )
         client._own_http = True
-        self.seats.append((client, net))
-        return client, net
+        mirror = Mirror(self.mirror_path, f"{BASE}|{DEMO_KEY}", clock=self.clock)
+        group = Group(client, mirror, sync_share=sync_share)
+        self.seats.append((group, net))
+        return group, net
 
     async def close(self) -> None:
-        for client, _ in self.seats:
-            client.mirror.close()
-            await client.aclose()
+        for group, _ in self.seats:
+            group.mirror.close()
+            await group.aclose()
 
 
 @pytest.fixture
 async def group(tmp_path):
-    groups: list[Group] = []
+    groups: list[Service] = []
 
-    def make(calls_per_hour: int) -> Group:
-        groups.append(Group(calls_per_hour, tmp_path / "mirror.db"))
+    def make(calls_per_hour: int) -> Service:
+        groups.append(Service(calls_per_hour, tmp_path / "mirror.db"))
         return groups[-1]
 
     yield make
@@ -107,7 +106,7 @@ def duel(game: int, winner: str, loser: str) -> NewMatch:
     )
 
 
-def held_numbers(client: RankingClient) -> list[int]:
+def held_numbers(client: Group) -> list[int]:
     return [m.number for m in client.cached_matches()]
 
 
@@ -173,11 +172,13 @@ async def test_a_first_sync_never_takes_the_hourly_meter_past_80_percent(group):
     g = group(calls_per_hour=40)
     seat, net = g.seat(sync_share=1.0)
     for _ in range(26):  # 65 % of the hour spent by other reads
-        await seat.quota()
+        await seat.client.quota()
     await seat.sync_matches()
     assert net.metered() <= 40 * 0.8
     assert 0 < len(held_numbers(seat)) < GROUP
-    assert (await seat.quota()).calls_per_hour == f"{math.ceil(100 * net.metered() / 40)}%"  # it agrees
+    assert (
+        await seat.client.quota()
+    ).calls_per_hour == f"{math.ceil(100 * net.metered() / 40)}%"  # it agrees
 
 
 async def test_an_unlimited_quota_is_read_in_one_sync(group):
@@ -198,13 +199,13 @@ async def test_a_sync_waits_for_another_seat_on_the_same_file_and_reads_nothing_
         if request.url.path.startswith("/matches"):
             await asyncio.sleep(0.02)  # the other seat is still reading when this one starts
 
-    other.http.event_hooks["request"].append(slowly)
+    other.client.http.event_hooks["request"].append(slowly)
 
     async def later() -> int:
         await asyncio.sleep(0.05)
         return await seat.sync_matches()
 
-    await asyncio.gather(other.sync_matches(), later())
+    await asyncio.gather(Group.of(other).sync_matches(), later())
     assert net.pages() == {}  # it waited, then found the matches the other seat read
     assert set(other_net.pages().values()) == {1}
     assert held_numbers(seat) == list(range(GROUP, 0, -1))
@@ -216,7 +217,7 @@ async def test_past_standings_are_asked_again_rather_than_waiting_for_another_se
     await seat.sync_matches()
     await seat.rankings_page(1, match=GROUP - 1)
     g.clock.advance(seat.fresh_for)  # the held matches no longer vouch for the standings by themselves
-    seat.mirror.take_sync_lease("another seat", time.time(), 30)  # its sync may take minutes
+    seat.mirror.lease.take_sync_lease("another seat", time.time(), 30)  # its sync may take minutes
     asked = len(net.paths)
     standings = await asyncio.wait_for(seat.rankings_page(1, match=GROUP - 1), 10)
     assert standings.match is not None and standings.match.number == GROUP - 1
@@ -226,7 +227,7 @@ async def test_past_standings_are_asked_again_rather_than_waiting_for_another_se
 async def test_a_lease_left_by_a_seat_that_stopped_runs_out(group):
     g = group(calls_per_hour=5000)
     seat, net = g.seat()
-    seat.mirror.take_sync_lease("a seat that was killed", time.time() - 60, 30)
+    seat.mirror.lease.take_sync_lease("a seat that was killed", time.time() - 60, 30)
     assert await seat.sync_matches() == GROUP
     assert set(net.pages().values()) == {1}
 
@@ -247,17 +248,18 @@ CHILD = textwrap.dedent(
     import asyncio, sys, time
     from pathlib import Path
     from rankterm.client.client import RankingClient
-    from rankterm.client.mirror import Mirror
+    from rankterm.mirror import Group, Mirror
 
     base, key, secret, mirror_path, go = sys.argv[1:6]
 
     async def main():
-        client = RankingClient(base, key=key, secret=secret, mirror=Mirror(mirror_path, f"{base}|{key}"))
+        client = RankingClient(base, key=key, secret=secret)
+        group = Group(client, Mirror(mirror_path, f"{base}|{key}"))
         await client.authenticate()
         print("ready", flush=True)
         while not Path(go).exists():
             time.sleep(0.005)
-        added = await client.sync_matches()
+        added = await group.sync_matches()
         print("added", added, flush=True)
         await client.aclose()
 

@@ -26,7 +26,7 @@ from __future__ import annotations
 import math
 from collections.abc import Awaitable, Callable
 
-from rankterm.client.mirror import Mirror
+from rankterm.mirror.notes import Notes
 from rankterm.wire.errors import ApiError, QuotaError
 
 NOTE = "sync.call-share"
@@ -44,13 +44,13 @@ class CallShare:
 
     def __init__(
         self,
-        mirror: Mirror,
+        notes: Notes,
         usage: Callable[[], Awaitable[dict[str, float | None]]],
         clock: Callable[[], float],
         share: float = DEFAULT_SHARE,
     ) -> None:
         """`usage`: reads the quota (one request), each meter as a percentage."""
-        self.mirror = mirror
+        self.notes = notes
         self.usage = usage
         self.clock = clock
         self.share = max(0.0, min(1.0, share))
@@ -59,7 +59,7 @@ class CallShare:
         return int(self.clock() // 3600)
 
     def _ledger(self) -> dict:
-        held = self.mirror.note(NOTE)
+        held = self.notes.get(NOTE)
         if isinstance(held, dict) and held.get("hour") == self._hour():
             return held
         pace = held.get("pace") if isinstance(held, dict) else None
@@ -96,7 +96,7 @@ class CallShare:
             ledger["spent"] = True
             if ledger["calls"]:
                 ledger["pace"] = ledger["calls"]  # what one hour's share reads: the rest takes that long
-        self.mirror.set_note(NOTE, ledger)
+        self.notes.set(NOTE, ledger)
         return granted
 
     def spent(self, calls: int) -> None:
@@ -104,10 +104,10 @@ class CallShare:
         if calls > 0:
             ledger = self._ledger()
             ledger["calls"] += calls
-            self.mirror.set_note(NOTE, ledger)
+            self.notes.set(NOTE, ledger)
 
     def pace(self) -> int | None:
         """Calls one hour's share was last seen to allow (None until a share ran out)."""
-        held = self.mirror.note(NOTE)
+        held = self.notes.get(NOTE)
         pace = held.get("pace") if isinstance(held, dict) else None
         return int(pace) if isinstance(pace, int | float) and pace > 0 else None
