@@ -13,6 +13,7 @@ from rankterm import config as cfg
 from rankterm.cli import make_profile_client
 from rankterm.client.auth import TokenCache
 from rankterm.client.client import RankingClient
+from rankterm.mirror import Group
 from rankterm.outbox.outbox import Outbox
 from rankterm.server.app import create_app
 from rankterm.server.store import Store
@@ -50,7 +51,7 @@ def test_config_token_cache_and_outbox_are_private(tmp_path, monkeypatch):
 async def test_secret_never_in_logs_or_errors(service, caplog):
     store, key, _ = service
     caplog.set_level(logging.DEBUG)
-    client = RankingClient.in_process(create_app(store), key=key, secret=SECRET)
+    client = Group.of(RankingClient.in_process(create_app(store), key=key, secret=SECRET))
     with pytest.raises(AuthError) as info:
         await client.games()
     await client.aclose()
@@ -62,14 +63,14 @@ async def test_secret_never_in_logs_or_errors(service, caplog):
 async def test_real_secret_redacted_on_success(service, caplog):
     store, key, secret = service
     caplog.set_level(logging.DEBUG)
-    client = RankingClient.in_process(create_app(store), key=key, secret=secret)
+    client = Group.of(RankingClient.in_process(create_app(store), key=key, secret=secret))
     assert await client.games() == []
     await client.aclose()
     assert secret not in caplog.text
 
 
-def _verify_mode(client: RankingClient) -> int:
-    pool = client.http._transport._pool  # httpx keeps the SSL context on the connection pool
+def _verify_mode(group: Group) -> int:
+    pool = group.client.http._transport._pool  # httpx keeps the SSL context on the connection pool
     return pool._ssl_context.verify_mode
 
 
@@ -94,7 +95,7 @@ def test_verify_tls_false_must_be_written_explicitly(tmp_path):
 
 async def test_hostile_names_stored_verbatim_through_the_client(service):
     store, key, secret = service
-    client = RankingClient.in_process(create_app(store), key=key, secret=secret)
+    client = Group.of(RankingClient.in_process(create_app(store), key=key, secret=secret))
     names = ["Robert'); DROP TABLE players; --", "\x1b[31mRed\x1b[0m\x07", "[bold]markup[/bold]", "Zoë 🎲"]
     for name in names:
         await client.create_player(name)
