@@ -146,6 +146,10 @@ class Group:
         """Like `as_of`, for one of "games", "players", "subsets", "matches", "rankings"."""
         return _local(self._served_stale.get(name))
 
+    def held_numbers(self) -> tuple[int, int]:
+        """How many matches are held, and the highest number held: changes whenever the held history does."""
+        return self.mirror.held.match_numbers()
+
     def synced_at(self, name: str) -> datetime | None:
         """When the mirror's list `name` ("games", "players", "subsets", "matches") was read from the service."""
         return _local(self.mirror.lists.synced_at(name))

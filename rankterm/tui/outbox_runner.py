@@ -328,7 +328,7 @@ class OutboxRunner:
         """The group's matches that may be twins of `matches` (their games', naming their first player), from
         the mirror brought up to date; one page of the newest when the mirror holds none yet."""
         group = self.sender.group
-        held, _ = group.mirror.held.match_numbers()
+        held, _ = group.held_numbers()
         if not held:
             return list((await group.matches_page(1)).data)
         await group.sync_matches()

@@ -223,11 +223,11 @@ class DashboardScreen(RanktermScreen):
             if oldest is not None:
                 self._note_oldest(oldest)
         if read:
-            self.group.mirror.notes.set(HELD, {**kept, **read})
+            self.group.set_note(HELD, {**kept, **read})
 
     def _held(self) -> dict[str, Any]:
         """The answers the mirror keeps, by panel id (empty when it keeps none, or something unreadable)."""
-        held = self.group.mirror.notes.get(HELD)
+        held = self.group.note(HELD)
         return held if isinstance(held, dict) else {}
 
     def _held_panel(

@@ -109,7 +109,7 @@ class StoryScreen(RanktermScreen):
         """Show what the mirror holds (first time), sync, and read again when the mirror's matches changed
         since the last read (this sync, or another screen's)."""
         group = self.group
-        if not self.loaded and group.mirror.lists.synced_at("matches") is not None:
+        if not self.loaded and group.synced_at("matches") is not None:
             await self._read(group)
         try:
             await sync_group(group, max_age=max_age)
@@ -124,11 +124,11 @@ class StoryScreen(RanktermScreen):
             return
         self._offline = False
         self.note_freshness()
-        if not self.loaded or group.mirror.held.match_numbers() != self._read_at:
+        if not self.loaded or group.held_numbers() != self._read_at:
             await self._read(group)
 
     async def _read(self, group: Group) -> None:
-        at = group.mirror.held.match_numbers()
+        at = group.held_numbers()
         held = await asyncio.to_thread(self.read_held, group)
         self._read_at = at
         self._take(held)
