@@ -20,6 +20,10 @@
   letters search).
 - **A new screen gets the keys typed while it placed its focus**: after a key opened a screen, the keys that
   follow wait until its first focus (or `HOLD_KEYS_FOR` seconds, or at once when it has no field for them).
+- **A screen busy with what the next keys depend on holds them**: while the screen shown says `holds_keys()`
+  (the match form while its batch is on its way), the keys wait for it, `BUSY_LIMIT` seconds at most, not
+  `SETTLE_LIMIT`: `ctrl+s n C a t ⏎ …` on a slow link starts the next match once the first is answered,
+  instead of typing into the form being sent and losing the second `ctrl+s`.
 """
 
 from __future__ import annotations
@@ -42,6 +46,9 @@ meanwhile go where they can; a screen with no field for them gets them as soon a
 SETTLE_LIMIT = 2.0
 """Seconds a key waits at most for the one before it to settle (something on the screen busy that long, e.g.
 a handler waiting for the network): then it goes where the focus is."""
+BUSY_LIMIT = 120.0
+"""Seconds the keys wait at most for a screen that holds them (a send is bounded by the client's own timeouts;
+this only keeps a screen that never lets go from keeping the keys for ever)."""
 _QUICK_LOOKS = 3
 """Looks at the screen a turn of the event loop apart, before the feeder waits a little between looks."""
 
@@ -117,18 +124,30 @@ class KeyQueue:
                 return
 
     async def _settled(self) -> None:
-        """Return once what the last key set going has landed (`settled`), `SETTLE_LIMIT` s at most."""
-        deadline = time.monotonic() + SETTLE_LIMIT
+        """Return once what the last key set going has landed (`settled`): `SETTLE_LIMIT` s at most, or
+        `BUSY_LIMIT` s while the screen shown holds the keys (`holds_keys`)."""
+        start = time.monotonic()
         looks = 0
-        while not self.settled() and time.monotonic() < deadline and self._app.is_running:
+        while not self.settled() and self._app.is_running:
+            holding = self._screen_holds()
+            if time.monotonic() - start >= (BUSY_LIMIT if holding else SETTLE_LIMIT):
+                return
             looks += 1
-            await asyncio.sleep(0 if looks < _QUICK_LOOKS else 0.002)
+            await asyncio.sleep(0 if looks < _QUICK_LOOKS else 0.02 if holding else 0.002)
+
+    def _screen_holds(self) -> bool:
+        """True while the screen shown asks the keys to wait (its `holds_keys()`, when it has one)."""
+        try:
+            holds = getattr(self._app.screen, "holds_keys", None)
+        except ScreenStackError:
+            return False
+        return bool(holds is not None and holds())
 
     def settled(self) -> bool:
         """True when the next key may go: the last one let go has been read, nothing in the app or on the screen
-        shown has work in hand (see `textual_internals.pump_busy`), no callback waits for the screen's refresh, and a screen a key
-        opened has placed its focus."""
-        if self._passing is not None or pump_busy(self._app):
+        shown has work in hand (see `textual_internals.pump_busy`), the screen does not hold the keys, no
+        callback waits for the screen's refresh, and a screen a key opened has placed its focus."""
+        if self._passing is not None or pump_busy(self._app) or self._screen_holds():
             return False
         try:
             screen = self._app.screen

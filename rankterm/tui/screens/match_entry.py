@@ -138,6 +138,11 @@ class MatchEntryScreen(RanktermScreen):
         """True while a batch is on its way: a second send waits (it would race the first)."""
         return self.sender.sending
 
+    def holds_keys(self) -> bool:
+        """The keys typed while a batch is on its way wait for its answer (see `KeyQueue`): they are meant for
+        what comes after it (`n` a blank form, the next match), not for the form being sent."""
+        return self.sending
+
     def compose(self) -> ComposeResult:
         yield Header()
         yield MatchForm(id="match-form", search=self._search_games)
