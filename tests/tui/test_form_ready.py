@@ -10,11 +10,9 @@ from textual.pilot import Pilot
 
 from rankterm.client.client import RankingClient
 from rankterm.tui import key_queue
-
 from rankterm.tui.dialogs.confirm import ConfirmDialog
 from rankterm.tui.screens.match_entry import MatchEntryScreen
 from rankterm.wire.models import Match
-
 from tests.support.transports import LateTransport
 
 from .conftest import DEMO_URL, frozen_clock
@@ -92,7 +90,9 @@ async def test_a_burst_right_after_ctrl_s_starts_the_next_match(make_app, gap):
 
 
 @GAPS
-async def test_on_a_slow_link_the_burst_after_ctrl_s_waits_for_the_answer(make_app, demo_service, monkeypatch, gap):
+async def test_on_a_slow_link_the_burst_after_ctrl_s_waits_for_the_answer(
+    make_app, demo_service, monkeypatch, gap
+):
     """The same burst while each answer takes longer than a key waits for the one before it to settle: the
     keys wait for the first match's answer (the second `ctrl+s` once fell on the form being sent and was
     dropped with a toast: the second match lost)."""
