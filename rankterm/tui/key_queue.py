@@ -124,13 +124,16 @@ class KeyQueue:
                 return
 
     async def _settled(self) -> None:
-        """Return once what the last key set going has landed (`settled`): `SETTLE_LIMIT` s at most, or
-        `BUSY_LIMIT` s while the screen shown holds the keys (`holds_keys`)."""
+        """Return once what the last key set going has landed (`settled`): once the app has read it, then
+        `SETTLE_LIMIT` s at most, or `BUSY_LIMIT` s while the screen shown holds the keys (`holds_keys`)."""
         start = time.monotonic()
         looks = 0
         while not self.settled() and self._app.is_running:
             holding = self._screen_holds()
-            if time.monotonic() - start >= (BUSY_LIMIT if holding else SETTLE_LIMIT):
+            # the key let go last is always read first, however long that takes: the next key let go before
+            # it would be read before it, and the late one would join the end of the queue
+            limit = BUSY_LIMIT if holding else SETTLE_LIMIT
+            if self._passing is None and time.monotonic() - start >= limit:
                 return
             looks += 1
             await asyncio.sleep(0 if looks < _QUICK_LOOKS else 0.02 if holding else 0.002)

@@ -111,7 +111,7 @@ async def test_on_a_slow_link_the_burst_after_ctrl_s_waits_for_the_answer(
         late.delay = 0.6
         await send_keys(pilot, "^s n C a t ⏎ B ⏎ C ⏎ ^s", gap)
         late.delay = 0.0
-        assert await match_count(pilot) == before + 2
+        assert await match_count(pilot) == before + 2, screen.form.answer.text
         match = await newest(pilot)
         assert match.game is not None and match.game.name == "Catan"
         assert sides(match) == [(1, ["Ben"]), (2, ["Chiara"])]

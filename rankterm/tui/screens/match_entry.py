@@ -53,6 +53,8 @@ from rankterm.wire.shown import percent
 
 WEIGHT_FROM = 200
 """The newest held matches of a game picked whose weights decide the weight the form proposes."""
+SEND_GROUP = "match-send"
+"""The worker group of the form's sends (one at a time)."""
 
 
 def _clock(node: Widget, moment: datetime) -> str:
@@ -140,8 +142,12 @@ class MatchEntryScreen(RanktermScreen):
 
     def holds_keys(self) -> bool:
         """The keys typed while a batch is on its way wait for its answer (see `KeyQueue`): they are meant for
-        what comes after it (`n` a blank form, the next match), not for the form being sent."""
-        return self.sending
+        what comes after it (`n` a blank form, the next match), not for the form being sent. From the key that
+        started the send: its worker may not have begun when the next key is looked at."""
+        return self.sending or any(
+            worker.group == SEND_GROUP and worker.node is self and not worker.is_finished
+            for worker in self.workers
+        )
 
     def compose(self) -> ComposeResult:
         yield Header()
@@ -338,8 +344,7 @@ class MatchEntryScreen(RanktermScreen):
         held: list[object] = []
         if self.has_client:
             since = (self.now() - timedelta(days=365)).strftime(DATE_FORMAT)
-            rows = self.group.mirror.held.select_matches(game_id=str(event.game.id), since=since)
-            held = [row.get("weight") for row in rows[:WEIGHT_FROM] if isinstance(row, dict)]
+            held = self.group.held_weights(str(event.game.id), since=since, limit=WEIGHT_FROM)
         self.form.follow_game(event.game, held)
 
     @on(PlayerPicker.NewGhost)
@@ -681,7 +686,7 @@ class MatchEntryScreen(RanktermScreen):
         self.form.answer.show([(NOTE, f"{verb} {len(pending)} match{'es' if len(pending) > 1 else ''}…")])
         self.send(pending, dry_run, checked=checked)
 
-    @task(group="match-send")
+    @task(group=SEND_GROUP)
     async def send(self, pending: list[Pending], dry_run: bool, *, checked: bool = False) -> None:
         """Send `pending` as one batch (`SendController.send`) under the form's loading cover; ask about a
         twin it found, else show what became of each match."""
