@@ -228,6 +228,39 @@ class Group:
         named = {m.number: m for m in found if str(m.id) in wanted or m.external_id in wanted}
         return [named[n] for n in sorted(named, reverse=True)]
 
+    def held_weights(self, game_id: str, *, since: str, limit: int) -> list[object]:
+        """The weights of the newest `limit` held matches of `game_id` played at or after `since`
+        ("YYYY-MM-DD HH:MM:SS"), as the service wrote them; no request."""
+        rows = self.mirror.held.select_matches(game_id=game_id, since=since)
+        return [row.get("weight") for row in rows[:limit] if isinstance(row, dict)]
+
+    def matches_fresh(self, within: float) -> bool:
+        """Whether the held matches were brought up to date in the last `within` seconds."""
+        return self.mirror.lists.is_fresh("matches", within)
+
+    async def twin_candidates(self, matches: Sequence[NewMatch], *, sync: bool = True) -> list[Match]:
+        """The group's matches that may be the same as one of `matches` (the held ones of its game that name its
+        first player), for the twin check; with `sync`, the held matches are brought up to date first, and
+        while the mirror holds none yet one page of the newest matches is read instead of filling it. The
+        reads' errors are raised: the caller decides what a twin check that could not read is worth."""
+        if sync:
+            held, _ = self.held_numbers()
+            if not held:
+                return list((await self.matches_page(1)).data)
+            await self.sync_matches()
+        found: dict[int, Match] = {}
+        for match in matches:
+            first = next((p for f in match.factions for p in f.players), None)
+            if match.game is None or first is None:
+                continue
+            forms = {f'"id":{dumps(first)}', *([f'"id":{first}'] if first.isdigit() else [])}  # a number id
+            for form in sorted(forms):
+                for row in self.mirror.held.select_matches(game_id=str(match.game), containing=form):
+                    with contextlib.suppress(ValueError):
+                        read = Match.model_validate(row)
+                        found[read.number] = read
+        return [found[n] for n in sorted(found, reverse=True)]
+
     def _game_of(self, subset: str | None) -> tuple[bool, str | None]:
         """(whether the mirror can tell which matches make `subset`, the game id whose they are: None for all)."""
         if subset is None:

@@ -29,8 +29,6 @@ and `discard_ghost` are the Outbox screen's actions on ghost entries.
 
 from __future__ import annotations
 
-import contextlib
-import json
 import sqlite3
 from collections.abc import Callable, Sequence
 from dataclasses import replace
@@ -47,7 +45,7 @@ from rankterm.outbox.sender import OutboxSender, SendReport
 from rankterm.outbox.twins import Twin
 from rankterm.tui.widgets.match_form.twin import find_twin, recorded_at
 from rankterm.wire.errors import AuthError, Offline, QuotaError, RanktermError, ServiceError
-from rankterm.wire.models import Match, NewMatch, Player
+from rankterm.wire.models import NewMatch, Player
 
 RETRY_DELAYS = (5.0, 15.0, 30.0, 60.0, 120.0, 300.0)
 """Seconds between automatic retries of a send that failed (the last one repeats); while the service cannot
@@ -306,7 +304,7 @@ class OutboxRunner:
         brought up to date in the mirror first (one page read when it holds none yet); a twin this outbox
         sent itself says so ("from this machine")."""
         try:
-            recent = await self._recent(matches)
+            recent = await self.sender.group.twin_candidates(matches)
         except (Offline, QuotaError, AuthError, ServiceError):
             raise  # nothing can be sent now either: the send stops (and is tried again) as on its POST
         except RanktermError:
@@ -323,26 +321,6 @@ class OutboxRunner:
                     twin.number, str(twin.id), at.isoformat() if at else "", from_here=from_here
                 )
         return found
-
-    async def _recent(self, matches: Sequence[NewMatch]) -> list[Match]:
-        """The group's matches that may be twins of `matches` (their games', naming their first player), from
-        the mirror brought up to date; one page of the newest when the mirror holds none yet."""
-        group = self.sender.group
-        held, _ = group.held_numbers()
-        if not held:
-            return list((await group.matches_page(1)).data)
-        await group.sync_matches()
-        recent: list[Match] = []
-        for match in matches:
-            first = next((p for f in match.factions for p in f.players), None)
-            if match.game is None or first is None:
-                continue
-            for row in group.mirror.held.select_matches(
-                game_id=str(match.game), containing=f'"id":{json.dumps(first, ensure_ascii=False)}'
-            ):
-                with contextlib.suppress(ValueError):
-                    recent.append(Match.model_validate(row))
-        return recent
 
     def discard(self, external_id: str) -> None:
         self.outbox.discard(external_id)

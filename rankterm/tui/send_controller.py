@@ -9,12 +9,10 @@ moves the focus and shows the lines. See docs/design/tui.md.
 
 from __future__ import annotations
 
-import contextlib
-import json
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from rankterm.outbox.outcome import ALREADY_ACCEPTED, BatchOutcome, Outcome, OutcomeState, from_answer
 from rankterm.tui.text import error_sentence
@@ -173,40 +171,19 @@ class SendController:
     # ------------------------------------------------------------------ the same match twice
 
     async def recent_matches(self, pending: list[Pending]) -> list[Match]:
-        """The group's matches that may be twins of `pending`'s (their games', naming their first player),
-        from the mirror: brought up to date first (one matches page when little is new) unless the seat is
-        offline or the mirror was synced in the last `MIRROR_FRESH_FOR` seconds; a mirror that holds no
-        matches yet is not filled for this (one page, the newest matches, is read instead)."""
+        """The group's matches that may be twins of `pending`'s (`Group.twin_candidates`), the held ones
+        brought up to date first unless the seat is offline or they were in the last `MIRROR_FRESH_FOR`
+        seconds; when they cannot be read, what the mirror holds is the best there is."""
         session = self.seat.session
         if session is None:
             return []
         group = session.group
-        mirror = group.mirror
-        held, _ = mirror.held.match_numbers()
-        if not self.seat.offline and not mirror.lists.is_fresh("matches", MIRROR_FRESH_FOR):
-            try:
-                if not held:
-                    return list((await group.matches_page(1)).data)
-                await group.sync_matches()
-            except RanktermError:
-                pass  # what the mirror holds is the best there is
-        rows: list[Any] = []
-        for item in pending:
-            match = item.match
-            first = next((p for f in match.factions for p in f.players), None)
-            if match.game is None or first is None:
-                continue
-            for form in {
-                f'"id":{json.dumps(first, ensure_ascii=False)}',
-                *([f'"id":{first}'] if first.isdigit() else []),
-            }:
-                rows += mirror.held.select_matches(game_id=str(match.game), containing=form)
-        out: dict[int, Match] = {}
-        for row in rows:
-            with contextlib.suppress(ValueError):
-                read = Match.model_validate(row)
-                out[read.number] = read
-        return list(out.values())
+        matches = [item.match for item in pending]
+        sync = not self.seat.offline and not group.matches_fresh(MIRROR_FRESH_FOR)
+        try:
+            return await group.twin_candidates(matches, sync=sync)
+        except RanktermError:
+            return await group.twin_candidates(matches, sync=False)
 
     def sent_from(self, match: Match) -> str:
         """Where `match` went out from, as far as this seat can tell: this seat (this form sent it), another
