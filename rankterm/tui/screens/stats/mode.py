@@ -21,7 +21,7 @@ from textual.binding import Binding
 from textual.widget import Widget
 from textual.widgets import DataTable, Header, Select, Static, TabbedContent, TabPane
 
-from rankterm.stats.compact import game_matches, player_matches
+from rankterm.stats.compact import player_matches
 from rankterm.stats.recap import h2h_summary, player_summary
 from rankterm.stats.source import Roster, held_roster
 from rankterm.tui.base import copy_out, task
@@ -29,7 +29,7 @@ from rankterm.tui.screens.stats.base import StoryScreen
 from rankterm.tui.screens.stats.pages import open_game_row, open_player_row
 from rankterm.tui.widgets.key_footer import KeyFooter
 from rankterm.tui.widgets.stats.choices import most_active, options
-from rankterm.tui.widgets.stats.game_story import GameStory
+from rankterm.tui.widgets.stats.game_story import GameStory, read_game
 from rankterm.tui.widgets.stats.head_to_head import HeadToHeadView
 from rankterm.tui.widgets.stats.odds import OddsView
 from rankterm.tui.widgets.stats.picked import LazyPane, PickedStory
@@ -195,8 +195,8 @@ class StatsScreen(StoryScreen):
             self.query_one(PlayerStory).show(mine, value, group)
         else:
             game = int(value)
-            theirs = await asyncio.to_thread(game_matches, group, game)
-            self.query_one(GameStory).show(theirs, game, group)
+            read = await asyncio.to_thread(read_game, group, game)
+            self.query_one(GameStory).show(read, group)
 
     async def _mount_body(self, pane: TabPane, tab: str) -> None:
         await pane.mount(tab_body(tab))

@@ -18,19 +18,19 @@ from textual.binding import Binding
 from textual.timer import Timer
 from textual.widgets import DataTable, Header, Static
 
-from rankterm.stats.compact import CompactMatch, game_matches, player_matches
+from rankterm.stats.compact import CompactMatch, player_matches
 from rankterm.stats.recap import player_summary
 from rankterm.stats.rules import MatchLike, played_order
 from rankterm.stats.source import matches_numbered
 from rankterm.tui.base import copy_out
-from rankterm.tui.screens.stats.base import StoryScreen
+from rankterm.tui.screens.stats.base import StoryScreen, matches_key
 from rankterm.tui.text import plain_str
 from rankterm.tui.widgets.key_footer import KeyFooter
 from rankterm.wire.models import Game, Player
 
 if TYPE_CHECKING:
     from rankterm.mirror import Group
-from rankterm.tui.widgets.stats.game_story import GameStory
+from rankterm.tui.widgets.stats.game_story import GameRead, GameStory, read_game
 from rankterm.tui.widgets.stats.player_story import RETRY_SECONDS, TALL, PlayerStory
 
 
@@ -167,13 +167,17 @@ class GamePageScreen(StoryScreen):
         if not self.loaded:
             self.say("Reading the game's matches…")
 
-    def read_held(self, group: Group) -> list[CompactMatch]:
-        """The game's matches only (`game_matches`): all its figures need."""
-        return game_matches(group, self.game_id)
+    def read_held(self, group: Group) -> GameRead:
+        """The game's matches, figures and records (`read_game`), in the thread: nothing left for the loop."""
+        return read_game(group, self.game_id)
 
-    def show_matches(self, matches: Sequence[MatchLike]) -> None:
+    def held_key(self, held: GameRead) -> object:
+        return matches_key(held.matches)
+
+    def show_held(self, held: GameRead) -> None:
+        self.matches = held.matches
         self.say("")
-        self.query_one(GameStory).show(matches, self.game_id, self.group if self.has_client else None)
+        self.query_one(GameStory).show(held, self.group if self.has_client else None)
 
     @on(DataTable.RowSelected, "#gs-standings")
     def _open_player(self, event: DataTable.RowSelected) -> None:

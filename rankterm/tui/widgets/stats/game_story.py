@@ -5,7 +5,7 @@ wins, the most winning player, the longest streak) above its subset's standings.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from rich.text import Text
@@ -13,7 +13,9 @@ from textual.app import ComposeResult
 from textual.containers import Vertical
 from textual.widgets import DataTable, Static
 
-from rankterm.stats import GameFigures, game_figures, game_records
+from rankterm.stats import GameFigures, game_records
+from rankterm.stats.compact import game_matches, held_game_figures
+from rankterm.stats.figures import GameRecord
 from rankterm.stats.rules import MatchLike
 from rankterm.tui.base import task
 from rankterm.tui.text import NONE, error_sentence, label_text, plain, plain_str, styled
@@ -79,6 +81,25 @@ def subset_of(subsets: list[Subset], game_id: int) -> Subset | None:
     )
 
 
+@dataclass(frozen=True)
+class GameRead:
+    """A game's story as read in a thread (`read_game`), for `GameStory.show` to draw with no work of its own."""
+
+    game_id: int
+    matches: list[MatchLike]
+    """The game's held matches, oldest first."""
+    figures: GameFigures
+    records: dict[str, GameRecord]
+    """Each player's results in the game, by player id."""
+
+
+def read_game(group: Group, game_id: int) -> GameRead:
+    """The game's matches from the mirror, its figures counted in SQL (`held_game_figures`), each player's
+    record in one pass; no request, and slow on a big group: run it in a thread, never on the event loop."""
+    matches: list[MatchLike] = sorted(game_matches(group, game_id), key=lambda m: m.number)
+    return GameRead(game_id, matches, held_game_figures(group, game_id), game_records(matches, game_id))
+
+
 class GameStory(Vertical):
     """One game's page body: head line, figures, the subset's standings."""
 
@@ -95,6 +116,7 @@ class GameStory(Vertical):
         self.game_id: int | None = None
         self.matches: list[MatchLike] = []
         self.figures: GameFigures | None = None
+        self.records: dict[str, GameRecord] = {}
         self.rows: list[RankingRow] = []
         self._shown: object = None
 
@@ -104,13 +126,15 @@ class GameStory(Vertical):
         yield Static("Standings", id="gs-standings-title")
         yield TextTable(id="gs-standings", cursor_type="row", zebra_stripes=True)
 
-    def show(self, matches: Sequence[MatchLike], game_id: int, group: Group | None) -> None:
-        """Draw the game's figures from `matches` at once; its standings from the mirror, then the service."""
+    def show(self, read: GameRead, group: Group | None) -> None:
+        """Draw the game's figures as read (`read_game`) at once; its standings from the mirror, then the
+        service."""
+        game_id = read.game_id
         changed = game_id != self.game_id
         self.game_id = game_id
-        self.matches = [m for m in matches if m.game is not None and m.game.id == game_id]
-        fig = game_figures(matches, game_id)
-        self.figures = fig
+        self.matches = read.matches
+        self.records = read.records
+        fig = self.figures = read.figures
         name = fig.name or self.known_name(group, game_id)
         self.query_one("#gs-head", Static).update(
             styled((name, "bold"), (f" · {plural(fig.played, 'match', 'matches')}", ""))
@@ -159,7 +183,7 @@ class GameStory(Vertical):
                 ("Standings", "bold"), (f" · {plural(len(rows), 'player')} · Enter a player's page", "dim")
             )
         )
-        records = game_records(self.matches, self.game_id) if self.game_id is not None else {}
+        records = self.records
         positions = shown_positions(rows)  # equal ree, equal place
         cells = []
         for row in rows:
