@@ -27,6 +27,7 @@ from rankterm.cli.common import (
     shown_zone,
 )
 from rankterm.wire.localtime import UTC_ZONE, SeatZone, wire_date
+from rankterm.wire.models import DATE_FORMAT
 from rankterm.wire.shown import percent as _percent
 from rankterm.wire.shown import ree as _ree
 from rankterm.wire.shown import signed
@@ -404,13 +405,13 @@ async def predictions_command(group: Group, args: argparse.Namespace) -> int:
 
 
 async def changes_command(group: Group, args: argparse.Namespace) -> int:
-    from rankterm.stats.changes import changes
-    from rankterm.stats.source import held_matches
+    from rankterm.stats.kept import held_changes
 
     zone = shown_zone(args) if args.since or args.format == "table" else UTC_ZONE
     since = _since(args, group.client.clock(), zone)
     await _synced(group, args)
-    events = [e for e in changes(held_matches(group)) if wire_date(e.date) >= since]
+    start = since.strftime(DATE_FORMAT)  # wire dates are ordered as text
+    events = [e for e in held_changes(group) if e.date >= start]
     if args.format == "json":
         emit_json({"since": since.strftime("%Y-%m-%d %H:%M:%S"), "events": [e.document() for e in events]})
         return EXIT_OK
