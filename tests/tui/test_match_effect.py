@@ -229,3 +229,49 @@ async def test_what_a_match_changed_is_said_under_what_it_did(make_app, demo_ser
                 lines.index(f"↳ Match {answer.effects[-1].number} · {answer.effects[-1].sentence()}") + 1
             ]
         )
+
+
+async def test_a_backdated_match_says_what_it_changed_where_it_was_played(make_app, demo_service):
+    """A match dated just after a player's second win in a row, before later matches, is numbered there:
+    its changes are the third win in a row it makes there, not the newest events of the group."""
+    from datetime import datetime, timedelta
+
+    from rankterm.stats.changes import changes
+    from rankterm.stats.source import held_matches
+
+    client, _paths, _faults = counted_client(demo_service)
+    app = make_app(client=client)
+    async with app.run_test(size=(100, 30)) as pilot:
+        screen = await open_form(pilot)
+        await app.group.sync_matches()
+        held = held_matches(app.group)
+        names = {p.label for p in screen.form.players}
+        streaks: dict[str, int] = {}
+        found = None
+        for match, following in zip(held, held[1:], strict=False):
+            people = [f for f in match.factions if not f.bot and f.players]
+            best = min(f.rank for f in match.factions)
+            for faction in people:
+                for player in faction.players:
+                    streaks[player.label] = streaks.get(player.label, 0) + 1 if faction.rank == best else 0
+            gap = datetime.fromisoformat(following.date) - datetime.fromisoformat(match.date)
+            two = [n for n, s in streaks.items() if s == 2 and n in names]
+            if match.number < len(held) - 5 and gap > timedelta(minutes=3) and two:
+                found = (match, two[0])
+        assert found is not None
+        before, winner = found
+        loser = next(n for n in sorted(names) if n != winner and not n.startswith("*"))
+        await quick_fill(pilot, "Catan", [([winner], 1, "10"), ([loser], 2, "4")])
+        when = datetime.fromisoformat(before.date) + timedelta(minutes=1)
+        screen.form.field("date").value = f"{when:%Y-%m-%d %H:%M}"
+        await pilot.press("ctrl+s")
+        await settle(pilot)
+        answer = screen.form.answer
+        (effect,) = answer.effects
+        assert effect.number == before.number + 1 and effect.later > 0
+        caused = [e for e in changes(held_matches(app.group)) if e.number == effect.number]
+        assert answer.changed[effect.number] == caused
+        assert f"{winner}: 3 wins in a row" in [e.text for e in caused]
+        lines = answer.text.splitlines()
+        at = lines.index(f"↳ {effect.heading()} · {effect.sentence()}")
+        assert f"{winner}: 3 wins in a row" in lines[at + 1]
