@@ -314,11 +314,10 @@ async def tonight_command(group: Group, args: argparse.Namespace) -> int:
         emit_json(tonight_document(evening, ree_loaded=ree.loaded, ree_wanted=ree.wanted))
         return EXIT_OK
     if args.format == "md":
-        from rankterm.stats.changes import changes
+        from rankterm.stats.kept import held_changes
         from rankterm.stats.recap import tonight_recap
-        from rankterm.stats.source import held_matches
 
-        sys.stdout.write(tonight_recap(evening, changes(held_matches(group)), zone.local(since), zone.label))
+        sys.stdout.write(tonight_recap(evening, held_changes(group), zone.local(since), zone.label))
         return EXIT_OK
 
     def winners(m: Any) -> str:
