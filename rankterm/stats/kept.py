@@ -47,9 +47,13 @@ NUMBERED_AT_MOST = 20_000
 """Matches parsed by number at most; more are read from the whole parsed history (remembered in the memo)."""
 
 
+_MAKING = threading.Lock()
+
+
 def _lock(group: Group) -> threading.RLock:
     """One walk at a time per group (a screen's thread and a form's may ask together)."""
-    return group.memo.slot("stats.kept-lock", threading.RLock)
+    with _MAKING:
+        return group.memo.slot("stats.kept-lock", threading.RLock)
 
 
 def _matches(group: Group, numbers: Sequence[int]) -> list[Match]:
