@@ -5,6 +5,8 @@ effects read after the seat moved on."""
 
 from __future__ import annotations
 
+import itertools
+
 import httpx
 
 from rankterm.client.client import RankingClient
@@ -248,7 +250,7 @@ async def test_a_backdated_match_says_what_it_changed_where_it_was_played(make_a
         names = {p.label for p in screen.form.players}
         streaks: dict[str, int] = {}
         found = None
-        for match, following in zip(held, held[1:], strict=False):
+        for match, following in itertools.pairwise(held):
             people = [f for f in match.factions if not f.bot and f.players]
             best = min(f.rank for f in match.factions)
             for faction in people:
