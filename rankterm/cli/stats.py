@@ -410,7 +410,7 @@ async def changes_command(group: Group, args: argparse.Namespace) -> int:
     since = _since(args, group.client.clock(), zone)
     await _synced(group, args)
     start = since.strftime(DATE_FORMAT)  # wire dates are ordered as text
-    events = [e for e in held_changes(group) if e.date >= start]
+    events = held_changes(group, start)
     if args.format == "json":
         emit_json({"since": since.strftime("%Y-%m-%d %H:%M:%S"), "events": [e.document() for e in events]})
         return EXIT_OK

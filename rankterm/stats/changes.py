@@ -127,8 +127,8 @@ class _Walk:
         return {
             "rules": WALK_RULES,
             "names": self.names,
-            "model": self.model.snapshot(),
-            "game_models": {game: model.snapshot() for game, model in self.game_models.items()},
+            "model": _kept(self.model),
+            "game_models": {game: _kept(model) for game, model in self.game_models.items()},
             "leader": self.leader,
             "game_leaders": self.game_leaders,
             "champions": self.champions,
@@ -174,6 +174,11 @@ class _Walk:
         except (KeyError, TypeError, ValueError, AttributeError):
             return None
         return walk
+
+
+def _kept(model: TableModel) -> dict[str, Any]:
+    """A walk's model as kept: its skills and counts, not the ids it followed (a walk only adds matches)."""
+    return {**model.snapshot(), "followed": []}
 
 
 def changes(matches: Sequence[Match]) -> list[Event]:
@@ -270,28 +275,29 @@ class Story:
                 del self._checkpoints[:-CHECKPOINTS_KEPT]
 
     def snapshot(self) -> dict[str, Any]:
-        """What `restored` needs to go on from here: the walk, how many matches it walked and the events (no
-        checkpoint: a history that moves under a restored story is walked again from the start)."""
-        return {
-            "walk": self._walk.snapshot(),
-            "walked": len(self._walked),
-            "events": [e.row() for e in self._events],
-        }
+        """What `restored` needs to go on from here, beside the events (`event_rows`): the walk and how many
+        matches it walked (no checkpoint: a history that moves under a restored story is walked again from
+        the start)."""
+        return {"walk": self._walk.snapshot(), "walked": len(self._walked)}
+
+    def event_rows(self) -> list[list[Any]]:
+        """The events walked, as JSON lists (`Event.row`)."""
+        return [e.row() for e in self._events]
 
     @classmethod
-    def restored(cls, snapshot: Any, walked: Sequence[Mark]) -> Story | None:
-        """The story a `snapshot` kept, which walked the matches `walked`; None when it is not one (or was
-        made under other rules, or over another number of matches)."""
+    def restored(cls, snapshot: Any, walked: Sequence[Mark], events: Sequence[Event]) -> Story | None:
+        """The story a `snapshot` kept, which walked the matches `walked` and told `events`; None when it is
+        not one (or was made under other rules, or over another number of matches)."""
         try:
             walk = _Walk.restored(snapshot["walk"])
             if walk is None or int(snapshot["walked"]) != len(walked):
                 return None
-            story = cls()
-            story._walk = walk
-            story._walked = list(walked)
-            story._events = [Event.of_row(row) for row in snapshot["events"]]
         except (KeyError, TypeError, ValueError, AttributeError):
             return None
+        story = cls()
+        story._walk = walk
+        story._walked = list(walked)
+        story._events = list(events)
         return story
 
 

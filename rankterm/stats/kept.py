@@ -41,6 +41,8 @@ __all__ = ["held_changes", "kept_roll", "kept_season", "kept_story", "match_chan
 
 STORY_NOTE = "story"
 """The mirror's note that keeps the story: {"key": the held matches' key, "story": `Story.snapshot`}."""
+EVENTS_NOTE = "story-events"
+"""The mirror's note that keeps the story's events: {"key": the held matches' key, "events": their rows}."""
 SEASON_NOTE = "season:"
 """The start of the key of the note that keeps a season: {"marks": its window's fingerprint, "season": ...}."""
 NUMBERED_AT_MOST = 20_000
@@ -72,7 +74,7 @@ def _matches(group: Group, numbers: Sequence[int]) -> list[Match]:
 def kept_story(group: Group) -> Story:
     """The story of every held match, walked only where the held matches changed since it was kept."""
     with _lock(group):
-        key = [*group.mirror.held.matches_key(), group.display_safe]
+        key = _story_key(group)
         held = group.memo.get("stats.kept-story")
         if held is not None and held[0] == key:
             return held[1]
@@ -86,12 +88,25 @@ def kept_story(group: Group) -> Story:
             story.extend(_matches(group, [number for _, number in rest]))
         if story.stepped or not noted:
             group.set_note(STORY_NOTE, {"key": key, "story": story.snapshot()})
+            group.set_note(EVENTS_NOTE, {"key": key, "events": story.event_rows()})
         group.memo.put("stats.kept-story", (key, story))
         return story
 
 
+def _story_key(group: Group) -> list[Any]:
+    return [*group.mirror.held.matches_key(), group.display_safe]
+
+
+def _noted_events(group: Group, key: list[Any]) -> list[list[Any]] | None:
+    """The event rows the mirror's note keeps, when they were told of the held matches as they are (`key`)."""
+    note = group.note(EVENTS_NOTE)
+    if isinstance(note, dict) and note.get("key") == key and isinstance(note.get("events"), list):
+        return note["events"]
+    return None
+
+
 def _noted_story(group: Group, key: list[Any], walked: list[Mark]) -> Story | None:
-    """The story the mirror's note keeps, when it walked the first of `walked` (the same history, or the
+    """The story the mirror's notes keep, when it walked the first of `walked` (the same history, or the
     same with matches appended)."""
     note = group.note(STORY_NOTE)
     if not isinstance(note, dict) or not isinstance(note.get("key"), list) or len(note["key"]) != 4:
@@ -101,12 +116,28 @@ def _noted_story(group: Group, key: list[Any], walked: list[Mark]) -> Story | No
         return None
     if count and walked[count - 1][1] != top:
         return None
-    return Story.restored(note.get("story"), walked[:count])
+    rows = _noted_events(group, note["key"])
+    try:
+        events = [Event.of_row(row) for row in rows] if rows is not None else None
+    except (TypeError, ValueError):
+        events = None
+    return None if events is None else Story.restored(note.get("story"), walked[:count], events)
 
 
-def held_changes(group: Group) -> list[Event]:
-    """Every event of the held history (`rankterm.stats.changes`), in the order they happened; no request."""
-    return kept_story(group).events
+def held_changes(group: Group, since: str | None = None) -> list[Event]:
+    """Every event of the held history (`rankterm.stats.changes`), in the order they happened, or those of the
+    matches dated at or after `since` (wire text, "YYYY-MM-DD HH:MM:SS"); no request. When the mirror's note
+    tells them of the held matches as they are, no walk is restored: only the events asked for are read."""
+    held = group.memo.get("stats.kept-story")
+    if held is None:
+        rows = _noted_events(group, _story_key(group))
+        if rows is not None:
+            try:
+                return [Event.of_row(row) for row in rows if since is None or str(row[2]) >= since]
+            except (TypeError, ValueError, IndexError):
+                pass
+    events = kept_story(group).events
+    return events if since is None else [e for e in events if e.date >= since]
 
 
 def match_changes(group: Group, number: int) -> list[Event]:

@@ -92,6 +92,9 @@ def test_a_new_process_reads_the_story_the_mirror_keeps(tmp_path: Path) -> None:
     first.mirror.close()
 
     again = group_on(tmp_path / "mirror.db")  # another process: an empty memo, the same file
+    since = matches[1000].date
+    assert kept.held_changes(again, since) == [e for e in expected if e.date >= since]
+    assert again.memo.get("stats.kept-story") is None  # read from the note: no walk restored
     assert kept.held_changes(again) == expected
     assert kept.kept_story(again).stepped == 0
     again.mirror.held.put_matches(rows(matches[1100:]), dumped=True)
