@@ -52,6 +52,7 @@ def build(work: Path, matches: int, players: int) -> None:
 
     from bench_stats import BIG, GAMES, plan
 
+    from rankterm.mirror import Group
     from rankterm.server.app import create_app
     from rankterm.server.quota import QuotaLimits
     from rankterm.server.store import Store
@@ -70,8 +71,9 @@ def build(work: Path, matches: int, players: int) -> None:
         app = create_app(store, limits=QuotaLimits(**big))
         async with RankingClient.in_process(app, key=key, secret=secret, batch_size=100) as client:
             rng = random.Random(11)
-            people = [str((await client.create_player(f"Player {i:02d}")).id) for i in range(players)]
-            games = {name: ((await client.create_game(name=name)).id, kind) for name, kind in GAMES}
+            group = Group.of(client)  # the group's writes are the Group's (this code builds it)
+            people = [str((await group.create_player(f"Player {i:02d}")).id) for i in range(players)]
+            games = {name: ((await group.create_game(name=name)).id, kind) for name, kind in GAMES}
             await client.add_matches(plan(rng, people, games, matches))
 
     t = time.perf_counter()
