@@ -203,6 +203,9 @@ class Story:
         self._walk = _Walk()
         self._walked: list[Mark] = []
         self._events: list[Event] = []
+        self._told: list[list[Any]] = []
+        """The rows (`Event.row`) of the events told before `_events`, read back as events when asked:
+        a story restored to walk one match more need not make every event it kept."""
         self._checkpoints: list[tuple[int, str, int]] = []
         """(matches walked, the walk then as JSON text, events then), oldest first."""
         self.stepped = 0
@@ -216,7 +219,18 @@ class Story:
     @property
     def events(self) -> list[Event]:
         """Every event walked so far, in the order they happened."""
+        self._make_told()
         return list(self._events)
+
+    def _make_told(self) -> None:
+        if self._told:
+            self._events[:0] = [Event.of_row(row) for row in self._told]
+            self._told = []
+
+    def events_since(self, date: str) -> list[Event]:
+        """The events of the matches dated at or after `date` (wire text: ordered as text)."""
+        told = [Event.of_row(row) for row in self._told if row[2] >= date]
+        return told + [e for e in self._events if e.date >= date]
 
     def follow(self, matches: Sequence[Match]) -> list[Event]:
         """Every event of `matches` (see `changes`), walking only what this story has not walked yet."""
@@ -225,7 +239,7 @@ class Story:
         self.rewind(same)
         self.stepped = 0
         self._walk_on(ordered[len(self._walked) :], len(ordered))
-        return list(self._events)
+        return self.events
 
     def agreeing(self, marks: Sequence[Mark]) -> int:
         """How many of the matches walked are the first of `marks` (those of the history now, in played
@@ -251,6 +265,7 @@ class Story:
         the start."""
         if keep >= len(self._walked):
             return
+        self._make_told()
         while self._checkpoints and self._checkpoints[-1][0] > keep:
             self._checkpoints.pop()
         walk = None
@@ -282,22 +297,25 @@ class Story:
 
     def event_rows(self) -> list[list[Any]]:
         """The events walked, as JSON lists (`Event.row`)."""
-        return [e.row() for e in self._events]
+        return self._told + [e.row() for e in self._events]
 
     @classmethod
-    def restored(cls, snapshot: Any, walked: Sequence[Mark], events: Sequence[Event]) -> Story | None:
-        """The story a `snapshot` kept, which walked the matches `walked` and told `events`; None when it is
-        not one (or was made under other rules, or over another number of matches)."""
+    def restored(cls, snapshot: Any, walked: Sequence[Mark], rows: Sequence[Any]) -> Story | None:
+        """The story a `snapshot` kept, which walked the matches `walked` and told the events of `rows`
+        (`event_rows`); None when it is not one (or was made under other rules, or over another number of
+        matches)."""
         try:
             walk = _Walk.restored(snapshot["walk"])
             if walk is None or int(snapshot["walked"]) != len(walked):
                 return None
         except (KeyError, TypeError, ValueError, AttributeError):
             return None
+        if not all(isinstance(row, list) and len(row) == 9 and isinstance(row[2], str) for row in rows):
+            return None
         story = cls()
         story._walk = walk
         story._walked = list(walked)
-        story._events = list(events)
+        story._told = list(rows)
         return story
 
 

@@ -117,11 +117,7 @@ def _noted_story(group: Group, key: list[Any], walked: list[Mark]) -> Story | No
     if count and walked[count - 1][1] != top:
         return None
     rows = _noted_events(group, note["key"])
-    try:
-        events = [Event.of_row(row) for row in rows] if rows is not None else None
-    except (TypeError, ValueError):
-        events = None
-    return None if events is None else Story.restored(note.get("story"), walked[:count], events)
+    return None if rows is None else Story.restored(note.get("story"), walked[:count], rows)
 
 
 def held_changes(group: Group, since: str | None = None) -> list[Event]:
@@ -136,8 +132,8 @@ def held_changes(group: Group, since: str | None = None) -> list[Event]:
                 return [Event.of_row(row) for row in rows if since is None or str(row[2]) >= since]
             except (TypeError, ValueError, IndexError):
                 pass
-    events = kept_story(group).events
-    return events if since is None else [e for e in events if e.date >= since]
+    story = kept_story(group)
+    return story.events if since is None else story.events_since(since)
 
 
 def match_changes(group: Group, number: int) -> list[Event]:
