@@ -45,7 +45,7 @@ from rankterm.server.quota import QuotaLimits
 from rankterm.server.store import Store
 from rankterm.stats import game_figures, head_to_head, player_figures, source
 from rankterm.stats.history import player_history
-from rankterm.stats.source import game_matches, held_matches, player_matches, sync_group
+from rankterm.stats.source import held_matches, sync_group
 from rankterm.wire.models import NewFaction, NewMatch
 
 GAMES = [("Catan", "ffa"), ("Wingspan", "ffa"), ("Ticket to Ride", "ffa"), ("Patchwork", "duel"),
@@ -124,7 +124,9 @@ def page_reads() -> tuple[Any, Any]:
     try:
         from rankterm.stats import compact
     except ImportError:  # an earlier code: parsed matches narrowed by SQLite
-        return player_matches, lambda client, game: game_figures(game_matches(client, game), game)
+        return source.player_matches, lambda client, game: game_figures(
+            source.game_matches(client, game), game
+        )
     return compact.player_matches, compact.held_game_figures
 
 

@@ -41,7 +41,6 @@ from bench_stats_cli import HERE, free_port, prepare, wait_for
 
 from rankterm.client.client import RankingClient
 from rankterm.config import Config
-from rankterm.mirror import Mirror
 from rankterm.wire.ids import service_scope
 
 SECRET_ENV = "RANKTERM_BENCH_SECRET"
@@ -53,6 +52,7 @@ def build(work: Path, matches: int, players: int) -> None:
 
     from bench_stats import BIG, GAMES, plan
 
+    from rankterm.mirror import Group
     from rankterm.server.app import create_app
     from rankterm.server.quota import QuotaLimits
     from rankterm.server.store import Store
@@ -71,8 +71,9 @@ def build(work: Path, matches: int, players: int) -> None:
         app = create_app(store, limits=QuotaLimits(**big))
         async with RankingClient.in_process(app, key=key, secret=secret, batch_size=100) as client:
             rng = random.Random(11)
-            people = [str((await client.create_player(f"Player {i:02d}")).id) for i in range(players)]
-            games = {name: ((await client.create_game(name=name)).id, kind) for name, kind in GAMES}
+            group = Group.of(client)  # the group's writes are the Group's (this code builds it)
+            people = [str((await group.create_player(f"Player {i:02d}")).id) for i in range(players)]
+            games = {name: ((await group.create_game(name=name)).id, kind) for name, kind in GAMES}
             await client.add_matches(plan(rng, people, games, matches))
 
     t = time.perf_counter()
@@ -88,11 +89,23 @@ def build(work: Path, matches: int, players: int) -> None:
     print(f"group built: {matches} matches, {players} players in {time.perf_counter() - t:.0f} s")
 
 
-def new_client(url: str, key: str, mirror: Path) -> RankingClient:
-    """A client as a new process has it: the mirror file opened afresh, nothing parsed."""
-    return RankingClient(
-        url, key=key, secret=os.environ[SECRET_ENV], mirror=Mirror(mirror, service_scope(url, key))
-    )
+def new_client(url: str, key: str, mirror: Path) -> Any:
+    """What the code of this process reads a group through, as a new process has it (the mirror file opened
+    afresh, nothing parsed): a `Group` (a client and the mirror), or, in an earlier code where the client
+    held the mirror, that client. Either has `.mirror`, `aclose()`, and is what the app and stats/ take."""
+    secret = os.environ[SECRET_ENV]
+    try:
+        from rankterm.mirror import Group, Mirror
+    except ImportError:  # an earlier code: the client holds the mirror
+        from rankterm.client.mirror import Mirror as HeldMirror
+
+        return RankingClient(url, key=key, secret=secret, mirror=HeldMirror(mirror, service_scope(url, key)))
+    return Group(RankingClient(url, key=key, secret=secret), Mirror(mirror, service_scope(url, key)))
+
+
+def calls_of(source: Any) -> int:
+    """The requests made so far through `new_client`'s answer (a Group's client, or the client itself)."""
+    return getattr(source, "client", source).calls
 
 
 class LoopWatch:
@@ -128,7 +141,7 @@ async def settle(pilot) -> None:
     await pilot.pause()
 
 
-async def one_run(client: RankingClient, row: int) -> dict[str, float | int | str]:
+async def one_run(client: Any, row: int) -> dict[str, float | int | str]:
     from textual.widgets import DataTable
 
     from rankterm.tui.app import RanktermApp
@@ -201,7 +214,7 @@ async def one_run(client: RankingClient, row: int) -> dict[str, float | int | st
         out["points"] = f"{history.loaded}/{history.wanted}" if history else "-"
         await pilot.press("escape")
         await settle(pilot)
-        calls = client.calls
+        calls = calls_of(client)
         painted.clear()
         wall, cpu = time.perf_counter(), time.process_time()
         await pilot.press("enter")
@@ -210,7 +223,7 @@ async def one_run(client: RankingClient, row: int) -> dict[str, float | int | st
         out["second_wall"] = painted[0][0] - wall
         out["second_cpu"] = painted[0][1] - cpu
         await settle(pilot)
-        out["second_requests"] = client.calls - calls
+        out["second_requests"] = calls_of(client) - calls
         await pilot.press("escape")
         await settle(pilot)
         PlayerPageScreen._compositor_refresh = refresh  # type: ignore[method-assign]

@@ -27,6 +27,7 @@ from rankterm.cli.common import (
     shown_zone,
 )
 from rankterm.wire.localtime import UTC_ZONE, SeatZone, wire_date
+from rankterm.wire.models import DATE_FORMAT
 from rankterm.wire.shown import percent as _percent
 from rankterm.wire.shown import ree as _ree
 from rankterm.wire.shown import signed
@@ -313,11 +314,10 @@ async def tonight_command(group: Group, args: argparse.Namespace) -> int:
         emit_json(tonight_document(evening, ree_loaded=ree.loaded, ree_wanted=ree.wanted))
         return EXIT_OK
     if args.format == "md":
-        from rankterm.stats.changes import changes
+        from rankterm.stats.kept import held_changes
         from rankterm.stats.recap import tonight_recap
-        from rankterm.stats.source import held_matches
 
-        sys.stdout.write(tonight_recap(evening, changes(held_matches(group)), zone.local(since), zone.label))
+        sys.stdout.write(tonight_recap(evening, held_changes(group), zone.local(since), zone.label))
         return EXIT_OK
 
     def winners(m: Any) -> str:
@@ -404,13 +404,13 @@ async def predictions_command(group: Group, args: argparse.Namespace) -> int:
 
 
 async def changes_command(group: Group, args: argparse.Namespace) -> int:
-    from rankterm.stats.changes import changes
-    from rankterm.stats.source import held_matches
+    from rankterm.stats.kept import held_changes
 
     zone = shown_zone(args) if args.since or args.format == "table" else UTC_ZONE
     since = _since(args, group.client.clock(), zone)
     await _synced(group, args)
-    events = [e for e in changes(held_matches(group)) if wire_date(e.date) >= since]
+    start = since.strftime(DATE_FORMAT)  # wire dates are ordered as text
+    events = held_changes(group, start)
     if args.format == "json":
         emit_json({"since": since.strftime("%Y-%m-%d %H:%M:%S"), "events": [e.document() for e in events]})
         return EXIT_OK

@@ -5,6 +5,7 @@ See docs/design/mirror.md.
 
 from rankterm.mirror.group import Group
 from rankterm.mirror.held_history import HeldHistory
+from rankterm.mirror.marks import MatchMark, match_marks
 from rankterm.mirror.memo import Memo
 from rankterm.mirror.mirror import Mirror
 from rankterm.mirror.rankings import LAST, HeldPage
@@ -26,10 +27,12 @@ __all__ = [
     "Group",
     "HeldHistory",
     "HeldPage",
+    "MatchMark",
     "Memo",
     "Mirror",
     "RosterGame",
     "RosterPlayer",
     "StatRoster",
     "StatRow",
+    "match_marks",
 ]

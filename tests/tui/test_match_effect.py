@@ -5,6 +5,8 @@ effects read after the seat moved on."""
 
 from __future__ import annotations
 
+import itertools
+
 import httpx
 
 from rankterm.client.client import RankingClient
@@ -185,3 +187,93 @@ async def test_a_match_the_outbox_sends_later_gets_its_accepted_line_and_its_eff
         assert effect.number == 301
         assert lines[accepted + 1] == f"↳ Match 301 · {effect.sentence()}"
         assert "Elena +" in effect.sentence()
+        # what it changed was read once the outbox sent it, as a walk of the whole history tells it
+        from rankterm.stats.changes import changes
+        from rankterm.stats.source import held_matches
+
+        assert answer.changed[301] == [e for e in changes(held_matches(app.group)) if e.number == 301]
+
+
+async def test_what_a_match_changed_is_said_under_what_it_did(make_app, demo_service):
+    """Three wins in a row sent in one batch: under each match's effect, the events of the held history that
+    match caused (the third: a streak), the same as a walk of the whole history gives; a match that changed
+    nothing has no such line."""
+    from rankterm.stats.changes import changes
+    from rankterm.stats.source import held_matches
+    from rankterm.tui.widgets.match_form.answer import changes_text
+
+    client, _paths, _faults = counted_client(demo_service)
+    app = make_app(client=client)
+    async with app.run_test(size=(100, 30)) as pilot:
+        screen = await open_form(pilot)
+        for points in ("10", "11", "12"):
+            await quick_fill(pilot, "Catan", [(["*Jonas"], 1, points), (["Ada"], 2, "4")])
+            await pilot.press("ctrl+l" if points != "12" else "ctrl+s")
+            await settle(pilot)
+        answer = screen.form.answer
+        assert len(answer.effects) == 3
+        events = changes(held_matches(app.group))
+        lines = answer.text.splitlines()
+        for effect in answer.effects:
+            caused = [e for e in events if e.number == effect.number]
+            assert answer.changed[effect.number] == caused
+            at = lines.index(f"↳ Match {effect.number} · {effect.sentence()}")
+            following = lines[at + 1] if at + 1 < len(lines) else ""
+            if caused:
+                assert following == changes_text(caused)
+            else:
+                assert not following or following.startswith(("✔", "↳", "Earlier"))
+        third = answer.changed[answer.effects[-1].number]
+        assert any(e.kind == "streak" and e.text.startswith("*Jonas: ") for e in third)
+        assert (
+            "wins in a row"
+            in lines[
+                lines.index(f"↳ Match {answer.effects[-1].number} · {answer.effects[-1].sentence()}") + 1
+            ]
+        )
+
+
+async def test_a_backdated_match_says_what_it_changed_where_it_was_played(make_app, demo_service):
+    """A match dated just after a player's second win in a row, before later matches, is numbered there:
+    its changes are the third win in a row it makes there, not the newest events of the group."""
+    from datetime import datetime, timedelta
+
+    from rankterm.stats.changes import changes
+    from rankterm.stats.source import held_matches
+
+    client, _paths, _faults = counted_client(demo_service)
+    app = make_app(client=client)
+    async with app.run_test(size=(100, 30)) as pilot:
+        screen = await open_form(pilot)
+        await app.group.sync_matches()
+        held = held_matches(app.group)
+        names = {p.label for p in screen.form.players}
+        streaks: dict[str, int] = {}
+        found = None
+        for match, following in itertools.pairwise(held):
+            people = [f for f in match.factions if not f.bot and f.players]
+            best = min(f.rank for f in match.factions)
+            for faction in people:
+                for player in faction.players:
+                    streaks[player.label] = streaks.get(player.label, 0) + 1 if faction.rank == best else 0
+            gap = datetime.fromisoformat(following.date) - datetime.fromisoformat(match.date)
+            two = [n for n, s in streaks.items() if s == 2 and n in names]
+            if match.number < len(held) - 5 and gap > timedelta(minutes=3) and two:
+                found = (match, two[0])
+        assert found is not None
+        before, winner = found
+        loser = next(n for n in sorted(names) if n != winner and not n.startswith("*"))
+        await quick_fill(pilot, "Catan", [([winner], 1, "10"), ([loser], 2, "4")])
+        when = datetime.fromisoformat(before.date) + timedelta(minutes=1)
+        screen.form.field("date").value = f"{when:%Y-%m-%d %H:%M}"
+        await pilot.press("ctrl+s")
+        await settle(pilot)
+        answer = screen.form.answer
+        (effect,) = answer.effects
+        assert effect.number == before.number + 1 and effect.later > 0
+        caused = [e for e in changes(held_matches(app.group)) if e.number == effect.number]
+        assert answer.changed[effect.number] == caused
+        assert f"{winner}: 3 wins in a row" in [e.text for e in caused]
+        lines = answer.text.splitlines()
+        at = lines.index(f"↳ {effect.heading()} · {effect.sentence()}")
+        assert f"{winner}: 3 wins in a row" in lines[at + 1]

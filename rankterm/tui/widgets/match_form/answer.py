@@ -14,6 +14,12 @@ when the service answers; it is read again when the group changes (the app's `gr
 service answering again) and a few times on a timer. The answer itself is never held back by this and never
 lost.
 
+What it changed: once its effect is shown, the events of `rankterm.stats.changes` that match caused where it
+was played (a new leader or champion, a nemesis, a streak, a milestone: `stats.kept.match_changes`, from the
+held history, read in a thread) follow on a line of their own under it, "New Catan champion: Elena · Ada: 3
+wins in a row", a few at most, the weightiest first; nothing when it changed nothing. Read after the effect,
+so neither holds back the answer or the effect.
+
 Where it is said: on the form, in this panel only, at the top of the form where it covers no field (a toast
 stayed over the next match's Rank, Points and Bot columns at 80x24, and two stacked). A match whose line has
 been replaced since (another send) gets a line of its own at the end ("Earlier: Match 301 · ..."). Only when
@@ -23,8 +29,10 @@ all the effects read together, so they never stack.
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import itertools
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -32,7 +40,9 @@ from textual.containers import Vertical
 from textual.timer import Timer
 from textual.widgets import Static
 
+from rankterm.stats.changes import Event
 from rankterm.stats.effect import MatchEffect, outcome_effect
+from rankterm.stats.kept import match_changes
 from rankterm.tui.text import plain, plain_str
 from rankterm.wire.errors import RanktermError
 
@@ -44,6 +54,7 @@ OK = "ok"
 BAD = "bad"
 NOTE = "note"
 EFFECT = "effect"
+CHANGES = "changes"
 
 WAITING = "Recorded; what it did to the standings shows when the service answers."
 EARLIER = "Earlier: "
@@ -54,6 +65,20 @@ RETRY_AFTER = (3.0, 10.0, 30.0)
 """Seconds before each timed retry of an effect that could not be read (the group changing retries too)."""
 MAX_OWED = 10
 """At most this many effects are waited for; an older one is dropped (its match stays recorded)."""
+CHANGES_SHOWN = 4
+"""At most this many of a match's changes are said; the rest are counted ("+2 more")."""
+WEIGHT = ("leader", "champion", "game leader", "nemesis", "streak", "wins", "matches")
+"""The kinds of change, weightiest first: the order they are said in."""
+
+
+def changes_text(events: Sequence[Event]) -> str:
+    """What a match changed in one line, the weightiest first: "New Catan champion: Elena · Ada: 3 wins in a
+    row" ("" when nothing)."""
+    ordered = sorted(events, key=lambda e: WEIGHT.index(e.kind) if e.kind in WEIGHT else len(WEIGHT))
+    said = [e.text for e in ordered[:CHANGES_SHOWN]]
+    if len(ordered) > CHANGES_SHOWN:
+        said.append(f"+{len(ordered) - CHANGES_SHOWN} more")
+    return " \u00b7 ".join(said)
 
 
 def effect_text(effect: MatchEffect) -> str:
@@ -105,13 +130,18 @@ class MatchFormAnswer(Vertical):
         text-style: bold;
         padding-left: 2;
     }
+    MatchFormAnswer > .-changes {
+        color: $text-accent;
+        padding-left: 4;
+    }
     """
 
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id)
         self.lines: list[tuple[str, str]] = []
-        self._tokens: list[int | None] = []
-        """Parallel to `lines`: the token of the match a line is about (its effect goes under it)."""
+        self._tokens: list[int | str | None] = []
+        """Parallel to `lines`: the token of the match a line is about (its effect goes under it, marked by
+        the token negated; what it changed under that, marked "changes:<token>")."""
         self._counter = itertools.count(1)
         self._owed: list[_Owed] = []
         self._group: Group | None = None
@@ -120,6 +150,8 @@ class MatchFormAnswer(Vertical):
         self._retry: Timer | None = None
         self.effects: list[MatchEffect] = []
         """Every effect shown since the screen opened, newest last (for tests and for the log)."""
+        self.changed: dict[int, list[Event]] = {}
+        """What each match whose effect was shown changed, by number (for tests and for the log)."""
 
     def on_mount(self) -> None:
         self.watch(self.app, "group_version", self._group_changed, init=False)
@@ -222,8 +254,13 @@ class MatchFormAnswer(Vertical):
             read.append(text)
             if not self._set_effect(owed.token, EFFECT, text):
                 self.lines.append((EFFECT, EARLIER + text))
-                self._tokens.append(None)
+                self._tokens.append(owed.token)
                 self._redraw()
+            self.run_worker(
+                self._read_changes(group, owed.token, effect.number),
+                group="match-changes",
+                exit_on_error=False,
+            )
         if read and not self.screen.is_current:
             title = "What the match did" if len(read) == 1 else "What the matches did"
             self.app.notify(plain_str("\n".join(read)), title=title, markup=False, timeout=TOAST_SECONDS)
@@ -245,3 +282,30 @@ class MatchFormAnswer(Vertical):
             self._tokens.insert(following, -token)
         self._redraw()
         return True
+
+    async def _read_changes(self, group: Group, token: int, number: int) -> None:
+        """Say what match `number` changed under its effect (line of `token`); a walk of the held history in
+        a thread, after a sync when the mirror does not hold the match yet."""
+        if group.held_numbers()[1] < number:
+            with contextlib.suppress(RanktermError):
+                await group.sync_matches()
+        events = await asyncio.to_thread(match_changes, group, number)
+        self.changed[number] = events
+        text = changes_text(events)
+        if text:
+            self._set_changes(token, text)
+
+    def _set_changes(self, token: int, text: str) -> None:
+        """Put `text` under the effect of match `token` (its line, when the effect is that line itself);
+        nothing when neither is shown any more."""
+        marker = f"changes:{token}"
+        if marker in self._tokens:
+            self.lines[self._tokens.index(marker)] = (CHANGES, text)
+        else:
+            above = -token if -token in self._tokens else token
+            if above not in self._tokens:
+                return
+            at = self._tokens.index(above) + 1
+            self.lines.insert(at, (CHANGES, text))
+            self._tokens.insert(at, marker)
+        self._redraw()
