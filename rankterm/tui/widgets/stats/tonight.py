@@ -25,11 +25,11 @@ from textual.containers import Horizontal, Vertical
 from textual.widgets import DataTable, Label, Select, Static
 
 from rankterm.stats import Tonight, tonight
-from rankterm.stats.changes import changes
 from rankterm.stats.compact import CompactMatch, matches_since
 from rankterm.stats.history import ReeAround, ree_around
+from rankterm.stats.kept import held_changes
 from rankterm.stats.recap import tonight_recap
-from rankterm.stats.source import Roster, held_matches, matches_numbered
+from rankterm.stats.source import Roster, matches_numbered
 from rankterm.tui.base import task
 from rankterm.tui.text import NONE, error_sentence, plain, plain_str, styled
 from rankterm.tui.widgets.stats.words import parse_date, plural
@@ -232,7 +232,7 @@ class TonightView(Vertical):
         """The evening shown as `rankterm stats tonight --format md` writes it (run it in a thread: it walks the
         held history for what changed)."""
         zone = shown_zone(self)
-        events = changes(held_matches(group))
+        events = held_changes(group)
         evening = self.evening or tonight([], self._since)
         return tonight_recap(evening, events, zone.local(self._since), zone.label)
 
