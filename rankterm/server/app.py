@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import logging
 import re
+import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -44,6 +45,8 @@ LAST = "last"
 BODY_SECONDS = 20.0
 """A request body must arrive whole within this long (1 MB in 20 s is 50 KB/s: any live network)."""
 _SURROGATE_ESCAPE = re.compile(rb"\\u[dD][89a-fA-F]")
+QUOTA_READ_EVERY = 10.0
+"""Seconds a service keeps the quota limits it read from the database before it reads them again."""
 _TRUE = {"1", "true", "yes", "on"}
 _FALSE = {"", "0", "false", "no", "off"}
 
@@ -138,7 +141,13 @@ class _Service:
     """The handlers, bound to one store, clock, token lifetime, body limit and the clients' quota limits."""
 
     def __init__(
-        self, store: Store, token_ttl: int, max_body: int, clock: Callable[[], float], quotas: QuotaBook
+        self,
+        store: Store,
+        token_ttl: int,
+        max_body: int,
+        clock: Callable[[], float],
+        quotas: QuotaBook,
+        reread_quotas: bool,
     ) -> None:
         self.store = store
         self.sign_ins = SignInThrottle()
@@ -146,6 +155,8 @@ class _Service:
         self.max_body = max_body
         self.clock = clock
         self.quotas = quotas
+        self.reread_quotas = reread_quotas
+        self.quotas_read = time.monotonic()
         self.router: Router[Callable[[Call], Any]] = Router(
             {
                 "test": self.test,
@@ -222,7 +233,7 @@ class _Service:
             amounts = {quota.CALLS: 1}
             if route.endpoint is RANKINGS:
                 amounts[quota.RANKING_CALLS] = 1
-            self.store.charge(call.client.id, amounts, self.quotas.limits(call.client.id), call.now)
+            self.store.charge(call.client.id, amounts, self.limits_of(call.client), call.now)
         return route.handler(call)
 
     def authorise(self, call: Call) -> Client:
@@ -233,6 +244,10 @@ class _Service:
         client = self.store.client(claims.client_id)
         if client is None or client.disabled or client.group_id != claims.group_id:
             raise Fault("A002", "Authentication required: the token's client is unknown or disabled.")
+        if claims.issued_at < client.tokens_from:
+            raise Fault(
+                "A002", "Authentication required: the token was issued before the client's secret changed."
+            )
         return client
 
     @staticmethod
@@ -253,7 +268,14 @@ class _Service:
         client = self.store.authenticate(key, secret)
         self.sign_ins.succeeded(call.address, key, call.now)
         return {
-            "token": tokens.mint(self.store.signing_key, client.id, client.group_id, call.now, self.token_ttl)
+            "token": tokens.mint(
+                self.store.signing_key,
+                client.id,
+                client.group_id,
+                call.now,
+                self.token_ttl,
+                client.tokens_from,
+            )
         }
 
     def games(self, call: Call) -> Any:
@@ -340,10 +362,18 @@ class _Service:
 
     def quota(self, call: Call) -> Any:
         assert call.client is not None
-        return self.store.quota(call.client.id, self.quotas.limits(call.client.id), call.now).to_wire()
+        return self.store.quota(call.client.id, self.limits_of(call.client), call.now).to_wire()
+
+    def limits_of(self, client: Client) -> QuotaLimits:
+        """The client's quota limits; those the host keeps in the database are read again every
+        `QUOTA_READ_EVERY` seconds (``rankterm admin quota set`` while the service runs)."""
+        if self.reread_quotas and time.monotonic() - self.quotas_read >= QUOTA_READ_EVERY:
+            self.quotas_read = time.monotonic()
+            self.quotas = self.store.quota_book()
+        return self.quotas.limits(client.id, client.group_id)
 
     def _limits(self, call: Call) -> QuotaLimits | None:
-        return self.quotas.limits(call.client.id) if call.client else None
+        return self.limits_of(call.client) if call.client else None
 
     def status(self, call: Call) -> Any:
         counters = self.store.match_status(self.group(call)).to_wire()
@@ -377,10 +407,13 @@ def create_app(
 
     `clock` (seconds since the epoch; the store's clock by default) decides token expiry, quota buckets
     and default match dates. `limits`, when given, are every client's quota limits; otherwise each client
-    has the limits the host kept in the database (`Store.quota_book`), read once, here.
+    has the limits the host kept in the database (`Store.quota_book`), read here and again every
+    `QUOTA_READ_EVERY` seconds.
     """
     quotas = QuotaBook(limits) if limits is not None else store.quota_book()
-    service = _Service(store, token_ttl, max_body, clock or (lambda: store.clock()), quotas)
+    service = _Service(
+        store, token_ttl, max_body, clock or (lambda: store.clock()), quotas, reread_quotas=limits is None
+    )
     app = ServiceApp(service.answer, _http_error)
     app.state.store = store
     app.state.service = service

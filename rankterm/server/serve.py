@@ -17,7 +17,8 @@ database whose engine is one process's (a SQLite file, `engine.Engine.many_proce
 ``--quota SETTINGS`` sets the clients' quota limits and keeps them in the database (`quota.parse_settings`:
 ``unlimited``, ``default``, or ``field=value,…`` with the fields of the quota payload), for every client or,
 with ``--client KEY``, for one; it may be given several times. The service reads the limits as it starts and
-prints them (`quota_lines`), so a running service keeps its limits until restarted; ``--show-quota`` sets
+prints them (`quota_lines`); a running service reads them again every few seconds (``rankterm admin quota
+set`` changes them while it runs); ``--show-quota`` sets
 what ``--quota`` says, prints the limits and exits, without serving.
 """
 
@@ -262,7 +263,7 @@ def worker_app() -> object:
 def _serve(store: Store, args: argparse.Namespace, shown_db: str, out: TextIO) -> int:
     if args.show_quota:
         print(
-            f"Quota limits in {shown_db} (a running service keeps its own until restarted):",
+            f"Quota limits in {shown_db} (a running service reads them again within 10 s):",
             file=out,
         )
         print("\n".join(quota_lines(store)), file=out)
