@@ -156,9 +156,10 @@ def _open(db: str | None, *, create: bool) -> Any:
         raise AdminError(
             f"no service database at {shown(path)}: give --db, or start `rankterm serve` once to make it."
         )
+    unopened: tuple[type[Exception], ...] = (OSError, SchemaTooNew, *engine.errors)
     try:
         return Store(path)
-    except (OSError, SchemaTooNew, *engine.errors) as exc:
+    except unopened as exc:
         raise AdminError(f"cannot open {shown(path)}: {' '.join(str(exc).split())}", EXIT_FAILED) from None
 
 
