@@ -22,6 +22,7 @@ from rankterm.server import games, groups, matches, players, quota, reads, token
 from rankterm.server.db import REPLAY, Conn, Work
 from rankterm.server.db.engine import Engine
 from rankterm.server.db.engines import copy_of_file, open_engine, shown
+from rankterm.server.db.schema import SCHEMA_VERSION
 from rankterm.server.groups import GroupSummary
 from rankterm.server.quota import QuotaBook, QuotaLimits, Setting
 from rankterm.server.snapshots import SnapshotCache
@@ -78,6 +79,8 @@ class Store:
         self._owed: quota.Owed = {}
         self._owed_lock = threading.Lock()
         self._batches = 0
+        self.on_write_wait: Callable[[float], None] | None = None
+        """Told how long each write waited for the database or its group's lock (the service's metrics)."""
         self._engine = open_engine(self.path)
         try:
             for file in self._engine.private():
@@ -106,6 +109,7 @@ class Store:
         store._owed = {}
         store._owed_lock = threading.Lock()
         store._batches = 0
+        store.on_write_wait = None
         store._engine = engine
         store._signing_key = store._load_signing_key()
         return store
@@ -127,6 +131,17 @@ class Store:
     def free_now(self) -> bool:
         """Whether a short request may run on the caller's thread (`Engine.free_now`)."""
         return self._engine.free_now()
+
+    def not_ready(self) -> str | None:
+        """None when the database answers and is at this rankterm's schema; else why not, in a few words."""
+        try:
+            with self._read(snapshot=False) as conn:
+                version = self._engine.schema_version(conn)
+        except Exception as exc:  # whatever the engine says: the service is not ready
+            return f"the database does not answer ({type(exc).__name__})."
+        if version != SCHEMA_VERSION:
+            return f"the database is at schema {version}, not {SCHEMA_VERSION}."
+        return None
 
     def _load_signing_key(self) -> bytes:
         with self._read(snapshot=False) as conn:
@@ -176,9 +191,15 @@ class Store:
         says what it raises)."""
         return cls._on(copy_of_file(path), clock or time.time)
 
-    def _write(self, lock_group: int | None = None) -> AbstractContextManager[Conn]:
-        """One write transaction; `lock_group`'s writes run one after the other (`Engine.write`)."""
-        return self._engine.write(lock_group)
+    @contextlib.contextmanager
+    def _write(self, lock_group: int | None = None) -> Iterator[Conn]:
+        """One write transaction; `lock_group`'s writes run one after the other (`Engine.write`); the time
+        it waited to begin is told to `on_write_wait`."""
+        started = time.perf_counter()
+        with self._engine.write(lock_group) as conn:
+            if self.on_write_wait is not None:
+                self.on_write_wait(time.perf_counter() - started)
+            yield conn
 
     def _read(self, snapshot: bool = True) -> AbstractContextManager[Conn]:
         """One read transaction: one consistent snapshot (none needed for a one-statement read)."""
