@@ -20,6 +20,10 @@ with ``--client KEY``, for one; it may be given several times. The service reads
 prints them (`quota_lines`); a running service reads them again every few seconds (``rankterm admin quota
 set`` changes them while it runs); ``--show-quota`` sets
 what ``--quota`` says, prints the limits and exits, without serving.
+
+Behind a reverse proxy, ``--forwarded-allow-ips`` names the proxies whose forwarded headers uvicorn believes;
+``--metrics-allow`` opens ``GET metrics`` beyond loopback; ``--access-log FILE`` writes one JSON line per
+request (`ops`). Groups, clients and backups are ``rankterm admin``'s.
 """
 
 from __future__ import annotations
