@@ -103,7 +103,11 @@ async def worker(
     match half the time, else read the standings or the matches."""
     rng = random.Random(n)
     async with httpx.AsyncClient(base_url=url, timeout=30.0) as http:
-        token = (await http.get("auth", params={"key": key, "secret": SECRET})).json()["success"]["token"]
+        signed = await http.get("auth", params={"key": key, "secret": SECRET})
+        while signed.status_code == 429:  # the sign-in throttle: 20 tries at once from one address
+            await asyncio.sleep(float(signed.headers.get("retry-after", "1")))
+            signed = await http.get("auth", params={"key": key, "secret": SECRET})
+        token = signed.json()["success"]["token"]
         http.headers["Authorization"] = f"Bearer {token}"
         await clock.barrier.wait()
         until = clock.until()
