@@ -20,10 +20,14 @@ import os
 import sys
 import time
 from collections.abc import Callable
-from typing import IO, Any
+from typing import IO, TYPE_CHECKING, Any
 
 from rankterm.cli.common import emit_json, emit_rows, positive_int
 from rankterm.wire.text import display_safe
+
+if TYPE_CHECKING:
+    from rankterm.server.groups import GroupSummary
+    from rankterm.server.store import Store
 
 ORDER = 62
 MAX_GROUP_NAME = 100
@@ -120,7 +124,7 @@ def _usage(parser: argparse.ArgumentParser) -> Callable[[argparse.Namespace], in
     return run
 
 
-def _run(command: Callable[[Any, argparse.Namespace, IO[str]], int]) -> Callable[[argparse.Namespace], int]:
+def _run(command: Callable[[Store, argparse.Namespace, IO[str]], int]) -> Callable[[argparse.Namespace], int]:
     """The command on the store of ``--db`` (opened, then closed), its errors one line on stderr."""
 
     def run(args: argparse.Namespace) -> int:
@@ -140,7 +144,7 @@ def _run(command: Callable[[Any, argparse.Namespace, IO[str]], int]) -> Callable
     return run
 
 
-def _open(db: str | None, *, create: bool) -> Any:
+def _open(db: str | None, *, create: bool) -> Store:
     """The store of `db` (serve's default file when None), never made anew unless `create`."""
     from rankterm.server.db import SchemaTooNew
     from rankterm.server.db.engines import engine_type, shown
@@ -174,7 +178,7 @@ def _group_name(text: str) -> str:
     return name
 
 
-def _summary(store: Any, group_id: int) -> Any:
+def _summary(store: Store, group_id: int) -> GroupSummary:
     found = store.group_summaries(group_id)
     if not found:
         raise AdminError(f"there is no group {group_id} (`rankterm admin group list` lists them).")
@@ -192,7 +196,7 @@ def _credentials(out: IO[str], fmt: str, document: dict[str, Any], note: str) ->
 # ---------------------------------------------------------------------- groups
 
 
-def group_add(store: Any, args: argparse.Namespace, out: IO[str]) -> int:
+def group_add(store: Store, args: argparse.Namespace, out: IO[str]) -> int:
     name = _group_name(args.name)
     group_id = store.create_group(name)
     key, secret = store.create_client(group_id)
@@ -203,7 +207,7 @@ def group_add(store: Any, args: argparse.Namespace, out: IO[str]) -> int:
     return EXIT_OK
 
 
-def group_list(store: Any, args: argparse.Namespace, out: IO[str]) -> int:
+def group_list(store: Store, args: argparse.Namespace, out: IO[str]) -> int:
     found = store.group_summaries()
     if args.format == "json":
         emit_json([g.to_json() for g in found], out=out)
@@ -217,7 +221,7 @@ def group_list(store: Any, args: argparse.Namespace, out: IO[str]) -> int:
     return EXIT_OK
 
 
-def group_rename(store: Any, args: argparse.Namespace, out: IO[str]) -> int:
+def group_rename(store: Store, args: argparse.Namespace, out: IO[str]) -> int:
     name = _group_name(args.name)
     if not store.rename_group(args.group, name):
         raise AdminError(f"there is no group {args.group} (`rankterm admin group list` lists them).")
@@ -225,7 +229,7 @@ def group_rename(store: Any, args: argparse.Namespace, out: IO[str]) -> int:
     return EXIT_OK
 
 
-def group_delete(store: Any, args: argparse.Namespace, out: IO[str]) -> int:
+def group_delete(store: Store, args: argparse.Namespace, out: IO[str]) -> int:
     group = _summary(store, args.group)
     if not args.purge:
         raise AdminError(f"deleting group {group.id} deletes every row of it for good: say so with --purge.")
@@ -253,7 +257,7 @@ def _asked(question: str, answer: str, out: IO[str]) -> bool:
 # ---------------------------------------------------------------------- clients
 
 
-def client_add(store: Any, args: argparse.Namespace, out: IO[str]) -> int:
+def client_add(store: Store, args: argparse.Namespace, out: IO[str]) -> int:
     group = _summary(store, args.group)
     key, secret = store.create_client(group.id)
     document = {"group": group.id, "key": key, "secret": secret}
@@ -263,14 +267,14 @@ def client_add(store: Any, args: argparse.Namespace, out: IO[str]) -> int:
     return EXIT_OK
 
 
-def client_revoke(store: Any, args: argparse.Namespace, out: IO[str]) -> int:
+def client_revoke(store: Store, args: argparse.Namespace, out: IO[str]) -> int:
     if not store.set_client_disabled(args.key):
         raise AdminError(f"no API client has the key {display_safe(args.key)!r}.")
     print(f"Revoked {display_safe(args.key)}: its tokens are refused from now on.", file=out)
     return EXIT_OK
 
 
-def client_rotate(store: Any, args: argparse.Namespace, out: IO[str]) -> int:
+def client_rotate(store: Store, args: argparse.Namespace, out: IO[str]) -> int:
     secret = store.rotate_client(args.key)
     if secret is None:
         raise AdminError(f"no API client has the key {display_safe(args.key)!r}.")
@@ -286,7 +290,7 @@ def client_rotate(store: Any, args: argparse.Namespace, out: IO[str]) -> int:
 # ---------------------------------------------------------------------- quota
 
 
-def quota_set(store: Any, args: argparse.Namespace, out: IO[str]) -> int:
+def quota_set(store: Store, args: argparse.Namespace, out: IO[str]) -> int:
     from rankterm.server import quota
 
     settings: dict[str, Any] = {}
@@ -306,7 +310,7 @@ def quota_set(store: Any, args: argparse.Namespace, out: IO[str]) -> int:
     return quota_show(store, args, out)
 
 
-def quota_show(store: Any, args: argparse.Namespace, out: IO[str]) -> int:
+def quota_show(store: Store, args: argparse.Namespace, out: IO[str]) -> int:
     from rankterm.server import quota
 
     book = store.quota_book()
@@ -328,7 +332,7 @@ def quota_show(store: Any, args: argparse.Namespace, out: IO[str]) -> int:
 # ---------------------------------------------------------------------- backups
 
 
-def backup_to(store: Any, args: argparse.Namespace, out: IO[str]) -> int:
+def backup_to(store: Store, args: argparse.Namespace, out: IO[str]) -> int:
     from rankterm.server.db.engines import copy_errors
 
     started = time.perf_counter()
@@ -345,7 +349,7 @@ def backup_to(store: Any, args: argparse.Namespace, out: IO[str]) -> int:
     return EXIT_OK
 
 
-def restore_from(store: Any, args: argparse.Namespace, out: IO[str]) -> int:
+def restore_from(store: Store, args: argparse.Namespace, out: IO[str]) -> int:
     from rankterm.server.db.copying import NotABackup, open_backup
 
     try:
