@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import logging
 import re
+import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -23,7 +24,7 @@ from starlette.responses import JSONResponse, Response
 from starlette.types import Receive, Scope, Send
 
 import rankterm
-from rankterm.server import quota, tokens
+from rankterm.server import ops, quota, tokens
 from rankterm.server.asgi import ServiceApp, in_thread, read_body
 from rankterm.server.matches import MAX_BATCH, surely_too_big
 from rankterm.server.quota import QuotaBook, QuotaLimits
@@ -44,6 +45,9 @@ LAST = "last"
 BODY_SECONDS = 20.0
 """A request body must arrive whole within this long (1 MB in 20 s is 50 KB/s: any live network)."""
 _SURROGATE_ESCAPE = re.compile(rb"\\u[dD][89a-fA-F]")
+_OWN = frozenset((ops.HEALTH, ops.READY, ops.METRICS))
+QUOTA_READ_EVERY = 10.0
+"""Seconds a service keeps the quota limits it read from the database before it reads them again."""
 _TRUE = {"1", "true", "yes", "on"}
 _FALSE = {"", "0", "false", "no", "off"}
 
@@ -138,14 +142,25 @@ class _Service:
     """The handlers, bound to one store, clock, token lifetime, body limit and the clients' quota limits."""
 
     def __init__(
-        self, store: Store, token_ttl: int, max_body: int, clock: Callable[[], float], quotas: QuotaBook
+        self,
+        store: Store,
+        token_ttl: int,
+        max_body: int,
+        clock: Callable[[], float],
+        quotas: QuotaBook,
+        reread_quotas: bool,
+        metrics_gate: ops.MetricsGate,
     ) -> None:
         self.store = store
+        self.metrics = ops.Metrics()
+        self.metrics_gate = metrics_gate
         self.sign_ins = SignInThrottle()
         self.token_ttl = token_ttl
         self.max_body = max_body
         self.clock = clock
         self.quotas = quotas
+        self.reread_quotas = reread_quotas
+        self.quotas_read = time.monotonic()
         self.router: Router[Callable[[Call], Any]] = Router(
             {
                 "test": self.test,
@@ -170,49 +185,93 @@ class _Service:
     # ------------------------------------------------------------------ plumbing
 
     async def answer(self, scope: Scope, receive: Receive, send: Send, path: str) -> None:
-        """Answer one HTTP request to `path` (`ServiceApp` calls it for each one its route takes)."""
+        """Answer one HTTP request to `path` (`ServiceApp` calls it for each one its route takes), counted in
+        the metrics and written to the access log."""
+        started = time.perf_counter()
         method: str = scope["method"]
-        try:
-            route, args = self.router.find(method, path)
-            headers = Headers(scope=scope)
-            peer = scope.get("client")
-            call = Call(
-                query=QueryParams(scope["query_string"]),
-                headers=headers,
-                body=b"",
-                now=self.clock(),
-                args=args,
-                address=str(peer[0]) if peer else "",
+        headers = Headers(scope=scope)
+        peer = scope.get("client")
+        address = str(peer[0]) if peer else ""
+        own = path.strip("/")
+        call: Call | None = None
+        if own in _OWN and method in ("GET", "HEAD"):
+            endpoint = own
+            response = await self.own(own, address)
+        else:
+            endpoint = "unknown"
+            try:
+                route, args = self.router.find(method, path)
+                endpoint = route.endpoint.name
+                call = Call(
+                    query=QueryParams(scope["query_string"]),
+                    headers=headers,
+                    body=b"",
+                    now=self.clock(),
+                    args=args,
+                    address=address,
+                )
+                response = success_response(await self.result(route, call, receive))
+            except Fault as fault:
+                if fault.code.startswith("Q"):
+                    self.metrics.quota_refusals.labels(fault.code).inc()
+                response = error_response(fault)
+            except ClientDisconnect:
+                response = error_response(Fault("R003", "The request was not received whole."))
+            except Exception as exc:
+                if self.store.disk_full(exc):
+                    log.error("the disk is full: %s %s refused (%s)", method, path, exc)
+                    response = error_response(
+                        Fault("R004", "The service's disk is full; nothing was written. Send it again later.")
+                    )
+                else:
+                    log.exception("unexpected error on %s %s", method, path)
+                    response = error_response(Fault("R001", "The service failed; the error is in its log."))
+        rid = ops.request_id(headers.get("x-request-id"))
+        response.headers["X-Request-ID"] = rid
+        seconds = time.perf_counter() - started
+        self.metrics.answered(endpoint, response.status_code, seconds)
+        if ops.access_log.isEnabledFor(logging.INFO):
+            group = call.client.group_id if call is not None and call.client is not None else None
+            ops.access_log.info(
+                ops.access_line(rid, method, endpoint, group, response.status_code, seconds, address)
             )
-            if route.reads_body:
-                if route.endpoint.auth:  # a body is read for a client the service knows, never for anyone
-                    call.client = await in_thread(self.authorise, call)
-                call.body = await read_body(
-                    receive, headers.get("content-length"), self.max_body, BODY_SECONDS
-                )
-            if method == "GET" and self.store.free_now():
-                # A read of a SQLite store nobody is using: at once, on the event loop. Its one connection
-                # serializes every request anyway; the hop to a worker thread and back measured 0.4-1.4 ms
-                # a standings request (~2 ms) at 100,000 matches. Writes (long batches) and PostgreSQL
-                # (a pool of connections) keep the thread pool.
-                result = self.run(route, call)
-            else:
-                result = await in_thread(self.run, route, call)
-            response = success_response(result)
-        except Fault as fault:
-            response = error_response(fault)
-        except ClientDisconnect:
-            response = error_response(Fault("R003", "The request was not received whole."))
-        except Exception as exc:
-            if self.store.disk_full(exc):
-                log.error("the disk is full: %s %s refused (%s)", method, path, exc)
-                response = error_response(
-                    Fault("R004", "The service's disk is full; nothing was written. Send it again later.")
-                )
-            else:
-                log.exception("unexpected error on %s %s", method, path)
-                response = error_response(Fault("R001", "The service failed; the error is in its log."))
         await response(scope, receive, send)
+
+    async def result(self, route: Route[Callable[[Call], Any]], call: Call, receive: Receive) -> Any:
+        """The payload of a routed request: its body read (a POST's, once its token is checked), then
+        `run`."""
+        if route.reads_body:
+            if route.endpoint.auth:  # a body is read for a client the service knows, never for anyone
+                call.client = await in_thread(self.authorise, call)
+            call.body = await read_body(
+                receive, call.headers.get("content-length"), self.max_body, BODY_SECONDS
+            )
+        if route.endpoint.method == "GET" and self.store.free_now():
+            # A read of a SQLite store nobody is using: at once, on the event loop. Its one connection
+            # serializes every request anyway; the hop to a worker thread and back measured 0.4-1.4 ms
+            # a standings request (~2 ms) at 100,000 matches. Writes (long batches) and PostgreSQL
+            # (a pool of connections) keep the thread pool.
+            return self.run(route, call)
+        return await in_thread(self.run, route, call)
+
+    async def own(self, name: str, address: str) -> Response:
+        """The server's own endpoints: no token, no quota (`ops`)."""
+        if name == ops.HEALTH:
+            return success_response({"status": "ok"})
+        if name == ops.READY:
+            reason = await in_thread(self.store.not_ready)
+            if reason is None:
+                return success_response({"status": "ready"})
+            return error_response(Fault("R001", f"Not ready: {reason}", 503))
+        if not self.metrics_gate.admits(address):
+            return error_response(
+                Fault(
+                    "R002",
+                    "The metrics are answered to this machine only (rankterm serve --metrics-allow).",
+                    403,
+                )
+            )
+        return Response(self.metrics.text(), media_type=ops.CONTENT_TYPE)
 
     def run(self, route: Route[Callable[[Call], Any]], call: Call) -> Any:
         """Token, quota and handler: the request's work, on a worker thread or at once (see `answer`; its JSON
@@ -222,7 +281,7 @@ class _Service:
             amounts = {quota.CALLS: 1}
             if route.endpoint is RANKINGS:
                 amounts[quota.RANKING_CALLS] = 1
-            self.store.charge(call.client.id, amounts, self.quotas.limits(call.client.id), call.now)
+            self.store.charge(call.client.id, amounts, self.limits_of(call.client), call.now)
         return route.handler(call)
 
     def authorise(self, call: Call) -> Client:
@@ -233,6 +292,10 @@ class _Service:
         client = self.store.client(claims.client_id)
         if client is None or client.disabled or client.group_id != claims.group_id:
             raise Fault("A002", "Authentication required: the token's client is unknown or disabled.")
+        if claims.issued_at < client.tokens_from:
+            raise Fault(
+                "A002", "Authentication required: the token was issued before the client's secret changed."
+            )
         return client
 
     @staticmethod
@@ -253,7 +316,14 @@ class _Service:
         client = self.store.authenticate(key, secret)
         self.sign_ins.succeeded(call.address, key, call.now)
         return {
-            "token": tokens.mint(self.store.signing_key, client.id, client.group_id, call.now, self.token_ttl)
+            "token": tokens.mint(
+                self.store.signing_key,
+                client.id,
+                client.group_id,
+                call.now,
+                self.token_ttl,
+                client.tokens_from,
+            )
         }
 
     def games(self, call: Call) -> Any:
@@ -294,15 +364,17 @@ class _Service:
                 f"A request holds at most {MAX_BATCH} matches, each of at most {MAX_FACTIONS} factions and"
                 f" {MAX_PARTICIPANTS} players.",
             )
-        answer = self.store.add_matches(
+        recorded = self.store.add_matches(
             self.group(call),
             call.json_body("M001"),
             dryrun=dryrun,
             client_id=call.client.id if call.client else None,
             limits=self._limits(call),
             now=call.now,
-        ).to_wire()
+        )
+        answer = recorded.to_wire()
         if not dryrun:
+            self.metrics.matches.inc(recorded.accepted_count)
             answer.pop("dryrun", None)
         return answer
 
@@ -340,10 +412,18 @@ class _Service:
 
     def quota(self, call: Call) -> Any:
         assert call.client is not None
-        return self.store.quota(call.client.id, self.quotas.limits(call.client.id), call.now).to_wire()
+        return self.store.quota(call.client.id, self.limits_of(call.client), call.now).to_wire()
+
+    def limits_of(self, client: Client) -> QuotaLimits:
+        """The client's quota limits; those the host keeps in the database are read again every
+        `QUOTA_READ_EVERY` seconds (``rankterm admin quota set`` while the service runs)."""
+        if self.reread_quotas and time.monotonic() - self.quotas_read >= QUOTA_READ_EVERY:
+            self.quotas_read = time.monotonic()
+            self.quotas = self.store.quota_book()
+        return self.quotas.limits(client.id, client.group_id)
 
     def _limits(self, call: Call) -> QuotaLimits | None:
-        return self.quotas.limits(call.client.id) if call.client else None
+        return self.limits_of(call.client) if call.client else None
 
     def status(self, call: Call) -> Any:
         counters = self.store.match_status(self.group(call)).to_wire()
@@ -372,15 +452,26 @@ def create_app(
     max_body: int = 1_000_000,
     clock: Callable[[], float] | None = None,
     limits: QuotaLimits | None = None,
+    metrics_gate: ops.MetricsGate | None = None,
 ) -> Starlette:
     """The service over `store`: tokens live `token_ttl` seconds, bodies are at most `max_body` bytes.
 
     `clock` (seconds since the epoch; the store's clock by default) decides token expiry, quota buckets
     and default match dates. `limits`, when given, are every client's quota limits; otherwise each client
-    has the limits the host kept in the database (`Store.quota_book`), read once, here.
+    has the limits the host kept in the database (`Store.quota_book`), read here and again every
+    `QUOTA_READ_EVERY` seconds. ``GET metrics`` answers loopback addresses and those `metrics_gate` allows.
     """
     quotas = QuotaBook(limits) if limits is not None else store.quota_book()
-    service = _Service(store, token_ttl, max_body, clock or (lambda: store.clock()), quotas)
+    service = _Service(
+        store,
+        token_ttl,
+        max_body,
+        clock or (lambda: store.clock()),
+        quotas,
+        reread_quotas=limits is None,
+        metrics_gate=metrics_gate or ops.MetricsGate(),
+    )
+    store.on_write_wait = service.metrics.waited
     app = ServiceApp(service.answer, _http_error)
     app.state.store = store
     app.state.service = service

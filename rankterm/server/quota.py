@@ -278,42 +278,81 @@ def _setting(name: str, raw: str) -> Setting:
 
 @dataclass(frozen=True, slots=True)
 class QuotaBook:
-    """The limits the host set: those of every client, and each client's own where it has some."""
+    """The limits the host set: those of every client, every client of a group, and each client's own where
+    it has some (layered in that order: a client's own settings change its group's limits)."""
 
     every: QuotaLimits = QuotaLimits()
     clients: Mapping[int, QuotaLimits] = dataclasses.field(default_factory=dict)
+    groups: Mapping[int, QuotaLimits] = dataclasses.field(default_factory=dict)
 
-    def limits(self, client_id: int) -> QuotaLimits:
-        """The limits that hold for `client_id`."""
-        return self.clients.get(client_id, self.every)
+    def limits(self, client_id: int, group_id: int | None = None) -> QuotaLimits:
+        """The limits that hold for `client_id` of `group_id`."""
+        own = self.clients.get(client_id)
+        if own is not None:
+            return own
+        if group_id is not None:
+            return self.groups.get(group_id, self.every)
+        return self.every
 
 
 def stored_book(conn: Conn) -> QuotaBook:
     """The limits kept in the database."""
-    rows = conn.execute(
-        "SELECT client_id, field, value FROM quota_limits ORDER BY client_id, field"
-    ).fetchall()
     by_attr = {m.field: m.attr for m in METERS}
-    own: dict[int, dict[str, int | None]] = {}
-    for client_id, name, value in rows:
-        if name in by_attr:  # a field a newer rankterm knows of is left to it
-            own.setdefault(client_id, {})[by_attr[name]] = value
+
+    def settings(rows: list) -> dict[int, dict[str, int | None]]:
+        out: dict[int, dict[str, int | None]] = {}
+        for owner, name, value in rows:
+            if name in by_attr:  # a field a newer rankterm knows of is left to it
+                out.setdefault(owner, {})[by_attr[name]] = value
+        return out
+
+    own = settings(
+        conn.execute("SELECT client_id, field, value FROM quota_limits ORDER BY client_id, field").fetchall()
+    )
     every = replace(QuotaLimits(), **own.pop(EVERY, {}))
-    return QuotaBook(every, {client_id: replace(every, **values) for client_id, values in own.items()})
+    by_group = settings(
+        conn.execute(
+            "SELECT group_id, field, value FROM group_quota_limits ORDER BY group_id, field"
+        ).fetchall()
+    )
+    groups = {group_id: replace(every, **values) for group_id, values in by_group.items()}
+    group_of = dict(conn.execute("SELECT id, group_id FROM clients").fetchall()) if own else {}
+    clients = {
+        client_id: replace(groups.get(group_of.get(client_id, 0), every), **values)
+        for client_id, values in own.items()
+    }
+    return QuotaBook(every, clients, groups)
 
 
 def store_settings(conn: Conn, client_id: int, settings: Mapping[str, Setting]) -> None:
-    """Keep `settings` for `client_id`, or for every client (`EVERY`: each client's own setting of those
-    fields is dropped, so the new one holds for all)."""
+    """Keep `settings` for `client_id`, or for every client (`EVERY`: each client's and each group's own
+    setting of those fields is dropped, so the new one holds for all)."""
     for name, setting in settings.items():
         if client_id == EVERY:
             conn.execute("DELETE FROM quota_limits WHERE field = ?", (name,))
+            conn.execute("DELETE FROM group_quota_limits WHERE field = ?", (name,))
         else:
             conn.execute("DELETE FROM quota_limits WHERE client_id = ? AND field = ?", (client_id, name))
         if setting != DEFAULT:
             conn.execute(
                 "INSERT INTO quota_limits (client_id, field, value) VALUES (?, ?, ?)",
                 (client_id, name, setting),
+            )
+
+
+def store_group_settings(conn: Conn, group_id: int, settings: Mapping[str, Setting]) -> None:
+    """Keep `settings` for every client of the group (each client's own setting of those fields is dropped,
+    so the group's holds for all of its clients)."""
+    for name, setting in settings.items():
+        conn.execute("DELETE FROM group_quota_limits WHERE group_id = ? AND field = ?", (group_id, name))
+        conn.execute(
+            "DELETE FROM quota_limits WHERE field = ? AND client_id IN (SELECT id FROM clients WHERE group_id = ?)",
+            (name, group_id),
+        )
+        if setting != DEFAULT:
+            conn.execute(
+                "INSERT INTO group_quota_limits (group_id, field, value) VALUES (?, ?, ?)",
+                (group_id, name, setting),
             )
 
 

@@ -195,6 +195,11 @@ def demo_token(app: Starlette, now: float) -> str | None:
         client = store.client(client_id)
         if client is not None and client.key == DEMO_KEY and not client.disabled:
             return tokens.mint(
-                store.signing_key, client.id, client.group_id, now, app.state.service.token_ttl
+                store.signing_key,
+                client.id,
+                client.group_id,
+                now,
+                app.state.service.token_ttl,
+                client.tokens_from,
             )
     return None

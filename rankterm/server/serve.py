@@ -17,14 +17,20 @@ database whose engine is one process's (a SQLite file, `engine.Engine.many_proce
 ``--quota SETTINGS`` sets the clients' quota limits and keeps them in the database (`quota.parse_settings`:
 ``unlimited``, ``default``, or ``field=value,…`` with the fields of the quota payload), for every client or,
 with ``--client KEY``, for one; it may be given several times. The service reads the limits as it starts and
-prints them (`quota_lines`), so a running service keeps its limits until restarted; ``--show-quota`` sets
+prints them (`quota_lines`); a running service reads them again every few seconds (``rankterm admin quota
+set`` changes them while it runs); ``--show-quota`` sets
 what ``--quota`` says, prints the limits and exits, without serving.
+
+Behind a reverse proxy, ``--forwarded-allow-ips`` names the proxies whose forwarded headers uvicorn believes;
+``--metrics-allow`` opens ``GET metrics`` beyond loopback; ``--access-log FILE`` writes one JSON line per
+request (`ops`). Groups, clients and backups are ``rankterm admin``'s.
 """
 
 from __future__ import annotations
 
 import argparse
 import contextlib
+import logging
 import os
 import socket
 import sys
@@ -34,7 +40,7 @@ from typing import TextIO
 import uvicorn
 
 from rankterm.paths import service_db_path
-from rankterm.server import listener, quota
+from rankterm.server import listener, ops, quota
 from rankterm.server.addresses import WILDCARDS, Address, host_port, is_loopback, reachable, url
 from rankterm.server.app import create_app
 from rankterm.server.db import SchemaTooNew
@@ -45,6 +51,8 @@ from rankterm.server.store import Store
 ENV_DB = "RANKTERM_SERVE_DB"
 ENV_TOKEN_TTL = "RANKTERM_SERVE_TOKEN_TTL"
 ENV_SUPERVISOR = "RANKTERM_SERVE_SUPERVISOR"
+ENV_METRICS_ALLOW = "RANKTERM_SERVE_METRICS_ALLOW"
+ENV_ACCESS_LOG = "RANKTERM_SERVE_ACCESS_LOG"
 
 WORKER_GRACE = 10
 """Seconds a worker told to stop gives the requests in flight before it ends anyway."""
@@ -97,6 +105,28 @@ def _parser() -> argparse.ArgumentParser:
     )
     parser.add_argument(
         "--client", metavar="KEY", default=None, help="the API client (its key) that --quota is for"
+    )
+    parser.add_argument(
+        "--forwarded-allow-ips",
+        default=None,
+        metavar="ADDRS",
+        help="proxies (addresses or networks, comma-separated, or *) whose X-Forwarded-For and"
+        " X-Forwarded-Proto are believed: the reverse proxy in front (default: uvicorn's, 127.0.0.1)",
+    )
+    parser.add_argument(
+        "--metrics-allow",
+        action="append",
+        default=[],
+        metavar="ADDRS",
+        help="addresses or networks (comma-separated, or 'any') that may read GET metrics besides this"
+        " machine's loopback",
+    )
+    parser.add_argument(
+        "--access-log",
+        default=None,
+        metavar="FILE",
+        help="write one JSON line per request to FILE ('-' for stderr): request id, endpoint, group,"
+        " status, time; never a key, secret or token",
     )
     parser.add_argument(
         "--show-quota",
@@ -190,6 +220,7 @@ def main(argv: list[str] | None = None, *, out: TextIO | None = None) -> int:
         parser.error("--workers must be at least 1")
     try:
         settings = _quota_settings(args)
+        gate = ops.MetricsGate.parse(args.metrics_allow)
     except ValueError as exc:
         print(f"rankterm serve: {exc}", file=sys.stderr)
         return 2
@@ -224,7 +255,7 @@ def main(argv: list[str] | None = None, *, out: TextIO | None = None) -> int:
                     file=sys.stderr,
                 )
                 return 2
-        return _serve(store, args, shown_db, out)
+        return _serve(store, args, shown_db, out, gate)
     finally:
         store.close()
 
@@ -255,14 +286,37 @@ def worker_app() -> object:
     The worker ends with its supervisor, even one killed with SIGKILL (`listener.end_with_parent`)."""
     if ENV_SUPERVISOR in os.environ:
         listener.end_with_parent(int(os.environ[ENV_SUPERVISOR]))
+    start_access_log(os.environ.get(ENV_ACCESS_LOG) or None)
     store = Store(os.environ[ENV_DB])
-    return create_app(store, token_ttl=int(os.environ.get(ENV_TOKEN_TTL, "3600")))
+    gate = ops.MetricsGate.parse([os.environ.get(ENV_METRICS_ALLOW, "")])
+    return create_app(store, token_ttl=int(os.environ.get(ENV_TOKEN_TTL, "3600")), metrics_gate=gate)
 
 
-def _serve(store: Store, args: argparse.Namespace, shown_db: str, out: TextIO) -> int:
+def start_access_log(target: str | None) -> None:
+    """Give the access log (`ops.access_log`) its handler: one JSON line per request to the file `target`
+    (appended to), or to stderr for ``-``; nothing for None. `OSError` when the file cannot be opened."""
+    if target is None:
+        return
+    handler: logging.Handler = (
+        logging.StreamHandler(sys.stderr) if target == "-" else logging.FileHandler(target, encoding="utf-8")
+    )
+    handler.setFormatter(logging.Formatter("%(message)s"))
+    ops.access_log.addHandler(handler)
+    ops.access_log.setLevel(logging.INFO)
+    ops.access_log.propagate = False
+
+
+def _proxy_options(args: argparse.Namespace) -> dict[str, object]:
+    """uvicorn's options for a reverse proxy in front: whose forwarded headers are believed."""
+    if args.forwarded_allow_ips is None:
+        return {}
+    return {"proxy_headers": True, "forwarded_allow_ips": args.forwarded_allow_ips}
+
+
+def _serve(store: Store, args: argparse.Namespace, shown_db: str, out: TextIO, gate: ops.MetricsGate) -> int:
     if args.show_quota:
         print(
-            f"Quota limits in {shown_db} (a running service keeps its own until restarted):",
+            f"Quota limits in {shown_db} (a running service reads them again within 10 s):",
             file=out,
         )
         print("\n".join(quota_lines(store)), file=out)
@@ -278,6 +332,14 @@ def _serve(store: Store, args: argparse.Namespace, shown_db: str, out: TextIO) -
             out, key, secret, args.host, args.port, note=f"New API client for the group in {shown_db}."
         )
         return 0
+    try:
+        start_access_log(args.access_log)
+    except OSError as exc:
+        print(
+            f"rankterm serve: cannot write the access log {args.access_log}: {exc.strerror or exc}",
+            file=sys.stderr,
+        )
+        return 1
     try:
         sock = _bind(args.host, args.port)
     except OSError as exc:
@@ -300,8 +362,8 @@ def _serve(store: Store, args: argparse.Namespace, shown_db: str, out: TextIO) -
     print(start_line(args.host, port, shown_db, args.workers), file=out, flush=True)
     if args.workers > 1:
         return _serve_workers(store, args, sock)
-    app = create_app(store, token_ttl=args.token_ttl)
-    server = uvicorn.Server(listener.config(app))
+    app = create_app(store, token_ttl=args.token_ttl, metrics_gate=gate)
+    server = uvicorn.Server(listener.config(app, **_proxy_options(args)))
     with contextlib.suppress(KeyboardInterrupt):  # uvicorn stops on Ctrl+C, then raises it again
         server.run(sockets=[sock])
     return 0
@@ -335,12 +397,17 @@ def _serve_workers(store: Store, args: argparse.Namespace, sock: socket.socket) 
     os.environ[ENV_DB] = store.path
     os.environ[ENV_TOKEN_TTL] = str(args.token_ttl)
     os.environ[ENV_SUPERVISOR] = str(os.getpid())
+    os.environ[ENV_METRICS_ALLOW] = ",".join(args.metrics_allow)
+    os.environ[ENV_ACCESS_LOG] = (
+        os.path.abspath(args.access_log) if args.access_log not in (None, "-") else (args.access_log or "")
+    )
     store.close()  # the workers open their own pools; the supervisor keeps no connection
     config = listener.config(
         "rankterm.server.serve:worker_app",
         factory=True,
         workers=args.workers,
         timeout_graceful_shutdown=WORKER_GRACE,
+        **_proxy_options(args),
     )
     with contextlib.suppress(KeyboardInterrupt):
         Multiprocess(config, sockets=[sock]).run()

@@ -18,10 +18,12 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
-from rankterm.server import games, matches, players, quota, reads, tokens
+from rankterm.server import games, groups, matches, players, quota, reads, tokens
 from rankterm.server.db import REPLAY, Conn, Work
 from rankterm.server.db.engine import Engine
 from rankterm.server.db.engines import copy_of_file, open_engine, shown
+from rankterm.server.db.schema import SCHEMA_VERSION
+from rankterm.server.groups import GroupSummary
 from rankterm.server.quota import QuotaBook, QuotaLimits, Setting
 from rankterm.server.snapshots import SnapshotCache
 from rankterm.server.wire import Fault, format_time
@@ -54,6 +56,8 @@ class Client:
     group_id: int
     key: str
     disabled: bool
+    tokens_from: int = 0
+    """Tokens issued (``iat``) before this second are refused: the client's secret was rotated then."""
 
 
 class Store:
@@ -75,6 +79,8 @@ class Store:
         self._owed: quota.Owed = {}
         self._owed_lock = threading.Lock()
         self._batches = 0
+        self.on_write_wait: Callable[[float], None] | None = None
+        """Told how long each write waited for the database or its group's lock (the service's metrics)."""
         self._engine = open_engine(self.path)
         try:
             for file in self._engine.private():
@@ -103,6 +109,7 @@ class Store:
         store._owed = {}
         store._owed_lock = threading.Lock()
         store._batches = 0
+        store.on_write_wait = None
         store._engine = engine
         store._signing_key = store._load_signing_key()
         return store
@@ -124,6 +131,17 @@ class Store:
     def free_now(self) -> bool:
         """Whether a short request may run on the caller's thread (`Engine.free_now`)."""
         return self._engine.free_now()
+
+    def not_ready(self) -> str | None:
+        """None when the database answers and is at this rankterm's schema; else why not, in a few words."""
+        try:
+            with self._read(snapshot=False) as conn:
+                version = self._engine.schema_version(conn)
+        except Exception as exc:  # whatever the engine says: the service is not ready
+            return f"the database does not answer ({type(exc).__name__})."
+        if version != SCHEMA_VERSION:
+            return f"the database is at schema {version}, not {SCHEMA_VERSION}."
+        return None
 
     def _load_signing_key(self) -> bytes:
         with self._read(snapshot=False) as conn:
@@ -150,6 +168,13 @@ class Store:
         """Copy the whole database into a file or an open connection of the engine (`Engine.backup_to`)."""
         self._engine.backup_to(target)
 
+    def restore_from(self, path: str | os.PathLike[str]) -> None:
+        """Replace the whole database with the backup file at `path` (`Engine.restore_from`, which says what
+        it raises); this store forgets what it had read of the old one."""
+        self._engine.restore_from(path)
+        self.snapshots.clear()
+        self._signing_key = self._load_signing_key()
+
     def clone(self) -> Store:
         """An independent in-memory copy, with its own token signing key (`TypeError` where the engine keeps
         no copies)."""
@@ -166,9 +191,15 @@ class Store:
         says what it raises)."""
         return cls._on(copy_of_file(path), clock or time.time)
 
-    def _write(self, lock_group: int | None = None) -> AbstractContextManager[Conn]:
-        """One write transaction; `lock_group`'s writes run one after the other (`Engine.write`)."""
-        return self._engine.write(lock_group)
+    @contextlib.contextmanager
+    def _write(self, lock_group: int | None = None) -> Iterator[Conn]:
+        """One write transaction; `lock_group`'s writes run one after the other (`Engine.write`); the time
+        it waited to begin is told to `on_write_wait`."""
+        started = time.perf_counter()
+        with self._engine.write(lock_group) as conn:
+            if self.on_write_wait is not None:
+                self.on_write_wait(time.perf_counter() - started)
+            yield conn
 
     def _read(self, snapshot: bool = True) -> AbstractContextManager[Conn]:
         """One read transaction: one consistent snapshot (none needed for a one-statement read)."""
@@ -201,17 +232,43 @@ class Store:
         with self._read(snapshot=False) as conn:
             return [(r[0], r[1]) for r in conn.execute("SELECT id, name FROM groups ORDER BY id")]
 
+    def group_summaries(self, group_id: int | None = None) -> list[GroupSummary]:
+        """Every group (or the one of `group_id`: [] when there is none) with its counts of players, matches
+        and clients, oldest first."""
+        with self._read() as conn:
+            return groups.summaries(conn, group_id)
+
+    def rename_group(self, group_id: int, name: str) -> bool:
+        """Give the group a new name; False when there is no such group."""
+        with self._write() as conn:
+            return (
+                conn.execute(
+                    "UPDATE groups SET name = ? WHERE id = ? RETURNING id", (name, group_id)
+                ).fetchone()
+                is not None
+            )
+
+    def purge_group(self, group_id: int) -> dict[str, int]:
+        """Delete every row of the group, in one transaction taken under the group's lock (no batch of its
+        matches is half-written meanwhile); the rows each table lost ({} when there was no such group)."""
+        with self._write(lock_group=group_id) as conn:
+            return groups.purge(conn, group_id)
+
     def create_client(
         self, group_id: int, *, key: str | None = None, secret: str | None = None, now: float | None = None
     ) -> tuple[str, str]:
-        """A new API client of the group; returns (key, secret). Only the secret's hash is kept."""
+        """A new API client of the group; returns (key, secret). Only the secret's hash is kept.
+
+        Tokens are taken from the client's first second on: a token of a client deleted with its group whose
+        id was given again (SQLite reuses the highest ids) is refused."""
         key = key or tokens.random_id(20)
         secret = secret or tokens.new_secret()
         hashed = tokens.hash_secret(secret)
+        moment = self._now(now)
         with self._write() as conn:
             conn.execute(
-                "INSERT INTO clients (group_id, key, secret_hash, created) VALUES (?, ?, ?, ?)",
-                (group_id, key, hashed, format_time(self._now(now))),
+                "INSERT INTO clients (group_id, key, secret_hash, created, tokens_from) VALUES (?, ?, ?, ?, ?)",
+                (group_id, key, hashed, format_time(moment), int(moment)),
             )
         return key, secret
 
@@ -225,31 +282,58 @@ class Store:
         with self._read(snapshot=False) as conn:
             return conn.execute("SELECT 1 FROM clients WHERE key = ?", (key,)).fetchone() is not None
 
-    def set_client_disabled(self, key: str, disabled: bool = True) -> None:
-        """Disable (or enable again) a client: it can no longer authenticate, its tokens stop working."""
+    def set_client_disabled(self, key: str, disabled: bool = True) -> bool:
+        """Disable (or enable again) a client: it can no longer authenticate, its tokens stop working at its
+        next request (every request reads its client). False when no client has the key."""
         with self._write() as conn:
-            conn.execute("UPDATE clients SET disabled = ? WHERE key = ?", (int(disabled), key))
+            return (
+                conn.execute(
+                    "UPDATE clients SET disabled = ? WHERE key = ? RETURNING id", (int(disabled), key)
+                ).fetchone()
+                is not None
+            )
+
+    def rotate_client(self, key: str, *, now: float | None = None) -> str | None:
+        """A new secret for the client of `key` (returned; only its hash kept), the old one refused from now
+        on, and every token issued before refused too; None when no client has the key."""
+        secret = tokens.new_secret()
+        hashed = tokens.hash_secret(secret)
+        with self._write() as conn:
+            row = conn.execute(
+                "UPDATE clients SET secret_hash = ?, tokens_from = ? WHERE key = ? RETURNING id",
+                (hashed, int(self._now(now)) + 1, key),
+            ).fetchone()
+        return secret if row is not None else None
 
     def client(self, client_id: int) -> Client | None:
         """The client with this id, or None."""
         with self._read(snapshot=False) as conn:
             row = conn.execute(
-                "SELECT id, group_id, key, disabled FROM clients WHERE id = ?", (client_id,)
+                "SELECT id, group_id, key, disabled, tokens_from FROM clients WHERE id = ?", (client_id,)
             ).fetchone()
-        return Client(row[0], row[1], row[2], bool(row[3])) if row else None
+        return Client(row[0], row[1], row[2], bool(row[3]), int(row[4])) if row else None
+
+    def client_by_key(self, key: str) -> Client | None:
+        """The client with this key, or None."""
+        with self._read(snapshot=False) as conn:
+            row = conn.execute(
+                "SELECT id, group_id, key, disabled, tokens_from FROM clients WHERE key = ?", (key,)
+            ).fetchone()
+        return Client(row[0], row[1], row[2], bool(row[3]), int(row[4])) if row else None
 
     def authenticate(self, key: str, secret: str) -> Client:
         """The enabled client with these credentials; `Fault` A001 otherwise."""
         with self._read(snapshot=False) as conn:
             row = conn.execute(
-                "SELECT id, group_id, key, disabled, secret_hash FROM clients WHERE key = ?", (key,)
+                "SELECT id, group_id, key, disabled, secret_hash, tokens_from FROM clients WHERE key = ?",
+                (key,),
             ).fetchone()
         # The hash is checked even for an unknown key, so timing does not tell which keys exist.
         stored = row[4] if row else tokens.dummy_hash()
         ok = tokens.check_secret(secret, stored)
         if row is None or not ok or row[3]:
             raise Fault("A001", "Invalid credentials, or the client is disabled.")
-        return Client(row[0], row[1], row[2], bool(row[3]))
+        return Client(row[0], row[1], row[2], bool(row[3]), int(row[5]))
 
     # ------------------------------------------------------------------ quota
 
@@ -348,10 +432,18 @@ class Store:
         with self._read() as conn:
             return quota.stored_book(conn)
 
-    def set_quota(self, settings: Mapping[str, Setting], client_key: str | None = None) -> None:
-        """Keep `settings` (quota field -> limit, `quota.parse_settings`) for the client of `client_key`, or
-        for every client when None; `KeyError` when no client has that key (nothing changed)."""
+    def set_quota(
+        self, settings: Mapping[str, Setting], client_key: str | None = None, *, group_id: int | None = None
+    ) -> None:
+        """Keep `settings` (quota field -> limit, `quota.parse_settings`) for the client of `client_key`, for
+        every client of the group `group_id`, or for every client when neither is given; `KeyError` when no
+        client has that key or there is no such group (nothing changed)."""
         with self._write() as conn:
+            if group_id is not None:
+                if conn.execute("SELECT 1 FROM groups WHERE id = ?", (group_id,)).fetchone() is None:
+                    raise KeyError(group_id)
+                quota.store_group_settings(conn, group_id, settings)
+                return
             client_id = quota.EVERY
             if client_key is not None:
                 row = conn.execute("SELECT id FROM clients WHERE key = ?", (client_key,)).fetchone()

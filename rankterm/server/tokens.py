@@ -85,10 +85,12 @@ _HEADER = b"eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9"
 """``{"alg":"HS256","typ":"JWT"}`` in base64url, as PyJWT writes the header (sorted keys, no spaces)."""
 
 
-def mint(key: bytes, client_id: int, group_id: int, now: float, ttl: int) -> str:
+def mint(key: bytes, client_id: int, group_id: int, now: float, ttl: int, not_before: int = 0) -> str:
     """A signed token for `client_id` of `group_id`, valid `ttl` seconds from `now` (an HS256 JWT, as
-    ``jwt.encode`` would write it), remembered as verified."""
-    issued = int(now)
+    ``jwt.encode`` would write it), remembered as verified. It is said issued at `not_before` when that is
+    later (less than a second, just after the client's secret was rotated: the tokens of that second are
+    refused)."""
+    issued = max(int(now), not_before)
     claims = {"sub": str(client_id), "grp": group_id, "iat": issued, "exp": issued + int(ttl)}
     payload = _b64(json.dumps(claims, separators=(",", ":")).encode())
     signing_input = _HEADER + b"." + payload

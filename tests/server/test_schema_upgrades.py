@@ -110,7 +110,7 @@ def _shape(conn: sqlite3.Connection) -> dict[str, object]:
     return shape
 
 
-@pytest.mark.parametrize("version", [1, 2, 3, 4])
+@pytest.mark.parametrize("version", [1, 2, 3, 4, 5])
 def test_an_older_database_keeps_its_data_and_its_standings(db, clock, version):
     with Store(db, clock=clock) as store:
         group = _record(store)
@@ -128,9 +128,9 @@ def test_an_older_database_keeps_its_data_and_its_standings(db, clock, version):
     with Store(db, clock=clock) as store:
         with store._read() as conn:
             if store.engine == "sqlite":
-                assert conn.execute("PRAGMA user_version").fetchone()[0] == schema.SCHEMA_VERSION == 5
+                assert conn.execute("PRAGMA user_version").fetchone()[0] == schema.SCHEMA_VERSION == 6
             else:
-                assert conn.execute("SELECT version FROM schema_version").fetchone()[0] == 5
+                assert conn.execute("SELECT version FROM schema_version").fetchone()[0] == 6
             stale = conn.execute(
                 "SELECT count(*) FROM rating_current c JOIN rating_history h ON h.subset_id = c.subset_id"
                 " AND h.player = c.player AND h.number = c.number WHERE h.ree <> c.ree"
@@ -161,7 +161,7 @@ def test_an_upgrade_is_said_once_before_it_starts_and_a_new_or_current_database_
     with Store(db, clock=clock, notice=said.append):
         pass
     assert said == [
-        "upgrading the database from schema 2 to 5 (once; a long history takes a while): matches are put in"
+        f"upgrading the database from schema 2 to {schema.SCHEMA_VERSION} (once; a long history takes a while): matches are put in"
         " the order they were played and every ranking is worked out again"
     ]
 
@@ -196,7 +196,7 @@ def test_matches_numbered_as_they_arrived_are_numbered_and_rated_in_played_order
     said: list[str] = []
     with Store(db, clock=clock, notice=said.append) as store:
         assert said == [
-            "upgrading the database from schema 3 to 5 (once; a long history takes a while): matches are put in"
+            f"upgrading the database from schema 3 to {schema.SCHEMA_VERSION} (once; a long history takes a while): matches are put in"
             " the order they were played and every ranking is worked out again"
         ]
         assert Group.reopened(store, arrived.id).everything() == expected

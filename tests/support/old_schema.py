@@ -43,7 +43,10 @@ not promise; a test that wants them in order of arrival records them so)."""
 _UNDO_V5 = "DROP TABLE quota_limits"
 """Version 5 -> 4: no quota limits kept (every client had the defaults)."""
 
-_UNDO = {5: _UNDO_V5, 4: _UNDO_V4, 3: _UNDO_V3, 2: _UNDO_V2}
+_UNDO_V6 = "ALTER TABLE clients DROP COLUMN tokens_from; DROP TABLE group_quota_limits"
+"""Version 6 -> 5: no rotation moment of a client's tokens, no group quota limits."""
+
+_UNDO = {6: _UNDO_V6, 5: _UNDO_V5, 4: _UNDO_V4, 3: _UNDO_V3, 2: _UNDO_V2}
 
 
 def downgrade(store: Store, version: int) -> None:

@@ -216,6 +216,18 @@ class Engine(ABC):
             target: the file, or the connection.
 
         Raises:
-            TypeError: the engine keeps no copies of its databases.
+            TypeError: the target is a connection the engine cannot copy into.
             Exception: one of `engines.copy_errors()` when the file cannot be written.
+        """
+
+    @abstractmethod
+    def restore_from(self, path: str | os.PathLike[str]) -> None:
+        """Replace the whole database with the backup file at `path` (`backup_to` wrote it, on either
+        engine), in one go: a reader sees the database before or after, never between.
+
+        Args:
+            path: the backup file, a SQLite database of this schema version.
+
+        Raises:
+            copying.NotABackup: the file is missing, no backup, or of another schema version.
         """

@@ -10,18 +10,21 @@ from __future__ import annotations
 
 import os
 import re
+import sqlite3
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from functools import lru_cache
+from pathlib import Path
 from typing import Any
 
 import psycopg
 from psycopg.types.string import TextLoader
 from psycopg_pool import ConnectionPool
 
-from rankterm.server.db import schema
+from rankterm.server.db import copying, schema
 from rankterm.server.db.conn import Conn, Dialect
 from rankterm.server.db.engine import Engine
+from rankterm.server.db.sqlite import SqliteEngine
 
 LOCK_SETUP = 7300
 """Advisory lock class of the one-time setup (migrations, catalogue, signing key)."""
@@ -204,4 +207,44 @@ class PgEngine(Engine):
         raise TypeError("rankterm copies SQLite databases only; copy a PostgreSQL database with pg_dump")
 
     def backup_to(self, target: str | os.PathLike[str] | Conn) -> None:
-        raise TypeError("rankterm copies SQLite databases only; copy a PostgreSQL database with pg_dump")
+        """Copy every row, as one REPEATABLE READ snapshot, into a new SQLite file of the same schema (made
+        beside `target`, then moved over it: a failed backup leaves no half file)."""
+        if not isinstance(target, str | os.PathLike):
+            raise TypeError("a PostgreSQL database is backed up to a file only")
+        final = Path(target)
+        partial = final.with_name(final.name + ".partial")
+        partial.unlink(missing_ok=True)
+        file = SqliteEngine.open(str(partial))
+        try:
+            # A new, empty database: the work of a migration (rating its matches again) has nothing to do.
+            file.migrate(work={name: _nothing for _, name in map(schema.parts, schema.MIGRATIONS) if name})
+            raw = file.connection
+            assert isinstance(raw, sqlite3.Connection)
+            with self.read() as conn, file.write() as out:
+                copying.copy_rows(conn, out, raw)
+            raw.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        finally:
+            file.close()
+        for extra in ("-wal", "-shm"):
+            Path(str(partial) + extra).unlink(missing_ok=True)
+        os.replace(partial, final)
+
+    def restore_from(self, path: str | os.PathLike[str]) -> None:
+        """Empty every table and copy the file's rows in, in one transaction (the tables locked meanwhile:
+        the service's requests wait), then number new rows after the highest ids restored."""
+        source = copying.open_backup(path)
+        try:
+            with self.write() as conn:
+                conn.execute(f"TRUNCATE {', '.join(copying.TABLES)}")
+                copying.copy_rows(source, conn, source)
+                for table in copying.IDENTITIES:
+                    conn.execute(
+                        f"SELECT setval(pg_get_serial_sequence('{table}', 'id'),"
+                        f" coalesce((SELECT max(id) FROM {table}), 0) + 1, false)"
+                    )
+        finally:
+            source.close()
+
+
+def _nothing(conn: Conn) -> None:
+    """The work of a migration on a database with no rows yet."""

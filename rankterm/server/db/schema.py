@@ -262,7 +262,20 @@ CREATE TABLE quota_limits (
 """The host's quota limits (`quota`, ``rankterm serve --quota``): one row per client and quota field set apart
 from the default, client 0 for every client, ``value`` NULL for unlimited."""
 
-MIGRATIONS: tuple[str | Migration, ...] = (SCHEMA_V1, SCHEMA_V2, SCHEMA_V3, SCHEMA_V4, SCHEMA_V5)
+SCHEMA_V6 = """
+ALTER TABLE clients ADD COLUMN tokens_from INTEGER NOT NULL DEFAULT 0;
+CREATE TABLE group_quota_limits (
+    group_id INTEGER NOT NULL,
+    field TEXT NOT NULL,
+    value INTEGER,
+    PRIMARY KEY (group_id, field)
+) WITHOUT ROWID
+"""
+"""Many groups on one service (``rankterm admin``): a client's tokens issued before ``tokens_from`` (seconds
+since the epoch) are refused (its secret was rotated, or the id is new), and the quota limits a host sets for
+every client of one group, between those of every client and a client's own."""
+
+MIGRATIONS: tuple[str | Migration, ...] = (SCHEMA_V1, SCHEMA_V2, SCHEMA_V3, SCHEMA_V4, SCHEMA_V5, SCHEMA_V6)
 """Migration ``i`` takes a database from schema version i to i + 1."""
 
 SCHEMA_VERSION = len(MIGRATIONS)

@@ -16,6 +16,7 @@ from pathlib import Path
 
 from rankterm.server.db import schema
 from rankterm.server.db.conn import Conn, Dialect
+from rankterm.server.db.copying import open_backup
 from rankterm.server.db.engine import Engine
 
 CACHE_KIB = -32 * 1024
@@ -230,3 +231,11 @@ class SqliteEngine(Engine):
                 self._conn.backup(file)
         finally:
             file.close()
+
+    def restore_from(self, path: str | os.PathLike[str]) -> None:
+        source = open_backup(path)
+        try:
+            with self._lock, self._read_lock:
+                source.backup(self._conn)
+        finally:
+            source.close()
