@@ -111,7 +111,7 @@ def _parser() -> argparse.ArgumentParser:
         default=None,
         metavar="ADDRS",
         help="proxies (addresses or networks, comma-separated, or *) whose X-Forwarded-For and"
-        " X-Forwarded-Proto are believed: the reverse proxy in front (default: uvicorn's, 127.0.0.1)",
+        " X-Forwarded-Proto are believed: the reverse proxy in front (default: none, the peer's own address)",
     )
     parser.add_argument(
         "--metrics-allow",
@@ -309,7 +309,7 @@ def start_access_log(target: str | None) -> None:
 def _proxy_options(args: argparse.Namespace) -> dict[str, object]:
     """uvicorn's options for a reverse proxy in front: whose forwarded headers are believed."""
     if args.forwarded_allow_ips is None:
-        return {}
+        return {"proxy_headers": False}  # uvicorn would believe any process of this machine (127.0.0.1)
     return {"proxy_headers": True, "forwarded_allow_ips": args.forwarded_allow_ips}
 
 
