@@ -45,6 +45,8 @@ sys.path.insert(0, str(ROOT))  # tests.support: the helpers live beside the test
 
 from rankterm.client.client import RankingClient  # noqa: E402
 from rankterm.client.transport import http_client  # noqa: E402
+from rankterm.mirror import Group  # noqa: E402
+from rankterm.wire import endpoints as ep  # noqa: E402
 from rankterm.wire.errors import QuotaError, RanktermError  # noqa: E402
 from rankterm.wire.models import NewFaction, NewMatch  # noqa: E402
 from tests.support.live import start_serve  # noqa: E402
@@ -125,9 +127,9 @@ async def worker(
                     accepted.append(ext)
                 i += 1
             elif kind == "rankings":
-                await client.rankings_page(1)
+                await client.call(ep.RANKINGS, subset=None, match=None, page=1)
             else:
-                await client.matches_page(1)
+                await client.call(ep.MATCHES, subset=None, page=1)
             wait = BACKOFF_FIRST
         except QuotaError as exc:
             if refusals is None:
@@ -161,7 +163,7 @@ def _seconds(header: str | None) -> float | None:
 async def run(
     url: str, creds: list[tuple[str, str]], checker: tuple[str, str], seconds: float, label: str, shared: bool
 ) -> None:
-    setup = RankingClient(url, key=checker[0], secret=checker[1])
+    setup = Group.of(RankingClient(url, key=checker[0], secret=checker[1]))
     players = [(await setup.create_player(f"Load {i}")).id for i in range(12)]
     game = (await setup.create_game(name="Catan")).id
     lat: dict[str, list[float]] = defaultdict(list)
