@@ -15,7 +15,7 @@ from rankterm.config import config_path, data_dir, load_config
 from rankterm.tui.app import GUEST_CLOSED_MODES, MODE_NAMES
 from rankterm.tui.base import HOST_FILE
 
-from .pilot import settle
+from .pilot import drain, settle
 
 CONFIG = (
     '# the host\'s own\ntheme = "textual-dark"\ndefault_profile = "club"\n\n'
@@ -57,7 +57,7 @@ async def run_every_palette_entry(app, pilot, mode: str) -> list[str]:
     """Every palette entry of `mode`'s screen run from that screen (Quit named, not run), each followed by
     closing what it opened and going back to `mode`; the entries' titles."""
     await app.switch_mode(mode)
-    await settle(pilot)
+    await drain(pilot)
     ran: list[str] = []
     for command in list(app.get_system_commands(app.screen)):
         title = str(command.title)
@@ -67,14 +67,14 @@ async def run_every_palette_entry(app, pilot, mode: str) -> list[str]:
         result = command.callback()
         if inspect.isawaitable(result):
             await result
-        await settle(pilot)
+        await drain(pilot)
         while len(app.screen_stack) > 1:
             app.pop_screen()
-            await settle(pilot)
+            await drain(pilot)
         assert app.current_mode not in GUEST_CLOSED_MODES, title
         if app.current_mode != mode:
             await app.switch_mode(mode)
-            await settle(pilot)
+            await drain(pilot)
     return ran
 
 
