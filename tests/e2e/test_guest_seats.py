@@ -16,6 +16,7 @@ import contextlib
 import json
 import os
 import re
+import select
 import shutil
 import signal
 import socket
@@ -172,6 +173,18 @@ def assert_nothing_left_the_seat(
 # ---------------------------------------------------------------------- over SSH
 
 
+def quiet_for(guest: SshGuest, quiet: float, limit: float) -> None:
+    """Read what the guest is shown until nothing has come for `quiet` seconds since the last byte (at most
+    `limit` seconds): a guest's pause after a key, `quiet` long whenever the seat stops drawing (a settle in
+    steps of `quiet` waits up to twice as long for the same quiet)."""
+    end = time.monotonic() + limit
+    while (left := end - time.monotonic()) > 0:
+        ready, _, _ = select.select([guest.fd], [], [], min(quiet, left))
+        if not ready:
+            return
+        guest.read(min(0.1, left))  # what came, in one piece of text with what follows at once
+
+
 def test_a_guest_over_ssh_can_neither_reach_the_secret_nor_write_on_the_host(
     room: dict[str, str], home: Path, listener: Listener
 ) -> None:
@@ -181,11 +194,11 @@ def test_a_guest_over_ssh_can_neither_reach_the_secret_nor_write_on_the_host(
         try:
             assert guest.wait_for("Dashboard", 30), guest.seen[-800:]
             [seat] = host.wait_for_seats(1, 5)
-            guest.settle()
+            quiet_for(guest, 0.5, 10)
             for keys in attack(listener.url):
                 guest.press(keys)
-                guest.settle(quiet=0.3, limit=3)
-            guest.settle(quiet=1.0)
+                quiet_for(guest, 0.3, 3)
+            quiet_for(guest, 1.0, 10)
             assert host.seat_pids() == [seat]  # the seat is still there: nothing ended it
             seat_env = environ_of(seat)
             seat_argv = Path(f"/proc/{seat}/cmdline").read_bytes().decode()

@@ -85,6 +85,19 @@ async def settle(pilot: Pilot, delay: float = 0.0) -> None:
     await pilot.pause()
 
 
+async def drain(pilot: Pilot) -> None:
+    """`settle` without waiting for the process to look idle: the current screen's messages, the keys typed
+    and the workers are finished, then it repaints. Textual's idle wait sleeps 20 ms at the least and keeps
+    sleeping while anything of the process uses the CPU (up to a second), which a walk of many steps pays at
+    each; a step that needs a timer to fire or a thread of its own to run still wants `settle`."""
+    await pilot.pause(0)
+    await pilot.app.keys_done()
+    await workers_done(pilot.app)
+    await pilot.pause(0)
+    await workers_done(pilot.app)
+    await pilot.pause(0)
+
+
 async def open_form(pilot: Pilot) -> MatchEntryScreen:
     await pilot.press("n")
     await settle(pilot)

@@ -25,7 +25,7 @@ from rankterm.tui.widgets.match_form.player_picker import PlayerPicker
 from rankterm.wire.models import NewFaction, NewMatch
 from rankterm.wire.text import display_safe
 
-from .pilot import settle, workers_done
+from .pilot import drain, settle, workers_done
 from .public_service import public_client
 
 ESC = "\x1b[2J\x1b]0;pwned\x07"
@@ -81,7 +81,7 @@ async def type_into(pilot: Any, field: Input, text: str, *, key: bool = False) -
         field.value = ""
         await pilot.press(text[0])  # one letter typed is enough to open the player suggestions
     field.value = text
-    await pilot.pause()
+    await pilot.pause(0)
 
 
 async def seed_embedded(group: Any) -> None:
@@ -108,14 +108,14 @@ async def seed_embedded(group: Any) -> None:
 async def quick(pilot: Any) -> None:
     """Let the workers started by the last key finish, and repaint."""
     await workers_done(pilot.app)
-    await pilot.pause()
+    await pilot.pause(0)
 
 
 async def go(pilot: Any, key: str) -> None:
     """Open a screen by its app-wide key (with no text field focused, which would take the letter)."""
     pilot.app.screen.set_focus(None)
     await pilot.press(key)
-    await settle(pilot)
+    await drain(pilot)
 
 
 async def ask_new(app: Any, pilot: Any, text: str) -> AskDialog:
@@ -219,11 +219,11 @@ async def walk_rankings(
     for row in range(min(2, table.row_count)):
         table.move_cursor(row=row)
         await pilot.press("enter")
-        await settle(pilot)
+        await drain(pilot)
         assert isinstance(app.screen, PlayerPageScreen)
         assert shown(app.screen.player.label) in assert_clean(app)
         await pilot.press("escape")
-        await settle(pilot)
+        await drain(pilot)
 
 
 async def walk_matches(
@@ -236,14 +236,14 @@ async def walk_matches(
     table.focus()
     table.move_cursor(row=0)
     await pilot.press("enter")
-    await settle(pilot)
+    await drain(pilot)
     assert isinstance(app.screen, MatchDetailScreen)
     game = app.screen.match.game
     assert game is not None and shown(game.name, 6) in assert_clean(app)
     await pilot.press("escape")
-    await settle(pilot)
+    await drain(pilot)
     await pilot.press("x")
-    await settle(pilot)
+    await drain(pilot)
     assert isinstance(app.screen, MatchExistsDialog)
     for text in texts or HOSTILE[2:3]:
         await type_into(pilot, app.screen.query_one(Input), text)
@@ -251,7 +251,7 @@ async def walk_matches(
         await quick(pilot)
         assert_clean(app)
     await pilot.press("escape")
-    await settle(pilot)
+    await drain(pilot)
 
 
 async def walk_outbox_and_profiles(
@@ -275,7 +275,7 @@ async def walk_palette(
 ) -> None:
     """The command palette on the dashboard: every key of the screen as a command, searched with markup."""
     await pilot.press("ctrl+p")
-    await settle(pilot)
+    await drain(pilot)
     search = app.screen.query_one(Input)
     for text in texts[:2] or ["[/b]"]:
         search.value = text
@@ -285,7 +285,7 @@ async def walk_palette(
     await quick(pilot)
     assert "Refresh" in assert_clean(app)
     await pilot.press("escape")
-    await settle(pilot)
+    await drain(pilot)
 
 
 SCREENS: dict[str, Visit] = {
@@ -305,7 +305,7 @@ async def walk(
 ) -> None:
     """The dashboard, then `screen` and its dialogs showing the service's hostile names, `texts` typed into every
     text field, then the dashboard again."""
-    await settle(pilot)
+    await drain(pilot)
     assert_clean(app)  # the dashboard: status values and quota keys of the service's own
     await SCREENS[screen](app, pilot, game_names, player_names, texts)
     await go(pilot, "d")
@@ -354,7 +354,7 @@ async def test_codes_from_a_public_service_read_as_words(make_app):
         table.focus()
         table.move_cursor(row=0)
         await pilot.press("enter")
-        await settle(pilot)
+        await drain(pilot)
         assert isinstance(app.screen, MatchDetailScreen)
         text = screen_text(app)
         assert "one against one" in text and "player_vs_player" not in text
