@@ -60,8 +60,8 @@ def data_shown(app) -> bool:
     # The dashboard's three panels hold the demo group's figures: no panel loading, each text filled.
     screen = app.screen
     try:
-        panels = [screen.query_one(f"#{{name}}") for name in ("dash-status", "dash-counters", "dash-quota")]
-        texts = [str(screen.query_one(f"#{{name}}").render()) for name in ("dash-status-text", "dash-counters-text")]
+        panels = [screen.query_one(f"#{{name}}") for name in ("service-status", "service-counters", "service-quota")]
+        texts = [str(screen.query_one(f"#{{name}}").render()) for name in ("service-status-text", "service-counters-text")]
     except Exception:
         return False
     return not any(p.loading for p in panels) and all(t.strip() for t in texts) and bool(screen.query("UsageBar"))
@@ -80,7 +80,7 @@ async def until_ready(pilot) -> None:
     # rather than polling while the group is opened (a poll every 2 ms takes the GIL from that thread).
     app = pilot.app
     while WAIT != "screen" and (app.client is None or not data_shown(app)):
-        if not await settle(app, ("app-open", "dashboard")):
+        if not await settle(app, ("app-open", "service")):
             await asyncio.sleep(0.002)  # the opening worker is not started yet, or the panels not updated
     if WAIT != "screen":
         # ... and painted: the screen's callbacks after a refresh run once no layout or repaint is pending.

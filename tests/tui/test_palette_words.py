@@ -25,8 +25,8 @@ async def palette(pilot, query: str) -> None:
 @pytest.mark.parametrize(
     ("start", "query", "opens"),
     [
-        ("dashboard", "standings", "rankings"),
-        ("dashboard", "tonight", "stats"),
+        ("service", "standings", "rankings"),
+        ("service", "tonight", "stats"),
         ("matches", "standings", "rankings"),
     ],
 )

@@ -40,27 +40,49 @@ if TYPE_CHECKING:
 
 TONIGHT_HOURS = 12
 """Tonight is the last this many hours."""
-KEYS_LINE: tuple[object, ...] = (
-    ("n", "bold"), " new match  ", ("r", "bold"), " rankings  ", ("b", "bold"), " board  ",
-    ("s", "bold"), " stats  ", ("m", "bold"), " matches  ", ("d", "bold"), " service",
-)  # fmt: skip
-"""What comes next, from Home: the keys a group uses most."""
+NEXT_KEYS: tuple[tuple[str, str, str], ...] = (
+    ("n", "match", "new match"),
+    ("r", "rankings", "rankings"),
+    ("b", "board", "board"),
+    ("s", "stats", "stats"),
+    ("m", "matches", "matches"),
+    ("d", "service", "service"),
+)
+"""What comes next, from Home: the keys a group uses most, as (key, mode, what it opens)."""
 CHANGES_SHOWN = 4
 """The newest events of tonight shown (the Stats mode's Tonight tab has the rest)."""
+
+
+def keys_lines(keys: list[tuple[str, str]], width: int) -> list[object]:
+    """`keys` ((key, what it opens)) as `styled()` parts, wrapped at `width` columns between two keys, never
+    between a key and its word."""
+    parts: list[object] = []
+    used = 0
+    for key, word in keys:
+        size = len(key) + 1 + len(word)
+        if used and used + 2 + size > width:
+            parts.append("\n")
+            used = 0
+        elif used:
+            parts.append("  ")
+            used += 2
+        parts += [(key, "bold"), f" {word}"]
+        used += size
+    return parts
 
 
 def tonight_lines(matches: list[Match], events: list[Event], since: datetime) -> list[object]:
     """Tonight so far as `styled()` parts: how many matches, who won the most, what changed; with no match
     tonight yet, the same of the last game night (the `TONIGHT_HOURS` before the newest match)."""
     evening = [m for m in matches if (when := parse_wire_date(m.date)) is not None and when >= since]
-    title = "Tonight  "
+    title = "Tonight"
     if not evening:
         newest = max((w for m in matches if (w := parse_wire_date(m.date)) is not None), default=None)
         if newest is None:
             return [("Tonight  ", "bold"), "no match yet: ", ("n", "bold"), " records the first."]
         start = newest - timedelta(hours=TONIGHT_HOURS)
         evening = [m for m in matches if (when := parse_wire_date(m.date)) is not None and when >= start]
-        title = f"Last game night ({newest:%a} {newest.day} {newest:%b})  "
+        title = f"Last game night ({newest:%a} {newest.day} {newest:%b})"
     wins: dict[str, int] = {}
     for match in evening:
         best = min((f.rank for f in match.factions), default=0)
@@ -68,7 +90,7 @@ def tonight_lines(matches: list[Match], events: list[Event], since: datetime) ->
             if faction.rank == best and not faction.bot:
                 for player in faction.players:
                     wins[player.label] = wins.get(player.label, 0) + 1
-    parts: list[object] = [(title, "bold"), f"{len(evening)} match{'es' if len(evening) != 1 else ''}"]
+    parts: list[object] = [(title, "bold"), "\n", f"{len(evening)} match{'es' if len(evening) != 1 else ''}"]
     if wins:
         top = max(wins.values())
         leaders = sorted(name for name, count in wins.items() if count == top)
@@ -109,7 +131,7 @@ class HomeScreen(RanktermScreen):
 
     def compose(self) -> ComposeResult:
         with Horizontal(id="home-bar"):
-            yield Static("Home · loading the standings…", id="home-title", markup=False)
+            yield Static("Home", id="home-title", markup=False)
             yield Static("", id="home-note", markup=False)
         with Horizontal(id="home-body"):
             yield StandingsPanel(id="home-standings")
@@ -117,14 +139,22 @@ class HomeScreen(RanktermScreen):
                 yield LastMatchPanel(id="home-last")
                 yield Static("", id="home-tonight")
                 yield Static("", id="home-outbox")
-                yield Static(styled(*KEYS_LINE), id="home-keys")
+                yield Static("", id="home-keys")
         yield KeyFooter()
 
+    def on_mount(self) -> None:
+        self.watch(self.app, "sub_title", self._title_changed, init=False)
+        self._draw()
+
+    def _title_changed(self, _sub_title: str) -> None:
+        self._draw()
+
     def on_screen_resume(self) -> None:
+        self._draw()  # the keys a seat may use now (a service opened since)
         self.reload_data()
 
     def on_resize(self, _event: events.Resize) -> None:
-        self._draw()
+        self.call_after_refresh(self._draw)  # once the keys line has its new width
 
     def reload_data(self) -> None:
         self.load()
@@ -158,12 +188,13 @@ class HomeScreen(RanktermScreen):
 
     def _draw(self) -> None:
         view = self.view
+        group_name = self.app.sub_title
+        if view is None:
+            after = " · loading the standings…" if self.has_client else ""
+        else:
+            after = " · no match yet" if view.match is None else f" · after match {view.match.number}"
+        self.query_one("#home-title", Static).update(styled(("Home", "bold"), f" — {group_name}{after}"))
         if view is not None:
-            match = view.match
-            after = " · no match yet" if match is None else f" · after match {match.number}"
-            self.query_one("#home-title", Static).update(
-                styled(("HOME  ", "bold"), ("Standings", "bold"), after)
-            )
             self.query_one(StandingsPanel).show(view, start=1)
             last = self.query_one(LastMatchPanel)
             last.styles.height = max(2, LastMatchPanel.wanted(view))
@@ -171,6 +202,17 @@ class HomeScreen(RanktermScreen):
         if self.tonight:
             self.query_one("#home-tonight", Static).update(styled(*self.tonight))
         self.query_one("#home-outbox", Static).update(plain(self._outbox_line()))
+        keys = self.query_one("#home-keys", Static)
+        width = keys.content_region.width or self.size.width // 2
+        keys.update(styled(*keys_lines(self.next_keys(), width)))
+
+    def next_keys(self) -> list[tuple[str, str]]:
+        """The keys of `NEXT_KEYS` this seat may use (a guest seat or a kiosk may not open every screen)."""
+        return [
+            (key, word)
+            for key, mode, word in NEXT_KEYS
+            if self.app.check_action("open_mode", (mode,)) is not False
+        ]
 
     def _outbox_line(self) -> str:
         counts = getattr(self.app, "outbox_counts", {}) or {}
