@@ -7,7 +7,8 @@ the outbox's line, and the keys for what comes next. The service's own figures (
 quota) are one key away on the Service screen (d).
 
 It revalidates as every screen does (shown again, the group changed, F5); reads are the board's (one
-rankings call for the standings, the mirror for the rest) and the tonight line's work runs in a thread.
+rankings call for the standings, the mirror for the rest), shown at once; then the held matches are brought
+up to date and the tonight line's work runs in a thread.
 """
 
 from __future__ import annotations
@@ -167,8 +168,6 @@ class HomeScreen(RanktermScreen):
         if not self.has_client:
             return
         group = self.group
-        with contextlib.suppress(RanktermError):  # the mirror's matches still tell tonight
-            await group.sync_matches()
         try:
             self.view = await read_view(group, None, "Main")
         except RanktermError as exc:
@@ -176,6 +175,9 @@ class HomeScreen(RanktermScreen):
         else:
             self.say("")
             self.note_freshness()
+            self._draw()  # the standings and the last match first: tonight's story walks every match held
+        with contextlib.suppress(RanktermError):  # the mirror's matches still tell tonight
+            await group.sync_matches()
         self.tonight = await asyncio.to_thread(self._tonight, group)
         self._draw()
 
