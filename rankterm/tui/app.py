@@ -153,10 +153,10 @@ class RanktermApp(App):
         self._given_service = client
         self._given_client: RankingClient | None = None if client is None else _client_of(client)
         self._given_demo = demo
-        self._opening_demo = client is None and demo and demo_factory is not None
-        """The demo group is being opened, not from the profiles (`rankterm demo`): the title says so."""
         """Until a session is open: the client to open on mount, and whether it (or, without one, the demo
         group opened at start) is the demo group."""
+        self._opening_demo = client is None and demo and demo_factory is not None
+        """The demo group is being opened, not from the profiles (`rankterm demo`): the title says so."""
         if self._given_client is not None:
             self._given_client.display_safe = (
                 True  # what the service says is put on a terminal: no escape gets through
