@@ -24,20 +24,17 @@ from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.widgets import Static
 
-from rankterm.stats.changes import Event, Story
-from rankterm.stats.source import held_matches
 from rankterm.tui.base import RanktermScreen, task
-from rankterm.tui.screens.board import read_view
 from rankterm.tui.text import error_sentence, plain, styled
-from rankterm.tui.widgets.board.panels import LastMatchPanel, StandingsPanel
-from rankterm.tui.widgets.board.view import BoardView
 from rankterm.tui.widgets.key_footer import KeyFooter
 from rankterm.wire.errors import RanktermError
 from rankterm.wire.localtime import parse_wire_date
-from rankterm.wire.models import Match
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # the board's panels, the stats and the models load once the first screen is painted
     from rankterm.mirror import Group
+    from rankterm.stats.changes import Event, Story
+    from rankterm.tui.widgets.board.view import BoardView
+    from rankterm.wire.models import Match
 
 TONIGHT_HOURS = 12
 """Tonight is the last this many hours."""
@@ -114,7 +111,7 @@ class HomeScreen(RanktermScreen):
     HomeScreen #home-note { width: auto; max-width: 60%; }
     HomeScreen #home-note.-error { color: $text-error; text-style: bold; }
     HomeScreen #home-body { height: 1fr; }
-    HomeScreen #home-standings { width: 1fr; max-width: 44; border-right: vkey $primary 50%; }
+    HomeScreen #home-left { width: 1fr; max-width: 44; border-right: vkey $primary 50%; }
     HomeScreen #home-side { width: 1fr; padding: 0 1; }
     HomeScreen #home-last { height: auto; max-height: 12; }
     HomeScreen #home-tonight { height: auto; margin-top: 1; }
@@ -128,16 +125,15 @@ class HomeScreen(RanktermScreen):
         super().__init__()
         self.view: BoardView | None = None
         self.tonight: list[object] = []
-        self._story = Story()
+        self._story: Story | None = None
 
     def compose(self) -> ComposeResult:
         with Horizontal(id="home-bar"):
             yield Static("Home", id="home-title", markup=False)
             yield Static("", id="home-note", markup=False)
         with Horizontal(id="home-body"):
-            yield StandingsPanel(id="home-standings")
+            yield Vertical(id="home-left")  # the standings, mounted with the first view (`_draw`)
             with Vertical(id="home-side"):
-                yield LastMatchPanel(id="home-last")
                 yield Static("", id="home-tonight")
                 yield Static("", id="home-outbox")
                 yield Static("", id="home-keys")
@@ -167,6 +163,8 @@ class HomeScreen(RanktermScreen):
     async def load(self) -> None:
         if not self.has_client:
             return
+        from rankterm.tui.screens.board import read_view
+
         group = self.group
         try:
             self.view = await read_view(group, None, "Main")
@@ -182,6 +180,11 @@ class HomeScreen(RanktermScreen):
         self._draw()
 
     def _tonight(self, group: Group) -> list[object]:
+        from rankterm.stats.changes import Story
+        from rankterm.stats.source import held_matches
+
+        if self._story is None:
+            self._story = Story()
         matches = held_matches(group)
         since = (datetime.fromtimestamp(group.client.clock(), UTC) - timedelta(hours=TONIGHT_HOURS)).replace(
             tzinfo=None
@@ -197,6 +200,11 @@ class HomeScreen(RanktermScreen):
             after = " · no match yet" if view.match is None else f" · after match {view.match.number}"
         self.query_one("#home-title", Static).update(styled(("Home", "bold"), f" — {group_name}{after}"))
         if view is not None:
+            from rankterm.tui.widgets.board.panels import LastMatchPanel, StandingsPanel
+
+            if not self.query(StandingsPanel):
+                self.query_one("#home-left").mount(StandingsPanel(id="home-standings"))
+                self.query_one("#home-side").mount(LastMatchPanel(id="home-last"), before="#home-tonight")
             self.query_one(StandingsPanel).show(view, start=1)
             last = self.query_one(LastMatchPanel)
             last.styles.height = max(2, LastMatchPanel.wanted(view))
