@@ -3,10 +3,10 @@
     python benchmarks/bench_host.py [--runs 5] [--seats 12] [--rest 10]
 
 1. First screen: OpenSSH's `ssh -tt` joining `rankterm host --demo` on 127.0.0.1 (80x24), timed from the
-   spawn of `ssh` until "Dashboard" has been drawn, against `rankterm demo` started locally on a pty until the
+   spawn of `ssh` until "Home" has been drawn, against `rankterm demo` started locally on a pty until the
    same; the two alternate within each run (this shared machine's speed drifts within minutes). Medians, and
    their ratio (SSH over local).
-2. With `--seats` guests joined at once (each on the table demo's dashboard, settled): the resident memory of
+2. With `--seats` guests joined at once (each on the table demo's Home, settled): the resident memory of
    each seat's `rankterm` process (median, and the sum) and of the host process itself; then over `--rest`
    seconds with nobody pressing a key: the host's CPU (its own process, % of one core) and the bytes each
    guest's terminal received (target 0).
@@ -49,7 +49,7 @@ def timed_first_screen(start, limit: float = 60.0) -> float:
     began = time.perf_counter()
     seat = start()
     try:
-        if not seat.wait_for("Dashboard", limit):
+        if not seat.wait_for("Home", limit):
             raise SystemExit(f"no first screen within {limit} s: {seat.seen[-300:]!r}")
         return time.perf_counter() - began
     finally:

@@ -9,7 +9,7 @@ terminal per idle minute.
    probe) times the probes of an hour: 720 at 5 s (someone at the keys), 60 at 60 s (quiet for 10 minutes).
 2. Terminal: `rankterm --profile room` runs under a pseudo-terminal (80x24) on the demo group served on a real
    socket (127.0.0.1), with the default interval (5 s). It opens the screen of each key in `--keys` (r:
-   rankings, d: dashboard, m: matches, p: players), waits for its paint to end, then counts every byte it
+   rankings, d: service, m: matches, p: players), waits for its paint to end, then counts every byte it
    writes during `--idle` seconds (target: 0) and the probes the service received meanwhile.
 """
 
@@ -116,7 +116,7 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--probes", type=int, default=200)
     parser.add_argument("--idle", type=float, default=60.0)
-    parser.add_argument("--keys", default="r", help="screens to idle on (r rankings, d dashboard, m, p)")
+    parser.add_argument("--keys", default="r", help="screens to idle on (r rankings, d service, m, p)")
     args = parser.parse_args()
 
     print(f"the probe's cost, over {args.probes} probes (headless, in-process demo group):")

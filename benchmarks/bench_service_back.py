@@ -4,7 +4,7 @@
 
 A real `rankterm serve --demo` runs on 127.0.0.1 (its own database in a temporary folder). A headless seat
 (`RanktermApp` as `rankterm --profile` builds it: token cache, mirror and outbox on disk, 80x24) reads the
-group, opens `--screen` (match: the new match form, where the live probe rests; dashboard, rankings, ...),
+group, opens `--screen` (match: the new match form, where the live probe rests; home, service, rankings, ...),
 then the service is stopped (SIGTERM), the seat records a Catan match (kept in its outbox), and the service
 stays away `--away` seconds: long enough for the outbox's retry delays to grow. The service is started again
 on the same database and port; the figure is the time from the moment its port accepts a connection until the
@@ -29,7 +29,7 @@ sys.path.insert(0, str(ROOT))
 from rankterm.server.seed import DEMO_KEY, DEMO_SECRET  # noqa: E402
 from rankterm.wire.models import NewFaction, NewMatch, Weight  # noqa: E402
 
-KEYS = {"match": "n", "dashboard": "d", "rankings": "r", "matches": "m", "players": "p", "board": "b"}
+KEYS = {"match": "n", "service": "d", "rankings": "r", "matches": "m", "players": "p", "board": "b"}
 LIMIT = 600.0
 """Seconds a run waits for the outbox at most."""
 

@@ -84,7 +84,7 @@ def build_seat(desk_fd: int, *, board: bool) -> RanktermApp:
         config=config,
         client=seat_client(seat, desk_fd),
         outbox_factory=lambda client, _demo: make_outbox(client, demo),
-        home="board" if board else "dashboard",
+        home="board" if board else "home",
         kiosk=board,
         guest=True,
     )

@@ -1,5 +1,5 @@
 """Notes: small JSON values kept beside the group in the mirror file under a key (a quota ledger, the panels a
-dashboard last showed), shared by every seat of the profile."""
+Service screen last showed), shared by every seat of the profile."""
 
 from __future__ import annotations
 

@@ -2,7 +2,7 @@
 
     RanktermApp(config=..., client=..., demo=..., demo_factory=..., client_factory=..., id_factory=...)
 
-Starting with a client opens the dashboard; without one, the login/profiles screen. The open service is a
+Starting with a client opens Home (`home`); without one, the login/profiles screen. The open service is a
 `Session` (tui/session.py: the client, its outbox runner, who played last), the app's `session`; the login
 screen swaps it with `open_client()`: every screen but the current one is dropped, so each reloads on the new
 service. A damaged mirror file (`group.problem`) is said once, as a warning, when a client is opened.
@@ -59,6 +59,9 @@ if TYPE_CHECKING:  # the service layer is imported when a service is opened, not
     from rankterm.tui.outbox_runner import OutboxFactory, OutboxRunner
     from rankterm.wire.models import NewMatch
 
+OPENING_DEMO = "opening the built-in demo…"
+"""The title while the demo group is opened (at start, or from a screen other than the profiles)."""
+
 MODE_NAMES: tuple[str, ...] = tuple(SCREENS)
 CLIENT_MODES = frozenset(MODE_NAMES) - {"login"}
 """Modes that need an open service."""
@@ -93,7 +96,7 @@ class RanktermApp(App):
         # The footer (KeyFooter) shows the screen's own keys, then the app's keys marked show=True (? and q) on
         # its right at any width; the screens' letters are in the help overlay (?) and the palette (ctrl+p).
         Binding("h", "open_mode('home')", "Home", show=False),
-        Binding("d", "open_mode('dashboard')", "Dashboard", show=False),
+        Binding("d", "open_mode('service')", "Service", show=False),
         Binding("g", "open_mode('games')", "Games", show=False),
         Binding("p", "open_mode('players')", "Players", show=False),
         Binding("n", "open_mode('match')", "New match", show=False),
@@ -135,7 +138,7 @@ class RanktermApp(App):
         client_factory: ClientFactory | None = None,
         id_factory: Callable[[], str] | None = None,
         outbox_factory: OutboxFactory | None = None,
-        home: str = "dashboard",
+        home: str = "home",
         kiosk: bool = False,
         guest: bool = False,
         **kwargs,
@@ -152,6 +155,8 @@ class RanktermApp(App):
         self._given_demo = demo
         """Until a session is open: the client to open on mount, and whether it (or, without one, the demo
         group opened at start) is the demo group."""
+        self._opening_demo = client is None and demo and demo_factory is not None
+        """The demo group is being opened, not from the profiles (`rankterm demo`): the title says so."""
         if self._given_client is not None:
             self._given_client.display_safe = (
                 True  # what the service says is put on a terminal: no escape gets through
@@ -209,7 +214,7 @@ class RanktermApp(App):
         if self._given_service is not None:
             self._open_session(self._given_service, self._given_demo, self._given_profile)
         if opening_demo:
-            # `rankterm demo`: the dashboard shows at once (loading), the demo group follows from a thread,
+            # `rankterm demo`: Home shows at once (loading), the demo group follows from a thread,
             # started after the first paint so that its imports do not hold the first screen back.
             self.call_after_refresh(self.run_worker, self.open_demo(), group="app-open", exclusive=True)
 
@@ -282,6 +287,8 @@ class RanktermApp(App):
     def _update_sub_title(self) -> None:
         if self.session is not None:
             self.sub_title = plain_str(self.session.name)
+        elif self._opening_demo:
+            self.sub_title = OPENING_DEMO
         elif self._given_client is None:
             self.sub_title = "no service open"
         elif self._given_demo:
@@ -294,11 +301,11 @@ class RanktermApp(App):
         self, client: RankingClient | Group, *, demo: bool = False, profile_name: str | None = None
     ) -> None:
         """Make `client` (or a group) the app's service: drop every other screen (they reload on it), open the
-        dashboard."""
+        home screen."""
         old = self.session
         if old is None and self.current_mode == self.home:
-            # The first service of a start that showed the dashboard while it loaded: no screen holds data
-            # from another service, so the dashboard just loads.
+            # The first service of a start that showed its home screen while it loaded: no screen holds data
+            # from another service, so that screen just loads.
             self._open_session(client, demo, profile_name)
             self.refresh_bindings()
             if isinstance(self.screen, RanktermScreen):
@@ -373,20 +380,23 @@ class RanktermApp(App):
             toast(self, problem, "warning", timeout=10)
 
     async def open_demo(self) -> None:
-        """Open a fresh copy of the demo group (`demo_factory`, run in a thread), then the dashboard."""
+        """Open a fresh copy of the demo group (`demo_factory`, run in a thread), then the home screen."""
         if self.demo_factory is None:
             self.say("The demo group is not available here.", "error")
             return
-        if isinstance(self.screen, RanktermScreen) and self.screen.INFO is not None:
+        if self.current_mode == "login" and isinstance(self.screen, RanktermScreen):
             self.screen.say("Opening the built-in demo…")  # the profiles' own line, cleared when it is open
         else:  # not a toast: one would stay over the figures once they are painted
-            self.sub_title = "opening the built-in demo…"
+            self._opening_demo = True
+            self._update_sub_title()
         try:
             client = await asyncio.to_thread(self.demo_factory)  # seeding takes a moment: keep the UI live
         except RanktermError as exc:
+            self._opening_demo = False
             self._update_sub_title()
             self.say(error_sentence(exc), "error")
             return
+        self._opening_demo = False
         await self.open_client(client, demo=True)
 
     # ------------------------------------------------------------------ outbox

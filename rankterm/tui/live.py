@@ -1,6 +1,6 @@
 """Live seats: a cheap, periodic probe that notices another seat's new match or player and says so to the app.
 
-While a seat shows the dashboard, the rankings, the matches, the players or the scoreboard (the base screen
+While a seat shows Home, the Service screen, the rankings, the matches, the players or the scoreboard (the base screen
 of its mode, with no dialog or form over it), `LiveProbe` asks the service one small question every few
 seconds and calls `app.group_changed()` only when the answer differs from the last one: the screen shown then
 revalidates what it shows (`base.RanktermScreen`). A probe that finds nothing new changes nothing on screen,
@@ -67,7 +67,7 @@ if TYPE_CHECKING:
     from rankterm.mirror import Group
     from rankterm.wire.models import Quota
 
-LIVE_MODES = frozenset({"dashboard", "rankings", "matches", "players", "board"})
+LIVE_MODES = frozenset({"home", "service", "rankings", "matches", "players", "board"})
 """The modes whose screen follows the room: the probe runs while one of them is shown, with nothing over it."""
 
 ENV_EVERY = "RANKTERM_LIVE_EVERY"

@@ -14,7 +14,8 @@ import re
 from textual.command import DiscoveryHit, Hit, Hits, Provider
 
 WHAT_IT_DOES: dict[str, str] = {
-    "open_mode('dashboard')": "the service's state and the quota used",
+    "open_mode('home')": "the group at a glance: the leaders, the last match, the night so far",
+    "open_mode('service')": "the service's state and the quota used",
     "open_mode('games')": "the group's games and the catalogue",
     "open_mode('players')": "everyone in the group, ghosts too",
     "open_mode('match')": "record a match: the new match form",

@@ -48,7 +48,7 @@ async def open_demo(pilot) -> None:
     await pilot.press("f2")  # "Open the demo group" on the profiles screen
     await settle(pilot)
     assert app.client is not None and app.demo
-    assert app.current_mode == "dashboard"
+    assert app.current_mode == "home"
 
 
 async def show_rankings(pilot) -> RankingsScreen:

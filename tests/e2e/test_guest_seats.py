@@ -192,7 +192,7 @@ def test_a_guest_over_ssh_can_neither_reach_the_secret_nor_write_on_the_host(
         config, before = (home / "config.toml").read_bytes(), listing(home)
         guest = SshGuest(host.port, size=(80, 24))
         try:
-            assert guest.wait_for("Dashboard", 30), guest.seen[-800:]
+            assert guest.wait_for("Home", 30), guest.seen[-800:]
             [seat] = host.wait_for_seats(1, 5)
             quiet_for(guest, 0.5, 10)
             for keys in attack(listener.url):
@@ -269,7 +269,7 @@ def test_killing_the_host_ends_every_seat_and_the_demo_service(room: dict[str, s
         guests = [SshGuest(host.port), SshGuest(host.port)]
         try:
             for guest in guests:
-                assert guest.wait_for("Dashboard", 30), guest.seen[-800:]
+                assert guest.wait_for("Home", 30), guest.seen[-800:]
             seats = host.wait_for_seats(2, 5)
             [service] = host.service_pids()
             assert len(seats) == 2
@@ -386,7 +386,7 @@ def web_children(running: RunningWeb) -> list[int]:
 async def attack_in_a_browser(port: int, url: str) -> BrowserSeat:
     async with aiohttp.ClientSession() as session:
         seat = await open_seat(session, port)
-        assert await seat.wait_for("Dashboard", 40), seat.seen[-800:]
+        assert await seat.wait_for("Home", 40), seat.seen[-800:]
         await seat.read(1.0)
         for keys in attack(url):
             await seat.press(keys)
@@ -411,10 +411,10 @@ def test_a_guest_in_a_browser_can_neither_reach_the_secret_nor_write_on_the_host
 async def seats_then_one_more(port: int) -> tuple[BrowserSeat, BrowserSeat]:
     async with aiohttp.ClientSession() as session, aiohttp.ClientSession() as other_browser:
         first = await open_seat(session, port)
-        assert await first.wait_for("Dashboard", 40), first.seen[-800:]
+        assert await first.wait_for("Home", 40), first.seen[-800:]
         second = await open_seat(other_browser, port)  # another browser: no cookie shared
         await second.read(3.0)
-        assert await first.wait_for("Dashboard", 1)
+        assert await first.wait_for("Home", 1)
         await first.ws.close()
         return first, second
 
@@ -430,7 +430,7 @@ async def two_seats_then_kill(running: RunningWeb) -> list[int]:
     async with aiohttp.ClientSession() as session:
         seats = [await open_seat(session, running.port), await open_seat(session, running.port)]
         for seat in seats:
-            assert await seat.wait_for("Dashboard", 40), seat.seen[-800:]
+            assert await seat.wait_for("Home", 40), seat.seen[-800:]
         children = web_children(running)
         running.process.kill()  # SIGKILL
         running.process.wait()

@@ -68,7 +68,7 @@ def test_a_guest_sees_the_app_and_records_a_four_player_match(host: RunningHost,
     assert "no join code: only this machine can connect" in "\n".join(host.lines)
     guest = SshGuest(host.port, size=(100, 30), term="screen-256color")
     try:
-        assert guest.wait_for("Dashboard", 30), guest.seen[-800:]
+        assert guest.wait_for("Home", 30), guest.seen[-800:]
         [seat] = host.wait_for_seats(1, 5)
         env = environ_of(seat)
         assert env["TERM"] == "screen-256color"  # the guest's, through ssh
@@ -123,7 +123,7 @@ def terminal_size_of(pid: int) -> str:
 def test_the_seat_follows_the_guests_window(host: RunningHost) -> None:
     guest = SshGuest(host.port, size=(80, 24))
     try:
-        assert guest.wait_for("Dashboard", 30), guest.seen[-800:]
+        assert guest.wait_for("Home", 30), guest.seen[-800:]
         [seat] = host.wait_for_seats(1, 5)
         assert terminal_size_of(seat) == "24 80"
         guest.settle()
@@ -141,8 +141,8 @@ def test_the_seat_follows_the_guests_window(host: RunningHost) -> None:
 def test_a_guest_whose_ssh_is_killed_leaves_no_process(host: RunningHost) -> None:
     first, second = SshGuest(host.port), SshGuest(host.port)
     try:
-        assert first.wait_for("Dashboard", 30), first.seen[-800:]
-        assert second.wait_for("Dashboard", 30), second.seen[-800:]
+        assert first.wait_for("Home", 30), first.seen[-800:]
+        assert second.wait_for("Home", 30), second.seen[-800:]
         seats = host.wait_for_seats(2, 5)
         assert len(seats) == 2
 
@@ -181,7 +181,7 @@ def test_the_seats_beyond_the_limit_are_told_and_let_go(room: dict[str, str]) ->
     with start_host(["--profile", "room", "--max-seats", "1"], room) as host:
         first = SshGuest(host.port)
         try:
-            assert first.wait_for("Dashboard", 30), first.seen[-800:]
+            assert first.wait_for("Home", 30), first.seen[-800:]
             second = SshGuest(host.port)
             code = second.exit_code()
             assert code == 1, second.seen[-400:]
@@ -248,7 +248,7 @@ async def a_slow_guest_beside_another(port: int) -> None:
         chan, slow = await conn.create_session(
             Collector, term_type="xterm-256color", term_size=(200, 60), encoding=None, window=4096
         )
-        assert await until(lambda: "Dashboard" in slow.text, 30), slow.text[-400:]
+        assert await until(lambda: "Home" in slow.text, 30), slow.text[-400:]
         await quiet(slow)
         chan.pause_reading()  # the slow guest's terminal stops taking anything: its window closes at 4 kB
         for step in range(30):  # thirty redraws of 200x60 wait for it, far beyond its window
@@ -257,7 +257,7 @@ async def a_slow_guest_beside_another(port: int) -> None:
 
         other = await asyncio.to_thread(SshGuest, port)  # meanwhile another guest comes and plays
         try:
-            assert await asyncio.to_thread(other.wait_for, "Dashboard", 30), other.seen[-800:]
+            assert await asyncio.to_thread(other.wait_for, "Home", 30), other.seen[-800:]
             await asyncio.to_thread(other.settle)
             other.press(b"g")
             assert await asyncio.to_thread(other.wait_for, "Games", 15), other.seen[-800:]
@@ -279,7 +279,7 @@ def test_a_form_half_filled_when_the_connection_dropped_is_offered_to_the_next_g
 ) -> None:
     first = SshGuest(host.port)
     try:
-        assert first.wait_for("Dashboard", 30), first.seen[-800:]
+        assert first.wait_for("Home", 30), first.seen[-800:]
         first.settle()
         for key in FOUR_PLAYERS[:7]:  # n C a t ⏎ E ⏎: Catan, Elena first, and no more
             first.press(key)
@@ -290,7 +290,7 @@ def test_a_form_half_filled_when_the_connection_dropped_is_offered_to_the_next_g
 
     second = SshGuest(host.port)
     try:
-        assert second.wait_for("Dashboard", 30), second.seen[-800:]
+        assert second.wait_for("Home", 30), second.seen[-800:]
         second.settle()
         second.press(b"n")
         assert second.wait_for("was not sent — Enter restores it", 15), second.seen[-800:]

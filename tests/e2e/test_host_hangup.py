@@ -25,7 +25,7 @@ def ended_within(pid: int, limit: float) -> int | None:
     return None
 
 
-@pytest.mark.parametrize(("args", "shown"), [(["demo"], "Dashboard"), (["board", "--demo"], "Scoreboard")])
+@pytest.mark.parametrize(("args", "shown"), [(["demo"], "Home"), (["board", "--demo"], "Scoreboard")])
 def test_a_seat_whose_terminal_hangs_up_ends_even_with_sighup_ignored(tmp_path, args, shown) -> None:
     before = signal.signal(signal.SIGHUP, signal.SIG_IGN)  # inherited by the seat: only the hangup remains
     try:

@@ -59,7 +59,7 @@ def test_a_wrong_code_is_refused_and_the_fifth_locks_the_address_out(coded: Runn
 
     right = try_code(coded, CODE.lower(), KBDINT)  # typed as people type it
     try:
-        assert right.wait_for("Dashboard", 30), right.seen[-600:]
+        assert right.wait_for("Home", 30), right.seen[-600:]
     finally:
         right.kill()
 
@@ -73,7 +73,7 @@ def test_a_wrong_code_is_refused_and_the_fifth_locks_the_address_out(coded: Runn
 
     other = try_code(coded, CODE, KBDINT, source="127.0.0.2")  # another address is not locked out
     try:
-        assert other.wait_for("Dashboard", 30), other.seen[-600:]
+        assert other.wait_for("Home", 30), other.seen[-600:]
     finally:
         other.kill()
     assert coded.wait_for_seats(0, 6) == []

@@ -88,7 +88,7 @@ async def test_seat_b_shows_seat_as_match_within_5_s_and_writes_nothing_while_id
     url, service = room
     seat_b = PtySeat(["--profile", "room"], _seat_env(tmp_path / "b", url))
     try:
-        assert seat_b.wait_for("Dashboard", 20), seat_b.seen[-500:]
+        assert seat_b.wait_for("Home", 20), seat_b.seen[-500:]
         seat_b.settle()
         seat_b.press(b"r")
         assert seat_b.wait_for("after match 300 (latest)", 10), seat_b.seen[-500:]

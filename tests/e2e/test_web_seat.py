@@ -3,7 +3,7 @@
 The page draws the terminal with xterm.js on a canvas, so what the app drew is read where the browser reads
 it: every websocket message the page receives is also kept (an init script wraps `WebSocket`), decoded and
 stripped of escape sequences, exactly the bytes xterm.js paints. The test checks that the page really paints
-(the terminal element has a size, and its screenshot soon weighs several times an empty page's), that the dashboard arrives, and
+(the terminal element has a size, and its screenshot soon weighs several times an empty page's), that Home arrives, and
 that a key typed into the page changes the screen. Debian's chromium is installed by the tests' set-up when missing.
 """
 
@@ -95,7 +95,7 @@ def wait_for_text(page, needle: str, timeout: float = 30.0, start: int = 0) -> s
     raise AssertionError(f"{needle!r} never reached the browser; it drew: {text[-600:]!r}")
 
 
-def test_a_browser_seat_draws_the_dashboard_and_answers_a_key(web_seat: str) -> None:
+def test_a_browser_seat_draws_home_and_answers_a_key(web_seat: str) -> None:
     from playwright.sync_api import sync_playwright
 
     chromium = shutil.which("chromium") or shutil.which("chromium-browser")
@@ -115,7 +115,7 @@ def test_a_browser_seat_draws_the_dashboard_and_answers_a_key(web_seat: str) -> 
             page.fill("input[name=code]", CODE.lower())  # typed as people type it
             page.click("button[type=submit]")
 
-            text = wait_for_text(page, "Dashboard")
+            text = wait_for_text(page, "Home")
             wait_for_text(page, "— table demo, not saved")  # the header: one demo for the table
             box = page.locator(".xterm-screen").bounding_box()
             assert box is not None and box["width"] > 400 and box["height"] > 200
@@ -132,7 +132,7 @@ def test_a_browser_seat_draws_the_dashboard_and_answers_a_key(web_seat: str) -> 
             page.keyboard.press("g")
             after = wait_for_text(page, "the catalogue, 2 letters or more", start=before)
             assert "Games" in after
-            assert "Dashboard" in text
+            assert "Home" in text
             assert asked and all(url.startswith(web_seat + "/") for url in asked), (
                 asked
             )  # nothing from the internet

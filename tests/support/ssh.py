@@ -3,7 +3,7 @@ and the benchmark of the SSH seats.
 
     with start_host(["--demo"], env) as host:          # port 0: any free one, read from its start lines
         guest = SshGuest(host.port, size=(100, 30))
-        guest.wait_for("Dashboard", 30)
+        guest.wait_for("Home", 30)
         guest.press(b"g")
         host.seat_pids()                               # the host's children: one `rankterm` a seat
         guest.kill()

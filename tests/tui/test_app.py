@@ -6,10 +6,11 @@ import re
 
 from rankterm.mirror import Group
 from rankterm.tui.app import CLIENT_MODES, MODE_NAMES, RanktermApp
-from rankterm.tui.screens.dashboard import DashboardScreen
 from rankterm.tui.screens.games import GamesScreen
+from rankterm.tui.screens.home import HomeScreen
 from rankterm.tui.screens.login import LoginScreen
 from rankterm.tui.screens.players import PlayersScreen
+from rankterm.tui.screens.service import ServiceScreen
 
 
 def test_the_modes_are_declared():
@@ -19,7 +20,7 @@ def test_the_modes_are_declared():
         "stats",
         "home",
         "seasons",
-        "dashboard",
+        "service",
         "games",
         "players",
         "match",
@@ -43,19 +44,22 @@ async def test_without_a_client_it_starts_on_login_and_service_keys_are_off(make
         assert app.current_mode == "login"
 
 
-async def test_with_a_client_it_starts_on_the_dashboard_and_keys_switch_modes(make_app, wait):
+async def test_with_a_client_it_starts_on_home_and_keys_switch_modes(make_app, wait):
     app = make_app()
     async with app.run_test(size=(80, 24)) as pilot:
         await wait(pilot)
-        assert isinstance(app.screen, DashboardScreen)
+        assert isinstance(app.screen, HomeScreen)
         assert app.sub_title == "built-in demo, not saved"
-        for key, screen_type in (("g", GamesScreen), ("p", PlayersScreen), ("l", LoginScreen)):
+        for key, screen_type in (
+            ("d", ServiceScreen),
+            ("g", GamesScreen),
+            ("p", PlayersScreen),
+            ("l", LoginScreen),
+            ("h", HomeScreen),
+        ):
             await pilot.press(key)
             await wait(pilot)
             assert isinstance(app.screen, screen_type)
-        await pilot.press("d")
-        await wait(pilot)
-        assert isinstance(app.screen, DashboardScreen)
 
 
 async def test_every_binding_of_the_screen_is_a_palette_command(make_app, wait):
@@ -63,7 +67,11 @@ async def test_every_binding_of_the_screen_is_a_palette_command(make_app, wait):
     async with app.run_test(size=(80, 24)) as pilot:
         await wait(pilot)
         titles = [command.title for command in app.get_system_commands(app.screen)]
-        assert "Games (g)" in titles
+        assert "Games (g)" in titles and "Service (d)" in titles
+        assert "Reload (f5)" in titles  # Home's own key
+        await pilot.press("d")
+        await wait(pilot)
+        titles = [command.title for command in app.get_system_commands(app.screen)]
         assert "Refresh (f5 or ^r)" in titles  # every key of a binding is named
         assert "Theme (^t)" in titles
         assert not any(title.startswith("Scroll") for title in titles)
@@ -94,7 +102,7 @@ async def test_opening_the_demo_replaces_the_client_and_drops_old_screens(make_a
         await pilot.press("f2")
         await wait(pilot)
         assert app.client is not old_client
-        assert isinstance(app.screen, DashboardScreen)
+        assert isinstance(app.screen, HomeScreen)
         await pilot.press("g")
         await wait(pilot)
         assert isinstance(app.screen, GamesScreen) and app.screen is not old_games
@@ -116,7 +124,7 @@ async def test_demo_without_a_client_opens_it_after_the_first_screen(make_app, w
     app = make_app(client=None, demo=True)
     async with app.run_test(size=(80, 24)) as pilot:
         await wait(pilot)
-        assert isinstance(app.screen, DashboardScreen)
+        assert isinstance(app.screen, HomeScreen)
         assert app.client is not None and app.demo
 
 

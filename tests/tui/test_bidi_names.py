@@ -118,7 +118,7 @@ async def test_a_seat_at_a_real_terminal_writes_no_bidi_control(tmp_path):
         )
         seat = PtySeat(["--profile", "room"], env, size=(100, 30))
         try:
-            assert await asyncio.to_thread(seat.wait_for, "Dashboard", 30), seat.seen[-500:]
+            assert await asyncio.to_thread(seat.wait_for, "Home", 30), seat.seen[-500:]
             seat.press(b"p")
             assert await asyncio.to_thread(seat.wait_for, "New ghost", 30), seat.seen[-500:]
             seat.press(b"/adA")  # the filter: the ghost's row

@@ -40,7 +40,7 @@ async def test_y_copies_a_match_a_players_page_and_a_head_to_head_as_their_summa
         assert app.clipboard.startswith(f"Match {app.screen.match.number} · ")
         await pilot.press("escape")
         await settle(pilot)
-        await app.switch_mode("dashboard")
+        await app.switch_mode("service")
 
         screen = await open_stats(pilot)
         figures = screen.query_one(PlayerStory).figures
@@ -76,7 +76,7 @@ def test_a_terminal_receives_the_copy_as_osc_52(tmp_path: Path) -> None:
     env = home_env(tmp_path, PYTHONPATH=str(ROOT))
     seat = PtySeat(["demo"], env)
     try:
-        assert seat.wait_for("Dashboard", 60), seat.seen[-400:]
+        assert seat.wait_for("Home", 60), seat.seen[-400:]
         for _ in range(30):  # until the demo group is open: a key before it opens is refused
             seat.settle()
             seat.press(b"s")

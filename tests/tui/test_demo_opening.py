@@ -22,8 +22,10 @@ async def test_opening_the_demo_is_said_in_the_title_and_leaves_no_toast(make_ap
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause(0.3)
         assert app.sub_title == "opening the built-in demo…"
+        assert str(app.screen.query_one("#home-title").render()) == "Home — opening the built-in demo…"
         release.set()
         await settle(pilot, 0.5)
         assert app.sub_title == BUILT_IN_DEMO
-        assert app.screen.query_one("#dash-status").loading is False  # the figures are painted
+        title = str(app.screen.query_one("#home-title").render())
+        assert title == f"Home — {BUILT_IN_DEMO} · after match 300"  # the standings are painted
         assert [n.message for n in app._notifications] == []

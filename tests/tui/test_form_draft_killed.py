@@ -39,7 +39,7 @@ def test_a_seat_killed_right_after_a_burst_leaves_the_burst_in_its_draft(served,
     env = room_env(tmp_path, served, DEMO_KEY, DEMO_SECRET, RANKTERM_LIVE_EVERY="0", PYTHONPATH=str(ROOT))
     seat = PtySeat(["--profile", "room"], env)
     try:
-        assert seat.wait_for("Dashboard", 30), seat.seen[-500:]
+        assert seat.wait_for("Home", 30), seat.seen[-500:]
         seat.settle()
         seat.press(BURST)
         assert seat.wait_for("Quokkaz", 20), seat.seen[-800:]
@@ -62,7 +62,7 @@ def test_a_seat_killed_right_after_a_burst_leaves_the_burst_in_its_draft(served,
 
     again = PtySeat(["--profile", "room"], env)
     try:
-        assert again.wait_for("Dashboard", 30), again.seen[-500:]
+        assert again.wait_for("Home", 30), again.seen[-500:]
         again.settle()
         again.press(b"n")
         assert again.wait_for("was not sent", 10), again.seen[-800:]

@@ -112,13 +112,13 @@ async def test_the_keys_that_left_the_group_or_wrote_the_config_do_nothing_on_a_
         for key in ("l", "ctrl+t", "f2", "f3", "ctrl+s", "escape"):
             await pilot.press(key)
             await settle(pilot)
-            assert app.current_mode == "dashboard", key
+            assert app.current_mode == "home", key
         assert app.theme == theme
         app.action_screenshot()
         assert app.deliver_screenshot() is None
         await app.action_open_mode("login")
         await app.action_open_mode("import")
-        assert app.current_mode == "dashboard"
+        assert app.current_mode == "home"
         with pytest.raises(Exception, match="login"):
             await app.switch_mode("login")  # the screen is not even there
         app.theme = "textual-light"  # however a theme came to change, it is not saved
@@ -151,6 +151,6 @@ async def test_a_refused_profile_keeps_a_guest_on_its_screen(make_app, host_conf
         await settle(pilot)
         app.credentials_refused(AuthError("auth", 401))
         await settle(pilot)
-        assert app.current_mode == "dashboard"
+        assert app.current_mode == "home"
         shown = " ".join(str(n.message) for n in app._notifications)
     assert "The service refused the host's profile: tell the host." in shown

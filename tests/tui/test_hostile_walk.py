@@ -273,7 +273,7 @@ async def walk_outbox_and_profiles(
 async def walk_palette(
     app: Any, pilot: Any, game_names: list[str], player_names: list[str], texts: list[str]
 ) -> None:
-    """The command palette on the dashboard: every key of the screen as a command, searched with markup."""
+    """The command palette on the Service screen: every key of the screen as a command, searched with markup."""
     await pilot.press("ctrl+p")
     await drain(pilot)
     search = app.screen.query_one(Input)
@@ -303,12 +303,14 @@ SCREENS: dict[str, Visit] = {
 async def walk(
     app: Any, pilot: Any, screen: str, game_names: list[str], player_names: list[str], texts: list[str]
 ) -> None:
-    """The dashboard, then `screen` and its dialogs showing the service's hostile names, `texts` typed into every
-    text field, then the dashboard again."""
+    """Home, the Service screen, then `screen` and its dialogs showing the service's hostile names, `texts` typed
+    into every text field, then Home again."""
     await drain(pilot)
-    assert_clean(app)  # the dashboard: status values and quota keys of the service's own
-    await SCREENS[screen](app, pilot, game_names, player_names, texts)
+    assert_clean(app)  # Home: the standings' names, the last match's, tonight's
     await go(pilot, "d")
+    assert_clean(app)  # the Service screen: status values and quota keys of the service's own
+    await SCREENS[screen](app, pilot, game_names, player_names, texts)
+    await go(pilot, "h")
     assert_clean(app)
 
 

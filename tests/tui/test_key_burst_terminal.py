@@ -35,7 +35,7 @@ def served() -> Iterator[str]:
 
 
 async def one_write_at_a_seat(served: str, tmp_path: Path, write: bytes) -> tuple[int, MatchesPage, str]:
-    """`write` given in one write to a `rankterm --profile room` seat on `served` once it shows the dashboard:
+    """`write` given in one write to a `rankterm --profile room` seat on `served` once it shows Home:
     the number of matches before, page 1 of the matches once the service holds one more (30 s at most), and
     the end of what the seat drew."""
     env = room_env(tmp_path, served, DEMO_KEY, DEMO_SECRET, RANKTERM_LIVE_EVERY="0", PYTHONPATH=str(ROOT))
@@ -43,7 +43,7 @@ async def one_write_at_a_seat(served: str, tmp_path: Path, write: bytes) -> tupl
         before = (await Group.of(reader).matches_page(1)).total
         seat = PtySeat(["--profile", "room"], env)
         try:
-            assert await asyncio.to_thread(seat.wait_for, "Dashboard", 30), seat.seen[-500:]
+            assert await asyncio.to_thread(seat.wait_for, "Home", 30), seat.seen[-500:]
             await asyncio.to_thread(seat.settle)
             seat.press(write)
             page = await Group.of(reader).matches_page(1)
@@ -70,7 +70,7 @@ async def test_a_match_typed_in_one_write_at_a_terminal_is_the_one_recorded(serv
 
 
 ESCAPE_THEN_KEYS = b"nCat\rEl\rAd\r\x1bdn\x13"
-"""`n C a t ⏎ E l ⏎ A d ⏎ Esc d n ^s`: Escape then `d` (the dashboard) in one write are the bytes of alt+d; `n`
+"""`n C a t ⏎ E l ⏎ A d ⏎ Esc d n ^s`: Escape then `d` (the Service screen) in one write are the bytes of alt+d; `n`
 comes back to the form, as it was, and ctrl+s sends it."""
 
 

@@ -15,8 +15,9 @@ import pytest
 from textual.pilot import Pilot
 from textual.widgets import Input
 
-from rankterm.tui.screens.dashboard import DashboardScreen
+from rankterm.tui.screens.home import HomeScreen
 from rankterm.tui.screens.login import LoginScreen
+from rankterm.tui.screens.service import ServiceScreen
 from rankterm.wire.models import Match
 
 from .pilot import key_event, keys, open_form, pick_game, settle, type_at
@@ -78,24 +79,24 @@ EVERY_KIND = [
     *["E", "l", "tab", "tab", "9", "backspace", "1", "0", "enter"],  # Tab onto a pick, Backspace, Enter on
     *["A", "d", "tab", "tab", "8", "shift+tab", "2", "tab", "7", "enter"],  # shift+Tab back to the rank
     *["ctrl+f", "ctrl+d", "B", "e", "n", "enter"],  # a faction added (mounted) and removed, then typed on
-    *["ctrl+s", "escape", "d"],  # sent; Escape leaves the field, and d is the dashboard's key again
+    *["ctrl+s", "escape", "d"],  # sent; Escape leaves the field, and d is the Service screen's key again
 ]
 
 
 @GAPS
-async def test_every_kind_of_key_in_one_burst_from_the_dashboard(make_app, gap):
+async def test_every_kind_of_key_in_one_burst_from_home(make_app, gap):
     """Letters, digits, Tab, shift+Tab, Enter, Backspace, ctrl keys and Escape, with a screen opened, a
-    faction mounted and one removed on the way: all in one burst from the dashboard."""
+    faction mounted and one removed on the way: all in one burst from Home."""
     async with make_app().run_test(size=(80, 24)) as pilot:
         await settle(pilot)
-        assert isinstance(pilot.app.screen, DashboardScreen)
+        assert isinstance(pilot.app.screen, HomeScreen)
         before = (await newest(pilot)).number
         await send_keys(pilot, EVERY_KIND, gap)
         match = await newest(pilot)
         assert match.number == before + 1
         assert match.game is not None and match.game.name == "Catan"
         assert sides(match) == [(1, ["Elena"], 10), (2, ["Ada"], 7), (3, ["Ben"], None)]
-        assert isinstance(pilot.app.screen, DashboardScreen)
+        assert isinstance(pilot.app.screen, ServiceScreen)
 
 
 PROFILE = {"f-name": "club", "f-url": "http://127.0.0.1:8801/", "f-key": "demo", "f-secret": "demo-secret"}

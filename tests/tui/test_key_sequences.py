@@ -1,4 +1,4 @@
-"""README's key sequences, pressed exactly, from the dashboard: the match the service stored is the one meant.
+"""README's key sequences, pressed exactly, from Home: the match the service stored is the one meant.
 
 A 4-player free-for-all, a 2-vs-2 and a co-op against the game (a bot faction), each in the keys README
 writes (counted: one key press a word, ctrl combos included). Then the same keys typed 40 ms and 80 ms apart
@@ -20,7 +20,7 @@ import pytest
 
 from rankterm.client.client import RankingClient
 from rankterm.mirror import Group
-from rankterm.tui.screens.dashboard import DashboardScreen
+from rankterm.tui.screens.home import HomeScreen
 from rankterm.tui.screens.match_entry import MatchEntryScreen
 from rankterm.wire.models import Match
 
@@ -83,7 +83,7 @@ README = ("free-for-all", "2-vs-2", "co-op won")
 
 
 async def test_readme_sequences_record_the_matches_meant(make_app):
-    """README's three, from the dashboard, one after the other (Escape d between: back to the dashboard;
+    """README's three, from Home, one after the other (Escape h between: back to Home;
     "n" after a recorded match opens a blank form). Each key is pressed as Textual's pilot presses keys."""
     app = make_app()
     async with app.run_test(size=(80, 24)) as pilot:
@@ -92,7 +92,7 @@ async def test_readme_sequences_record_the_matches_meant(make_app):
             meant = MEANT[name]
             keys = sequence(meant.keys)
             assert len(keys) <= meant.most, name
-            assert isinstance(app.screen, DashboardScreen)
+            assert isinstance(app.screen, HomeScreen)
             before = await newest(app.group)
             await pilot.press(*keys)
             await settle(pilot)
@@ -103,7 +103,7 @@ async def test_readme_sequences_record_the_matches_meant(make_app):
             match = await newest(app.group)
             assert match.number == before.number + 1, name
             assert stored(match) == (meant.game, meant.sides), name
-            await pilot.press("escape", "d")
+            await pilot.press("escape", "h")
             await settle(pilot)
 
 
@@ -148,7 +148,7 @@ async def test_keys_typed_faster_than_the_lists_load_make_the_same_matches(
 ):
     """A sequence typed while the group's lists are on their way (the premise is checked): the 4-player one
     in one burst (a paste, tmux send-keys: every key before the app handled the first; `n` used to leave the
-    rest with the dashboard) and 40 ms apart, the co-op with the game first (ctrl+g right after the game's
+    rest with the first screen) and 40 ms apart, the co-op with the game first (ctrl+g right after the game's
     Enter) 80 ms apart."""
     transport = LateTransport(httpx.ASGITransport(app=demo_service.asgi), delay=1.0)
     http = httpx.AsyncClient(transport=transport, base_url=DEMO_URL)
@@ -182,7 +182,7 @@ async def test_keys_typed_faster_than_the_lists_load_make_the_same_matches(
                 match = await newest(reader)
                 assert match.number == before.number + 1, name
                 assert stored(match) == (meant.game, meant.sides), name
-                await type_at(pilot, ["escape", "d"], gap)
+                await type_at(pilot, ["escape", "h"], gap)
                 await settle(pilot)
 
 

@@ -206,7 +206,7 @@ async def test_every_screen_at_80x24_footer_help_palette_and_fields(make_app):
         sections = key_sections(pilot.app.screen)  # the last mode's: the screen's keys first, the app's last
         assert sections[0].node is pilot.app.screen and sections[-1].title == "Everywhere"
         everywhere = {e.description: e.keys for e in sections[-1].entries}
-        assert {"Dashboard", "Games", "Players", "New match", "Rankings", "Matches", "Outbox"} <= set(
+        assert {"Service", "Games", "Players", "New match", "Rankings", "Matches", "Outbox"} <= set(
             everywhere
         )
         assert everywhere["Quit"][0] == "q" and everywhere["Keys"] == ("?", "f1")  # ours first, then ^q

@@ -42,7 +42,7 @@ async def test_a_burst_of_l_and_enter_after_typing_a_match_stays_in_the_group(ma
 
         await pilot.press("f2", "y")
         await settle(pilot, 0.5)
-        assert app.session is not session and app.current_mode == "dashboard"
+        assert app.session is not session and app.current_mode == "home"
 
 
 async def test_without_a_typed_match_the_profiles_open_at_once(make_app) -> None:

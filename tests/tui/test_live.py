@@ -105,28 +105,48 @@ async def test_another_seats_ghost_reaches_the_players_screen(make_app, demo_ser
         await other.aclose()
 
 
-async def test_another_seats_match_moves_the_dashboard_counters(make_app, demo_service, by_hand):
+async def test_another_seats_match_moves_the_service_counters(make_app, demo_service, by_hand):
     app = make_app()
     async with app.run_test(size=(80, 24)) as pilot:
-        await settle(pilot)
-        screen = app.screen
-        assert "300" in _info(screen, "#dash-counters-text")
+        screen = await _on(pilot, "d")
+        assert "300" in _info(screen, "#service-counters-text")
         other = demo_service.client()
         await _other_seat_records(other, "other-seat-3")
         assert await app.live.probe_once()
         await settle(pilot)
-        assert "301" in _info(screen, "#dash-counters-text")
+        assert "301" in _info(screen, "#service-counters-text")
+        await other.aclose()
+
+
+async def test_another_seats_match_reaches_home_by_the_timer(make_app, demo_service, monkeypatch):
+    """Home, the first screen, follows the room: its standings' title and last match move on."""
+    monkeypatch.setenv(ENV_EVERY, "0.05")
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        screen = app.screen
+        assert "after match 300" in _info(screen, "#home-title")
+        other = demo_service.client()
+        await _other_seat_records(other, "other-seat-4")
+        for _ in range(100):  # the probe runs every 0.05 s: well within 5 s
+            await pilot.pause(0.05)
+            if "after match 301" in _info(screen, "#home-title"):
+                break
+        await settle(pilot)
+        assert "after match 301" in _info(screen, "#home-title")
+        assert "#301" in _info(screen, "#home-last")
         await other.aclose()
 
 
 # ---------------------------------------------------------------------- nothing new: nothing happens
 
 
-async def test_a_probe_that_finds_nothing_new_changes_nothing_and_draws_nothing(make_app, monkeypatch):
+@pytest.mark.parametrize("key", ["r", "h"])
+async def test_a_probe_that_finds_nothing_new_changes_nothing_and_draws_nothing(make_app, monkeypatch, key):
     monkeypatch.setenv(ENV_EVERY, "0.05")
     app = make_app()
     async with app.run_test(size=(80, 24)) as pilot:
-        await _on(pilot, "r")
+        await _on(pilot, key)
         version, probes, calls = app.group_version, app.live.probes, app.client.calls
         frames = count_frames(app, empty_too=False)
         await asyncio.sleep(0.5)  # about 10 probes

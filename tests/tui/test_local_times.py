@@ -1,5 +1,5 @@
 """Times on screens in the seat's time zone: the service's dates are UTC; the matches list, a match in full, the
-standings' line and the dashboard show them as the `timezone` setting (else this machine's zone, `TZ`) reads
+standings' line and the Service screen show them as the `timezone` setting (else this machine's zone, `TZ`) reads
 them, and say which zone; the board, the stats pages' days and the offline "as of" are the seat's too."""
 
 from __future__ import annotations
@@ -94,10 +94,12 @@ async def test_a_match_in_full_says_its_time_and_zone(make_app):
         assert facts.startswith(f"{in_auckland(screen.page_data.data[0].date)} (Auckland) · ")
 
 
-async def test_the_standings_line_and_the_dashboard_say_the_zone(make_app):
+async def test_the_standings_line_and_the_service_screen_say_the_zone(make_app):
     async with make_app(config=Config(timezone="Pacific/Auckland")).run_test(size=(120, 40)) as pilot:
         await settle(pilot)
-        status = str(pilot.app.screen.query_one("#dash-status-text", Static).render())
+        await pilot.press("d")
+        await settle(pilot)
+        status = str(pilot.app.screen.query_one("#service-status-text", Static).render())
         served = await pilot.app.client.status()
         server_time = dict(served.items())["serverTime"]
         assert f"server time  {in_auckland(server_time, '%d %b %H:%M')} Auckland" in status

@@ -7,8 +7,9 @@ import tomllib
 from textual.widgets import Input, OptionList, Static
 
 from rankterm.config import Config, Profile, config_path
-from rankterm.tui.screens.dashboard import DashboardScreen
+from rankterm.tui.screens.home import HomeScreen
 from rankterm.tui.screens.login import LoginScreen
+from rankterm.tui.screens.service import ServiceScreen
 from rankterm.tui.widgets.usage_bar import UsageBar
 
 URL = "http://demo.rankterm/"
@@ -102,7 +103,7 @@ async def test_save_writes_the_profile_to_config_toml(make_app, wait):
     assert saved["profiles"]["club"] == {"base_url": URL, "key": "demo", "secret_env": "CLUB_SECRET"}
 
 
-async def test_open_a_saved_profile_goes_to_the_dashboard(make_app, wait, demo_service):
+async def test_open_a_saved_profile_goes_home(make_app, wait, demo_service):
     config = Config(profiles={"club": Profile(base_url=URL, key="demo", secret=demo_service.secret)})
     app = make_app(client=None, demo=False, config=config)
     async with app.run_test(size=(80, 24)) as pilot:
@@ -112,22 +113,26 @@ async def test_open_a_saved_profile_goes_to_the_dashboard(make_app, wait, demo_s
         assert app.screen.query_one("#f-name", Input).value == "club"
         await pilot.press("enter")
         await wait(pilot)
-        assert isinstance(app.screen, DashboardScreen)
+        assert isinstance(app.screen, HomeScreen)
         assert app.client is not None and app.sub_title == "club" and not app.demo
 
 
-async def test_f2_opens_the_demo_group_on_a_dashboard_with_bars_and_counters(make_app, wait):
+async def test_f2_opens_the_demo_group_home_and_d_its_bars_and_counters(make_app, wait):
     app = make_app(client=None, demo=False)
     async with app.run_test(size=(80, 24)) as pilot:
         await wait(pilot)
         assert isinstance(app.screen, LoginScreen)
         await pilot.press("f2")
         await wait(pilot)
-        assert isinstance(app.screen, DashboardScreen)
+        assert isinstance(app.screen, HomeScreen)
         assert app.demo and app.client is not None
         assert app.sub_title == "built-in demo, not saved"
+        assert "Ada" in str(app.screen.query_one("#home-standings").render())
+        await pilot.press("d")
+        await wait(pilot)
+        assert isinstance(app.screen, ServiceScreen)
         assert len(app.screen.query(UsageBar)) == 9  # the quota bars
-        assert "processed" in str(app.screen.query_one("#dash-counters-text", Static).render())
+        assert "processed" in str(app.screen.query_one("#service-counters-text", Static).render())
 
 
 async def test_a_missing_env_var_is_named(make_app, wait, monkeypatch):

@@ -108,7 +108,7 @@ async def test_a_sent_batch_shows_what_each_match_did_and_a_rankings_quota_only_
 
 
 async def test_effects_read_after_the_seat_left_the_form_are_one_toast(make_app, demo_service):
-    """Two matches whose effects wait (the rankings quota), the seat goes to the dashboard, the effects are
+    """Two matches whose effects wait (the rankings quota), the seat goes to the Service screen, the effects are
     read: one toast says both; on the form, their lines say them too."""
     client, _paths, faults = counted_client(demo_service)
     app = make_app(client=client)

@@ -603,7 +603,7 @@ async def test_a_game_search_that_answers_after_the_field_was_left_does_not_open
 async def test_escape_while_a_send_is_under_way_keeps_the_focus_out_for_the_screen_keys(
     make_app, demo_service
 ):
-    from rankterm.tui.screens.dashboard import DashboardScreen
+    from rankterm.tui.screens.service import ServiceScreen
 
     from .pilot import late_client
 
@@ -625,4 +625,4 @@ async def test_escape_while_a_send_is_under_way_keeps_the_focus_out_for_the_scre
         assert screen.focused is None  # the answer did not put the cursor back in a field
         await pilot.press("d")
         await settle(pilot)
-        assert isinstance(pilot.app.screen, DashboardScreen)
+        assert isinstance(pilot.app.screen, ServiceScreen)

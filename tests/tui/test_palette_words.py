@@ -25,9 +25,11 @@ async def palette(pilot, query: str) -> None:
 @pytest.mark.parametrize(
     ("start", "query", "opens"),
     [
-        ("dashboard", "standings", "rankings"),
-        ("dashboard", "tonight", "stats"),
+        ("service", "standings", "rankings"),
+        ("service", "tonight", "stats"),
         ("matches", "standings", "rankings"),
+        ("matches", "glance", "home"),
+        ("home", "quota", "service"),
     ],
 )
 async def test_a_word_for_what_a_screen_shows_opens_it(make_app, start: str, query: str, opens: str) -> None:

@@ -19,7 +19,7 @@ async def test_quit_with_a_filled_form_asks_and_n_keeps_the_app(make_app):
     async with app.run_test(size=(100, 30)) as pilot:
         await open_form(pilot)
         await quick_fill(pilot, "Catan", [(["Ada"], 1, "9"), (["Ben"], 2, "7")])
-        await app.switch_mode("dashboard")  # the form is kept in its mode while another screen is shown
+        await app.switch_mode("service")  # the form is kept in its mode while another screen is shown
         await settle(pilot)
         await pilot.press("q")
         await settle(pilot)
@@ -29,7 +29,7 @@ async def test_quit_with_a_filled_form_asks_and_n_keeps_the_app(make_app):
         await settle(pilot)
         assert not isinstance(app.screen, ConfirmDialog)
         assert not app._exit
-        assert app.current_mode == "dashboard"
+        assert app.current_mode == "service"
         await pilot.press("ctrl+q")
         await settle(pilot)
         assert isinstance(app.screen, ConfirmDialog)
@@ -62,7 +62,7 @@ async def test_quit_with_nothing_unsent_exits_at_once(make_app):
     app = make_app()
     async with app.run_test(size=(100, 30)) as pilot:
         await open_form(pilot)  # an empty form holds nothing to lose
-        await app.switch_mode("dashboard")
+        await app.switch_mode("service")
         await settle(pilot)
         await pilot.press("q")
         await settle(pilot)

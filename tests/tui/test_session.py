@@ -2,7 +2,7 @@
 and opening another service replaces it whole, so nothing read from the old one (who played last) is kept."""
 
 from rankterm.tui.base import RanktermScreen
-from rankterm.tui.screens.dashboard import DashboardScreen
+from rankterm.tui.screens.home import HomeScreen
 from rankterm.tui.session import Session
 
 
@@ -30,7 +30,7 @@ async def test_opening_another_service_replaces_the_session_whole(make_app, wait
         await wait(pilot)
         new = app.session
         assert new is not None and new is not old and new.client is not old.client
-        assert isinstance(app.screen, DashboardScreen) and app.screen.session is new
+        assert isinstance(app.screen, HomeScreen) and app.screen.session is new
         assert new.outbox is not old.outbox and not old.outbox.sending
 
 

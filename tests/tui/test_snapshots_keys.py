@@ -15,7 +15,7 @@ import pytest
 from rankterm.tui.screens import SCREENS
 from tests.tui.pilot import settle
 
-SHOT_ELSEWHERE = frozenset({"dashboard", "games", "players", "login", "match", "rankings", "matches"})
+SHOT_ELSEWHERE = frozenset({"service", "games", "players", "login", "match", "rankings", "matches"})
 """Modes whose screen test_snapshots_service_and_lists / _form_and_standings already show at 80x24."""
 
 

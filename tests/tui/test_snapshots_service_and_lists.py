@@ -1,4 +1,4 @@
-"""Snapshots of login, dashboard, games (a search typed) and players (page 2), at 80x24 and 120x40.
+"""Snapshots of login, the Service screen, games (a search typed) and players (page 2), at 80x24 and 120x40.
 
 The demo group runs in-process with its clock frozen; each shot waits for timers and workers first.
 Update with `pytest tests/tui/test_snapshots_service_and_lists.py --snapshot-update`, then LOOK at every SVG.
@@ -39,8 +39,10 @@ def test_login(snap_compare, make_app, size):
 
 
 @pytest.mark.parametrize("size", SIZES)
-def test_dashboard(snap_compare, make_app, size):
+def test_service(snap_compare, make_app, size):
     async def run_before(pilot) -> None:
+        await settle(pilot)
+        await pilot.press("d")  # from Home, the first screen
         await settle(pilot)
 
     assert snap_compare(make_app(), terminal_size=size, run_before=run_before)

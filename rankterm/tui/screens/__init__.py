@@ -16,7 +16,7 @@ from rankterm.tui.text import plain_str
 # mode name -> (module under rankterm.tui.screens, class name, title): the one place titles are declared
 SCREENS: dict[str, tuple[str, str, str]] = {
     "home": ("home", "HomeScreen", "Home"),
-    "dashboard": ("dashboard", "DashboardScreen", "Dashboard"),
+    "service": ("service", "ServiceScreen", "Service"),
     "games": ("games", "GamesScreen", "Games"),
     "players": ("players", "PlayersScreen", "Players"),
     "match": ("match_entry", "MatchEntryScreen", "New match"),

@@ -1,4 +1,5 @@
-"""Dashboard: the service's status (whatever keys it returns), the match status counters, quota usage bars.
+"""The Service screen (mode "service", key d): the service's status (whatever keys it returns), the match
+status counters, quota usage bars. For whoever hosts the group; the group itself opens on Home (home.py).
 
 The three are asked one after the other in one worker (quota last, so it counts the calls just made) and shown
 when they arrive (the first time, those that come within `SPINNER_AFTER` together, in one layout): whenever the screen is shown, after a match is sent from this seat, and on F5 or ctrl+r
@@ -43,7 +44,7 @@ SPINNER_AFTER = 0.15
 
 HELD = "dashboard"
 """The mirror's note (`Mirror.note`) that keeps the last answer of each panel: panel id -> {"at": the
-client's clock when read, "answer": its wire form}."""
+client's clock when read, "answer": its wire form}. Its name is the one mirror files on disk already hold."""
 
 NOT_HELD = "Not read yet: shown once the service answers."
 
@@ -91,23 +92,23 @@ def _shown_value(value: Any, zone: SeatZone) -> str:
     return _value(value)
 
 
-class DashboardScreen(RanktermScreen):
+class ServiceScreen(RanktermScreen):
     """Service status, match status counters and quota usage, with refresh."""
 
     DEFAULT_CSS = """
-    DashboardScreen #dash-body { height: 1fr; }
-    DashboardScreen #dash-top { height: auto; }
-    DashboardScreen .panel {
+    ServiceScreen #service-body { height: 1fr; }
+    ServiceScreen #service-top { height: auto; }
+    ServiceScreen .panel {
         border: round $primary 50%; border-title-color: $text-primary; padding: 0 1; height: auto;
     }
-    DashboardScreen #dash-status { width: 1fr; min-height: 4; }
-    DashboardScreen #dash-status-text { text-wrap: nowrap; text-overflow: ellipsis; }
-    DashboardScreen #dash-counters { width: auto; min-width: 30; max-width: 60%; min-height: 4; }
-    DashboardScreen #dash-quota { min-height: 4; }
-    DashboardScreen #dash-counters-text { width: auto; text-wrap: nowrap; text-overflow: ellipsis; }
-    DashboardScreen .panel-error { color: $text-error; }
-    DashboardScreen .panel-muted { color: $text-muted; }
-    DashboardScreen #dash-status-text.-unreachable { color: $text-warning; text-wrap: wrap; }
+    ServiceScreen #service-status { width: 1fr; min-height: 4; }
+    ServiceScreen #service-status-text { text-wrap: nowrap; text-overflow: ellipsis; }
+    ServiceScreen #service-counters { width: auto; min-width: 30; max-width: 60%; min-height: 4; }
+    ServiceScreen #service-quota { min-height: 4; }
+    ServiceScreen #service-counters-text { width: auto; text-wrap: nowrap; text-overflow: ellipsis; }
+    ServiceScreen .panel-error { color: $text-error; }
+    ServiceScreen .panel-muted { color: $text-muted; }
+    ServiceScreen #service-status-text.-unreachable { color: $text-warning; text-wrap: wrap; }
     """
 
     BINDINGS = [
@@ -117,17 +118,17 @@ class DashboardScreen(RanktermScreen):
 
     def compose(self) -> ComposeResult:
         yield Header()
-        with VerticalScroll(id="dash-body"):
-            with Horizontal(id="dash-top"):
-                with Vertical(id="dash-status", classes="panel") as status:
+        with VerticalScroll(id="service-body"):
+            with Horizontal(id="service-top"):
+                with Vertical(id="service-status", classes="panel") as status:
                     status.border_title = "Service"
-                    yield Static("", id="dash-status-text")
-                with Vertical(id="dash-counters", classes="panel") as counters:
+                    yield Static("", id="service-status-text")
+                with Vertical(id="service-counters", classes="panel") as counters:
                     counters.border_title = "Matches via the API"
-                    yield Static("", id="dash-counters-text")
-            with Vertical(id="dash-quota", classes="panel") as quota:
+                    yield Static("", id="service-counters-text")
+            with Vertical(id="service-quota", classes="panel") as quota:
                 quota.border_title = "Quota used"
-                yield Static("", id="dash-quota-note")
+                yield Static("", id="service-quota-note")
         yield KeyFooter()
 
     def __init__(self, **kwargs: Any) -> None:
@@ -152,9 +153,11 @@ class DashboardScreen(RanktermScreen):
     def reload_data(self) -> None:
         self.load()
 
-    @task(group="dashboard")
+    @task(group="service")
     async def load(self) -> None:
-        panels = [self.query_one(f"#{name}") for name in ("dash-status", "dash-counters", "dash-quota")]
+        panels = [
+            self.query_one(f"#{name}") for name in ("service-status", "service-counters", "service-quota")
+        ]
         if not self.has_client:
             # The service is being opened (the demo group is built at start): it loads us when ready. No
             # spinners meanwhile: their frames would take the CPU from the thread that builds it.
@@ -177,9 +180,9 @@ class DashboardScreen(RanktermScreen):
 
         spinners = self.set_timer(SPINNER_AFTER, release) if first else None
         steps: tuple[tuple[str, Callable[[], Awaitable[Any]], Callable[[Any], Awaitable[None]]], ...] = (
-            ("dash-status", self.client.status, self._show_status),
-            ("dash-counters", self.client.match_status, self._show_counters),
-            ("dash-quota", self.client.quota, self._show_quota),
+            ("service-status", self.client.status, self._show_status),
+            ("service-counters", self.client.match_status, self._show_counters),
+            ("service-quota", self.client.quota, self._show_quota),
         )
         kept: dict[str, Any] = self._held()
         read: dict[str, Any] = {}
@@ -238,9 +241,9 @@ class DashboardScreen(RanktermScreen):
         cannot be reached instead (`_say_unreachable`): a status read earlier is not the service's now."""
         from rankterm.wire.models import MatchStatus, Quota
 
-        if panel_id == "dash-status":
+        if panel_id == "service-status":
             return partial(self._settle, panel_id, waiting), None
-        model: Any = MatchStatus if panel_id == "dash-counters" else Quota
+        model: Any = MatchStatus if panel_id == "service-counters" else Quota
         if isinstance(old, dict) and isinstance(old.get("at"), int | float):
             try:
                 answer = model.model_validate(old.get("answer"))
@@ -252,7 +255,7 @@ class DashboardScreen(RanktermScreen):
 
     def _say_unreachable(self, unreachable: bool, oldest: float | None) -> None:
         """The Service panel's one calm sentence while the service cannot be reached."""
-        widget = self.query_one("#dash-status-text", Static)
+        widget = self.query_one("#service-status-text", Static)
         widget.set_class(unreachable, "-unreachable")
         if not unreachable:
             return
@@ -274,8 +277,10 @@ class DashboardScreen(RanktermScreen):
         self._settled(panel_id, waiting)
 
     async def _show_not_held(self, panel_id: str, waiting: set) -> None:
-        target = {"dash-status": "#dash-status-text", "dash-counters": "#dash-counters-text"}.get(panel_id)
-        widget = self.query_one(target or "#dash-quota-note", Static)
+        target = {"service-status": "#service-status-text", "service-counters": "#service-counters-text"}.get(
+            panel_id
+        )
+        widget = self.query_one(target or "#service-quota-note", Static)
         widget.update(plain(NOT_HELD))
         widget.remove_class("panel-error")
         widget.add_class("panel-muted")
@@ -290,7 +295,7 @@ class DashboardScreen(RanktermScreen):
 
     async def _show_failure(self, panel_id: str, exc: RanktermError, waiting: set) -> None:
         self._panel_error(panel_id, exc)
-        if panel_id == "dash-status":
+        if panel_id == "service-status":
             self.show_error(exc)
         self._settled(panel_id, waiting)
 
@@ -305,8 +310,10 @@ class DashboardScreen(RanktermScreen):
             panel.loading = panel.id in waiting
 
     def _panel_error(self, panel_id: str, exc: BaseException) -> None:
-        target = {"dash-status": "#dash-status-text", "dash-counters": "#dash-counters-text"}.get(panel_id)
-        widget = self.query_one(target or "#dash-quota-note", Static)
+        target = {"service-status": "#service-status-text", "service-counters": "#service-counters-text"}.get(
+            panel_id
+        )
+        widget = self.query_one(target or "#service-quota-note", Static)
         widget.update(plain(error_sentence(exc)))
         widget.remove_class("panel-muted")
         widget.add_class("panel-error")
@@ -319,7 +326,7 @@ class DashboardScreen(RanktermScreen):
         parts: list[object] = []
         for n, (key, value) in enumerate(items):
             parts += ["\n" if n else "", (humanize(key).ljust(width), "dim"), _shown_value(value, zone)]
-        widget = self.query_one("#dash-status-text", Static)
+        widget = self.query_one("#service-status-text", Static)
         widget.remove_class("panel-error", "panel-muted")
         widget.update(styled(*parts))
 
@@ -329,14 +336,14 @@ class DashboardScreen(RanktermScreen):
         for n, (key, meaning) in enumerate(COUNTERS):
             figures = str(getattr(counts, key)).rjust(width, "\u2007")  # figure spaces: not stripped
             parts += ["\n" if n else "", (figures, "bold"), f"  {key:<9} ", (meaning, "dim")]
-        widget = self.query_one("#dash-counters-text", Static)
+        widget = self.query_one("#service-counters-text", Static)
         widget.remove_class("panel-error", "panel-muted")
         widget.update(styled(*parts))
 
     async def _show_quota(self, quota: Quota) -> None:
         usage = quota.usage()
-        panel = self.query_one("#dash-quota")
-        note = self.query_one("#dash-quota-note", Static)
+        panel = self.query_one("#service-quota")
+        note = self.query_one("#service-quota-note", Static)
         note.remove_class("panel-error", "panel-muted")
         bars = {bar.label: bar for bar in panel.query(UsageBar)}
         new = []

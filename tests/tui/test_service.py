@@ -1,4 +1,4 @@
-"""Dashboard: status keys, match counters, quota bars with warning and error colours, refresh."""
+"""The Service screen (d): status keys, match counters, quota bars with warning and error colours, refresh."""
 
 from __future__ import annotations
 
@@ -6,10 +6,18 @@ import pytest
 from textual.app import App, ComposeResult
 from textual.widgets import Static
 
-from rankterm.tui.screens.dashboard import DashboardScreen, humanize
+from rankterm.tui.screens.service import ServiceScreen, humanize
 from rankterm.tui.widgets.usage_bar import UsageBar, usage_level
 from rankterm.wire.errors import Offline, QuotaError
 from rankterm.wire.models import Quota
+
+
+async def on_service(pilot, wait) -> None:
+    """From Home, the first screen, to the Service screen: one key."""
+    await wait(pilot)
+    await pilot.press("d")
+    await wait(pilot)
+    assert isinstance(pilot.app.screen, ServiceScreen)
 
 
 def test_usage_levels():
@@ -61,12 +69,12 @@ async def test_bars_colour_by_level_and_fill_by_percent():
 async def test_open_demo_shows_status_counters_and_quota_bars(make_app, wait):
     app = make_app()
     async with app.run_test(size=(80, 24)) as pilot:
-        await wait(pilot)
+        await on_service(pilot, wait)
         screen = app.screen
-        assert isinstance(screen, DashboardScreen)
-        status = str(screen.query_one("#dash-status-text", Static).render())
+        assert isinstance(screen, ServiceScreen)
+        status = str(screen.query_one("#service-status-text", Static).render())
         assert "status" in status and "ok" in status and "version" in status
-        counters = str(screen.query_one("#dash-counters-text", Static).render())
+        counters = str(screen.query_one("#service-counters-text", Static).render())
         assert "300" in counters and "processed" in counters and "queued" in counters
         bars = list(screen.query(UsageBar))
         assert [b.label for b in bars][:3] == ["calls per year", "calls per hour", "matches per year"]
@@ -77,7 +85,7 @@ async def test_open_demo_shows_status_counters_and_quota_bars(make_app, wait):
 async def test_refresh_asks_again_and_shows_a_quota_warning(make_app, wait, demo_client, monkeypatch):
     app = make_app()
     async with app.run_test(size=(80, 24)) as pilot:
-        await wait(pilot)
+        await on_service(pilot, wait)
         calls = demo_client.calls
 
         async def busy_quota() -> Quota:
@@ -91,7 +99,7 @@ async def test_refresh_asks_again_and_shows_a_quota_warning(make_app, wait, demo
         assert bars["calls per year"].has_class("-warning")
         assert bars["calls per hour"].has_class("-error")
         assert "new limit" in bars  # any extra quota field gets a bar too
-        assert "Near a limit" in str(app.screen.query_one("#dash-quota-note", Static).render())
+        assert "Near a limit" in str(app.screen.query_one("#service-quota-note", Static).render())
 
 
 async def test_an_error_is_one_sentence_in_its_panel(make_app, wait, demo_client, monkeypatch):
@@ -101,10 +109,10 @@ async def test_an_error_is_one_sentence_in_its_panel(make_app, wait, demo_client
     monkeypatch.setattr(demo_client, "quota", refused)
     app = make_app()
     async with app.run_test(size=(80, 24)) as pilot:
-        await wait(pilot)
-        note = str(app.screen.query_one("#dash-quota-note", Static).render())
+        await on_service(pilot, wait)
+        note = str(app.screen.query_one("#service-quota-note", Static).render())
         assert note == "quota: quota limit reached (HTTP 429)."
-        assert "ok" in str(app.screen.query_one("#dash-status-text", Static).render())
+        assert "ok" in str(app.screen.query_one("#service-status-text", Static).render())
 
 
 def text_of(screen, selector: str) -> str:
@@ -117,20 +125,20 @@ async def test_offline_the_panels_show_the_figures_held_and_the_service_panel_on
     client, transport = demo_service.downable_client()
     app = make_app(client=client)
     async with app.run_test(size=(80, 24)) as pilot:
-        await wait(pilot)  # read once from the service: kept in the mirror
+        await on_service(pilot, wait)  # read once from the service: kept in the mirror
         online_bars = {b.label: b.percent for b in app.screen.query(UsageBar)}
         transport.down = True
         await pilot.press("f5")
         await wait(pilot)
         screen = app.screen
         assert app.offline
-        assert text_of(screen, "#dash-status-text") == (
+        assert text_of(screen, "#service-status-text") == (
             "Cannot reach the service. The figures shown are those of 20:26."
         )
-        counters = text_of(screen, "#dash-counters-text")
+        counters = text_of(screen, "#service-counters-text")
         assert "300" in counters and "processed" in counters and "Cannot reach" not in counters
         assert {b.label: b.percent for b in screen.query(UsageBar)} == online_bars
-        assert "Cannot reach" not in text_of(screen, "#dash-quota-note")
+        assert "Cannot reach" not in text_of(screen, "#service-quota-note")
         assert not [n for n in app._notifications if n.severity == "error"]
         drawn = "\n".join(
             "".join(segment.text for segment in strip) for strip in screen._compositor.render_strips()
@@ -140,7 +148,7 @@ async def test_offline_the_panels_show_the_figures_held_and_the_service_panel_on
         transport.down = False
         app.group_changed()  # what the service answering again does (the app's `_reachable`)
         await wait(pilot)
-        status = text_of(screen, "#dash-status-text")
+        status = text_of(screen, "#service-status-text")
         assert "status" in status and "ok" in status and "Cannot reach" not in status
 
 
@@ -149,29 +157,29 @@ async def test_offline_from_the_start_the_panels_say_nothing_is_held_yet(make_ap
     transport.down = True
     app = make_app(client=client)
     async with app.run_test(size=(80, 24)) as pilot:
-        await wait(pilot)
+        await on_service(pilot, wait)
         screen = app.screen
         assert (
-            text_of(screen, "#dash-status-text")
+            text_of(screen, "#service-status-text")
             == "Cannot reach the service. Its figures show once it answers."
         )
-        assert text_of(screen, "#dash-counters-text") == "Not read yet: shown once the service answers."
+        assert text_of(screen, "#service-counters-text") == "Not read yet: shown once the service answers."
         assert not list(screen.query(UsageBar))
 
 
-async def test_the_dashboard_says_so_when_another_request_finds_the_service_gone(
+async def test_the_service_screen_says_so_when_another_request_finds_the_service_gone(
     make_app, wait, demo_service
 ):
     client, transport = demo_service.downable_client()
     app = make_app(client=client)
     async with app.run_test(size=(80, 24)) as pilot:
-        await wait(pilot)
-        assert "ok" in text_of(app.screen, "#dash-status-text")
+        await on_service(pilot, wait)
+        assert "ok" in text_of(app.screen, "#service-status-text")
         transport.down = True
         with pytest.raises(Offline):
             await client.match_status()  # what the live probe asks every few seconds
         await wait(pilot)
         assert app.offline
-        assert text_of(app.screen, "#dash-status-text") == (
+        assert text_of(app.screen, "#service-status-text") == (
             "Cannot reach the service. The figures shown are those of 20:26."
         )
