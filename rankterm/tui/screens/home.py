@@ -32,7 +32,7 @@ from rankterm.wire.localtime import parse_wire_date
 
 if TYPE_CHECKING:  # the board's panels, the stats and the models load once the first screen is painted
     from rankterm.mirror import Group
-    from rankterm.stats.changes import Event, Story
+    from rankterm.stats.changes import Event
     from rankterm.tui.widgets.board.view import BoardView
     from rankterm.wire.models import Match
 
@@ -125,7 +125,6 @@ class HomeScreen(RanktermScreen):
         super().__init__()
         self.view: BoardView | None = None
         self.tonight: list[object] = []
-        self._story: Story | None = None
 
     def compose(self) -> ComposeResult:
         with Horizontal(id="home-bar"):
@@ -180,16 +179,14 @@ class HomeScreen(RanktermScreen):
         self._draw()
 
     def _tonight(self, group: Group) -> list[object]:
-        from rankterm.stats.changes import Story
+        from rankterm.stats.kept import held_changes
         from rankterm.stats.source import held_matches
 
-        if self._story is None:
-            self._story = Story()
         matches = held_matches(group)
         since = (datetime.fromtimestamp(group.client.clock(), UTC) - timedelta(hours=TONIGHT_HOURS)).replace(
             tzinfo=None
         )
-        return tonight_lines(matches, self._story.follow(matches), since)
+        return tonight_lines(matches, held_changes(group), since)
 
     def _draw(self) -> None:
         view = self.view
