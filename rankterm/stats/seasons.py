@@ -5,6 +5,10 @@ are those of a group that played only the period's matches: the table's model (`
 replayed from scratch over them, a hard reset, so everyone starts even and the all-time standings never
 change. A roll of honour gives each past period's champion (the leader at its end), runner-up, matches and
 players. Positions are shared by equal ree, as places are shared by a tie.
+
+A host may also name seasons in the config (`rankterm.config.NamedSeason`: a name and a range): `named`
+makes them periods, `find_period` reads a name or a calendar period as the command line and the pickers
+take it, and `period_choices` lists what a period picker offers.
 """
 
 from __future__ import annotations
@@ -13,6 +17,7 @@ import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
+from typing import Protocol
 
 from rankterm.stats.model import TableModel
 from rankterm.wire.localtime import SeatZone
@@ -20,7 +25,31 @@ from rankterm.wire.models import Match, Player
 from rankterm.wire.standing import shared_positions
 from rankterm.wire.text import fold_name
 
-__all__ = ["Period", "Season", "SeasonRow", "period_of", "periods_by", "roll_of_honour", "season_standings"]
+
+class NamedSeason(Protocol):
+    """A season the host names (`rankterm.config.NamedSeason`): a name and a wall-clock range."""
+
+    @property
+    def name(self) -> str: ...
+    @property
+    def start(self) -> datetime: ...
+    @property
+    def end(self) -> datetime: ...
+
+
+__all__ = [
+    "Period",
+    "PeriodChoice",
+    "Season",
+    "SeasonRow",
+    "find_period",
+    "named",
+    "period_choices",
+    "period_of",
+    "periods_by",
+    "roll_of_honour",
+    "season_standings",
+]
 
 KINDS = ("month", "quarter", "year")
 
@@ -169,3 +198,64 @@ def roll_of_honour(matches: Sequence[Match], kind: str, zone: SeatZone, now: dat
         for period in periods_by(matches, kind, zone)
         if period.end <= now
     ]
+
+
+def named(seasons: Iterable[NamedSeason]) -> list[Period]:
+    """The seasons a host names (`Config.named_seasons`), as periods named by their names."""
+    return [Period(season.name, season.start, season.end) for season in seasons]
+
+
+def find_period(text: str, seasons: Iterable[NamedSeason] = ()) -> Period:
+    """A season the host named (its name, ignoring case and accents), else `period_of(text)`.
+
+    Raises:
+        PeriodError: neither; the sentence names the seasons there are.
+    """
+    wanted = fold_name(text.strip())
+    given = named(seasons)
+    for period in given:
+        if fold_name(period.name) == wanted:
+            return period
+    try:
+        return period_of(text)
+    except PeriodError:
+        if not given:
+            raise
+        names = ", ".join(repr(p.name) for p in given)
+        raise PeriodError(
+            f"{text.strip()[:40]!r} is not a season: write YYYY, YYYY-Qn (n 1-4), YYYY-MM or one of {names}."
+        ) from None
+
+
+@dataclass(frozen=True, slots=True)
+class PeriodChoice:
+    """One entry of a period picker: its key (the period's name, "" for all time), its label, its period
+    (None for all time)."""
+
+    key: str
+    label: str
+    period: Period | None
+
+
+ALL_TIME = PeriodChoice("", "All time", None)
+
+
+def period_choices(
+    matches: Iterable[Match], zone: SeatZone, now: datetime, seasons: Iterable[NamedSeason] = ()
+) -> list[PeriodChoice]:
+    """What a period picker offers: all time; this month, this quarter, this year (`now`, wall-clock); the
+    seasons the host names; then every earlier year, quarter and month that holds a match, newest first."""
+    choices = [ALL_TIME]
+    current = [containing(now, kind) for kind in KINDS]
+    for kind, period in zip(("This month", "This quarter", "This year"), current, strict=True):
+        choices.append(PeriodChoice(period.name, f"{kind} ({period.name})", period))
+    for period in named(seasons):
+        choices.append(PeriodChoice(period.name, period.name, period))
+    taken = {choice.key for choice in choices}
+    held = list(matches)
+    for kind in ("year", "quarter", "month"):
+        for period in reversed(periods_by(held, kind, zone)):
+            if period.name not in taken and period.start < now:
+                choices.append(PeriodChoice(period.name, period.name, period))
+                taken.add(period.name)
+    return choices
