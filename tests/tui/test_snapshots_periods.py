@@ -1,5 +1,6 @@
 """Snapshots at 80x24 of the standings of a period: the Rankings screen on a calendar quarter and on a season
-the config names (demo group, frozen clock: 2026-05-28)."""
+the config names, and the board of a season with its line of what changed tonight (demo group, frozen clock:
+2026-05-28)."""
 
 from __future__ import annotations
 
@@ -8,9 +9,11 @@ from datetime import datetime
 from textual.pilot import Pilot
 
 from rankterm.config import Config, NamedSeason
+from rankterm.stats.seasons import Period
 from tests.tui.pilot import settle
 
 SPRING = NamedSeason("Spring league", datetime(2026, 3, 1), datetime(2026, 6, 1))
+SPRING_PERIOD = Period(SPRING.name, SPRING.start, SPRING.end)
 
 
 async def choose(pilot: Pilot, label: str) -> None:
@@ -35,3 +38,20 @@ def test_rankings_of_a_named_season_80x24(make_app, snap_compare):
     assert snap_compare(
         make_app(config=Config(seasons=(SPRING,))), terminal_size=(80, 24), run_before=run_before
     )
+
+
+def test_board_of_a_season_with_tonight_80x24(make_app, demo_service, snap_compare):
+    """The bar names the season; three duels recorded tonight by another seat make the line of what changed."""
+    from tests.tui.test_board import record_duel
+
+    async def run_before(pilot: Pilot) -> None:
+        other = demo_service.client()
+        for n in range(3):
+            await record_duel(other, "Farid", "Ada", f"tonight-{n}")
+        await other.aclose()
+        pilot.app.group_changed()
+        await settle(pilot)
+
+    app = make_app(home="board", kiosk=True, config=Config(seasons=(SPRING,)))
+    app.board_period = SPRING_PERIOD
+    assert snap_compare(app, terminal_size=(80, 24), run_before=run_before)
