@@ -14,6 +14,7 @@ setting, else this machine's); the one still under way is left out, as it has no
 from __future__ import annotations
 
 import argparse
+import sys
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
@@ -57,6 +58,8 @@ def named_seasons(args: argparse.Namespace) -> tuple[NamedSeason, ...]:
     from rankterm.config import load_config
 
     config = load_config()
+    for problem in config.problems:  # a bad season is left out: said, as the app says it when it starts
+        print(f"rankterm: warning: {problem}", file=sys.stderr)
     name = None
     if not getattr(args, "demo", False) and (profile := config.profile(profile_name(args))) is not None:
         name = profile.name

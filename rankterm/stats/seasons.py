@@ -45,6 +45,7 @@ __all__ = [
     "find_period",
     "named",
     "period_choices",
+    "period_matches",
     "period_of",
     "periods_by",
     "roll_of_honour",
@@ -154,12 +155,17 @@ class Season:
         return self.rows[1] if len(self.rows) > 1 else None
 
 
-def season_standings(matches: Sequence[Match], period: Period, zone: SeatZone) -> Season:
-    """The standings of a group that played only `period`'s `matches` (held, oldest first)."""
+def period_matches(matches: Sequence[Match], period: Period, zone: SeatZone) -> list[Match]:
+    """The matches of `matches` (held, oldest first) played in `period`, by the seat's clock."""
     # Wire dates are UTC "YYYY-MM-DD HH:MM:SS", ordered as text: a window a day wider than the period's on
     # each side leaves only its neighbours to be parsed and placed by the seat's clock.
     low, high = zone.to_wire(period.start - timedelta(days=1)), zone.to_wire(period.end + timedelta(days=1))
-    played = [m for m in matches if low <= m.date < high and period.holds(m, zone)]
+    return [m for m in matches if low <= m.date < high and period.holds(m, zone)]
+
+
+def season_standings(matches: Sequence[Match], period: Period, zone: SeatZone) -> Season:
+    """The standings of a group that played only `period`'s `matches` (held, oldest first)."""
+    played = period_matches(matches, period, zone)
     model = TableModel()
     model.follow(played)
     names: dict[str, str] = {}
@@ -182,12 +188,29 @@ def season_standings(matches: Sequence[Match], period: Period, zone: SeatZone) -
 def periods_by(matches: Iterable[Match], kind: str, zone: SeatZone) -> list[Period]:
     """Every `kind` period (month, quarter, year) that holds at least one of `matches`, oldest first."""
     seen: dict[str, Period] = {}
+    days: dict[str, Period | None] = {}
     for match in matches:
-        when = zone.from_wire(match.date)
-        if when is not None:
+        day = match.date[:10]
+        if day not in days:
+            days[day] = _whole_day(day, kind, zone)
+        period = days[day]
+        if period is None:  # a UTC day that the seat's clock splits between two periods
+            when = zone.from_wire(match.date)
+            if when is None:
+                continue
             period = containing(when.replace(tzinfo=None), kind)
-            seen.setdefault(period.name, period)
+        seen.setdefault(period.name, period)
     return sorted(seen.values(), key=lambda p: p.start)
+
+
+def _whole_day(day: str, kind: str, zone: SeatZone) -> Period | None:
+    """The period a whole UTC day falls in by the seat's clock, when its first and last second fall in the
+    same one (nearly every day); None when they do not, or when `day` is no date."""
+    first, last = zone.from_wire(f"{day} 00:00:00"), zone.from_wire(f"{day} 23:59:59")
+    if first is None or last is None:
+        return None
+    period = containing(first.replace(tzinfo=None), kind)
+    return period if containing(last.replace(tzinfo=None), kind) == period else None
 
 
 def roll_of_honour(matches: Sequence[Match], kind: str, zone: SeatZone, now: datetime) -> list[Season]:

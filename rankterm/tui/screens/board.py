@@ -36,6 +36,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import dataclasses
+from collections.abc import Sequence
 from datetime import UTC
 from typing import TYPE_CHECKING
 
@@ -48,7 +49,7 @@ from textual.widgets import Static
 
 from rankterm.stats.changes import Story
 from rankterm.stats.effect import EffectUnknown, match_effect
-from rankterm.stats.seasons import Period, containing, named, season_standings
+from rankterm.stats.seasons import Period, containing, named, period_matches, season_standings
 from rankterm.stats.source import held_matches
 from rankterm.tui.base import Kind, RanktermScreen, Where, task
 from rankterm.tui.periods import seat_now, shown_seasons
@@ -112,7 +113,7 @@ def period_view(group: Group, period: Period, zone: SeatZone) -> BoardView:
     matches, its last match and its last five, newest first."""
     matches = held_matches(group)
     season = season_standings(matches, period, zone)
-    inside = [m for m in matches if period.holds(m, zone)][-5:]
+    inside = period_matches(matches, period, zone)[-5:]
     rows = tuple(
         RankingRow(player=row.player or Player(id=row.player_id), ree=row.ree, position=row.position)
         for row in season.rows
@@ -122,12 +123,12 @@ def period_view(group: Group, period: Period, zone: SeatZone) -> BoardView:
     return BoardView(None, f"Main · {period.name}", rows, last, None, note, tuple(reversed(inside)))
 
 
-def tonight(story: Story, group: Group, now: float) -> tuple[str, ...]:
-    """What changed in the `TONIGHT_HOURS` before `now` (seconds since the epoch), newest first (run in a
-    thread: the story walks only the held matches it has not walked yet)."""
+def tonight(story: Story, matches: Sequence[Match], now: float) -> tuple[str, ...]:
+    """What `matches` (held, oldest first) changed in the `TONIGHT_HOURS` before `now` (seconds since the
+    epoch), newest first; the story walks only the matches it has not walked yet."""
     since = now - TONIGHT_HOURS * 3600
     out = []
-    for event in reversed(story.follow(held_matches(group))):
+    for event in reversed(story.follow(matches)):
         moment = parse_wire_date(event.date)
         if moment is None:
             continue
@@ -282,7 +283,8 @@ class BoardScreen(RanktermScreen):
         with contextlib.suppress(RanktermError):  # the matches held still make the last five
             await group.sync_matches()
         period = self.period
-        news = await asyncio.to_thread(tonight, self._story, group, group.client.clock())
+        now = group.client.clock()
+        news = await asyncio.to_thread(lambda: tonight(self._story, held_matches(group), now))
         views: dict[str | None, BoardView]
         if period is not None:
             main = await asyncio.to_thread(period_view, group, period, shown_zone(self))
