@@ -111,6 +111,9 @@ async def test_a_season_the_config_names_is_offered(make_app, demo_service) -> N
         await pick_period(pilot, screen, "Spring league")
         shown = table_rows(screen)
         said = info(screen)
+        pilot.app.theme = "textual-light"  # painted again in the new colours: still the season's table
+        await settle(pilot)
+        assert table_rows(screen) == shown
     want = await expected(demo_service, Period("Spring league", SPRING.start, SPRING.end))
     assert [(r[0], r[2], r[3]) for r in shown] == want
     assert "Main · Spring league, 1 Mar to 31 May 2026 · from an even start · " in said

@@ -11,7 +11,8 @@ A period picker beside the subset picker: all time (the default: the service's s
 never changes), this month, this quarter, this year, the seasons the host names, each earlier year, quarter
 and month with matches. A period's standings are those of a group that played only its matches
 (`stats.seasons.season_standings`, everyone starting even), worked out from the held matches in a thread, in
-the same table (no change columns: nothing came before); the line above the table names the period. A
+the same columns (the changes, belt and title a dash: nothing came before; the status how many matches each
+played in it); the line above the table names the period. A
 match number typed with `/` goes back to all time: the standings after a match are the all-time ones.
 
 Shown again (or after F5, or a match sent from this seat), the subsets and the page are asked again and the
@@ -190,7 +191,9 @@ class RankingsScreen(SubsetPagedScreen):
 
     def _retheme(self, _theme: str) -> None:
         """The ▲▼ colours come from the theme: paint the page again in the new one (no call)."""
-        if self.page_data is not None:
+        if self.season is not None:
+            self._fill_season(self.season, self.picker.subset)
+        elif self.page_data is not None:
             self._fill(self.page_data, self.picker.subset)
 
     @property
