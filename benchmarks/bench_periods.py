@@ -1,8 +1,8 @@
 """The period pickers and the board's line of what changed tonight, over synthetic histories of 10,000 and
 100,000 matches (`bench_seasons.history`: three years, 60 or 500 players).
 
-- what a period picker offers (`period_choices`: this month, quarter and year, the named seasons, every past
-  year, quarter and month with matches), worked out each time Rankings is shown;
+- every past year, quarter and month with matches (`periods_by`: what `rankterm seasons` and the Seasons
+  screen walk; the period pickers take the group's first and last match from its subsets instead);
 - the board's tonight (`board.tonight`: a kept `Story` that walks only the new matches, then the events of the
   last 12 hours): with one match more, and with nothing new;
 - a period's standings as the board reads them (`board.period_view`'s work: the standings, then the period's
@@ -18,13 +18,12 @@ from __future__ import annotations
 import argparse
 import random
 import statistics
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, datetime
 
-from bench_seasons import SPAN, START, history, timed
+from bench_seasons import history, timed
 
-from rankterm.config import NamedSeason
 from rankterm.stats.changes import Story
-from rankterm.stats.seasons import period_choices, period_matches, period_of, season_standings
+from rankterm.stats.seasons import period_matches, period_of, periods_by, season_standings
 from rankterm.tui.screens.board import tonight
 from rankterm.wire.localtime import seat_zone
 from rankterm.wire.models import Match
@@ -32,13 +31,10 @@ from rankterm.wire.models import Match
 
 def figures(matches: list[Match], runs: int) -> None:
     zone = seat_zone("UTC")
-    now = START + SPAN + timedelta(days=1)
-    named = [NamedSeason("Autumn league", datetime(2025, 9, 1), datetime(2025, 12, 1))]
-    wall, cpu = timed(lambda: period_choices(matches, zone, now, named), runs)
-    offered = len(period_choices(matches, zone, now, named))
-    print(
-        f"  {f'period picker ({offered} choices)':42s} {wall * 1000:8.0f} ms wall  {cpu * 1000:8.0f} ms CPU"
+    wall, cpu = timed(
+        lambda: [periods_by(matches, kind, zone) for kind in ("month", "quarter", "year")], runs
     )
+    print(f"  {'past months, quarters and years':42s} {wall * 1000:8.0f} ms wall  {cpu * 1000:8.0f} ms CPU")
     quarter = period_of("2025-Q2")
 
     def board_period() -> object:

@@ -264,10 +264,12 @@ ALL_TIME = PeriodChoice("", "All time", None)
 
 
 def period_choices(
-    matches: Iterable[Match], zone: SeatZone, now: datetime, seasons: Iterable[NamedSeason] = ()
+    span: tuple[datetime, datetime] | None, now: datetime, seasons: Iterable[NamedSeason] = ()
 ) -> list[PeriodChoice]:
     """What a period picker offers: all time; this month, this quarter, this year (`now`, wall-clock); the
-    seasons the host names; then every earlier year, quarter and month that holds a match, newest first."""
+    seasons the host names; then every earlier year, quarter and month from the group's first match to its
+    last (`span`, wall-clock; None: no match yet), newest first. No match is read: the span comes from the
+    main subset's first and last match."""
     choices = [ALL_TIME]
     current = [containing(now, kind) for kind in KINDS]
     for kind, period in zip(("This month", "This quarter", "This year"), current, strict=True):
@@ -275,10 +277,14 @@ def period_choices(
     for period in named(seasons):
         choices.append(PeriodChoice(period.name, period.name, period))
     taken = {choice.key for choice in choices}
-    held = list(matches)
+    if span is None:
+        return choices
+    first, last = span
     for kind in ("year", "quarter", "month"):
-        for period in reversed(periods_by(held, kind, zone)):
-            if period.name not in taken and period.start < now:
+        period = containing(min(last, now), kind)
+        while period.end > first:
+            if period.name not in taken:
                 choices.append(PeriodChoice(period.name, period.name, period))
                 taken.add(period.name)
+            period = containing(period.start - timedelta(seconds=1), kind)
     return choices

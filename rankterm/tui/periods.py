@@ -1,8 +1,9 @@
 """The periods a seat offers: the seasons the open profile names (or the config's; a guest's come from its
 host, as its time zone does), the seat's wall-clock now, and a period's standings read from the held matches.
 
-Screens call `period_standings` in a worker: the held matches are parsed and the model replayed in a thread,
-never on the event loop.
+The picker's choices come from the main subset's first and last match (no request, no match parsed); a
+period's standings (`period_standings`, called in a worker) parse the held matches and replay the model in a
+thread, never on the event loop.
 """
 
 from __future__ import annotations
@@ -49,14 +50,17 @@ async def synced(group: Group) -> None:
         await group.sync_matches()
 
 
-async def choices_of(node: Any, group: Group) -> list[PeriodChoice]:
-    """What the period picker of `node`'s screen offers, from the held matches (in a thread)."""
-    zone, seasons = shown_zone(node), shown_seasons(node)
-
-    def work() -> list[PeriodChoice]:
-        return period_choices(held_matches(group), zone, seat_now(group, zone), seasons)
-
-    return await asyncio.to_thread(work)
+def choices_of(node: Any, group: Group) -> list[PeriodChoice]:
+    """What the period picker of `node`'s screen offers: the calendar periods from the main subset's first
+    match to its last, as the mirror holds the subsets (no request, no match parsed)."""
+    zone = shown_zone(node)
+    main = next((s for s in group.cached_subsets() if s.is_main or s.type == "main"), None)
+    ends = [m.date if m is not None else None for m in (main.first_match, main.last_match)] if main else []
+    local = [zone.from_wire(date) for date in ends]
+    span = None
+    if len(local) == 2 and local[0] is not None and local[1] is not None:
+        span = (local[0].replace(tzinfo=None), local[1].replace(tzinfo=None))
+    return period_choices(span, seat_now(group, zone), shown_seasons(node))
 
 
 def game_of(subset: Subset | None) -> str | None:

@@ -1,6 +1,7 @@
 """`periods_by` places a whole UTC day at once when the seat's clock keeps it in one period, and each match of
 a day it splits on its own: the same periods as placing every match, in zones east and west and at half hours;
-`period_choices` offers all time, the current periods, the named seasons, then the past newest first."""
+`period_choices` offers all time, the current periods, the named seasons, then the past back to the group's
+first match, newest first."""
 
 from __future__ import annotations
 
@@ -56,14 +57,9 @@ def test_a_month_boundary_inside_a_utc_day(zone_name: str) -> None:
 
 
 def test_what_a_picker_offers() -> None:
-    zone = seat_zone("UTC")
-    matches = [
-        match(1, datetime(2025, 11, 3, 20)),
-        match(2, datetime(2026, 2, 3, 20)),
-        match(3, datetime(2026, 5, 1)),
-    ]
     autumn = NamedSeason("Autumn league", datetime(2025, 9, 1), datetime(2025, 12, 1))
-    choices = period_choices(matches, zone, datetime(2026, 5, 28, 20), [autumn])
+    span = (datetime(2025, 11, 3, 20), datetime(2026, 5, 1))
+    choices = period_choices(span, datetime(2026, 5, 28, 20), [autumn])
     assert [c.label for c in choices] == [
         "All time",
         "This month (2026-05)",
@@ -73,8 +69,17 @@ def test_what_a_picker_offers() -> None:
         "2025",
         "2026-Q1",
         "2025-Q4",
+        "2026-04",
+        "2026-03",
         "2026-02",
+        "2026-01",
+        "2025-12",
         "2025-11",
     ]
     assert choices[0].period is None
     assert choices[4].period == Period("Autumn league", autumn.start, autumn.end)
+    assert [c.label for c in period_choices(None, datetime(2026, 5, 28), [])][1:] == [
+        "This month (2026-05)",
+        "This quarter (2026-Q2)",
+        "This year (2026)",
+    ]

@@ -25,8 +25,6 @@ picker · Escape back to the table. Keys typed before the standings arrive wait 
 
 from __future__ import annotations
 
-import contextlib
-
 from rich.text import Text
 from textual import events, on
 from textual.app import ComposeResult
@@ -37,7 +35,6 @@ from textual.widgets import DataTable, Header, Input, Label, Select, Static
 from rankterm.stats.effect import match_effect, participants
 from rankterm.stats.seasons import ALL_TIME, Period, Season
 from rankterm.stats.source import sync_group
-from rankterm.tui.base import task
 from rankterm.tui.periods import choices_of, game_of, period_standings
 from rankterm.tui.screens.subset_paged import SubsetPagedScreen
 from rankterm.tui.text import NONE, label_text
@@ -201,15 +198,12 @@ class RankingsScreen(SubsetPagedScreen):
         return self.query_one("#rank-period", PeriodPicker)
 
     async def _revalidate(self) -> None:
-        self.offer_periods()  # beside the page, in a worker of its own
+        await self._revalidate_periods()
 
-    @task(group="rank-periods")
-    async def offer_periods(self) -> None:
-        """The periods the picker offers, from the held matches (this month, the host's seasons, the past):
-        brought up to date first (no request while a sync is fresh; offline, those held)."""
-        with contextlib.suppress(RanktermError):
-            await sync_group(self.group)
-        self.period_picker.set_choices(await choices_of(self, self.group))
+    async def _revalidate_periods(self) -> None:
+        """The periods the picker offers (this month, the host's seasons, the past), from the subsets just
+        read: no request, no match parsed."""
+        self.period_picker.set_choices(choices_of(self, self.group))
 
     async def _load(self, page: int) -> None:
         period = self.period_picker.period
