@@ -9,7 +9,7 @@ Enter on a player's row opens their recent matches in the chosen subset.
 
 A period picker beside the subset picker: all time (the default: the service's standings, which a period
 never changes), this month, this quarter, this year, the seasons the host names, each earlier year, quarter
-and month with matches. A period's standings are those of a group that played only its matches
+and month back to the group's first match (from the subsets read: no match is read for the picker). A period's standings are those of a group that played only its matches
 (`stats.seasons.season_standings`, everyone starting even), worked out from the held matches in a thread, in
 the same columns (the changes, belt and title a dash: nothing came before; the status how many matches each
 played in it); the line above the table names the period. A
