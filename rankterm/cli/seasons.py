@@ -82,7 +82,6 @@ async def seasons_command(group: Group, args: argparse.Namespace) -> int:
             [
                 {
                     "period": season.period.name,
-                    "named": season.period.name in names,
                     "matches": season.matches,
                     "players": len(season.rows),
                     "champion": _row(season.champion),
