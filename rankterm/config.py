@@ -12,7 +12,9 @@ import os
 import re
 import stat
 import tomllib
+from collections.abc import Iterable
 from dataclasses import dataclass, field
+from datetime import date, datetime
 from pathlib import Path
 from typing import Any
 
@@ -57,6 +59,75 @@ def _normalise_url(value: str) -> str:
     return value if value.endswith("/") else value + "/"
 
 
+@dataclass(frozen=True, slots=True)
+class NamedSeason:
+    """A season a host names: `name` and the wall-clock range [start, end) of the seat's time zone (the
+    config's `since` and `until`; `until` not included, as `rankterm rankings --until`)."""
+
+    name: str
+    start: datetime
+    end: datetime
+
+    def to_seat(self) -> dict[str, str]:
+        """As a host tells its seats (`read_seasons` reads it back)."""
+        return {"name": self.name, "since": self.start.isoformat(), "until": self.end.isoformat()}
+
+
+_SEASON_KEYS = ("name", "since", "until")
+_CALENDAR_NAME = re.compile(r"\d{4}(-(Q[1-4]|\d{2}))?\Z", re.ASCII | re.IGNORECASE)
+
+
+def _season_end(value: Any) -> datetime | None:
+    """A TOML date or local date-time, or the same written as text (ISO), as a naive date-time."""
+    if isinstance(value, str):
+        try:
+            value = datetime.fromisoformat(value.strip())
+        except ValueError:
+            return None
+    if isinstance(value, datetime):
+        return None if value.tzinfo is not None else value
+    if isinstance(value, date):
+        return datetime(value.year, value.month, value.day)
+    return None
+
+
+def read_seasons(entries: Any, where: str) -> tuple[tuple[NamedSeason, ...], list[str]]:
+    """The named seasons of a `seasons` list (`where` names it in the sentences), and one sentence for each
+    entry left out: each bad entry is left out alone, so nothing else of the config is lost."""
+    if not isinstance(entries, list):
+        return (), [f"{where}: must be a list of seasons ([[{where}]] tables); it is left out"]
+    seasons: list[NamedSeason] = []
+    problems: list[str] = []
+    for n, entry in enumerate(entries, start=1):
+        at = f"{where}[{n}]"
+        if not isinstance(entry, dict):
+            problems.append(f"{at}: must be a table with name, since and until; it is left out")
+            continue
+        name = entry.get("name")
+        if isinstance(name, str) and name.strip():
+            at = f"{at} ({name.strip()[:40]!r})"
+        unknown = [key for key in entry if key not in _SEASON_KEYS]
+        ends = [_season_end(entry.get(key)) for key in ("since", "until")]
+        problem = ""
+        if unknown:
+            problem = f"{unknown[0]!r} is not a season's setting (name, since, until)"
+        elif not isinstance(name, str) or not name.strip():
+            problem = "needs a name"
+        elif _CALENDAR_NAME.match(name.strip()):
+            problem = "its name reads as a calendar period (YYYY, YYYY-Qn, YYYY-MM): give it a word"
+        elif ends[0] is None or ends[1] is None:
+            problem = "needs since and until as dates (2026-09-01) or local date-times (2026-09-01T18:00:00)"
+        elif ends[1] <= ends[0]:
+            problem = "until (not included) must come after since"
+        elif any(s.name.casefold() == name.strip().casefold() for s in seasons):
+            problem = "another season above has that name"
+        if problem:
+            problems.append(f"{at}: {problem}; it is left out")
+            continue
+        seasons.append(NamedSeason(name.strip(), ends[0], ends[1]))  # type: ignore[arg-type, union-attr]
+    return tuple(seasons), problems
+
+
 @dataclass(kw_only=True)
 class Profile:
     """One service to talk to: where it is and the client's key; the secret inline or in an env var.
@@ -72,6 +143,10 @@ class Profile:
     verify_tls: bool = True
     timezone: str = ""
     """The zone its times are shown in (a zoneinfo name); empty: the config's, else this machine's."""
+    seasons: tuple[NamedSeason, ...] = ()
+    """The seasons the host names; empty: the config's top-level ones."""
+    season_entries: list[Any] | None = field(default=None, repr=False)
+    """The `seasons` list as the file holds it, bad entries too, written back as it is (None: `seasons`)."""
     name: str = ""
 
     def __post_init__(self) -> None:
@@ -93,7 +168,16 @@ class Profile:
             out["verify_tls"] = False
         if self.timezone:
             out["timezone"] = self.timezone
+        if seasons := _season_entries(self.season_entries, self.seasons):
+            out["seasons"] = seasons
         return out
+
+
+def _season_entries(read: list[Any] | None, seasons: Iterable[NamedSeason]) -> list[Any]:
+    """What a `seasons` setting writes: the entries as read, else the seasons made in the app."""
+    if read is not None:
+        return read
+    return [{"name": s.name, "since": s.start, "until": s.end} for s in seasons]
 
 
 _PROFILE_KEYS: dict[str, type] = {
@@ -115,6 +199,12 @@ class Config:
     """The zone times are shown in (a zoneinfo name), for every profile that names none; None: this
     machine's."""
     profiles: dict[str, Profile] = field(default_factory=dict)
+    seasons: tuple[NamedSeason, ...] = ()
+    """The seasons named for every profile that names none, and for the demo group."""
+    season_entries: list[Any] | None = field(default=None, repr=False)
+    """The top-level `seasons` list as the file holds it (see `Profile.season_entries`)."""
+    problems: list[str] = field(default_factory=list)
+    """One sentence for each entry of the file left out (a bad season), the rest being read."""
 
     def __post_init__(self) -> None:
         for name, profile in self.profiles.items():
@@ -155,6 +245,12 @@ class Config:
         """The zone the times of the profile named are shown in (`zone_setting`)."""
         return seat_zone(self.zone_setting(profile_name))
 
+    def named_seasons(self, profile_name: str | None = None) -> tuple[NamedSeason, ...]:
+        """The seasons named for the profile named (None: no profile, as the demo group): its own, else the
+        top-level ones."""
+        profile = self.profiles.get(profile_name) if profile_name else None
+        return (profile.seasons if profile is not None else ()) or self.seasons
+
     def to_toml(self) -> dict[str, Any]:
         out: dict[str, Any] = {}
         if self.theme is not None:
@@ -163,6 +259,8 @@ class Config:
             out["default_profile"] = self.default_profile
         if self.timezone is not None:
             out["timezone"] = self.timezone
+        if seasons := _season_entries(self.season_entries, self.seasons):
+            out["seasons"] = seasons
         out["profiles"] = {name: p.to_toml() for name, p in self.profiles.items()}
         return out
 
@@ -170,25 +268,35 @@ class Config:
     def from_toml(cls, data: dict[str, Any]) -> Config:
         """The config in a parsed TOML document; ValueError("<where>: <problem>") for the first problem."""
         for key in data:
-            if key not in ("theme", "default_profile", "timezone", "profiles"):
+            if key not in ("theme", "default_profile", "timezone", "profiles", "seasons"):
                 raise ValueError(f"{key}: unknown setting")
         for key in ("theme", "default_profile", "timezone"):
             _check(key, data.get(key, ""), str)
         _check_zone("timezone", data.get("timezone"))
         profiles = _check("profiles", data.get("profiles", {}), dict)
+        problems: list[str] = []
+        seasons: tuple[NamedSeason, ...] = ()
+        if "seasons" in data:
+            seasons, problems = read_seasons(data["seasons"], "seasons")
         out = {}
         for name, table in profiles.items():
             where = f"profiles.{name}"
             _check(where, table, dict)
-            for key, value in table.items():
+            settings = dict(table)
+            entries = settings.pop("seasons", None)
+            for key, value in settings.items():
                 if key not in _PROFILE_KEYS:
                     raise ValueError(f"{where}.{key}: unknown setting")
                 _check(f"{where}.{key}", value, _PROFILE_KEYS[key])
             _check_zone(f"{where}.timezone", table.get("timezone"))
             if "base_url" not in table:
                 raise ValueError(f"{where}.base_url: is required")
+            own: tuple[NamedSeason, ...] = ()
+            if entries is not None:
+                own, said = read_seasons(entries, f"{where}.seasons")
+                problems.extend(said)
             try:
-                out[name] = Profile(**table)
+                out[name] = Profile(**settings, seasons=own, season_entries=entries)
             except ValueError as exc:
                 raise ValueError(f"{where}.base_url: {exc}") from None
         default = data.get("default_profile")
@@ -196,7 +304,13 @@ class Config:
             known = ", ".join(sorted(out)) or "none"
             raise ValueError(f"default_profile: no profile is named {default!r} (profiles: {known})")
         return cls(
-            theme=data.get("theme"), default_profile=default, timezone=data.get("timezone"), profiles=out
+            theme=data.get("theme"),
+            default_profile=default,
+            timezone=data.get("timezone"),
+            profiles=out,
+            seasons=seasons,
+            season_entries=data.get("seasons"),
+            problems=problems,
         )
 
 
@@ -280,10 +394,10 @@ def _merge(table: Any, data: dict[str, Any]) -> None:
 
 
 def config_warnings(config: Config, path: Path | None = None) -> list[str]:
-    """Problems worth a warning: a time zone this machine cannot read (no tzdata), a secret in a file that
-    others can read."""
+    """Problems worth a warning: an entry left out (a bad season), a time zone this machine cannot read (no
+    tzdata), a secret in a file that others can read."""
     path = path or config_path()
-    out: list[str] = []
+    out: list[str] = list(config.problems)
     notes = {config.zone(None).note, *(config.zone(name).note for name in config.profiles)}
     out.extend(sorted(notes - {""}))
     try:

@@ -2,6 +2,7 @@
 
 import os
 import stat
+from datetime import datetime
 
 import pytest
 
@@ -268,3 +269,105 @@ def test_saving_over_a_file_that_is_not_toml_writes_it_anew(cfg_path):
     cfg_path.write_text("theme = = broken\n")
     cfg.save_config(cfg.Config(theme="rankterm-light"))
     assert cfg.load_config().theme == "rankterm-light"
+
+
+SEASONS = """\
+[[seasons]]
+name = "Summer"
+since = 2026-06-01
+until = 2026-09-01
+
+[profiles.club]
+base_url = "http://127.0.0.1:8765/"
+key = "k1"
+
+[[profiles.club.seasons]]
+name = "Autumn league"
+since = 2026-09-01
+until = 2026-12-01
+
+[[profiles.club.seasons]]
+name = "Backwards"  # a person's note, kept
+since = 2026-12-01
+until = 2026-11-01
+
+[[profiles.club.seasons]]
+name = "Winter cup"
+since = "2026-12-01T18:00:00"
+until = 2027-03-01
+
+[profiles.home]
+base_url = "http://127.0.0.1:8766/"
+key = "k2"
+"""
+
+
+def test_named_seasons_of_a_profile_else_the_config(cfg_path):
+    cfg_path.parent.mkdir(parents=True)
+    cfg_path.write_text(SEASONS)
+    conf = cfg.load_config()
+    club = conf.named_seasons("club")
+    assert [(s.name, s.start, s.end) for s in club] == [
+        ("Autumn league", datetime(2026, 9, 1), datetime(2026, 12, 1)),
+        ("Winter cup", datetime(2026, 12, 1, 18), datetime(2027, 3, 1)),
+    ]
+    assert (
+        [s.name for s in conf.named_seasons("home")]
+        == [s.name for s in conf.named_seasons(None)]
+        == ["Summer"]
+    )
+
+
+def test_a_bad_season_is_one_sentence_and_the_rest_is_read_and_kept(cfg_path):
+    cfg_path.parent.mkdir(parents=True)
+    cfg_path.write_text(SEASONS)
+    conf = cfg.load_config()
+    assert conf.problems == [
+        "profiles.club.seasons[2] ('Backwards'): until (not included) must come after since; it is left out"
+    ]
+    assert cfg.config_warnings(conf)[0] == conf.problems[0]
+    assert set(conf.profiles) == {"club", "home"} and conf.profiles["club"].base_url.endswith(":8765/")
+    conf.theme = "rankterm-light"  # the app saves the config: nothing of the seasons is lost
+    cfg.save_config(conf)
+    written = cfg_path.read_text()
+    assert written.replace('theme = "rankterm-light"\n', "") == SEASONS
+    assert cfg.load_config().named_seasons("club") == conf.named_seasons("club")
+
+
+@pytest.mark.parametrize(
+    ("entry", "said"),
+    [
+        ('name = "A"\nsince = 2026-01-01', "('A'): needs since and until as dates"),
+        ("since = 2026-01-01\nuntil = 2026-02-01", "[1]: needs a name"),
+        ('name = "2026-Q1"\nsince = 2026-01-01\nuntil = 2026-04-01', "reads as a calendar period"),
+        ('name = "A"\nsince = 2026-01-01\nuntil = 2026-02-01\ncolour = "red"', "'colour' is not a season's"),
+        ('name = "A"\nsince = "soon"\nuntil = 2026-02-01', "needs since and until as dates"),
+    ],
+)
+def test_each_bad_season_says_why(cfg_path, entry, said):
+    cfg_path.parent.mkdir(parents=True)
+    cfg_path.write_text(f'[profiles.club]\nbase_url = "http://x.test/"\n[[profiles.club.seasons]]\n{entry}\n')
+    conf = cfg.load_config()
+    assert len(conf.problems) == 1 and said in conf.problems[0]
+    assert conf.problems[0].startswith("profiles.club.seasons[1]") and conf.problems[0].endswith("left out")
+    assert conf.named_seasons("club") == () and conf.profiles["club"].base_url == "http://x.test/"
+
+
+def test_seasons_not_a_list_and_a_repeated_name(cfg_path):
+    cfg_path.parent.mkdir(parents=True)
+    cfg_path.write_text(
+        'seasons = "all"\n[profiles.c]\nbase_url = "http://x.test/"\n'
+        '[[profiles.c.seasons]]\nname = "A"\nsince = 2026-01-01\nuntil = 2026-02-01\n'
+        '[[profiles.c.seasons]]\nname = "a"\nsince = 2026-03-01\nuntil = 2026-04-01\n'
+    )
+    conf = cfg.load_config()
+    assert conf.problems == [
+        "seasons: must be a list of seasons ([[seasons]] tables); it is left out",
+        "profiles.c.seasons[2] ('a'): another season above has that name; it is left out",
+    ]
+    assert [s.name for s in conf.named_seasons("c")] == ["A"]
+
+
+def test_a_named_season_goes_to_a_seat_and_back():
+    season = cfg.NamedSeason("Autumn league", datetime(2026, 9, 1), datetime(2026, 12, 1, 18))
+    assert cfg.read_seasons([season.to_seat()], "the host's seasons") == ((season,), [])

@@ -3,6 +3,7 @@
     rankterm board                  the default profile's group
     rankterm board --profile club   another profile's
     rankterm board --demo           an in-process demo group (no account, no network)
+    rankterm board --season 2026-Q3 that quarter's standings alone (or YYYY, YYYY-MM, a season the host names)
 
 Kiosk: the scoreboard is the only screen (the app's screen keys do nothing, there is no form), it updates
 itself when another seat records a match (the live probe keeps its active pace even when nobody touches
@@ -15,7 +16,7 @@ from __future__ import annotations
 import argparse
 from typing import TYPE_CHECKING
 
-from rankterm.cli.common import add_source_arguments, profile_name
+from rankterm.cli.common import UsageError, add_source_arguments, profile_name
 from rankterm.wire.errors import RanktermError
 
 if TYPE_CHECKING:
@@ -32,22 +33,39 @@ def register(sub: argparse._SubParsersAction) -> None:
         "the last five matches; it follows the matches other seats record.",
     )
     add_source_arguments(board)
+    board.add_argument(
+        "--season",
+        metavar="P",
+        help="one period's standings alone, everyone starting even: YYYY, YYYY-Qn, YYYY-MM or the name of a "
+        "season the config names (t on the board changes it)",
+    )
     board.set_defaults(run=run_board)
 
 
-def build_board(*, demo: bool, profile: str | None) -> RanktermApp:
-    """The app as `rankterm board` starts it: kiosk mode, on the scoreboard."""
+def build_board(*, demo: bool, profile: str | None, season: str | None = None) -> RanktermApp:
+    """The app as `rankterm board` starts it: kiosk mode, on the scoreboard (of `season` alone when given:
+    a `UsageError` in one sentence when it names no period)."""
     from rankterm.cli.app import load_config_warned, make_demo_client, make_outbox, make_profile_client
     from rankterm.tui.app import RanktermApp
 
     config = load_config_warned()
     group = None
+    chosen = None
     if demo:
         if profile:
             raise RanktermError("Give --demo or --profile, not both.")
     else:
-        group = make_profile_client(config.chosen_profile(profile))
-    return RanktermApp(
+        chosen = config.chosen_profile(profile)
+        group = make_profile_client(chosen)
+    period = None
+    if season is not None:
+        from rankterm.stats.seasons import PeriodError, find_period
+
+        try:
+            period = find_period(season, config.named_seasons(chosen.name if chosen else None))
+        except PeriodError as exc:
+            raise UsageError(str(exc)) from None
+    app = RanktermApp(
         config=config,
         client=group,
         demo=demo,
@@ -57,10 +75,16 @@ def build_board(*, demo: bool, profile: str | None) -> RanktermApp:
         home="board",
         kiosk=True,
     )
+    app.board_period = period  # type: ignore[attr-defined]  # read by the board screen when it mounts
+    return app
 
 
 def run_board(args: argparse.Namespace) -> int:
-    app = build_board(demo=bool(getattr(args, "demo", False)), profile=profile_name(args))
+    app = build_board(
+        demo=bool(getattr(args, "demo", False)),
+        profile=profile_name(args),
+        season=getattr(args, "season", None),
+    )
     from rankterm.seats import run_on_terminal
 
     return run_on_terminal(app)

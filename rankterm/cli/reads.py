@@ -3,6 +3,7 @@
     rankterm rankings --demo                         the latest standings, a table on a terminal
     rankterm --profile home rankings --after 120     the standings after match 120
     rankterm rankings --season 2026-Q3               the standings of that quarter alone, all starting even
+    rankterm rankings --season "Autumn league"       a season the config names, alone
     rankterm matches --subset g13 --format jsonl     every Catan match, one JSON object a line
 
 Only what the service said is printed: offline, exit 3, even where the mirror holds a copy. Formats, paging and
@@ -85,7 +86,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     rankings.add_argument(
         "--season",
         metavar="P",
-        help="the standings of one period alone, everyone starting even: YYYY, YYYY-Qn or YYYY-MM",
+        help="the standings of one period alone, everyone starting even: YYYY, YYYY-Qn, YYYY-MM or the "
+        "name of a season the config names",
     )
     rankings.add_argument("--since", metavar="DATE", help="with --until: the standings of a range alone")
     rankings.add_argument("--until", metavar="DATE", help="the range's end (not included)")
@@ -258,7 +260,8 @@ def ranking_csv_row(row: RankingRow) -> list[Any]:
 def asked_period(args: argparse.Namespace, zone: SeatZone) -> Period | None:
     """The period `--season`, or `--since`/`--until`, asks for (None: neither); a UsageError in one sentence
     for one that cannot be read or is given with what it cannot go with."""
-    from rankterm.stats.seasons import PeriodError, between, period_of
+    from rankterm.cli.seasons import named_seasons
+    from rankterm.stats.seasons import PeriodError, between, find_period
 
     if args.season is None and args.since is None and args.until is None:
         return None
@@ -268,7 +271,7 @@ def asked_period(args: argparse.Namespace, zone: SeatZone) -> Period | None:
         if args.season is not None:
             if args.since is not None or args.until is not None:
                 raise UsageError("Ask for a season, or for --since and --until, not both.")
-            return period_of(args.season)
+            return find_period(args.season, named_seasons(args))
         if args.since is None or args.until is None:
             raise UsageError("A range needs both --since and --until (the day after its last).")
         ends = [zone.read_typed(text) for text in (args.since, args.until)]

@@ -3,6 +3,9 @@
     rankterm seasons --demo                       each past month: champion, runner-up, matches, players
     rankterm seasons --by quarter --format json   by quarter, for a script
 
+The seasons the host names in the config (`[[profiles.NAME.seasons]]`, or top-level `[[seasons]]`) are
+listed beside the calendar ones once they are over.
+
 A period's standings are those of a group that played only its matches (rankterm.stats.seasons): everyone
 starts even, and the all-time standings never change. Periods follow the seat's clock (the `timezone`
 setting, else this machine's); the one still under way is left out, as it has no champion yet.
@@ -11,6 +14,7 @@ setting, else this machine's); the one still under way is left out, as it has no
 from __future__ import annotations
 
 import argparse
+import sys
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
@@ -20,14 +24,16 @@ from rankterm.cli.common import (
     add_source_arguments,
     emit_json,
     emit_rows,
+    profile_name,
     run_headless,
     shown_zone,
 )
 from rankterm.wire.shown import ree
 
 if TYPE_CHECKING:
+    from rankterm.config import NamedSeason
     from rankterm.mirror import Group
-    from rankterm.stats.seasons import SeasonRow
+    from rankterm.stats.seasons import Season, SeasonRow
 
 ORDER = 34
 
@@ -47,14 +53,30 @@ def _row(row: SeasonRow | None) -> dict[str, Any] | None:
     return {"id": row.player_id, "name": row.name, "ree": row.ree, "matches": row.played}
 
 
+def named_seasons(args: argparse.Namespace) -> tuple[NamedSeason, ...]:
+    """The seasons named in the config for the profile used (the top-level ones for --demo)."""
+    from rankterm.config import load_config
+
+    config = load_config()
+    for problem in config.problems:  # a bad season is left out: said, as the app says it when it starts
+        print(f"rankterm: warning: {problem}", file=sys.stderr)
+    name = None
+    if not getattr(args, "demo", False) and (profile := config.profile(profile_name(args))) is not None:
+        name = profile.name
+    return config.named_seasons(name)
+
+
 async def seasons_command(group: Group, args: argparse.Namespace) -> int:
-    from rankterm.stats.seasons import roll_of_honour
+    from rankterm.stats.seasons import named, roll_of_honour, season_standings
     from rankterm.stats.source import group_matches
 
     zone = shown_zone(args)
     matches = await group_matches(group, offline_ok=False)
     now = zone.local(datetime.fromtimestamp(group.client.clock(), UTC)).replace(tzinfo=None)
-    roll = roll_of_honour(matches, args.by, zone, now)
+    roll: list[Season] = roll_of_honour(matches, args.by, zone, now)
+    names = {p.name for p in named(named_seasons(args)) if p.end <= now}
+    roll += [season_standings(matches, p, zone) for p in named(named_seasons(args)) if p.name in names]
+    roll.sort(key=lambda season: (season.period.end, season.period.end - season.period.start))
     if args.format == "json":
         emit_json(
             [

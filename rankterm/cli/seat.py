@@ -65,14 +65,19 @@ def seat_client(seat: dict[str, Any], desk_fd: int) -> Group:
 def build_seat(desk_fd: int, *, board: bool) -> RanktermApp:
     """The app of a guest seat: what the host serves, asked on `desk_fd`; guest mode, always."""
     from rankterm.cli.app import make_outbox
-    from rankterm.config import Config, Profile
+    from rankterm.config import Config, Profile, read_seasons
     from rankterm.seats import ask_seat
     from rankterm.tui.app import RanktermApp
 
     seat = ask_seat(desk_fd)
     name = str(seat.get("name") or "group")
     zone = str(seat.get("timezone") or "")
-    profile = Profile(base_url=str(seat["base_url"]), key=str(seat["key"]), timezone=zone)
+    profile = Profile(
+        base_url=str(seat["base_url"]),
+        key=str(seat["key"]),
+        timezone=zone,
+        seasons=read_seasons(seat.get("seasons", []), "the host's seasons")[0],
+    )
     config = Config(
         theme=seat.get("theme") or None,
         timezone=zone or None,

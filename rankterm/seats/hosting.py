@@ -107,6 +107,7 @@ def host_desk(*, profile: str | None, demo_url: str | None = None) -> Desk:
         "key": key,
         "verify_tls": verify,
         "timezone": zone,
+        "seasons": [season.to_seat() for season in config.named_seasons(name)],
         "theme": config.theme,
         "demo": demo_url is not None,
     }

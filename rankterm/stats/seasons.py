@@ -5,6 +5,10 @@ are those of a group that played only the period's matches: the table's model (`
 replayed from scratch over them, a hard reset, so everyone starts even and the all-time standings never
 change. A roll of honour gives each past period's champion (the leader at its end), runner-up, matches and
 players. Positions are shared by equal ree, as places are shared by a tie.
+
+A host may also name seasons in the config (`rankterm.config.NamedSeason`: a name and a range): `named`
+makes them periods, `find_period` reads a name or a calendar period as the command line and the pickers
+take it, and `period_choices` lists what a period picker offers.
 """
 
 from __future__ import annotations
@@ -13,6 +17,7 @@ import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
+from typing import Protocol
 
 from rankterm.stats.model import TableModel
 from rankterm.wire.localtime import SeatZone
@@ -20,7 +25,32 @@ from rankterm.wire.models import Match, Player
 from rankterm.wire.standing import shared_positions
 from rankterm.wire.text import fold_name
 
-__all__ = ["Period", "Season", "SeasonRow", "period_of", "periods_by", "roll_of_honour", "season_standings"]
+
+class NamedSeason(Protocol):
+    """A season the host names (`rankterm.config.NamedSeason`): a name and a wall-clock range."""
+
+    @property
+    def name(self) -> str: ...
+    @property
+    def start(self) -> datetime: ...
+    @property
+    def end(self) -> datetime: ...
+
+
+__all__ = [
+    "Period",
+    "PeriodChoice",
+    "Season",
+    "SeasonRow",
+    "find_period",
+    "named",
+    "period_choices",
+    "period_matches",
+    "period_of",
+    "periods_by",
+    "roll_of_honour",
+    "season_standings",
+]
 
 KINDS = ("month", "quarter", "year")
 
@@ -125,12 +155,17 @@ class Season:
         return self.rows[1] if len(self.rows) > 1 else None
 
 
-def season_standings(matches: Sequence[Match], period: Period, zone: SeatZone) -> Season:
-    """The standings of a group that played only `period`'s `matches` (held, oldest first)."""
+def period_matches(matches: Sequence[Match], period: Period, zone: SeatZone) -> list[Match]:
+    """The matches of `matches` (held, oldest first) played in `period`, by the seat's clock."""
     # Wire dates are UTC "YYYY-MM-DD HH:MM:SS", ordered as text: a window a day wider than the period's on
     # each side leaves only its neighbours to be parsed and placed by the seat's clock.
     low, high = zone.to_wire(period.start - timedelta(days=1)), zone.to_wire(period.end + timedelta(days=1))
-    played = [m for m in matches if low <= m.date < high and period.holds(m, zone)]
+    return [m for m in matches if low <= m.date < high and period.holds(m, zone)]
+
+
+def season_standings(matches: Sequence[Match], period: Period, zone: SeatZone) -> Season:
+    """The standings of a group that played only `period`'s `matches` (held, oldest first)."""
+    played = period_matches(matches, period, zone)
     model = TableModel()
     model.follow(played)
     names: dict[str, str] = {}
@@ -153,12 +188,29 @@ def season_standings(matches: Sequence[Match], period: Period, zone: SeatZone) -
 def periods_by(matches: Iterable[Match], kind: str, zone: SeatZone) -> list[Period]:
     """Every `kind` period (month, quarter, year) that holds at least one of `matches`, oldest first."""
     seen: dict[str, Period] = {}
+    days: dict[str, Period | None] = {}
     for match in matches:
-        when = zone.from_wire(match.date)
-        if when is not None:
+        day = match.date[:10]
+        if day not in days:
+            days[day] = _whole_day(day, kind, zone)
+        period = days[day]
+        if period is None:  # a UTC day that the seat's clock splits between two periods
+            when = zone.from_wire(match.date)
+            if when is None:
+                continue
             period = containing(when.replace(tzinfo=None), kind)
-            seen.setdefault(period.name, period)
+        seen.setdefault(period.name, period)
     return sorted(seen.values(), key=lambda p: p.start)
+
+
+def _whole_day(day: str, kind: str, zone: SeatZone) -> Period | None:
+    """The period a whole UTC day falls in by the seat's clock, when its first and last second fall in the
+    same one (nearly every day); None when they do not, or when `day` is no date."""
+    first, last = zone.from_wire(f"{day} 00:00:00"), zone.from_wire(f"{day} 23:59:59")
+    if first is None or last is None:
+        return None
+    period = containing(first.replace(tzinfo=None), kind)
+    return period if containing(last.replace(tzinfo=None), kind) == period else None
 
 
 def roll_of_honour(matches: Sequence[Match], kind: str, zone: SeatZone, now: datetime) -> list[Season]:
@@ -169,3 +221,70 @@ def roll_of_honour(matches: Sequence[Match], kind: str, zone: SeatZone, now: dat
         for period in periods_by(matches, kind, zone)
         if period.end <= now
     ]
+
+
+def named(seasons: Iterable[NamedSeason]) -> list[Period]:
+    """The seasons a host names (`Config.named_seasons`), as periods named by their names."""
+    return [Period(season.name, season.start, season.end) for season in seasons]
+
+
+def find_period(text: str, seasons: Iterable[NamedSeason] = ()) -> Period:
+    """A season the host named (its name, ignoring case and accents), else `period_of(text)`.
+
+    Raises:
+        PeriodError: neither; the sentence names the seasons there are.
+    """
+    wanted = fold_name(text.strip())
+    given = named(seasons)
+    for period in given:
+        if fold_name(period.name) == wanted:
+            return period
+    try:
+        return period_of(text)
+    except PeriodError:
+        if not given:
+            raise
+        names = ", ".join(repr(p.name) for p in given)
+        raise PeriodError(
+            f"{text.strip()[:40]!r} is not a season: write YYYY, YYYY-Qn (n 1-4), YYYY-MM or one of {names}."
+        ) from None
+
+
+@dataclass(frozen=True, slots=True)
+class PeriodChoice:
+    """One entry of a period picker: its key (the period's name, "" for all time), its label, its period
+    (None for all time)."""
+
+    key: str
+    label: str
+    period: Period | None
+
+
+ALL_TIME = PeriodChoice("", "All time", None)
+
+
+def period_choices(
+    span: tuple[datetime, datetime] | None, now: datetime, seasons: Iterable[NamedSeason] = ()
+) -> list[PeriodChoice]:
+    """What a period picker offers: all time; this month, this quarter, this year (`now`, wall-clock); the
+    seasons the host names; then every earlier year, quarter and month from the group's first match to its
+    last (`span`, wall-clock; None: no match yet), newest first. No match is read: the span comes from the
+    main subset's first and last match."""
+    choices = [ALL_TIME]
+    current = [containing(now, kind) for kind in KINDS]
+    for kind, period in zip(("This month", "This quarter", "This year"), current, strict=True):
+        choices.append(PeriodChoice(period.name, f"{kind} ({period.name})", period))
+    for period in named(seasons):
+        choices.append(PeriodChoice(period.name, period.name, period))
+    taken = {choice.key for choice in choices}
+    if span is None:
+        return choices
+    first, last = span
+    for kind in ("year", "quarter", "month"):
+        period = containing(min(last, now), kind)
+        while period.end > first:
+            if period.name not in taken:
+                choices.append(PeriodChoice(period.name, period.name, period))
+                taken.add(period.name)
+            period = containing(period.start - timedelta(seconds=1), kind)
+    return choices

@@ -4,6 +4,7 @@ service's, for the main subset or a game's, and one sentence (exit 2) for what c
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 
@@ -74,3 +75,43 @@ def test_what_cannot_be_asked_is_one_sentence(
 ) -> None:
     code, out, err = run(capsys, "rankings", "--demo", *argv)
     assert (code, out) == (2, "") and said in err and err.count("\n") == 1
+
+
+SPRING = '[[seasons]]\nname = "Spring league"\nsince = 2026-03-01\nuntil = 2026-06-01\n'
+
+
+def named_spring(isolated: Path) -> None:
+    """The config names a season for every profile and the demo group (top-level `[[seasons]]`)."""
+    config = isolated / "config" / "config.toml"
+    config.parent.mkdir(parents=True, exist_ok=True)
+    config.write_text(SPRING, encoding="utf-8")
+
+
+def test_a_named_season_is_its_range_alone(capsys: pytest.CaptureFixture[str], isolated: Path) -> None:
+    named_spring(isolated)
+    code, out, err = run(capsys, "rankings", "--demo", "--season", "spring LEAGUE", "--format", "json")
+    assert (code, err) == (0, "") and json.loads(out)
+    _, by_range, _ = run(
+        capsys, "rankings", "--demo", "--since", "2026-03-01", "--until", "2026-06-01", "--format", "json"
+    )
+    assert json.loads(out) == json.loads(by_range)
+    code, out, _ = run(capsys, "rankings", "--demo", "--season", "Spring league")
+    assert code == 0 and out.startswith("# Rankings, main, Spring league alone (")
+    code, out, err = run(capsys, "rankings", "--demo", "--season", "Winter")
+    assert (code, out) == (2, "") and "one of 'Spring league'" in err and err.count("\n") == 1
+
+
+def test_a_named_season_stands_beside_the_calendar_ones(
+    capsys: pytest.CaptureFixture[str], isolated: Path
+) -> None:
+    named_spring(isolated)
+    code, out, _ = run(capsys, "seasons", "--demo", "--by", "month", "--format", "json")
+    roll = json.loads(out)
+    spring = next(s for s in roll if s["period"] == "Spring league")
+    assert code == 0 and set(spring) == set(roll[0])  # the calendar periods' shape
+    _, ranked, _ = run(capsys, "rankings", "--demo", "--season", "Spring league", "--format", "json")
+    assert spring["champion"]["id"] == json.loads(ranked)[0]["player"]["id"]
+    months = ("2026-03", "2026-04", "2026-05")
+    assert spring["matches"] == sum(s["matches"] for s in roll if s["period"] in months) > 0
+    order = [s["period"] for s in roll]  # oldest first; a longer period after a shorter one ending with it
+    assert order.index("Spring league") == order.index("2026-05") + 1

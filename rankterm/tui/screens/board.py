@@ -20,11 +20,24 @@ and writes nothing while idle, as every other screen. Space shows the other view
 
 Quota: one rankings call for the main standings each time the group changes, one more while cycling, and the
 standings before the last match once (the mirror keeps standings that can no longer change).
+
+A period (`rankterm board --season YYYY|YYYY-Qn|YYYY-MM|NAME`, or `t` on the board: all time, this month,
+this quarter, this year, then each season the host names): the standings of a group that played only the
+period's matches (`stats.seasons.season_standings`, everyone starting even), its last match and last five,
+all from the held matches, in a thread; the bar names the period, and the board does not cycle. No rankings
+call: the matches are synced, one request when nothing is new.
+
+Tonight: one line under the podium says what changed in the last `TONIGHT_HOURS` (`stats.changes`: a new
+leader, a game's champion, a nemesis, a streak, a milestone), newest first; hidden when nothing did.
 """
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
+import dataclasses
+from collections.abc import Sequence
+from datetime import UTC
 from typing import TYPE_CHECKING
 
 from textual import events
@@ -34,20 +47,26 @@ from textual.containers import Horizontal, Vertical
 from textual.timer import Timer
 from textual.widgets import Static
 
+from rankterm.stats.changes import Story
 from rankterm.stats.effect import EffectUnknown, match_effect
+from rankterm.stats.seasons import Period, containing, named, period_matches, season_standings
+from rankterm.stats.source import held_matches
 from rankterm.tui.base import Kind, RanktermScreen, Where, task
+from rankterm.tui.periods import seat_now, shown_seasons
 from rankterm.tui.text import error_sentence, styled
-from rankterm.tui.widgets.board.panels import LastMatchPanel, RecentPanel, StandingsPanel
+from rankterm.tui.widgets.board.panels import LastMatchPanel, RecentPanel, StandingsPanel, TonightLine
 from rankterm.tui.widgets.board.podium import EffectStrip, Podium
-from rankterm.tui.widgets.board.view import TALL, WIDE, BoardView, timestamp, when
+from rankterm.tui.widgets.board.view import TALL, TONIGHT_HOURS, WIDE, BoardView, timestamp, when
 from rankterm.tui.widgets.key_footer import KeyFooter
 from rankterm.tui.widgets.subset_picker import subset_title
 from rankterm.tui.zone import shown_zone
 from rankterm.wire.errors import RanktermError
-from rankterm.wire.models import Match, Subset
+from rankterm.wire.localtime import parse_wire_date
+from rankterm.wire.models import Match, Player, RankingRow, Subset
 
 if TYPE_CHECKING:
     from rankterm.mirror import Group
+    from rankterm.wire.localtime import SeatZone
 
 CYCLE_FOR = 10 * 60.0
 """Seconds after the last match (recorded, or first seen by this board) during which the board cycles."""
@@ -89,6 +108,36 @@ async def read_view(group: Group, subset_id: str | None, title: str) -> BoardVie
     return BoardView(subset_id, title, tuple(page.data), match, effect, note, tuple(recent[:5]), more)
 
 
+def period_view(group: Group, period: Period, zone: SeatZone) -> BoardView:
+    """A period as the board shows it (run in a thread): its standings from an even start over the held
+    matches, its last match and its last five, newest first."""
+    matches = held_matches(group)
+    season = season_standings(matches, period, zone)
+    inside = period_matches(matches, period, zone)[-5:]
+    rows = tuple(
+        RankingRow(player=row.player or Player(id=row.player_id), ree=row.ree, position=row.position)
+        for row in season.rows
+    )
+    last = inside[-1] if inside else None
+    note = "Standings from an even start."
+    return BoardView(None, f"Main · {period.name}", rows, last, None, note, tuple(reversed(inside)))
+
+
+def tonight(story: Story, matches: Sequence[Match], now: float) -> tuple[str, ...]:
+    """What `matches` (held, oldest first) changed in the `TONIGHT_HOURS` before `now` (seconds since the
+    epoch), newest first; the story walks only the matches it has not walked yet."""
+    since = now - TONIGHT_HOURS * 3600
+    out = []
+    for event in reversed(story.follow(matches)):
+        moment = parse_wire_date(event.date)
+        if moment is None:
+            continue
+        stamp = moment.replace(tzinfo=UTC).timestamp()
+        if since <= stamp <= now:
+            out.append(event.text)
+    return tuple(out)
+
+
 class BoardScreen(RanktermScreen):
     """The scoreboard: standings in big type, the last match and what it did, the last five matches."""
 
@@ -112,6 +161,7 @@ class BoardScreen(RanktermScreen):
     BINDINGS = [
         Binding("f5", "reload", "Reload"),
         Binding("space", "flip", "Other view", show=False),
+        Binding("t", "next_period", "Period"),
     ]
 
     def __init__(self) -> None:
@@ -128,6 +178,10 @@ class BoardScreen(RanktermScreen):
         self._said = False
         self._loading = False
         self._again = False
+        self.period: Period | None = None
+        """The period shown (None: all time); `rankterm board --season` sets the first (the app's
+        `board_period`)."""
+        self._story = Story()
 
     def compose(self) -> ComposeResult:
         with Horizontal(id="board-bar"):
@@ -135,12 +189,16 @@ class BoardScreen(RanktermScreen):
             yield Static("", id="board-note", markup=False)
         yield Podium(id="board-podium")
         yield EffectStrip(id="board-effect")
+        yield TonightLine(id="board-tonight")
         with Horizontal(id="board-body"):
             yield StandingsPanel(id="board-standings")
             with Vertical(id="board-side"):
                 yield LastMatchPanel(id="board-last")
                 yield RecentPanel(id="board-recent")
         yield KeyFooter()
+
+    def on_mount(self) -> None:
+        self.period = getattr(self.app, "board_period", None)
 
     def on_screen_resume(self) -> None:
         self.reload_data()
@@ -178,6 +236,27 @@ class BoardScreen(RanktermScreen):
         self.flip()
         self._arm()
 
+    def periods(self) -> list[Period | None]:
+        """What `t` steps through: all time, this month, this quarter, this year, the seasons the host names
+        (and the period `--season` asked for, when it is none of these)."""
+        zone = shown_zone(self)
+        now = seat_now(self.group, zone) if self.has_client else None
+        calendar = [containing(now, kind) for kind in ("month", "quarter", "year")] if now else []
+        out: list[Period | None] = [None, *calendar, *named(shown_seasons(self))]
+        if self.period is not None and self.period not in out:
+            out.insert(1, self.period)
+        return out
+
+    def action_next_period(self) -> None:
+        """Show the next period (`periods`), back to all time after the last."""
+        order = self.periods()
+        at = order.index(self.period) if self.period in order else 0
+        self.period = order[(at + 1) % len(order)]
+        self.views, self.shown = {}, None
+        self._stop_timer()
+        self.say(f"Standings of {self.period.name} alone." if self.period else "Standings of all time.")
+        self.reload_data()
+
     # ------------------------------------------------------------------ loading
 
     @task(group="board", exclusive=False)
@@ -203,18 +282,30 @@ class BoardScreen(RanktermScreen):
             subsets = group.cached_subsets()
         with contextlib.suppress(RanktermError):  # the matches held still make the last five
             await group.sync_matches()
-        try:
-            main = await read_view(group, None, "Main")
-        except RanktermError as exc:
-            self._said = True
-            self.say(error_sentence(exc), "error")
-            return
-        views: dict[str | None, BoardView] = {None: main}
-        self._note_arrival(group, main.match)
-        game = game_subset(main.match, subsets)
-        if game is not None and self.cycling:
-            with contextlib.suppress(RanktermError):  # else the main view alone
-                views[game.id] = await read_view(group, game.id, subset_title(game))
+        period = self.period
+        now = group.client.clock()
+        news = await asyncio.to_thread(lambda: tonight(self._story, held_matches(group), now))
+        views: dict[str | None, BoardView]
+        if period is not None:
+            main = await asyncio.to_thread(period_view, group, period, shown_zone(self))
+            views = {None: dataclasses.replace(main, tonight=news)}
+        else:
+            try:
+                main = await read_view(group, None, "Main")
+            except RanktermError as exc:
+                self._said = True
+                self.say(error_sentence(exc), "error")
+                return
+            views = {None: dataclasses.replace(main, tonight=news)}
+            self._note_arrival(group, main.match)
+            game = game_subset(main.match, subsets)
+            if game is not None and self.cycling:
+                with contextlib.suppress(RanktermError):  # else the main view alone
+                    views[game.id] = dataclasses.replace(
+                        await read_view(group, game.id, subset_title(game)), tonight=news
+                    )
+        if period != self.period:
+            return  # another period was asked meanwhile: its own read follows
         self.note_freshness()
         if self._said:
             self._said = False
@@ -294,6 +385,9 @@ class BoardScreen(RanktermScreen):
         self.query_one("#board-title", Static).update(styled(*self._title(view)))
         self.query_one(Podium).show(view, places)
         self.query_one(EffectStrip).show(view, tall)
+        line = self.query_one(TonightLine)
+        line.display = bool(view.tonight)
+        line.show(view)
         self.query_one(StandingsPanel).show(view, start=places + 1)
         last = self.query_one(LastMatchPanel)
         side = self.query_one("#board-side").size.height

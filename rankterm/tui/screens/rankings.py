@@ -7,12 +7,20 @@ standings), player, ree, its change, belt, title, status. Players of equal ree s
 (`wire.standing`).
 Enter on a player's row opens their recent matches in the chosen subset.
 
+A period picker beside the subset picker: all time (the default: the service's standings, which a period
+never changes), this month, this quarter, this year, the seasons the host names, each earlier year, quarter
+and month back to the group's first match (from the subsets read: no match is read for the picker). A period's standings are those of a group that played only its matches
+(`stats.seasons.season_standings`, everyone starting even), worked out from the held matches in a thread, in
+the same columns (the changes, belt and title a dash: nothing came before; the status how many matches each
+played in it); the line above the table names the period. A
+match number typed with `/` goes back to all time: the standings after a match are the all-time ones.
+
 Shown again (or after F5, or a match sent from this seat), the subsets and the page are asked again and the
 table redrawn only if they changed; offline, both come from the mirror (the status line says how old).
 
 Keys: [ / ] (or pageup / pagedown) previous / next page · Enter a player's recent matches · F5 reload ·
-/ the match-number field (Enter applies it and gives the table the keys) · s the subset picker · Escape back
-to the table. Keys typed before the standings arrive wait for them (`TextTable`). Everything loads in a worker; errors are one sentence on the line above the table.
+/ the match-number field (Enter applies it and gives the table the keys) · s the subset picker · t the period
+picker · Escape back to the table. Keys typed before the standings arrive wait for them (`TextTable`). Everything loads in a worker; errors are one sentence on the line above the table.
 """
 
 from __future__ import annotations
@@ -22,14 +30,18 @@ from textual import events, on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal
-from textual.widgets import DataTable, Header, Input, Label, Static
+from textual.widgets import DataTable, Header, Input, Label, Select, Static
 
 from rankterm.stats.effect import match_effect, participants
+from rankterm.stats.seasons import ALL_TIME, Period, Season
+from rankterm.stats.source import sync_group
+from rankterm.tui.periods import choices_of, game_of, period_standings
 from rankterm.tui.screens.subset_paged import SubsetPagedScreen
 from rankterm.tui.text import NONE, label_text
 from rankterm.tui.widgets.form_input import FormInput
 from rankterm.tui.widgets.key_footer import KeyFooter
 from rankterm.tui.widgets.pager import Pager
+from rankterm.tui.widgets.period_picker import PeriodPicker
 from rankterm.tui.widgets.subset_picker import SubsetPicker, subset_title
 from rankterm.tui.widgets.text_table import TextTable, fill_table, type_ahead
 from rankterm.tui.zone import shown_zone
@@ -77,6 +89,23 @@ def delta_cells(
     return position, Text(NONE, style="dim")
 
 
+def period_words(period: Period) -> str:
+    """A period as the line above the table names it: a calendar one by its name, a season the host names
+    with its days ("Autumn league, 1 Sep to 30 Nov 2026")."""
+    from datetime import timedelta
+
+    from rankterm.stats.seasons import PeriodError, period_of
+
+    try:
+        period_of(period.name)
+    except PeriodError:
+        start, end = period.start, period.end
+        last = end - timedelta(days=1) if end.time() == end.min.time() else end
+        first = f"{start.day} {start:%b}" + ("" if start.year == last.year else f" {start.year}")
+        return f"{period.name}, {first} to {last.day} {last:%b %Y}"
+    return period.name
+
+
 class RankingsScreen(SubsetPagedScreen):
     """Standings, by subset and match number, paged."""
 
@@ -91,8 +120,14 @@ class RankingsScreen(SubsetPagedScreen):
     }
     RankingsScreen #rank-controls > Label {
         width: auto;
-        margin: 0 1 0 2;
+        margin: 0 1;
         color: $text-muted;
+    }
+    RankingsScreen #rank-subset {
+        width: 22;
+    }
+    RankingsScreen #rank-period {
+        width: 18;
     }
     RankingsScreen #rank-match {
         width: 8;
@@ -122,6 +157,7 @@ class RankingsScreen(SubsetPagedScreen):
         Binding("f5", "reload", "Reload"),
         Binding("slash", "focus_match", "Match no.", key_display="/"),
         Binding("s", "focus_subset", "Subset", show=False),
+        Binding("t", "focus_period", "Period", show=False),
     ]
 
     def __init__(self) -> None:
@@ -131,12 +167,16 @@ class RankingsScreen(SubsetPagedScreen):
         self._shown_page: object = None
         self.newcomers: frozenset[str] = frozenset()
         """Players of the page who entered the standings with the match they are after."""
+        self.season: Season | None = None
+        """The period's standings shown (None: the all-time standings are)."""
+        self._period_key: object = ALL_TIME.key
 
     def compose(self) -> ComposeResult:
         yield Header()
         with Horizontal(id="rank-controls"):
             yield SubsetPicker(id="rank-subset")
-            yield Label("after match")
+            yield PeriodPicker(id="rank-period")
+            yield Label("after")
             yield FormInput("last", id="rank-match", compact=True, max_length=9, restrict=r"[0-9A-Za-z]*")
             yield Pager("", id="rank-pager")
         yield Static("Loading the standings…", id="rank-info", markup=False)
@@ -148,10 +188,29 @@ class RankingsScreen(SubsetPagedScreen):
 
     def _retheme(self, _theme: str) -> None:
         """The ▲▼ colours come from the theme: paint the page again in the new one (no call)."""
-        if self.page_data is not None:
+        if self.season is not None:
+            self._fill_season(self.season, self.picker.subset)
+        elif self.page_data is not None:
             self._fill(self.page_data, self.picker.subset)
 
+    @property
+    def period_picker(self) -> PeriodPicker:
+        return self.query_one("#rank-period", PeriodPicker)
+
+    async def _revalidate(self) -> None:
+        await self._revalidate_periods()
+
+    async def _revalidate_periods(self) -> None:
+        """The periods the picker offers (this month, the host's seasons, the past), from the subsets just
+        read: no request, no match parsed."""
+        self.period_picker.set_choices(choices_of(self, self.group))
+
     async def _load(self, page: int) -> None:
+        period = self.period_picker.period
+        if period is not None:
+            await self._load_period(period)
+            return
+        self.season = None
         subset = self.picker.subset
         table = self.table
         table.loading = self.page_data is None  # a page already shown stays up while it is revalidated
@@ -186,6 +245,55 @@ class RankingsScreen(SubsetPagedScreen):
         except RanktermError:
             return frozenset()
         return frozenset(p.player_id for p in effect.players if p.new)
+
+    async def _load_period(self, period: Period) -> None:
+        """A period's standings: the held matches brought up to date, then replayed from an even start."""
+        subset = self.picker.subset
+        try:
+            game_id = game_of(subset)
+        except ValueError as exc:
+            self.say(str(exc), "error")
+            return
+        table = self.table
+        table.loading = self.season is None
+        try:
+            await sync_group(self.group, max_age=0)
+        except RanktermError:
+            pass  # offline: the held matches stand (none held: an empty period, said as such)
+        finally:
+            table.loading = False
+        season = await period_standings(self.group, period, shown_zone(self), game_id)
+        shown = (season, subset)
+        if shown == self._shown_page:
+            return
+        self._shown_page = shown
+        self.season = season
+        self.pager.show(1, 1)
+        self._fill_season(season, subset)
+
+    def _fill_season(self, season: Season, subset: Subset | None) -> None:
+        dash = Text(NONE, style="dim")
+        cells = [
+            [
+                Text(str(row.position)),
+                dash,
+                Text(row.name),
+                Text(format_ree(row.ree)),
+                dash,
+                dash,
+                dash,
+                Text(f"{row.played} played"),
+            ]
+            for row in season.rows
+        ]
+        fill_table(self.table, COLUMNS, cells, [row.player_id for row in season.rows], fit="Player")
+        name = subset_title(subset) if subset else "Main"
+        period = season.period
+        plural = "" if season.matches == 1 else "es"
+        if not season.rows:
+            self.say(f"{name} · {period_words(period)}: no match in it.")
+            return
+        self.say(f"{name} · {period_words(period)} · from an even start · {season.matches} match{plural}")
 
     def _fill(self, data: RankingsPage, subset: Subset | None) -> None:
         colours = self.app.get_css_variables()
@@ -235,6 +343,9 @@ class RankingsScreen(SubsetPagedScreen):
             self.say(str(exc), "error")
             return
         field.remove_class("-invalid")
+        if self.period_picker.period is not None:  # the standings after a match are the all-time ones
+            self._period_key = ALL_TIME.key
+            self.period_picker.value = ALL_TIME.key
         if number is None and field.value.strip().lower() != "last":
             field.value = "last"
         self.match_number = number
@@ -268,15 +379,31 @@ class RankingsScreen(SubsetPagedScreen):
     def action_focus_subset(self) -> None:
         self.set_focus(self.picker)
 
+    def action_focus_period(self) -> None:
+        self.set_focus(self.period_picker)
+
+    @on(Select.Changed, "#rank-period")
+    def _period_changed(self, event: Select.Changed) -> None:
+        if event.value == self._period_key or event.value is Select.NULL:
+            return  # the one shown (its first value, or the options offered again)
+        self._period_key = event.value
+        self.pager.show(1, 1)
+        self.table.expect_rows(replace=True)
+        self.load_page(1)
+
     @on(DataTable.RowSelected, "#rank-table")
     def _open_player(self, event: DataTable.RowSelected) -> None:
-        data = self.page_data
-        if data is None or not self.has_client:
+        if not self.has_client:
             return
         player_id = event.row_key.value
-        row = next((r for r in data.data if r.player.id == player_id), None)
-        if row is None:
+        if self.season is not None:
+            held = next((r.player for r in self.season.rows if r.player_id == player_id), None)
+        else:
+            data = self.page_data
+            row = next((r for r in data.data if r.player.id == player_id), None) if data else None
+            held = row.player if row is not None else None
+        if held is None:
             return
         from rankterm.tui.screens.stats.player_page import PlayerPageScreen  # here: it imports the charts
 
-        self.app.push_screen(PlayerPageScreen(row.player))
+        self.app.push_screen(PlayerPageScreen(held))

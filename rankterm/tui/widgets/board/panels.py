@@ -1,5 +1,5 @@
 """The scoreboard's text panels: the standings under the podium, the last match and what it did, the last five
-matches. Each draws one `BoardView` to its own size (lines cut with "…", a "+ n more" line when rows do not
+matches, and one line of what changed tonight. Each draws one `BoardView` to its own size (lines cut with "…", a "+ n more" line when rows do not
 fit), so nothing that matters is cut at 80x24 and a wider screen shows more per line (`view.WIDE`).
 
 Every name is shown through `styled()` (rankterm/tui/text.py): plain text, never markup.
@@ -215,3 +215,26 @@ class RecentPanel(BoardPanel):
                 line = line + styled((f" {when(match, zone, wide=True):>16}", DIM))
             out.append(line)
         return out
+
+
+class TonightLine(BoardPanel):
+    """One line: what changed tonight (a new leader, a champion, a streak, a milestone…), newest first, as
+    many as fit, then how many more; the board hides it when nothing did."""
+
+    DEFAULT_CSS = """
+    TonightLine { height: 1; }
+    """
+
+    def lines(self, view: BoardView, width: int, height: int) -> list[Content]:
+        if not view.tonight:
+            return [Content("")]
+        head = styled(("TONIGHT ", HEAD))
+        line = head
+        for n, text in enumerate(view.tonight):
+            piece = styled((" · " if n else "", DIM), (text, "bold"))
+            rest = len(view.tonight) - n - 1
+            tail = f"  + {rest} more" if rest else ""
+            if (line + piece).cell_length + len(tail) > width and n:
+                return [line + _more(len(view.tonight) - n).truncate(width - line.cell_length)]
+            line = line + piece
+        return [line.truncate(width, ellipsis=True)]

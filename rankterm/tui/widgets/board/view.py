@@ -24,6 +24,8 @@ WIDE = 110
 dates, ree after)."""
 TALL = 34
 """From this many rows the board also shows what the last match did in big type."""
+TONIGHT_HOURS = 12
+"""What changed in this many hours before now is the board's "tonight"."""
 
 
 @dataclass(frozen=True)
@@ -44,6 +46,8 @@ class BoardView:
     """The subset's last matches, newest first (five at most)."""
     more_pages: bool = False
     """True when the standings go on past `rows` (only their first page is read)."""
+    tonight: tuple[str, ...] = ()
+    """What changed tonight (`stats.changes`, the last `TONIGHT_HOURS`), newest first, as sentences."""
 
     def effect_of(self, player_id: str) -> PlayerEffect | None:
         return self.effect.of(player_id) if self.effect is not None else None
