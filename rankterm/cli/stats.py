@@ -26,8 +26,7 @@ from rankterm.cli.common import (
     run_headless,
     shown_zone,
 )
-from rankterm.wire.localtime import UTC_ZONE, SeatZone, wire_date
-from rankterm.wire.models import DATE_FORMAT
+from rankterm.wire.localtime import DATE_FORMAT, UTC_ZONE, SeatZone, wire_date
 from rankterm.wire.shown import percent as _percent
 from rankterm.wire.shown import ree as _ree
 from rankterm.wire.shown import signed

@@ -288,7 +288,7 @@ class RanktermApp(App):
         if self.session is not None:
             self.sub_title = plain_str(self.session.name)
         elif self._opening_demo:
-            self.sub_title = OPENING_DEMO
+            self.sub_title = plain_str(OPENING_DEMO)
         elif self._given_client is None:
             self.sub_title = "no service open"
         elif self._given_demo:

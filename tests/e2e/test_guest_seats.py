@@ -474,7 +474,7 @@ def test_a_guest_whose_hosts_profile_is_refused_is_told_to_tell_the_host(
     with start_host(["--profile", "room"], room) as host:
         guest = SshGuest(host.port, size=(100, 30))
         try:
-            assert guest.wait_for("tell the host", 40), guest.seen[-800:]
+            assert guest.wait_for("refused the host's profile", 40), guest.seen[-800:]
             assert host.seat_pids()  # still a seat: nothing else to open
         finally:
             guest.kill()

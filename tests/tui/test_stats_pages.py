@@ -224,8 +224,11 @@ async def test_pages_read_only_their_matches_and_a_second_open_asks_nothing(
     make_app, demo_client, demo_service
 ):
     """A player's page holds the player's matches only, the Stats tabs never parse the whole group, a second
-    open of a page answers from the mirror (no request) and F5 asks the service again."""
+    open of a page answers from the mirror (no request) and F5 asks the service again. (Home, the first
+    screen, walks the whole history once for what changed tonight: what it parsed is forgotten first.)"""
     async with make_app().run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        pilot.app.group.memo.put("stats.parsed", None)
         page = await open_leaders_page(pilot)
         first = page.query_one(PlayerStory).figures
         assert first is not None and len(page.matches) == first.played

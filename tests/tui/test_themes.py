@@ -100,10 +100,14 @@ async def test_an_unknown_remembered_theme_falls_back_with_a_notice(make_app, wa
         assert any("'gone'" in n.message for n in app._notifications)
 
 
-async def test_no_color_gives_a_monochrome_screen_that_still_shows_the_bars(make_app, wait, monkeypatch):
+async def test_no_color_gives_a_monochrome_service_screen_that_still_shows_the_bars(
+    make_app, wait, monkeypatch
+):
     monkeypatch.setenv("NO_COLOR", "1")
     app = make_app()
     async with app.run_test(size=(80, 24)) as pilot:
+        await wait(pilot)
+        await pilot.press("d")  # the quota bars are on the Service screen
         await wait(pilot)
         assert app.no_color
         svg = app.export_screenshot()

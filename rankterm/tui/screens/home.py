@@ -27,7 +27,7 @@ from textual.widgets import Static
 from rankterm.tui.base import RanktermScreen, task
 from rankterm.tui.text import error_sentence, plain, styled
 from rankterm.tui.widgets.key_footer import KeyFooter
-from rankterm.wire.errors import RanktermError
+from rankterm.wire.errors import AuthError, RanktermError
 from rankterm.wire.localtime import parse_wire_date
 
 if TYPE_CHECKING:  # the board's panels, the stats and the models load once the first screen is painted
@@ -106,7 +106,7 @@ class HomeScreen(RanktermScreen):
     INFO = "#home-note"
 
     DEFAULT_CSS = """
-    HomeScreen #home-bar { height: 1; background: $primary; color: $text; padding: 0 1; }
+    HomeScreen #home-bar { height: auto; background: $primary; color: $text; padding: 0 1; }
     HomeScreen #home-title { width: 1fr; text-style: bold; }
     HomeScreen #home-note { width: auto; max-width: 60%; }
     HomeScreen #home-note.-error { color: $text-error; text-style: bold; }
@@ -169,6 +169,10 @@ class HomeScreen(RanktermScreen):
             self.view = await read_view(group, None, "Main")
         except RanktermError as exc:
             self.say(error_sentence(exc), "error")
+            if isinstance(exc, AuthError) and not exc.token_problem:
+                self.rankterm.credentials_refused(
+                    exc
+                )  # back to the profiles; a guest is told to tell the host
         else:
             self.say("")
             self.note_freshness()
