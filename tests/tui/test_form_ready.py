@@ -4,19 +4,25 @@ they were meant. Each test asserts what the service stored, not only what the sc
 
 from __future__ import annotations
 
-import httpx
 import pytest
 from textual.pilot import Pilot
 
-from rankterm.client.client import RankingClient
 from rankterm.tui import key_queue
 from rankterm.tui.dialogs.confirm import ConfirmDialog
 from rankterm.tui.screens.match_entry import MatchEntryScreen
 from rankterm.wire.models import Match
-from tests.support.transports import LateTransport
 
-from .conftest import DEMO_URL, frozen_clock
-from .pilot import key_event, make_ghost, match_count, open_form, quick_fill, sequence, settle, type_at
+from .pilot import (
+    key_event,
+    late_client,
+    make_ghost,
+    match_count,
+    open_form,
+    quick_fill,
+    sequence,
+    settle,
+    type_at,
+)
 
 GAPS = pytest.mark.parametrize("gap", [None, 0.01], ids=["one-burst", "10ms"])
 """None: every key in the app's queue at once; else seconds between keys."""
@@ -97,12 +103,8 @@ async def test_on_a_slow_link_the_burst_after_ctrl_s_waits_for_the_answer(
     keys wait for the first match's answer (the second `ctrl+s` once fell on the form being sent and was
     dropped with a toast: the second match lost)."""
     monkeypatch.setattr(key_queue, "SETTLE_LIMIT", 0.2)
-    late = LateTransport(httpx.ASGITransport(app=demo_service.asgi))
-    http = httpx.AsyncClient(transport=late, base_url=DEMO_URL)
-    client = RankingClient(
-        DEMO_URL, key=demo_service.key, secret=demo_service.secret, http=http, clock=frozen_clock
-    )
-    async with make_app(client=client).run_test(size=(80, 24)) as pilot:
+    group, late = late_client(demo_service)
+    async with make_app(client=group).run_test(size=(80, 24)) as pilot:
         screen = await open_form(pilot)
         before = await match_count(pilot)
         await quick_fill(pilot, "Catan", [(["Elena"], 1, ""), (["Ada"], 2, "")])
