@@ -290,7 +290,12 @@ class _Service:
             raise Fault("A002", "Authentication required: send 'Authorization: Bearer <token>'.")
         claims = tokens.verify(self.store.signing_key, token.strip(), call.now)
         client = self.store.client(claims.client_id)
-        if client is None or client.disabled or client.group_id != claims.group_id:
+        if (
+            client is None
+            or client.disabled
+            or client.group_id != claims.group_id
+            or client.key != claims.client_key
+        ):
             raise Fault("A002", "Authentication required: the token's client is unknown or disabled.")
         if claims.issued_at < client.tokens_from:
             raise Fault(
@@ -323,6 +328,7 @@ class _Service:
                 call.now,
                 self.token_ttl,
                 client.tokens_from,
+                client.key,
             )
         }
 

@@ -15,6 +15,7 @@ from typing import Any
 
 from rankterm.server import games, players, rankings
 from rankterm.server.db import Conn
+from rankterm.server.snapshots import new_history_version
 from rankterm.server.wire import Fault
 from rankterm.wire.models import NAME_GAME, NAME_VERSUS, Game, NewFaction, NewMatch
 from rankterm.wire.new_match import MAX_FACTIONS, MAX_PARTICIPANTS, Problem, read_match
@@ -171,9 +172,9 @@ def subset_id(conn: Conn, group_id: int, key: str, *, game: Game | None, created
         return row[0]
     kind, name = ("game", game.name) if game is not None else ("main", "Main")
     cur = conn.execute(
-        "INSERT INTO subsets (group_id, key, type, name, game_id, creation_date) VALUES (?, ?, ?, ?, ?, ?)"
-        " RETURNING id",
-        (group_id, key, kind, name, game.id if game else None, created),
+        "INSERT INTO subsets (group_id, key, type, name, game_id, creation_date, history_version)"
+        " VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING id",
+        (group_id, key, kind, name, game.id if game else None, created, new_history_version()),
     )
     return int(cur.fetchone()[0])
 
@@ -310,7 +311,7 @@ class Recorder:
 
     def _make_room(self, number: int) -> None:
         """Move every match of the group numbered `number` and after one number up, in every subset that
-        holds one (its last match is one of them), and raise those subsets' ``history_version``."""
+        holds one (its last match is one of them), and give those subsets a new ``history_version``."""
         conn, group_id = self.conn, self.group_id
         moved = conn.execute(
             "SELECT s.id FROM subsets s JOIN matches m ON m.id = s.last_match"
@@ -330,7 +331,7 @@ class Recorder:
                 "UPDATE subset_matches SET number = -number WHERE subset_id = ? AND number < 0", (sid,)
             )
             rankings.make_room(conn, sid, number)
-            conn.execute("UPDATE subsets SET history_version = history_version + 1 WHERE id = ?", (sid,))
+            conn.execute("UPDATE subsets SET history_version = ? WHERE id = ?", (new_history_version(), sid))
             if self.stale.get(sid, 0) >= number:
                 self.stale[sid] += 1
 
@@ -428,6 +429,13 @@ def record(conn: Conn, group_id: int, verdict: Verdict, now: str, client_id: int
     match_id = recorder.add(verdict)
     recorder.finish()
     return match_id
+
+
+def renew_history_versions(conn: Conn) -> None:
+    """Give every subset a ``history_version`` of its own (`new_history_version`; a migration's work:
+    `schema.SCHEMA_V7`)."""
+    for (sid,) in conn.execute("SELECT id FROM subsets").fetchall():
+        conn.execute("UPDATE subsets SET history_version = ? WHERE id = ?", (new_history_version(), sid))
 
 
 def replay_everything(conn: Conn) -> None:

@@ -201,5 +201,6 @@ def demo_token(app: Starlette, now: float) -> str | None:
                 now,
                 app.state.service.token_ttl,
                 client.tokens_from,
+                client.key,
             )
     return None

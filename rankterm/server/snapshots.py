@@ -7,6 +7,7 @@ the standings after a match nearer the next snapshot are worked out from it in P
 
 from __future__ import annotations
 
+import secrets
 import threading
 from bisect import bisect_left
 from collections.abc import Callable
@@ -15,6 +16,14 @@ from rankterm.server.db import Conn, in_chunks
 
 Snapshot = tuple[dict[str, tuple], list[tuple]]
 """(row of each player by id, every key in the order of positions)."""
+
+
+def new_history_version() -> int:
+    """A ``history_version`` for a new subset or one whose history just moved: drawn at random (1 to
+    2**31 - 1, an INTEGER on every engine), never counted up, so no subset ever takes a version another one
+    had under the same id: not one made after a purge that frees ids (SQLite gives them again), nor one a
+    restore brings back from another database or an earlier day."""
+    return secrets.randbelow(2**31 - 1) + 1
 
 
 def position_key(ree: float, played: int, name: str, pid: str) -> tuple:

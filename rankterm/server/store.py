@@ -19,7 +19,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from rankterm.server import games, groups, matches, players, quota, reads, tokens
-from rankterm.server.db import REPLAY, Conn, Work
+from rankterm.server.db import RENEW_VERSIONS, REPLAY, Conn, Work
 from rankterm.server.db.engine import Engine
 from rankterm.server.db.engines import copy_of_file, open_engine, shown
 from rankterm.server.db.schema import SCHEMA_VERSION
@@ -44,7 +44,7 @@ __all__ = ["MIGRATION_WORK", "Client", "Store"]
 
 MEMORY = ":memory:"
 
-MIGRATION_WORK: Work = {REPLAY: matches.replay_everything}
+MIGRATION_WORK: Work = {REPLAY: matches.replay_everything, RENEW_VERSIONS: matches.renew_history_versions}
 """What the schema's migrations cannot do in SQL, done by this rankterm's own code (`Engine.migrate`)."""
 
 

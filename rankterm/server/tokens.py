@@ -79,24 +79,35 @@ class Claims:
     group_id: int
     issued_at: int
     expires_at: int
+    client_key: str = ""
+    """The client's key, which is never given again: a client purged with its group whose ids SQLite gives
+    to a new group and client (it reuses the highest) is not the new one."""
 
 
 _HEADER = b"eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9"
 """``{"alg":"HS256","typ":"JWT"}`` in base64url, as PyJWT writes the header (sorted keys, no spaces)."""
 
 
-def mint(key: bytes, client_id: int, group_id: int, now: float, ttl: int, not_before: int = 0) -> str:
-    """A signed token for `client_id` of `group_id`, valid `ttl` seconds from `now` (an HS256 JWT, as
-    ``jwt.encode`` would write it), remembered as verified. It is said issued at `not_before` when that is
-    later (less than a second, just after the client's secret was rotated: the tokens of that second are
-    refused)."""
+def mint(
+    key: bytes, client_id: int, group_id: int, now: float, ttl: int, not_before: int = 0, client_key: str = ""
+) -> str:
+    """A signed token for `client_id` of `group_id` (whose key is `client_key`), valid `ttl` seconds from
+    `now` (an HS256 JWT, as ``jwt.encode`` would write it), remembered as verified. It is said issued at
+    `not_before` when that is later (less than a second, just after the client's secret was rotated: the
+    tokens of that second are refused)."""
     issued = max(int(now), not_before)
-    claims = {"sub": str(client_id), "grp": group_id, "iat": issued, "exp": issued + int(ttl)}
+    claims = {
+        "sub": str(client_id),
+        "grp": group_id,
+        "key": client_key,
+        "iat": issued,
+        "exp": issued + int(ttl),
+    }
     payload = _b64(json.dumps(claims, separators=(",", ":")).encode())
     signing_input = _HEADER + b"." + payload
     signature = _b64(hmac.new(key, signing_input, hashlib.sha256).digest())
     token = (signing_input + b"." + signature).decode("ascii")
-    _remember(key, token, Claims(client_id, group_id, issued, issued + int(ttl)))
+    _remember(key, token, Claims(client_id, group_id, issued, issued + int(ttl), client_key))
     return token
 
 
@@ -143,7 +154,7 @@ def _signed_claims(key: bytes, token: str) -> Claims:
             key,
             algorithms=[ALGORITHM],
             options={
-                "require": ["sub", "grp", "iat", "exp"],
+                "require": ["sub", "grp", "key", "iat", "exp"],
                 "verify_exp": False,
                 "verify_iat": False,
                 "verify_nbf": False,
@@ -151,11 +162,11 @@ def _signed_claims(key: bytes, token: str) -> Claims:
         )
         client_id = int(payload["sub"])
         group_id = payload["grp"]
-        issued, expires = payload["iat"], payload["exp"]
+        issued, expires, client_key = payload["iat"], payload["exp"], payload["key"]
         if not all(isinstance(v, int) and not isinstance(v, bool) for v in (group_id, issued, expires)):
             raise Fault("A002", _REFUSED)
-        if not (0 < client_id <= MAX_ID and 0 < group_id <= MAX_ID):
+        if not (0 < client_id <= MAX_ID and 0 < group_id <= MAX_ID) or not isinstance(client_key, str):
             raise Fault("A002", _REFUSED)
     except (jwt.PyJWTError, ValueError, TypeError, KeyError):
         raise Fault("A002", _REFUSED) from None
-    return Claims(client_id, group_id, issued, expires)
+    return Claims(client_id, group_id, issued, expires, client_key)

@@ -116,7 +116,13 @@ async def test_refused_credentials_are_auth_error_a001(service, member, case):
 
 def _forged(service, member, kind: str) -> str:
     client_id = service.store.authenticate(member.key, member.secret).id
-    claims = {"sub": str(client_id), "grp": member.group_id, "iat": int(T0), "exp": int(T0) + 3600}
+    claims = {
+        "sub": str(client_id),
+        "grp": member.group_id,
+        "key": member.key,
+        "iat": int(T0),
+        "exp": int(T0) + 3600,
+    }
     if kind == "foreign key":
         return jwt.encode(claims, b"k" * 32, algorithm="HS256")
     if kind == "alg none":

@@ -42,7 +42,7 @@ async def test_test_endpoint_needs_no_token(http):
 async def test_auth_returns_a_token_with_the_documented_claims(api, credentials, store, clock):
     group, _, _ = credentials
     claims = jwt.decode(api.token, store.signing_key, algorithms=["HS256"], options={"verify_exp": False})
-    assert set(claims) == {"sub", "grp", "iat", "exp"}
+    assert set(claims) == {"sub", "grp", "key", "iat", "exp"}
     assert claims["grp"] == group
     assert claims["iat"] == int(clock.now)
     assert claims["exp"] - claims["iat"] == 3600
@@ -99,14 +99,22 @@ def _forge(claims: dict, header: dict) -> str:
 
 @pytest.mark.filterwarnings("ignore::jwt.warnings.InsecureKeyLengthWarning")
 async def test_expired_forged_and_foreign_tokens_are_a002(api, store, credentials, clock):
-    group, _, _ = credentials
+    group, key, _ = credentials
     other_group = store.create_group("Others")
     other_key, _ = store.create_client(other_group)
     other_client = store.client(2)
     assert other_client is not None and other_client.key == other_key
     now = int(clock.now)
-    good = {"sub": "1", "grp": group, "iat": now, "exp": now + 600}
+    good = {"sub": "1", "grp": group, "key": key, "iat": now, "exp": now + 600}
+    signed_by_hand = jwt.encode(good, store.signing_key, algorithm="HS256")
+    assert (
+        await api.http.get("games", headers={"Authorization": f"Bearer {signed_by_hand}"})
+    ).status_code == 200
     tokens = {
+        "no client key": jwt.encode(
+            {k: v for k, v in good.items() if k != "key"}, store.signing_key, algorithm="HS256"
+        ),
+        "another client's key": jwt.encode({**good, "key": other_key}, store.signing_key, algorithm="HS256"),
         "no claims": jwt.encode({}, store.signing_key, algorithm="HS256"),
         "wrong key": jwt.encode(good, b"k" * 32, algorithm="HS256"),
         "alg none": _forge(good, {"alg": "none", "typ": "JWT"}),

@@ -93,7 +93,7 @@ async def test_the_last_date_of_the_calendar_is_in_the_future(api, players3, gam
 @pytest.mark.parametrize("claims", [{"sub": "1" * 30}, {"sub": str(2**63)}, {"grp": 10**30}, {"sub": "0"}])
 async def test_a_signed_token_naming_an_id_past_64_bits_is_a002(api, store, credentials, claims):
     now = int(store.clock())
-    body = {"sub": "1", "grp": credentials[0], "iat": now, "exp": now + 600, **claims}
+    body = {"sub": "1", "grp": credentials[0], "key": credentials[1], "iat": now, "exp": now + 600, **claims}
     token = jwt.encode(body, store.signing_key, algorithm="HS256")
     response = await api.http.get("players", headers={"Authorization": f"Bearer {token}"})
     api.check_error(response, "A002", 403)

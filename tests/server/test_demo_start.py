@@ -28,8 +28,8 @@ ROOT = Path(__file__).resolve().parents[2]
 
 def test_a_minted_token_is_what_pyjwt_writes_and_reads():
     key = tokens.new_signing_key()
-    token = tokens.mint(key, 7, 3, 1000.9, 60)
-    claims = {"sub": "7", "grp": 3, "iat": 1000, "exp": 1060}
+    token = tokens.mint(key, 7, 3, 1000.9, 60, client_key="K7")
+    claims = {"sub": "7", "grp": 3, "key": "K7", "iat": 1000, "exp": 1060}
     assert token == jwt.encode(claims, key, algorithm="HS256")
     assert jwt.decode(token, key, algorithms=["HS256"], options={"verify_exp": False}) == claims
     assert jwt.get_unverified_header(token) == {"alg": "HS256", "typ": "JWT"}
@@ -38,8 +38,8 @@ def test_a_minted_token_is_what_pyjwt_writes_and_reads():
 def test_a_token_not_minted_here_is_checked_by_its_signature(monkeypatch):
     key = tokens.new_signing_key()
     monkeypatch.setattr(tokens, "_verified", {})
-    good = jwt.encode({"sub": "7", "grp": 3, "iat": 1000, "exp": 1060}, key, algorithm="HS256")
-    assert tokens.verify(key, good, 1000.0).client_id == 7
+    good = jwt.encode({"sub": "7", "grp": 3, "key": "K7", "iat": 1000, "exp": 1060}, key, algorithm="HS256")
+    assert tokens.verify(key, good, 1000.0).client_key == "K7"
     forged = good[: good.rindex(".") + 1] + ("A" if good[-1] != "A" else "B") * len(
         good[good.rindex(".") + 1 :]
     )

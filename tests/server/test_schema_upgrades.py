@@ -81,7 +81,6 @@ def _rows(store: Store) -> dict[str, list]:
         "matches",
         "factions",
         "faction_players",
-        "subsets",
         "subset_matches",
         "rating_history",
         "rating_snapshot",
@@ -89,6 +88,13 @@ def _rows(store: Store) -> dict[str, list]:
     )
     with store._read() as conn:
         found = {t: sorted(tuple(r) for r in conn.execute(f"SELECT * FROM {t}")) for t in tables}
+        found["subsets"] = sorted(  # their history versions are drawn again by the upgrade to 7
+            tuple(r)
+            for r in conn.execute(
+                "SELECT id, group_id, key, type, name, game_id, creation_date, icon, count_matches, first_match,"
+                " last_match FROM subsets"
+            )
+        )
         found["rating_current"] = sorted(
             tuple(r)
             for r in conn.execute(
@@ -110,7 +116,7 @@ def _shape(conn: sqlite3.Connection) -> dict[str, object]:
     return shape
 
 
-@pytest.mark.parametrize("version", [1, 2, 3, 4, 5])
+@pytest.mark.parametrize("version", [1, 2, 3, 4, 5, 6])
 def test_an_older_database_keeps_its_data_and_its_standings(db, clock, version):
     with Store(db, clock=clock) as store:
         group = _record(store)
@@ -128,15 +134,17 @@ def test_an_older_database_keeps_its_data_and_its_standings(db, clock, version):
     with Store(db, clock=clock) as store:
         with store._read() as conn:
             if store.engine == "sqlite":
-                assert conn.execute("PRAGMA user_version").fetchone()[0] == schema.SCHEMA_VERSION == 6
+                assert conn.execute("PRAGMA user_version").fetchone()[0] == schema.SCHEMA_VERSION == 7
             else:
-                assert conn.execute("SELECT version FROM schema_version").fetchone()[0] == 6
+                assert conn.execute("SELECT version FROM schema_version").fetchone()[0] == 7
             stale = conn.execute(
                 "SELECT count(*) FROM rating_current c JOIN rating_history h ON h.subset_id = c.subset_id"
                 " AND h.player = c.player AND h.number = c.number WHERE h.ree <> c.ree"
             ).fetchone()[0]
             assert stale == 0
             assert conn.execute("SELECT count(*) FROM rating_current WHERE ree <= 1000").fetchone()[0] == 0
+            versions = [v for (v,) in conn.execute("SELECT history_version FROM subsets")]
+            assert len(versions) == 3 and 0 not in versions and len(set(versions)) == 3  # drawn apart
         assert _rows(store) == rows
         assert _answers(store, group) == before
 

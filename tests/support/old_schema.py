@@ -46,7 +46,10 @@ _UNDO_V5 = "DROP TABLE quota_limits"
 _UNDO_V6 = "ALTER TABLE clients DROP COLUMN tokens_from; DROP TABLE group_quota_limits"
 """Version 6 -> 5: no rotation moment of a client's tokens, no group quota limits."""
 
-_UNDO = {6: _UNDO_V6, 5: _UNDO_V5, 4: _UNDO_V4, 3: _UNDO_V3, 2: _UNDO_V2}
+_UNDO_V7 = "UPDATE subsets SET history_version = 0"
+"""Version 7 -> 6: history versions counted up from 0 (a subset whose history never moved had 0)."""
+
+_UNDO = {7: _UNDO_V7, 6: _UNDO_V6, 5: _UNDO_V5, 4: _UNDO_V4, 3: _UNDO_V3, 2: _UNDO_V2}
 
 
 def downgrade(store: Store, version: int) -> None:

@@ -8,10 +8,11 @@ rates again is handed in by the store. See docs/design/server.md.
 """
 
 from rankterm.server.db.conn import CHUNK, Conn, Dialect, Rows, in_chunks
-from rankterm.server.db.schema import REPLAY, SNAPSHOT_EVERY, SchemaTooNew, Work
+from rankterm.server.db.schema import RENEW_VERSIONS, REPLAY, SNAPSHOT_EVERY, SchemaTooNew, Work
 
 __all__ = [
     "CHUNK",
+    "RENEW_VERSIONS",
     "REPLAY",
     "SNAPSHOT_EVERY",
     "Conn",

@@ -275,7 +275,24 @@ CREATE TABLE group_quota_limits (
 since the epoch) are refused (its secret was rotated, or the id is new), and the quota limits a host sets for
 every client of one group, between those of every client and a client's own."""
 
-MIGRATIONS: tuple[str | Migration, ...] = (SCHEMA_V1, SCHEMA_V2, SCHEMA_V3, SCHEMA_V4, SCHEMA_V5, SCHEMA_V6)
+RENEW_VERSIONS = "history versions drawn apart"
+"""The work of migration 7: every subset's ``history_version`` drawn at random."""
+
+SCHEMA_V7 = Migration("", RENEW_VERSIONS)
+"""History versions that never repeat: a subset's ``history_version`` is drawn at random when it is made and
+each time its history moves, instead of counted up from 0. The service's standings snapshots are cached by
+(subset id, match, version); counted versions repeated when SQLite gave a purged group's ids to a new group,
+or when a restore brought back an older database, and the cache then served the wrong group's standings."""
+
+MIGRATIONS: tuple[str | Migration, ...] = (
+    SCHEMA_V1,
+    SCHEMA_V2,
+    SCHEMA_V3,
+    SCHEMA_V4,
+    SCHEMA_V5,
+    SCHEMA_V6,
+    SCHEMA_V7,
+)
 """Migration ``i`` takes a database from schema version i to i + 1."""
 
 SCHEMA_VERSION = len(MIGRATIONS)
