@@ -12,6 +12,7 @@ from __future__ import annotations
 import ipaddress
 import json
 import logging
+import os
 import re
 import uuid
 from collections.abc import Iterable
@@ -43,6 +44,10 @@ access_log = logging.getLogger("rankterm.access")
 
 LATENCY_BUCKETS = (0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 10.0)
 """Seconds: a standings page is ~2 ms, a batch of 100 matches ~1 s."""
+
+ENV_METRICS_DIR = "PROMETHEUS_MULTIPROC_DIR"
+"""prometheus_client's multiprocess mode: set (to a folder of its own) for the workers of ``--workers N``, so
+each keeps its counts in a file there and ``GET metrics`` adds up every worker's, whichever one answers."""
 
 LOCK_WAIT_COUNTED = 0.001
 """A write that waited longer than this for the database or its group's lock counts as a lock wait."""
@@ -99,8 +104,15 @@ class Metrics:
             self.lock_waits.inc()
 
     def text(self) -> bytes:
-        """The metrics in Prometheus's text format."""
-        return generate_latest(self.registry)
+        """The metrics in Prometheus's text format: this process's, or every worker's added up when they
+        keep them in files (`ENV_METRICS_DIR`)."""
+        if not os.environ.get(ENV_METRICS_DIR):
+            return generate_latest(self.registry)
+        from prometheus_client import multiprocess
+
+        every_worker = CollectorRegistry()
+        multiprocess.MultiProcessCollector(every_worker)
+        return generate_latest(every_worker)
 
 
 @dataclass(frozen=True)

@@ -32,8 +32,10 @@ import argparse
 import contextlib
 import logging
 import os
+import shutil
 import socket
 import sys
+import tempfile
 from pathlib import Path
 from typing import TextIO
 
@@ -402,6 +404,8 @@ def _serve_workers(store: Store, args: argparse.Namespace, sock: socket.socket) 
         os.path.abspath(args.access_log) if args.access_log not in (None, "-") else (args.access_log or "")
     )
     store.close()  # the workers open their own pools; the supervisor keeps no connection
+    metrics_dir = tempfile.mkdtemp(prefix="rankterm-metrics-")
+    os.environ[ops.ENV_METRICS_DIR] = metrics_dir  # every worker's counts, added up by whichever is asked
     config = listener.config(
         "rankterm.server.serve:worker_app",
         factory=True,
@@ -409,6 +413,9 @@ def _serve_workers(store: Store, args: argparse.Namespace, sock: socket.socket) 
         timeout_graceful_shutdown=WORKER_GRACE,
         **_proxy_options(args),
     )
-    with contextlib.suppress(KeyboardInterrupt):
-        Multiprocess(config, sockets=[sock]).run()
+    try:
+        with contextlib.suppress(KeyboardInterrupt):
+            Multiprocess(config, sockets=[sock]).run()
+    finally:
+        shutil.rmtree(metrics_dir, ignore_errors=True)
     return 0

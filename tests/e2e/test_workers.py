@@ -89,6 +89,18 @@ async def _send_all(base: str, key: str, secret: str, items: list[dict], seed: i
         return answers
 
 
+async def _counted(base: str) -> tuple[float, float]:
+    """(matches recorded, match batches answered 200) as ``GET metrics`` says them."""
+    async with httpx.AsyncClient(base_url=base, timeout=30) as http:
+        text = (await http.get("metrics")).text
+    values = {
+        name: sum(float(v) for v in re.findall(rf"^{re.escape(name)}(?:{{[^}}]*}})? (\S+)$", text, re.M))
+        for name in ("rankterm_matches_recorded_total",)
+    }
+    batches = re.findall(r'^rankterm_requests_total{endpoint="match",status="200"} (\S+)$', text, re.M)
+    return values["rankterm_matches_recorded_total"], sum(float(b) for b in batches)
+
+
 def _history(store: Store, rename: dict[str, str]) -> list[tuple]:
     """Every rating history row as (subset key, player, match number, mu, sigma, played), players renamed."""
     with store._read() as conn:
@@ -115,8 +127,11 @@ async def test_200_ids_from_8_clients_on_2_workers_are_stored_once_and_rated_in_
         results = await asyncio.gather(
             *(_send_all(base, key, secret, items, seed) for seed, (key, secret) in enumerate(clients))
         )
+        counted = [await _counted(base) for _ in range(6)]  # each on a new connection: either worker answers
     finally:
         end_process(proc)
+    batches = CLIENTS * MATCHES // BATCH
+    assert counted == [(MATCHES, batches)] * 6  # both workers' counts, whichever worker is asked
 
     accepted = [o["id"] for answers in results for a in answers for o in a["accepted"]]
     rejected = [o for answers in results for a in answers for o in a["rejected"]]
