@@ -128,6 +128,12 @@ class WarmParent:
             theirs.close()
         self.starts += 1
         self._process, self.pid = process, process.pid
+        if self._closing:  # the host stopped while it was being started
+            ours.close()
+            process.terminate()
+            ready.set_result(False)
+            await process.wait()
+            return
         ours.setblocking(False)
         loop = asyncio.get_running_loop()
         try:
