@@ -2,6 +2,7 @@
 
     python -m rankterm seat --desk-fd 5            the app, in guest mode
     python -m rankterm seat --desk-fd 5 --board    the scoreboard (kiosk), in guest mode
+    python -m rankterm seat --warm-fd 6            the warm parent of `rankterm host`, which forks the seats
 
 Not listed in `--help`: only a host starts it, with one end of a socketpair as `--desk-fd`. The seat asks the
 host on it what it serves and for each token (`rankterm.seats`); it never reads config.toml and never holds
@@ -13,7 +14,11 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import importlib
+import pkgutil
 from typing import TYPE_CHECKING, Any
+
+from rankterm.wire.errors import RanktermError
 
 if TYPE_CHECKING:
     from rankterm.client.auth import Token
@@ -21,6 +26,32 @@ if TYPE_CHECKING:
     from rankterm.tui.app import RanktermApp
 
 ORDER = 90
+
+WARM_MODULES = (
+    "rankterm.cli.app",
+    "rankterm.config",
+    "rankterm.client.auth",
+    "rankterm.client.client",
+    "rankterm.mirror",
+    "rankterm.outbox.outbox",
+    "rankterm.seats.desk",
+    "rankterm.seats.hangup",
+    "rankterm.wire.ids",
+    "rankterm.tui.app",
+    "rankterm.tui.live",
+    "rankterm.wire.names",
+    "textual.drivers.linux_driver",
+    "textual._xterm_parser",
+    "textual.layouts.factory",
+    "textual.layouts.horizontal",
+    "textual.layouts.stream",
+    "textual.scrollbar",
+    "concurrent.futures.thread",
+    "statistics",
+)
+"""What a seat imports before its first screen (`-X importtime` of a seat), imported once by the warm parent."""
+WARM_PACKAGES = ("rankterm.tui.screens", "rankterm.tui.dialogs", "rankterm.tui.widgets")
+"""Every module of these too: the screens a guest opens, their dialogs and widgets."""
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -36,8 +67,10 @@ def seat_parser() -> argparse.ArgumentParser:
 
 
 def _seat_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--desk-fd", type=int, required=True)
+    parser.add_argument("--desk-fd", type=int)
     parser.add_argument("--board", action="store_true")
+    parser.add_argument("--warm-fd", type=int)
+    parser.add_argument("--room", default="")  # the warm parent's padding, over which a seat writes its own
     parser.set_defaults(run=run_seat)
 
 
@@ -95,7 +128,35 @@ def build_seat(desk_fd: int, *, board: bool) -> RanktermApp:
     )
 
 
+def warm_up() -> None:
+    """Import what a seat needs (`WARM_MODULES`, `WARM_PACKAGES`), so that seats forked from here share it."""
+    for name in WARM_MODULES:
+        importlib.import_module(name)
+    for package in WARM_PACKAGES:
+        path = importlib.import_module(package).__path__
+        for info in pkgutil.walk_packages(path, prefix=f"{package}."):
+            importlib.import_module(info.name)
+    from rich.cells import cell_len
+
+    cell_len("é·—漢")  # loads the table of character widths the first screen needs
+
+
+def run_warm_parent(fd: int) -> int:
+    """The warm parent: warm up, then fork seats until the host closes `fd`; in each seat forked, the seat."""
+    from rankterm.seats.warm import serve
+
+    warm_up()
+    request = serve(fd)
+    if request is None:
+        return 0
+    return run_seat(seat_parser().parse_args(request.args))
+
+
 def run_seat(args: argparse.Namespace) -> int:
+    if args.warm_fd is not None:
+        return run_warm_parent(args.warm_fd)
+    if args.desk_fd is None:
+        raise RanktermError("rankterm seat is started by rankterm host or web, with --desk-fd.")
     app = build_seat(args.desk_fd, board=args.board)
     from rankterm.seats import run_on_terminal
 

@@ -30,3 +30,15 @@ def die_with_parent(parent: int) -> None:  # pragma: no cover - runs in the chil
     _prctl(PR_SET_PDEATHSIG, int(SIGNAL), 0, 0, 0)
     if os.getppid() != parent:  # the parent died before the call: nobody would send the signal
         os.kill(os.getpid(), SIGNAL)
+
+
+PR_SET_CHILD_SUBREAPER = 36
+
+
+def adopt_orphans() -> bool:
+    """Make this process the child subreaper of its descendants (Linux): a grandchild whose parent ends becomes
+    this process's child, which it can wait for and which ends with it (`die_with_parent`). False where it
+    cannot be had."""
+    if _prctl is None:
+        return False
+    return bool(_prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) == 0)

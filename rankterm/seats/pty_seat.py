@@ -17,8 +17,12 @@ import struct
 import termios
 from collections.abc import Callable, Mapping, Sequence
 from functools import partial
+from typing import TYPE_CHECKING, Protocol
 
 from rankterm.seats.lifeline import die_with_parent
+
+if TYPE_CHECKING:
+    from rankterm.seats.warm_host import WarmParent
 
 END_SECONDS = 4.5
 """From the guest gone to the process surely gone: SIGHUP, SIGTERM after a third, SIGKILL after two thirds."""
@@ -42,10 +46,23 @@ def _take_terminal(parent: int) -> None:  # pragma: no cover - runs in the child
     fcntl.ioctl(0, termios.TIOCSCTTY, 0)
 
 
+class SeatProcess(Protocol):
+    """A seat's process: an asyncio subprocess (fork+exec) or a seat forked warm (`warm_host.WarmChild`)."""
+
+    @property
+    def pid(self) -> int: ...
+
+    @property
+    def returncode(self) -> int | None: ...
+
+    async def wait(self) -> int: ...
+
+
 class Seat:
     """`argv` on a new pty of `size` (columns, rows) with `env`; its output goes to `write`.
 
-    `pass_fds` are handed to the process as they are (the seat's end of its desk: `desk.py`).
+    `pass_fds` are handed to the process as they are (the seat's end of its desk: `desk.py`). With `warm`, the
+    process is forked by the warm parent when it can be (`warm_host.py`), else started by fork+exec.
     `pause_input` / `resume_input` are called when the keys buffered for the process pass `INPUT_LIMIT` and
     when they have drained; `on_exit(returncode)` once the process has ended and its last output was given to
     `write`."""
@@ -61,8 +78,10 @@ class Seat:
         resume_input: Callable[[], None],
         on_exit: Callable[[int], None],
         pass_fds: Sequence[int] = (),
+        warm: WarmParent | None = None,
     ) -> None:
         self.argv = list(argv)
+        self.warm = warm
         self.pass_fds = tuple(pass_fds)
         self.env = dict(env)
         self.size = size
@@ -71,7 +90,7 @@ class Seat:
         self._resume_input = resume_input
         self._on_exit = on_exit
         self.master = -1
-        self.process: asyncio.subprocess.Process | None = None
+        self.process: SeatProcess | None = None
         self._keys = bytearray()
         self._input_paused = False
         self._output_paused = False
@@ -88,16 +107,7 @@ class Seat:
         master, slave = os.openpty()
         try:
             set_size(slave, *self.size)
-            self.process = await asyncio.create_subprocess_exec(
-                *self.argv,
-                stdin=slave,
-                stdout=slave,
-                stderr=slave,
-                env=self.env,
-                start_new_session=True,
-                pass_fds=self.pass_fds,
-                preexec_fn=partial(_take_terminal, os.getpid()),
-            )
+            self.process = await self._spawn(slave)
         except BaseException:
             os.close(master)
             raise
@@ -107,6 +117,25 @@ class Seat:
         os.set_blocking(master, False)
         loop.add_reader(master, self._readable)
         self._watch = asyncio.create_task(self._wait_for_exit())
+
+    async def _spawn(self, slave: int) -> SeatProcess:
+        if self.warm is not None and self.warm.fits(self.argv):
+            from rankterm.seats.warm_host import WarmUnavailable
+
+            try:
+                return await self.warm.fork(self.argv, self.env, slave, self.pass_fds)
+            except WarmUnavailable:
+                pass  # the warm parent is gone or starting again: this seat the old way
+        return await asyncio.create_subprocess_exec(
+            *self.argv,
+            stdin=slave,
+            stdout=slave,
+            stderr=slave,
+            env=self.env,
+            start_new_session=True,
+            pass_fds=self.pass_fds,
+            preexec_fn=partial(_take_terminal, os.getpid()),
+        )
 
     # ------------------------------------------------------------------ output: pty -> guest
 

@@ -21,7 +21,8 @@ import asyncssh
 from rankterm.seats.guard import JoinCodeGuard, check_join_code, new_join_code
 from rankterm.seats.hosting import seat_argvs, served_profile, table_desk
 from rankterm.seats.keys import fingerprint, host_key_path, load_or_make_host_key
-from rankterm.seats.ssh_server import BOARD_USER, HostSettings, start_server
+from rankterm.seats.ssh_server import BOARD_USER, HostSettings, seat_env, start_server
+from rankterm.seats.warm_host import WarmParent, warm_wanted
 from rankterm.server.addresses import WILDCARDS, is_loopback, reachable
 from rankterm.wire.errors import RanktermError
 
@@ -128,9 +129,16 @@ async def run_table(
     first_lines: list[str],
 ) -> None:
     """Listen, say so (after `first_lines`), and serve until SIGINT or SIGTERM; then end every seat."""
+    if settings.warm is None and warm_wanted(os.environ):
+        # A fresh process with the seats' environment (no secret): it holds nothing of this one's memory.
+        warm = WarmParent(settings.app_argv, seat_env(settings.env, None))
+        warm.start()
+        settings = dataclasses.replace(settings, warm=warm)
     try:
         acceptor, table = await start_server(settings, key, host, port)
     except OSError as exc:
+        if settings.warm is not None:
+            await settings.warm.close()
         raise RanktermError(f"Cannot listen on {host} port {port}: {exc.strerror or exc}.") from exc
     bound = acceptor.get_port() or port
     for line in first_lines + start_lines(settings, host, bound, code, fingerprint(key)):
@@ -148,6 +156,8 @@ async def run_table(
     finally:
         acceptor.close()
         await table.close()
+        if settings.warm is not None:
+            await settings.warm.close()
         if settings.desk is not None:
             warming.cancel()
         print("rankterm host: stopped; every seat has ended")

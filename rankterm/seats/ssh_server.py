@@ -23,6 +23,7 @@ import asyncssh
 from rankterm.seats.desk import Desk
 from rankterm.seats.guard import JoinCodeGuard
 from rankterm.seats.pty_seat import Seat
+from rankterm.seats.warm_host import WarmParent
 
 BOARD_USER = "board"
 KEEPALIVE_SECONDS, KEEPALIVE_MISSES = 15, 4
@@ -47,6 +48,8 @@ class HostSettings:
     desk: Desk | None = None
     """Where each seat gets the service's address and its tokens (`desk.py`): the seat's end of a
     socketpair is passed to it as `--desk-fd N`, added to its command line."""
+    warm: WarmParent | None = None
+    """Where each seat is forked from, already warm (`warm_host.py`); None: each seat a fork+exec."""
 
     @property
     def open_door(self) -> bool:
@@ -237,6 +240,7 @@ class SeatSession(asyncssh.SSHServerSession):
             resume_input=self.chan.resume_reading,
             on_exit=self._exited,
             pass_fds=() if theirs is None else (theirs.fileno(),),
+            warm=settings.warm,
         )
         try:
             await seat.start()

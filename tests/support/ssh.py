@@ -132,6 +132,14 @@ def is_service(pid: int) -> bool:
         return False
 
 
+def is_warm_parent(pid: int) -> bool:
+    """Process `pid` is a host's warm parent (`rankterm seat --warm-fd N`), which forks the seats, not a seat."""
+    try:
+        return b"--warm-fd" in Path(f"/proc/{pid}/cmdline").read_bytes().split(b"\0")
+    except FileNotFoundError:
+        return False
+
+
 def environ_of(pid: int) -> dict[str, str]:
     """The environment process `pid` was started with."""
     raw = Path(f"/proc/{pid}/environ").read_bytes()
@@ -168,8 +176,11 @@ class RunningHost:
         raise AssertionError(f"no fingerprint in {self.lines!r}")
 
     def seat_pids(self) -> list[int]:
-        """One `rankterm` process a seat: the host's live children, but the demo group's service (`--demo`)."""
-        return [pid for pid in children_of(self.process.pid) if not is_service(pid)]
+        """One `rankterm` process a seat: the host's live children, but the demo group's service (`--demo`) and
+        the warm parent."""
+        return [
+            pid for pid in children_of(self.process.pid) if not is_service(pid) and not is_warm_parent(pid)
+        ]
 
     def service_pids(self) -> list[int]:
         """The demo group's service the host started (`--demo`): `rankterm serve`, its child."""
