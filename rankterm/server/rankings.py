@@ -345,11 +345,18 @@ _SNAPSHOTS_AROUND = (
 )
 
 
-@lru_cache(maxsize=4)
-def _statements(dialect: Dialect) -> tuple[str, str]:
-    """(`_PAGE`, `_ABOVE`) from the state below n, with names in `dialect`'s order."""
+_LATEST = f"{_STATE} AS ({_NOW})"
+"""The state after the subset's latest match n: ``rating_current`` as it is (no row is later than n).
+Parameters: s, n, n."""
+_LATEST_IN = "SELECT max(number) FROM subset_matches WHERE subset_id = ?"
+
+
+@lru_cache(maxsize=8)
+def _statements(dialect: Dialect, latest: bool = False) -> tuple[str, str]:
+    """(`_PAGE`, `_ABOVE`) from the state below n (`_FROM_BELOW`), or after the subset's latest match
+    (`_LATEST`), with names in `dialect`'s order."""
     words = {
-        "state": _FROM_BELOW,
+        "state": _LATEST if latest else _FROM_BELOW,
         "sort_key": dialect.name_order("sort_key"),
         "name": dialect.name_order("?"),
     }
@@ -371,17 +378,19 @@ def standings(conn: Conn, subset_id: int, number: int, reference: str) -> list[R
 
 
 def _from_statement(
-    conn: Conn, subset_id: int, number: int, below: int, offset: int, limit: int
+    conn: Conn, subset_id: int, number: int, below: int, offset: int, limit: int, latest: bool = False
 ) -> tuple[int, list[tuple], dict[str, tuple], Callable[[tuple], int]]:
     """(how many players are ranked, the page's rows, the participants, how many stand above a key),
-    worked out by the database from the snapshot at `below` (<= n; 0: none) in one statement (`_PAGE`).
+    worked out by the database from the snapshot at `below` (<= n; 0: none) in one statement (`_PAGE`);
+    when n is the subset's `latest` match, from ``rating_current`` alone (`_LATEST`: the same rows,
+    without reading the history since the snapshot, ~a third of the page's time at 2,000 players).
 
     Page rows are (player, sort key, ree, played, best ree, last date, number, ghost, username, display
     name, icon), in order; participants are {player: (key after, key before or None, ree before or None)}.
     """
     s, n = subset_id, number
-    page_sql, above_sql = _statements(conn.dialect)
-    state = (s, below, n, s, n, n, s, s, n, s, below, s, n, n)
+    page_sql, above_sql = _statements(conn.dialect, latest)
+    state = (s, n, n) if latest else (s, below, n, s, n, n, s, s, n, s, below, s, n, n)
     page: list[tuple] = []
     moved: dict[str, tuple] = {}
     ranked = 0
@@ -437,7 +446,8 @@ def standings_page(
     if snapshot is not None:
         view = from_snapshot_above(conn, s, n, above, offset, stop, snapshot)
     else:
-        view = _from_statement(conn, s, n, below, offset, stop)
+        latest = above is None and conn.execute(_LATEST_IN, (s,)).fetchone()[0] == n
+        view = _from_statement(conn, s, n, below, offset, stop, latest)
     ranked, page, moved, stood_above = view
     if not page:
         return ranked, []
