@@ -15,6 +15,7 @@ from functools import lru_cache
 from typing import NamedTuple
 
 from rankterm.server.db import SNAPSHOT_EVERY, Conn, Dialect
+from rankterm.server.latest_order import Key, LatestOrders, from_latest_order
 from rankterm.server.snapshots import SnapshotCache, from_snapshot_above, position_key
 from rankterm.server.wire import format_time
 from rankterm.wire import rating
@@ -418,6 +419,19 @@ def _from_statement(
     return ranked, page, moved, stood_above
 
 
+def _from_latest(
+    conn: Conn, s: int, n: int, offset: int, limit: int, key: Key, orders: LatestOrders | None
+) -> tuple[int, list[tuple], dict[str, tuple], Callable[[tuple], int]] | None:
+    """The latest standings' page from the order `orders` keeps, or None when it keeps none that holds."""
+    kept = orders.get(conn, key) if orders is not None else None
+    if kept is None:
+        return None
+    view = from_latest_order(conn, s, n, offset, limit, kept[1])
+    if view is None and orders is not None:
+        orders.drop(key)
+    return view
+
+
 def standings_page(
     conn: Conn,
     subset_id: int,
@@ -426,13 +440,15 @@ def standings_page(
     offset: int = 0,
     limit: int | None = None,
     cache: SnapshotCache | None = None,
+    orders: LatestOrders | None = None,
 ) -> tuple[int, list[RankingRow]]:
     """(how many players are ranked, their rows from `offset`, at most `limit` of them) after match `number`.
 
     From the nearer snapshot: at most half of `SNAPSHOT_EVERY` matches of history are read on average. From
     the one after n, in Python from the snapshot `cache` holds (the store's; see `SnapshotCache` for when it
     reads one); from the one before (or none), and from the one after when it is not held, by the database
-    (`_from_statement`). Only the rows asked for are built, so a page
+    (`_from_statement`); after the subset's latest match, from the order `orders` keeps once it has been
+    asked for twice (`latest_order`). Only the rows asked for are built, so a page
     of a large subset costs about as much as a page of a small one; one more statement counts the recent
     matches of the page's active players (`_recents`).
     """
@@ -447,7 +463,8 @@ def standings_page(
         view = from_snapshot_above(conn, s, n, above, offset, stop, snapshot)
     else:
         latest = above is None and conn.execute(_LATEST_IN, (s,)).fetchone()[0] == n
-        view = _from_statement(conn, s, n, below, offset, stop, latest)
+        kept = _from_latest(conn, s, n, offset, stop, (s, n, version or 0), orders) if latest else None
+        view = kept if kept is not None else _from_statement(conn, s, n, below, offset, stop, latest)
     ranked, page, moved, stood_above = view
     if not page:
         return ranked, []

@@ -86,3 +86,78 @@ def rng_keys(rows: list[tuple]) -> list[tuple]:
     for ree, played, name, pid in rows:
         out += [(ree, played, name, pid), (ree + 0.001, played, name, pid), (ree, played, name, pid + "~")]
     return out
+
+
+def _pages(store: Store, group: int, subset_key: str) -> list[list[dict]]:
+    first = store.rankings_page(group, subset_key, None, 1)
+    pages = [first] + [
+        store.rankings_page(group, subset_key, None, n) for n in range(2, first.total_pages + 1)
+    ]
+    return [[row.to_wire() for row in page.data] for page in pages]
+
+
+def _subset_key(store: Store, subset: int) -> str:
+    with store._read() as conn:
+        return conn.execute("SELECT key FROM subsets WHERE id = ?", (subset,)).fetchone()[0]
+
+
+def _kept(store: Store, subset: int) -> bool:
+    with store._read() as conn:
+        n = conn.execute("SELECT max(number) FROM subset_matches WHERE subset_id = ?", (subset,)).fetchone()[
+            0
+        ]
+        version = conn.execute("SELECT history_version FROM subsets WHERE id = ?", (subset,)).fetchone()[0]
+    return (subset, n, version) in store.latest_orders
+
+
+def test_pages_read_again_come_from_the_kept_order_and_equal_the_first_reading(store: Store) -> None:
+    group, subset = _season(store)
+    key = _subset_key(store, subset)
+    first = _pages(store, group, key)  # page 1 asks (the statement), page 2 reads the order
+    assert _kept(store, subset)
+    again = _pages(store, group, key)  # every page from the order
+    assert again == first
+    store.latest_orders.clear()
+    assert _pages(store, group, key) == first
+    assert [len(p) for p in first] == [25, 25, 10]
+
+
+def test_a_kept_order_that_no_longer_holds_is_never_served(store: Store) -> None:
+    group, subset = _season(store)
+    key = _subset_key(store, subset)
+    _pages(store, group, key)
+    assert _kept(store, subset)
+    with store._write() as conn:  # a change of the standings behind the key's back (no new match, no version)
+        low = conn.execute(
+            "SELECT player FROM rating_current WHERE subset_id = ? AND bot = 0 ORDER BY ree LIMIT 1",
+            (subset,),
+        ).fetchone()[0]
+        conn.execute(
+            "UPDATE rating_current SET ree = ree + 1000 WHERE subset_id = ? AND player = ?", (subset, low)
+        )
+    changed = _pages(store, group, key)
+    assert changed[0][0]["player"]["id"] == low
+    store.latest_orders.clear()
+    assert _pages(store, group, key) == changed  # the same as read with nothing kept
+
+
+def test_a_new_match_is_in_the_pages_read_after_it(store: Store) -> None:
+    group, subset = _season(store)
+    key = _subset_key(store, subset)
+    before = _pages(store, group, key)
+    with store._read() as conn:
+        game = conn.execute("SELECT game_id FROM subsets WHERE id = ?", (subset,)).fetchone()[0]
+    last = before[-1][-1]["player"]["id"]
+    second = before[-1][-2]["player"]["id"]
+    body = {
+        "game": game,
+        "weight": "heavy",
+        "date": "2026-01-01 20:00:00",
+        "factions": [{"players": [last], "rank": 1}, {"players": [second], "rank": 2}],
+    }
+    for _ in range(3):
+        assert store.add_matches(group, [body]).accepted_count == 1
+    after = _pages(store, group, key)
+    assert after != before
+    store.latest_orders.clear()
+    assert _pages(store, group, key) == after
