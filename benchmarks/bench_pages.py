@@ -1,18 +1,25 @@
-"""All pages of a 2,000-row players list over a real socket at 50 ms RTT: one after another, bounded, adaptive.
+"""All pages of a 2,000-row list (players, a subset's rankings) over a real socket at 50 ms RTT: one after another, bounded, adaptive.
 
 Three processes, so no timing shares an interpreter: the embedded service on a fresh SQLite file (a group of
-`--rows` players, made through the store before it starts) served by uvicorn on 127.0.0.1 (``--server
+`--rows` players who all played a game, made through the store before it starts: `--rows` / 2 matches of
+four, each player in two) served by uvicorn on 127.0.0.1 (``--server
 rankterm-serve``: by the ``rankterm serve`` command instead, see below), the delay proxy (`tests.support.delay_proxy`,
 `--rtt`/2 each way on every chunk, a handshake per new connection) in front of it, and this process as the
-client, a `RankingClient` on the proxy's address. Each timed fetch uses a new client that has already
-authenticated (its token call is not timed), so it opens its connections through the proxy as a seat would.
+client, a `Group` (its mirror in memory) on a `RankingClient` on the proxy's address: the reads a seat makes.
+Each timed fetch uses a new client that has already authenticated (its token call is not timed), so it opens
+its connections through the proxy as a seat would.
 
-Ways, each timed `--runs` times (interleaved), medians printed:
+Lists (`--what`): the players (``players`` endpoint) and the standings of the game's subset after its last
+match (``rankings/<subset>/last/<page>``), each `--rows` rows. Ways, each timed `--runs` times (interleaved),
+medians printed:
 
-- one after another: ``players_page(1)``, ``players_page(2)``, … (one request in flight);
-- bounded: ``players()`` with a fixed window of `--bounded` in flight (the client before the adaptive
-  window: ``RankingClient(concurrency=8, max_concurrency=8)``);
-- adaptive: ``players()`` with the client's defaults (`rankterm.client.paging`).
+- one after another: page 1, then pages 2..totalPages, one request in flight (``Group.players_page(n)``,
+  ``Group.rankings_page(n, subset=…)``): how the public Python client rankade-py pages (its
+  ``Api._paginated_request`` reads page 1 for ``totalPages``, then each further page in turn);
+- bounded: ``Group.players(refresh=True)`` / ``Group.all_rankings(subset=…)`` with a fixed window of
+  `--bounded` in flight (the client before the adaptive window: ``RankingClient(concurrency=8,
+  max_concurrency=8)``);
+- adaptive: the same with the client's defaults (`rankterm.client.paging`).
 
 Each client is on the httpx client a `RankingClient` makes for itself (`rankterm.client.transport.http_client`:
 its pool, its limits), with event hooks added to count the requests in flight.
@@ -22,8 +29,8 @@ the most requests seen in flight (httpx event hooks), and the median CPU seconds
 fetch (this one's `process_time`; the service's and the proxy's from /proc, on Linux): with the load
 average printed beside them, they tell how much of the time was the round trips and how much the work.
 
-    python benchmarks/bench_pages.py [--rows 2000] [--rtt 0.05] [--runs 5] [--bounded 8] [--port 8650]
-                                     [--server uvicorn|rankterm-serve]
+    python benchmarks/bench_pages.py [--what players|rankings|both] [--rows 2000] [--rtt 0.05] [--runs 5]
+                                     [--bounded 8] [--port 8650] [--server uvicorn|rankterm-serve]
 
 ``rankterm serve`` binds its socket itself (``socket.create_server``: protocol 0), so asyncio leaves Nagle's
 algorithm on for the connections it accepts, and on a keep-alive connection each answer's body waits for the
@@ -36,6 +43,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import os
+import random
 import socket
 import statistics
 import subprocess
@@ -44,6 +52,7 @@ import tempfile
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
+from datetime import datetime, timedelta
 from pathlib import Path
 
 import httpx
@@ -52,20 +61,51 @@ import uvicorn
 from rankterm.client import paging
 from rankterm.client.client import RankingClient
 from rankterm.client.transport import http_client
+from rankterm.mirror import Group
+from rankterm.server import quota
 from rankterm.server.app import create_app
 from rankterm.server.store import Store
+from rankterm.wire.models import DATE_FORMAT, NewFaction, NewMatch
 
 KEY, SECRET = "bench-pages-key", "bench-pages-secret"
 PER_PAGE = 25
+GAME = "Bench game"
+START = datetime(2024, 1, 6, 19, 30)
 
 
-def seed(path: Path, rows: int) -> None:
-    """A group with `rows` players and one API client (KEY, SECRET), straight through the store."""
+def seed(path: Path, rows: int) -> str:
+    """A group with `rows` players, one API client (KEY, SECRET) and matches of four of one game in which
+    every player played twice, straight through the store, the quota lifted; returns the game's subset id."""
+    rng = random.Random(35)
     with Store(path) as store:
         group = store.create_group("Bench")
         store.create_client(group, key=KEY, secret=SECRET)
-        for i in range(rows):
-            store.create_player(group, f"Player {i:05d}")
+        # many runs of 80 pages would pass the hour's calls and ranking calls
+        store.set_quota(quota.parse_settings("calls=1000000000,rankingCalls=1000000000"))
+        players = [store.create_player(group, f"Player {i:05d}").id for i in range(rows)]
+        game = store.create_game(group, name=GAME).id
+        seats = players + rng.sample(players, len(players))
+        body = []
+        for i in range(0, len(seats) - 3, 4):
+            four = seats[i : i + 4]
+            if len(set(four)) < 4:
+                four = rng.sample(players, 4)
+            order = rng.sample(range(1, 5), 4)
+            body.append(
+                NewMatch(
+                    game=game,
+                    weight="normal",
+                    name="default_1",
+                    external_id=f"bench-pages-{i // 4:06d}",
+                    date=(START + timedelta(hours=i // 4)).strftime(DATE_FORMAT),
+                    factions=[NewFaction(players=[p], rank=r) for p, r in zip(four, order, strict=True)],
+                ).to_wire()
+            )
+        for i in range(0, len(body), 100):
+            answer = store.add_matches(group, body[i : i + 100])
+            if answer.rejected_count:
+                raise SystemExit(f"the store refused a seeded match: {answer.rejected[0].errors}")
+        return next(s.id for s in store.subsets(group) if s.name == GAME)
 
 
 def serve(db: str, port: int) -> None:
@@ -129,22 +169,45 @@ def cpu_seconds(pid: int | None) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
-async def one_after_another(client: RankingClient) -> int:
-    first = await client.players_page(1)
-    rows = len(first.data)
-    for n in range(2, first.total_pages + 1):
-        rows += len((await client.players_page(n)).data)
-    return rows
+Fetch = Callable[[Group], Awaitable[int]]
 
 
-async def all_at_once(client: RankingClient) -> int:
-    return len(await client.players(refresh=True))
+def players_ways() -> tuple[Fetch, Fetch]:
+    """All the players' pages one after another, and all of them through the client's paging."""
+
+    async def one_after_another(group: Group) -> int:
+        first = await group.players_page(1)
+        rows = len(first.data)
+        for n in range(2, first.total_pages + 1):
+            rows += len((await group.players_page(n)).data)
+        return rows
+
+    async def all_at_once(group: Group) -> int:
+        return len(await group.players(refresh=True))
+
+    return one_after_another, all_at_once
+
+
+def rankings_ways(subset: str) -> tuple[Fetch, Fetch]:
+    """All the pages of `subset`'s latest standings one after another, and through the client's paging."""
+
+    async def one_after_another(group: Group) -> int:
+        first = await group.rankings_page(1, subset=subset)
+        rows = len(first.data)
+        for n in range(2, first.total_pages + 1):
+            rows += len((await group.rankings_page(n, subset=subset)).data)
+        return rows
+
+    async def all_at_once(group: Group) -> int:
+        return len(await group.all_rankings(subset=subset))
+
+    return one_after_another, all_at_once
 
 
 async def timed(
     base_url: str,
     kw: dict[str, int],
-    how: Callable[[RankingClient], Awaitable[int]],
+    how: Fetch,
     rows: int,
     into: Result,
     pids: dict[str, int | None],
@@ -164,7 +227,7 @@ async def timed(
         counter.most, calls_before = 0, client.calls
         cpu_before = {name: cpu_seconds(pid) for name, pid in pids.items()}
         start = time.perf_counter()
-        got = await how(client)
+        got = await how(Group(client))
         into.seconds.append(time.perf_counter() - start)
         for name, pid in pids.items():
             into.cpu[name].append(cpu_seconds(pid) - cpu_before[name])
@@ -178,6 +241,7 @@ async def timed(
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--what", choices=("players", "rankings", "both"), default="both")
     parser.add_argument("--rows", type=int, default=2000)
     parser.add_argument("--rtt", type=float, default=0.05, help="round trip added by the proxy, seconds")
     parser.add_argument("--runs", type=int, default=5)
@@ -193,7 +257,7 @@ def main() -> None:
     load_before = os.getloadavg()[0]  # the machine's other work shows in every figure: printed with them
     with tempfile.TemporaryDirectory(prefix="bench-pages-") as tmp:
         db = Path(tmp) / "service.db"
-        seed(db, args.rows)
+        subset = seed(db, args.rows)
         env = {
             **os.environ,
             "PYTHONUNBUFFERED": "1",
@@ -214,35 +278,41 @@ def main() -> None:
             wait_for_port(args.port, service)
             wait_for_port(args.port + 1, proxy)
             base_url = f"http://127.0.0.1:{args.port + 1}/"
-            ways: list[tuple[str, dict[str, int], Callable[[RankingClient], Awaitable[int]]]] = [
-                ("one after another", {}, one_after_another),
-                (f"bounded ({args.bounded})", {"concurrency": args.bounded, "max_concurrency": args.bounded},
-                 all_at_once),
-                ("adaptive", {}, all_at_once),
-            ]  # fmt: skip
-            results = {name: Result() for name, _, _ in ways}
             pids: dict[str, int | None] = {"client": None, "service": service.pid, "proxy": proxy.pid}
-            asyncio.run(timed(base_url, {}, all_at_once, args.rows, Result(), pids))  # warm the service up
-            for _ in range(args.runs):
-                for name, kw, how in ways:
-                    asyncio.run(timed(base_url, kw, how, args.rows, results[name], pids))
+            lists = {"players": players_ways(), "rankings": rankings_ways(subset)}
+            chosen = list(lists) if args.what == "both" else [args.what]
+            results: dict[str, dict[str, Result]] = {}
+            for what in chosen:
+                sequential, concurrent = lists[what]
+                ways: list[tuple[str, dict[str, int], Fetch]] = [
+                    ("one after another", {}, sequential),
+                    (f"bounded ({args.bounded})", {"concurrency": args.bounded, "max_concurrency": args.bounded},
+                     concurrent),
+                    ("adaptive", {}, concurrent),
+                ]  # fmt: skip
+                results[what] = {name: Result() for name, _, _ in ways}
+                asyncio.run(timed(base_url, {}, concurrent, args.rows, Result(), pids))  # warm the service up
+                for _ in range(args.runs):
+                    for name, kw, how in ways:
+                        asyncio.run(timed(base_url, kw, how, args.rows, results[what][name], pids))
         finally:
             for proc in (proxy, service):
                 proc.terminate()
                 proc.wait(10)
-    base = statistics.median(results["one after another"].seconds)
     print(
         f"rows={args.rows} pages={pages} rtt={args.rtt * 1000:.0f} ms runs={args.runs} server={args.server}"
         f" (real socket, delay proxy); load average {load_before:.1f} before, {os.getloadavg()[0]:.1f} after"
     )
-    for name, result in results.items():
-        median = statistics.median(result.seconds)
-        calls = "/".join(str(c) for c in sorted(result.calls))
-        print(
-            f"{name:<20} median {median:6.3f} s  speed-up {base / median:5.1f}x  calls {calls} (pages {pages})"
-            f"  most in flight {result.most:2d}  CPU s: "
-            + ", ".join(f"{who} {statistics.median(spent):.2f}" for who, spent in result.cpu.items())
-        )
+    for what, by_way in results.items():
+        base = statistics.median(by_way["one after another"].seconds)
+        for name, result in by_way.items():
+            median = statistics.median(result.seconds)
+            calls = "/".join(str(c) for c in sorted(result.calls))
+            print(
+                f"{what:<9} {name:<18} median {median:6.3f} s  speed-up {base / median:5.2f}x  calls {calls}"
+                f" (pages {pages})  most in flight {result.most:2d}  CPU s: "
+                + ", ".join(f"{who} {statistics.median(spent):.2f}" for who, spent in result.cpu.items())
+            )
 
 
 if __name__ == "__main__":

@@ -15,6 +15,7 @@ from functools import lru_cache
 from typing import NamedTuple
 
 from rankterm.server.db import SNAPSHOT_EVERY, Conn, Dialect
+from rankterm.server.latest_order import Key, LatestOrders, from_latest_order
 from rankterm.server.snapshots import SnapshotCache, from_snapshot_above, position_key
 from rankterm.server.wire import format_time
 from rankterm.wire import rating
@@ -345,11 +346,18 @@ _SNAPSHOTS_AROUND = (
 )
 
 
-@lru_cache(maxsize=4)
-def _statements(dialect: Dialect) -> tuple[str, str]:
-    """(`_PAGE`, `_ABOVE`) from the state below n, with names in `dialect`'s order."""
+_LATEST = f"{_STATE} AS ({_NOW})"
+"""The state after the subset's latest match n: ``rating_current`` as it is (no row is later than n).
+Parameters: s, n, n."""
+_LATEST_IN = "SELECT max(number) FROM subset_matches WHERE subset_id = ?"
+
+
+@lru_cache(maxsize=8)
+def _statements(dialect: Dialect, latest: bool = False) -> tuple[str, str]:
+    """(`_PAGE`, `_ABOVE`) from the state below n (`_FROM_BELOW`), or after the subset's latest match
+    (`_LATEST`), with names in `dialect`'s order."""
     words = {
-        "state": _FROM_BELOW,
+        "state": _LATEST if latest else _FROM_BELOW,
         "sort_key": dialect.name_order("sort_key"),
         "name": dialect.name_order("?"),
     }
@@ -371,17 +379,19 @@ def standings(conn: Conn, subset_id: int, number: int, reference: str) -> list[R
 
 
 def _from_statement(
-    conn: Conn, subset_id: int, number: int, below: int, offset: int, limit: int
+    conn: Conn, subset_id: int, number: int, below: int, offset: int, limit: int, latest: bool = False
 ) -> tuple[int, list[tuple], dict[str, tuple], Callable[[tuple], int]]:
     """(how many players are ranked, the page's rows, the participants, how many stand above a key),
-    worked out by the database from the snapshot at `below` (<= n; 0: none) in one statement (`_PAGE`).
+    worked out by the database from the snapshot at `below` (<= n; 0: none) in one statement (`_PAGE`);
+    when n is the subset's `latest` match, from ``rating_current`` alone (`_LATEST`: the same rows,
+    without reading the history since the snapshot, ~a third of the page's time at 2,000 players).
 
     Page rows are (player, sort key, ree, played, best ree, last date, number, ghost, username, display
     name, icon), in order; participants are {player: (key after, key before or None, ree before or None)}.
     """
     s, n = subset_id, number
-    page_sql, above_sql = _statements(conn.dialect)
-    state = (s, below, n, s, n, n, s, s, n, s, below, s, n, n)
+    page_sql, above_sql = _statements(conn.dialect, latest)
+    state = (s, n, n) if latest else (s, below, n, s, n, n, s, s, n, s, below, s, n, n)
     page: list[tuple] = []
     moved: dict[str, tuple] = {}
     ranked = 0
@@ -409,6 +419,19 @@ def _from_statement(
     return ranked, page, moved, stood_above
 
 
+def _from_latest(
+    conn: Conn, s: int, n: int, offset: int, limit: int, key: Key, orders: LatestOrders | None
+) -> tuple[int, list[tuple], dict[str, tuple], Callable[[tuple], int]] | None:
+    """The latest standings' page from the order `orders` keeps, or None when it keeps none that holds."""
+    kept = orders.get(conn, key) if orders is not None else None
+    if kept is None:
+        return None
+    view = from_latest_order(conn, s, n, offset, limit, kept[1])
+    if view is None and orders is not None:
+        orders.drop(key)
+    return view
+
+
 def standings_page(
     conn: Conn,
     subset_id: int,
@@ -417,13 +440,15 @@ def standings_page(
     offset: int = 0,
     limit: int | None = None,
     cache: SnapshotCache | None = None,
+    orders: LatestOrders | None = None,
 ) -> tuple[int, list[RankingRow]]:
     """(how many players are ranked, their rows from `offset`, at most `limit` of them) after match `number`.
 
     From the nearer snapshot: at most half of `SNAPSHOT_EVERY` matches of history are read on average. From
     the one after n, in Python from the snapshot `cache` holds (the store's; see `SnapshotCache` for when it
     reads one); from the one before (or none), and from the one after when it is not held, by the database
-    (`_from_statement`). Only the rows asked for are built, so a page
+    (`_from_statement`); after the subset's latest match, from the order `orders` keeps once it has been
+    asked for twice (`latest_order`). Only the rows asked for are built, so a page
     of a large subset costs about as much as a page of a small one; one more statement counts the recent
     matches of the page's active players (`_recents`).
     """
@@ -437,7 +462,9 @@ def standings_page(
     if snapshot is not None:
         view = from_snapshot_above(conn, s, n, above, offset, stop, snapshot)
     else:
-        view = _from_statement(conn, s, n, below, offset, stop)
+        latest = above is None and conn.execute(_LATEST_IN, (s,)).fetchone()[0] == n
+        kept = _from_latest(conn, s, n, offset, stop, (s, n, version or 0), orders) if latest else None
+        view = kept if kept is not None else _from_statement(conn, s, n, below, offset, stop, latest)
     ranked, page, moved, stood_above = view
     if not page:
         return ranked, []

@@ -17,6 +17,7 @@ from pydantic import TypeAdapter
 
 from rankterm.server import games, rankings, snapshots
 from rankterm.server.db import Conn
+from rankterm.server.latest_order import LatestOrders
 from rankterm.server.matches import MAIN_SUBSET
 from rankterm.server.players import load_players
 from rankterm.server.wire import PAGE_SIZE, Fault, page_bounds, total_pages
@@ -193,10 +194,12 @@ def rankings_page(
     number: int,
     now: str,
     cache: snapshots.SnapshotCache | None = None,
+    orders: LatestOrders | None = None,
 ) -> RankingsPage:
     """Page `number` of a subset's standings after the group's match `match` (the latest when None).
 
-    `cache`: the snapshots of the standings read before, from this database (`Store.snapshots`).
+    `cache`: the snapshots of the standings read before, from this database (`Store.snapshots`); `orders`:
+    the order of latest standings read before (`Store.latest_orders`).
     """
     row = _subset_row(conn, group_id, key or MAIN_SUBSET)
     found = conn.execute(
@@ -213,7 +216,7 @@ def rankings_page(
     latest = row[9] == match_id
     reference = max(now, shown.date) if latest else shown.date
     offset, limit = page_bounds(number)
-    ranked, rows = rankings.standings_page(conn, row[0], at, reference, offset, limit, cache)
+    ranked, rows = rankings.standings_page(conn, row[0], at, reference, offset, limit, cache, orders)
     return RankingsPage(
         page=number,
         total_pages=total_pages(ranked),

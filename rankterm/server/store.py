@@ -24,6 +24,7 @@ from rankterm.server.db.engine import Engine
 from rankterm.server.db.engines import copy_of_file, open_engine, shown
 from rankterm.server.db.schema import SCHEMA_VERSION
 from rankterm.server.groups import GroupSummary
+from rankterm.server.latest_order import LatestOrders
 from rankterm.server.quota import QuotaBook, QuotaLimits, Setting
 from rankterm.server.snapshots import SnapshotCache
 from rankterm.server.wire import Fault, format_time
@@ -76,6 +77,7 @@ class Store:
         self.clock: Callable[[], float] = clock or time.time
         self.snapshots = SnapshotCache()
         """The standings' snapshots read from this database (they never change: read once, kept)."""
+        self.latest_orders = LatestOrders()  # the latest standings' order, checked at each use
         self._owed: quota.Owed = {}
         self._owed_lock = threading.Lock()
         self._batches = 0
@@ -106,6 +108,7 @@ class Store:
         store.path = MEMORY
         store.clock = clock
         store.snapshots = SnapshotCache()
+        store.latest_orders = LatestOrders()
         store._owed = {}
         store._owed_lock = threading.Lock()
         store._batches = 0
@@ -173,6 +176,7 @@ class Store:
         it raises); this store forgets what it had read of the old one."""
         self._engine.restore_from(path)
         self.snapshots.clear()
+        self.latest_orders.clear()
         self._signing_key = self._load_signing_key()
 
     def clone(self) -> Store:
@@ -609,5 +613,12 @@ class Store:
         """Page `page` of a subset's standings after the group's match `match` (latest when None)."""
         with self._read() as conn:
             return reads.rankings_page(
-                conn, group_id, subset, match, page, format_time(self._now(now)), self.snapshots
+                conn,
+                group_id,
+                subset,
+                match,
+                page,
+                format_time(self._now(now)),
+                self.snapshots,
+                self.latest_orders,
             )
