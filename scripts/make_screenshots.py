@@ -41,7 +41,11 @@ async def to_login(pilot) -> None:
     await settle(pilot)
 
 
-async def to_dashboard(pilot) -> None:
+async def to_home(pilot) -> None:
+    await settle(pilot, 0.5)  # the first screen: the standings, the last match, tonight's story
+
+
+async def to_service(pilot) -> None:
     await pilot.press("d")
     await settle(pilot)
 
@@ -124,7 +128,8 @@ async def to_board(pilot) -> None:
 
 
 SHOTS: list[tuple[str, str, Steps]] = [
-    ("dashboard", "dashboard", to_dashboard),
+    ("home", "home", to_home),
+    ("service", "service", to_service),
     ("login", "login", to_login),
     ("games", "games", to_games),
     ("players", "players", to_players),
