@@ -20,6 +20,7 @@ from typing import Any
 import httpx
 import pytest
 
+from rankterm.client.auth import Token, TokenCache
 from rankterm.client.client import RankingClient
 from rankterm.config import Config, Profile
 from tests.seat_env import use_home, utc_seat  # noqa: F401  (utc_seat, autouse: every TUI test runs in UTC)
@@ -37,6 +38,19 @@ def frozen_clock() -> float:
     return FROZEN_NOW
 
 
+class HeldToken(TokenCache):
+    """A token cache in memory holding one token, as `rankterm demo`'s client has (cli.app.make_demo_client)."""
+
+    def __init__(self, held: Token | None) -> None:
+        self.held = held
+
+    def load(self, base_url: str, key: str) -> Token | None:
+        return self.held
+
+    def save(self, base_url: str, key: str, token: Token | None) -> None:
+        self.held = token
+
+
 @dataclass
 class DemoService:
     """The embedded service in-process: its ASGI app and the demo client's credentials."""
@@ -46,12 +60,22 @@ class DemoService:
     secret: str
 
     def client(self, key: str | None = None, secret: str | None = None) -> RankingClient:
+        """A client on the demo group. With the demo's own credentials it starts holding a token minted
+        in-process, as `rankterm demo`'s does: its first read does not wait for the service to check the
+        secret (scrypt, about 0.07 s of CPU a test); other credentials ask the service."""
+        from rankterm.server.seed import demo_token  # only tests may reach the server package
+
+        held = None
+        if key in (None, self.key) and secret in (None, self.secret):
+            token = demo_token(self.asgi, FROZEN_NOW)
+            held = HeldToken(Token.parse(token)) if token else None
         return RankingClient.in_process(
             self.asgi,
             key=self.key if key is None else key,
             secret=self.secret if secret is None else secret,
             base_url=DEMO_URL,
             clock=frozen_clock,
+            token_cache=held,
         )
 
     def downable_client(self) -> tuple[RankingClient, FaultyTransport]:
