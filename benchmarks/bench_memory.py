@@ -18,6 +18,11 @@ packages it names and nothing of rankterm (httpx sends one request to the same `
 status`, answered 403 without a token but through the same sockets, streams and parser; pydantic validates
 the answer into a model; sqlite3 opens a database as the client's copy does; a `DataTable` is shown). What (b) holds above that floor is rankterm's own code, screens and data; the line after (b) says
 how much the target leaves for it.
+
+`--against OLD_CHECKOUT` (e.g. `git worktree add --detach /tmp/old COMMIT`) measures (a) and (b) of that
+checkout too (its `rankterm` first on PYTHONPATH, its own config, cache and data folders), each run taking
+its turn right after this tree's, against the same `rankterm serve` (this tree's), and prints this tree's
+figures beside the old's.
 """
 
 from __future__ import annotations
@@ -146,7 +151,9 @@ def wait_for_port(port: int, limit: float = 30.0) -> None:
 
 
 def report(label: str, target: float, runs: list[dict[str, int]]) -> float:
-    """Print the medians of `runs`; return the median VmRSS in MB."""
+    """Print the medians of `runs`; return the median VmRSS in MB (0 when there is none)."""
+    if not runs:
+        return 0.0
     rss = statistics.median(r["VmRSS"] for r in runs) * 1024
     hwm = statistics.median(r["VmHWM"] for r in runs) * 1024
     verdict = (
@@ -162,7 +169,13 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--port", type=int, default=8710, help="port of `rankterm serve` for (b)")
+    parser.add_argument(
+        "--against",
+        type=Path,
+        help="a checkout of another commit (git worktree add --detach DIR COMMIT): measured in the same turns",
+    )
     args = parser.parse_args()
+    old = args.against.resolve() if args.against is not None else None
     print(
         f"resident memory after r, p, m (rankings, players, matches), pty 80x24, median of {args.runs} runs:"
     )
@@ -170,8 +183,13 @@ def main() -> int:
         tmp = Path(name)
         minimal_runs = [measure_script(MINIMAL, home_env(tmp / "minimal")) for _ in range(args.runs)]
         report("a bare Textual app (one Static), for scale", 0.0, minimal_runs)
-        demo_runs = [measure(["demo"], home_env(tmp / "demo")) for _ in range(args.runs)]
-        report("(a) rankterm demo", TARGETS["demo"], demo_runs)
+        demo_runs, old_demo_runs = [], []
+        for n in range(args.runs):
+            demo_runs.append(measure(["demo"], home_env(tmp / "demo")))
+            if old is not None:
+                old_demo_runs.append(measure(["demo"], home_env(tmp / f"old-demo{n}", PYTHONPATH=str(old))))
+        demo = report("(a) rankterm demo", TARGETS["demo"], demo_runs)
+        old_demo = report(f"    the same, {old}", 0.0, old_demo_runs) if old is not None else 0.0
 
         address = ["--host", "127.0.0.1", "--port", str(args.port)]
         serve_env = {**home_env(tmp / "serve"), "RANKTERM_DATA_DIR": str(tmp / "serve")}
@@ -184,11 +202,14 @@ def main() -> int:
         try:
             wait_for_port(args.port)
             url = f"http://127.0.0.1:{args.port}/"
-            remote_runs, floor_runs = [], []
+            remote_runs, floor_runs, old_runs = [], [], []
             for n in range(args.runs):
                 env = room_env(tmp / f"room{n}", url, DEMO_KEY, DEMO_SECRET, PYTHONPATH=str(ROOT))
                 remote_runs.append(measure(["--profile", "room"], env))
                 floor_runs.append(measure_script(STACK_FLOOR, env, url, str(tmp / f"floor{n}.db")))
+                if old is not None:
+                    old_env = room_env(tmp / f"old-room{n}", url, DEMO_KEY, DEMO_SECRET, PYTHONPATH=str(old))
+                    old_runs.append(measure(["--profile", "room"], old_env))
             floor = report("the floor: a bare app with the client's stack", 0.0, floor_runs)
             remote = report(
                 "(b) rankterm --profile room (serve --demo apart)", TARGETS["remote"], remote_runs
@@ -197,9 +218,18 @@ def main() -> int:
                 f"  above the floor: rankterm's own code, screens and data take {remote - floor:.1f} MB;"
                 f" the target leaves {TARGETS['remote'] - floor:.1f} MB for them"
             )
+            if old is not None:
+                old_remote = report(f"    the same, {old}", 0.0, old_runs)
+                print(f"  this tree against {old}:")
+                print(f"    (a) {demo:5.1f} MB against {old_demo:5.1f} MB: {demo - old_demo:+.1f} MB")
+                print(
+                    f"    (b) {remote:5.1f} MB against {old_remote:5.1f} MB: {remote - old_remote:+.1f} MB;"
+                    f" above the floor {remote - floor:.1f} MB against {old_remote - floor:.1f} MB"
+                )
         finally:
             server.terminate()
             server.wait(10)
+        print(f"  load average (1, 5, 15 min) after: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
     return 0
 
 
