@@ -36,7 +36,7 @@ from textual.app import App, SystemCommand
 from textual.binding import Binding
 from textual.reactive import reactive
 from textual.screen import Screen
-from textual.worker import Worker, WorkerState
+from textual.worker import Worker, WorkerCancelled, WorkerFailed, WorkerState
 
 from rankterm.config import Config, save_config
 from rankterm.tui.base import RanktermScreen, for_seat, toast
@@ -364,6 +364,12 @@ class RanktermApp(App):
             )
 
     async def _read_lists(self, group: Group, names: list[str]) -> None:
+        # Once the screen shown has read and drawn what it loads: its data is what the person waits for,
+        # and on one core these reads would only push it back.
+        loading = [w for w in self.workers if w.node is self.screen and w.is_running]
+        for worker in loading:
+            with contextlib.suppress(WorkerCancelled, WorkerFailed):
+                await worker.wait()
         for name in names:
             try:
                 await (group.games() if name == "games" else group.players())
