@@ -197,6 +197,10 @@ class RanktermApp(App):
     def on_mount(self) -> None:
         from rankterm.tui.live import LiveProbe
 
+        # Set before any screen watches it: Textual's first setting of the app's reactives (after the first
+        # screen's mount) would call that screen's watcher, and Home would load its data a second time.
+        self.group_version = 0
+
         self.live = LiveProbe(self)  # another seat's new match or player, noticed (rankterm/tui/live.py)
         self._theme_ready = True
         for problem in self.theme_problems:

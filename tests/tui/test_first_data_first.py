@@ -42,3 +42,26 @@ async def test_the_lists_are_read_ahead_only_after_home_has_its_data(make_app, d
         group = app.session.group
         assert group.synced_at("games") is not None and group.synced_at("players") is not None  # read ahead
         assert transport.home_done == {"games": True, "players/1": True}  # ... once Home had all it shows
+
+
+async def test_a_start_with_a_service_does_not_load_home_for_the_group_version_too(make_app, monkeypatch):
+    """The app's reactives are set before Home watches them: Textual's first setting of them would call
+    Home's watcher of `group_version` as if the group had changed, one more load of everything it shows."""
+    from rankterm.tui.screens.home import HomeScreen
+
+    calls: list[str] = []
+    real = HomeScreen.group_changed
+
+    def counted(self: HomeScreen) -> None:
+        calls.append("group changed")
+        real(self)
+
+    monkeypatch.setattr(HomeScreen, "group_changed", counted)
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        assert type(app.screen).__name__ == "HomeScreen" and app.screen.view is not None
+        assert calls == []  # nothing changed the group: the loads of Home's first showing are its own
+        app.group_changed()  # a real change still reaches it
+        await settle(pilot)
+        assert calls == ["group changed"]
