@@ -3,9 +3,9 @@
     python benchmarks/bench_memory.py [--runs 3] [--port 8710]
 
 Each run starts the real `rankterm` process on a pseudo-terminal (80x24, `tests.support.terminal.PtySeat`),
-waits for its first screen to settle (no output for 1.5 s), presses r (rankings), p (players) and m (matches),
-letting each screen settle, then reads the process's resident set size from the kernel: ``VmRSS`` of
-``/proc/<pid>/status`` (no psutil; ``VmHWM``, the peak, beside it). 1 MB here is 10^6 bytes; MiB is 2^20.
+waits for its first screen to settle (no output for 1.5 s after its first), presses r (rankings), p (players)
+and m (matches), letting each screen settle, then reads the process's resident set size from the kernel:
+``VmRSS`` of ``/proc/<pid>/status`` (no psutil; ``VmHWM``, the peak, beside it). 1 MB here is 10^6 bytes; MiB is 2^20.
 
 (a) `rankterm demo`: the app with its in-process demo group (the embedded service in the same process).
 (b) the app on a remote service: `rankterm serve --demo` runs as a separate process on 127.0.0.1 (`--port`), and
@@ -18,6 +18,11 @@ packages it names and nothing of rankterm (httpx sends one request to the same `
 status`, answered 403 without a token but through the same sockets, streams and parser; pydantic validates
 the answer into a model; sqlite3 opens a database as the client's copy does; a `DataTable` is shown). What (b) holds above that floor is rankterm's own code, screens and data; the line after (b) says
 how much the target leaves for it.
+
+`--against OLD_CHECKOUT` (e.g. `git worktree add --detach /tmp/old COMMIT`) measures (a) and (b) of that
+checkout too (its `rankterm` first on PYTHONPATH, its own config, cache and data folders), each run taking
+its turn right after this tree's, against the same `rankterm serve` (this tree's), and prints this tree's
+figures beside the old's.
 """
 
 from __future__ import annotations
@@ -62,6 +67,9 @@ def measure(args: list[str], env: dict[str, str]) -> dict[str, int]:
     """Start `rankterm *args` on a pty, open the three screens, and read its memory (KiB)."""
     seat = PtySeat(args, env)
     try:
+        end = time.monotonic() + 30
+        while not seat.read(0.1) and time.monotonic() < end:
+            pass  # the quiet spell counts from its first output: on a busy machine its imports take seconds
         seat.settle(quiet=1.5, limit=30)
         for key in SCREENS:
             seat.press(key)
@@ -109,7 +117,7 @@ Floor().run()
 
 def measure_script(code: str, env: dict[str, str], *args: str) -> dict[str, int]:
     """The same reading for a script of its own (a bare Textual app, the stack's floor) on a pty of the same
-    size, once it has written nothing for 1.5 s."""
+    size, once it has written nothing for 1.5 s after its first output."""
     pid, fd = pty.fork()
     if pid == 0:  # the child
         os.environ.clear()
@@ -117,8 +125,8 @@ def measure_script(code: str, env: dict[str, str], *args: str) -> dict[str, int]
         os.execv(sys.executable, [sys.executable, "-c", code, *args])
     fcntl.ioctl(fd, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 80, 0, 0))
     end = time.monotonic() + 30
-    quiet_since = time.monotonic()
-    while time.monotonic() < end and time.monotonic() - quiet_since < 1.5:
+    quiet_since: float | None = None  # counted from its first output, as for rankterm's (`measure`)
+    while time.monotonic() < end and (quiet_since is None or time.monotonic() - quiet_since < 1.5):
         ready, _, _ = select.select([fd], [], [], 0.1)
         if ready:
             try:
@@ -146,7 +154,9 @@ def wait_for_port(port: int, limit: float = 30.0) -> None:
 
 
 def report(label: str, target: float, runs: list[dict[str, int]]) -> float:
-    """Print the medians of `runs`; return the median VmRSS in MB."""
+    """Print the medians of `runs`; return the median VmRSS in MB (0 when there is none)."""
+    if not runs:
+        return 0.0
     rss = statistics.median(r["VmRSS"] for r in runs) * 1024
     hwm = statistics.median(r["VmHWM"] for r in runs) * 1024
     verdict = (
@@ -162,7 +172,13 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--port", type=int, default=8710, help="port of `rankterm serve` for (b)")
+    parser.add_argument(
+        "--against",
+        type=Path,
+        help="a checkout of another commit (git worktree add --detach DIR COMMIT): measured in the same turns",
+    )
     args = parser.parse_args()
+    old = args.against.resolve() if args.against is not None else None
     print(
         f"resident memory after r, p, m (rankings, players, matches), pty 80x24, median of {args.runs} runs:"
     )
@@ -170,8 +186,13 @@ def main() -> int:
         tmp = Path(name)
         minimal_runs = [measure_script(MINIMAL, home_env(tmp / "minimal")) for _ in range(args.runs)]
         report("a bare Textual app (one Static), for scale", 0.0, minimal_runs)
-        demo_runs = [measure(["demo"], home_env(tmp / "demo")) for _ in range(args.runs)]
-        report("(a) rankterm demo", TARGETS["demo"], demo_runs)
+        demo_runs, old_demo_runs = [], []
+        for n in range(args.runs):
+            demo_runs.append(measure(["demo"], home_env(tmp / "demo")))
+            if old is not None:
+                old_demo_runs.append(measure(["demo"], home_env(tmp / f"old-demo{n}", PYTHONPATH=str(old))))
+        demo = report("(a) rankterm demo", TARGETS["demo"], demo_runs)
+        old_demo = report(f"    the same, {old}", 0.0, old_demo_runs) if old is not None else 0.0
 
         address = ["--host", "127.0.0.1", "--port", str(args.port)]
         serve_env = {**home_env(tmp / "serve"), "RANKTERM_DATA_DIR": str(tmp / "serve")}
@@ -184,11 +205,14 @@ def main() -> int:
         try:
             wait_for_port(args.port)
             url = f"http://127.0.0.1:{args.port}/"
-            remote_runs, floor_runs = [], []
+            remote_runs, floor_runs, old_runs = [], [], []
             for n in range(args.runs):
                 env = room_env(tmp / f"room{n}", url, DEMO_KEY, DEMO_SECRET, PYTHONPATH=str(ROOT))
                 remote_runs.append(measure(["--profile", "room"], env))
                 floor_runs.append(measure_script(STACK_FLOOR, env, url, str(tmp / f"floor{n}.db")))
+                if old is not None:
+                    old_env = room_env(tmp / f"old-room{n}", url, DEMO_KEY, DEMO_SECRET, PYTHONPATH=str(old))
+                    old_runs.append(measure(["--profile", "room"], old_env))
             floor = report("the floor: a bare app with the client's stack", 0.0, floor_runs)
             remote = report(
                 "(b) rankterm --profile room (serve --demo apart)", TARGETS["remote"], remote_runs
@@ -197,9 +221,18 @@ def main() -> int:
                 f"  above the floor: rankterm's own code, screens and data take {remote - floor:.1f} MB;"
                 f" the target leaves {TARGETS['remote'] - floor:.1f} MB for them"
             )
+            if old is not None:
+                old_remote = report(f"    the same, {old}", 0.0, old_runs)
+                print(f"  this tree against {old}:")
+                print(f"    (a) {demo:5.1f} MB against {old_demo:5.1f} MB: {demo - old_demo:+.1f} MB")
+                print(
+                    f"    (b) {remote:5.1f} MB against {old_remote:5.1f} MB: {remote - old_remote:+.1f} MB;"
+                    f" above the floor {remote - floor:.1f} MB against {old_remote - floor:.1f} MB"
+                )
         finally:
             server.terminate()
             server.wait(10)
+        print(f"  load average (1, 5, 15 min) after: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
     return 0
 
 

@@ -19,8 +19,6 @@ from pathlib import Path
 from typing import Any
 
 from rankterm import paths
-from rankterm.client.auth import write_private
-from rankterm.client.transport import address_problem
 from rankterm.paths import cache_dir, config_path, data_dir, mirror_dir  # noqa: F401 - re-exported
 from rankterm.wire.errors import ConfigError, RanktermError
 from rankterm.wire.ids import service_scope
@@ -54,6 +52,8 @@ def _normalise_url(value: str) -> str:
     value = value.strip()
     if not re.match(r"^https?://[^\s/]+", value):
         raise ValueError("must start with http:// or https:// and name a host")
+    from rankterm.client.transport import address_problem  # here: the demo's first screen needs no httpx
+
     if problem := address_problem(value):
         raise ValueError(problem)
     return value if value.endswith("/") else value + "/"
@@ -354,6 +354,8 @@ def load_config(path: Path | None = None) -> Config:
 
 def save_config(config: Config, path: Path | None = None) -> Path:
     """Write the config atomically, mode 0600 (it may hold secrets)."""
+    from rankterm.client.auth import write_private  # here: tempfile and tomli_w only for a write
+
     path = path or config_path()
     write_private(path, _edited(_read_document(path), config.to_toml()))
     return path

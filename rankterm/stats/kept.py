@@ -59,10 +59,10 @@ def _lock(group: Group) -> threading.RLock:
 
 
 def _matches(group: Group, numbers: Sequence[int]) -> list[Match]:
-    """The held matches of these numbers (rising), parsed: few by number, many from the whole history."""
+    """The held matches of these numbers (rising), parsed: few by number, many (or all) from the whole history."""
     if not numbers:
         return []
-    if len(numbers) > NUMBERED_AT_MOST:
+    if len(numbers) > NUMBERED_AT_MOST or len(numbers) == group.mirror.held.matches_key()[0]:
         first, last = numbers[0], numbers[-1]
         return [m for m in held_matches(group) if first <= m.number <= last]
     return matches_numbered(group, numbers)

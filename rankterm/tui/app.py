@@ -36,7 +36,7 @@ from textual.app import App, SystemCommand
 from textual.binding import Binding
 from textual.reactive import reactive
 from textual.screen import Screen
-from textual.worker import Worker, WorkerState
+from textual.worker import Worker, WorkerCancelled, WorkerFailed, WorkerState
 
 from rankterm.config import Config, save_config
 from rankterm.tui.base import RanktermScreen, for_seat, toast
@@ -196,6 +196,10 @@ class RanktermApp(App):
 
     def on_mount(self) -> None:
         from rankterm.tui.live import LiveProbe
+
+        # Set before any screen watches it: Textual's first setting of the app's reactives (after the first
+        # screen's mount) would call that screen's watcher, and Home would load its data a second time.
+        self.group_version = 0
 
         self.live = LiveProbe(self)  # another seat's new match or player, noticed (rankterm/tui/live.py)
         self._theme_ready = True
@@ -364,6 +368,12 @@ class RanktermApp(App):
             )
 
     async def _read_lists(self, group: Group, names: list[str]) -> None:
+        # Once the screen shown has read and drawn what it loads: its data is what the person waits for,
+        # and on one core these reads would only push it back.
+        loading = [w for w in self.workers if w.node is self.screen and w.is_running]
+        for worker in loading:
+            with contextlib.suppress(WorkerCancelled, WorkerFailed):
+                await worker.wait()
         for name in names:
             try:
                 await (group.games() if name == "games" else group.players())
