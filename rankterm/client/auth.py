@@ -75,6 +75,12 @@ def write_private(path: Path, text: str) -> None:
         raise
 
 
+def sendable_token(value: str) -> bool:
+    """Whether `value` can go in an Authorization header: visible ASCII, nothing else (a JWT is base64url
+    and dots); a token of anything else is refused where it comes in, never at the next request."""
+    return bool(value) and all("!" <= c <= "~" for c in value)
+
+
 class TokenCache:
     """Tokens on disk, one per (base URL, key)."""
 
@@ -96,7 +102,8 @@ class TokenCache:
     def load(self, base_url: str, key: str) -> Token | None:
         for entry in self._entries():
             if entry.get("base_url") == base_url and entry.get("key") == key and entry.get("token"):
-                return Token.parse(str(entry["token"]))
+                value = str(entry["token"])
+                return Token.parse(value) if sendable_token(value) else None
         return None
 
     def save(self, base_url: str, key: str, token: Token | None) -> None:

@@ -26,7 +26,7 @@ import httpx
 from pydantic import BaseModel, TypeAdapter, ValidationError
 
 from rankterm.client import paging
-from rankterm.client.auth import Token, TokenCache
+from rankterm.client.auth import Token, TokenCache, sendable_token
 from rankterm.client.paging import QuotaView, Window, fetch_pages, refuse, report_pressure
 from rankterm.client.send_policy import ONCE, Backoff, batches
 from rankterm.client.transport import address_problem, http_client, offline
@@ -301,6 +301,10 @@ class RankingClient:
         )
         if not isinstance(value, str) or not value:
             raise UnexpectedResponse("auth", response.status_code, message="the answer carries no token")
+        if not sendable_token(value):
+            raise UnexpectedResponse(
+                "auth", response.status_code, message="the answer's token has characters a token never has"
+            )
         token = Token.parse(value)
         if self.token_cache is not None:
             self.token_cache.save(self.base_url, self.key, token)

@@ -64,3 +64,9 @@ def test_a_token_cache_that_cannot_be_written_costs_only_a_sign_in_later(tmp_pat
     token = Token.parse(jwt.encode({"exp": 2_000_000_000}, "k" * 32, algorithm="HS256"))
     cache.save("http://svc/", "k", token)  # no exception: the token lives on in the client's memory
     assert not (blocked / "tokens.toml").exists()
+
+
+def test_a_cached_token_no_header_can_carry_is_left_and_a_new_one_asked_for(tmp_path):
+    path = tmp_path / "tokens.toml"
+    path.write_text('[[tokens]]\nbase_url = "http://a/"\nkey = "k"\ntoken = "\\u0080abc"\n', encoding="utf-8")
+    assert TokenCache(path).load("http://a/", "k") is None

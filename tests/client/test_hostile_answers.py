@@ -10,6 +10,7 @@ import asyncio
 import json
 
 import httpx
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -116,3 +117,10 @@ def test_any_answer_is_a_model_or_a_typed_error(status, body):
 @given(status=statuses, body=bodies)
 def test_any_auth_answer_is_a_token_or_a_typed_error(status, body):
     asyncio.run(_exercise(status, body, body))
+
+
+@pytest.mark.parametrize("token", ["\u0080", "tok en", "ab\ncd", "é.é.é", "\x00"])
+def test_an_auth_answer_whose_token_no_header_can_carry_is_a_typed_error(token):
+    asyncio.run(
+        _exercise(200, json.dumps({"success": token}).encode(), json.dumps({"success": token}).encode())
+    )
