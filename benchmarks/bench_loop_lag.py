@@ -3,8 +3,8 @@
 The group: `--matches` (10,000 by default; 100,000 with `--matches 100000`) built once with
 `bench_server.py`'s loader (500 players at 100,000, 60 below 20,000) under `--work`, or a service database
 kept by `bench_server.py --db` (`--db FILE`; copied once). It is served by `rankterm serve` (this checkout's
-code, quotas lifted) on 127.0.0.1; each code tree (this checkout, and `--code DIR` for another, e.g. an
-export of an earlier commit) has its own mirror under `--work`, synced once before the runs.
+code, quotas lifted) on 127.0.0.1; the app of a code tree (this checkout, or `--code DIR`, e.g. an export
+of an earlier commit) reads it through one mirror under `--work`, synced once (then brought up to date).
 
 Each run is a new process (PYTHONPATH on the code) running the app headless (`App.run_test`, 80x24) with a
 client on its mirror. A 10 ms ticker on the app's loop records how late each tick fires (its lag: the time
@@ -218,11 +218,36 @@ async def steps(
     await step("Home (h)", press("h"))
 
 
+async def floor() -> dict[str, float]:
+    """What this machine does to the ticker at the time, with no app: worst and p99 lag (ms) while idle, and
+    beside a thread running pure Python (it gives the GIL back every 5 ms: a loaded machine's scheduler
+    decides when the loop's thread runs again)."""
+
+    def busy(seconds: float) -> None:
+        end = time.perf_counter() + seconds
+        while time.perf_counter() < end:
+            pass
+
+    out: dict[str, float] = {}
+    for name in ("idle", "thread"):
+        meter = LagMeter()
+        meter.label = name
+        meter.start()
+        if name == "thread":
+            await asyncio.to_thread(busy, 2.0)
+        else:
+            await asyncio.sleep(2.0)
+        meter.stop()
+        out[f"{name}_worst"] = max(meter.lags[name]) * 1000
+        out[f"{name}_p99"] = p99(meter.lags[name]) * 1000
+    return out
+
+
 async def one_run(client: Any, profile: bool) -> dict[str, Any]:
     """The app on `client`, every step: {label: {"lags": [...], "settled": s}}, and the sampled stacks."""
+    out: dict[str, Any] = {"steps": {}, "stacks": {}, "floor": await floor()}
     meter = LagMeter(profile)
     meter.start()  # before the app: its first open is measured too
-    out: dict[str, Any] = {"steps": {}, "stacks": {}}
     from rankterm.config import Config
     from rankterm.tui.app import RanktermApp
 
@@ -362,7 +387,7 @@ def main() -> None:
         raise SystemExit(f"{code}: no code tree there")
     work, url, key, server = serve(a)
     port = int(url.rsplit(":", 1)[1].strip("/"))
-    mirror = work / f"mirror-{abs(hash(str(code))) % 10**8}" / "mirror.db"
+    mirror = work / "mirror" / "mirror.db"  # one for every code: the same file format, synced once
     mirror.parent.mkdir(exist_ok=True)
 
     def run_child(what: str) -> dict[str, Any]:
@@ -386,6 +411,10 @@ def main() -> None:
     size = f"{a.matches:,} matches" if not a.db else str(a.db)
     print(f"{size}; code {runs[0]['code']}; {a.runs} run(s), each a new process; "
           f"load average {load_before} before, {load_average()} after")  # fmt: skip
+    for name, what in (("idle", "an idle loop"), ("thread", "beside a thread running pure Python")):
+        worst = statistics.median(r["floor"][f"{name}_worst"] for r in runs)
+        high = statistics.median(r["floor"][f"{name}_p99"] for r in runs)
+        print(f"the machine's floor, no app: {what}: longest lag {worst:.1f} ms, p99 {high:.1f} ms")
     many = a.runs > 1
     head = "median (max) of runs, " if many else ""
     print(
