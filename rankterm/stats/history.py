@@ -230,8 +230,7 @@ async def _load(
     is at most as large as the points found so far (2 at first), so that each later point guesses its page
     from a found neighbour close in time. Returns why it stopped short (`OFFLINE`, `QUOTA`) or None."""
     key = subset or ""
-    for want in wants:
-        _look_held(group, key, want)
+    await asyncio.to_thread(lambda: [_look_held(group, key, want) for want in wants])  # thousands: a thread
     pending = [w for w in wants if not w.settled]
     if not pending:
         return None
