@@ -230,7 +230,12 @@ async def _load(
     is at most as large as the points found so far (2 at first), so that each later point guesses its page
     from a found neighbour close in time. Returns why it stopped short (`OFFLINE`, `QUOTA`) or None."""
     key = subset or ""
-    await asyncio.to_thread(lambda: [_look_held(group, key, want) for want in wants])  # thousands: a thread
+
+    def look_held() -> None:  # in a thread: thousands of points for a busy player of a big group
+        for want in wants:
+            _look_held(group, key, want)
+
+    await asyncio.to_thread(look_held)
     pending = [w for w in wants if not w.settled]
     if not pending:
         return None
