@@ -231,7 +231,7 @@ async def _load(
     from a found neighbour close in time. Returns why it stopped short (`OFFLINE`, `QUOTA`) or None."""
     key = subset or ""
 
-    def look_held() -> None:  # in a thread: thousands of points for a busy player of a big group
+    def look_held() -> None:  # in a thread: a query and the held pages parsed a point
         for want in wants:
             _look_held(group, key, want)
 
@@ -289,7 +289,7 @@ async def _matches_of(
     """The player's matches that make `subset` (all for the main subset, a custom one or an unknown one), and
     the subset id to ask rankings for (None for the main subset)."""
     await sync_group(group)
-    matches = player_matches(group, player_id)
+    matches = await asyncio.to_thread(player_matches, group, player_id)  # thousands for a busy player
     if subset is None:
         return matches, None
     subsets = group.cached_subsets()

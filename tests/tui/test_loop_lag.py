@@ -106,6 +106,7 @@ async def test_a_player_s_figures_and_chart_look_ups_are_counted_off_the_loop(ma
     page_figures = on_loop_calls(monkeypatch, pages, "player_figures")
     tab_figures = on_loop_calls(monkeypatch, mode, "player_figures")
     held_points = on_loop_calls(monkeypatch, history, "_look_held")
+    history_matches = on_loop_calls(monkeypatch, history, "player_matches")
     async with make_app().run_test(size=(80, 24)) as pilot:
         await settle(pilot)
         await pilot.press("r")
@@ -129,6 +130,7 @@ async def test_a_player_s_figures_and_chart_look_ups_are_counted_off_the_loop(ma
     assert page_figures and not any(page_figures)
     assert tab_figures and not any(tab_figures)
     assert held_points and not any(held_points)
+    assert history_matches and not any(history_matches)
 
 
 async def test_a_pair_s_meetings_are_counted_off_the_loop(make_app, monkeypatch) -> None:
