@@ -230,8 +230,12 @@ async def _load(
     is at most as large as the points found so far (2 at first), so that each later point guesses its page
     from a found neighbour close in time. Returns why it stopped short (`OFFLINE`, `QUOTA`) or None."""
     key = subset or ""
-    for want in wants:
-        _look_held(group, key, want)
+
+    def look_held() -> None:  # in a thread: a query and the held pages parsed a point
+        for want in wants:
+            _look_held(group, key, want)
+
+    await asyncio.to_thread(look_held)
     pending = [w for w in wants if not w.settled]
     if not pending:
         return None
@@ -285,7 +289,7 @@ async def _matches_of(
     """The player's matches that make `subset` (all for the main subset, a custom one or an unknown one), and
     the subset id to ask rankings for (None for the main subset)."""
     await sync_group(group)
-    matches = player_matches(group, player_id)
+    matches = await asyncio.to_thread(player_matches, group, player_id)  # thousands for a busy player
     if subset is None:
         return matches, None
     subsets = group.cached_subsets()

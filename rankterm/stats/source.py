@@ -18,7 +18,9 @@ A page about one player, one game or one evening reads the compact stats rows in
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Iterable
+import gc
+import threading
+from collections.abc import Iterable, Iterator
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from pydantic import TypeAdapter, ValidationError
@@ -89,12 +91,46 @@ def held_matches(group: Group) -> list[Match]:
         appended = bool(new) and held + len(new) == count and new[-1].number == top
         cached = (key, matches + new) if appended else None
     if cached is None or cached[0] != key:
-        cached = (key, _parse(group, group.mirror.held.matches()))
+        with _kept_out_of_collections(count):  # the rows read as well as the matches parsed
+            cached = (key, _parse(group, group.mirror.held.matches()))
     group.memo.put("stats.parsed", cached)
     return list(cached[1])
 
 
 _MATCHES: TypeAdapter[list[Match]] = TypeAdapter(list[Match])
+PARSE_CHUNK = 200
+"""Matches validated in one call: pydantic holds the GIL for a whole call, so a thread parsing a big group
+in one would freeze the event loop for seconds; a chunk is a few milliseconds."""
+KEPT_AT_LEAST = 2_000
+"""A parse of this many matches or more runs with the cyclic collector paused, and what it made is frozen."""
+_collector = threading.Lock()
+_pausing = [0]
+
+
+@contextlib.contextmanager
+def _kept_out_of_collections(count: int) -> Iterator[None]:
+    """Parse `count` matches without the cyclic collector walking them. Each full collection walks every
+    object in the process while holding the GIL: parsing 10,000 matches set off six, the longest 0.7 s, an
+    event loop frozen that long though the parse ran in a thread. The parsed matches are kept for the
+    process's life (the memo), so what the parse made is frozen (`gc.freeze`): no later collection walks
+    it again, and reference counting still frees it. A collector the process disabled stays disabled."""
+    if count < KEPT_AT_LEAST:
+        yield
+        return
+    with _collector:
+        paused = gc.isenabled() or _pausing[0] > 0
+        if paused:
+            _pausing[0] += 1
+            gc.disable()
+    try:
+        yield
+    finally:
+        if paused:
+            with _collector:
+                _pausing[0] -= 1
+                if _pausing[0] == 0:
+                    gc.freeze()
+                    gc.enable()
 
 
 def _parse(group: Group, rows: list[Any]) -> list[Match]:
@@ -102,7 +138,12 @@ def _parse(group: Group, rows: list[Any]) -> list[Match]:
     match that cannot be read is left out rather than losing the page."""
     context = DISPLAY_SAFE if group.display_safe else None
     try:
-        parsed = _MATCHES.validate_python(rows, context=context)
+        with _kept_out_of_collections(len(rows)):
+            parsed = [
+                m
+                for at in range(0, len(rows), PARSE_CHUNK)
+                for m in _MATCHES.validate_python(rows[at : at + PARSE_CHUNK], context=context)
+            ]
     except ValidationError:
         parsed = []
         for row in rows:

@@ -8,7 +8,7 @@ quota) are one key away on the Service screen (d).
 
 It revalidates as every screen does (shown again, the group changed, F5); reads are the board's (one
 rankings call for the standings, the mirror for the rest), shown at once; then the held matches are brought
-up to date and the tonight line's work runs in a thread.
+up to date and the tonight line's work runs in a thread, on the evening's matches only.
 """
 
 from __future__ import annotations
@@ -183,14 +183,24 @@ class HomeScreen(RanktermScreen):
         self._draw()
 
     def _tonight(self, group: Group) -> list[object]:
+        """Tonight's lines from the evening's matches only (the stats rows find them, only they are parsed):
+        a big group's whole history is never parsed for them."""
+        from rankterm.stats.compact import matches_since
         from rankterm.stats.kept import held_changes
-        from rankterm.stats.source import held_matches
+        from rankterm.stats.source import matches_numbered
 
-        matches = held_matches(group)
         since = (datetime.fromtimestamp(group.client.clock(), UTC) - timedelta(hours=TONIGHT_HOURS)).replace(
             tzinfo=None
         )
-        return tonight_lines(matches, held_changes(group), since)
+        evening = matches_since(group, since)
+        if not evening:  # the last game night: the hours before the newest match (numbers follow dates)
+            newest = group.cached_matches(limit=1)
+            when = parse_wire_date(newest[0].date) if newest else None
+            if when is not None:
+                evening = matches_since(group, when - timedelta(hours=TONIGHT_HOURS))
+        matches = matches_numbered(group, [m.number for m in evening])
+        events = held_changes(group, min(m.date for m in matches)) if matches else []
+        return tonight_lines(matches, events, since)
 
     def _draw(self) -> None:
         view = self.view

@@ -291,9 +291,16 @@ class MatchEntryScreen(RanktermScreen):
             )
             self._focus_first_row()
 
-        pairings = last_evening_pairings(held_matches(self.group)) if self.has_client else {}
         names = {pid: p.label for pid, p in by_id.items()}
-        self.app.push_screen(TeamsDialog(skills, names, pairings=pairings), chosen)
+        group = self.group if self.has_client else None
+
+        async def open_dialog() -> None:
+            pairings = (  # the whole held history parsed (once a process): in a thread, not on the loop
+                await asyncio.to_thread(lambda: last_evening_pairings(held_matches(group))) if group else {}
+            )
+            self.app.push_screen(TeamsDialog(skills, names, pairings=pairings), chosen)
+
+        self.run_worker(open_dialog(), group="fair-teams", exclusive=True)
 
     def keep_draft_soon(self) -> None:
         """Write the draft within `DRAFT_EVERY` seconds (one write for every change made meanwhile)."""

@@ -21,7 +21,8 @@ from textual.binding import Binding
 from textual.widget import Widget
 from textual.widgets import DataTable, Header, Select, Static, TabbedContent, TabPane
 
-from rankterm.stats.compact import player_matches
+from rankterm.stats import PlayerFigures, player_figures
+from rankterm.stats.compact import CompactMatch, player_matches
 from rankterm.stats.recap import h2h_summary, player_summary
 from rankterm.stats.source import Roster, held_roster
 from rankterm.tui.base import copy_out, task
@@ -191,8 +192,13 @@ class StatsScreen(StoryScreen):
         """The Player or Game tab: the player's (the game's) matches read in a thread, then drawn."""
         group = self.group
         if tab == "player":
-            mine = await asyncio.to_thread(player_matches, group, value)
-            self.query_one(PlayerStory).show(mine, value, group)
+
+            def read_player() -> tuple[list[CompactMatch], PlayerFigures]:
+                mine = player_matches(group, value)  # and the figures counted here too: thousands of matches
+                return mine, player_figures(mine, value)
+
+            mine, figures = await asyncio.to_thread(read_player)
+            self.query_one(PlayerStory).show(mine, value, group, figures)
         else:
             game = int(value)
             read = await asyncio.to_thread(read_game, group, game)

@@ -18,6 +18,7 @@ from textual.binding import Binding
 from textual.timer import Timer
 from textual.widgets import DataTable, Header, Static
 
+from rankterm.stats import PlayerFigures, player_figures
 from rankterm.stats.compact import CompactMatch, player_matches
 from rankterm.stats.recap import player_summary
 from rankterm.stats.rules import MatchLike, played_order
@@ -76,13 +77,26 @@ class PlayerPageScreen(StoryScreen):
     def story(self) -> PlayerStory:
         return self.query_one(PlayerStory)
 
-    def read_held(self, group: Group) -> list[CompactMatch]:
-        """The player's matches only (`player_matches`): all their figures need (not the group's)."""
-        return player_matches(group, self.player_id)
+    def read_held(self, group: Group) -> tuple[list[CompactMatch], PlayerFigures]:
+        """The player's matches only (`player_matches`): all their figures need (not the group's); and the
+        figures, counted here in the thread."""
+        matches = sorted(player_matches(group, self.player_id), key=lambda m: m.number)
+        return matches, player_figures(matches, self.player_id)
+
+    def held_key(self, held: tuple[list[CompactMatch], PlayerFigures]) -> object:
+        return matches_key(held[0])
+
+    def show_held(self, held: tuple[list[CompactMatch], PlayerFigures]) -> None:
+        matches, figures = held
+        self.matches = list(matches)
+        self._show(self.matches, figures)
 
     def show_matches(self, matches: Sequence[MatchLike]) -> None:
+        self._show(matches, None)
+
+    def _show(self, matches: Sequence[MatchLike], figures: PlayerFigures | None) -> None:
         self.say("")
-        self.story.show(matches, self.player_id, self.group if self.has_client else None)
+        self.story.show(matches, self.player_id, self.group if self.has_client else None, figures)
         if self.story.figures is not None and self.story.figures.played:
             self.title = plain_str(f"Player · {self.story.figures.name}")
 

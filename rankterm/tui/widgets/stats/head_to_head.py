@@ -177,10 +177,16 @@ class HeadToHeadView(Vertical):
 
     @task(group="h2h-read")
     async def read_pair(self, group: Group, a: str, b_id: str | None, most_met_first: bool) -> None:
-        """A's matches only (`player_matches`: every meeting of A is one of them), read in a thread."""
-        mine = await asyncio.to_thread(player_matches, group, a)
+        """A's matches only (`player_matches`: every meeting of A is one of them), read and counted in a
+        thread: a player of a big group plays thousands."""
+
+        def read() -> tuple[Sequence[MatchLike], str | None]:
+            mine = player_matches(group, a)
+            return mine, most_met(mine, a) if most_met_first else b_id
+
+        mine, met = await asyncio.to_thread(read)
         if most_met_first:
-            b_id = most_met(mine, a)
+            b_id = met
             if b_id is not None and b_id in self._players:
                 self._picked = (a, b_id)
                 self._filling = True
@@ -189,7 +195,7 @@ class HeadToHeadView(Vertical):
             else:
                 b_id = None
         self.matches = mine
-        h2h = head_to_head(mine, a, b_id, self._players)
+        h2h = await asyncio.to_thread(head_to_head, mine, a, b_id, dict(self._players))
         self.figures = h2h
         self.query_one("#h2h-summary", Static).update(styled(*summary(h2h)))
         self._draw_bar(h2h)

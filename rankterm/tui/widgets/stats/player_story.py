@@ -124,15 +124,22 @@ class PlayerStory(Vertical):
 
     # ------------------------------------------------------------------ drawing
 
-    def show(self, matches: Sequence[MatchLike], player_id: str, group: Group | None) -> None:
-        """Draw the player's figures from `matches` at once; read the chart's history in the background."""
+    def show(
+        self,
+        matches: Sequence[MatchLike],
+        player_id: str,
+        group: Group | None,
+        figures: PlayerFigures | None = None,
+    ) -> None:
+        """Draw the player's figures (`figures`, counted in the thread that read `matches`: a busy player of a
+        big group plays thousands; else counted here) at once; read the chart's history in the background."""
         if player_id != self.player_id and self.history is not None:  # another player: not their chart
             self.history = None
             for chart in self.query(LineChart):
                 chart.empty = "Reading the standings after each match…"
                 chart.show_series([], [], [])
         self.player_id = player_id
-        fig = player_figures(matches, player_id)
+        fig = figures if figures is not None else player_figures(matches, player_id)
         self.figures = fig
         self.query_one("#ps-head", Static).update(
             styled(

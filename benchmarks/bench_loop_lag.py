@@ -1,0 +1,453 @@
+"""The event loop's lag while a person opens every screen of the app on a big group: how long the UI froze.
+
+The group: `--matches` (10,000 by default; 100,000 with `--matches 100000`) built once with
+`bench_server.py`'s loader (500 players at 100,000, 60 below 20,000) under `--work`, or a service database
+kept by `bench_server.py --db` (`--db FILE`; copied once). It is served by `rankterm serve` (this checkout's
+code, quotas lifted) on 127.0.0.1; the app of a code tree (this checkout, or `--code DIR`, e.g. an export
+of an earlier commit) reads it through one mirror under `--work`, synced once (then brought up to date).
+
+Each run is a new process (PYTHONPATH on the code) running the app headless (`App.run_test`, 80x24) with a
+client on its mirror. A 10 ms ticker on the app's loop records how late each tick fires (its lag: the time
+the loop spent on something else). Then, step by step, it opens what a person can open, as the keys do (a
+picker's value is set as its overlay would set it), and waits until the step's workers are done and the
+loop has been quiet for `QUIET` s: the first open of the app (Home's first data), Rankings (its subset
+switch, the period picker's periods: this month, quarter, year, an earlier year, quarter and month, on the
+main subset and on the largest game's), Players, a player's page, Games, a game's page, Matches (its subset
+switch), the match form, Service, Seasons (by month, quarter, year), the Stats mode's tabs, the outbox, the
+scoreboard, Home again.
+
+Printed per step: the longest lag and the p99 of the ticks' lags (ms), the ticks counted and the seconds
+until settled; with several runs, the median (and max) of each. The load average before and after.
+`--profile` also samples the loop thread's stack from a watcher thread whenever a tick is 20 ms overdue,
+and prints, for each step over `LIMIT` ms, the places (rankterm's innermost frames) seen most.
+
+    python benchmarks/bench_loop_lag.py [--matches 10000] [--runs 1] [--code DIR] [--profile]
+    python benchmarks/bench_loop_lag.py --matches 100000 [--work DIR]
+    python benchmarks/bench_loop_lag.py --db STORE
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import collections
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from bench_stats_cli import HERE, prepare, wait_for
+
+TICK = 0.010
+"""The ticker's period (s)."""
+QUIET = 0.3
+"""A step is settled when no worker runs and the loop went this long with no worker started (s)."""
+LIMIT = 50.0
+"""The target: no stall longer than this (ms)."""
+SAMPLE_AFTER = 0.020
+"""`--profile`: a stack is sampled when a tick is this overdue (s)."""
+SECRET_ENV = "RANKTERM_BENCH_SECRET"
+
+
+# ---------------------------------------------------------------------------------------------- the meter
+
+
+class LagMeter:
+    """A ticker on the running loop: each tick's lag (how much later than `TICK` after the previous one it
+    ran), kept under the current step's label; with `profile`, a watcher thread samples the loop thread's
+    stack while a tick is overdue."""
+
+    def __init__(self, profile: bool = False) -> None:
+        self.lags: dict[str, list[float]] = collections.defaultdict(list)
+        self.cpu: dict[str, list[float]] = collections.defaultdict(list)
+        """The loop thread's own CPU time between two ticks, less a tick's period: what it ran, not what
+        it waited for (a core, or the GIL held by a worker thread)."""
+        self.stacks: dict[str, collections.Counter[str]] = collections.defaultdict(collections.Counter)
+        self.label = "start"
+        self._beat = time.perf_counter()
+        self._task: asyncio.Task[None] | None = None
+        self._profile = profile
+        self._stop = threading.Event()
+        self._loop_thread = threading.get_ident()
+
+    async def _tick(self) -> None:
+        cpu = time.thread_time()
+        while True:
+            await asyncio.sleep(TICK)
+            now, cpu_now = time.perf_counter(), time.thread_time()
+            self.lags[self.label].append(max(0.0, now - self._beat - TICK))
+            self.cpu[self.label].append(cpu_now - cpu)
+            self._beat, cpu = now, cpu_now
+
+    def _watch(self) -> None:
+        """Sample the loop thread's stack every 5 ms while a tick is overdue."""
+        while not self._stop.wait(0.005):
+            if time.perf_counter() - self._beat < SAMPLE_AFTER:
+                continue
+            frame = sys._current_frames().get(self._loop_thread)
+            if frame is not None and frame.f_code.co_name != "select":  # waiting, not running
+                self.stacks[self.label][where(frame)] += 1
+
+    def start(self) -> None:
+        self._loop_thread = threading.get_ident()
+        self._beat = time.perf_counter()
+        self._task = asyncio.get_running_loop().create_task(self._tick())
+        if self._profile:
+            threading.Thread(target=self._watch, daemon=True).start()
+
+    def stop(self) -> None:
+        self._stop.set()
+        if self._task is not None:
+            self._task.cancel()
+
+
+def where(frame: Any) -> str:
+    """A stack told by its innermost frames of rankterm (up to 3), and the innermost frame of all."""
+    leaf = f"{Path(frame.f_code.co_filename).name}:{frame.f_code.co_name}"
+    ours: list[str] = []
+    while frame is not None and len(ours) < 3:
+        name = frame.f_code.co_filename
+        if "/rankterm/" in name and "/benchmarks/" not in name:
+            ours.append(f"{name.rsplit('/rankterm/', 1)[1]}:{frame.f_code.co_name}:{frame.f_lineno}")
+        frame = frame.f_back
+    return " < ".join(ours) + f"  [leaf {leaf}]"
+
+
+# ---------------------------------------------------------------------------------------------- the steps
+
+
+async def settle(app: Any, limit: float = 180.0) -> float:
+    """Until no worker of the app runs and none started for `QUIET` s; the seconds it took."""
+    began = time.perf_counter()
+    quiet_since = None
+    while time.perf_counter() - began < limit:
+        await asyncio.sleep(0.02)
+        busy = [w for w in app.workers if not w.is_finished]
+        if busy:
+            quiet_since = None
+            continue
+        now = time.perf_counter()
+        quiet_since = quiet_since or now
+        if now - quiet_since >= QUIET:
+            return quiet_since - began
+    return time.perf_counter() - began
+
+
+async def steps(
+    app: Any, pilot: Any, step: Callable[[str, Callable[[], Awaitable[Any]]], Awaitable[None]]
+) -> None:
+    """Open every screen a person can open, one step each (`step(label, do)`)."""
+    from textual.widgets import DataTable
+
+    async def keys(*names: str) -> None:
+        await pilot.press(*names)
+
+    def press(*names: str) -> Callable[[], Awaitable[None]]:
+        return lambda: keys(*names)
+
+    def table_of(selector: str) -> Any:
+        return app.screen.query_one(selector, DataTable)
+
+    async def enter_on(selector: str, row: int = 0) -> None:
+        table = table_of(selector)
+        table.focus()
+        table.move_cursor(row=row)
+        await pilot.pause()
+        await pilot.press("enter")
+
+    def choose(selector: str, value: Any) -> Callable[[], Awaitable[None]]:
+        async def do() -> None:
+            app.screen.query_one(selector).value = value
+
+        return do
+
+    def largest_game_subset(selector: str) -> Any:
+        picker = app.screen.query_one(selector)
+        subsets = [s for s in picker._subsets.values() if s.game is not None and not s.is_main]
+        return max(subsets, key=lambda s: s.count_matches or 0).id if subsets else None
+
+    await step("Rankings (r)", press("r"))
+    main_subset = app.screen.query_one("#rank-subset").value
+    game_subset = largest_game_subset("#rank-subset")
+    picker = app.screen.query_one("#rank-period")
+    choices = list(picker._choices.values())
+    wanted = [c for c in choices if c.label.startswith("This ")]  # this month, quarter, year
+    past = [c for c in choices if c.key and c not in wanted]
+    for test in (lambda k: len(k) == 4, lambda k: "Q" in k, lambda k: len(k) == 7 and "Q" not in k):
+        wanted += [c for c in past if test(c.key)][:1]  # the latest earlier year, quarter, month
+    for choice in wanted:
+        await step(f"Rankings: period {choice.label}", choose("#rank-period", choice.key))
+    await step("Rankings: back to all time", choose("#rank-period", ""))
+    if game_subset is not None:
+        await step("Rankings: the largest game's subset", choose("#rank-subset", game_subset))
+        if wanted:
+            await step(f"Rankings: that game, {wanted[-1].label}", choose("#rank-period", wanted[-1].key))
+            await step("Rankings: that game, all time", choose("#rank-period", ""))
+        await step("Rankings: back to main", choose("#rank-subset", main_subset))
+    await step("Rankings: a player's page (Enter)", lambda: enter_on("#rank-table", 3))
+    await step("  back (Escape)", press("escape"))
+    await step("Players (p)", press("p"))
+    await step("Players: a player's page (Enter)", lambda: enter_on("#players-table", 1))
+    await step("  back (Escape)", press("escape"))
+    await step("Games (g)", press("g"))
+    await step("Games: a game's page (Enter)", lambda: enter_on("#games-table", 0))
+    await step("  back (Escape)", press("escape"))
+    await step("Matches (m)", press("m"))
+    game_subset = largest_game_subset("#matches-subset")
+    if game_subset is not None:
+        await step("Matches: the largest game's subset", choose("#matches-subset", game_subset))
+    await step("New match (n)", press("n"))
+    await step("Service (d)", press("escape", "d"))
+    await step("Seasons (e)", press("e"))
+    for key, what in (("2", "quarter"), ("3", "year"), ("1", "month")):
+        await step(f"Seasons: by {what} ({key})", press(key))
+    await step("Stats (s)", press("s"))
+    for key, tab in (("2", "head-to-head"), ("3", "game"), ("4", "tonight"), ("5", "odds"), ("1", "player")):
+        await step(f"Stats: {tab} tab ({key})", press("escape", key))
+    await step("Outbox (o)", press("escape", "o"))
+    await step("Scoreboard (b)", press("b"))
+    await step("Home (h)", press("h"))
+
+
+async def floor() -> dict[str, float]:
+    """What this machine does to the ticker at the time, with no app: worst and p99 lag (ms) while idle, and
+    beside a thread running pure Python (it gives the GIL back every 5 ms: a loaded machine's scheduler
+    decides when the loop's thread runs again)."""
+
+    def busy(seconds: float) -> None:
+        end = time.perf_counter() + seconds
+        while time.perf_counter() < end:
+            pass
+
+    out: dict[str, float] = {}
+    for name in ("idle", "thread"):
+        meter = LagMeter()
+        meter.label = name
+        meter.start()
+        if name == "thread":
+            await asyncio.to_thread(busy, 2.0)
+        else:
+            await asyncio.sleep(2.0)
+        meter.stop()
+        out[f"{name}_worst"] = max(meter.lags[name]) * 1000
+        out[f"{name}_p99"] = p99(meter.lags[name]) * 1000
+    return out
+
+
+async def one_run(client: Any, profile: bool) -> dict[str, Any]:
+    """The app on `client`, every step: {label: {"lags": [...], "settled": s}}, and the sampled stacks."""
+    out: dict[str, Any] = {"steps": {}, "stacks": {}, "floor": await floor()}
+    meter = LagMeter(profile)
+    meter.start()  # before the app: its first open is measured too
+    from rankterm.config import Config
+    from rankterm.tui.app import RanktermApp
+
+    began = time.perf_counter()
+    app = RanktermApp(config=Config(), client=client)
+    async with app.run_test(size=(80, 24)) as pilot:
+        settled = await settle(app)
+        out["steps"]["first open (Home's data)"] = {"settled": time.perf_counter() - began - QUIET}
+        out["order"] = ["first open (Home's data)"]
+        meter.lags["first open (Home's data)"] = meter.lags.pop("start")
+        meter.cpu["first open (Home's data)"] = meter.cpu.pop("start")
+
+        async def step(label: str, do: Callable[[], Awaitable[Any]]) -> None:
+            label = f"{len(out['order']):2} {label}"
+            meter.label = label
+            out["order"].append(label)
+            t = time.perf_counter()
+            await do()
+            settled = await settle(app)
+            out["steps"][label] = {"settled": time.perf_counter() - t - (QUIET if settled else 0)}
+            meter.label = "between"
+
+        await steps(app, pilot, step)
+        del settled
+    meter.stop()
+    for label, lags in meter.lags.items():
+        if label in out["steps"]:
+            out["steps"][label]["lags"] = lags
+            out["steps"][label]["cpu"] = meter.cpu[label]
+    out["stacks"] = {label: counter.most_common(6) for label, counter in meter.stacks.items()}
+    return out
+
+
+def new_group(url: str, key: str, mirror: Path) -> Any:
+    """A `Group` on the service and the mirror file, as a new process opens them."""
+    from rankterm.client.client import RankingClient
+    from rankterm.mirror import Group, Mirror
+    from rankterm.wire.ids import service_scope
+
+    client = RankingClient(url, key=key, secret=os.environ[SECRET_ENV])
+    return Group(client, Mirror(mirror, service_scope(url, key)))
+
+
+async def child(url: str, key: str, mirror: Path, what: str) -> None:
+    """In a process of one code: sync the mirror (`what` "sync"), or one run; a JSON line on stdout."""
+    os.environ["RANKTERM_LIVE_EVERY"] = "0"  # no live probe between the steps
+    group = new_group(url, key, mirror)
+    if what == "sync":
+        from rankterm.stats.source import sync_group
+
+        t = time.perf_counter()
+        await sync_group(group, max_age=0)
+        out: dict[str, Any] = {"synced": time.perf_counter() - t}
+    else:
+        import rankterm
+
+        out = await one_run(group, what == "profile")
+        out["code"] = str(Path(rankterm.__file__).parent.parent)
+    await group.aclose()
+    group.mirror.close()
+    print(json.dumps(out))
+
+
+# ---------------------------------------------------------------------------------------------- the group
+
+
+def build(source: Path, matches: int, players: int) -> None:
+    """A store of `matches` among `players` at `source` (`bench_server.py`'s loader), when not there."""
+    if source.exists():
+        return
+    from bench_server import Loader, load
+
+    partial = source.with_suffix(".partial")
+    for suffix in ("", "-wal", "-shm"):
+        Path(f"{partial}{suffix}").unlink(missing_ok=True)
+    t = time.perf_counter()
+    loader = Loader(partial, players, 1, matches)
+    load(loader, matches)
+    loader.store.close()
+    partial.rename(source)
+    print(f"group built: {matches:,} matches among {players} players in {time.perf_counter() - t:.0f} s")
+
+
+def serve(a: argparse.Namespace) -> tuple[Path, str, str, subprocess.Popen[bytes]]:
+    """The group served by `rankterm serve` in the background, from a work folder of its own: the folder, the
+    service's URL, the client's key and the server process."""
+    players = a.players or (60 if a.matches <= 20_000 else 500)
+    work = a.work or Path(tempfile.gettempdir()) / f"rankterm-bench-loop-lag-{'db' if a.db else a.matches}"
+    work.mkdir(parents=True, exist_ok=True)
+    for name, value in (("RANKTERM_CONFIG", work / "config.toml"), ("RANKTERM_CACHE_DIR", work / "cache"),
+                        ("RANKTERM_DATA_DIR", work / "data")):  # fmt: skip
+        os.environ[name] = str(value)  # nothing of the user's is touched
+    source = a.db or work / "source.db"
+    if not a.db:
+        build(source, a.matches, players)
+    _, key, secret, port = prepare(source, work)
+    os.environ[SECRET_ENV] = secret
+    url = f"http://127.0.0.1:{port}/"
+    server = subprocess.Popen(
+        [sys.executable, "-m", "rankterm", "serve", "--db", str(work / "service.db"), "--port", str(port)],
+        cwd=tempfile.gettempdir(), env={**os.environ, "PYTHONPATH": str(HERE)},
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+    )  # fmt: skip
+    return work, url, key, server
+
+
+def load_average() -> str:
+    return " ".join(f"{x:.2f}" for x in os.getloadavg())
+
+
+def p99(values: list[float]) -> float:
+    if not values:
+        return 0.0
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(0.99 * len(ordered)))]
+
+
+def main() -> None:
+    cli = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    cli.add_argument("--matches", type=int, default=10_000)
+    cli.add_argument("--players", type=int, help="default 60 up to 20,000 matches, else 500")
+    cli.add_argument("--db", type=Path, help="a service database kept by bench_server.py --db")
+    cli.add_argument("--runs", type=int, default=1)
+    cli.add_argument(
+        "--code", type=Path, default=HERE, help="the code tree the app runs from (default: this)"
+    )
+    cli.add_argument("--work", type=Path, help="where the group and the mirrors are kept between runs")
+    cli.add_argument("--profile", action="store_true", help="sample the loop's stack during its stalls")
+    cli.add_argument("--child", nargs=4, metavar=("URL", "KEY", "MIRROR", "WHAT"), help=argparse.SUPPRESS)
+    a = cli.parse_args()
+    if a.child:
+        url, key, mirror, what = a.child
+        asyncio.run(child(url, key, Path(mirror), what))
+        return
+    code = a.code.resolve()
+    if not (code / "rankterm").is_dir():
+        raise SystemExit(f"{code}: no code tree there")
+    work, url, key, server = serve(a)
+    port = int(url.rsplit(":", 1)[1].strip("/"))
+    mirror = work / "mirror" / "mirror.db"  # one for every code: the same file format, synced once
+    mirror.parent.mkdir(exist_ok=True)
+
+    def run_child(what: str) -> dict[str, Any]:
+        done = subprocess.run(
+            [sys.executable, str(Path(__file__).resolve()), "--child", url, key, str(mirror), what],
+            cwd=tempfile.gettempdir(), env={**os.environ, "PYTHONPATH": str(code)},
+            capture_output=True, text=True, check=False,
+        )  # fmt: skip
+        if done.returncode:
+            raise SystemExit(f"the run failed: {done.stderr[-3000:]}")
+        return json.loads(done.stdout.strip().splitlines()[-1])
+
+    load_before = load_average()
+    try:
+        wait_for(port)
+        print(f"mirror synced in {run_child('sync')['synced']:.1f} s (cold the first time)", flush=True)
+        runs = [run_child("profile" if a.profile else "run") for _ in range(a.runs)]
+    finally:
+        server.terminate()
+        server.wait()
+    size = f"{a.matches:,} matches" if not a.db else str(a.db)
+    print(f"{size}; code {runs[0]['code']}; {a.runs} run(s), each a new process; "
+          f"load average {load_before} before, {load_average()} after")  # fmt: skip
+    for name, what in (("idle", "an idle loop"), ("thread", "beside a thread running pure Python")):
+        worst = statistics.median(r["floor"][f"{name}_worst"] for r in runs)
+        high = statistics.median(r["floor"][f"{name}_p99"] for r in runs)
+        print(f"the machine's floor, no app: {what}: longest lag {worst:.1f} ms, p99 {high:.1f} ms")
+    many = a.runs > 1
+    head = "median (max) of runs, " if many else ""
+    print(
+        f"{'step':46}{head + 'longest lag ms':>24}{'p99 ms':>16}{'loop CPU ms':>16}{'ticks':>7}{'settled s':>10}"
+    )
+    over = []
+    for label in runs[0]["order"]:
+        worst = [max(r["steps"][label].get("lags") or [0.0]) * 1000 for r in runs]
+        high = [p99(r["steps"][label].get("lags") or []) * 1000 for r in runs]
+        busy = [max(r["steps"][label].get("cpu") or [0.0]) * 1000 for r in runs]
+        ticks = len(runs[0]["steps"][label].get("lags") or [])
+        settled = statistics.median(r["steps"][label]["settled"] for r in runs)
+
+        def cell(values: list[float]) -> str:
+            return f"{statistics.median(values):7.1f} ({max(values):6.1f})" if many else f"{values[0]:7.1f}"
+
+        flag = " *" if max(statistics.median(worst), statistics.median(busy)) > LIMIT else ""
+        print(f"{label:46}{cell(worst):>24}{cell(high):>16}{cell(busy):>16}{ticks:>7}{settled:>10.2f}{flag}")
+        if flag:
+            over.append(label)
+    everything = [max(r["steps"][label].get("lags") or [0.0]) * 1000 for r in runs for label in r["order"]]
+    print(
+        f"longest lag of all: {max(everything):.1f} ms; steps over {LIMIT:.0f} ms, lag or loop CPU (*): {len(over)}"
+    )
+    print("loop CPU: the most CPU the loop's thread spent between two ticks (its own work, not the waits)")
+    if a.profile:
+        for label in over:
+            print(
+                f"\n{label}: the loop's stack while a tick was {SAMPLE_AFTER * 1000:.0f} ms overdue (samples)"
+            )
+            for stack, count in runs[0]["stacks"].get(label, []):
+                print(f"  {count:4}  {stack}")
+
+
+if __name__ == "__main__":
+    main()
