@@ -14,7 +14,6 @@ if TYPE_CHECKING:
     from collections.abc import Callable
 
     from rankterm.cli.startup import GcPause
-    from rankterm.client.auth import Token, TokenCache
     from rankterm.client.client import RankingClient
     from rankterm.config import Config, Profile
     from rankterm.mirror import Group
@@ -61,7 +60,7 @@ def make_demo_client(clock=None) -> RankingClient:
     first read does not wait for the service to check the secret."""
     import time
 
-    from rankterm.client.auth import Token
+    from rankterm.client.auth import HeldToken, Token
     from rankterm.client.client import RankingClient
     from rankterm.server.seed import demo_app, demo_token
 
@@ -74,28 +73,9 @@ def make_demo_client(clock=None) -> RankingClient:
         key=key,
         secret=secret,
         base_url="http://demo.rankterm/",
-        token_cache=_held_token(Token.parse(token)) if token else None,
+        token_cache=HeldToken(Token.parse(token)) if token else None,
         **kw,
     )
-
-
-def _held_token(token: Token) -> TokenCache:
-    """A token cache in memory holding one token (the demo's, minted in-process). The class is made here,
-    not at the top, so that `rankterm.client.auth` (tempfile, tomli_w: slow to import) is imported only for a
-    client."""
-    from rankterm.client.auth import TokenCache
-
-    class HeldToken(TokenCache):
-        def __init__(self, held: Token | None) -> None:
-            self.held = held
-
-        def load(self, base_url: str, key: str) -> Token | None:
-            return self.held
-
-        def save(self, base_url: str, key: str, token: Token | None) -> None:
-            self.held = token
-
-    return HeldToken(token)
 
 
 def make_profile_client(profile: Profile) -> Group:

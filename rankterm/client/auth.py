@@ -119,3 +119,17 @@ class TokenCache:
             OSError
         ):  # a cache: a read-only or full cache dir only costs a sign-in later
             write_private(self.path, tomli_w.dumps({"tokens": entries}))
+
+
+class HeldToken(TokenCache):
+    """A token cache in memory holding one token, never written to disk (the demo's client, whose token is
+    minted in-process)."""
+
+    def __init__(self, held: Token | None) -> None:
+        self.held = held
+
+    def load(self, base_url: str, key: str) -> Token | None:
+        return self.held
+
+    def save(self, base_url: str, key: str, token: Token | None) -> None:
+        self.held = token

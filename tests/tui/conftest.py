@@ -20,7 +20,7 @@ from typing import Any
 import httpx
 import pytest
 
-from rankterm.client.auth import Token, TokenCache
+from rankterm.client.auth import HeldToken, Token
 from rankterm.client.client import RankingClient
 from rankterm.config import Config, Profile
 from tests.seat_env import use_home, utc_seat  # noqa: F401  (utc_seat, autouse: every TUI test runs in UTC)
@@ -36,19 +36,6 @@ DEMO_URL = "http://demo.rankterm/"
 
 def frozen_clock() -> float:
     return FROZEN_NOW
-
-
-class HeldToken(TokenCache):
-    """A token cache in memory holding one token, as `rankterm demo`'s client has (cli.app.make_demo_client)."""
-
-    def __init__(self, held: Token | None) -> None:
-        self.held = held
-
-    def load(self, base_url: str, key: str) -> Token | None:
-        return self.held
-
-    def save(self, base_url: str, key: str, token: Token | None) -> None:
-        self.held = token
 
 
 @dataclass
