@@ -140,8 +140,9 @@ def charge(conn: Conn, client_id: int, amounts: Mapping[str, int], limits: Quota
             )
 
 
-Owed = dict[tuple[int, str, int], int]
-"""Counts not written yet: (client id, counter kind, bucket start) -> how many (see `owe`)."""
+Owed = dict[tuple[int, str, str, int], int]
+"""Counts not written yet: (client id, client key, counter kind, bucket start) -> how many (see `owe`). The
+key, never given twice, keeps a count off a client that took the id of a purged one before it was paid."""
 
 
 def owe(
@@ -153,10 +154,15 @@ def owe(
     wanted = [
         (m, amounts[m.kind]) for m in METERS if amounts.get(m.kind) and getattr(limits, m.attr) is not None
     ]
+    if not wanted:
+        return
+    client = conn.execute("SELECT key FROM clients WHERE id = ?", (client_id,)).fetchone()
+    if client is None:
+        return  # purged since its token was checked: nobody left to count
     rows = []
     for meter, amount in wanted:
         limit = getattr(limits, meter.attr)
-        row = (client_id, _counter_kind(meter), bucket_start(meter.period, now))
+        row = (client_id, str(client[0]), _counter_kind(meter), bucket_start(meter.period, now))
         if _count(conn, client_id, meter, now) + owed.get(row, 0) + amount > limit:
             raise _refused(meter, limit, now)
         rows.append((row, amount))
@@ -165,12 +171,14 @@ def owe(
 
 
 def pay(conn: Conn, owed: Owed) -> None:
-    """Write the counts `owe` kept (inside the caller's write transaction); never refuses."""
-    for (client_id, kind, bucket), amount in owed.items():
+    """Write the counts `owe` kept (inside the caller's write transaction), each only while the client it
+    was owed by still exists; never refuses."""
+    for (client_id, client_key, kind, bucket), amount in owed.items():
         conn.execute(
-            "INSERT INTO quota_counters (client_id, kind, bucket, count) VALUES (?, ?, ?, ?)"
+            "INSERT INTO quota_counters (client_id, kind, bucket, count) SELECT ?, ?, ?, ?"
+            " WHERE EXISTS (SELECT 1 FROM clients WHERE id = ? AND key = ?)"
             " ON CONFLICT (client_id, kind, bucket) DO UPDATE SET count = quota_counters.count + excluded.count",
-            (client_id, kind, bucket, amount),
+            (client_id, kind, bucket, amount, client_id, client_key),
         )
 
 

@@ -8,8 +8,10 @@ import pytest
 
 from rankterm.server import rankings
 from rankterm.server.app import create_app
+from rankterm.server.quota import QuotaLimits
 from rankterm.server.store import Store
 from tests.server.conftest import BASE_URL, Api, duel
+from tests.server.test_readers_during_writes import _calls, held_write
 
 EVERY = 4
 MATCHES = 2 * EVERY
@@ -78,3 +80,32 @@ async def test_a_purged_groups_token_opens_nothing_in_the_group_that_takes_its_i
             assert new_group == gone_group  # the ids were given again: what this test is about
         await gone.error("players", "A002")
         assert len((await new.ok("players"))["data"]) == 1
+
+
+async def test_calls_counted_while_a_write_held_the_database_never_land_on_a_client_that_takes_the_ids(
+    db: str, store: Store
+) -> None:
+    limits = QuotaLimits(calls_per_hour=50)
+    admin = Store(db)  # `rankterm admin purge` in another process, while the service runs
+    transport = httpx.ASGITransport(app=create_app(store, limits=limits))
+    try:
+        async with httpx.AsyncClient(transport=transport, base_url=BASE_URL) as http:
+            gone_group = admin.create_group("Gone")
+            gone = Api(http, *admin.create_client(gone_group))
+            await gone.login()
+            with held_write(store, gone_group):
+                for _ in range(5):
+                    await gone.ok("players")  # owed: the database is held
+            admin.purge_group(gone_group)
+            new_group = admin.create_group("New")
+            new_key, new_secret = admin.create_client(new_group)
+            new = Api(http, new_key, new_secret)
+            await new.login()
+            await new.player("Nia")  # a write: the service pays what it owes
+            new_id = store.authenticate(new_key, new_secret).id
+            if store.engine == "sqlite":
+                assert new_group == gone_group  # the ids were given again: what this test is about
+            assert _calls(store, new_id) == 1  # the player it added, nothing of the gone client's
+            assert (await new.ok("players"))["totalPlayers"] == 1
+    finally:
+        admin.close()
