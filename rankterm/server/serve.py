@@ -392,6 +392,33 @@ def start_line(host: str, port: int, database: str, workers: int = 1) -> str:
     return f"rankterm service on {where} ({', '.join(facts)}); Ctrl+C to stop."
 
 
+METRICS_PREFIX = "rankterm-metrics-"
+
+
+def metrics_folder(parent: str | None = None) -> str:
+    """A new folder for the workers' metrics files, named after this supervisor's pid. The folders of
+    supervisors that are gone (ended by SIGKILL, so never able to remove theirs) are removed first."""
+    parent = parent or tempfile.gettempdir()
+    with contextlib.suppress(OSError), os.scandir(parent) as entries:
+        for entry in entries:
+            pid = entry.name.removeprefix(METRICS_PREFIX).partition("-")[0]
+            if entry.name.startswith(METRICS_PREFIX) and pid.isdigit() and not _alive(int(pid)):
+                with contextlib.suppress(OSError):
+                    if entry.is_dir(follow_symlinks=False) and entry.stat().st_uid == os.getuid():
+                        shutil.rmtree(entry.path, ignore_errors=True)
+    return tempfile.mkdtemp(prefix=f"{METRICS_PREFIX}{os.getpid()}-", dir=parent)
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
 def _serve_workers(store: Store, args: argparse.Namespace, sock: socket.socket) -> int:
     """Run `args.workers` uvicorn processes on `sock`, each with its own `worker_app`, until stopped."""
     from uvicorn.supervisors import Multiprocess
@@ -404,7 +431,7 @@ def _serve_workers(store: Store, args: argparse.Namespace, sock: socket.socket) 
         os.path.abspath(args.access_log) if args.access_log not in (None, "-") else (args.access_log or "")
     )
     store.close()  # the workers open their own pools; the supervisor keeps no connection
-    metrics_dir = tempfile.mkdtemp(prefix="rankterm-metrics-")
+    metrics_dir = metrics_folder()
     os.environ[ops.ENV_METRICS_DIR] = metrics_dir  # every worker's counts, added up by whichever is asked
     config = listener.config(
         "rankterm.server.serve:worker_app",

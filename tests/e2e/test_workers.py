@@ -19,6 +19,7 @@ import re
 import signal
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 import httpx
@@ -222,6 +223,8 @@ async def test_workers_end_when_the_supervisor_is_killed_and_the_port_is_free_ag
             await _ready(http)
         workers = [pid for pid in _children(proc.pid) if "spawn" in Path(f"/proc/{pid}/cmdline").read_text()]
         assert len(workers) == 2
+        left = list(Path(tempfile.gettempdir()).glob(f"{serve.METRICS_PREFIX}{proc.pid}-*"))
+        assert len(left) == 1
         proc.kill()  # SIGKILL: the supervisor has no word in it
         proc.wait(10)
         for _ in range(200):
@@ -246,6 +249,7 @@ async def test_workers_end_when_the_supervisor_is_killed_and_the_port_is_free_ag
     try:
         async with httpx.AsyncClient(base_url=base, timeout=10) as http:
             await _ready(http)  # the same port serves again
+        assert not left[0].exists()  # the killed supervisor's metrics folder, removed by the next one
     finally:
         end_process(again)
     assert again.stderr is not None and "Address already in use" not in again.stderr.read()

@@ -19,7 +19,7 @@ from pathlib import Path
 import httpx
 import pytest
 
-from rankterm.server import ops
+from rankterm.server import ops, serve
 from rankterm.server.app import create_app
 from rankterm.server.db import schema
 from rankterm.server.quota import QuotaLimits
@@ -215,3 +215,20 @@ def test_a_real_service_behind_a_trusted_proxy_logs_the_client_and_keeps_metrics
         ("metrics", 200, "127.0.0.1"),
     ]
     assert lines[-3]["group"] == group
+
+
+def test_a_new_metrics_folder_removes_those_of_supervisors_that_are_gone(tmp_path: Path) -> None:
+    gone = subprocess.run(
+        [sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True, text=True
+    )
+    dead = tmp_path / f"{serve.METRICS_PREFIX}{int(gone.stdout)}-abc"
+    (dead / "sub").mkdir(parents=True)
+    (dead / "counter_1.db").write_bytes(b"\0" * 16)
+    running = tmp_path / f"{serve.METRICS_PREFIX}{os.getppid()}-def"
+    running.mkdir()
+    not_ours = tmp_path / "rankterm-metrics-notapid"
+    not_ours.mkdir()
+    made = Path(serve.metrics_folder(str(tmp_path)))
+    assert made.is_dir() and made.name.startswith(f"{serve.METRICS_PREFIX}{os.getpid()}-")
+    assert not dead.exists()
+    assert running.is_dir() and not_ours.is_dir()
