@@ -109,3 +109,24 @@ async def test_calls_counted_while_a_write_held_the_database_never_land_on_a_cli
             assert (await new.ok("players"))["totalPlayers"] == 1
     finally:
         admin.close()
+
+
+async def test_calls_owed_by_a_purged_client_never_fail_another_groups_writes(db: str, store: Store) -> None:
+    admin = Store(db)
+    transport = httpx.ASGITransport(app=create_app(store, limits=QuotaLimits(calls_per_hour=50)))
+    try:
+        async with httpx.AsyncClient(transport=transport, base_url=BASE_URL) as http:
+            other = Api(http, *admin.create_client(admin.create_group("Other")))
+            await other.login()
+            gone_group = admin.create_group("Gone")
+            gone = Api(http, *admin.create_client(gone_group))
+            await gone.login()
+            with held_write(store, gone_group):
+                for _ in range(3):
+                    await gone.ok("players")  # owed: the database is held
+            admin.purge_group(gone_group)
+            for name in ("Olga", "Oscar"):  # each write pays what is owed, and must still be answered
+                await other.player(name)
+            assert (await other.ok("players"))["totalPlayers"] == 2
+    finally:
+        admin.close()
