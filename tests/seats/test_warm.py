@@ -87,7 +87,7 @@ async def test_a_seat_whose_warm_parent_never_came_is_started_by_exec() -> None:
     never = WarmParent([sys.executable, "-c", "import sys; sys.exit(3)"], dict(os.environ))
     never.start()  # exits at once: never ready
     with pytest.raises(WarmUnavailable, match="did not start"):
-        await never.fork([*never.prefix, "x"], {}, 0)
+        await never.fork([*never.prefix, "x"], {}, [0])
     ended: list[int] = []
     out = bytearray()
     seat = Seat(
