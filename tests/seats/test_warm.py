@@ -32,6 +32,12 @@ def request(**change: object) -> bytes:
 def test_a_request_names_its_seat_and_the_descriptors_it_holds() -> None:
     parsed = parse(request(), [10, 11])
     assert parsed.args == ["--desk-fd", "7"] and parsed.fds == [10, 11] and parsed.numbers == [7]
+    assert parsed.streams == 1  # a pty, unless said otherwise
+
+
+def test_a_browser_seats_request_names_three_streams_before_the_descriptors_it_holds() -> None:
+    parsed = parse(request(streams=3), [10, 11, 12, 13])
+    assert parsed.streams == 3 and parsed.fds == [10, 11, 12, 13] and parsed.numbers == [7]
 
 
 @pytest.mark.parametrize(
@@ -43,6 +49,9 @@ def test_a_request_names_its_seat_and_the_descriptors_it_holds() -> None:
         (request(numbers=[1]), [10, 11], "numbers must be descriptors above 2"),
         (request(host=0), [10, 11], "host must be a pid"),
         (request(), [10], "2 descriptors expected, 1 received"),
+        (request(streams=3), [10, 11], "4 descriptors expected, 2 received"),
+        (request(streams=2), [10, 11, 12], "streams must be 1"),
+        (request(streams=True), [10, 11], "streams must be 1"),
     ],
 )
 def test_a_request_that_is_not_one_is_refused_with_a_sentence(data: bytes, fds: list[int], says: str) -> None:
