@@ -50,8 +50,15 @@ WARM_MODULES = (
     "textual.scrollbar",
     "concurrent.futures.thread",
     "statistics",
+    "anyio._backends._asyncio",  # httpx's first request
+    "anyio.streams.tls",
+    "anyio.to_thread",
+    "openskill.models",  # the rankings' models
+    "textual.pilot",  # imported by the app as it runs
+    "textual.drivers.headless_driver",
 )
-"""What a seat imports before its first screen (`-X importtime` of a seat), imported once by the warm parent."""
+"""What a seat imports before its first screen and on the rankings, players and matches (`-X importtime` of a
+seat, and a forked seat's `sys.modules` against its warm parent's), imported once by the warm parent."""
 WARM_PACKAGES = ("rankterm.tui.screens", "rankterm.tui.dialogs", "rankterm.tui.widgets")
 """Every module of these too: the screens a guest opens, their dialogs and widgets."""
 
