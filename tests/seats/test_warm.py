@@ -115,3 +115,27 @@ async def test_a_seat_whose_warm_parent_never_came_is_started_by_exec() -> None:
         await asyncio.sleep(0.05)
     assert ended == [3]  # the command itself ran, by exec
     await never.close()
+
+
+SETTINGS_AGAIN = """
+import os
+import textual.constants
+from rankterm.cli.seat import read_textual_settings_again
+before = dict(os.environ)
+assert textual.constants.DRIVER is None
+os.environ["TEXTUAL_DRIVER"] = "textual.drivers.web_driver:WebDriver"
+read_textual_settings_again(before)
+print(textual.constants.DRIVER)
+"""
+
+
+def test_a_seat_forked_warm_reads_textuals_settings_from_its_own_environment() -> None:
+    """The warm parent imported Textual without `TEXTUAL_DRIVER`; a browser seat's environment names the web
+    driver, which Textual must then choose."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith("TEXTUAL")}
+    env["PYTHONPATH"] = os.pathsep.join(sys.path)
+    done = subprocess.run(
+        [sys.executable, "-c", SETTINGS_AGAIN], env=env, capture_output=True, text=True, timeout=60
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "textual.drivers.web_driver:WebDriver"
