@@ -2,7 +2,7 @@
 quiet at rest.
 
     python benchmarks/bench_host.py [--modes warm,exec] [--servers ssh,web] [--runs 5] [--shown 4]
-                                    [--seats 12] [--rest 10] [--pages]
+                                    [--seats 12] [--rest 10] [--pages] [--chromium]
 
 Each of `--modes` times each of `--servers` is a server of its own (`rankterm host --demo`, `rankterm web
 --demo`), all running at once: `warm`, each seat forked by the server's warm parent (today's); `exec`, each
@@ -11,7 +11,9 @@ measured in the same minutes.
 
 1. First screen: OpenSSH's `ssh -tt` joining each host on 127.0.0.1 (80x24), timed from the spawn of `ssh`
    until "Home" has been drawn; a browser's websocket to each web server (`tests/support/web_guest.py`: what
-   the page's xterm.js is sent, without painting it), timed from its connect until the same; against
+   the page's xterm.js is sent, without painting it), timed from its connect until the same (with
+   `--chromium`, a page of the tests' headless Chromium, from its opening: the page, xterm.js and the
+   seat); against
    `rankterm demo` started locally on a pty until the same; all alternate within each run (this shared
    machine's speed drifts within minutes). Medians, and their ratio (seat over local; target for warm seats
    <= 0.6).
@@ -51,7 +53,7 @@ sys.path.insert(0, str(ROOT))  # tests.support: the helpers live beside the test
 
 from tests.support.ssh import SshGuest, children_of, is_service, is_warm_parent, start_host  # noqa: E402
 from tests.support.terminal import PtySeat, home_env  # noqa: E402
-from tests.support.web_guest import WebGuest  # noqa: E402
+from tests.support.web_guest import CHROMIUM_FLAGS, ChromiumGuest, WebGuest  # noqa: E402
 
 CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
 
@@ -353,6 +355,7 @@ def main() -> None:
     parser.add_argument("--seats", type=int, default=12)
     parser.add_argument("--rest", type=float, default=10.0)
     parser.add_argument("--pages", action="store_true", help="where a warm seat's private pages are")
+    parser.add_argument("--chromium", action="store_true", help="web guests in headless Chromium pages")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         env = home_env(Path(tmp))
@@ -364,6 +367,16 @@ def main() -> None:
         kinds = [k.strip() for k in args.servers.split(",") if k.strip()]
         seats = str(max(args.seats, args.shown, 1))
         with contextlib.ExitStack() as stack:
+            browser = None
+            if args.chromium and "web" in kinds:
+                import shutil
+
+                from playwright.sync_api import sync_playwright
+
+                playwright = stack.enter_context(sync_playwright())
+                chromium = shutil.which("chromium") or shutil.which("chromium-browser")
+                browser = playwright.chromium.launch(executable_path=chromium, args=CHROMIUM_FLAGS)
+                stack.callback(browser.close)
             servers: list[Server] = []
             for kind in kinds:
                 for mode in modes:
@@ -373,7 +386,10 @@ def main() -> None:
                         servers.append(Server(f"ssh {mode}", host, partial(SshGuest, host.port)))
                     else:
                         web = stack.enter_context(start_web(["--demo", "--max-seats", seats], mode_env))
-                        servers.append(Server(f"web {mode}", web, partial(WebGuest, web.port)))
+                        guest = partial(WebGuest, web.port)
+                        if browser is not None:
+                            guest = partial(ChromiumGuest, browser, web.port)
+                        servers.append(Server(f"web {mode}", web, guest))
             for server in servers:
                 if server.warm:
                     host_ready(server.running)

@@ -23,7 +23,7 @@ import pytest
 from rankterm.server.seed import DEMO_KEY, DEMO_SECRET, demo_app
 from tests.e2e.test_guest_seats import RunningWeb, open_seat, web
 from tests.e2e.test_host import match_count, next_match
-from tests.e2e.test_web_seat import CHROMIUM_FLAGS, KEEP_FRAMES, wait_for_text
+from tests.e2e.test_web_seat import wait_for_text
 from tests.support.live import serve_in_thread
 from tests.support.ssh import children_of, environ_of, is_service, is_warm_parent
 from tests.support.warm import (
@@ -37,6 +37,7 @@ from tests.support.warm import (
     wait_for_warm_parent,
     warm_parents_of,
 )
+from tests.support.web_guest import CHROMIUM_FLAGS, KEEP_FRAMES
 
 pytestmark = pytest.mark.needs("chromium")
 
