@@ -15,6 +15,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import importlib
+import os
 import pkgutil
 from typing import TYPE_CHECKING, Any
 
@@ -41,6 +42,7 @@ WARM_MODULES = (
     "rankterm.tui.live",
     "rankterm.wire.names",
     "textual.drivers.linux_driver",
+    "textual.drivers.web_driver",
     "textual._xterm_parser",
     "textual.layouts.factory",
     "textual.layouts.horizontal",
@@ -48,8 +50,15 @@ WARM_MODULES = (
     "textual.scrollbar",
     "concurrent.futures.thread",
     "statistics",
+    "anyio._backends._asyncio",  # httpx's first request
+    "anyio.streams.tls",
+    "anyio.to_thread",
+    "openskill.models",  # the rankings' models
+    "textual.pilot",  # imported by the app as it runs
+    "textual.drivers.headless_driver",
 )
-"""What a seat imports before its first screen (`-X importtime` of a seat), imported once by the warm parent."""
+"""What a seat imports before its first screen and on the rankings, players and matches (`-X importtime` of a
+seat, and a forked seat's `sys.modules` against its warm parent's), imported once by the warm parent."""
 WARM_PACKAGES = ("rankterm.tui.screens", "rankterm.tui.dialogs", "rankterm.tui.widgets")
 """Every module of these too: the screens a guest opens, their dialogs and widgets."""
 
@@ -146,10 +155,26 @@ def run_warm_parent(fd: int) -> int:
     from rankterm.seats.warm import serve
 
     warm_up()
+    before = dict(os.environ)
     request = serve(fd)
     if request is None:
         return 0
+    read_textual_settings_again(before)
     return run_seat(seat_parser().parse_args(request.args))
+
+
+def read_textual_settings_again(before: dict[str, str]) -> None:
+    """In a seat forked warm: Textual read its settings (`textual.constants`, the driver among them:
+    `TEXTUAL_DRIVER`, which textual-serve sets for a browser seat) from the warm parent's environment when it
+    was imported; they are read again from the seat's, when that differs. Code that copied a setting at its
+    own import (`from textual.constants import DEBUG`) keeps the warm parent's."""
+    import textual.constants
+
+    def settings(env: dict[str, str]) -> dict[str, str]:
+        return {k: v for k, v in env.items() if k.startswith("TEXTUAL") or k == "ESCDELAY"}
+
+    if settings(before) != settings(dict(os.environ)):
+        importlib.reload(textual.constants)
 
 
 def run_seat(args: argparse.Namespace) -> int:

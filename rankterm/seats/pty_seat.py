@@ -123,7 +123,7 @@ class Seat:
             from rankterm.seats.warm_host import WarmUnavailable
 
             try:
-                return await self.warm.fork(self.argv, self.env, slave, self.pass_fds)
+                return await self.warm.fork(self.argv, self.env, [slave], self.pass_fds)
             except WarmUnavailable:
                 pass  # the warm parent is gone or starting again: this seat the old way
         return await asyncio.create_subprocess_exec(

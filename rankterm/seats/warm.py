@@ -3,7 +3,8 @@ from there, so that a seat neither imports Textual, httpx and the app again nor 
 
 `serve(fd)` runs in the warm parent (`rankterm seat --warm-fd N`, started by `warm_host.WarmParent`), after the
 imports: single-threaded, with no event loop, it answers one request at a time on its socket (SOCK_SEQPACKET),
-a JSON message with the seat's pty and the descriptors it must hold (SCM_RIGHTS). It forks twice: the seat is
+a JSON message with the seat's standard streams (a pty for an SSH seat, three pipes for a browser seat
+of `rankterm web`) and the descriptors it must hold (SCM_RIGHTS). It forks twice: the seat is
 the grandchild, handed over to the host (a child subreaper) when the middle process ends, so the host reaps it
 and signals it, and a warm parent that dies ends no seat. `serve` returns only in a seat, with the command
 line it is to run in this already-warm process. See docs/design/seats.md ("The warm parent").
@@ -39,8 +40,10 @@ ROOM_VARIABLE = "RANKTERM_SEAT_ROOM"
 @dataclass(frozen=True)
 class Request:
     """A seat to fork: `args` follow `rankterm` on its command line (`argv` is the whole of it, as shown in
-    /proc); `fds` are received here in the order of `numbers`, the numbers the seat must hold them at (the
-    first, its pty, becomes standard input, output and error); `host` is the pid it ends with."""
+    /proc); `fds` are received here: first its `streams` (one, a pty, which becomes its controlling terminal
+    and standard input, output and error; or three, which become standard input, output and error), then
+    those it must hold, in the order of `numbers`, the numbers it must hold them at; `host` is the pid it
+    ends with."""
 
     args: list[str]
     argv: list[str]
@@ -48,6 +51,7 @@ class Request:
     host: int
     fds: list[int]
     numbers: list[int]
+    streams: int = 1
 
 
 def parse(data: bytes, fds: list[int]) -> Request:
@@ -56,7 +60,7 @@ def parse(data: bytes, fds: list[int]) -> Request:
     if not isinstance(raw, dict):
         raise ValueError("a request is a JSON object")
     args, argv, env, numbers = raw.get("args"), raw.get("argv"), raw.get("env"), raw.get("numbers")
-    host = raw.get("host")
+    host, streams = raw.get("host"), raw.get("streams", 1)
     if not (isinstance(args, list) and all(isinstance(a, str) for a in args)):
         raise ValueError("args must be strings")
     if not (isinstance(argv, list) and all(isinstance(a, str) for a in argv)):
@@ -67,9 +71,11 @@ def parse(data: bytes, fds: list[int]) -> Request:
         raise ValueError("numbers must be descriptors above 2")
     if not isinstance(host, int) or host <= 1:
         raise ValueError("host must be a pid")
-    if len(fds) != len(numbers) + 1:
-        raise ValueError(f"{len(numbers) + 1} descriptors expected, {len(fds)} received")
-    return Request(list(args), list(argv), dict(env), host, list(fds), list(numbers))
+    if streams not in (1, 3) or isinstance(streams, bool):
+        raise ValueError("streams must be 1 (a pty) or 3 (standard input, output and error)")
+    if len(fds) != len(numbers) + streams:
+        raise ValueError(f"{len(numbers) + streams} descriptors expected, {len(fds)} received")
+    return Request(list(args), list(argv), dict(env), host, list(fds), list(numbers), streams)
 
 
 def send(sock: socket.socket, message: Mapping[str, object]) -> None:
@@ -164,16 +170,18 @@ def _middle(
 
 def become_seat(sock: socket.socket, request: Request, ready: int) -> None:  # pragma: no cover - a child
     """In the seat, before it runs: what `pty_seat._take_terminal` and an exec would give it. Its own session
-    with the pty as controlling terminal and standard streams; the descriptors at their numbers; the signal
+    with its standard streams (a pty as controlling terminal too); the descriptors at their numbers; the signal
     dispositions of a fresh Python; its environment and command line, also as /proc shows them; and, once
     handed to the host, an end with the host however it ends."""
     sock.close()  # the warm parent's socket: a seat never talks to it
     middle = os.getppid()
     os.setsid()
-    pty, *held = request.fds
-    fcntl.ioctl(pty, termios.TIOCSCTTY, 0)
-    for target in (0, 1, 2):
-        os.dup2(pty, target)
+    streams, held = request.fds[: request.streams], request.fds[request.streams :]
+    if request.streams == 1:  # a pty: the seat's terminal
+        fcntl.ioctl(streams[0], termios.TIOCSCTTY, 0)
+        streams = streams * 3
+    for target, fd in enumerate(streams):  # every fd received is above 2: the warm parent holds 0, 1 and 2
+        os.dup2(fd, target)
     floor = max([*request.numbers, *request.fds, ready, 2]) + 1
     ready = fcntl.fcntl(ready, fcntl.F_DUPFD_CLOEXEC, floor)
     moved = [fcntl.fcntl(fd, fcntl.F_DUPFD_CLOEXEC, floor) for fd in held]

@@ -156,11 +156,17 @@ class WarmParent:
             self.start()
 
     async def fork(
-        self, argv: Sequence[str], env: Mapping[str, str], pty: int, pass_fds: Sequence[int] = ()
+        self,
+        argv: Sequence[str],
+        env: Mapping[str, str],
+        streams: Sequence[int],
+        pass_fds: Sequence[int] = (),
     ) -> WarmChild:
-        """A seat running `argv` (a rankterm command: see `fits`) with `env`, on `pty` (its standard streams
-        and controlling terminal), holding `pass_fds` at the same numbers; WarmUnavailable when no warm parent
-        can fork it now."""
+        """A seat running `argv` (a rankterm command: see `fits`) with `env` on `streams`: a pty (its standard
+        streams and controlling terminal) or three descriptors (its standard input, output and error, and no
+        terminal); holding `pass_fds` at the same numbers. WarmUnavailable when no warm parent can fork it now."""
+        if len(streams) not in (1, 3):
+            raise ValueError("a seat's streams are a pty or three descriptors")
         if self._ready is None or not self.fits(argv):
             raise WarmUnavailable("no warm parent")
         try:
@@ -175,6 +181,7 @@ class WarmParent:
             "env": dict(env),
             "host": os.getpid(),
             "numbers": list(pass_fds),
+            "streams": len(streams),
         }
         data = json.dumps(request).encode()
         if len(data) > MAX_REQUEST:
@@ -185,7 +192,7 @@ class WarmParent:
                 raise WarmUnavailable("the warm parent is gone")
             loop = asyncio.get_running_loop()
             try:
-                socket.send_fds(sock, [data], [pty, *pass_fds])
+                socket.send_fds(sock, [data], [*streams, *pass_fds])
                 said = await asyncio.wait_for(loop.sock_recv(sock, 4096), FORK_SECONDS)
             except TimeoutError as exc:
                 self._stuck()

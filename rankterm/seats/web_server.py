@@ -16,7 +16,6 @@ import secrets
 import shlex
 import sys
 from collections.abc import Sequence
-from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -29,7 +28,8 @@ from textual_serve.server import Server
 from rankterm.seats.desk import Desk
 from rankterm.seats.guard import JoinCodeGuard, new_join_code
 from rankterm.seats.hosting import seat_argvs, table_desk
-from rankterm.seats.lifeline import die_with_parent
+from rankterm.seats.warm_host import WarmParent, warm_wanted
+from rankterm.seats.web_seat import end_web_seat, open_web_seat
 from rankterm.server.addresses import host_port, is_loopback, reachable, url
 
 SESSION_COOKIE = "rankterm_seat"
@@ -78,6 +78,7 @@ def serve_web(
             max_seats=max_seats,
             hidden_env=(secret_env,) if secret_env else (),
             first_lines=[lives] if lives else [],
+            warm=warm_wanted(os.environ),
         )
         server.serve()
     return 0
@@ -109,10 +110,12 @@ def seat_server(
     max_seats: int = 12,
     hidden_env: Sequence[str] = (),
     first_lines: Sequence[str] = (),
+    warm: bool = False,
 ) -> SeatServer:
     """A textual-serve `Server` for `command` (each seat's argv; `--desk-fd N` is added with a `desk`) with the
     join code, same-origin checks and seat limit of this module; `hidden_env` are left out of every seat's
-    environment (the variable holding the secret)."""
+    environment (the variable holding the secret). With `warm` (for `rankterm seat` only), the seats are
+    forked by a warm parent started with the server (`warm_host.py`)."""
     return SeatServer(
         shlex.split(command) if isinstance(command, str) else list(command),
         host=host,
@@ -123,19 +126,27 @@ def seat_server(
         max_seats=max_seats,
         hidden_env=hidden_env,
         first_lines=first_lines,
+        warm=warm,
     )
 
 
 class SeatService(AppService):
-    """One browser's seat: `argv` run directly (no shell), its desk's end passed to it, ended with us."""
+    """One browser's seat: `argv` run directly (no shell) or forked by `warm`, its desk's end passed to it,
+    ended with us."""
 
     def __init__(
-        self, argv: Sequence[str], desk: Desk | None, hidden_env: Sequence[str], **service: Any
+        self,
+        argv: Sequence[str],
+        desk: Desk | None,
+        hidden_env: Sequence[str],
+        warm: WarmParent | None = None,
+        **service: Any,
     ) -> None:
         super().__init__(" ".join(argv), **service)
         self.argv = list(argv)
         self.desk = desk
         self.hidden_env = tuple(hidden_env)
+        self.warm = warm
         self.desk_task: asyncio.Task[None] | None = None
 
     async def _open_app_process(self, width: int = 80, height: int = 24) -> Any:
@@ -147,15 +158,7 @@ class SeatService(AppService):
             seat_argv += ["--desk-fd", str(theirs.fileno())]
             fds = (theirs.fileno(),)
         try:
-            self._process = process = await asyncio.create_subprocess_exec(
-                *seat_argv,
-                stdin=asyncio.subprocess.PIPE,
-                stdout=asyncio.subprocess.PIPE,
-                stderr=asyncio.subprocess.PIPE,
-                env=env,
-                pass_fds=fds,
-                preexec_fn=partial(die_with_parent, os.getpid()),
-            )
+            self._process = process = await open_web_seat(seat_argv, env, fds, self.warm)
         except BaseException:
             if ours is not None:
                 ours.close()
@@ -168,6 +171,12 @@ class SeatService(AppService):
         assert process.stdin is not None
         self._stdin = process.stdin
         return process
+
+    async def stop(self) -> None:
+        """textual-serve's stop (the seat asked to quit, its output read to the end), then the seat ended."""
+        await super().stop()
+        if self._process is not None:
+            await end_web_seat(self._process)
 
 
 class SeatServer(Server):
@@ -185,6 +194,7 @@ class SeatServer(Server):
         max_seats: int,
         hidden_env: Sequence[str],
         first_lines: Sequence[str],
+        warm: bool = False,
     ) -> None:
         super().__init__(" ".join(argv), host=host, port=port, title=title)
         self.argv = list(argv)
@@ -197,11 +207,17 @@ class SeatServer(Server):
         self.max_seats = max_seats
         self.seats: set[SeatService] = set()
         """The seats running now, whoever opened them: what `max_seats` counts."""
+        self.warm: WarmParent | None = None
+        if warm:  # a fresh process with the seats' environment (no secret): nothing of this one's memory
+            env = {k: v for k, v in os.environ.items() if k not in self.hidden_env}
+            self.warm = WarmParent(self.argv, env)
 
     def initialize_logging(self) -> None:
         """textual-serve's Rich log handler is left out: one plain line per start is said instead."""
 
     async def on_startup(self, app: web.Application) -> None:
+        if self.warm is not None:
+            self.warm.start()
         if self.desk is not None:  # the first browser's token, ready when it comes
             self.warming = asyncio.get_running_loop().create_task(self.desk.warm())
         lines = [*self.first_lines, *start_lines(self.title, self.host, self.port, self.join_code)]
@@ -209,6 +225,10 @@ class SeatServer(Server):
         for line in lines:
             print(f"rankterm web: {line}")
         sys.stdout.flush()
+
+    async def on_shutdown(self, app: web.Application) -> None:
+        if self.warm is not None:
+            await self.warm.close()
 
     async def _make_app(self) -> web.Application:
         app = await super()._make_app()
@@ -233,6 +253,7 @@ class SeatServer(Server):
             self.argv,
             self.desk,
             self.hidden_env,
+            self.warm,
             write_bytes=websocket.send_bytes,
             write_str=websocket.send_str,
             close=websocket.close,

@@ -440,7 +440,7 @@ async def two_seats_then_kill(running: RunningWeb) -> list[int]:
 def test_killing_web_ends_every_seat_and_the_demo_service(room: dict[str, str]) -> None:
     with web(["--demo"], room) as running:
         children = asyncio.run(two_seats_then_kill(running))
-    assert len(children) == 3  # two seats and the table's demo service
+    assert len(children) == 4  # two seats, the table's demo service and the warm parent that forked them
     assert gone_within(children, 10) == []
 
 

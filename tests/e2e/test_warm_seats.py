@@ -10,7 +10,6 @@ from __future__ import annotations
 import asyncio
 import os
 import signal
-import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -19,15 +18,20 @@ import pytest
 from rankterm.server.seed import DEMO_KEY, DEMO_SECRET, demo_app
 from tests.e2e.test_host import FOUR_PLAYERS, match_count, next_match, terminal_size_of
 from tests.support.live import serve_in_thread
-from tests.support.ssh import RunningHost, SshGuest, children_of, environ_of, is_warm_parent, start_host
-from tests.support.terminal import room_env
+from tests.support.ssh import RunningHost, SshGuest, environ_of, start_host
+from tests.support.warm import (
+    SECRET_VARIABLE,
+    SHARED_MIB,
+    alive,
+    memory_holds,
+    room_with_secret,
+    shared_mib,
+    still_alive,
+    warm_parents_of,
+)
+from tests.support.warm import wait_for_warm_parent as wait_for_pid_of_warm_parent
 
 pytestmark = pytest.mark.needs("ssh")
-
-ROOT = Path(__file__).resolve().parents[2]
-SECRET_VARIABLE = "ROOM_SECRET"
-SHARED_MIB = 4.0
-"""A seat forked warm shares far more than this with its warm parent; one started by exec shares nothing."""
 
 
 @pytest.fixture
@@ -40,12 +44,7 @@ def served() -> Iterator[str]:
 @pytest.fixture
 def room(served: str, tmp_path: Path) -> dict[str, str]:
     """The host's environment: the profile "room" on the served demo group, its secret in a variable."""
-    env = room_env(tmp_path / "host", served, DEMO_KEY, "", RANKTERM_LIVE_EVERY="0", PYTHONPATH=str(ROOT))
-    config = Path(env["RANKTERM_CONFIG"])
-    text = config.read_text(encoding="utf-8").replace('secret = ""', f'secret_env = "{SECRET_VARIABLE}"')
-    config.write_text(text, encoding="utf-8")
-    env[SECRET_VARIABLE] = DEMO_SECRET
-    return env
+    return room_with_secret(tmp_path / "host", served, DEMO_KEY, DEMO_SECRET)
 
 
 @pytest.fixture
@@ -55,58 +54,11 @@ def host(room: dict[str, str]) -> Iterator[RunningHost]:
 
 
 def warm_parents(host: RunningHost) -> list[int]:
-    return [pid for pid in children_of(host.process.pid) if is_warm_parent(pid)]
+    return warm_parents_of(host.process.pid)
 
 
 def wait_for_warm_parent(host: RunningHost, limit: float, but: int | None = None) -> int:
-    end = time.monotonic() + limit
-    while time.monotonic() < end:
-        found = [pid for pid in warm_parents(host) if pid != but]
-        if found:
-            return found[0]
-        time.sleep(0.1)
-    raise AssertionError(f"no warm parent within {limit} s")
-
-
-def shared_mib(pid: int) -> float:
-    """What of `pid`'s memory is shared and was written (by the warm parent before the fork), in MiB."""
-    for line in Path(f"/proc/{pid}/smaps_rollup").read_text().splitlines():
-        if line.startswith("Shared_Dirty:"):
-            return int(line.split()[1]) / 1024
-    return 0.0
-
-
-def memory_holds(pid: int, needle: bytes) -> bool:
-    """`needle` is somewhere in the readable memory of process `pid`."""
-    with open(f"/proc/{pid}/maps") as maps, open(f"/proc/{pid}/mem", "rb", 0) as mem:
-        for line in maps:
-            fields = line.split()
-            if "r" not in fields[1] or line.rstrip().endswith(("[vvar]", "[vsyscall]", "[vvar_vclock]")):
-                continue
-            start, end = (int(x, 16) for x in fields[0].split("-"))
-            try:
-                mem.seek(start)
-                chunk = mem.read(end - start)
-            except (OSError, ValueError, OverflowError):
-                continue
-            if needle in chunk:
-                return True
-    return False
-
-
-def alive(pid: int) -> bool:
-    try:
-        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
-    except (FileNotFoundError, IndexError):
-        return False
-    return state != "Z"
-
-
-def still_alive(pids: list[int], limit: float) -> list[int]:
-    end = time.monotonic() + limit
-    while (left := [p for p in pids if alive(p)]) and time.monotonic() < end:
-        time.sleep(0.1)
-    return left
+    return wait_for_pid_of_warm_parent(host.process.pid, limit, but)
 
 
 def test_a_seat_forked_warm_shows_home_and_records_a_match(host: RunningHost, served: str) -> None:

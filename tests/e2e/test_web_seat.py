@@ -20,38 +20,10 @@ import pytest
 
 from tests.support.live import end_process
 from tests.support.terminal import ESCAPES
+from tests.support.web_guest import CHROMIUM_FLAGS, KEEP_FRAMES
 
 pytestmark = pytest.mark.needs("chromium")  # installed before the run when missing (tests/needs.py)
-CHROMIUM_FLAGS = [
-    "--headless=new",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
 CODE = "SEAT2345"
-
-KEEP_FRAMES = """
-(() => {
-  window.__seat = [];
-  const decoder = new TextDecoder();
-  const Native = window.WebSocket;
-  window.WebSocket = function (url, protocols) {
-    const ws = protocols === undefined ? new Native(url) : new Native(url, protocols);
-    ws.addEventListener("message", async (event) => {
-      let data = event.data;
-      if (data instanceof Blob) data = await data.arrayBuffer();
-      window.__seat.push(typeof data === "string" ? data : decoder.decode(data));
-    });
-    return ws;
-  };
-  window.WebSocket.prototype = Native.prototype;
-  Object.assign(window.WebSocket, Native);
-})();
-"""
 
 
 def free_port() -> int:

@@ -32,6 +32,12 @@ def request(**change: object) -> bytes:
 def test_a_request_names_its_seat_and_the_descriptors_it_holds() -> None:
     parsed = parse(request(), [10, 11])
     assert parsed.args == ["--desk-fd", "7"] and parsed.fds == [10, 11] and parsed.numbers == [7]
+    assert parsed.streams == 1  # a pty, unless said otherwise
+
+
+def test_a_browser_seats_request_names_three_streams_before_the_descriptors_it_holds() -> None:
+    parsed = parse(request(streams=3), [10, 11, 12, 13])
+    assert parsed.streams == 3 and parsed.fds == [10, 11, 12, 13] and parsed.numbers == [7]
 
 
 @pytest.mark.parametrize(
@@ -43,6 +49,9 @@ def test_a_request_names_its_seat_and_the_descriptors_it_holds() -> None:
         (request(numbers=[1]), [10, 11], "numbers must be descriptors above 2"),
         (request(host=0), [10, 11], "host must be a pid"),
         (request(), [10], "2 descriptors expected, 1 received"),
+        (request(streams=3), [10, 11], "4 descriptors expected, 2 received"),
+        (request(streams=2), [10, 11, 12], "streams must be 1"),
+        (request(streams=True), [10, 11], "streams must be 1"),
     ],
 )
 def test_a_request_that_is_not_one_is_refused_with_a_sentence(data: bytes, fds: list[int], says: str) -> None:
@@ -87,7 +96,7 @@ async def test_a_seat_whose_warm_parent_never_came_is_started_by_exec() -> None:
     never = WarmParent([sys.executable, "-c", "import sys; sys.exit(3)"], dict(os.environ))
     never.start()  # exits at once: never ready
     with pytest.raises(WarmUnavailable, match="did not start"):
-        await never.fork([*never.prefix, "x"], {}, 0)
+        await never.fork([*never.prefix, "x"], {}, [0])
     ended: list[int] = []
     out = bytearray()
     seat = Seat(
@@ -106,3 +115,27 @@ async def test_a_seat_whose_warm_parent_never_came_is_started_by_exec() -> None:
         await asyncio.sleep(0.05)
     assert ended == [3]  # the command itself ran, by exec
     await never.close()
+
+
+SETTINGS_AGAIN = """
+import os
+import textual.constants
+from rankterm.cli.seat import read_textual_settings_again
+before = dict(os.environ)
+assert textual.constants.DRIVER is None
+os.environ["TEXTUAL_DRIVER"] = "textual.drivers.web_driver:WebDriver"
+read_textual_settings_again(before)
+print(textual.constants.DRIVER)
+"""
+
+
+def test_a_seat_forked_warm_reads_textuals_settings_from_its_own_environment() -> None:
+    """The warm parent imported Textual without `TEXTUAL_DRIVER`; a browser seat's environment names the web
+    driver, which Textual must then choose."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith("TEXTUAL")}
+    env["PYTHONPATH"] = os.pathsep.join(sys.path)
+    done = subprocess.run(
+        [sys.executable, "-c", SETTINGS_AGAIN], env=env, capture_output=True, text=True, timeout=60
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "textual.drivers.web_driver:WebDriver"
