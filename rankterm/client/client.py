@@ -31,6 +31,7 @@ from rankterm.client.paging import QuotaView, Window, fetch_pages, refuse, repor
 from rankterm.client.send_policy import ONCE, Backoff, batches
 from rankterm.client.transport import address_problem, http_client, offline
 from rankterm.wire import endpoints as ep
+from rankterm.wire import jsontext
 from rankterm.wire.errors import (
     AuthError,
     BadBaseURL,
@@ -259,7 +260,7 @@ class RankingClient:
     @staticmethod
     def _payload(endpoint: ep.Endpoint, response: httpx.Response) -> Any:
         try:
-            body = response.json()
+            body = jsontext.loads(response.content)
         except (json.JSONDecodeError, UnicodeDecodeError, ValueError):
             if response.status_code >= 400:
                 raise error_from_response(endpoint.name, response.status_code, None) from None
