@@ -10,16 +10,10 @@ their ree and matches played (`fingerprint`: one pass over the subset's ``rating
 and only when the page's rows, read afresh, carry exactly the kept keys; anything else reads the page the
 way the database works it out and drops the entry. As with the snapshots, an order is read only at its
 second ask: a lone first page costs what it did.
-
-The fingerprint's pass was a third of a page's time (~1 ms of 3 at 2,000 players). On SQLite it is skipped
-while the database cannot have changed since it last matched, as the reading's connection tells
-(`database_state`: the rows its own statements changed, and ``PRAGMA data_version``, which moves at every
-commit of another connection, this process's writer included); on PostgreSQL it is read at every use.
 """
 
 from __future__ import annotations
 
-import sqlite3
 import threading
 from bisect import bisect_left
 from collections.abc import Callable
@@ -32,9 +26,6 @@ Key = tuple[int, int, int]
 
 Fingerprint = tuple[int, float, int]
 """(players ranked, the sum of their ree, the sum of their matches played)."""
-
-State = tuple[object, int, int]
-"""(the connection, the rows it has changed, its ``PRAGMA data_version``): see `database_state`."""
 
 _FINGERPRINT = (
     "SELECT count(*), coalesce(sum(ree), 0), coalesce(sum(played), 0) FROM rating_current"
@@ -64,8 +55,6 @@ class LatestOrders:
     def __init__(self) -> None:
         self._entries: dict[Key, tuple[Fingerprint, list[tuple]]] = {}
         self._asked: dict[Key, Fingerprint] = {}
-        self._checked: dict[Key, State] = {}
-        """The database's state when each entry's fingerprint last matched (SQLite only)."""
         self._lock = threading.Lock()
 
     def clear(self) -> None:
@@ -73,7 +62,6 @@ class LatestOrders:
         with self._lock:
             self._entries.clear()
             self._asked.clear()
-            self._checked.clear()
 
     def __contains__(self, key: Key) -> bool:
         """Whether an order is kept under `key` (checked only when it is used)."""
@@ -84,26 +72,17 @@ class LatestOrders:
         with self._lock:
             self._entries.pop(key, None)
             self._asked.pop(key, None)
-            self._checked.pop(key, None)
 
     def get(self, conn: Conn, key: Key) -> tuple[Fingerprint, list[tuple]] | None:
         """(fingerprint, every ranked player's `position_key` in order) of the subset's latest standings as
         `conn` sees them now, or None when they are not kept (the first ask: the caller reads otherwise)."""
-        state = database_state(conn)
-        with self._lock:
-            entry = self._entries.get(key)
-            if entry is not None and state is not None and self._checked.get(key) == state:
-                self._entries[key] = self._entries.pop(key)  # the most recent last
-                return entry
         now = fingerprint(conn, key[0])
         with self._lock:
             entry = self._entries.get(key)
             if entry is not None and entry[0] == now:
-                self._entries[key] = self._entries.pop(key)
-                self._check(key, state)
+                self._entries[key] = self._entries.pop(key)  # the most recent last
                 return entry
             self._entries.pop(key, None)
-            self._checked.pop(key, None)
             if self._asked.get(key) != now:
                 self._asked[key] = now
                 while len(self._asked) > 4 * self.SIZE:
@@ -115,26 +94,9 @@ class LatestOrders:
         entry = (now, order)
         with self._lock:
             self._entries[key] = entry
-            self._check(key, state)
             while len(self._entries) > self.SIZE:
-                gone = next(iter(self._entries))
-                del self._entries[gone]
-                self._checked.pop(gone, None)
+                del self._entries[next(iter(self._entries))]
         return entry
-
-    def _check(self, key: Key, state: State | None) -> None:
-        if state is not None:
-            self._checked[key] = state
-
-
-def database_state(conn: Conn) -> State | None:
-    """What `conn` tells of the database's changes: equal at two reads only when no row can have changed
-    between them (in between, this connection changed none, `total_changes`, and no other connection
-    committed, ``PRAGMA data_version``, read in the reading's own transaction). None on an engine that tells
-    no such thing (PostgreSQL)."""
-    if not isinstance(conn, sqlite3.Connection):
-        return None
-    return conn, conn.total_changes, int(conn.execute("PRAGMA data_version").fetchone()[0])
 
 
 def fingerprint(conn: Conn, subset_id: int) -> Fingerprint:
