@@ -27,6 +27,7 @@ from pydantic import BaseModel, TypeAdapter, ValidationError
 
 from rankterm.client import paging
 from rankterm.client.auth import Token, TokenCache, sendable_token
+from rankterm.client.frames import FrameMemo
 from rankterm.client.paging import QuotaView, Window, fetch_pages, refuse, report_pressure
 from rankterm.client.send_policy import ONCE, Backoff, batches
 from rankterm.client.transport import address_problem, http_client, offline
@@ -54,6 +55,7 @@ from rankterm.wire.models import (
     NewMatchAnswer,
     Page,
     Quota,
+    RankingsPage,
     ServiceStatus,
 )
 
@@ -171,6 +173,8 @@ class RankingClient:
         (`wire.display_safe`): set by an app that puts those texts on a terminal."""
         self.reachability_listeners: list[Callable[[bool], None]] = []
         """Called with False when a request cannot reach the service, True when an answer comes back."""
+        self.frames = FrameMemo()
+        """The subset and match that every standings page repeats, validated once (`client.frames`)."""
 
     @classmethod
     def in_process(
@@ -375,6 +379,8 @@ class RankingClient:
     def parse(self, endpoint: str, model: Any, payload: Any) -> Any:
         context = DISPLAY_SAFE if self.display_safe else None
         try:
+            if model is RankingsPage and isinstance(payload, dict):
+                return self.frames.validate(RankingsPage, payload, context)
             if isinstance(model, type) and issubclass(model, BaseModel):
                 return model.model_validate(payload, context=context)
             return TypeAdapter(model).validate_python(payload, context=context)
