@@ -4,8 +4,11 @@ A page of standings is ~10 KB of JSON: `json.dumps` took ~0.3 ms a page on the s
 ~0.12 ms on the client; pydantic_core does each in about a third of that, and both ends import it anyway.
 Where the two could differ, the standard library decides: `dumps` hands a value with a non-finite float (or
 any text that looks like one), a lone surrogate or anything else pydantic_core refuses to `json.dumps`, and
-`loads` hands the text pydantic_core refuses (a lone surrogate escape, NaN) to `json.loads`. So each gives
-the same bytes and values as before, or the same error.
+`loads` hands the text pydantic_core refuses (a lone surrogate escape) to `json.loads`. So each gives the
+same bytes and values as before, or the same error, for every value made of JSON's own types (what the
+service's answers are made of). One difference is left: a value of a type JSON has not but pydantic writes
+(a date, a set, a plain Enum, a dataclass) is written as pydantic writes it where `json.dumps` raised
+TypeError; an object of any other type is refused as before.
 """
 
 from __future__ import annotations
