@@ -26,8 +26,9 @@ its pool, its limits), with event hooks added to count the requests in flight.
 
 For each: the median time, its speed-up over one after another, the calls made (must equal the pages),
 the most requests seen in flight (httpx event hooks), and the median CPU seconds each process spent on one
-fetch (this one's `process_time`; the service's and the proxy's from /proc, on Linux): with the load
-average printed beside them, they tell how much of the time was the round trips and how much the work.
+fetch (this one's `process_time`; the service's and the proxy's from /proc, on Linux), and each of those
+divided by the pages: with the load average printed beside them, they tell how much of the time was the
+round trips and how much the work (under load, the CPU a page moves less than the times).
 
     python benchmarks/bench_pages.py [--what players|rankings|both] [--rows 2000] [--rtt 0.05] [--runs 5]
                                      [--bounded 8] [--port 8650] [--server uvicorn|rankterm-serve]
@@ -312,6 +313,9 @@ def main() -> None:
                 f"{what:<9} {name:<18} median {median:6.3f} s  speed-up {base / median:5.2f}x  calls {calls}"
                 f" (pages {pages})  most in flight {result.most:2d}  CPU s: "
                 + ", ".join(f"{who} {statistics.median(spent):.2f}" for who, spent in result.cpu.items())
+                + "  (ms a page: "
+                + ", ".join(f"{statistics.median(spent) / pages * 1000:.2f}" for spent in result.cpu.values())
+                + ")"
             )
 
 

@@ -27,10 +27,12 @@ from pydantic import BaseModel, TypeAdapter, ValidationError
 
 from rankterm.client import paging
 from rankterm.client.auth import Token, TokenCache, sendable_token
+from rankterm.client.frames import FrameMemo
 from rankterm.client.paging import QuotaView, Window, fetch_pages, refuse, report_pressure
 from rankterm.client.send_policy import ONCE, Backoff, batches
 from rankterm.client.transport import address_problem, http_client, offline
 from rankterm.wire import endpoints as ep
+from rankterm.wire import jsontext
 from rankterm.wire.errors import (
     AuthError,
     BadBaseURL,
@@ -53,6 +55,7 @@ from rankterm.wire.models import (
     NewMatchAnswer,
     Page,
     Quota,
+    RankingsPage,
     ServiceStatus,
 )
 
@@ -170,6 +173,8 @@ class RankingClient:
         (`wire.display_safe`): set by an app that puts those texts on a terminal."""
         self.reachability_listeners: list[Callable[[bool], None]] = []
         """Called with False when a request cannot reach the service, True when an answer comes back."""
+        self.frames = FrameMemo()
+        """The subset and match that every standings page repeats, validated once (`client.frames`)."""
 
     @classmethod
     def in_process(
@@ -259,7 +264,7 @@ class RankingClient:
     @staticmethod
     def _payload(endpoint: ep.Endpoint, response: httpx.Response) -> Any:
         try:
-            body = response.json()
+            body = jsontext.loads(response.content)
         except (json.JSONDecodeError, UnicodeDecodeError, ValueError):
             if response.status_code >= 400:
                 raise error_from_response(endpoint.name, response.status_code, None) from None
@@ -374,6 +379,8 @@ class RankingClient:
     def parse(self, endpoint: str, model: Any, payload: Any) -> Any:
         context = DISPLAY_SAFE if self.display_safe else None
         try:
+            if model is RankingsPage and isinstance(payload, dict):
+                return self.frames.validate(RankingsPage, payload, context)
             if isinstance(model, type) and issubclass(model, BaseModel):
                 return model.model_validate(payload, context=context)
             return TypeAdapter(model).validate_python(payload, context=context)

@@ -144,6 +144,14 @@ async def stream_pages(
     results: dict[int, T] = {}
     waiting = deque(enumerate(numbers))
     running: dict[asyncio.Task[T], tuple[int, int, float]] = {}
+    finished: list[asyncio.Task[T]] = []
+    wake = asyncio.Event()
+
+    def done(task: asyncio.Task[T]) -> None:
+        # Each answer wakes the loop by itself: no wait registered on every task in flight at each answer.
+        finished.append(task)
+        wake.set()
+
     given = 0
     try:
         while waiting or running or given in results:
@@ -160,13 +168,19 @@ async def stream_pages(
                 context = contextvars.copy_context()
                 context.run(_PRESSURE.set, functools.partial(window.pressure, seq))
                 task = asyncio.create_task(_call(fetch, n), context=context)
+                task.add_done_callback(done)
                 running[task] = (index, seq, time.monotonic())
                 window.most_in_flight = max(window.most_in_flight, len(running))
-            done, _ = await asyncio.wait(running, return_when=asyncio.FIRST_COMPLETED)
-            for task in sorted(done, key=lambda t: running[t][1]):  # in the order sent: the first error first
+            if not finished:
+                wake.clear()
+                await wake.wait()
+            landed = sorted(finished, key=lambda t: running[t][1])  # in the order sent: the first error first
+            finished.clear()
+            now = time.monotonic()
+            for task in landed:
                 index, seq, began = running.pop(task)
                 results[index] = task.result()  # raises the page's error: the finally drops the rest
-                window.answered(seq, time.monotonic() - began)
+                window.answered(seq, now - began)
     finally:
         for task in running:
             task.cancel()

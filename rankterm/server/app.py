@@ -32,6 +32,7 @@ from rankterm.server.routes import Route, Router
 from rankterm.server.store import Client, Store
 from rankterm.server.throttle import SignInThrottle
 from rankterm.server.wire import RANKINGS_PAGE_KEYS, Fault, format_time, only_keys
+from rankterm.wire import jsontext
 from rankterm.wire.endpoints import RANKINGS
 from rankterm.wire.new_match import MAX_FACTIONS, MAX_PARTICIPANTS
 from rankterm.wire.text import ascii_digits
@@ -52,16 +53,23 @@ _TRUE = {"1", "true", "yes", "on"}
 _FALSE = {"", "0", "false", "no", "off"}
 
 
+class WireJSONResponse(JSONResponse):
+    """Starlette's JSON answer, its bytes made by `jsontext.dumps` (the same bytes, a third of the time)."""
+
+    def render(self, content: Any) -> bytes:
+        return jsontext.dumps(content)
+
+
 def success_response(payload: Any) -> JSONResponse:
     """HTTP 200 ``{"success": payload}``."""
-    return JSONResponse({"success": payload})
+    return WireJSONResponse({"success": payload})
 
 
 def error_response(fault: Fault) -> JSONResponse:
     """The error envelope of `fault`, with its HTTP status (and ``Retry-After`` when the refusal ends at a
     known moment: a quota's period)."""
     headers = {"Retry-After": str(fault.retry_after)} if fault.retry_after is not None else None
-    return JSONResponse(
+    return WireJSONResponse(
         {"errors": [{"code": fault.code, "message": fault.message}]},
         status_code=fault.status,
         headers=headers,
