@@ -27,7 +27,8 @@
    every 2 ms took the GIL from the thread opening the group some 200 times a second: it measured itself.)
    One untimed run of each child comes first: it writes the bytecode of modules changed since the last run
    (as an installed package has it; PYTHONDONTWRITEBYTECODE is dropped for the children) and seeds the demo
-   group of the day into the cache dir (the timed runs copy it, as every start but a day's first does).
+   group of the day into the cache dir, with the app's mirror of it (its matches held, the story told:
+   `rankterm.cli.demo_mirror`); the timed runs copy both, as every start but a day's first does.
    Prints the medians and the ratios (targets: first screen <= 1.5, with its data <= 2) and the load average.
    `--against OLD_CHECKOUT` (e.g. `git worktree add --detach /tmp/old b4ccbe9`, where the dashboard came
    first) times the same two rankterm children on that checkout too (its `rankterm` put first on PYTHONPATH,

@@ -153,8 +153,10 @@ def _build_app(*, demo: bool, profile: str | None, gc_pause: GcPause) -> Rankter
     )
 
 
-def _demo_factory(gc_pause: GcPause) -> Callable[[], RankingClient]:
+def _demo_factory(gc_pause: GcPause) -> Callable[[], Group]:
     """The demo factory of `rankterm demo`: the app calls it (in a thread) once its first screen is painted.
+    Its group's mirror starts from the one kept for the day's demo (`demo_mirror`): the held matches and
+    the story of what changed are not read and walked again at every start.
 
     Its first client gives the paused collector back (`startup.AFTER_OPEN` after it is built, at once if it
     could not be). The group is not built ahead in a thread started with the app: such a thread takes the CPU
@@ -165,18 +167,20 @@ def _demo_factory(gc_pause: GcPause) -> Callable[[], RankingClient]:
 
     first = True
 
-    def factory() -> RankingClient:
+    def factory() -> Group:
+        from rankterm.cli.demo_mirror import demo_group
+
         nonlocal first
         if not first:
-            return make_demo_client()
+            return demo_group(make_demo_client)
         first = False
         try:
-            client = make_demo_client()
+            group = demo_group(make_demo_client)
         except BaseException:
             gc_pause.resume()
             raise
         gc_pause.resume_in(AFTER_OPEN)
-        return client
+        return group
 
     return factory
 

@@ -30,7 +30,7 @@ if TYPE_CHECKING:  # the plan and its models are imported only when a demo is se
 
     from rankterm.server.demo import DemoMatch
 
-__all__ = ["DEMO_KEY", "DEMO_SECRET", "demo_app", "demo_store", "demo_token", "seed_demo"]
+__all__ = ["DEMO_KEY", "DEMO_SECRET", "demo_app", "demo_stem", "demo_store", "demo_token", "seed_demo"]
 
 DEMO_KEY = "demo"
 DEMO_SECRET = "demo-secret"
@@ -118,19 +118,30 @@ _template: tuple[date, Store] | None = None
 _template_lock = threading.Lock()
 
 
-def _template_file(day: date) -> Path:
-    """Where the demo seeded for `day` is kept between runs, named by the day and a hash of the code.
-
-    Any change to the service's code or catalogue gives a new name, so a stale demo is never served; the
-    day in the name keeps tomorrow's run from serving yesterday's dates.
-    """
+def _code_digest() -> str:
+    """A hash of the service's code and catalogue (and the wire's)."""
     digest = hashlib.sha256(rankterm.__version__.encode())
     package = Path(__file__).parent
     wire = package.parent / "wire"  # the rating rules and the match judge live there
     for path in sorted([*package.glob("*.py"), *wire.glob("*.py"), package / "catalogue.json"]):
         digest.update(f"{path.parent.name}/{path.name}".encode())
         digest.update(path.read_bytes())
-    return demo_path(f"{day.isoformat()}-{digest.hexdigest()[:16]}")
+    return digest.hexdigest()[:16]
+
+
+def demo_stem(day: date) -> str:
+    """The name of the demo seeded for `day`: the day and a hash of the service's code.
+
+    Any change to the service's code or catalogue gives a new name, so a stale demo is never served; the
+    day in the name keeps tomorrow's run from serving yesterday's dates. What is kept beside the demo and
+    made from it (the app's copy of the demo's matches) carries this name in its own.
+    """
+    return f"{day.isoformat()}-{_code_digest()}"
+
+
+def _template_file(day: date) -> Path:
+    """Where the demo seeded for `day` is kept between runs (`demo_stem`)."""
+    return demo_path(demo_stem(day))
 
 
 def _load_or_seed_template(day: date) -> Store:
