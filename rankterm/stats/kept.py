@@ -30,7 +30,7 @@ from typing import TYPE_CHECKING, Any
 from rankterm.mirror import MatchMark, match_marks
 from rankterm.stats.changes import Event, Mark, Story
 from rankterm.stats.seasons import Period, Season, SeasonRow, containing, season_standings
-from rankterm.stats.source import held_matches, matches_numbered
+from rankterm.stats.source import held_matches, kept_out_of_collections, matches_numbered
 from rankterm.wire.localtime import SeatZone
 from rankterm.wire.models import Match, Player
 
@@ -97,18 +97,31 @@ def _story_key(group: Group) -> list[Any]:
     return [*group.mirror.held.matches_key(), group.display_safe]
 
 
-def _noted_events(group: Group, key: list[Any]) -> list[list[Any]] | None:
-    """The event rows the mirror's note keeps, when they were told of the held matches as they are (`key`)."""
-    note = group.note(EVENTS_NOTE)
-    if isinstance(note, dict) and note.get("key") == key and isinstance(note.get("events"), list):
-        return note["events"]
-    return None
+def _noted_events(group: Group, key: list[Any], since: str | None = None) -> list[list[Any]] | None:
+    """The event rows the mirror's note keeps (those of the matches dated at or after `since`), when they
+    were told of the held matches as they are (`key`). The note is megabytes in a big group: SQLite picks
+    the rows out of its text, and each is parsed alone (one parse of it all would hold the GIL)."""
+    notes = group.mirror.notes
+    if notes.field(EVENTS_NOTE, "key") != key:
+        return None
+    rows = (
+        notes.items(EVENTS_NOTE, "events", at=2, at_least=since)
+        if since
+        else notes.items(EVENTS_NOTE, "events")
+    )
+    return None if rows is None else [row for row in rows if isinstance(row, list)]
 
 
 def _noted_story(group: Group, key: list[Any], walked: list[Mark]) -> Story | None:
     """The story the mirror's notes keep, when it walked the first of `walked` (the same history, or the
-    same with matches appended)."""
-    note = group.note(STORY_NOTE)
+    same with matches appended). Read in pieces, and kept out of the collector's walks (it lives as long as
+    the process): a big group's story is 4 MB of JSON."""
+    with kept_out_of_collections(len(walked)):
+        return _restored(group, key, walked)
+
+
+def _restored(group: Group, key: list[Any], walked: list[Mark]) -> Story | None:
+    note = group.mirror.notes.get_in_pieces(STORY_NOTE)
     if not isinstance(note, dict) or not isinstance(note.get("key"), list) or len(note["key"]) != 4:
         return None
     count, top, history, safe = note["key"]
@@ -126,7 +139,7 @@ def held_changes(group: Group, since: str | None = None) -> list[Event]:
     tells them of the held matches as they are, no walk is restored: only the events asked for are read."""
     held = group.memo.get("stats.kept-story")
     if held is None:
-        rows = _noted_events(group, _story_key(group))
+        rows = _noted_events(group, _story_key(group), since)
         if rows is not None:
             try:
                 return [Event.of_row(row) for row in rows if since is None or str(row[2]) >= since]
