@@ -1,0 +1,71 @@
+"""Screens that read what the mirror keeps (`stats.kept`) instead of walking a big group's whole history again
+in a worker beside the loop: Seasons rates each past period once while its matches stay the same; the
+scoreboard's tonight line reads the kept story's events since then; the standings table of Seasons is
+filled with its widths given, never measured cell by cell on the loop."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+
+from textual.widgets import DataTable
+
+from rankterm.stats import kept
+from rankterm.tui.screens.board import BoardScreen
+from rankterm.tui.screens.seasons import SeasonsScreen
+from tests.tui.conftest import FROZEN_NOW
+from tests.tui.pilot import settle
+
+
+async def test_seasons_rates_each_period_once_and_not_again_when_shown_again(make_app, monkeypatch) -> None:
+    rated: list[str] = []
+    real = kept.season_standings
+
+    def spy(matches, period, zone):  # type: ignore[no-untyped-def]
+        rated.append(period.name)
+        return real(matches, period, zone)
+
+    monkeypatch.setattr(kept, "season_standings", spy)
+    async with make_app().run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await pilot.app.switch_mode("seasons")
+        await settle(pilot)
+        screen = pilot.app.screen
+        assert isinstance(screen, SeasonsScreen)
+        months = list(rated)
+        await pilot.press("2")
+        await settle(pilot)
+        quarters = rated[len(months) :]
+        rated.clear()
+        await pilot.press("1")
+        await settle(pilot)
+        await pilot.press("2")
+        await settle(pilot)
+        again = list(rated)
+        standings = screen.query_one("#seasons-rows", DataTable)
+        widths = [column.width for column in standings.ordered_columns]
+        auto = [column.auto_width for column in standings.ordered_columns]
+        shown = [[str(c) for c in standings.get_row_at(i)] for i in range(standings.row_count)]
+    assert months and quarters and len(months) == len(set(months))
+    assert {s.period.name for s in screen.roll} == set(quarters)
+    assert again == []  # the periods' standings were kept: nothing rated again
+    assert not any(auto)  # given with the rows, not measured by the table
+    assert widths == [
+        max(len(row[i]) for row in [["#", "player", "ree", "played"], *shown]) for i in range(4)
+    ]
+
+
+async def test_the_boards_tonight_line_reads_the_kept_storys_events_since_then(make_app, monkeypatch) -> None:
+    asked: list[str | None] = []
+    real = kept.held_changes
+
+    def spy(group, since=None):  # type: ignore[no-untyped-def]
+        asked.append(since)
+        return real(group, since)
+
+    monkeypatch.setattr(kept, "held_changes", spy)
+    app = make_app(home="board", kiosk=True)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        assert isinstance(pilot.app.screen, BoardScreen)
+    since = datetime.fromtimestamp(FROZEN_NOW, UTC) - timedelta(hours=12)
+    assert asked and set(asked) == {since.strftime("%Y-%m-%d %H:%M:%S")}  # only the evening's events
