@@ -72,25 +72,32 @@ def _matches(group: Group, numbers: Sequence[int]) -> list[Match]:
 
 
 def kept_story(group: Group) -> Story:
-    """The story of every held match, walked only where the held matches changed since it was kept."""
+    """The story of every held match, walked only where the held matches changed since it was kept. In a
+    big group it is walked (or restored) with the cyclic collector paused and left frozen
+    (`source.kept_out_of_collections`): it lives as long as the process."""
     with _lock(group):
         key = _story_key(group)
         held = group.memo.get("stats.kept-story")
         if held is not None and held[0] == key:
             return held[1]
-        walked: list[Mark] = [(m.id, m.number) for m in match_marks(group.mirror)]
-        story = held[1] if held is not None else _noted_story(group, key, walked)
-        noted = held is None and story is not None
-        story = story if story is not None else Story()
-        story.rewind(story.agreeing(walked))
-        rest = walked[story.walked :]
-        if rest:
-            story.extend(_matches(group, [number for _, number in rest]))
-        if story.stepped or not noted:
-            group.set_note(STORY_NOTE, {"key": key, "story": story.snapshot()})
-            group.set_note(EVENTS_NOTE, {"key": key, "events": story.event_rows()})
-        group.memo.put("stats.kept-story", (key, story))
-        return story
+        with kept_out_of_collections(key[0]):
+            return _walk_story(group, key, held)
+
+
+def _walk_story(group: Group, key: list[Any], held: Any) -> Story:
+    walked: list[Mark] = [(m.id, m.number) for m in match_marks(group.mirror)]
+    story = held[1] if held is not None else _noted_story(group, key, walked)
+    noted = held is None and story is not None
+    story = story if story is not None else Story()
+    story.rewind(story.agreeing(walked))
+    rest = walked[story.walked :]
+    if rest:
+        story.extend(_matches(group, [number for _, number in rest]))
+    if story.stepped or not noted:
+        group.set_note(STORY_NOTE, {"key": key, "story": story.snapshot()})
+        group.set_note(EVENTS_NOTE, {"key": key, "events": story.event_rows()})
+    group.memo.put("stats.kept-story", (key, story))
+    return story
 
 
 def _story_key(group: Group) -> list[Any]:
@@ -254,11 +261,12 @@ def _periods(marks: Sequence[MatchMark], kind: str, zone: SeatZone) -> list[Peri
 def kept_roll(group: Group, kind: str, zone: SeatZone, now: datetime) -> list[Season]:
     """`seasons.roll_of_honour` over the held matches: each past `kind` period's standings at its end (the
     one holding `now`, wall-clock, left out), each worked out once while its matches stay the same."""
-    marks = match_marks(group.mirror)
-    dates = [m.date for m in marks]
-    ordered = all(a <= b for a, b in itertools.pairwise(dates))
-    return [
-        _season(group, period, zone, _within(marks, dates if ordered else None, *_window(period, zone)))
-        for period in _periods(marks, kind, zone)
-        if period.end <= now
-    ]
+    with kept_out_of_collections(group.mirror.held.matches_key()[0]):  # the seasons are kept: see kept_story
+        marks = match_marks(group.mirror)
+        dates = [m.date for m in marks]
+        ordered = all(a <= b for a, b in itertools.pairwise(dates))
+        return [
+            _season(group, period, zone, _within(marks, dates if ordered else None, *_window(period, zone)))
+            for period in _periods(marks, kind, zone)
+            if period.end <= now
+        ]
