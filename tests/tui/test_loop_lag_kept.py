@@ -12,6 +12,7 @@ from textual.widgets import DataTable
 from rankterm.stats import kept
 from rankterm.tui.screens.board import BoardScreen
 from rankterm.tui.screens.seasons import SeasonsScreen
+from rankterm.wire.localtime import UTC_ZONE
 from tests.tui.conftest import FROZEN_NOW
 from tests.tui.pilot import settle
 
@@ -69,3 +70,39 @@ async def test_the_boards_tonight_line_reads_the_kept_storys_events_since_then(m
         assert isinstance(pilot.app.screen, BoardScreen)
     since = datetime.fromtimestamp(FROZEN_NOW, UTC) - timedelta(hours=12)
     assert asked and set(asked) == {since.strftime("%Y-%m-%d %H:%M:%S")}  # only the evening's events
+
+
+async def test_a_big_groups_kept_reads_run_with_no_collection_and_stay_frozen(
+    demo_service, monkeypatch
+) -> None:
+    import gc
+
+    from rankterm.mirror import Group
+    from rankterm.stats import compact, source
+
+    monkeypatch.setattr(source, "KEPT_AT_LEAST", 100)  # the demo's 300 matches count as a big group
+    seen: list[int] = []
+
+    def note(phase: str, info: dict[str, int]) -> None:
+        if phase == "start":
+            seen.append(info["generation"])
+
+    async with Group(demo_service.client()) as group:
+        await source.sync_group(group)
+        player = source.held_matches(group)[-1].factions[0].players[0].id
+        gc.callbacks.append(note)
+        try:
+            frozen = gc.get_freeze_count()
+            read = [
+                compact.player_matches(group, str(player)),
+                compact.game_matches(group, source.held_matches(group)[-1].game.id),  # type: ignore[union-attr]
+                kept.kept_story(group).events,
+                kept.kept_roll(group, "month", UTC_ZONE, datetime(2030, 1, 1)),
+            ]
+            during = list(seen)
+            assert gc.get_freeze_count() > frozen  # kept out of every later collection's walk
+        finally:
+            gc.callbacks.remove(note)
+            gc.unfreeze()
+    assert all(read) and during == []
+    assert gc.isenabled()
