@@ -24,7 +24,7 @@ from rankterm.stats.seasons import Season
 from rankterm.tui.base import RanktermScreen, task
 from rankterm.tui.text import plain
 from rankterm.tui.widgets.key_footer import KeyFooter
-from rankterm.tui.widgets.text_table import TextTable, fill_table
+from rankterm.tui.widgets.text_table import TextTable
 from rankterm.tui.zone import shown_zone
 from rankterm.wire.errors import RanktermError
 from rankterm.wire.shown import ree
@@ -130,10 +130,10 @@ class SeasonsScreen(RanktermScreen):
         self.query_one("#seasons-period", Static).update(
             plain(f"{season.period.name} · {season.matches} matches")
         )
-        cells = [[str(row.position), row.name, ree(row.ree), str(row.played)] for row in season.rows]
-        # the widths given with the rows: a table left to measure them would measure every cell of a big
-        # group's 500 standings on the loop (Rich renders each), a quarter of a second at once
-        fill_table(self.query_one("#seasons-rows", DataTable), ["#", "player", "ree", "played"], cells)
+        rows = self.query_one("#seasons-rows", DataTable)
+        rows.clear()
+        for row in season.rows:
+            rows.add_row(str(row.position), row.name, ree(row.ree), str(row.played))
 
 
 def _roll(group: Group, kind: str, zone: SeatZone) -> list[Season]:
