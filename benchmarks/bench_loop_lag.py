@@ -19,11 +19,17 @@ scoreboard, Home again.
 Printed per step: the longest lag and the p99 of the ticks' lags (ms), the ticks counted and the seconds
 until settled; with several runs, the median (and max) of each. The load average before and after.
 `--profile` also samples the loop thread's stack from a watcher thread whenever a tick is 20 ms overdue,
-and prints, for each step over `LIMIT` ms, the places (rankterm's innermost frames) seen most.
+and prints, for each step over `LIMIT` ms, the places (rankterm's innermost frames) seen most. `--spy FILE`
+shows who holds the interpreter while the loop is late (a thread's C call that keeps the GIL stalls the loop
+though the loop's thread has nothing to do): the run goes under `py-spy record --gil` (a chrome trace kept in
+FILE, installed with `pip install py-spy`), and for each step over `LIMIT` ms it prints, of the time its
+stalls lasted, the share each place held the GIL (by thread: the loop's or a worker's) and the share nobody
+did (the loop waited for a core, or for I/O).
 
     python benchmarks/bench_loop_lag.py [--matches 10000] [--runs 1] [--code DIR] [--profile]
     python benchmarks/bench_loop_lag.py --matches 100000 [--work DIR]
     python benchmarks/bench_loop_lag.py --db STORE
+    python benchmarks/bench_loop_lag.py --matches 100000 --spy /tmp/trace.json
 """
 
 from __future__ import annotations
@@ -33,6 +39,7 @@ import asyncio
 import collections
 import json
 import os
+import shutil
 import statistics
 import subprocess
 import sys
@@ -55,6 +62,8 @@ LIMIT = 50.0
 """The target: no stall longer than this (ms)."""
 SAMPLE_AFTER = 0.020
 """`--profile`: a stack is sampled when a tick is this overdue (s)."""
+STALL = 0.040
+"""`--spy`: a tick this late (s) is a stall whose interval is looked up in the trace."""
 SECRET_ENV = "RANKTERM_BENCH_SECRET"
 
 
@@ -73,6 +82,12 @@ class LagMeter:
         it waited for (a core, or the GIL held by a worker thread)."""
         self.stacks: dict[str, collections.Counter[str]] = collections.defaultdict(collections.Counter)
         self.label = "start"
+        self.collections: dict[str, list[float]] = collections.defaultdict(list)
+        """The cyclic collector's passes over 10 ms (their seconds), by step: each holds the GIL throughout,
+        in whatever thread set it off."""
+        self._collecting = 0.0
+        self.stalls: list[tuple[float, float, str]] = []
+        """Each tick later than `STALL`: from when it was due to when it ran (perf_counter), its step."""
         self._beat = time.perf_counter()
         self._task: asyncio.Task[None] | None = None
         self._profile = profile
@@ -84,7 +99,10 @@ class LagMeter:
         while True:
             await asyncio.sleep(TICK)
             now, cpu_now = time.perf_counter(), time.thread_time()
-            self.lags[self.label].append(max(0.0, now - self._beat - TICK))
+            lag = max(0.0, now - self._beat - TICK)
+            self.lags[self.label].append(lag)
+            if lag > STALL:
+                self.stalls.append((self._beat + TICK, now, self.label))
             self.cpu[self.label].append(cpu_now - cpu)
             self._beat, cpu = now, cpu_now
 
@@ -97,7 +115,16 @@ class LagMeter:
             if frame is not None and frame.f_code.co_name != "select":  # waiting, not running
                 self.stacks[self.label][where(frame)] += 1
 
+    def _collector(self, phase: str, info: dict[str, int]) -> None:
+        if phase == "start":
+            self._collecting = time.perf_counter()
+        elif self._collecting and (took := time.perf_counter() - self._collecting) > 0.010:
+            self.collections[self.label].append(took)
+
     def start(self) -> None:
+        import gc
+
+        gc.callbacks.append(self._collector)
         self._loop_thread = threading.get_ident()
         self._beat = time.perf_counter()
         self._task = asyncio.get_running_loop().create_task(self._tick())
@@ -105,6 +132,10 @@ class LagMeter:
             threading.Thread(target=self._watch, daemon=True).start()
 
     def stop(self) -> None:
+        import gc
+
+        if self._collector in gc.callbacks:
+            gc.callbacks.remove(self._collector)
         self._stop.set()
         if self._task is not None:
             self._task.cancel()
@@ -245,7 +276,8 @@ async def floor() -> dict[str, float]:
 
 async def one_run(client: Any, profile: bool) -> dict[str, Any]:
     """The app on `client`, every step: {label: {"lags": [...], "settled": s}}, and the sampled stacks."""
-    out: dict[str, Any] = {"steps": {}, "stacks": {}, "floor": await floor()}
+    out: dict[str, Any] = {"steps": {}, "stacks": {}, "floor": await floor(), "anchor": anchor()}
+    out["loop_thread"] = threading.get_ident()
     meter = LagMeter(profile)
     meter.start()  # before the app: its first open is measured too
     from rankterm.config import Config
@@ -259,6 +291,7 @@ async def one_run(client: Any, profile: bool) -> dict[str, Any]:
         out["order"] = ["first open (Home's data)"]
         meter.lags["first open (Home's data)"] = meter.lags.pop("start")
         meter.cpu["first open (Home's data)"] = meter.cpu.pop("start")
+        meter.collections["first open (Home's data)"] = meter.collections.pop("start", [])
 
         async def step(label: str, do: Callable[[], Awaitable[Any]]) -> None:
             label = f"{len(out['order']):2} {label}"
@@ -273,12 +306,86 @@ async def one_run(client: Any, profile: bool) -> dict[str, Any]:
         await steps(app, pilot, step)
         del settled
     meter.stop()
+    stalls = out["stalls"] = []
+    for due, ran, label in meter.stalls:
+        first = "first open (Home's data)"
+        stalls.append((due, ran, first if label == "start" else label))
     for label, lags in meter.lags.items():
         if label in out["steps"]:
             out["steps"][label]["lags"] = lags
             out["steps"][label]["cpu"] = meter.cpu[label]
+            out["steps"][label]["gc"] = meter.collections.get(label, [])
     out["stacks"] = {label: counter.most_common(6) for label, counter in meter.stacks.items()}
     return out
+
+
+def anchor() -> float:
+    """When (perf_counter) a 50 ms spin of Python began: found by its name in a trace, it sets the trace's
+    clock against this process's."""
+
+    def bench_anchor() -> float:
+        began = time.perf_counter()
+        while time.perf_counter() - began < 0.05:
+            pass
+        return began
+
+    return bench_anchor()
+
+
+# ---------------------------------------------------------------------------------------------- the trace
+
+
+def gil_holders(trace: Path, run: dict[str, Any]) -> dict[str, tuple[float, collections.Counter[str]]]:
+    """For each step: the seconds its stalls lasted, and the seconds each place (its thread, rankterm's
+    innermost frames, the innermost frame of all) held the GIL inside them.
+
+    py-spy writes a thread's frames as they begin and end between two samples that caught it holding the
+    GIL, and nothing for a sample that did not: the holder at a moment is taken to be the thread written
+    last (a thread that let the GIL go with its stack unchanged keeps it until another is written)."""
+    events = json.loads(trace.read_text())
+    events.sort(key=lambda e: e["ts"])
+    at = next((e["ts"] for e in events if e["name"].endswith("bench_anchor") and e["ph"] == "B"), None)
+    if at is None:
+        raise SystemExit(f"{trace}: the anchor's spin is not in the trace")
+    shift = run["anchor"] - at / 1e6  # the trace's seconds + shift = the run's perf_counter
+    stalls = sorted(run["stalls"])
+    out: dict[str, tuple[float, collections.Counter[str]]] = {}
+    for due, ran, label in stalls:
+        total, counter = out.get(label, (0.0, collections.Counter()))
+        out[label] = (total + ran - due, counter)
+    stacks: dict[int, list[dict[str, Any]]] = collections.defaultdict(list)
+    last = None
+    holder = None
+    for event in events:
+        now = event["ts"] / 1e6 + shift
+        if last is not None and now > last:
+            for due, ran, label in stalls:
+                lo, hi = max(due, last), min(ran, now)
+                if hi <= lo:
+                    continue
+                frames = stacks[holder] if holder is not None else []
+                who = "loop" if holder == run["loop_thread"] else "worker"
+                place = f"{who}: {told(frames)}" if len(frames) > 1 else "(nobody seen)"
+                out[label][1][place] += hi - lo
+        last, holder = now, event["tid"]
+        frames = stacks[event["tid"]]
+        if event["ph"] == "B":
+            frames.append(event)
+        elif frames:
+            frames.pop()
+    return out
+
+
+def told(frames: list[dict[str, Any]]) -> str:
+    """A traced stack told as `where` tells one: rankterm's innermost frames (up to 3), the innermost."""
+    leaf = frames[-1]
+    ours = []
+    for frame in reversed(frames):
+        name = frame["args"]["filename"]
+        if "rankterm/" in name and "benchmarks/" not in name and len(ours) < 3:
+            ours.append(f"{name.rsplit('rankterm/', 1)[1]}:{frame['name']}:{frame['args']['line']}")
+    where_leaf = f"{Path(leaf['args']['filename']).name}:{leaf['name']}:{leaf['args']['line']}"
+    return " < ".join(ours) + f"  [leaf {where_leaf}]"
 
 
 def new_group(url: str, key: str, mirror: Path) -> Any:
@@ -376,6 +483,7 @@ def main() -> None:
     )
     cli.add_argument("--work", type=Path, help="where the group and the mirrors are kept between runs")
     cli.add_argument("--profile", action="store_true", help="sample the loop's stack during its stalls")
+    cli.add_argument("--spy", type=Path, help="trace the run with py-spy here; who held the GIL in stalls")
     cli.add_argument("--child", nargs=4, metavar=("URL", "KEY", "MIRROR", "WHAT"), help=argparse.SUPPRESS)
     a = cli.parse_args()
     if a.child:
@@ -390,15 +498,27 @@ def main() -> None:
     mirror = work / "mirror" / "mirror.db"  # one for every code: the same file format, synced once
     mirror.parent.mkdir(exist_ok=True)
 
+    spy = shutil.which("py-spy", path=str(Path(sys.executable).parent)) or shutil.which("py-spy")
+    if a.spy and not spy:
+        raise SystemExit("--spy: py-spy is not installed (pip install py-spy)")
+
     def run_child(what: str) -> dict[str, Any]:
+        traced = what != "sync" and a.spy
+        under = (
+            [spy, "record", "--gil", "--nonblocking", "-t", "-r", "200", "-f", "chrometrace"]
+            if traced
+            else []
+        )
+        if traced:
+            under += ["-o", str(a.spy), "--"]
         done = subprocess.run(
-            [sys.executable, str(Path(__file__).resolve()), "--child", url, key, str(mirror), what],
+            [*under, sys.executable, str(Path(__file__).resolve()), "--child", url, key, str(mirror), what],
             cwd=tempfile.gettempdir(), env={**os.environ, "PYTHONPATH": str(code)},
             capture_output=True, text=True, check=False,
         )  # fmt: skip
         if done.returncode:
             raise SystemExit(f"the run failed: {done.stderr[-3000:]}")
-        return json.loads(done.stdout.strip().splitlines()[-1])
+        return json.loads([line for line in done.stdout.splitlines() if line.startswith("{")][-1])
 
     load_before = load_average()
     try:
@@ -418,13 +538,14 @@ def main() -> None:
     many = a.runs > 1
     head = "median (max) of runs, " if many else ""
     print(
-        f"{'step':46}{head + 'longest lag ms':>24}{'p99 ms':>16}{'loop CPU ms':>16}{'ticks':>7}{'settled s':>10}"
+        f"{'step':46}{head + 'longest lag ms':>24}{'p99 ms':>16}{'loop CPU ms':>16}{'gc ms':>12}{'ticks':>7}{'settled s':>10}"
     )
     over = []
     for label in runs[0]["order"]:
         worst = [max(r["steps"][label].get("lags") or [0.0]) * 1000 for r in runs]
         high = [p99(r["steps"][label].get("lags") or []) * 1000 for r in runs]
         busy = [max(r["steps"][label].get("cpu") or [0.0]) * 1000 for r in runs]
+        passes = [max(r["steps"][label].get("gc") or [0.0]) * 1000 for r in runs]
         ticks = len(runs[0]["steps"][label].get("lags") or [])
         settled = statistics.median(r["steps"][label]["settled"] for r in runs)
 
@@ -432,7 +553,9 @@ def main() -> None:
             return f"{statistics.median(values):7.1f} ({max(values):6.1f})" if many else f"{values[0]:7.1f}"
 
         flag = " *" if max(statistics.median(worst), statistics.median(busy)) > LIMIT else ""
-        print(f"{label:46}{cell(worst):>24}{cell(high):>16}{cell(busy):>16}{ticks:>7}{settled:>10.2f}{flag}")
+        print(
+            f"{label:46}{cell(worst):>24}{cell(high):>16}{cell(busy):>16}{cell(passes):>12}{ticks:>7}{settled:>10.2f}{flag}"
+        )
         if flag:
             over.append(label)
     everything = [max(r["steps"][label].get("lags") or [0.0]) * 1000 for r in runs for label in r["order"]]
@@ -440,6 +563,17 @@ def main() -> None:
         f"longest lag of all: {max(everything):.1f} ms; steps over {LIMIT:.0f} ms, lag or loop CPU (*): {len(over)}"
     )
     print("loop CPU: the most CPU the loop's thread spent between two ticks (its own work, not the waits)")
+    print("gc: the cyclic collector's longest pass (over 10 ms) in the step, in any thread: it holds the GIL")
+    if a.spy:
+        a.spy.with_suffix(".run.json").write_text(json.dumps(runs[-1]))  # the stalls, beside the trace
+        held = gil_holders(a.spy, runs[-1])
+        for label in over:
+            total, counter = held.get(label, (0.0, collections.Counter()))
+            if not total:
+                continue
+            print(f"\n{label}: who held the GIL during its stalls ({total * 1000:.0f} ms of stalls)")
+            for place, seconds in counter.most_common(6):
+                print(f"  {seconds * 1000:6.0f} ms  {place}")
     if a.profile:
         for label in over:
             print(

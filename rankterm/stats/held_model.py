@@ -27,7 +27,7 @@ def held_model(group: Group) -> TableModel:
     """The table's model over every match the mirror of `group` holds (see the module docstring)."""
     mirror = group.mirror
     key = list(mirror.held.matches_key())
-    kept: Any = group.note(NOTE)
+    kept: Any = group.mirror.notes.get_in_pieces(NOTE)  # 0.8 MB at 100,000 matches: see Notes.get_in_pieces
     model = TableModel.restored(kept.get("model")) if isinstance(kept, dict) else None
     if model is not None and kept.get("key") == key:
         return model

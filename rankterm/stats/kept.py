@@ -30,7 +30,7 @@ from typing import TYPE_CHECKING, Any
 from rankterm.mirror import MatchMark, match_marks
 from rankterm.stats.changes import Event, Mark, Story
 from rankterm.stats.seasons import Period, Season, SeasonRow, containing, season_standings
-from rankterm.stats.source import held_matches, matches_numbered
+from rankterm.stats.source import held_matches, kept_out_of_collections, matches_numbered
 from rankterm.wire.localtime import SeatZone
 from rankterm.wire.models import Match, Player
 
@@ -72,43 +72,63 @@ def _matches(group: Group, numbers: Sequence[int]) -> list[Match]:
 
 
 def kept_story(group: Group) -> Story:
-    """The story of every held match, walked only where the held matches changed since it was kept."""
+    """The story of every held match, walked only where the held matches changed since it was kept. In a
+    big group it is walked (or restored) with the cyclic collector paused and left frozen
+    (`source.kept_out_of_collections`): it lives as long as the process."""
     with _lock(group):
         key = _story_key(group)
         held = group.memo.get("stats.kept-story")
         if held is not None and held[0] == key:
             return held[1]
-        walked: list[Mark] = [(m.id, m.number) for m in match_marks(group.mirror)]
-        story = held[1] if held is not None else _noted_story(group, key, walked)
-        noted = held is None and story is not None
-        story = story if story is not None else Story()
-        story.rewind(story.agreeing(walked))
-        rest = walked[story.walked :]
-        if rest:
-            story.extend(_matches(group, [number for _, number in rest]))
-        if story.stepped or not noted:
-            group.set_note(STORY_NOTE, {"key": key, "story": story.snapshot()})
-            group.set_note(EVENTS_NOTE, {"key": key, "events": story.event_rows()})
-        group.memo.put("stats.kept-story", (key, story))
-        return story
+        with kept_out_of_collections(key[0]):
+            return _walk_story(group, key, held)
+
+
+def _walk_story(group: Group, key: list[Any], held: Any) -> Story:
+    walked: list[Mark] = [(m.id, m.number) for m in match_marks(group.mirror)]
+    story = held[1] if held is not None else _noted_story(group, key, walked)
+    noted = held is None and story is not None
+    story = story if story is not None else Story()
+    story.rewind(story.agreeing(walked))
+    rest = walked[story.walked :]
+    if rest:
+        story.extend(_matches(group, [number for _, number in rest]))
+    if story.stepped or not noted:
+        group.set_note(STORY_NOTE, {"key": key, "story": story.snapshot()})
+        group.set_note(EVENTS_NOTE, {"key": key, "events": story.event_rows()})
+    group.memo.put("stats.kept-story", (key, story))
+    return story
 
 
 def _story_key(group: Group) -> list[Any]:
     return [*group.mirror.held.matches_key(), group.display_safe]
 
 
-def _noted_events(group: Group, key: list[Any]) -> list[list[Any]] | None:
-    """The event rows the mirror's note keeps, when they were told of the held matches as they are (`key`)."""
-    note = group.note(EVENTS_NOTE)
-    if isinstance(note, dict) and note.get("key") == key and isinstance(note.get("events"), list):
-        return note["events"]
-    return None
+def _noted_events(group: Group, key: list[Any], since: str | None = None) -> list[list[Any]] | None:
+    """The event rows the mirror's note keeps (those of the matches dated at or after `since`), when they
+    were told of the held matches as they are (`key`). The note is megabytes in a big group: SQLite picks
+    the rows out of its text, and each is parsed alone (one parse of it all would hold the GIL)."""
+    notes = group.mirror.notes
+    if notes.field(EVENTS_NOTE, "key") != key:
+        return None
+    rows = (
+        notes.items(EVENTS_NOTE, "events", at=2, at_least=since)
+        if since
+        else notes.items(EVENTS_NOTE, "events")
+    )
+    return None if rows is None else [row for row in rows if isinstance(row, list)]
 
 
 def _noted_story(group: Group, key: list[Any], walked: list[Mark]) -> Story | None:
     """The story the mirror's notes keep, when it walked the first of `walked` (the same history, or the
-    same with matches appended)."""
-    note = group.note(STORY_NOTE)
+    same with matches appended). Read in pieces, and kept out of the collector's walks (it lives as long as
+    the process): a big group's story is 4 MB of JSON."""
+    with kept_out_of_collections(len(walked)):
+        return _restored(group, key, walked)
+
+
+def _restored(group: Group, key: list[Any], walked: list[Mark]) -> Story | None:
+    note = group.mirror.notes.get_in_pieces(STORY_NOTE)
     if not isinstance(note, dict) or not isinstance(note.get("key"), list) or len(note["key"]) != 4:
         return None
     count, top, history, safe = note["key"]
@@ -126,7 +146,7 @@ def held_changes(group: Group, since: str | None = None) -> list[Event]:
     tells them of the held matches as they are, no walk is restored: only the events asked for are read."""
     held = group.memo.get("stats.kept-story")
     if held is None:
-        rows = _noted_events(group, _story_key(group))
+        rows = _noted_events(group, _story_key(group), since)
         if rows is not None:
             try:
                 return [Event.of_row(row) for row in rows if since is None or str(row[2]) >= since]
@@ -241,11 +261,12 @@ def _periods(marks: Sequence[MatchMark], kind: str, zone: SeatZone) -> list[Peri
 def kept_roll(group: Group, kind: str, zone: SeatZone, now: datetime) -> list[Season]:
     """`seasons.roll_of_honour` over the held matches: each past `kind` period's standings at its end (the
     one holding `now`, wall-clock, left out), each worked out once while its matches stay the same."""
-    marks = match_marks(group.mirror)
-    dates = [m.date for m in marks]
-    ordered = all(a <= b for a, b in itertools.pairwise(dates))
-    return [
-        _season(group, period, zone, _within(marks, dates if ordered else None, *_window(period, zone)))
-        for period in _periods(marks, kind, zone)
-        if period.end <= now
-    ]
+    with kept_out_of_collections(group.mirror.held.matches_key()[0]):  # the seasons are kept: see kept_story
+        marks = match_marks(group.mirror)
+        dates = [m.date for m in marks]
+        ordered = all(a <= b for a, b in itertools.pairwise(dates))
+        return [
+            _season(group, period, zone, _within(marks, dates if ordered else None, *_window(period, zone)))
+            for period in _periods(marks, kind, zone)
+            if period.end <= now
+        ]

@@ -91,7 +91,7 @@ def held_matches(group: Group) -> list[Match]:
         appended = bool(new) and held + len(new) == count and new[-1].number == top
         cached = (key, matches + new) if appended else None
     if cached is None or cached[0] != key:
-        with _kept_out_of_collections(count):  # the rows read as well as the matches parsed
+        with kept_out_of_collections(count):  # the rows read as well as the matches parsed
             cached = (key, _parse(group, group.mirror.held.matches()))
     group.memo.put("stats.parsed", cached)
     return list(cached[1])
@@ -108,7 +108,7 @@ _pausing = [0]
 
 
 @contextlib.contextmanager
-def _kept_out_of_collections(count: int) -> Iterator[None]:
+def kept_out_of_collections(count: int) -> Iterator[None]:
     """Parse `count` matches without the cyclic collector walking them. Each full collection walks every
     object in the process while holding the GIL: parsing 10,000 matches set off six, the longest 0.7 s, an
     event loop frozen that long though the parse ran in a thread. The parsed matches are kept for the
@@ -138,7 +138,7 @@ def _parse(group: Group, rows: list[Any]) -> list[Match]:
     match that cannot be read is left out rather than losing the page."""
     context = DISPLAY_SAFE if group.display_safe else None
     try:
-        with _kept_out_of_collections(len(rows)):
+        with kept_out_of_collections(len(rows)):
             parsed = [
                 m
                 for at in range(0, len(rows), PARSE_CHUNK)

@@ -37,7 +37,7 @@ import asyncio
 import contextlib
 import dataclasses
 from collections.abc import Sequence
-from datetime import UTC
+from datetime import UTC, datetime
 from typing import TYPE_CHECKING
 
 from textual import events
@@ -47,7 +47,7 @@ from textual.containers import Horizontal, Vertical
 from textual.timer import Timer
 from textual.widgets import Static
 
-from rankterm.stats.changes import Story
+from rankterm.stats.changes import Event
 from rankterm.stats.effect import EffectUnknown, match_effect
 from rankterm.stats.seasons import Period, containing, named, period_matches, season_standings
 from rankterm.stats.source import held_matches
@@ -123,12 +123,21 @@ def period_view(group: Group, period: Period, zone: SeatZone) -> BoardView:
     return BoardView(None, f"Main · {period.name}", rows, last, None, note, tuple(reversed(inside)))
 
 
-def tonight(story: Story, matches: Sequence[Match], now: float) -> tuple[str, ...]:
-    """What `matches` (held, oldest first) changed in the `TONIGHT_HOURS` before `now` (seconds since the
-    epoch), newest first; the story walks only the matches it has not walked yet."""
+def held_tonight(group: Group, now: float) -> tuple[str, ...]:
+    """What the held matches changed in the `TONIGHT_HOURS` before `now`, newest first, from the story the
+    mirror keeps (`stats.kept`): only the events since then are read, no history walked again (run in a
+    thread: the first time it walks the held matches once for every screen)."""
+    from rankterm.stats.kept import held_changes
+
+    since = datetime.fromtimestamp(now - TONIGHT_HOURS * 3600, UTC).strftime("%Y-%m-%d %H:%M:%S")
+    return tonight_of(held_changes(group, since), now)
+
+
+def tonight_of(events: Sequence[Event], now: float) -> tuple[str, ...]:
+    """The words of `events` (oldest first) dated in the `TONIGHT_HOURS` before `now`, newest first."""
     since = now - TONIGHT_HOURS * 3600
     out = []
-    for event in reversed(story.follow(matches)):
+    for event in reversed(events):
         moment = parse_wire_date(event.date)
         if moment is None:
             continue
@@ -181,7 +190,6 @@ class BoardScreen(RanktermScreen):
         self.period: Period | None = None
         """The period shown (None: all time); `rankterm board --season` sets the first (the app's
         `board_period`)."""
-        self._story = Story()
 
     def compose(self) -> ComposeResult:
         with Horizontal(id="board-bar"):
@@ -284,7 +292,7 @@ class BoardScreen(RanktermScreen):
             await group.sync_matches()
         period = self.period
         now = group.client.clock()
-        news = await asyncio.to_thread(lambda: tonight(self._story, held_matches(group), now))
+        news = await asyncio.to_thread(held_tonight, group, now)
         views: dict[str | None, BoardView]
         if period is not None:
             main = await asyncio.to_thread(period_view, group, period, shown_zone(self))

@@ -19,8 +19,8 @@ from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.widgets import DataTable, Header, Static
 
-from rankterm.stats.seasons import Season, roll_of_honour
-from rankterm.stats.source import held_matches
+from rankterm.stats.kept import kept_roll
+from rankterm.stats.seasons import Season
 from rankterm.tui.base import RanktermScreen, task
 from rankterm.tui.text import plain
 from rankterm.tui.widgets.key_footer import KeyFooter
@@ -137,5 +137,7 @@ class SeasonsScreen(RanktermScreen):
 
 
 def _roll(group: Group, kind: str, zone: SeatZone) -> list[Season]:
+    """The roll of honour as the mirror keeps it (`stats.kept`): each past period worked out once while its
+    matches stay the same, not every period of a big group's history rated again at each open."""
     now = zone.local(datetime.fromtimestamp(group.client.clock(), UTC)).replace(tzinfo=None)
-    return roll_of_honour(held_matches(group), kind, zone, now)
+    return kept_roll(group, kind, zone, now)

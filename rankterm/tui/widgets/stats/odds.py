@@ -17,14 +17,17 @@ from textual.containers import Vertical
 from textual.widgets import DataTable, Static
 
 from rankterm.stats.predictions import Scores, score_predictions
-from rankterm.stats.source import held_matches
+from rankterm.stats.source import held_matches, kept_out_of_collections
 from rankterm.tui.base import task
 from rankterm.tui.text import plain
 from rankterm.tui.widgets.text_table import TextTable
 from rankterm.wire.shown import percent
 
 if TYPE_CHECKING:
+    from collections.abc import Sequence
+
     from rankterm.mirror import Group
+    from rankterm.wire.models import Match
 
 RECENT = 50
 """The recent matches scored on their own, beside the whole history."""
@@ -76,11 +79,11 @@ class OddsView(Vertical):
             self._shown_for = key
             self.score(group)
 
-    @task(group="stats-odds")
+    @task(group="stats-odds")  # scores: see `scored`
     async def score(self, group: Group) -> None:
         matches = await asyncio.to_thread(held_matches, group)
-        whole = await asyncio.to_thread(score_predictions, matches)
-        recent = await asyncio.to_thread(score_predictions, matches, RECENT)
+        whole = await asyncio.to_thread(scored, matches)
+        recent = await asyncio.to_thread(scored, matches, RECENT)
         summary = self.query_one("#od-summary", Static)
         if not whole.matches:
             summary.update(plain("No match to score yet: the odds are judged from the second match on."))
@@ -100,3 +103,11 @@ class OddsView(Vertical):
             table.add_row(f"the last {recent.matches}", "", "", "")
             for row in score_rows(recent):
                 table.add_row(*row)
+
+
+def scored(matches: Sequence[Match], last: int | None = None) -> Scores:
+    """`score_predictions` run with the cyclic collector paused in a big group (it rates every match once
+    more: millions of short-lived objects, and each full collection they set off holds the GIL, the event
+    loop frozen with it; `source.kept_out_of_collections`)."""
+    with kept_out_of_collections(len(matches)):
+        return score_predictions(matches, last)
