@@ -174,17 +174,22 @@ async def everything(api: Api, seen: Seen) -> dict[str, Any]:
         out[f"matches/{subset['name']}"] = (await api.get(f"matches/{subset['id']}")).json()
         out[f"rankings/{subset['name']}/last"] = (await api.get(f"rankings/{subset['id']}/last")).json()
     for page in out["matches"].get("success", {}).get("data", []):
-        seen.name(page["id"], f"match {page['number']}")
+        seen.name(f"match:{page['id']}", f"match {page['number']}")
     return out
 
 
-def named(value: Any, labels: dict[str, str], key: str = "") -> Any:
+def named(value: Any, labels: dict[str, str], key: str = "", in_match: bool = False) -> Any:
     """`value` with every id the database numbered replaced by its label: any value of an ``id``, and any
-    other text that is one (a player's id, a subset's); never a count that happens to equal a row id."""
+    other text that is one (a player's id, a subset's); never a count that happens to equal a row id. A
+    match's id (the ``id`` of an object with a ``number``) is looked up among the matches' labels only, and
+    a match's label never names anything else: a match and a catalogue game may share a number."""
     if isinstance(value, dict):
-        return {k: named(v, labels, k) for k, v in value.items()}
+        is_match = "number" in value
+        return {k: named(v, labels, k, is_match and k == "id") for k, v in value.items()}
     if isinstance(value, list):
         return [named(v, labels, key) for v in value]
+    if in_match:
+        return labels.get(f"match:{value}", value)
     if isinstance(value, bool) or not isinstance(value, str | int) or str(value) not in labels:
         return value
     if key == "id" or (isinstance(value, str) and not value.isdigit()):
