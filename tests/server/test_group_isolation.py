@@ -181,10 +181,11 @@ async def everything(api: Api, seen: Seen) -> dict[str, Any]:
 def named(value: Any, labels: dict[str, str], key: str = "", in_match: bool = False) -> Any:
     """`value` with every id the database numbered replaced by its label: any value of an ``id``, and any
     other text that is one (a player's id, a subset's); never a count that happens to equal a row id. A
-    match's id (the ``id`` of an object with a ``number``) is looked up among the matches' labels only, and
-    a match's label never names anything else: a match and a catalogue game may share a number."""
+    match's id (the ``id`` of an object with a ``number``, or of a batch's outcome, with an ``index``) is
+    looked up among the matches' labels only, and a match's label never names anything else: a match and a
+    catalogue game may share a number."""
     if isinstance(value, dict):
-        is_match = "number" in value
+        is_match = "number" in value or "index" in value
         return {k: named(v, labels, k, is_match and k == "id") for k, v in value.items()}
     if isinstance(value, list):
         return [named(v, labels, key) for v in value]
