@@ -15,12 +15,14 @@ picks a group's rows; `test_a_match_naming_another_group_s_game_or_player_is_ref
 from __future__ import annotations
 
 import asyncio
+import functools
 from typing import Any
 
 import httpx
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from rankterm.server import tokens
 from rankterm.server.app import create_app
 from rankterm.server.store import Store
 from tests.support.clock import SettableClock
@@ -58,21 +60,44 @@ operations = st.lists(
 
 
 class Service:
-    """A service on an in-memory store, with one client per group it holds."""
+    """A service on an in-memory copy of `template`, with one client per group it holds, each holding a token
+    signed as ``GET auth`` signs one (the secrets are scrypt-hashed: made and checked once per process, not
+    once per example; the tokens a login hands out are tested in test_app_auth)."""
 
-    def __init__(self, clock: SettableClock, groups: int) -> None:
-        self.store = Store(clock=clock)
+    def __init__(self, clock: SettableClock, template: Store) -> None:
+        self.store = template.clone()
+        self.store.clock = clock
         self.app = create_app(self.store)
         self.http = httpx.AsyncClient(transport=httpx.ASGITransport(app=self.app), base_url=BASE_URL)
         self.apis: list[Api] = []
-        for i in range(groups):
-            group = self.store.create_group(f"Group {i}")
-            key, secret = self.store.create_client(group)
-            self.apis.append(Api(self.http, key, secret))
+        for client_id in range(1, self.store.client_count() + 1):
+            client = self.store.client(client_id)
+            assert client is not None
+            api = Api(self.http, client.key, "")
+            api.token = tokens.mint(
+                self.store.signing_key,
+                client.id,
+                client.group_id,
+                clock(),
+                self.app.state.service.token_ttl,
+                client.tokens_from,
+                client.key,
+            )
+            api.headers = {"Authorization": f"Bearer {api.token}", "Accept": "application/json"}
+            self.apis.append(api)
 
     async def close(self) -> None:
         await self.http.aclose()
         self.store.close()
+
+
+@functools.cache
+def template(groups: int) -> Store:
+    """A store holding `groups` groups with one client each, made at the start of a fresh example's clock."""
+    store = Store(clock=SettableClock())
+    for i in range(groups):
+        store.create_client(store.create_group(f"Group {i}"))
+    return store
 
 
 class Seen:
@@ -149,17 +174,23 @@ async def everything(api: Api, seen: Seen) -> dict[str, Any]:
         out[f"matches/{subset['name']}"] = (await api.get(f"matches/{subset['id']}")).json()
         out[f"rankings/{subset['name']}/last"] = (await api.get(f"rankings/{subset['id']}/last")).json()
     for page in out["matches"].get("success", {}).get("data", []):
-        seen.name(page["id"], f"match {page['number']}")
+        seen.name(f"match:{page['id']}", f"match {page['number']}")
     return out
 
 
-def named(value: Any, labels: dict[str, str], key: str = "") -> Any:
+def named(value: Any, labels: dict[str, str], key: str = "", in_match: bool = False) -> Any:
     """`value` with every id the database numbered replaced by its label: any value of an ``id``, and any
-    other text that is one (a player's id, a subset's); never a count that happens to equal a row id."""
+    other text that is one (a player's id, a subset's); never a count that happens to equal a row id. A
+    match's id (the ``id`` of an object with a ``number``, or of a batch's outcome, with an ``index``) is
+    looked up among the matches' labels only, and a match's label never names anything else: a match and a
+    catalogue game may share a number."""
     if isinstance(value, dict):
-        return {k: named(v, labels, k) for k, v in value.items()}
+        is_match = "number" in value or "index" in value
+        return {k: named(v, labels, k, is_match and k == "id") for k, v in value.items()}
     if isinstance(value, list):
         return [named(v, labels, key) for v in value]
+    if in_match:
+        return labels.get(f"match:{value}", value)
     if isinstance(value, bool) or not isinstance(value, str | int) or str(value) not in labels:
         return value
     if key == "id" or (isinstance(value, str) and not value.isdigit()):
@@ -179,11 +210,9 @@ def _plain(answer: Any) -> Any:
 
 async def scenario(ops: list[tuple]) -> None:
     clock = SettableClock()
-    shared = Service(clock, GROUPS)
-    alone = [Service(clock, 1) for _ in range(GROUPS)]
+    shared = Service(clock, template(GROUPS))
+    alone = [Service(clock, template(1)) for _ in range(GROUPS)]
     try:
-        for api in [*shared.apis, *(s.apis[0] for s in alone)]:
-            await api.login()
         seen_shared = [Seen() for _ in range(GROUPS)]
         seen_alone = [Seen() for _ in range(GROUPS)]
         seeded = [
