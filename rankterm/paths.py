@@ -20,6 +20,8 @@ APP_NAME = "rankterm"
 
 DEMO_GLOB = "demo-*.db"
 """The names of the cached demos (`demo_path`), old and new."""
+DEMO_MIRROR_GLOB = "demo-*.mirror"
+"""The names of the kept mirrors of the cached demos (`demo_mirror_path`), old and new."""
 
 
 def config_path() -> Path:
@@ -91,6 +93,12 @@ def host_key_path(data: Path | None = None) -> Path:
 def demo_path(stem: str) -> Path:
     """The demo seeded once and kept between runs, named by `stem` (its day and a hash of the code)."""
     return cache_dir() / f"demo-{stem}.db"
+
+
+def demo_mirror_path(stem: str) -> Path:
+    """The app's mirror of a cached demo, kept beside it, named by `stem` (the demo's and a hash of the code
+    that reads it)."""
+    return cache_dir() / f"demo-{stem}.mirror"
 
 
 def group_stem(base_url: str, scope: str) -> str:

@@ -21,19 +21,16 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from rankterm.paths import cache_dir
+from rankterm.paths import DEMO_MIRROR_GLOB, demo_mirror_path
 from rankterm.wire.errors import RanktermError
 
 if TYPE_CHECKING:  # imported when the demo is opened: every command's parser imports this module
     from rankterm.client.client import RankingClient
     from rankterm.mirror import Group
 
-__all__ = ["MIRROR_GLOB", "demo_group", "mirror_file"]
+__all__ = ["demo_group", "mirror_file"]
 
-MIRROR_GLOB = "demo-*.mirror"
-"""The names of the kept demo mirrors, old and new (apart from the demos themselves, `demo-*.db`)."""
-
-_READERS = ("client", "mirror", "stats")
+_READERS = ("rankterm.client", "rankterm.mirror", "rankterm.stats")
 """The packages whose code makes what the kept mirror holds (the service's and the wire's are in `demo_stem`)."""
 
 _UNUSABLE = (OSError, sqlite3.Error, RanktermError)
@@ -42,7 +39,7 @@ _UNUSABLE = (OSError, sqlite3.Error, RanktermError)
 def _readers_digest() -> str:
     digest = hashlib.sha256()
     root = Path(__file__).resolve().parent.parent
-    for package in _READERS:
+    for package in (name.removeprefix("rankterm.") for name in _READERS):
         for path in sorted((root / package).glob("*.py")):
             digest.update(f"{package}/{path.name}".encode())
             digest.update(path.read_bytes())
@@ -53,7 +50,7 @@ def mirror_file(now: float) -> Path:
     """Where the mirror of the demo of the day of `now` is kept (see the module's docstring)."""
     from rankterm.server.seed import build_day, demo_stem
 
-    return cache_dir() / f"demo-{demo_stem(build_day(now))}-{_readers_digest()}.mirror"
+    return demo_mirror_path(f"{demo_stem(build_day(now))}-{_readers_digest()}")
 
 
 def demo_group(make_client: Callable[[], RankingClient]) -> Group:
@@ -121,7 +118,7 @@ def _keep(path: Path, make_client: Callable[[], RankingClient]) -> None:
             tmp.unlink(missing_ok=True)
     finally:
         group.mirror.close()
-    for old in path.parent.glob(MIRROR_GLOB):
+    for old in path.parent.glob(DEMO_MIRROR_GLOB):
         if old != path:
             old.unlink(missing_ok=True)
 
