@@ -1,5 +1,6 @@
 """Every file and folder rankterm keeps, named once: the config, the token cache, the mirrors, the outbox, the
-drafts, the service's database, the cached demo (the folders from platformdirs).
+drafts, the service's database, the cached demo (the folders from platformdirs), and the temporary folders a
+process makes for its own life (`process_folder`).
 
 `RANKTERM_CONFIG`, `RANKTERM_CACHE_DIR` and `RANKTERM_DATA_DIR` override the folders, which is what the tests
 use. This module imports nothing of rankterm, so every floor (the embedded service too) may ask it.
@@ -8,9 +9,12 @@ See docs/design/local-files.md.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import os
 import re
+import shutil
+import tempfile
 from pathlib import Path
 from urllib.parse import urlsplit
 
@@ -107,3 +111,28 @@ def group_stem(base_url: str, scope: str) -> str:
     digest = hashlib.sha256(scope.encode()).hexdigest()[:16]
     host = re.sub(r"[^A-Za-z0-9.-]+", "_", urlsplit(base_url).hostname or "service")[:40]
     return f"{host}-{digest}"
+
+
+def process_folder(prefix: str, parent: str | None = None) -> str:
+    """A new temporary folder of this process, ``<prefix><pid>-<random>`` in `parent` (the system's temporary
+    folder by default), removed by its maker when it ends. The folders of the same prefix whose process is gone
+    (ended by SIGKILL, so never able to remove its own) are removed first: this user's only."""
+    parent = parent or tempfile.gettempdir()
+    with contextlib.suppress(OSError), os.scandir(parent) as entries:
+        for entry in entries:
+            pid = entry.name.removeprefix(prefix).partition("-")[0]
+            if entry.name.startswith(prefix) and pid.isdigit() and not _alive(int(pid)):
+                with contextlib.suppress(OSError):
+                    if entry.is_dir(follow_symlinks=False) and entry.stat().st_uid == os.getuid():
+                        shutil.rmtree(entry.path, ignore_errors=True)
+    return tempfile.mkdtemp(prefix=f"{prefix}{os.getpid()}-", dir=parent)
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:  # another user's process
+        return True
+    return True

@@ -5,12 +5,17 @@ from __future__ import annotations
 
 import ast
 import hashlib
+import os
 import pathlib
 import re
+import subprocess
+import sys
+import tempfile
 
 import pytest
 
 from rankterm import config, paths
+from rankterm.seats import table_demo
 from rankterm.server import serve
 from rankterm.tui.widgets.match_form.draft import draft_path
 from rankterm.wire.ids import service_scope
@@ -74,3 +79,23 @@ def test_a_kept_files_name_is_written_in_paths_alone(name: str) -> None:
         if isinstance(node, ast.Constant) and node.value == name
     ]
     assert not written, f"{name!r} is named outside rankterm/paths.py: {written}"
+
+
+def test_the_table_demo_folder_is_the_hosts_own_and_a_killed_hosts_is_removed_by_the_next(
+    tmp_path: pathlib.Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
+    gone = subprocess.run(
+        [sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True, text=True
+    )
+    killed = tmp_path / f"{table_demo.FOLDER_PREFIX}{int(gone.stdout)}-abc"  # a host ended by SIGKILL left it
+    killed.mkdir()
+    (killed / "demo.db").write_bytes(b"\0" * 64)
+    alive = tmp_path / f"{table_demo.FOLDER_PREFIX}{os.getppid()}-def"  # a host still running
+    alive.mkdir()
+    with table_demo.table_demo() as (url, folder):
+        assert url.startswith("http://127.0.0.1:")
+        assert pathlib.Path(folder).parent == tmp_path
+        assert pathlib.Path(folder).name.startswith(f"{table_demo.FOLDER_PREFIX}{os.getpid()}-")
+        assert not killed.exists() and alive.is_dir()
+    assert not pathlib.Path(folder).exists()

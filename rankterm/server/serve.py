@@ -35,13 +35,12 @@ import os
 import shutil
 import socket
 import sys
-import tempfile
 from pathlib import Path
 from typing import TextIO
 
 import uvicorn
 
-from rankterm.paths import service_db_path
+from rankterm.paths import process_folder, service_db_path
 from rankterm.server import listener, ops, quota
 from rankterm.server.addresses import WILDCARDS, Address, host_port, is_loopback, reachable, url
 from rankterm.server.app import create_app
@@ -396,27 +395,9 @@ METRICS_PREFIX = "rankterm-metrics-"
 
 
 def metrics_folder(parent: str | None = None) -> str:
-    """A new folder for the workers' metrics files, named after this supervisor's pid. The folders of
-    supervisors that are gone (ended by SIGKILL, so never able to remove theirs) are removed first."""
-    parent = parent or tempfile.gettempdir()
-    with contextlib.suppress(OSError), os.scandir(parent) as entries:
-        for entry in entries:
-            pid = entry.name.removeprefix(METRICS_PREFIX).partition("-")[0]
-            if entry.name.startswith(METRICS_PREFIX) and pid.isdigit() and not _alive(int(pid)):
-                with contextlib.suppress(OSError):
-                    if entry.is_dir(follow_symlinks=False) and entry.stat().st_uid == os.getuid():
-                        shutil.rmtree(entry.path, ignore_errors=True)
-    return tempfile.mkdtemp(prefix=f"{METRICS_PREFIX}{os.getpid()}-", dir=parent)
-
-
-def _alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    return True
+    """A new folder for the workers' metrics files, named after this supervisor's pid; the folders of
+    supervisors that are gone are removed first (`paths.process_folder`)."""
+    return process_folder(METRICS_PREFIX, parent)
 
 
 def _serve_workers(store: Store, args: argparse.Namespace, sock: socket.socket) -> int:
