@@ -2,7 +2,7 @@
 quiet at rest.
 
     python benchmarks/bench_host.py [--modes warm,exec] [--servers ssh,web] [--runs 5] [--shown 4]
-                                    [--seats 12] [--rest 10] [--pages] [--chromium]
+                                    [--seats 12] [--rest 10] [--pages [--objects]] [--chromium]
 
 Each of `--modes` times each of `--servers` is a server of its own (`rankterm host --demo`, `rankterm web
 --demo`), all running at once: `warm`, each seat forked by the server's warm parent (today's); `exec`, each
@@ -21,7 +21,9 @@ measured in the same minutes.
    seat's own memory (USS: private pages) and its proportional share (PSS), from /proc/PID/smaps_rollup;
    medians, and the sum of PSS with the warm parent's (what the seats cost the machine in all). Target for a
    warm seat's USS <= 25 MB. With `--pages` (as root: page frame numbers), where a warm seat's private pages
-   are: copied from the warm parent (a page it had, written by the seat) or new, per kind of mapping.
+   are: copied from the warm parent (a page it had, written by the seat) or new, per kind of mapping; with
+   `--objects`, which of the warm parent's Python objects (by type: code, str, ...) lie on the pages a seat
+   copied, against all it holds (`warm_objects.py`: the warm parent maps its objects as it freezes them).
 3. With `--seats` guests joined at once to each SSH host (each on the table demo's Home, settled): the
    resident memory of each seat's `rankterm` process (median, and the sum) and of the host process itself;
    then over `--rest` seconds with nobody pressing a key: the host's CPU (its own process, % of one core) and
@@ -54,6 +56,9 @@ sys.path.insert(0, str(ROOT))  # tests.support: the helpers live beside the test
 from tests.support.ssh import SshGuest, children_of, is_service, is_warm_parent, start_host  # noqa: E402
 from tests.support.terminal import PtySeat, home_env  # noqa: E402
 from tests.support.web_guest import CHROMIUM_FLAGS, ChromiumGuest, WebGuest  # noqa: E402
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from warm_objects import MAP_VARIABLE, bytes_by_type, read_map, sitecustomize_dir  # noqa: E402
 
 CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
 
@@ -196,7 +201,7 @@ SHOWN = [(b"r", "Rankings — "), (b"p", "Players — "), (b"m", "Matches — ")
 """Each guest's keys, and what shows the screen came."""
 
 
-def shown_memory(servers: list[Server], count: int, pages: bool) -> None:
+def shown_memory(servers: list[Server], count: int, pages: bool, objects: Path | None) -> None:
     """`count` guests of each server, each on Home, then the rankings, the players and the matches: memory."""
     guests: list = []
     try:
@@ -226,7 +231,7 @@ def shown_memory(servers: list[Server], count: int, pages: bool) -> None:
                 f"seats and warm parent, PSS in all {sum(pss) + extra['pss']:.0f} MiB"
             )
             if pages and parent and pids:
-                where_pages(server.label, pids, parent)
+                where_pages(server.label, pids, parent, objects)
     finally:
         for guest in guests:
             guest.close()
@@ -262,10 +267,12 @@ def kind_of(name: str) -> str:
     return name or "anonymous (pymalloc arenas, mmap'd blocks, thread stacks)"
 
 
-def where_pages(label: str, pids: list[int], parent: int) -> None:
+def where_pages(label: str, pids: list[int], parent: int, objects: Path | None) -> None:
     """For each seat of `pids`: its private pages that are the warm parent's pages it wrote (copied), and those
-    the parent never had (new), by kind of mapping; medians over the seats, in MiB."""
+    the parent never had (new), by kind of mapping; medians over the seats, in MiB. With `objects` (the folder
+    of the warm parents' object maps): which objects the copied pages hold."""
     per_seat: list[tuple[collections.Counter, collections.Counter]] = []
+    copied_pages: list[set[int]] = []
     with open(f"/proc/{parent}/pagemap", "rb") as parent_map:
         theirs: dict[int, int] = {}
         for start, end, _ in mappings(parent):
@@ -278,6 +285,8 @@ def where_pages(label: str, pids: list[int], parent: int) -> None:
         for pid in pids:
             copied: collections.Counter = collections.Counter()
             new: collections.Counter = collections.Counter()
+            mine: set[int] = set()
+            copied_pages.append(mine)
             with open(f"/proc/{pid}/pagemap", "rb") as seat_map:
                 for start, end, name in mappings(pid):
                     if name in ("[vvar]", "[vsyscall]", "[vvar_vclock]"):
@@ -287,6 +296,8 @@ def where_pages(label: str, pids: list[int], parent: int) -> None:
                             continue
                         address = start + i * PAGE
                         (copied if address in theirs else new)[kind_of(name)] += PAGE / 2**20
+                        if address in theirs:
+                            mine.add(address)
             per_seat.append((copied, new))
     kinds = sorted({k for c, n in per_seat for k in (*c, *n)})
     print(f"pages of a {label} seat, median of {len(per_seat)} (MiB): copied from the warm parent / new")
@@ -297,6 +308,32 @@ def where_pages(label: str, pids: list[int], parent: int) -> None:
     total_c = statistics.median(sum(s[0].values()) for s in per_seat)
     total_n = statistics.median(sum(s[1].values()) for s in per_seat)
     print(f"  {'in all':58} {total_c:6.1f} / {total_n:6.1f}")
+    if objects is not None and (objects / f"{parent}.map").exists():
+        objects_on_pages(set(theirs), copied_pages, objects / f"{parent}.map")
+
+
+def objects_on_pages(parents: set[int], copied: list[set[int]], map_path: Path) -> None:
+    """Which of the warm parent's objects lie on the pages each seat copied, by type: MiB of each type on the
+    parent's pages, on the pages a seat copied (median), and the share copied."""
+    starts, sizes, kinds = read_map(map_path)
+    everywhere = bytes_by_type(parents, PAGE, starts, sizes, kinds)
+    per_seat = [bytes_by_type(pages, PAGE, starts, sizes, kinds) for pages in copied]
+    code_pages = {a - a % PAGE for a, k in zip(starts, kinds, strict=True) if k == "code"} & parents
+    print(
+        f"objects of the warm parent ({len(starts)} mapped): MiB on its pages / on the pages a seat copied "
+        f"(median of {len(per_seat)}) / share"
+    )
+    for kind, total in everywhere.most_common(14):
+        mine = statistics.median(c[kind] for c in per_seat)
+        print(f"  {kind:40} {total / 2**20:6.1f} / {mine / 2**20:6.1f} / {100 * mine / total:3.0f} %")
+    total = sum(everywhere.values())
+    mine = statistics.median(sum(c.values()) for c in per_seat)
+    print(f"  {'all objects':40} {total / 2**20:6.1f} / {mine / 2**20:6.1f} / {100 * mine / total:3.0f} %")
+    held = statistics.median(len(code_pages & pages) for pages in copied)
+    print(
+        f"  pages holding a code object: {len(code_pages)} of the warm parent's ({len(code_pages) * PAGE / 2**20:.1f}"
+        f" MiB), of which a seat copied {held:.0f} ({held * PAGE / 2**20:.1f} MiB)"
+    )
 
 
 def host_ready(server, limit: float = 120.0) -> None:
@@ -355,11 +392,20 @@ def main() -> None:
     parser.add_argument("--seats", type=int, default=12)
     parser.add_argument("--rest", type=float, default=10.0)
     parser.add_argument("--pages", action="store_true", help="where a warm seat's private pages are")
+    parser.add_argument(
+        "--objects", action="store_true", help="with --pages: which objects lie on the pages a seat copied"
+    )
     parser.add_argument("--chromium", action="store_true", help="web guests in headless Chromium pages")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         env = home_env(Path(tmp))
         env["RANKTERM_LIVE_EVERY"] = os.environ.get("RANKTERM_LIVE_EVERY", "5")
+        objects = None
+        if args.objects:
+            objects = Path(tmp) / "objects"
+            objects.mkdir()
+            env["PYTHONPATH"] = f"{sitecustomize_dir(Path(tmp) / 'site')}:{env['PYTHONPATH']}"
+            env[MAP_VARIABLE] = str(objects)
         print(
             f"load average before: {' '.join(f'{x:.2f}' for x in os.getloadavg())} ({os.cpu_count()} cores)"
         )
@@ -396,7 +442,7 @@ def main() -> None:
             if args.runs:
                 first_screens(servers, env, args.runs)
             if args.shown:
-                shown_memory(servers, args.shown, args.pages)
+                shown_memory(servers, args.shown, args.pages, objects)
             if args.seats:
                 for server in servers:
                     if server.label.startswith("ssh"):
