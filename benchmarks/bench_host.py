@@ -6,8 +6,9 @@ quiet at rest.
 
 Each of `--modes` times each of `--servers` is a server of its own (`rankterm host --demo`, `rankterm web
 --demo`), all running at once: `warm`, each seat forked by the server's warm parent (today's); `exec`, each
-seat a fork+exec of a fresh `rankterm` (`RANKTERM_SEATS=exec`, as before the warm parent), so that all are
-measured in the same minutes.
+seat a fork+exec of a fresh `rankterm` (`RANKTERM_SEATS=exec`, as before the warm parent); `rehearsed`, a
+trial: warm, and the warm parent runs the app once, headless, before it forks any seat (`warm_objects.py`);
+so that all are measured in the same minutes.
 
 1. First screen: OpenSSH's `ssh -tt` joining each host on 127.0.0.1 (80x24), timed from the spawn of `ssh`
    until "Home" has been drawn; a browser's websocket to each web server (`tests/support/web_guest.py`: what
@@ -38,6 +39,7 @@ import argparse
 import collections
 import contextlib
 import os
+import signal
 import socket
 import statistics
 import struct
@@ -58,7 +60,14 @@ from tests.support.terminal import PtySeat, home_env  # noqa: E402
 from tests.support.web_guest import CHROMIUM_FLAGS, ChromiumGuest, WebGuest  # noqa: E402
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from warm_objects import MAP_VARIABLE, bytes_by_type, read_map, sitecustomize_dir  # noqa: E402
+from warm_objects import (  # noqa: E402
+    MAP_VARIABLE,
+    REHEARSE_VARIABLE,
+    TRACE_VARIABLE,
+    bytes_by_type,
+    read_map,
+    sitecustomize_dir,
+)
 
 CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
 
@@ -165,7 +174,7 @@ class Server:
 
     @property
     def warm(self) -> bool:
-        return self.label.endswith("warm")
+        return not self.label.endswith("exec")
 
 
 def timed_first_screen(start, limit: float = 60.0) -> float:
@@ -201,7 +210,9 @@ SHOWN = [(b"r", "Rankings — "), (b"p", "Players — "), (b"m", "Matches — ")
 """Each guest's keys, and what shows the screen came."""
 
 
-def shown_memory(servers: list[Server], count: int, pages: bool, objects: Path | None) -> None:
+def shown_memory(
+    servers: list[Server], count: int, pages: bool, objects: Path | None, traces: Path | None
+) -> None:
     """`count` guests of each server, each on Home, then the rankings, the players and the matches: memory."""
     guests: list = []
     try:
@@ -232,6 +243,8 @@ def shown_memory(servers: list[Server], count: int, pages: bool, objects: Path |
             )
             if pages and parent and pids:
                 where_pages(server.label, pids, parent, objects)
+            if traces is not None and server.warm and pids:
+                traced(server.label, pids, traces)
     finally:
         for guest in guests:
             guest.close()
@@ -336,6 +349,38 @@ def objects_on_pages(parents: set[int], copied: list[set[int]], map_path: Path) 
     )
 
 
+def traced(label: str, pids: list[int], folder: Path, top: int = 16) -> None:
+    """What each seat of `pids` allocated itself since its fork and still holds (tracemalloc, written on
+    SIGUSR1 by `warm_objects.write_traces`): medians over the seats, in MiB, by where it was allocated."""
+    import json
+
+    for pid in pids:
+        os.kill(pid, signal.SIGUSR1)
+    found = []
+    end = time.monotonic() + 60
+    for pid in pids:
+        path = folder / f"{pid}.json"
+        while time.monotonic() < end:
+            with contextlib.suppress(FileNotFoundError, ValueError):
+                found.append(json.loads(path.read_text()))
+                break
+            time.sleep(0.2)
+    if not found:
+        print("traces: no seat wrote its traces")
+        return
+    for key, title in (("by_file", "the allocating package"), ("by_ours", "the first line of rankterm's")):
+        names = collections.Counter()
+        for seat in found:
+            names.update(seat[key])
+        total = statistics.median(sum(seat[key].values()) for seat in found)
+        print(
+            f"a {label} seat's own blocks (tracemalloc, median of {len(found)}): {total / 2**20:.1f} MiB, by {title}"
+        )
+        for name, _ in names.most_common(top):
+            mib = statistics.median(seat[key].get(name, 0) for seat in found) / 2**20
+            print(f"  {name[:70]:70} {mib:5.2f}")
+
+
 def host_ready(server, limit: float = 120.0) -> None:
     """Wait until the server's warm parent, if it has one, has started (a guest would wait for it)."""
     end = time.monotonic() + limit
@@ -385,7 +430,9 @@ def main() -> None:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
-    parser.add_argument("--modes", default="warm,exec", help="warm, exec or both (comma-separated)")
+    parser.add_argument(
+        "--modes", default="warm,exec", help="warm, exec, rehearsed, or several (comma-separated)"
+    )
     parser.add_argument("--servers", default="ssh,web", help="ssh, web or both (comma-separated)")
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--shown", type=int, default=4)
@@ -395,17 +442,27 @@ def main() -> None:
     parser.add_argument(
         "--objects", action="store_true", help="with --pages: which objects lie on the pages a seat copied"
     )
+    parser.add_argument(
+        "--traced",
+        action="store_true",
+        help="what a warm seat allocates itself, by where (tracemalloc in the seats: their USS is then larger)",
+    )
     parser.add_argument("--chromium", action="store_true", help="web guests in headless Chromium pages")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         env = home_env(Path(tmp))
         env["RANKTERM_LIVE_EVERY"] = os.environ.get("RANKTERM_LIVE_EVERY", "5")
-        objects = None
+        objects = traces = None
+        if args.objects or args.traced or "rehearsed" in args.modes:
+            env["PYTHONPATH"] = f"{sitecustomize_dir(Path(tmp) / 'site')}:{env['PYTHONPATH']}"
         if args.objects:
             objects = Path(tmp) / "objects"
             objects.mkdir()
-            env["PYTHONPATH"] = f"{sitecustomize_dir(Path(tmp) / 'site')}:{env['PYTHONPATH']}"
             env[MAP_VARIABLE] = str(objects)
+        if args.traced:
+            traces = Path(tmp) / "traces"
+            traces.mkdir()
+            env[TRACE_VARIABLE] = str(traces)
         print(
             f"load average before: {' '.join(f'{x:.2f}' for x in os.getloadavg())} ({os.cpu_count()} cores)"
         )
@@ -426,7 +483,9 @@ def main() -> None:
             servers: list[Server] = []
             for kind in kinds:
                 for mode in modes:
-                    mode_env = {**env, "RANKTERM_SEATS": mode}
+                    mode_env = {**env, "RANKTERM_SEATS": "exec" if mode == "exec" else "warm"}
+                    if mode == "rehearsed":
+                        mode_env[REHEARSE_VARIABLE] = "1"
                     if kind == "ssh":
                         host = stack.enter_context(start_host(["--demo", "--max-seats", seats], mode_env))
                         servers.append(Server(f"ssh {mode}", host, partial(SshGuest, host.port)))
@@ -442,7 +501,7 @@ def main() -> None:
             if args.runs:
                 first_screens(servers, env, args.runs)
             if args.shown:
-                shown_memory(servers, args.shown, args.pages, objects)
+                shown_memory(servers, args.shown, args.pages, objects, traces)
             if args.seats:
                 for server in servers:
                     if server.label.startswith("ssh"):
