@@ -9,6 +9,9 @@ its objects for the collector (`gc.freeze()`, as the warm parent does) and forks
 tenth function of each half once and counts the code objects that lie on pages it owns (copied on write)
 before and after the calls, from /proc/self/pagemap (bit 56: exclusively mapped). CPython 3.11's frame takes a
 reference to the code object it runs, so a call writes the code object's reference count, specialised or not.
+It also refers once to every tenth of `--functions` interned strings and as many other strings: whether
+taking a reference copies their pages (Python 3.12 makes interned strings immortal: their counts are never
+written). The script needs only the standard library: run it with any Python to compare.
 """
 
 from __future__ import annotations
@@ -17,6 +20,7 @@ import argparse
 import gc
 import os
 import struct
+import sys
 
 PAGE = os.sysconf("SC_PAGE_SIZE")
 
@@ -46,6 +50,10 @@ def main() -> None:
     quickened = sum(f.__code__._co_code_adaptive != f.__code__.co_code for f in warm)  # type: ignore[attr-defined]
     halves = {"run in the parent": warm[::10], "never run in the parent": cold[::10]}
     addresses = {name: [id(f.__code__) for f in called] for name, called in halves.items()}  # type: ignore[attr-defined]
+    interned = [sys.intern(f"name_{i}_" + "x" * 40) for i in range(count)]  # as attribute names are
+    strings = [f"text {i} " + "y" * 40 for i in range(count)]
+    words = {"interned strings": (interned[::10], [id(w) for w in interned[::10]])}
+    words["other strings"] = (strings[::10], [id(w) for w in strings[::10]])
     gc.freeze()
     read, write = os.pipe()
     child = os.fork()
@@ -59,6 +67,15 @@ def main() -> None:
             lines.append(
                 f"functions {name}: {len(called)} called once in the child; their code objects on pages the "
                 f"child owns: {before} before the calls, {after} after"
+            )
+        for name, (read_here, where) in words.items():
+            before = sum(owned(a) for a in where)
+            kept = list(read_here)  # a reference to each: its count written (unless the object is immortal)
+            after = sum(owned(a) for a in where)
+            del kept
+            lines.append(
+                f"{name}: {len(where)} referred to once in the child; on pages the child owns: {before} before, "
+                f"{after} after"
             )
         os.write(write, "\n".join(lines).encode())
         os._exit(0)
