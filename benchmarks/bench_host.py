@@ -368,6 +368,11 @@ def traced(label: str, pids: list[int], folder: Path, top: int = 16) -> None:
     if not found:
         print("traces: no seat wrote its traces")
         return
+    imported = collections.Counter(name for seat in found for name in seat.get("imported", []))
+    print(
+        f"modules a {label} seat imported itself (of {len(found)} seats): "
+        + (", ".join(f"{name} ({n})" for name, n in sorted(imported.items())) or "none")
+    )
     for key, title in (("by_file", "the allocating package"), ("by_ours", "the first line of rankterm's")):
         names = collections.Counter()
         for seat in found:

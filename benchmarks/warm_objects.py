@@ -8,7 +8,8 @@ first rehearses a seat (`rehearse`: the app, headless, through Home, the ranking
 the match form, on an in-process demo group), so that its code is specialised and its caches filled before the
 seats are forked: the trial of bench_host.py's `rehearsed` mode. With `TRACE_VARIABLE` set, each process it forks
 traces its own allocations (tracemalloc, from the fork on) and, on SIGUSR1, writes where its live blocks were
-allocated (`write_traces`): by the file of the allocating line, and by the first line of rankterm's on the way.
+allocated (`write_traces`): by the file of the allocating line, and by the first line of rankterm's on the way;
+and the modules it imported itself.
 
 The map is every object the collector tracks and every object they refer to (strings, numbers, code objects,
 whose bytecode and adaptive caches are inline in CPython 3.11, found through functions and constants). Sizes
@@ -161,11 +162,15 @@ def trace_each_fork(folder: str) -> None:
     them to `folder` on SIGUSR1."""
     import os
     import signal
+    import sys
     import tracemalloc
 
     def start() -> None:
         tracemalloc.start(12)
-        signal.signal(signal.SIGUSR1, lambda *_: write_traces(os.path.join(folder, f"{os.getpid()}.json")))
+        had = set(sys.modules)
+        signal.signal(
+            signal.SIGUSR1, lambda *_: write_traces(os.path.join(folder, f"{os.getpid()}.json"), had)
+        )
 
     os.register_at_fork(after_in_child=start)
 
@@ -188,10 +193,12 @@ PLUMBING = ("/threading.py", "/asyncio/", "/concurrent/futures/", "/contextvars"
 """Frames that only carry a call to another thread or task: an allocation is put on the frame they called."""
 
 
-def write_traces(path: str) -> None:
+def write_traces(path: str, had: set[str]) -> None:
     """Where this process's live blocks were allocated (since tracing started), in bytes, to `path` (JSON):
-    by the package (or rankterm's module) of the allocating line, and by the first rankterm line on the way."""
+    by the package (or rankterm's module) of the allocating line, and by the first rankterm line on the way;
+    and the modules imported since the fork (`had`: those imported before)."""
     import json
+    import sys
     import tracemalloc
 
     snapshot = tracemalloc.take_snapshot()
@@ -205,7 +212,8 @@ def write_traces(path: str) -> None:
         ours = next((f for f in frames if "/rankterm/" in f.filename), None)
         by_ours[f"{_package(ours.filename)}:{ours.lineno}" if ours else "(no rankterm line)"] += trace.size
     with open(path, "w") as f:
-        json.dump({"by_file": dict(by_file), "by_ours": dict(by_ours)}, f)
+        imported = sorted(set(sys.modules) - had)
+        json.dump({"by_file": dict(by_file), "by_ours": dict(by_ours), "imported": imported}, f)
 
 
 def rehearse_before_freeze() -> None:
