@@ -2,7 +2,7 @@
 quiet at rest.
 
     python benchmarks/bench_host.py [--modes warm,exec] [--servers ssh,web] [--runs 5] [--shown 4]
-                                    [--seats 12] [--rest 10] [--pages [--objects]] [--chromium]
+                                    [--seats 12] [--rest 10] [--pages [--objects]] [--traced] [--chromium]
 
 Each of `--modes` times each of `--servers` is a server of its own (`rankterm host --demo`, `rankterm web
 --demo`), all running at once: `warm`, each seat forked by the server's warm parent (today's); `exec`, each
@@ -25,6 +25,8 @@ so that all are measured in the same minutes.
    are: copied from the warm parent (a page it had, written by the seat) or new, per kind of mapping; with
    `--objects`, which of the warm parent's Python objects (by type: code, str, ...) lie on the pages a seat
    copied, against all it holds (`warm_objects.py`: the warm parent maps its objects as it freezes them).
+   With `--traced`, what a warm seat allocated itself since its fork and still holds (tracemalloc in each
+   seat, which makes its USS larger: read no USS figure of such a run), by where, and the modules it imported.
 3. With `--seats` guests joined at once to each SSH host (each on the table demo's Home, settled): the
    resident memory of each seat's `rankterm` process (median, and the sum) and of the host process itself;
    then over `--rest` seconds with nobody pressing a key: the host's CPU (its own process, % of one core) and
