@@ -20,6 +20,7 @@ import re
 import ssl
 import time
 from collections.abc import Awaitable, Callable, Sequence
+from functools import lru_cache
 from typing import Any, TypeVar
 
 import httpx
@@ -68,6 +69,16 @@ MAX_RETRY_AFTER = 10.0
 """Longest Retry-After (seconds) a rate-limited GET waits for before its retry; a longer one is raised."""
 
 _SECRET_IN_URL = re.compile(r"((?:^|[?&\s])secret=)[^&\s\"']*")
+
+
+@lru_cache(maxsize=64)
+def type_adapter(model: Any) -> TypeAdapter[Any]:
+    """The one `TypeAdapter` of `model` (a type that is not a pydantic model, e.g. ``list[Game]``) for the process.
+
+    Building one compiles a validator (for ``list[Match]``, the whole match schema) and costs far more than a
+    small validation; the types parsed are the few the code names, so each is built once.
+    """
+    return TypeAdapter(model)
 
 
 class _RedactSecrets(logging.Filter):
@@ -383,7 +394,7 @@ class RankingClient:
                 return self.frames.validate(RankingsPage, payload, context)
             if isinstance(model, type) and issubclass(model, BaseModel):
                 return model.model_validate(payload, context=context)
-            return TypeAdapter(model).validate_python(payload, context=context)
+            return type_adapter(model).validate_python(payload, context=context)
         except ValidationError as exc:
             raise UnexpectedResponse(
                 endpoint, message=f"the answer was not understood ({_describe(exc)})"
