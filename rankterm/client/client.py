@@ -20,11 +20,10 @@ import re
 import ssl
 import time
 from collections.abc import Awaitable, Callable, Sequence
-from functools import lru_cache
 from typing import Any, TypeVar
 
 import httpx
-from pydantic import BaseModel, TypeAdapter, ValidationError
+from pydantic import BaseModel, ValidationError
 
 from rankterm.client import paging
 from rankterm.client.auth import Token, TokenCache, sendable_token
@@ -34,6 +33,7 @@ from rankterm.client.send_policy import ONCE, Backoff, batches
 from rankterm.client.transport import address_problem, http_client, offline
 from rankterm.wire import endpoints as ep
 from rankterm.wire import jsontext
+from rankterm.wire.adapters import type_adapter
 from rankterm.wire.errors import (
     AuthError,
     BadBaseURL,
@@ -69,16 +69,6 @@ MAX_RETRY_AFTER = 10.0
 """Longest Retry-After (seconds) a rate-limited GET waits for before its retry; a longer one is raised."""
 
 _SECRET_IN_URL = re.compile(r"((?:^|[?&\s])secret=)[^&\s\"']*")
-
-
-@lru_cache(maxsize=64)
-def type_adapter(model: Any) -> TypeAdapter[Any]:
-    """The one `TypeAdapter` of `model` (a type that is not a pydantic model, e.g. ``list[Game]``) for the process.
-
-    Building one compiles a validator (for ``list[Match]``, the whole match schema) and costs far more than a
-    small validation; the types parsed are the few the code names, so each is built once.
-    """
-    return TypeAdapter(model)
 
 
 class _RedactSecrets(logging.Filter):

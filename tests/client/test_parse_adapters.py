@@ -7,8 +7,9 @@ from __future__ import annotations
 import pytest
 from pydantic import TypeAdapter
 
-from rankterm.client import client as client_module
-from rankterm.client.client import RankingClient, type_adapter
+from rankterm.client.client import RankingClient
+from rankterm.wire import adapters
+from rankterm.wire.adapters import type_adapter
 from rankterm.wire.errors import UnexpectedResponse
 from rankterm.wire.models import Game, Match
 
@@ -23,7 +24,7 @@ def built(monkeypatch) -> list[object]:
         return TypeAdapter(model)
 
     type_adapter.cache_clear()
-    monkeypatch.setattr(client_module, "TypeAdapter", counting)
+    monkeypatch.setattr(adapters, "TypeAdapter", counting)
     yield seen
     type_adapter.cache_clear()
 
