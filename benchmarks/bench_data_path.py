@@ -6,7 +6,8 @@ measured alone, beside another checkout in the same minutes.
 `bench_startup.py` times the whole start, whose CPU figures swing by 100 ms from run to run on this shared
 machine under load: too much to see a 20 ms cut. Here each run is a fresh process that first imports what
 both trees load anyway (Textual, httpx, pydantic, Starlette, the wire's models, the client, the app, the
-mirror), then takes the CPU time (`time.process_time`) of what Home's first load adds: the board's reads
+mirror), then takes the CPU time (`time.process_time`) of what the demo's opening and Home's first load add: the
+embedded service (`rankterm.server.seed`, with its metrics), the board's reads
 (`rankterm.tui.screens.board`), the story (`stats.kept`), the evening's rows (`stats.compact`), the held
 matches' parse (`stats.source`), and two parses of a page of matches by the client (``list[Match]``, as a
 sync and the last match read them). The two trees take turns within each run. Prints the medians and the
@@ -31,6 +32,7 @@ import rankterm.wire.models, rankterm.client.client, rankterm.tui.app, rankterm.
 from rankterm.wire.models import Match
 
 start = time.process_time()
+import rankterm.server.seed
 import rankterm.tui.screens.board, rankterm.stats.kept, rankterm.stats.compact, rankterm.stats.source
 
 client = rankterm.client.client.RankingClient("http://bench.rankterm/", key="k", secret="s")
@@ -63,7 +65,7 @@ def main() -> int:
         for name, root in trees.items():
             figures[name].append(cpu(root))
     print(
-        f"CPU of the board's, the story's and the parse's set-up on the way to Home's data, median of {args.runs}:"
+        f"CPU of the service's, the board's, the story's and the parse's set-up on the way to Home's data, median of {args.runs}:"
     )
     medians = {name: statistics.median(values) for name, values in figures.items()}
     for name, median in medians.items():
