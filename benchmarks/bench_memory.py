@@ -20,8 +20,10 @@ the answer into a model; sqlite3 opens a database as the client's copy does; a `
 how much the target leaves for it.
 
 `--against OLD_CHECKOUT` (e.g. `git worktree add --detach /tmp/old COMMIT`) measures (a) and (b) of that
-checkout too (its `rankterm` first on PYTHONPATH, its own config, cache and data folders), each run taking
-its turn right after this tree's, against the same `rankterm serve` (this tree's), and prints this tree's
+checkout too (its `rankterm` first on PYTHONPATH, its own config, cache and data folders: for (a) kept from
+run to run as this tree's are, so that both seed the day's demo and its mirror in their first run only; until
+2026-11-29 the other checkout's (a) had a fresh folder each run and seeded every time, some 4 MB more), each
+run taking its turn right after this tree's, against the same `rankterm serve` (this tree's), and prints this tree's
 figures beside the old's.
 """
 
@@ -187,10 +189,10 @@ def main() -> int:
         minimal_runs = [measure_script(MINIMAL, home_env(tmp / "minimal")) for _ in range(args.runs)]
         report("a bare Textual app (one Static), for scale", 0.0, minimal_runs)
         demo_runs, old_demo_runs = [], []
-        for n in range(args.runs):
+        for _ in range(args.runs):
             demo_runs.append(measure(["demo"], home_env(tmp / "demo")))
             if old is not None:
-                old_demo_runs.append(measure(["demo"], home_env(tmp / f"old-demo{n}", PYTHONPATH=str(old))))
+                old_demo_runs.append(measure(["demo"], home_env(tmp / "old-demo", PYTHONPATH=str(old))))
         demo = report("(a) rankterm demo", TARGETS["demo"], demo_runs)
         old_demo = report(f"    the same, {old}", 0.0, old_demo_runs) if old is not None else 0.0
 

@@ -64,12 +64,14 @@ def main(argv: list[str] | None = None) -> int:
 
             seat = seat_parser().parse_args(argv[1:])
             return int(seat.run(seat))
-        if argv in ([], ["demo"]):
-            # `rankterm` and `rankterm demo` start the app at once: building the whole parser (every
-            # command's module and options, CPU before the first screen) would only say so.
+        profile = app_profile(argv)
+        if argv in ([], ["demo"]) or profile is not None:
+            # `rankterm`, `rankterm demo` and `rankterm --profile NAME` start the app at once: building the
+            # whole parser (every command's module and options, CPU and memory for the app's whole life)
+            # would only say so.
             from rankterm.cli.app import run_app
 
-            return run_app(demo=argv == ["demo"], profile=None)
+            return run_app(demo=argv == ["demo"], profile=profile)
         args = parser().parse_args(argv)
         run = getattr(args, "run", None)
         if run is None:
@@ -88,6 +90,16 @@ def main(argv: list[str] | None = None) -> int:
     except OSError as exc:  # a local file or folder that cannot be written or read (read-only, full)
         print(f"rankterm: {local_file_error(exc)}", file=sys.stderr)
         return 2
+
+
+def app_profile(argv: list[str]) -> str | None:
+    """NAME when `argv` is only ``--profile NAME`` (or ``--profile=NAME``): the app on that profile, as the
+    whole parser reads it; None for any other command line."""
+    if len(argv) == 2 and argv[0] == "--profile" and not argv[1].startswith("-"):
+        return argv[1]
+    if len(argv) == 1 and argv[0].startswith("--profile="):
+        return argv[0].removeprefix("--profile=")
+    return None
 
 
 def local_file_error(exc: OSError) -> str:

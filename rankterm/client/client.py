@@ -23,7 +23,7 @@ from collections.abc import Awaitable, Callable, Sequence
 from typing import Any, TypeVar
 
 import httpx
-from pydantic import BaseModel, TypeAdapter, ValidationError
+from pydantic import BaseModel, ValidationError
 
 from rankterm.client import paging
 from rankterm.client.auth import Token, TokenCache, sendable_token
@@ -33,6 +33,7 @@ from rankterm.client.send_policy import ONCE, Backoff, batches
 from rankterm.client.transport import address_problem, http_client, offline
 from rankterm.wire import endpoints as ep
 from rankterm.wire import jsontext
+from rankterm.wire.adapters import type_adapter
 from rankterm.wire.errors import (
     AuthError,
     BadBaseURL,
@@ -383,7 +384,7 @@ class RankingClient:
                 return self.frames.validate(RankingsPage, payload, context)
             if isinstance(model, type) and issubclass(model, BaseModel):
                 return model.model_validate(payload, context=context)
-            return TypeAdapter(model).validate_python(payload, context=context)
+            return type_adapter(model).validate_python(payload, context=context)
         except ValidationError as exc:
             raise UnexpectedResponse(
                 endpoint, message=f"the answer was not understood ({_describe(exc)})"

@@ -20,7 +20,6 @@ from collections.abc import Callable, Iterable
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any, NamedTuple, TypeVar
 
-from rankterm.stats.results import GameFigures, Streak, Tally, best_first
 from rankterm.stats.rules import faction_of
 from rankterm.stats.source import kept_out_of_collections
 from rankterm.wire.localtime import parse_wire_date
@@ -29,6 +28,7 @@ from rankterm.wire.text import display_safe
 
 if TYPE_CHECKING:
     from rankterm.mirror import GameRows, Group, StatRow
+    from rankterm.stats.results import GameFigures
 
 T = TypeVar("T")
 
@@ -127,6 +127,8 @@ def held_game_figures(group: Group, game_id: int) -> GameFigures:
 def game_figures_of(rows: GameRows, game_id: int, *, safe: bool = False) -> GameFigures:
     """A game's figures from the stats rows' counts and seats (`StatRows.stat_game`; the rules of
     `figures.game_figures`)."""
+    from rankterm.stats.results import GameFigures, Streak, Tally, best_first  # the figures' types: on use
+
     counts = rows.counts
     played, factions, name = counts.played, counts.factions, counts.name
     first_date, last_date = counts.first_date, counts.last_date

@@ -59,10 +59,12 @@ def _lock(group: Group) -> threading.RLock:
 
 
 def _matches(group: Group, numbers: Sequence[int]) -> list[Match]:
-    """The held matches of these numbers (rising), parsed: few by number, many (or all) from the whole history."""
+    """The held matches of these numbers (rising), parsed: by number (for this walk only), or from the whole
+    parsed history (held for the session) past `NUMBERED_AT_MOST`, or for all of them once it is held."""
     if not numbers:
         return []
-    if len(numbers) > NUMBERED_AT_MOST or len(numbers) == group.mirror.held.matches_key()[0]:
+    every = len(numbers) == group.mirror.held.matches_key()[0]
+    if len(numbers) > NUMBERED_AT_MOST or (every and group.memo.get("stats.parsed") is not None):
         first, last = numbers[0], numbers[-1]
         return [m for m in held_matches(group) if first <= m.number <= last]
     return matches_numbered(group, numbers)

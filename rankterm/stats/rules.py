@@ -8,9 +8,10 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from datetime import datetime
-from typing import Protocol, TypeVar
+from typing import TYPE_CHECKING, Protocol, TypeVar
 
-from rankterm.stats.results import Result
+if TYPE_CHECKING:  # a Literal for the annotations: the figures' types load with the figures
+    from rankterm.stats.results import Result
 
 
 class PlayerLike(Protocol):

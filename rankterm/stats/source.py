@@ -23,8 +23,9 @@ import threading
 from collections.abc import Iterable, Iterator
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from pydantic import TypeAdapter, ValidationError
+from pydantic import ValidationError
 
+from rankterm.wire.adapters import type_adapter
 from rankterm.wire.errors import Offline, RanktermError
 from rankterm.wire.fields import DISPLAY_SAFE
 from rankterm.wire.models import Match
@@ -97,7 +98,6 @@ def held_matches(group: Group) -> list[Match]:
     return list(cached[1])
 
 
-_MATCHES: TypeAdapter[list[Match]] = TypeAdapter(list[Match])
 PARSE_CHUNK = 200
 """Matches validated in one call: pydantic holds the GIL for a whole call, so a thread parsing a big group
 in one would freeze the event loop for seconds; a chunk is a few milliseconds."""
@@ -142,7 +142,9 @@ def _parse(group: Group, rows: list[Any]) -> list[Match]:
             parsed = [
                 m
                 for at in range(0, len(rows), PARSE_CHUNK)
-                for m in _MATCHES.validate_python(rows[at : at + PARSE_CHUNK], context=context)
+                for m in type_adapter(list[Match]).validate_python(
+                    rows[at : at + PARSE_CHUNK], context=context
+                )
             ]
     except ValidationError:
         parsed = []

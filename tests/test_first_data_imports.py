@@ -1,0 +1,62 @@
+"""What `rankterm demo` loads by the time Home shows the demo group's data (standings, last match, tonight's
+story): the story's walk and the board's reads, not the figures' types and rules (`rankterm.stats.results`,
+`figures`: some 40 ms of imports, benchmarks/bench_startup.py), which load when a stats page opens. A
+module-level import in the wrong place brings them back silently, so a fresh process runs the demo until
+Home's workers are done and lists what was imported."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+NOT_FOR_HOMES_DATA = ("rankterm.stats.results", "rankterm.stats.figures", "rankterm.stats.evening")
+
+CHILD = """
+import json, sys
+from rankterm.cli import build_app
+
+app = build_app(demo=True, profile=None)  # as `rankterm demo`
+
+async def drive(pilot):
+    for _ in range(600):  # the demo group opens in a thread: up to 30 s on a busy machine
+        busy = [w for w in app.workers if w.is_running]
+        if app.client is not None and not busy and "after match" in str(app.screen.query_one("#home-title").render()):
+            break
+        if busy:
+            await app.workers.wait_for_complete(busy)
+        await pilot.pause(0.05)
+    home = app.screen
+    print(json.dumps({
+        "screen": type(home).__name__,
+        "title": str(home.query_one("#home-title").render()),
+        "tonight": str(home.query_one("#home-tonight").render()),
+        "modules": sorted(m for m, v in sys.modules.items() if v is not None),
+    }))
+    app.exit()
+
+app.run(headless=True, size=(80, 24), auto_pilot=drive)
+"""
+
+
+def test_homes_data_does_not_load_the_figures(tmp_path):
+    env = {k: v for k, v in os.environ.items() if k in ("PATH", "HOME", "LANG", "LC_ALL")}
+    env.update(
+        PYTHONPATH=str(ROOT),
+        RANKTERM_CONFIG=str(tmp_path / "config.toml"),
+        RANKTERM_CACHE_DIR=str(tmp_path / "cache"),
+        RANKTERM_DATA_DIR=str(tmp_path / "data"),
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", CHILD], env=env, cwd=tmp_path, capture_output=True, text=True, timeout=180
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    seen = json.loads(done.stdout.strip().splitlines()[-1])
+    assert seen["screen"] == "HomeScreen" and "after match" in seen["title"], seen["title"]
+    assert seen["tonight"].strip()  # tonight's story was told: the walk's modules were loaded
+    assert "rankterm.stats.changes" in seen["modules"] and "rankterm.stats.kept" in seen["modules"]
+    assert sorted(m for m in NOT_FOR_HOMES_DATA if m in seen["modules"]) == []
