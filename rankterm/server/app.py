@@ -279,7 +279,7 @@ class _Service:
                     403,
                 )
             )
-        return Response(self.metrics.text(), media_type=ops.content_type())
+        return Response(self.metrics.text(), media_type=ops.CONTENT_TYPE)
 
     def run(self, route: Route[Callable[[Call], Any]], call: Call) -> Any:
         """Token, quota and handler: the request's work, on a worker thread or at once (see `answer`; its JSON

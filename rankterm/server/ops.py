@@ -9,22 +9,21 @@ time; never a query, a body or a header, so never a key, a secret or a token. Se
 
 from __future__ import annotations
 
-import functools
 import ipaddress
 import json
 import logging
-import math
 import os
 import re
-import threading
-import time
 import uuid
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import Any
+
+from prometheus_client import CollectorRegistry, Counter, Histogram, generate_latest
+from prometheus_client.exposition import CONTENT_TYPE_LATEST
 
 __all__ = [
+    "CONTENT_TYPE",
     "HEALTH",
     "METRICS",
     "READY",
@@ -32,12 +31,13 @@ __all__ = [
     "MetricsGate",
     "access_line",
     "access_log",
-    "content_type",
     "request_id",
 ]
 
 HEALTH, READY, METRICS = "healthz", "readyz", "metrics"
 """The paths (and endpoint names, in the metrics and the log) of the server's own endpoints."""
+
+CONTENT_TYPE = CONTENT_TYPE_LATEST
 
 access_log = logging.getLogger("rankterm.access")
 """One JSON line per request, at INFO (`rankterm serve --access-log` gives it a handler)."""
@@ -53,168 +53,43 @@ LOCK_WAIT_COUNTED = 0.001
 """A write that waited longer than this for the database or its group's lock counts as a lock wait."""
 
 
-def content_type() -> str:
-    """The media type of ``GET metrics``: prometheus_client's, loaded when the metrics are first read."""
-    from prometheus_client.exposition import CONTENT_TYPE_LATEST
-
-    return CONTENT_TYPE_LATEST
-
-
-class Tally:
-    """A Prometheus counter (with labels, or none) counted in plain numbers: prometheus_client (~14 ms of
-    import on the way to the demo's first data) loads when ``GET metrics`` is first answered. Its samples are
-    the ones prometheus_client's `Counter` gives (`samples`), series in the order they were first named."""
-
-    kind = "counter"
-
-    def __init__(self, name: str, documentation: str, labelnames: Iterable[str] = ()) -> None:
-        self.name, self.documentation, self.labelnames = name, documentation, tuple(labelnames)
-        self._lock = threading.Lock()
-        self._series: dict[tuple[str, ...], list[float]] = {}
-        """Label values -> [value, created]."""
-        if not self.labelnames:
-            self._series[()] = [0.0, time.time()]
-
-    def labels(self, *values: object) -> _Labelled:
-        key = _label_key(self.labelnames, values)
-        with self._lock:
-            if key not in self._series:
-                self._series[key] = [0.0, time.time()]
-        return _Labelled(self, key)
-
-    def inc(self, amount: float = 1) -> None:
-        self.add((), amount)
-
-    def add(self, key: tuple[str, ...], amount: float) -> None:
-        if amount < 0:
-            raise ValueError("Counters can only be incremented by non-negative amounts.")
-        with self._lock:
-            self._series[key][0] += amount
-
-    def samples(self, created: bool) -> Iterator[tuple[str, dict[str, str], float]]:
-        with self._lock:
-            series = [(key, list(values)) for key, values in self._series.items()]
-        for key, (value, made) in series:
-            labels = dict(zip(self.labelnames, key, strict=True))
-            yield f"{self.name}_total", labels, value
-            if created:
-                yield f"{self.name}_created", labels, made
-
-
-class Spread:
-    """A Prometheus histogram counted in plain numbers, as `Tally` is a counter; its samples are the ones
-    prometheus_client's `Histogram` gives."""
-
-    kind = "histogram"
-
-    def __init__(
-        self, name: str, documentation: str, labelnames: Iterable[str] = (), *, buckets: Iterable[float]
-    ) -> None:
-        self.name, self.documentation, self.labelnames = name, documentation, tuple(labelnames)
-        self.bounds = [*(float(b) for b in buckets), math.inf]
-        self._lock = threading.Lock()
-        self._series: dict[tuple[str, ...], tuple[list[float], list[float]]] = {}
-        """Label values -> (the count of each bucket, [sum, created])."""
-        if not self.labelnames:
-            self._series[()] = ([0.0] * len(self.bounds), [0.0, time.time()])
-
-    def labels(self, *values: object) -> _Labelled:
-        key = _label_key(self.labelnames, values)
-        with self._lock:
-            if key not in self._series:
-                self._series[key] = ([0.0] * len(self.bounds), [0.0, time.time()])
-        return _Labelled(self, key)
-
-    def observe(self, amount: float) -> None:
-        self.add((), amount)
-
-    def add(self, key: tuple[str, ...], amount: float) -> None:
-        with self._lock:
-            counts, total = self._series[key]
-            total[0] += amount
-            for i, bound in enumerate(self.bounds):
-                if amount <= bound:
-                    counts[i] += 1
-                    break
-
-    def samples(self, created: bool) -> Iterator[tuple[str, dict[str, str], float]]:
-        from prometheus_client.utils import floatToGoString
-
-        with self._lock:
-            series = [(key, list(counts), list(total)) for key, (counts, total) in self._series.items()]
-        for key, counts, (total, made) in series:
-            labels = dict(zip(self.labelnames, key, strict=True))
-            seen = 0.0
-            for bound, count in zip(self.bounds, counts, strict=True):
-                seen += count
-                yield f"{self.name}_bucket", {**labels, "le": floatToGoString(bound)}, seen
-            yield f"{self.name}_count", labels, seen
-            yield f"{self.name}_sum", labels, total
-            if created:
-                yield f"{self.name}_created", labels, made
-
-
-def _label_key(names: tuple[str, ...], values: tuple[object, ...]) -> tuple[str, ...]:
-    if not names or len(values) != len(names):
-        raise ValueError(f"Expected {len(names)} label values, got {len(values)}.")
-    return tuple(str(v) for v in values)
-
-
-@dataclass(frozen=True)
-class _Labelled:
-    """One series of a `Tally` or a `Spread` (what ``.labels(...)`` gives)."""
-
-    metric: Tally | Spread
-    key: tuple[str, ...]
-
-    def inc(self, amount: float = 1) -> None:
-        self.metric.add(self.key, amount)
-
-    def observe(self, amount: float) -> None:
-        self.metric.add(self.key, amount)
-
-
 class Metrics:
-    """The service's Prometheus metrics, in a registry of their own (one per app: tests make many).
-
-    Counted in plain numbers (`Tally`, `Spread`), made into prometheus_client's text when ``GET metrics`` asks.
-    With ``--workers N`` (`ENV_METRICS_DIR` set) they are prometheus_client's own, which keep each worker's
-    counts in its files."""
+    """The service's Prometheus metrics, in a registry of their own (one per app: tests make many)."""
 
     def __init__(self) -> None:
-        counter: Any = Tally
-        histogram: Any = Spread
-        if os.environ.get(ENV_METRICS_DIR):
-            from prometheus_client import CollectorRegistry, Counter, Histogram
-
-            self.registry = CollectorRegistry()
-            counter = functools.partial(Counter, registry=self.registry)
-            histogram = functools.partial(Histogram, registry=self.registry)
-        self.requests = counter(
+        self.registry = CollectorRegistry()
+        self.requests = Counter(
             "rankterm_requests",
             "Requests answered, by endpoint and HTTP status.",
             ["endpoint", "status"],
+            registry=self.registry,
         )
-        self.latency = histogram(
+        self.latency = Histogram(
             "rankterm_request_seconds",
             "Time from a request's headers to its answer, by endpoint.",
             ["endpoint"],
             buckets=LATENCY_BUCKETS,
+            registry=self.registry,
         )
-        self.matches = counter("rankterm_matches_recorded", "Matches recorded (dry runs not counted).")
-        self.quota_refusals = counter(
+        self.matches = Counter(
+            "rankterm_matches_recorded", "Matches recorded (dry runs not counted).", registry=self.registry
+        )
+        self.quota_refusals = Counter(
             "rankterm_quota_refusals",
             "Requests refused by a quota, by code.",
             ["code"],
+            registry=self.registry,
         )
-        self.lock_waits = counter(
+        self.lock_waits = Counter(
             "rankterm_lock_waits",
             f"Writes that waited over {LOCK_WAIT_COUNTED * 1000:g} ms for the database or their group's lock.",
+            registry=self.registry,
         )
-        self.lock_wait_seconds = histogram(
+        self.lock_wait_seconds = Histogram(
             "rankterm_lock_wait_seconds",
             "Time each write waited for the database or its group's lock.",
             buckets=LATENCY_BUCKETS,
+            registry=self.registry,
         )
 
     def answered(self, endpoint: str, status: int, seconds: float) -> None:
@@ -231,42 +106,13 @@ class Metrics:
     def text(self) -> bytes:
         """The metrics in Prometheus's text format: this process's, or every worker's added up when they
         keep them in files (`ENV_METRICS_DIR`)."""
-        from prometheus_client import CollectorRegistry, generate_latest
-
-        if os.environ.get(ENV_METRICS_DIR):
-            from prometheus_client import multiprocess
-
-            every_worker = CollectorRegistry()
-            multiprocess.MultiProcessCollector(every_worker)
-            return generate_latest(every_worker)
-        if hasattr(self, "registry"):  # made by prometheus_client: the folder was unset since
+        if not os.environ.get(ENV_METRICS_DIR):
             return generate_latest(self.registry)
-        registry = CollectorRegistry()
-        registry.register(_Counted(self))
-        return generate_latest(registry)
+        from prometheus_client import multiprocess
 
-
-class _Counted:
-    """The metrics counted in plain numbers, as prometheus_client's collector of them."""
-
-    def __init__(self, metrics: Metrics) -> None:
-        self.metrics = metrics
-
-    def collect(self) -> Iterator[Any]:
-        from prometheus_client.metrics_core import Metric
-
-        created = created_series()
-        m = self.metrics
-        for metric in (m.requests, m.latency, m.matches, m.quota_refusals, m.lock_waits, m.lock_wait_seconds):
-            family = Metric(metric.name, metric.documentation, metric.kind)
-            for name, labels, value in metric.samples(created):
-                family.add_sample(name, labels, value)
-            yield family
-
-
-def created_series() -> bool:
-    """Whether the ``_created`` series are written: prometheus_client's rule (its environment variable)."""
-    return os.environ.get("PROMETHEUS_DISABLE_CREATED_SERIES", "False").lower() not in ("true", "1", "t")
+        every_worker = CollectorRegistry()
+        multiprocess.MultiProcessCollector(every_worker)
+        return generate_latest(every_worker)
 
 
 @dataclass(frozen=True)
