@@ -24,6 +24,9 @@
   (the match form while its batch is on its way), the keys wait for it, `BUSY_LIMIT` seconds at most, not
   `SETTLE_LIMIT`: `ctrl+s n C a t ⏎ …` on a slow link starts the next match once the first is answered,
   instead of typing into the form being sent and losing the second `ctrl+s`.
+- **The limits count calm time** (`KeyQueue.calm`): only the time the app's loop was free to run. On a host so
+  loaded that Enter's pick and the focus it moves take longer than `SETTLE_LIMIT`, the next keys still wait for
+  them (on the wall clock they went into the field just picked); a handler that only waits lets them go.
 """
 
 from __future__ import annotations
