@@ -2,12 +2,13 @@
 quiet at rest.
 
     python benchmarks/bench_host.py [--modes warm,exec] [--servers ssh,web] [--runs 5] [--shown 4]
-                                    [--seats 12] [--rest 10] [--pages] [--chromium]
+                                    [--seats 12] [--rest 10] [--pages [--objects]] [--traced] [--chromium]
 
 Each of `--modes` times each of `--servers` is a server of its own (`rankterm host --demo`, `rankterm web
 --demo`), all running at once: `warm`, each seat forked by the server's warm parent (today's); `exec`, each
-seat a fork+exec of a fresh `rankterm` (`RANKTERM_SEATS=exec`, as before the warm parent), so that all are
-measured in the same minutes.
+seat a fork+exec of a fresh `rankterm` (`RANKTERM_SEATS=exec`, as before the warm parent); `rehearsed`, a
+trial: warm, and the warm parent runs the app once, headless, before it forks any seat (`warm_objects.py`);
+so that all are measured in the same minutes.
 
 1. First screen: OpenSSH's `ssh -tt` joining each host on 127.0.0.1 (80x24), timed from the spawn of `ssh`
    until "Home" has been drawn; a browser's websocket to each web server (`tests/support/web_guest.py`: what
@@ -21,7 +22,11 @@ measured in the same minutes.
    seat's own memory (USS: private pages) and its proportional share (PSS), from /proc/PID/smaps_rollup;
    medians, and the sum of PSS with the warm parent's (what the seats cost the machine in all). Target for a
    warm seat's USS <= 25 MB. With `--pages` (as root: page frame numbers), where a warm seat's private pages
-   are: copied from the warm parent (a page it had, written by the seat) or new, per kind of mapping.
+   are: copied from the warm parent (a page it had, written by the seat) or new, per kind of mapping; with
+   `--objects`, which of the warm parent's Python objects (by type: code, str, ...) lie on the pages a seat
+   copied, against all it holds (`warm_objects.py`: the warm parent maps its objects as it freezes them).
+   With `--traced`, what a warm seat allocated itself since its fork and still holds (tracemalloc in each
+   seat, which makes its USS larger: read no USS figure of such a run), by where, and the modules it imported.
 3. With `--seats` guests joined at once to each SSH host (each on the table demo's Home, settled): the
    resident memory of each seat's `rankterm` process (median, and the sum) and of the host process itself;
    then over `--rest` seconds with nobody pressing a key: the host's CPU (its own process, % of one core) and
@@ -36,6 +41,7 @@ import argparse
 import collections
 import contextlib
 import os
+import signal
 import socket
 import statistics
 import struct
@@ -54,6 +60,16 @@ sys.path.insert(0, str(ROOT))  # tests.support: the helpers live beside the test
 from tests.support.ssh import SshGuest, children_of, is_service, is_warm_parent, start_host  # noqa: E402
 from tests.support.terminal import PtySeat, home_env  # noqa: E402
 from tests.support.web_guest import CHROMIUM_FLAGS, ChromiumGuest, WebGuest  # noqa: E402
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from warm_objects import (  # noqa: E402
+    MAP_VARIABLE,
+    REHEARSE_VARIABLE,
+    TRACE_VARIABLE,
+    bytes_by_type,
+    read_map,
+    sitecustomize_dir,
+)
 
 CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
 
@@ -160,7 +176,7 @@ class Server:
 
     @property
     def warm(self) -> bool:
-        return self.label.endswith("warm")
+        return not self.label.endswith("exec")
 
 
 def timed_first_screen(start, limit: float = 60.0) -> float:
@@ -196,7 +212,9 @@ SHOWN = [(b"r", "Rankings — "), (b"p", "Players — "), (b"m", "Matches — ")
 """Each guest's keys, and what shows the screen came."""
 
 
-def shown_memory(servers: list[Server], count: int, pages: bool) -> None:
+def shown_memory(
+    servers: list[Server], count: int, pages: bool, objects: Path | None, traces: Path | None
+) -> None:
     """`count` guests of each server, each on Home, then the rankings, the players and the matches: memory."""
     guests: list = []
     try:
@@ -226,7 +244,9 @@ def shown_memory(servers: list[Server], count: int, pages: bool) -> None:
                 f"seats and warm parent, PSS in all {sum(pss) + extra['pss']:.0f} MiB"
             )
             if pages and parent and pids:
-                where_pages(server.label, pids, parent)
+                where_pages(server.label, pids, parent, objects)
+            if traces is not None and server.warm and pids:
+                traced(server.label, pids, traces)
     finally:
         for guest in guests:
             guest.close()
@@ -262,10 +282,12 @@ def kind_of(name: str) -> str:
     return name or "anonymous (pymalloc arenas, mmap'd blocks, thread stacks)"
 
 
-def where_pages(label: str, pids: list[int], parent: int) -> None:
+def where_pages(label: str, pids: list[int], parent: int, objects: Path | None) -> None:
     """For each seat of `pids`: its private pages that are the warm parent's pages it wrote (copied), and those
-    the parent never had (new), by kind of mapping; medians over the seats, in MiB."""
+    the parent never had (new), by kind of mapping; medians over the seats, in MiB. With `objects` (the folder
+    of the warm parents' object maps): which objects the copied pages hold."""
     per_seat: list[tuple[collections.Counter, collections.Counter]] = []
+    copied_pages: list[set[int]] = []
     with open(f"/proc/{parent}/pagemap", "rb") as parent_map:
         theirs: dict[int, int] = {}
         for start, end, _ in mappings(parent):
@@ -278,6 +300,8 @@ def where_pages(label: str, pids: list[int], parent: int) -> None:
         for pid in pids:
             copied: collections.Counter = collections.Counter()
             new: collections.Counter = collections.Counter()
+            mine: set[int] = set()
+            copied_pages.append(mine)
             with open(f"/proc/{pid}/pagemap", "rb") as seat_map:
                 for start, end, name in mappings(pid):
                     if name in ("[vvar]", "[vsyscall]", "[vvar_vclock]"):
@@ -287,6 +311,8 @@ def where_pages(label: str, pids: list[int], parent: int) -> None:
                             continue
                         address = start + i * PAGE
                         (copied if address in theirs else new)[kind_of(name)] += PAGE / 2**20
+                        if address in theirs:
+                            mine.add(address)
             per_seat.append((copied, new))
     kinds = sorted({k for c, n in per_seat for k in (*c, *n)})
     print(f"pages of a {label} seat, median of {len(per_seat)} (MiB): copied from the warm parent / new")
@@ -297,6 +323,69 @@ def where_pages(label: str, pids: list[int], parent: int) -> None:
     total_c = statistics.median(sum(s[0].values()) for s in per_seat)
     total_n = statistics.median(sum(s[1].values()) for s in per_seat)
     print(f"  {'in all':58} {total_c:6.1f} / {total_n:6.1f}")
+    if objects is not None and (objects / f"{parent}.map").exists():
+        objects_on_pages(set(theirs), copied_pages, objects / f"{parent}.map")
+
+
+def objects_on_pages(parents: set[int], copied: list[set[int]], map_path: Path) -> None:
+    """Which of the warm parent's objects lie on the pages each seat copied, by type: MiB of each type on the
+    parent's pages, on the pages a seat copied (median), and the share copied."""
+    starts, sizes, kinds = read_map(map_path)
+    everywhere = bytes_by_type(parents, PAGE, starts, sizes, kinds)
+    per_seat = [bytes_by_type(pages, PAGE, starts, sizes, kinds) for pages in copied]
+    code_pages = {a - a % PAGE for a, k in zip(starts, kinds, strict=True) if k == "code"} & parents
+    print(
+        f"objects of the warm parent ({len(starts)} mapped): MiB on its pages / on the pages a seat copied "
+        f"(median of {len(per_seat)}) / share"
+    )
+    for kind, total in everywhere.most_common(14):
+        mine = statistics.median(c[kind] for c in per_seat)
+        print(f"  {kind:40} {total / 2**20:6.1f} / {mine / 2**20:6.1f} / {100 * mine / total:3.0f} %")
+    total = sum(everywhere.values())
+    mine = statistics.median(sum(c.values()) for c in per_seat)
+    print(f"  {'all objects':40} {total / 2**20:6.1f} / {mine / 2**20:6.1f} / {100 * mine / total:3.0f} %")
+    held = statistics.median(len(code_pages & pages) for pages in copied)
+    print(
+        f"  pages holding a code object: {len(code_pages)} of the warm parent's ({len(code_pages) * PAGE / 2**20:.1f}"
+        f" MiB), of which a seat copied {held:.0f} ({held * PAGE / 2**20:.1f} MiB)"
+    )
+
+
+def traced(label: str, pids: list[int], folder: Path, top: int = 16) -> None:
+    """What each seat of `pids` allocated itself since its fork and still holds (tracemalloc, written on
+    SIGUSR1 by `warm_objects.write_traces`): medians over the seats, in MiB, by where it was allocated."""
+    import json
+
+    for pid in pids:
+        os.kill(pid, signal.SIGUSR1)
+    found = []
+    end = time.monotonic() + 60
+    for pid in pids:
+        path = folder / f"{pid}.json"
+        while time.monotonic() < end:
+            with contextlib.suppress(FileNotFoundError, ValueError):
+                found.append(json.loads(path.read_text()))
+                break
+            time.sleep(0.2)
+    if not found:
+        print("traces: no seat wrote its traces")
+        return
+    imported = collections.Counter(name for seat in found for name in seat.get("imported", []))
+    print(
+        f"modules a {label} seat imported itself (of {len(found)} seats): "
+        + (", ".join(f"{name} ({n})" for name, n in sorted(imported.items())) or "none")
+    )
+    for key, title in (("by_file", "the allocating package"), ("by_ours", "the first line of rankterm's")):
+        names = collections.Counter()
+        for seat in found:
+            names.update(seat[key])
+        total = statistics.median(sum(seat[key].values()) for seat in found)
+        print(
+            f"a {label} seat's own blocks (tracemalloc, median of {len(found)}): {total / 2**20:.1f} MiB, by {title}"
+        )
+        for name, _ in names.most_common(top):
+            mib = statistics.median(seat[key].get(name, 0) for seat in found) / 2**20
+            print(f"  {name[:70]:70} {mib:5.2f}")
 
 
 def host_ready(server, limit: float = 120.0) -> None:
@@ -348,18 +437,39 @@ def main() -> None:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
-    parser.add_argument("--modes", default="warm,exec", help="warm, exec or both (comma-separated)")
+    parser.add_argument(
+        "--modes", default="warm,exec", help="warm, exec, rehearsed, or several (comma-separated)"
+    )
     parser.add_argument("--servers", default="ssh,web", help="ssh, web or both (comma-separated)")
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--shown", type=int, default=4)
     parser.add_argument("--seats", type=int, default=12)
     parser.add_argument("--rest", type=float, default=10.0)
     parser.add_argument("--pages", action="store_true", help="where a warm seat's private pages are")
+    parser.add_argument(
+        "--objects", action="store_true", help="with --pages: which objects lie on the pages a seat copied"
+    )
+    parser.add_argument(
+        "--traced",
+        action="store_true",
+        help="what a warm seat allocates itself, by where (tracemalloc in the seats: their USS is then larger)",
+    )
     parser.add_argument("--chromium", action="store_true", help="web guests in headless Chromium pages")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         env = home_env(Path(tmp))
         env["RANKTERM_LIVE_EVERY"] = os.environ.get("RANKTERM_LIVE_EVERY", "5")
+        objects = traces = None
+        if args.objects or args.traced or "rehearsed" in args.modes:
+            env["PYTHONPATH"] = f"{sitecustomize_dir(Path(tmp) / 'site')}:{env['PYTHONPATH']}"
+        if args.objects:
+            objects = Path(tmp) / "objects"
+            objects.mkdir()
+            env[MAP_VARIABLE] = str(objects)
+        if args.traced:
+            traces = Path(tmp) / "traces"
+            traces.mkdir()
+            env[TRACE_VARIABLE] = str(traces)
         print(
             f"load average before: {' '.join(f'{x:.2f}' for x in os.getloadavg())} ({os.cpu_count()} cores)"
         )
@@ -380,7 +490,9 @@ def main() -> None:
             servers: list[Server] = []
             for kind in kinds:
                 for mode in modes:
-                    mode_env = {**env, "RANKTERM_SEATS": mode}
+                    mode_env = {**env, "RANKTERM_SEATS": "exec" if mode == "exec" else "warm"}
+                    if mode == "rehearsed":
+                        mode_env[REHEARSE_VARIABLE] = "1"
                     if kind == "ssh":
                         host = stack.enter_context(start_host(["--demo", "--max-seats", seats], mode_env))
                         servers.append(Server(f"ssh {mode}", host, partial(SshGuest, host.port)))
@@ -396,7 +508,7 @@ def main() -> None:
             if args.runs:
                 first_screens(servers, env, args.runs)
             if args.shown:
-                shown_memory(servers, args.shown, args.pages)
+                shown_memory(servers, args.shown, args.pages, objects, traces)
             if args.seats:
                 for server in servers:
                     if server.label.startswith("ssh"):

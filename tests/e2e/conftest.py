@@ -395,3 +395,25 @@ def demo(service: Service, engine: str) -> Member:
 @pytest.fixture
 def demo_client(service: Service, demo: Member) -> RankingClient:
     return service.client(demo.key, demo.secret)
+
+
+@pytest.fixture
+def served() -> Iterator[str]:
+    """The demo group on 127.0.0.1 (any free port), on a real socket: the service a host's or web server's
+    profile names (the seat tests: test_host, test_guest_seats, test_warm_seats, test_web_warm_seats)."""
+    from rankterm.server.seed import demo_app
+    from tests.support.live import serve_in_thread
+
+    asgi, _, _ = demo_app()
+    with serve_in_thread(asgi) as base_url:
+        yield base_url
+
+
+@pytest.fixture
+def host(room: dict[str, str]) -> Iterator[Any]:
+    """`rankterm --profile room host` on 127.0.0.1, any free port (no join code on loopback), with the
+    environment of the test module's own `room` fixture; a `tests.support.ssh.RunningHost`."""
+    from tests.support.ssh import start_host
+
+    with start_host(["--profile", "room"], room) as running:
+        yield running

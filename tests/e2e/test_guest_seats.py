@@ -32,10 +32,10 @@ import pytest
 
 from rankterm.client.client import RankingClient
 from rankterm.mirror import Group
-from rankterm.server.seed import DEMO_KEY, DEMO_SECRET, demo_app
-from tests.support.live import serve_in_thread
+from rankterm.server.seed import DEMO_KEY, DEMO_SECRET
 from tests.support.ssh import RunningHost, SshGuest, children_of, environ_of, start_host
 from tests.support.terminal import ESCAPES, room_env
+from tests.support.warm import alive, still_alive
 
 pytestmark = [pytest.mark.needs("ssh"), pytest.mark.slow]  # ssh: installed before the run when missing
 
@@ -73,14 +73,6 @@ def attack(url: str) -> list[bytes]:
     for word in PALETTE_WORDS:
         keys += [CTRL_P, word.encode(), b"\r", ESC, ESC]
     return keys
-
-
-@pytest.fixture
-def served() -> Iterator[str]:
-    """The demo group on 127.0.0.1 (any free port): the service the host's profile names."""
-    asgi, _, _ = demo_app()
-    with serve_in_thread(asgi) as base_url:
-        yield base_url
 
 
 class Listener:
@@ -247,23 +239,6 @@ async def total_once_more_than(url: str, before: int, limit: float = 30.0) -> in
         return total
 
 
-def alive(pid: int) -> bool:
-    """`pid` is a process that has not ended (a zombie waiting for its reaper has ended)."""
-    try:
-        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
-    except (FileNotFoundError, IndexError):
-        return False
-    return state != "Z"
-
-
-def gone_within(pids: list[int], limit: float) -> list[int]:
-    """The pids still alive after at most `limit` seconds."""
-    end = time.monotonic() + limit
-    while (left := [p for p in pids if alive(p)]) and time.monotonic() < end:
-        time.sleep(0.1)
-    return left
-
-
 def test_killing_the_host_ends_every_seat_and_the_demo_service(room: dict[str, str]) -> None:
     with start_host(["--demo"], room) as host:
         guests = [SshGuest(host.port), SshGuest(host.port)]
@@ -275,7 +250,7 @@ def test_killing_the_host_ends_every_seat_and_the_demo_service(room: dict[str, s
             assert len(seats) == 2
             host.process.kill()  # SIGKILL: the host has no say
             host.process.wait()
-            assert gone_within([*seats, service], 10) == []
+            assert still_alive([*seats, service], 10) == []
         finally:
             for guest in guests:
                 guest.kill()
@@ -441,7 +416,7 @@ def test_killing_web_ends_every_seat_and_the_demo_service(room: dict[str, str]) 
     with web(["--demo"], room) as running:
         children = asyncio.run(two_seats_then_kill(running))
     assert len(children) == 4  # two seats, the table's demo service and the warm parent that forked them
-    assert gone_within(children, 10) == []
+    assert still_alive(children, 10) == []
 
 
 def test_a_seat_asked_for_by_hand_ends_when_its_parent_is_killed(room: dict[str, str]) -> None:
@@ -463,7 +438,7 @@ def test_a_seat_asked_for_by_hand_ends_when_its_parent_is_killed(room: dict[str,
     parent.send_signal(signal.SIGKILL)
     parent.wait()
     parent.stdout.close()
-    assert gone_within([child], 10) == []
+    assert still_alive([child], 10) == []
 
 
 def test_a_guest_whose_hosts_profile_is_refused_is_told_to_tell_the_host(

@@ -15,7 +15,6 @@ import re
 import shutil
 import subprocess
 import time
-from collections.abc import Iterator
 from pathlib import Path
 
 import asyncssh
@@ -23,8 +22,7 @@ import pytest
 
 from rankterm.client.client import RankingClient
 from rankterm.mirror import Group
-from rankterm.server.seed import DEMO_KEY, DEMO_SECRET, demo_app
-from tests.support.live import serve_in_thread
+from rankterm.server.seed import DEMO_KEY, DEMO_SECRET
 from tests.support.ssh import RunningHost, SshGuest, environ_of, start_host
 from tests.support.terminal import ESCAPES, room_env
 
@@ -39,14 +37,6 @@ FOUR_PLAYERS = [b"n", b"C", b"a", b"t", b"\r", b"E", b"\r", b"A", b"\r", b"B", b
 
 
 @pytest.fixture
-def served() -> Iterator[str]:
-    """The demo group on 127.0.0.1 (any free port): its base URL."""
-    asgi, _, _ = demo_app()
-    with serve_in_thread(asgi) as base_url:
-        yield base_url
-
-
-@pytest.fixture
 def room(served: str, tmp_path: Path) -> dict[str, str]:
     """The host's environment: one profile, "room", on the served demo group; its files under tmp_path."""
     assert SSH, (
@@ -55,13 +45,6 @@ def room(served: str, tmp_path: Path) -> dict[str, str]:
     return room_env(
         tmp_path / "host", served, DEMO_KEY, DEMO_SECRET, RANKTERM_LIVE_EVERY="0", PYTHONPATH=str(ROOT)
     )
-
-
-@pytest.fixture
-def host(room: dict[str, str]) -> Iterator[RunningHost]:
-    """`rankterm --profile room host` on 127.0.0.1, any free port: no join code on loopback."""
-    with start_host(["--profile", "room"], room) as running:
-        yield running
 
 
 def test_a_guest_sees_the_app_and_records_a_four_player_match(host: RunningHost, served: str) -> None:

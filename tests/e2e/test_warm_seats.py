@@ -10,14 +10,12 @@ from __future__ import annotations
 import asyncio
 import os
 import signal
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
-from rankterm.server.seed import DEMO_KEY, DEMO_SECRET, demo_app
+from rankterm.server.seed import DEMO_KEY, DEMO_SECRET
 from tests.e2e.test_host import FOUR_PLAYERS, match_count, next_match, terminal_size_of
-from tests.support.live import serve_in_thread
 from tests.support.ssh import RunningHost, SshGuest, environ_of, start_host
 from tests.support.warm import (
     SECRET_VARIABLE,
@@ -35,22 +33,9 @@ pytestmark = pytest.mark.needs("ssh")
 
 
 @pytest.fixture
-def served() -> Iterator[str]:
-    asgi, _, _ = demo_app()
-    with serve_in_thread(asgi) as base_url:
-        yield base_url
-
-
-@pytest.fixture
 def room(served: str, tmp_path: Path) -> dict[str, str]:
     """The host's environment: the profile "room" on the served demo group, its secret in a variable."""
     return room_with_secret(tmp_path / "host", served, DEMO_KEY, DEMO_SECRET)
-
-
-@pytest.fixture
-def host(room: dict[str, str]) -> Iterator[RunningHost]:
-    with start_host(["--profile", "room"], room) as running:
-        yield running
 
 
 def warm_parents(host: RunningHost) -> list[int]:

@@ -12,7 +12,7 @@ import os
 import shutil
 import signal
 import time
-from collections.abc import Coroutine, Iterator
+from collections.abc import Coroutine
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any, TypeVar
@@ -20,11 +20,10 @@ from typing import Any, TypeVar
 import aiohttp
 import pytest
 
-from rankterm.server.seed import DEMO_KEY, DEMO_SECRET, demo_app
+from rankterm.server.seed import DEMO_KEY, DEMO_SECRET
 from tests.e2e.test_guest_seats import RunningWeb, open_seat, web
 from tests.e2e.test_host import match_count, next_match
 from tests.e2e.test_web_seat import wait_for_text
-from tests.support.live import serve_in_thread
 from tests.support.ssh import children_of, environ_of, is_service, is_warm_parent
 from tests.support.warm import (
     SECRET_VARIABLE,
@@ -59,13 +58,6 @@ FOUR_PLAYERS = [
     "Control+s",
 ]
 """README's `n C a t ⏎ E ⏎ A ⏎ B ⏎ C ⏎ ^s` as a browser's keys: Elena, Ada, Ben and Chiara at Catan."""
-
-
-@pytest.fixture
-def served() -> Iterator[str]:
-    asgi, _, _ = demo_app()
-    with serve_in_thread(asgi) as base_url:
-        yield base_url
 
 
 @pytest.fixture

@@ -69,6 +69,7 @@ def memory_holds(pid: int, needle: bytes) -> bool:
 
 
 def alive(pid: int) -> bool:
+    """`pid` is a process that has not ended (a zombie waiting for its reaper has ended)."""
     try:
         state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
     except (FileNotFoundError, IndexError):
