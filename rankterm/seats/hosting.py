@@ -8,6 +8,7 @@ See docs/design/seats.md.
 from __future__ import annotations
 
 import contextlib
+import signal
 import sys
 from typing import TYPE_CHECKING
 
@@ -19,6 +20,15 @@ if TYPE_CHECKING:
 
 TABLE_DEMO = "table demo, not saved"
 """What the seats of `host --demo` and `web --demo` call their group: one demo for the table, gone at the end."""
+
+
+def stop_signals() -> tuple[signal.Signals, ...]:
+    """The signals that stop a host cleanly (its seats ended, the table demo's folder removed): Ctrl+C, SIGTERM,
+    and SIGHUP (the terminal it was started from closed) unless it is ignored (`nohup`): then it keeps serving."""
+    signals = [signal.SIGINT, signal.SIGTERM]
+    if signal.getsignal(signal.SIGHUP) is not signal.SIG_IGN:
+        signals.append(signal.SIGHUP)
+    return tuple(signals)
 
 
 def served_profile(*, demo: bool, profile: str | None) -> str | None:

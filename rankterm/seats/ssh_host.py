@@ -11,7 +11,6 @@ import asyncio
 import contextlib
 import dataclasses
 import os
-import signal
 import socket
 import sys
 from pathlib import Path
@@ -19,7 +18,7 @@ from pathlib import Path
 import asyncssh
 
 from rankterm.seats.guard import JoinCodeGuard, check_join_code, new_join_code
-from rankterm.seats.hosting import seat_argvs, served_profile, table_desk
+from rankterm.seats.hosting import seat_argvs, served_profile, stop_signals, table_desk
 from rankterm.seats.keys import fingerprint, host_key_path, load_or_make_host_key
 from rankterm.seats.ssh_server import BOARD_USER, HostSettings, seat_env, start_server
 from rankterm.seats.warm_host import WarmParent, warm_wanted
@@ -128,7 +127,8 @@ async def run_table(
     code: str | None,
     first_lines: list[str],
 ) -> None:
-    """Listen, say so (after `first_lines`), and serve until SIGINT or SIGTERM; then end every seat."""
+    """Listen, say so (after `first_lines`), and serve until a stop signal (`stop_signals`); then end every
+    seat."""
     if settings.warm is None and warm_wanted(os.environ):
         # A fresh process with the seats' environment (no secret): it holds nothing of this one's memory.
         warm = WarmParent(settings.app_argv, seat_env(settings.env, None))
@@ -141,16 +141,16 @@ async def run_table(
             await settings.warm.close()
         raise RanktermError(f"Cannot listen on {host} port {port}: {exc.strerror or exc}.") from exc
     bound = acceptor.get_port() or port
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for signum in stop_signals():  # before the lines say it serves: a signal from then on stops it cleanly
+        with contextlib.suppress(NotImplementedError, RuntimeError):
+            loop.add_signal_handler(signum, stop.set)
     for line in first_lines + start_lines(settings, host, bound, code, fingerprint(key)):
         print(f"rankterm host: {line}")
     sys.stdout.flush()
     if settings.desk is not None:
         warming = asyncio.create_task(settings.desk.warm())  # the first guest's token, ready when they come
-    stop = asyncio.Event()
-    loop = asyncio.get_running_loop()
-    for signum in (signal.SIGINT, signal.SIGTERM):
-        with contextlib.suppress(NotImplementedError, RuntimeError):
-            loop.add_signal_handler(signum, stop.set)
     try:
         await stop.wait()
     finally:

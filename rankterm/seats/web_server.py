@@ -27,7 +27,7 @@ from textual_serve.server import Server
 
 from rankterm.seats.desk import Desk
 from rankterm.seats.guard import JoinCodeGuard, new_join_code
-from rankterm.seats.hosting import seat_argvs, table_desk
+from rankterm.seats.hosting import seat_argvs, stop_signals, table_desk
 from rankterm.seats.warm_host import WarmParent, warm_wanted
 from rankterm.seats.web_seat import end_web_seat, open_web_seat
 from rankterm.server.addresses import host_port, is_loopback, reachable, url
@@ -216,6 +216,10 @@ class SeatServer(Server):
         """textual-serve's Rich log handler is left out: one plain line per start is said instead."""
 
     async def on_startup(self, app: web.Application) -> None:
+        loop = asyncio.get_running_loop()
+        for signum in stop_signals():  # textual-serve's own are Ctrl+C and SIGTERM
+            with contextlib.suppress(NotImplementedError, RuntimeError):
+                loop.add_signal_handler(signum, self.request_exit)
         if self.warm is not None:
             self.warm.start()
         if self.desk is not None:  # the first browser's token, ready when it comes

@@ -24,6 +24,9 @@
   (the match form while its batch is on its way), the keys wait for it, `BUSY_LIMIT` seconds at most, not
   `SETTLE_LIMIT`: `ctrl+s n C a t ⏎ …` on a slow link starts the next match once the first is answered,
   instead of typing into the form being sent and losing the second `ctrl+s`.
+- **The limits count calm time** (`KeyQueue.calm`): only the time the app's loop was free to run. On a host so
+  loaded that Enter's pick and the focus it moves take longer than `SETTLE_LIMIT`, the next keys still wait for
+  them (on the wall clock they went into the field just picked); a handler that only waits lets them go.
 """
 
 from __future__ import annotations
@@ -41,16 +44,21 @@ from textual.widgets import Input, OptionList
 from rankterm.tui.textual_internals import character_to_key, pump_busy, screen_has_callbacks, text_area_class
 
 HOLD_KEYS_FOR = 3.0
-"""Seconds a new screen may take to place its focus (a busy machine, a slow SSH link) before the keys typed
-meanwhile go where they can; a screen with no field for them gets them as soon as it is composed."""
+"""Seconds (on the calm clock, see `SETTLE_LIMIT`) a new screen may take to place its focus (a slow SSH link)
+before the keys typed meanwhile go where they can; a screen with no field for them gets them as soon as it is
+composed."""
 SETTLE_LIMIT = 2.0
 """Seconds a key waits at most for the one before it to settle (something on the screen busy that long, e.g.
-a handler waiting for the network): then it goes where the focus is."""
+a handler waiting for the network): then it goes where the focus is. Counted on the queue's calm clock
+(`KeyQueue.calm`), so a machine too loaded to run the app's steps in time does not let keys go early."""
 BUSY_LIMIT = 120.0
 """Seconds the keys wait at most for a screen that holds them (a send is bounded by the client's own timeouts;
 this only keeps a screen that never lets go from keeping the keys for ever)."""
 _QUICK_LOOKS = 3
 """Looks at the screen a turn of the event loop apart, before the feeder waits a little between looks."""
+_LATE_LOOK = 0.005
+"""Seconds a look at the screen may come back late and still count whole on the calm clock: later than that,
+the app's loop (or the whole machine) was busy, and only the pause asked for and this much count."""
 
 
 def _is_text_field(widget: object) -> bool:
@@ -90,7 +98,11 @@ class KeyQueue:
         """The key the feeder let go: the app hands it on when it reads it again."""
         self._feeder: asyncio.Task[None] | None = None
         self._focus_wanted_since: float | None = None
-        """When a key opened a screen whose field has not taken the focus yet (None: no such screen)."""
+        """The calm clock when a key opened a screen whose field has not taken the focus yet (None: no such
+        screen)."""
+        self.calm = 0.0
+        """Seconds the keys have waited while the app's loop was free to run, not held up by work of its own or
+        by a machine too busy to run it: the limits on waiting are counted on it, not on the wall clock."""
 
     async def arrived(self, event: events.Key) -> bool:
         """A key the app read: True when it is kept here (to go in turn) or was the app's own key, run at
@@ -126,17 +138,25 @@ class KeyQueue:
     async def _settled(self) -> None:
         """Return once what the last key set going has landed (`settled`): once the app has read it, then
         `SETTLE_LIMIT` s at most, or `BUSY_LIMIT` s while the screen shown holds the keys (`holds_keys`)."""
-        start = time.monotonic()
+        start = self.calm
         looks = 0
         while not self.settled() and self._app.is_running:
             holding = self._screen_holds()
             # the key let go last is always read first, however long that takes: the next key let go before
             # it would be read before it, and the late one would join the end of the queue
             limit = BUSY_LIMIT if holding else SETTLE_LIMIT
-            if self._passing is None and time.monotonic() - start >= limit:
+            if self._passing is None and self.calm - start >= limit:
                 return
             looks += 1
-            await asyncio.sleep(0 if looks < _QUICK_LOOKS else 0.02 if holding else 0.002)
+            await self._pause(0 if looks < _QUICK_LOOKS else 0.02 if holding else 0.002)
+
+    async def _pause(self, seconds: float) -> None:
+        """Sleep `seconds` between two looks, and move the calm clock by the time it took, up to `_LATE_LOOK`
+        past what was asked: a step that keeps the loop busy (Enter's pick and the focus it moves, on a loaded
+        host) counts little against the limits, a handler waiting for the network counts in full."""
+        before = time.monotonic()
+        await asyncio.sleep(seconds)
+        self.calm += min(time.monotonic() - before, seconds + _LATE_LOOK)
 
     def _screen_holds(self) -> bool:
         """True while the screen shown asks the keys to wait (its `holds_keys()`, when it has one)."""
@@ -164,7 +184,7 @@ class KeyQueue:
         """False while a screen opened by a key still places its focus (`HOLD_KEYS_FOR` seconds at most)."""
         if self._focus_wanted_since is None:
             return True
-        waited = time.monotonic() - self._focus_wanted_since
+        waited = self.calm - self._focus_wanted_since
         if (
             screen.focused is not None
             or waited >= HOLD_KEYS_FOR
@@ -192,7 +212,7 @@ class KeyQueue:
         await app.run_action(active.binding.action, app)
         screen = app.screen
         if screen is not before and screen.focused is None and screen.AUTO_FOCUS:
-            self._focus_wanted_since = time.monotonic()  # the next keys wait for its field (`focus_placed`)
+            self._focus_wanted_since = self.calm  # the next keys wait for its field (`focus_placed`)
         return True
 
     def focus_placed(self) -> None:

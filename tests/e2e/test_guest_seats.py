@@ -36,6 +36,7 @@ from rankterm.server.seed import DEMO_KEY, DEMO_SECRET
 from tests.support.ssh import RunningHost, SshGuest, children_of, environ_of, start_host
 from tests.support.terminal import ESCAPES, room_env
 from tests.support.warm import alive, still_alive
+from tests.support.web_host import RunningWeb, web
 
 pytestmark = [pytest.mark.needs("ssh"), pytest.mark.slow]  # ssh: installed before the run when missing
 
@@ -257,62 +258,6 @@ def test_killing_the_host_ends_every_seat_and_the_demo_service(room: dict[str, s
 
 
 # ---------------------------------------------------------------------- a browser's seat
-
-
-def free_port() -> int:
-    with socket.create_server(("127.0.0.1", 0)) as sock:
-        return sock.getsockname()[1]
-
-
-class RunningWeb:
-    """`rankterm web` in its own process, once it has said how many seats it takes."""
-
-    def __init__(self, args: list[str], env: dict[str, str]) -> None:
-        self.port = free_port()
-        self.process = subprocess.Popen(
-            [sys.executable, "-m", "rankterm", "web", "--port", str(self.port), *args],
-            env=env,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.STDOUT,
-            text=True,
-        )
-        self.lines: list[str] = []
-        assert self.process.stdout is not None
-        end = time.monotonic() + 60
-        while time.monotonic() < end:
-            line = self.process.stdout.readline()
-            if not line:
-                raise AssertionError(f"rankterm web ended: {''.join(self.lines)}")
-            self.lines.append(line)
-            if "seats at once" in line:
-                break
-        else:
-            raise AssertionError(self.lines)
-        while time.monotonic() < end:  # said at start-up, just before it listens
-            with contextlib.suppress(OSError), socket.create_connection(("127.0.0.1", self.port), 1):
-                return
-            time.sleep(0.1)
-        raise AssertionError(f"rankterm web never listened on {self.port}")
-
-    def stop(self) -> None:
-        if self.process.poll() is None:
-            self.process.terminate()
-            try:
-                self.process.wait(15)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait()
-        assert self.process.stdout is not None
-        self.process.stdout.close()
-
-
-@contextlib.contextmanager
-def web(args: list[str], env: dict[str, str]) -> Iterator[RunningWeb]:
-    running = RunningWeb(args, env)
-    try:
-        yield running
-    finally:
-        running.stop()
 
 
 class BrowserSeat:

@@ -10,7 +10,6 @@ that a key typed into the page changes the screen. Debian's chromium is installe
 from __future__ import annotations
 
 import shutil
-import socket
 import subprocess
 import sys
 import time
@@ -21,15 +20,10 @@ import pytest
 from tests.support.live import end_process
 from tests.support.terminal import ESCAPES
 from tests.support.web_guest import CHROMIUM_FLAGS, KEEP_FRAMES
+from tests.support.web_host import free_port
 
 pytestmark = pytest.mark.needs("chromium")  # installed before the run when missing (tests/needs.py)
 CODE = "SEAT2345"
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 @pytest.fixture(scope="module")

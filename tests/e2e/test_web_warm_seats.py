@@ -21,7 +21,7 @@ import aiohttp
 import pytest
 
 from rankterm.server.seed import DEMO_KEY, DEMO_SECRET
-from tests.e2e.test_guest_seats import RunningWeb, open_seat, web
+from tests.e2e.test_guest_seats import open_seat
 from tests.e2e.test_host import match_count, next_match
 from tests.e2e.test_web_seat import wait_for_text
 from tests.support.ssh import children_of, environ_of, is_service, is_warm_parent
@@ -37,6 +37,7 @@ from tests.support.warm import (
     warm_parents_of,
 )
 from tests.support.web_guest import CHROMIUM_FLAGS, KEEP_FRAMES
+from tests.support.web_host import RunningWeb, web
 
 pytestmark = pytest.mark.needs("chromium")
 
