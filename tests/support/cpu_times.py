@@ -8,6 +8,7 @@ still running (a session's PostgreSQL, a module's shared host); ``waited`` the s
 threads were ready to run but waited for a core (Linux's schedstat; 0 elsewhere). On a loaded machine
 ``wall - cpu - children - waited`` is still about what the test slept (pilot waits, sleeps, a subprocess
 starting): the time in which a quiet machine's core is left idle unless another worker fills it.
+``python -m tests.support.times_report FILE`` sums a file up.
 """
 
 from __future__ import annotations
