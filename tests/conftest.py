@@ -59,6 +59,20 @@ def started_first(item: pytest.Item) -> int:
     return 1 if item.get_closest_marker("e2e") is not None else 2
 
 
+@pytest.hookimpl(optionalhook=True)
+def pytest_xdist_auto_num_workers(config: pytest.Config) -> int | None:
+    """``-n auto`` (README's command): half as many workers again as cores, not one a core. A test of the app
+    sleeps for about a third of its time (Textual's pilot waits for the app to look idle after each key, 20 ms
+    at the least; seats and servers start in subprocesses): with one worker a core, the cores stayed idle that
+    long (a quiet run kept 1.4 of 2 cores busy); a third worker fills those waits (tests/support/times_report.py
+    works out from a measured run how busy a worker keeps a core). The machine's own count still wins when
+    PYTEST_XDIST_AUTO_NUM_WORKERS is set."""
+    if os.environ.get("PYTEST_XDIST_AUTO_NUM_WORKERS"):
+        return None
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
+    return cores + cores // 2
+
+
 UNMET = pytest.StashKey[str]()
 
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import copy
 import json
+import re
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -110,13 +111,22 @@ async def test_a_page_whose_subset_changed_is_validated_afresh(store: Store) -> 
     assert second.match is not None and second.match.date == "2025-04-01 20:00:00"
 
 
-async def test_a_part_kept_without_a_context_is_not_given_under_display_safe(store: Store) -> None:
-    subset = _subset(store)
+@pytest.fixture
+async def first_page(store: Store) -> tuple[RankingClient, dict]:
+    """A client of the service (closed once it has read) and the `success` payload of the first standings
+    page as the service sent it."""
     client = RankingClient.in_process(create_app(store), key=KEY, secret=SECRET)
     try:
-        (answer,) = await _answers(client, subset, 1)
+        (answer,) = await _answers(client, _subset(store), 1)
     finally:
         await client.aclose()
+    return client, answer
+
+
+def test_a_part_kept_without_a_context_is_not_given_under_display_safe(
+    first_page: tuple[RankingClient, dict],
+) -> None:
+    _, answer = first_page
     answer["subset"]["name"] = "Azul \x1b[2J"
     memo = FrameMemo()
     raw = memo.validate(RankingsPage, answer, None)
@@ -127,19 +137,21 @@ async def test_a_part_kept_without_a_context_is_not_given_under_display_safe(sto
     assert safe.subset is not None and "\x1b" not in safe.subset.name and safe.subset is not raw.subset
 
 
-async def test_a_frame_the_client_cannot_read_is_refused_as_before(store: Store) -> None:
-    subset = _subset(store)
-    client = RankingClient.in_process(create_app(store), key=KEY, secret=SECRET)
-    try:
-        (answer,) = await _answers(client, subset, 1)
-    finally:
-        await client.aclose()
+@pytest.mark.parametrize(
+    ("path", "value"),
+    [(("subset", "countMatches"), "many"), (("data", 0, "position"), "first")],
+    ids=["in the frame", "in a row beside the kept frame"],
+)
+def test_a_part_the_client_cannot_read_is_refused_as_before(
+    first_page: tuple[RankingClient, dict], path: tuple[str | int, ...], value: str
+) -> None:
+    client, answer = first_page
     client.parse("rankings", RankingsPage, answer)  # kept
     broken = copy.deepcopy(answer)
-    broken["subset"]["countMatches"] = "many"
-    with pytest.raises(UnexpectedResponse, match=r"subset\.countMatches"):
-        client.parse("rankings", RankingsPage, broken)
-    broken = copy.deepcopy(answer)
-    broken["data"][0]["position"] = "first"  # the rows beside a kept frame are validated as ever
-    with pytest.raises(UnexpectedResponse, match=r"data\.0\.position"):
+    *outer, last = path
+    part = broken
+    for step in outer:
+        part = part[step]
+    part[last] = value
+    with pytest.raises(UnexpectedResponse, match=re.escape(".".join(map(str, path)))):
         client.parse("rankings", RankingsPage, broken)

@@ -52,6 +52,7 @@ from tests.seat_env import use_home, utc_seat  # noqa: F401  (utc_seat, autouse:
 from tests.server.pg_cluster import cluster
 from tests.support.clock import SettableClock
 from tests.support.live import UvicornThread
+from tests.support.textual_css import shared_css  # noqa: F401  (autouse: CSS parsed once a worker)
 
 TRANSPORTS = ("asgi", "socket")
 IN_PROCESS_URL = "http://in-process.rankterm/"
