@@ -155,7 +155,12 @@ def test_locate_prints_each_profiles_mirror(cfg_path, monkeypatch, tmp_path, cap
     out = capsys.readouterr().out
     assert f"{cfg.mirror_path('http://10.0.0.2:8765/', 'a')}  (home)" in out
     assert f"{cfg.mirror_path('https://rank.example.org/', 'b')}  (club)" in out
-    assert f"outbox       {tmp_path / 'd' / 'outbox.db'}" in out.splitlines()
+    lines = out.splitlines()
+    assert f"outbox       {tmp_path / 'd' / 'outbox.db'}" in lines
+    assert f"drafts       {tmp_path / 'd' / 'drafts'}" in lines
+    assert f"service db   {tmp_path / 'd' / 'service.db'}  (rankterm serve without --db)" in lines
+    assert f"host key     {tmp_path / 'd' / 'host' / 'ssh_host_ed25519_key'}  (rankterm host)" in lines
+    assert f"demo cache   {tmp_path / 'c'}  (the demo group of the day, kept)" in lines
     assert main(["--profile", "club", "locate"]) == 0
     out = capsys.readouterr().out
     assert "(club)" in out and "(home)" not in out

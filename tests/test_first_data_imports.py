@@ -7,12 +7,10 @@ Home's workers are done and lists what was imported."""
 from __future__ import annotations
 
 import json
-import os
 import subprocess
 import sys
-from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+from tests.support.terminal import home_env
 
 NOT_FOR_HOMES_DATA = ("rankterm.stats.results", "rankterm.stats.figures", "rankterm.stats.evening")
 
@@ -44,13 +42,7 @@ app.run(headless=True, size=(80, 24), auto_pilot=drive)
 
 
 def test_homes_data_does_not_load_the_figures(tmp_path):
-    env = {k: v for k, v in os.environ.items() if k in ("PATH", "HOME", "LANG", "LC_ALL")}
-    env.update(
-        PYTHONPATH=str(ROOT),
-        RANKTERM_CONFIG=str(tmp_path / "config.toml"),
-        RANKTERM_CACHE_DIR=str(tmp_path / "cache"),
-        RANKTERM_DATA_DIR=str(tmp_path / "data"),
-    )
+    env = home_env(tmp_path)
     done = subprocess.run(
         [sys.executable, "-c", CHILD], env=env, cwd=tmp_path, capture_output=True, text=True, timeout=180
     )

@@ -9,7 +9,6 @@ app as `rankterm demo` does and lists what was imported by the time the demo gro
 from __future__ import annotations
 
 import json
-import os
 import random
 import subprocess
 import sys
@@ -20,6 +19,7 @@ from rankterm.mirror import Group, Mirror
 from rankterm.mirror.file import dumps
 from rankterm.stats import kept, source
 from rankterm.wire.models import Faction, Game, Match, Player
+from tests.support.terminal import home_env
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -73,13 +73,7 @@ def _loaded(modules: list[str], names: tuple[str, ...]) -> list[str]:
 
 
 def test_the_demo_shows_its_first_screen_before_loading_the_service_layer(tmp_path):
-    env = {k: v for k, v in os.environ.items() if k in ("PATH", "HOME", "LANG", "LC_ALL")}
-    env.update(
-        PYTHONPATH=str(ROOT),
-        RANKTERM_CONFIG=str(tmp_path / "config.toml"),  # none: no profile, as on a fresh machine
-        RANKTERM_CACHE_DIR=str(tmp_path / "cache"),
-        RANKTERM_DATA_DIR=str(tmp_path / "data"),
-    )
+    env = home_env(tmp_path)  # no config: no profile, as on a fresh machine
     done = subprocess.run(
         [sys.executable, "-c", CHILD], env=env, capture_output=True, text=True, timeout=120, check=True
     )

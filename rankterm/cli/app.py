@@ -35,12 +35,16 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 def locate(profile: str | None = None) -> int:
     """Print where rankterm keeps its files; the mirror of each profile (or only of `profile`)."""
-    from rankterm import config
+    from rankterm import config, paths
 
     print(f"config       {config.config_path()}")
     print(f"token cache  {config.token_cache_path()}")
     print(f"outbox       {config.outbox_path()}")
+    print(f"drafts       {paths.drafts_dir()}")
     print(f"user themes  {config.user_themes_dir()}")
+    print(f"service db   {paths.service_db_path()}  (rankterm serve without --db)")
+    print(f"host key     {paths.host_key_path()}  (rankterm host)")
+    print(f"demo cache   {paths.cache_dir()}  (the demo group of the day, kept)")
     try:
         loaded = config.load_config()
     except RanktermError as exc:

@@ -6,16 +6,13 @@ what the parser reads, and leave every other command line to it."""
 from __future__ import annotations
 
 import json
-import os
 import subprocess
 import sys
-from pathlib import Path
 
 import pytest
 
 from rankterm import cli
-
-ROOT = Path(__file__).resolve().parents[2]
+from tests.support.terminal import home_env
 
 
 def _by_the_parser(argv: list[str]) -> str | None:
@@ -69,13 +66,7 @@ sys.exit(rankterm.cli.main(["--profile", "room"]))
 
 
 def test_rankterm_with_a_profile_imports_no_commands_module(tmp_path):
-    env = {k: v for k, v in os.environ.items() if k in ("PATH", "HOME", "LANG", "LC_ALL")}
-    env.update(
-        PYTHONPATH=str(ROOT),
-        RANKTERM_CONFIG=str(tmp_path / "config.toml"),
-        RANKTERM_CACHE_DIR=str(tmp_path / "cache"),
-        RANKTERM_DATA_DIR=str(tmp_path / "data"),
-    )
+    env = home_env(tmp_path)
     done = subprocess.run(
         [sys.executable, "-c", CHILD], env=env, cwd=tmp_path, capture_output=True, text=True, timeout=120
     )

@@ -8,6 +8,7 @@ import contextlib
 import unicodedata
 
 import httpx
+import pytest
 from textual import events
 from textual.app import App
 from textual.keys import REPLACED_KEYS, _character_to_key, _get_unicode_name_from_key
@@ -54,6 +55,31 @@ def key_event(key: str) -> events.Key:
     except KeyError:
         character = key if len(key) == 1 else None
     return events.Key(key, character)
+
+
+GAPS = pytest.mark.parametrize("gap", [None, 0.01], ids=["one-burst", "10ms"])
+"""For a test of typed keys: None, every key in the app's queue at once; else seconds between keys."""
+
+
+def burst(pilot: Pilot, names: list[str]) -> None:
+    """Hand `names` to the app as the terminal driver hands over the keys of one write: all of them in the
+    app's queue before it handles the first."""
+    for name in names:
+        event = key_event(name)
+        event.set_sender(pilot.app)
+        pilot.app.post_message(event)
+
+
+async def send_keys(pilot: Pilot, names: list[str] | str, gap: float | None) -> None:
+    """`names` (or the keys of a text as README writes them, one key a word: `sequence`) in one write (`gap`
+    None) or `gap` seconds apart, then `settle`."""
+    if isinstance(names, str):
+        names = sequence(names)
+    if gap is None:
+        burst(pilot, names)
+    else:
+        await type_at(pilot, names, gap)
+    await settle(pilot)
 
 
 async def type_at(pilot: Pilot, keys: list[str], gap: float) -> None:
@@ -104,6 +130,15 @@ async def open_form(pilot: Pilot) -> MatchEntryScreen:
     screen = pilot.app.screen
     assert isinstance(screen, MatchEntryScreen)
     return screen
+
+
+async def game_field(pilot: Pilot):
+    """Open the match form with the cursor in its game field; the game's picker."""
+    screen = await open_form(pilot)
+    picker = screen.form.game_picker
+    picker.focus_input()
+    await settle(pilot)
+    return picker
 
 
 async def pick_game(pilot: Pilot, text: str) -> None:

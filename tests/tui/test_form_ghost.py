@@ -4,31 +4,17 @@ makes the ghost and picks it (two keys from the typed name), in a burst too; a n
 
 from __future__ import annotations
 
-import pytest
-
 from rankterm.tui.dialogs.confirm import ConfirmDialog
 
-from .pilot import key_event, match_count, open_form, sequence, settle, type_at
+from .pilot import GAPS, match_count, open_form, send_keys, settle
 
 
-async def send(pilot, text: str, gap: float | None) -> None:
-    names = sequence(text)
-    if gap is None:
-        for name in names:
-            event = key_event(name)
-            event.set_sender(pilot.app)
-            pilot.app.post_message(event)
-    else:
-        await type_at(pilot, names, gap)
-    await settle(pilot)
-
-
-@pytest.mark.parametrize("gap", [None, 0.01], ids=["one-burst", "10ms"])
+@GAPS
 async def test_enter_twice_on_a_name_nobody_has_makes_the_ghost_and_moves_on(make_app, gap):
     async with make_app().run_test(size=(80, 24)) as pilot:
         screen = await open_form(pilot)
         before = await match_count(pilot)
-        await send(pilot, "C a t ⏎ Z o e ⏎ ⏎ A d ⏎ ^s", gap)
+        await send_keys(pilot, "C a t ⏎ Z o e ⏎ ⏎ A d ⏎ ^s", gap)
         assert screen.last_answer is not None and screen.last_answer.accepted_count == 1
         assert await match_count(pilot) == before + 1
         match = (await pilot.app.group.matches_page(1)).data[0]
@@ -44,7 +30,7 @@ async def test_a_name_like_a_players_is_asked_about_first(make_app):
     group before making a second one; Escape goes back to the name, y makes the ghost."""
     async with make_app().run_test(size=(80, 24)) as pilot:
         screen = await open_form(pilot)
-        await send(pilot, "C a t ⏎ É l è n a ⏎ ⏎", 0.01)
+        await send_keys(pilot, "C a t ⏎ É l è n a ⏎ ⏎", 0.01)
         assert isinstance(pilot.app.screen, ConfirmDialog)
         asked = str(pilot.app.screen.query_one("#confirm-question").render())
         assert asked == "Already in the group: Elena (member). Make the ghost Élèna anyway?"
@@ -53,6 +39,6 @@ async def test_a_name_like_a_players_is_asked_about_first(make_app):
         picker = screen.form.rows[0].picker
         assert pilot.app.screen is screen and picker.input.has_focus and picker.text == "Élèna"
         assert picker.chosen == []
-        await send(pilot, "⏎ y", 0.01)  # the offer stands: Enter asks again, y makes it
+        await send_keys(pilot, "⏎ y", 0.01)  # the offer stands: Enter asks again, y makes it
         assert [p.label for p in picker.chosen] == ["*Élèna"]
         assert screen.form.rows[1].picker.input.has_focus

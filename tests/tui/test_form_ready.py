@@ -4,7 +4,6 @@ they were meant. Each test asserts what the service stored, not only what the sc
 
 from __future__ import annotations
 
-import pytest
 from textual.pilot import Pilot
 
 from rankterm.tui import key_queue
@@ -13,32 +12,15 @@ from rankterm.tui.screens.match_entry import MatchEntryScreen
 from rankterm.wire.models import Match
 
 from .pilot import (
-    key_event,
+    GAPS,
     late_client,
     make_ghost,
     match_count,
     open_form,
     quick_fill,
-    sequence,
+    send_keys,
     settle,
-    type_at,
 )
-
-GAPS = pytest.mark.parametrize("gap", [None, 0.01], ids=["one-burst", "10ms"])
-"""None: every key in the app's queue at once; else seconds between keys."""
-
-
-async def send_keys(pilot: Pilot, text: str, gap: float | None) -> None:
-    """The keys of `text` (as README writes them, one key a word), in one write or `gap` seconds apart."""
-    names = sequence(text)
-    if gap is None:
-        for name in names:
-            event = key_event(name)
-            event.set_sender(pilot.app)
-            pilot.app.post_message(event)
-    else:
-        await type_at(pilot, names, gap)
-    await settle(pilot)
 
 
 def sides(match: Match) -> list[tuple[int, list[str]]]:

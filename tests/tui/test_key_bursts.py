@@ -11,7 +11,6 @@ back through the client.
 
 from __future__ import annotations
 
-import pytest
 from textual.pilot import Pilot
 from textual.widgets import Input
 
@@ -20,27 +19,7 @@ from rankterm.tui.screens.login import LoginScreen
 from rankterm.tui.screens.service import ServiceScreen
 from rankterm.wire.models import Match
 
-from .pilot import key_event, keys, open_form, pick_game, settle, type_at
-
-GAPS = pytest.mark.parametrize("gap", [None, 0.01], ids=["one-burst", "10ms"])
-"""None: every key in the app's queue at once; else seconds between keys."""
-
-
-def burst(pilot: Pilot, names: list[str]) -> None:
-    """Hand `names` to the app as the terminal driver hands over the keys of one write: all of them in the
-    app's queue before it handles the first."""
-    for name in names:
-        event = key_event(name)
-        event.set_sender(pilot.app)
-        pilot.app.post_message(event)
-
-
-async def send_keys(pilot: Pilot, names: list[str], gap: float | None) -> None:
-    if gap is None:
-        burst(pilot, names)
-    else:
-        await type_at(pilot, names, gap)
-    await settle(pilot)
+from .pilot import GAPS, keys, open_form, pick_game, send_keys, settle
 
 
 def sides(match: Match) -> list[tuple[int, list[str], float | None]]:

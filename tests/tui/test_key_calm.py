@@ -13,21 +13,13 @@ from textual.message_pump import MessagePump
 
 from rankterm.tui import key_queue
 
-from .pilot import key_event, match_count, open_form, sequence, settle
+from .pilot import burst, game_field, match_count, open_form, sequence, settle
 from .test_form_ready import newest, sides
 
 LIMIT = 0.3
 """The settle limit these tests set: each step below takes longer than it."""
 STARVED = 0.03
 """Seconds each message holds the loop on the loaded host of the first test."""
-
-
-def post_burst(pilot, text: str) -> None:
-    """The keys of `text` (README's notation) in the app's queue at once, as one write from a terminal."""
-    for name in sequence(text):
-        event = key_event(name)
-        event.set_sender(pilot.app)
-        pilot.app.post_message(event)
 
 
 async def test_keys_wait_for_steps_that_a_loaded_host_runs_slower_than_the_limit(make_app, monkeypatch):
@@ -47,7 +39,7 @@ async def test_keys_wait_for_steps_that_a_loaded_host_runs_slower_than_the_limit
             await dispatch(self, message)
 
         monkeypatch.setattr(MessagePump, "_dispatch_message", slow_dispatch)
-        post_burst(pilot, "C a t ⏎ B ⏎ C ⏎ ^s")
+        burst(pilot, sequence("C a t ⏎ B ⏎ C ⏎ ^s"))
         await settle(pilot)
         monkeypatch.setattr(MessagePump, "_dispatch_message", dispatch)
         assert await match_count(pilot) == before + 1, screen.form.answer.text
@@ -61,19 +53,16 @@ async def test_keys_go_on_the_limit_while_a_handler_only_waits(make_app, monkeyp
     the field while it still waits, each after the limit."""
     monkeypatch.setattr(key_queue, "SETTLE_LIMIT", LIMIT)
     async with make_app().run_test(size=(80, 24)) as pilot:
-        screen = await open_form(pilot)
-        picker = screen.form.game_picker
-        picker.focus_input()
-        await settle(pilot)
+        picker = await game_field(pilot)
         waiting, answered = asyncio.Event(), asyncio.Event()
 
         async def wait_for_the_network() -> None:
             waiting.set()
             await asyncio.wait_for(answered.wait(), 60)
 
-        screen.call_later(wait_for_the_network)
+        pilot.app.screen.call_later(wait_for_the_network)
         await asyncio.wait_for(waiting.wait(), 5)
-        post_burst(pilot, "C a t")
+        burst(pilot, sequence("C a t"))
         for _ in range(3000):
             if picker.input.value == "Cat":
                 break

@@ -8,21 +8,15 @@ import pytest
 
 from rankterm.tui import key_queue
 
-from .pilot import key_event, open_form, settle
+from .pilot import burst, game_field, settle
 
 
 @pytest.mark.parametrize("limit", [0.0, 0.001])
 async def test_a_burst_keeps_its_order_when_the_settle_limit_runs_out_at_once(make_app, monkeypatch, limit):
     monkeypatch.setattr(key_queue, "SETTLE_LIMIT", limit)
     async with make_app().run_test(size=(80, 24)) as pilot:
-        screen = await open_form(pilot)
-        picker = screen.form.game_picker
-        picker.focus_input()
-        await settle(pilot)
+        picker = await game_field(pilot)
         typed = "Patchwork Seven Wonders Duel"
-        for char in typed:
-            event = key_event("space" if char == " " else char)
-            event.set_sender(pilot.app)
-            pilot.app.post_message(event)
+        burst(pilot, ["space" if char == " " else char for char in typed])
         await settle(pilot)
         assert picker.input.value == typed
