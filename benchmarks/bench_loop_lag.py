@@ -17,7 +17,9 @@ switch), the match form, Service, Seasons (by month, quarter, year), the Stats m
 scoreboard, Home again.
 
 Printed per step: the longest lag and the p99 of the ticks' lags (ms), the ticks counted and the seconds
-until settled; with several runs, the median (and max) of each. The load average before and after.
+until settled; with several runs, the median (and max) of each. The load average before and after, and the
+machine's floor in the same minutes: the ticker idle, beside a thread of pure Python, and in a bare Textual app
+opening a trivial screen beside that thread.
 `--profile` also samples the loop thread's stack from a watcher thread whenever a tick is 20 ms overdue,
 and prints, for each step over `LIMIT` ms, the places (rankterm's innermost frames) seen most. `--spy FILE`
 shows who holds the interpreter while the loop is late (a thread's C call that keeps the GIL stalls the loop
@@ -260,18 +262,46 @@ async def floor() -> dict[str, float]:
             pass
 
     out: dict[str, float] = {}
-    for name in ("idle", "thread"):
+    for name in ("idle", "thread", "textual"):
         meter = LagMeter()
         meter.label = name
-        meter.start()
-        if name == "thread":
-            await asyncio.to_thread(busy, 2.0)
+        if name == "textual":
+            await bare_textual(meter, lambda: asyncio.to_thread(busy, 2.0))
         else:
-            await asyncio.sleep(2.0)
+            meter.start()
+            if name == "thread":
+                await asyncio.to_thread(busy, 2.0)
+            else:
+                await asyncio.sleep(2.0)
         meter.stop()
         out[f"{name}_worst"] = max(meter.lags[name]) * 1000
         out[f"{name}_p99"] = p99(meter.lags[name]) * 1000
     return out
+
+
+async def bare_textual(meter: LagMeter, beside: Callable[[], Awaitable[None]]) -> None:
+    """A bare Textual app (80x24) opening and closing a screen of one label every 0.1 s while `beside()` runs,
+    measured by `meter` once the app is up: the floor of a screen's open on this machine at the time, no
+    rankterm in it."""
+    from textual.app import App, ComposeResult
+    from textual.screen import Screen
+    from textual.widgets import Label
+
+    class Trivial(Screen[None]):
+        def compose(self) -> ComposeResult:
+            yield Label("floor")
+
+    app: App[None] = App()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        meter.start()
+        work = asyncio.ensure_future(beside())
+        while not work.done():
+            await app.push_screen(Trivial())
+            await pilot.pause(0.1)
+            app.pop_screen()
+            await pilot.pause(0.1)
+        await work
 
 
 async def one_run(client: Any, profile: bool) -> dict[str, Any]:
@@ -531,7 +561,13 @@ def main() -> None:
     size = f"{a.matches:,} matches" if not a.db else str(a.db)
     print(f"{size}; code {runs[0]['code']}; {a.runs} run(s), each a new process; "
           f"load average {load_before} before, {load_average()} after")  # fmt: skip
-    for name, what in (("idle", "an idle loop"), ("thread", "beside a thread running pure Python")):
+    for name, what in (
+        ("idle", "an idle loop"),
+        ("thread", "beside a thread running pure Python"),
+        ("textual", "a bare Textual app opening a one-label screen every 0.2 s beside that thread"),
+    ):
+        if any(f"{name}_worst" not in r["floor"] for r in runs):
+            continue
         worst = statistics.median(r["floor"][f"{name}_worst"] for r in runs)
         high = statistics.median(r["floor"][f"{name}_p99"] for r in runs)
         print(f"the machine's floor, no app: {what}: longest lag {worst:.1f} ms, p99 {high:.1f} ms")

@@ -24,7 +24,7 @@ from rankterm.stats.odds import Side, chances_first, normal_cdf, side_of, spread
 from rankterm.wire.models import Match
 from rankterm.wire.rating import BETA, Skill
 
-__all__ = ["Scores", "match_sides", "score_predictions"]
+__all__ = ["Scores", "match_sides", "score_predictions", "scores_whole_and_last"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -75,14 +75,24 @@ def _openskill() -> Any:
 
 def score_predictions(matches: Sequence[Match], last: int | None = None) -> Scores:
     """Replay `matches` (oldest first), predicting each before rating it; score the `last` ones (all: None)."""
+    if last is None:
+        return scores_whole_and_last(matches, 0)[0]
+    return scores_whole_and_last(matches, last, whole=False)[1]
+
+
+def scores_whole_and_last(
+    matches: Sequence[Match], last: int, *, whole: bool = True
+) -> tuple[Scores, Scores]:
+    """The scores of every match and of the `last` ones, from one replay of `matches` (oldest first): a big
+    group's history is rated once, not once for each. With `whole` False only the last ones are predicted (the
+    first of the pair is then empty); the ones before are only rated."""
     model = TableModel()
-    scored_from = 0 if last is None else max(0, len(matches) - last)
-    model.follow(matches[:scored_from])
-    picked = baseline = brier = even_brier = os_picked = os_brier = 0.0
-    ordered = pairs = 0
-    counted = 0
+    recent_from = max(0, len(matches) - last)
+    predicted_from = 0 if whole else recent_from
+    model.follow(matches[:predicted_from])
+    every, recent = _Tally(), _Tally()
     openskill = _openskill()
-    for end in range(scored_from, len(matches)):
+    for end in range(predicted_from, len(matches)):
         match = matches[end]
         ranks = [f.rank for f in match.factions]
         skills = match_sides(match, model)
@@ -92,33 +102,49 @@ def score_predictions(matches: Sequence[Match], last: int | None = None) -> Scor
         sides = [side_of(s) for s in skills]
         chances = chances_first(sides)
         theirs = openskill.predict_win([[openskill.rating(s.mu, s.sigma) for s in team] for team in skills])
+        for tally in (every, recent) if end >= recent_from else (every,):
+            tally.add(ranks, sides, chances, theirs)
+    return every.scores(), recent.scores()
+
+
+class _Tally:
+    """The sums behind one `Scores`, a predicted match at a time."""
+
+    def __init__(self) -> None:
+        self.picked = self.baseline = self.brier = self.even_brier = self.os_picked = self.os_brier = 0.0
+        self.ordered = self.pairs = self.counted = 0
+
+    def add(self, ranks: list[int], sides: list[Side], chances: list[float], theirs: list[float]) -> None:
         best = min(ranks)
         firsts = [r == best for r in ranks]
         outcome = [1.0 / sum(firsts) if first else 0.0 for first in firsts]
-        counted += 1
-        picked += firsts[_favourite(chances)]
-        os_picked += firsts[_favourite(theirs)]
-        baseline += sum(firsts) / len(ranks)
-        brier += math.fsum((c - o) ** 2 for c, o in zip(chances, outcome, strict=True))
-        os_brier += math.fsum((c - o) ** 2 for c, o in zip(theirs, outcome, strict=True))
-        even_brier += math.fsum((1 / len(ranks) - o) ** 2 for o in outcome)
+        self.counted += 1
+        self.picked += firsts[_favourite(chances)]
+        self.os_picked += firsts[_favourite(theirs)]
+        self.baseline += sum(firsts) / len(ranks)
+        self.brier += math.fsum((c - o) ** 2 for c, o in zip(chances, outcome, strict=True))
+        self.os_brier += math.fsum((c - o) ** 2 for c, o in zip(theirs, outcome, strict=True))
+        self.even_brier += math.fsum((1 / len(ranks) - o) ** 2 for o in outcome)
         for i in range(len(sides)):
             for j in range(i + 1, len(sides)):
                 if ranks[i] != ranks[j]:
-                    pairs += 1
+                    self.pairs += 1
                     ahead = _pairwise(sides[i], sides[j]) > 0.5
-                    ordered += ahead == (ranks[i] < ranks[j])
-    share = (lambda x: x / counted) if counted else (lambda x: 0.0)
-    return Scores(
-        matches=counted,
-        winner_picked=share(picked),
-        baseline=share(baseline),
-        pairwise=ordered / pairs if pairs else 0.0,
-        brier=share(brier),
-        baseline_brier=share(even_brier),
-        openskill_winner_picked=share(os_picked),
-        openskill_brier=share(os_brier),
-    )
+                    self.ordered += ahead == (ranks[i] < ranks[j])
+
+    def scores(self) -> Scores:
+        counted = self.counted
+        share = (lambda x: x / counted) if counted else (lambda x: 0.0)
+        return Scores(
+            matches=counted,
+            winner_picked=share(self.picked),
+            baseline=share(self.baseline),
+            pairwise=self.ordered / self.pairs if self.pairs else 0.0,
+            brier=share(self.brier),
+            baseline_brier=share(self.even_brier),
+            openskill_winner_picked=share(self.os_picked),
+            openskill_brier=share(self.os_brier),
+        )
 
 
 def _favourite(chances: Sequence[float]) -> int:

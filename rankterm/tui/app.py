@@ -46,7 +46,7 @@ from rankterm.tui.palette import WHAT_IT_DOES, RanktermCommands
 from rankterm.tui.screens import SCREENS, screen_factory
 from rankterm.tui.session import BUILT_IN_DEMO, Session
 from rankterm.tui.text import error_sentence, plain_str
-from rankterm.tui.textual_internals import adopt_css_count
+from rankterm.tui.textual_internals import adopt_css_count, keep_parsed_css
 from rankterm.tui.themes import DEFAULT_THEME, load_themes
 from rankterm.tui.timers import guard_timers
 from rankterm.wire.errors import AuthError, RanktermError
@@ -145,6 +145,7 @@ class RanktermApp(App):
     ) -> None:
         guard_timers()  # a toast at the end of its life must not freeze the seat (rankterm.tui.timers)
         super().__init__(**kwargs)
+        keep_parsed_css(self)  # past 64 stylesheet sources, Textual parsed them all again at each new widget
         self.keys = KeyQueue(self)
         self.outbox_factory = outbox_factory
         self.config = config if config is not None else Config()

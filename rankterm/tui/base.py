@@ -30,7 +30,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar, Literal
 
-from textual import work
+from textual import events, on, work
 from textual.css.query import NoMatches
 from textual.screen import Screen
 from textual.widgets import Static
@@ -148,6 +148,21 @@ class RanktermScreen(Screen):
     @property
     def has_client(self) -> bool:
         return self.rankterm.session is not None
+
+    _shown_before = False
+
+    @on(events.ScreenSuspend)
+    def _left(self) -> None:
+        self._shown_before = True
+
+    @on(events.ScreenResume)
+    def _styled_as_mounted(self, event: events.ScreenResume) -> None:
+        """Until a screen is first left, its widgets have the styles they were given as they mounted (a theme
+        changed meanwhile restyles it anyway): Textual's restyle of the whole screen at each resume (twice for a
+        new mode's screen) would style each of them again, half the loop's work on opening the match form. Once
+        it was left, each resume restyles it as usual."""
+        if not self._shown_before:
+            event.refresh_styles = False
 
     def on_mount(self) -> None:
         """Every rankterm screen shows the status line (outbox counts, offline banner) above its footer.

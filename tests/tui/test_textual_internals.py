@@ -151,3 +151,25 @@ def test_an_overridden_private_hook_still_exists(module, cls, method):
     hook = getattr(owner, method, None)
     assert callable(hook), f"Textual's {cls}.{method} is gone: rankterm's override of it would never run"
     assert len(inspect.signature(hook).parameters) == 2, f"{cls}.{method} takes other arguments now"
+
+
+def test_keep_parsed_css_keeps_more_sources_than_textual_s_64(monkeypatch):
+    from textual.css import stylesheet as module
+
+    app = Quiet()
+    ti.keep_parsed_css(app)
+    sheet = app.stylesheet
+    for i in range(100):
+        sheet.add_source(f"#w{i} {{ width: {i + 1}; }}", read_from=("here", f"W{i}.DEFAULT_CSS"))
+    sheet.parse()
+    parsed: list[object] = []
+    real = module.parse
+
+    def counted(*args, **kwargs):
+        parsed.append(args[2])  # read_from
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(module, "parse", counted)
+    sheet.add_source("#late { width: 3; }", read_from=("here", "Late.DEFAULT_CSS"))
+    sheet.parse()
+    assert parsed == [("here", "Late.DEFAULT_CSS")]  # the 100 before it came from the cache

@@ -99,17 +99,23 @@ class SeasonsScreen(RanktermScreen):
         with contextlib.suppress(RanktermError):  # offline: the matches held still make the roll
             await group.sync_matches()
         self.roll = await asyncio.to_thread(_roll, group, kind, zone)
-        table = self.query_one("#seasons-table", DataTable)
+        table = self.query_one("#seasons-table", TextTable)
         table.clear()
-        for season in reversed(self.roll):
-            champion, second = season.champion, season.runner_up
-            table.add_row(
-                season.period.name,
-                "" if champion is None else f"{champion.name} {ree(champion.ree)}",
-                "" if second is None else f"{second.name} {ree(second.ree)}",
-                str(season.matches),
-                key=season.period.name,
-            )
+        seasons = list(reversed(self.roll))
+        table.fill_rows(
+            [
+                (
+                    season.period.name,
+                    "" if season.champion is None else f"{season.champion.name} {ree(season.champion.ree)}",
+                    ""
+                    if season.runner_up is None
+                    else f"{season.runner_up.name} {ree(season.runner_up.ree)}",
+                    str(season.matches),
+                )
+                for season in seasons
+            ],
+            [season.period.name for season in seasons],
+        )
         done = (
             f"{len(self.roll)} past {kind}s with matches"
             if self.roll
@@ -130,10 +136,9 @@ class SeasonsScreen(RanktermScreen):
         self.query_one("#seasons-period", Static).update(
             plain(f"{season.period.name} · {season.matches} matches")
         )
-        rows = self.query_one("#seasons-rows", DataTable)
+        rows = self.query_one("#seasons-rows", TextTable)
         rows.clear()
-        for row in season.rows:
-            rows.add_row(str(row.position), row.name, ree(row.ree), str(row.played))
+        rows.fill_rows([(str(row.position), row.name, ree(row.ree), str(row.played)) for row in season.rows])
 
 
 def _roll(group: Group, kind: str, zone: SeatZone) -> list[Season]:

@@ -11,7 +11,9 @@ without one out later, when idle, so a page from another subset would inherit ol
 before that idle showed every column cut to its title ("Tick", "Wing"). Every table whose rows change is
 filled through it. Columns are made again for every page, so what is shown depends on the page only (and
 snapshots are stable). The cursor stays on the row it was on (by row key) when that row is
-still there: a page revalidated under the cursor never moves it to another row.
+still there: a page revalidated under the cursor never moves it to another row. A long list (a season's 500
+standings) goes in by slices (`TextTable.fill_rows`): the rows a screen shows at once, the rest a few dozen after
+each refresh, so the loop never measures hundreds of new rows in one step.
 
 Keys typed before the rows: a screen calls `token = expect_rows(replace=...)` when a load is asked for and
 `rows_arrived(token)` when it is done (in a `finally`). Meanwhile the cursor keys and Enter pressed on the
@@ -50,6 +52,12 @@ def one_line_cell(cell: Any) -> Any:
     return cell
 
 
+FIRST_ROWS = 100
+"""The rows `TextTable.fill_rows` puts in the table at once: more than any screen shows."""
+SLICE_ROWS = 40
+"""The rows it adds at a time after those, the loop let go between two slices: a `DataTable` measures every cell
+of its new rows when next idle (a few ms for a slice, 75-110 ms for a season's 500 standings at once)."""
+
 KEPT_KEYS = frozenset({"up", "down", "home", "end", "ctrl+home", "ctrl+end", "enter"})
 """The keys kept while the rows are on their way (the table's cursor keys and Enter)."""
 
@@ -67,9 +75,71 @@ class TextTable(DataTable):
         while rows are shown. A list screen's first rows are awaited from the start."""
         self._kept: list[str] = []
         self._wants_focus = False
+        self._fills = 0
+        """Counts the table's clears: the slices of a fill that was cleared since are dropped."""
+        self._rows_to_come = 0
+        """The rows of a fill not added yet."""
+        self._cursor_after: tuple[str, Coordinate] | None = None
+        """A fill's row the cursor was on, not added yet, and where the cursor stood meanwhile: it goes back
+        to that row when it arrives, unless it was moved in between."""
 
     def add_row(self, *cells: Any, **kwargs: Any) -> Any:
         return super().add_row(*(one_line_cell(c) for c in cells), **kwargs)
+
+    def clear(self, columns: bool = False) -> Any:
+        self._fills += 1
+        self._rows_to_come = 0
+        self._cursor_after = None
+        return super().clear(columns)
+
+    def fill_rows(
+        self,
+        rows: Sequence[Sequence[Any]],
+        keys: Sequence[str | None] | None = None,
+        cursor_on: str | None = None,
+    ) -> None:
+        """Add `rows` (with their `keys`): the first `FIRST_ROWS` at once, the rest `SLICE_ROWS` at a time after
+        each refresh, in order, so that no single step of the loop adds and measures hundreds of rows; a clear
+        drops the slices not added yet. The cursor goes to the row `cursor_on` when it is there, at once or
+        when its slice arrives (unless the cursor was moved meanwhile)."""
+        row_keys: Sequence[str | None] = [None] * len(rows) if keys is None else keys
+        pairs = list(zip(rows, row_keys, strict=True))
+        fill = self._fills
+        self._add_slice(pairs[:FIRST_ROWS])
+        self._cursor_after = None
+        self.keep_cursor_on(cursor_on)
+        rest = pairs[FIRST_ROWS:]
+        self._rows_to_come = len(rest)
+        if not rest:
+            return
+        if cursor_on is not None and any(key == cursor_on for _row, key in rest):
+            self._cursor_after = (cursor_on, self.cursor_coordinate)
+
+        def next_slice() -> None:
+            if fill != self._fills or not self.is_attached:
+                return
+            self._add_slice(rest[:SLICE_ROWS])
+            del rest[:SLICE_ROWS]
+            self._rows_to_come = len(rest)
+            if self._cursor_after is not None:
+                key, stood = self._cursor_after
+                if self.cursor_coordinate != stood:
+                    self._cursor_after = None  # moved meanwhile: left where it was put
+                elif self.keep_cursor_on(key):
+                    self._cursor_after = None
+            if rest:
+                self.call_after_refresh(next_slice)
+
+        self.call_after_refresh(next_slice)
+
+    def _add_slice(self, pairs: Sequence[tuple[Sequence[Any], str | None]]) -> None:
+        for row, key in pairs:
+            self.add_row(*row, key=key)
+
+    @property
+    def filling(self) -> bool:
+        """True while rows of a fill are still to be added."""
+        return self._rows_to_come > 0
 
     def add_column(self, label: Any, **kwargs: Any) -> Any:
         """A `str` title is plain text too: DataTable would read it as Rich markup, whose emoji codes load Rich's
@@ -160,15 +230,16 @@ class TextTable(DataTable):
         key = self.coordinate_to_cell_key(Coordinate(self.cursor_row, 0)).row_key.value
         return None if key is None else str(key)
 
-    def keep_cursor_on(self, key: str | None) -> None:
-        """Put the cursor back on the row `key` if the table (filled again) still holds it."""
+    def keep_cursor_on(self, key: str | None) -> bool:
+        """Put the cursor back on the row `key` if the table (filled again) holds it; whether it does."""
         if key is None:
-            return
+            return False
         try:
             row = self.get_row_index(key)
         except RowDoesNotExist:  # that row is gone: the cursor stays where the new rows put it
-            return
+            return False
         self.move_cursor(row=row, animate=False)
+        return True
 
 
 NAME_CELLS = 20
@@ -252,11 +323,12 @@ def fill_table(
     table.clear(columns=True)
     for (key, title), width in zip(specs, measured, strict=True):
         table.add_column(title, key=key, width=given.get(key, width))
+    if isinstance(table, TextTable):
+        table.fill_rows(cells_of, keys, cursor_on=was_on)
+        return
     row_keys: Sequence[str | None] = [None] * len(cells_of) if keys is None else keys
     for row, row_key in zip(cells_of, row_keys, strict=True):
         table.add_row(*row, key=row_key)
-    if isinstance(table, TextTable):
-        table.keep_cursor_on(was_on)
 
 
 def type_ahead(

@@ -16,7 +16,7 @@ from textual.app import ComposeResult
 from textual.containers import Vertical
 from textual.widgets import DataTable, Static
 
-from rankterm.stats.predictions import Scores, score_predictions
+from rankterm.stats.predictions import Scores, scores_whole_and_last
 from rankterm.stats.source import held_matches, kept_out_of_collections
 from rankterm.tui.base import task
 from rankterm.tui.text import plain
@@ -82,8 +82,7 @@ class OddsView(Vertical):
     @task(group="stats-odds")  # scores: see `scored`
     async def score(self, group: Group) -> None:
         matches = await asyncio.to_thread(held_matches, group)
-        whole = await asyncio.to_thread(scored, matches)
-        recent = await asyncio.to_thread(scored, matches, RECENT)
+        whole, recent = await asyncio.to_thread(scored, matches)
         summary = self.query_one("#od-summary", Static)
         if not whole.matches:
             summary.update(plain("No match to score yet: the odds are judged from the second match on."))
@@ -105,9 +104,10 @@ class OddsView(Vertical):
                 table.add_row(*row)
 
 
-def scored(matches: Sequence[Match], last: int | None = None) -> Scores:
-    """`score_predictions` run with the cyclic collector paused in a big group (it rates every match once
-    more: millions of short-lived objects, and each full collection they set off holds the GIL, the event
-    loop frozen with it; `source.kept_out_of_collections`)."""
+def scored(matches: Sequence[Match]) -> tuple[Scores, Scores]:
+    """The scores of every match and of the last `RECENT`, from one replay of the history, run with the cyclic
+    collector paused in a big group (it rates every match once more: millions of short-lived objects, and each
+    full collection they set off holds the GIL, the event loop frozen with it;
+    `source.kept_out_of_collections`)."""
     with kept_out_of_collections(len(matches)):
-        return score_predictions(matches, last)
+        return scores_whole_and_last(matches, RECENT)
