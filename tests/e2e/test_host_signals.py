@@ -4,13 +4,13 @@ serving. Before, SIGHUP ended it where it stood, and the table demo's folder sta
 
 from __future__ import annotations
 
+import contextlib
 import re
 import signal
 import socket
 import subprocess
 import time
 from collections.abc import Iterator
-from contextlib import AbstractContextManager
 from pathlib import Path
 from typing import Protocol
 
@@ -31,9 +31,20 @@ class Running(Protocol):
     def port(self) -> int: ...
 
 
-def started(server: str, tmp_path: Path) -> AbstractContextManager[Running]:
+@contextlib.contextmanager
+def started(server: str, tmp_path: Path, sighup: signal.Handlers) -> Iterator[Running]:
+    """`rankterm host --demo` or `rankterm web --demo`, started with SIGHUP's disposition `sighup` (a child
+    inherits an ignored signal: SIG_IGN is `nohup`, SIG_DFL a terminal's shell), whatever this process has."""
     env = home_env(tmp_path, RANKTERM_LIVE_EVERY="0")
-    return start_host(["--demo"], env) if server == "host" else web(["--demo"], env)
+    with contextlib.ExitStack() as stack:
+        before = signal.signal(signal.SIGHUP, sighup)
+        try:
+            running = stack.enter_context(
+                start_host(["--demo"], env) if server == "host" else web(["--demo"], env)
+            )
+        finally:
+            signal.signal(signal.SIGHUP, before)
+        yield running
 
 
 def table_folder(lines: list[str]) -> Path:
@@ -52,19 +63,9 @@ def ended_within(process: subprocess.Popen, limit: float) -> int | None:
         return None
 
 
-@pytest.fixture
-def sighup_ignored() -> Iterator[None]:
-    """SIGHUP ignored in this process while a host starts, so the host inherits it (as under `nohup`)."""
-    before = signal.signal(signal.SIGHUP, signal.SIG_IGN)
-    try:
-        yield
-    finally:
-        signal.signal(signal.SIGHUP, before)
-
-
 @pytest.mark.parametrize("server", ["host", "web"])
 def test_sighup_stops_a_host_cleanly_and_removes_its_table_demo(server: str, tmp_path: Path) -> None:
-    with started(server, tmp_path) as running:
+    with started(server, tmp_path, signal.SIG_DFL) as running:
         folder = table_folder(running.lines)
         assert folder.is_dir()
         running.process.send_signal(signal.SIGHUP)
@@ -74,9 +75,8 @@ def test_sighup_stops_a_host_cleanly_and_removes_its_table_demo(server: str, tmp
 
 
 @pytest.mark.parametrize("server", ["host", "web"])
-def test_under_nohup_a_host_keeps_serving_after_sighup(server: str, tmp_path: Path, sighup_ignored) -> None:
-    with started(server, tmp_path) as running:
-        signal.signal(signal.SIGHUP, signal.SIG_DFL)
+def test_under_nohup_a_host_keeps_serving_after_sighup(server: str, tmp_path: Path) -> None:
+    with started(server, tmp_path, signal.SIG_IGN) as running:
         running.process.send_signal(signal.SIGHUP)
         time.sleep(1.0)
         assert running.process.poll() is None

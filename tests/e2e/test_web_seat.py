@@ -9,18 +9,16 @@ that a key typed into the page changes the screen. Debian's chromium is installe
 
 from __future__ import annotations
 
+import os
 import shutil
-import subprocess
-import sys
 import time
 from collections.abc import Iterator
 
 import pytest
 
-from tests.support.live import end_process
 from tests.support.terminal import ESCAPES
 from tests.support.web_guest import CHROMIUM_FLAGS, KEEP_FRAMES
-from tests.support.web_host import free_port
+from tests.support.web_host import web
 
 pytestmark = pytest.mark.needs("chromium")  # installed before the run when missing (tests/needs.py)
 CODE = "SEAT2345"
@@ -28,22 +26,10 @@ CODE = "SEAT2345"
 
 @pytest.fixture(scope="module")
 def web_seat() -> Iterator[str]:
-    """`rankterm web --demo` on a free port with a join code; yields its address. One for the module: its
-    tests each open their own seat or none."""
-    port = free_port()
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "rankterm", "web", "--demo", "--port", str(port), "--join-code", CODE],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
-        text=True,
-    )
-    try:
-        assert proc.stdout is not None
-        said = [proc.stdout.readline() for _ in range(2)]  # where the table's demo lives, then where to open
-        assert "serving" in said[-1], said
-        yield f"http://127.0.0.1:{port}"
-    finally:
-        end_process(proc)
+    """`rankterm web --demo` on a free port with a join code, once it listens; yields its address. One for the
+    module: its tests each open their own seat or none."""
+    with web(["--demo", "--join-code", CODE], dict(os.environ)) as running:
+        yield f"http://127.0.0.1:{running.port}"
 
 
 def drawn_text(page) -> str:
