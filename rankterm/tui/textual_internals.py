@@ -3,8 +3,9 @@ one fails here (tests/tui/test_textual_internals.py has a test per name), not ac
 
 The key queue reads message pumps' queues (`pump_busy`, `screen_has_callbacks`), the footer draws Textual's own
 key cells (`FooterKey`), the subset picker sizes Select's overlay (`SelectOverlay`), the app marks a new screen
-as styled (`adopt_css_count`), its stylesheet keeps what it parsed (`keep_parsed_css`) and the live probe asks whether the app is exiting (`app_exiting`). Widgets that
-override a private handler of Textual's are listed in `OVERRIDDEN_HOOKS`. See docs/design/tui.md.
+as styled (`adopt_css_count`), its stylesheet keeps what it parsed (`keep_parsed_css`) and the live probe asks
+whether the app is exiting (`app_exiting`). Widgets that override a private handler of Textual's are listed in
+`OVERRIDDEN_HOOKS`. See docs/design/tui.md.
 """
 
 from __future__ import annotations
