@@ -20,6 +20,8 @@ from textual.cache import LRUCache
 from textual.css.model import RuleSet
 from textual.css.stylesheet import Stylesheet
 
+TEXTUALS_PARSE_RULES = Stylesheet._parse_rules
+"""Textual's own, as imported: what `own_css_parsing` puts back for a test about the app's parsing."""
 PARSED: LRUCache[tuple[Any, ...], list[RuleSet]] = LRUCache(8192)
 THEMES: dict[tuple[tuple[str, str], ...], int] = {}
 """Each set of CSS variables met, numbered: the number stands for the variables in `PARSED`'s keys."""
@@ -67,3 +69,10 @@ def shared_css() -> Iterator[None]:
     CSS source for the whole worker."""
     with shared_css_parsing():
         yield
+
+
+@pytest.fixture
+def own_css_parsing(monkeypatch: pytest.MonkeyPatch) -> None:
+    """For a test of what the app's own stylesheet parses: the shared cache is off for the test, so a source an
+    earlier test of the worker parsed is parsed again here as the app alone would."""
+    monkeypatch.setattr(Stylesheet, "_parse_rules", TEXTUALS_PARSE_RULES)

@@ -12,7 +12,9 @@ from textual.css import stylesheet
 from tests.tui.pilot import settle
 
 
-async def test_opening_every_screen_parses_no_stylesheet_source_twice(make_app, monkeypatch) -> None:
+async def test_opening_every_screen_parses_no_stylesheet_source_twice(
+    make_app, monkeypatch, own_css_parsing
+) -> None:
     parsed: collections.Counter[object] = collections.Counter()
     real = stylesheet.parse
 

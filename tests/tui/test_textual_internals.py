@@ -153,7 +153,7 @@ def test_an_overridden_private_hook_still_exists(module, cls, method):
     assert len(inspect.signature(hook).parameters) == 2, f"{cls}.{method} takes other arguments now"
 
 
-def test_keep_parsed_css_keeps_more_sources_than_textual_s_64(monkeypatch):
+def test_keep_parsed_css_keeps_more_sources_than_textual_s_64(monkeypatch, own_css_parsing):
     from textual.css import stylesheet as module
 
     app = Quiet()
