@@ -23,6 +23,7 @@ import pytest
 from rankterm.client.client import RankingClient
 from rankterm.mirror import Group
 from rankterm.server.seed import DEMO_KEY, DEMO_SECRET
+from rankterm.wire.models import Match
 from tests.support.ssh import RunningHost, SshGuest, environ_of, start_host
 from tests.support.terminal import ESCAPES, room_env
 
@@ -47,6 +48,17 @@ def room(served: str, tmp_path: Path) -> dict[str, str]:
     )
 
 
+FOUR_SIDES = [(1, ["Elena"]), (2, ["Ada"]), (3, ["Ben"]), (4, ["Chiara"])]
+"""The match `FOUR_PLAYERS` records: each rank and its players."""
+
+
+def sides(match: Match) -> list[tuple[int, list[str]]]:
+    """Each faction of `match` by rank: its rank and its players' names."""
+    return [
+        (f.rank, [p.display_name for p in f.players]) for f in sorted(match.factions, key=lambda f: f.rank)
+    ]
+
+
 def test_a_guest_sees_the_app_and_records_a_four_player_match(host: RunningHost, served: str) -> None:
     assert "no join code: only this machine can connect" in "\n".join(host.lines)
     guest = SshGuest(host.port, size=(100, 30), term="screen-256color")
@@ -66,10 +78,7 @@ def test_a_guest_sees_the_app_and_records_a_four_player_match(host: RunningHost,
         match = asyncio.run(next_match(served, before))
         assert match is not None, guest.seen[-800:]
         assert match.game is not None and match.game.name == "Catan"
-        assert [
-            (f.rank, [p.display_name for p in f.players])
-            for f in sorted(match.factions, key=lambda f: f.rank)
-        ] == [(1, ["Elena"]), (2, ["Ada"]), (3, ["Ben"]), (4, ["Chiara"])]
+        assert sides(match) == FOUR_SIDES
     finally:
         guest.kill()
 

@@ -22,7 +22,7 @@ import pytest
 
 from rankterm.server.seed import DEMO_KEY, DEMO_SECRET
 from tests.e2e.test_guest_seats import open_seat
-from tests.e2e.test_host import match_count, next_match
+from tests.e2e.test_host import FOUR_SIDES, match_count, next_match, sides
 from tests.e2e.test_web_seat import wait_for_text
 from tests.support.ssh import children_of, environ_of, is_service, is_warm_parent
 from tests.support.warm import (
@@ -122,10 +122,7 @@ def test_a_browser_seat_forked_warm_shows_home_and_records_a_match(room: dict[st
             match = beside_playwright(next_match(served, before))
             assert match is not None, wait_for_text(page, "")[-800:]
             assert match.game is not None and match.game.name == "Catan"
-            assert [
-                (f.rank, [p.display_name for p in f.players])
-                for f in sorted(match.factions, key=lambda f: f.rank)
-            ] == [(1, ["Elena"]), (2, ["Ada"]), (3, ["Ben"]), (4, ["Chiara"])]
+            assert sides(match) == FOUR_SIDES
         finally:
             browser.close()
         assert still_alive([seat], 10) == []  # the browser gone: its seat ended, and was reaped
