@@ -53,11 +53,11 @@ def parser() -> argparse.ArgumentParser:
 
 def main(argv: list[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
-    if argv[:1] == ["serve"]:
-        from rankterm.server.serve import main as serve_main
-
-        return serve_main(argv[1:])
     try:
+        if argv[:1] == ["serve"]:
+            from rankterm.server.serve import main as serve_main
+
+            return serve_main(argv[1:])
         if argv[:1] == ["seat"]:
             # A guest's seat, started by `host` or `web`: its own small parser, not every command's.
             from rankterm.cli.seat import seat_parser

@@ -29,14 +29,16 @@ request (`ops`). Groups, clients and backups are ``rankterm admin``'s.
 from __future__ import annotations
 
 import argparse
-import contextlib
 import logging
 import os
 import shutil
+import signal
 import socket
 import sys
+import threading
+from collections.abc import Callable
 from pathlib import Path
-from typing import TextIO
+from typing import Any, TextIO
 
 import uvicorn
 
@@ -361,13 +363,46 @@ def _serve(store: Store, args: argparse.Namespace, shown_db: str, out: TextIO, g
         )
     print("\n".join(quota_lines(store)), file=out)
     print(start_line(args.host, port, shown_db, args.workers), file=out, flush=True)
-    if args.workers > 1:
-        return _serve_workers(store, args, sock)
-    app = create_app(store, token_ttl=args.token_ttl, metrics_gate=gate)
-    server = uvicorn.Server(listener.config(app, **_proxy_options(args)))
-    with contextlib.suppress(KeyboardInterrupt):  # uvicorn stops on Ctrl+C, then raises it again
+    with StopOnInterrupt() as stop:
+        if args.workers > 1:
+            return _serve_workers(store, args, sock, stop)
+        app = create_app(store, token_ttl=args.token_ttl, metrics_gate=gate)
+        server = uvicorn.Server(listener.config(app, **_proxy_options(args)))
+        stop.then(lambda: setattr(server, "should_exit", True))
         server.run(sockets=[sock])
     return 0
+
+
+class StopOnInterrupt:
+    """Ctrl+C from the line that says "Ctrl+C to stop" until uvicorn takes its own signals, and after it gives
+    them back (it raises the one it stopped on again): a stop asked for, never a KeyboardInterrupt. Python's
+    own handler would raise one wherever start-up stood (a traceback), and asyncio's would cancel uvicorn's
+    task before it ran (CancelledError)."""
+
+    def __init__(self) -> None:
+        self.asked = False
+        self._then: Callable[[], None] | None = None
+        self._previous: Any = None
+
+    def __enter__(self) -> StopOnInterrupt:
+        if threading.current_thread() is threading.main_thread():
+            self._previous = signal.signal(signal.SIGINT, self._on_interrupt)
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self._previous is not None:
+            signal.signal(signal.SIGINT, self._previous)
+
+    def then(self, action: Callable[[], None]) -> None:
+        """Run `action` on the stop: at once if it was already asked for, else when it is."""
+        self._then = action
+        if self.asked:
+            action()
+
+    def _on_interrupt(self, signum: int, frame: object) -> None:
+        self.asked = True
+        if self._then is not None:
+            self._then()
 
 
 def _print_demo(out: TextIO, store: Store, seeded: bool, shown_db: str, host: str, port: int) -> None:
@@ -400,7 +435,7 @@ def metrics_folder(parent: str | None = None) -> str:
     return process_folder(METRICS_PREFIX, parent)
 
 
-def _serve_workers(store: Store, args: argparse.Namespace, sock: socket.socket) -> int:
+def _serve_workers(store: Store, args: argparse.Namespace, sock: socket.socket, stop: StopOnInterrupt) -> int:
     """Run `args.workers` uvicorn processes on `sock`, each with its own `worker_app`, until stopped."""
     from uvicorn.supervisors import Multiprocess
 
@@ -422,8 +457,9 @@ def _serve_workers(store: Store, args: argparse.Namespace, sock: socket.socket) 
         **_proxy_options(args),
     )
     try:
-        with contextlib.suppress(KeyboardInterrupt):
-            Multiprocess(config, sockets=[sock]).run()
+        supervisor = Multiprocess(config, sockets=[sock])  # takes SIGINT from here on
+        if not stop.asked:
+            supervisor.run()
     finally:
         shutil.rmtree(metrics_dir, ignore_errors=True)
     return 0

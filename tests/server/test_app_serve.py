@@ -126,45 +126,45 @@ def test_first_start_on_postgresql_then_a_new_client(db, no_uvicorn, capsys):
         assert store.authenticate(*first).group_id == store.authenticate(*second).group_id
 
 
-def test_ctrl_c_stops_the_service_quietly(tmp_path):
-    """Ctrl+C (SIGINT) on a real `rankterm serve`: exit 0 and no traceback (uvicorn raises it again once it
-    has stopped)."""
+@pytest.mark.parametrize("moment", ["as_it_says_so", "once_it_answers"])
+def test_ctrl_c_stops_the_service_quietly(tmp_path, moment):
+    """Ctrl+C (SIGINT) on a real `rankterm serve`, the moment its line says "Ctrl+C to stop" (the app still
+    being built) or once it answers a request: exit 0 and no traceback (uvicorn raises it again once it has
+    stopped)."""
     import os
     import signal
-    import socket
     import subprocess
     import sys
     import time
 
+    import httpx
+
     env = {**os.environ, "RANKTERM_DATA_DIR": str(tmp_path)}
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
     proc = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "rankterm",
-            "serve",
-            "--demo",
-            "--db",
-            str(tmp_path / "s.db"),
-            "--port",
-            str(port),
-        ],
+        [sys.executable, "-m", "rankterm", "serve", "--demo", "--db", str(tmp_path / "s.db"), "--port", "0"],
         env=env,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
     )
     try:
-        end = time.monotonic() + 30
-        while time.monotonic() < end:
-            try:
-                socket.create_connection(("127.0.0.1", port), timeout=0.5).close()
-                break
-            except OSError:
-                time.sleep(0.1)
+        assert proc.stdout is not None
+        said = ""
+        while "Ctrl+C to stop" not in said:
+            line = proc.stdout.readline()
+            assert line, said
+            said += line
+        if moment == "once_it_answers":
+            where = re.search(r"rankterm service on (http://\S+) ", said)
+            assert where, said
+            end = time.monotonic() + 30
+            while True:
+                try:
+                    httpx.get(where.group(1) + "/", timeout=2)
+                    break
+                except httpx.TransportError:
+                    assert time.monotonic() < end, said
+                    time.sleep(0.1)
         proc.send_signal(signal.SIGINT)
         _out, err = proc.communicate(timeout=30)
     finally:
