@@ -22,8 +22,8 @@ import bisect
 import collections
 import contextlib
 import struct
-from typing import Any
 from pathlib import Path
+from typing import Any
 
 MAP_VARIABLE = "RANKTERM_BENCH_OBJECT_MAP"
 """The folder the warm parents write their maps in (`<pid>.map`)."""
