@@ -34,6 +34,8 @@ import tempfile
 import time
 from pathlib import Path
 
+from trees import group_tree
+
 ROOT = Path(__file__).resolve().parent.parent
 EFFECT_CHILD = "--effect-child"
 
@@ -91,6 +93,7 @@ def main() -> int:
     parser.add_argument("--code", type=Path, default=ROOT, help="checkout the seat runs from (default: this)")
     parser.add_argument("--port", type=int, default=8720)
     args = parser.parse_args()
+    args.code = group_tree(args.code, "--code")
     with tempfile.TemporaryDirectory() as name:
         tmp = Path(name)
         db = tmp / "service.db"

@@ -35,6 +35,8 @@ import time
 from collections.abc import Callable, Coroutine
 from pathlib import Path
 
+from trees import group_tree
+
 ROOT = Path(__file__).resolve().parent.parent
 CHILD = "--child"
 """Runs one of `CHILDREN` in this process (the parent starts each in a process of its own, PYTHONPATH on the
@@ -138,6 +140,7 @@ def main() -> None:
     )
     parser.add_argument("--rounds", type=int, default=3)
     args = parser.parse_args()
+    before = None if args.before is None else group_tree(args.before)
 
     with tempfile.TemporaryDirectory(prefix="bench-first-sync-") as tmp:
         db = Path(tmp) / "service.db"
@@ -155,9 +158,10 @@ def main() -> None:
             commands = {
                 "bare": ("bare", [url, key, secret], ROOT),
                 "rankterm": ("sync", [url, key, secret, ""], ROOT),
-                "before": ("sync", [url, key, secret, ""], args.before),
             }
-            names = [n for n in commands if n != "before" or args.before]
+            if before is not None:
+                commands["before"] = ("sync", [url, key, secret, ""], before)
+            names = list(commands)
             for round_ in range(1, args.rounds + 1):
                 for name in names[round_ - 1 :] + names[: round_ - 1]:  # each goes first in turn
                     child, child_args, code = commands[name]

@@ -36,6 +36,8 @@ from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any
 
+from trees import group_tree
+
 from rankterm.wire.models import Faction, Game, Match, Player
 
 WEIGHTS = ["light", "midlight", "normal", "normal", "heavy"]
@@ -199,7 +201,7 @@ def main() -> None:
     args.work.mkdir(parents=True, exist_ok=True)
     codes: list[tuple[str, Path | None]] = [("this", None)]
     if args.before is not None:
-        codes.insert(0, ("before", args.before))
+        codes.insert(0, ("before", group_tree(args.before)))
     for size in (int(s) for s in args.sizes.split(",")):
         print(
             f"{size:,} matches over three years ({args.runs} run{'s' if args.runs > 1 else ''}):", flush=True

@@ -37,6 +37,8 @@ import time
 from pathlib import Path
 from typing import Any
 
+from trees import group_tree
+
 from rankterm.client.client import RankingClient
 from rankterm.mirror import Group, Memo, Mirror
 from rankterm.server.app import create_app
@@ -208,11 +210,10 @@ def main() -> None:
     if a.child:
         print(json.dumps(asyncio.run(measure(a.matches, a.players, a.runs))))
         return
-    if not (a.before / "rankterm").is_dir():
-        raise SystemExit(f"{a.before}: no code tree there (git worktree add {a.before} <commit>)")
+    before = group_tree(a.before)
     here = Path(__file__).resolve().parent.parent
     got = {}
-    for name, code in (("before", a.before.resolve()), ("this", here)):
+    for name, code in (("before", before), ("this", here)):
         done = subprocess.run(
             [sys.executable, str(Path(__file__).resolve()), "--child", "--matches", str(a.matches),
              "--players", str(a.players), "--runs", str(a.runs)],

@@ -38,6 +38,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from bench_stats_cli import HERE, wait_for
 from bench_stats_pages import LoopWatch, new_group, serve_group, settle
+from trees import group_tree
 
 from rankterm.mirror import Group
 
@@ -118,10 +119,7 @@ def main() -> None:
         asyncio.run(child(url, key, Path(mirror), what == "sync"))
         return
     trees = dict(item.split("=", 1) for item in a.before or ["before=/tmp/stats-before"])
-    codes = {label: Path(tree).resolve() for label, tree in trees.items()} | {"this": HERE}
-    for label, tree in codes.items():
-        if not (tree / "rankterm").is_dir():
-            raise SystemExit(f"{tree}: no code tree there ({label})")
+    codes = {label: group_tree(Path(tree)) for label, tree in trees.items()} | {"this": HERE}
     size = "100k" if a.db else f"{a.matches}"
     work, url, key, server = serve_group(a)
     port = int(url.rsplit(":", 1)[1].strip("/"))

@@ -40,6 +40,7 @@ from unittest import mock
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from bench_stats_cli import HERE, free_port, prepare, wait_for
+from trees import group_tree
 
 from rankterm.client.client import RankingClient
 from rankterm.config import Config
@@ -286,12 +287,11 @@ def main() -> None:
         url, key, mirror, row = a.child
         asyncio.run(child(url, key, Path(mirror), None if row == "sync" else int(row)))
         return
-    if not (a.before / "rankterm").is_dir():
-        raise SystemExit(f"{a.before}: no code tree there (git worktree add {a.before} <commit>)")
+    before = group_tree(a.before)
     size = "100k" if a.db else f"{a.matches}"
     work, url, key, server = serve_group(a)
     port = int(url.rsplit(":", 1)[1].strip("/"))
-    codes = {"before": a.before.resolve(), "this": HERE}
+    codes = {"before": before, "this": HERE}
 
     def run_child(code: str, row: str) -> dict[str, Any]:
         done = subprocess.run(
