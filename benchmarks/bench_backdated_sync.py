@@ -4,7 +4,7 @@ sync that finds it, against a full read of the group's matches.
     python benchmarks/bench_backdated_sync.py [--matches 3000] [--days 0.5 1 31]
 
 A group of `--matches` matches (the demo's season plan, seeded into an in-memory store) is read by a seat
-into its mirror (in memory). Another seat then records a duel dated that many days before the group's latest
+into its mirror (a `Group`'s, in memory). Another seat then records a duel dated that many days before the group's latest
 match; the embedded service places it at its date. The seat's next `sync_matches()` tells the change from
 page 1 of the matches and reads older pages only down to it: the calls it makes (the first page included),
 its time, where the match was placed, and what reading everything again would have cost (one call a page).
@@ -24,7 +24,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from rankterm.client.client import RankingClient  # noqa: E402
-from rankterm.mirror import Mirror  # noqa: E402
+from rankterm.mirror import Group  # noqa: E402
 from rankterm.server.app import create_app  # noqa: E402
 from rankterm.server.seed import DEMO_KEY, DEMO_SECRET, seed_demo  # noqa: E402
 from rankterm.server.store import Store  # noqa: E402
@@ -34,8 +34,8 @@ from rankterm.wire.models import DATE_FORMAT, NewFaction, NewMatch, Weight  # no
 async def one(template: Store, days: float) -> str:
     store = template.clone()
     app = create_app(store)
-    seat = RankingClient.in_process(app, key=DEMO_KEY, secret=DEMO_SECRET, mirror=Mirror(None, "seat"))
-    other = RankingClient.in_process(app, key=DEMO_KEY, secret=DEMO_SECRET)
+    seat = Group(RankingClient.in_process(app, key=DEMO_KEY, secret=DEMO_SECRET))
+    other = Group(RankingClient.in_process(app, key=DEMO_KEY, secret=DEMO_SECRET))
     try:
         await seat.sync_matches()
         latest = seat.cached_matches(limit=1)[0]
@@ -50,17 +50,17 @@ async def one(template: Store, days: float) -> str:
             factions=[NewFaction(players=[players[0]], rank=1), NewFaction(players=[players[1]], rank=2)],
         )
         await other.add_matches(match)
-        await seat.authenticate()
+        await seat.client.authenticate()
         placed: list[int] = []
         seat.history_listeners.append(placed.append)
-        calls, began = seat.calls, time.perf_counter()
+        calls, began = seat.client.calls, time.perf_counter()
         await seat.sync_matches()
         took = time.perf_counter() - began
         held, _ = seat.mirror.held.match_numbers()
         where = f"placed at {placed[0]}, {held - placed[0]} after it" if placed else "placed last"
         full = -(-held // 25)
         return (
-            f"backdated {days:>5g} day(s): {where}; sync {seat.calls - calls} calls, {took * 1000:.0f} ms"
+            f"backdated {days:>5g} day(s): {where}; sync {seat.client.calls - calls} calls, {took * 1000:.0f} ms"
             f" (reading everything: {full} calls)"
         )
     finally:

@@ -12,55 +12,52 @@ and a new API client is made; `rankterm serve` then serves it on 127.0.0.1.
    to page 1 on screen ("newest first" shown), the seconds until the seat's CPU has been idle for 3 s
    (its mirror then holds the group's matches: the count is printed), and the process's peak and final
    resident set size (VmHWM, VmRSS of /proc/<pid>/status; 1 MB = 10^6 bytes).
-2. A match's effect in a game's subset (what the board shows at every match), by a client on the mirror the
-   seat filled: `match_effect` for the latest match of the largest game's subset; the median of 5 runs,
-   with the CPU time beside it.
+2. A match's effect in a game's subset (what the board shows at every match), by a `Group` on the mirror
+   the seat filled (in a process of its own): `match_effect` for the latest match of the largest game's
+   subset; the median of 5 runs, with the CPU time beside it.
 
 `--code DIR` runs the seat and the effect from another checkout (PYTHONPATH=DIR; e.g. a git worktree of the
-previous release) against the same service, to compare.
+previous release, one with `rankterm.mirror.Group`) against the same service, to compare.
 """
 
 from __future__ import annotations
 
 import argparse
+import asyncio
 import os
 import shutil
 import sqlite3
+import statistics
 import subprocess
 import sys
 import tempfile
 import time
 from pathlib import Path
 
+from trees import group_tree
+
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
+EFFECT_CHILD = "--effect-child"
 
-from bench_memory import status_kib, wait_for_port  # noqa: E402  (this script's directory is on the path)
 
-from tests.support.terminal import PtySeat, room_env  # noqa: E402
+async def effect_figures(url: str, key: str, secret: str, mirror_path: str, scope: str) -> None:
+    """In a process of the code measured (PYTHONPATH): the effect's figures, printed on a line of their own."""
+    from rankterm.client.client import RankingClient
+    from rankterm.mirror import Group, Mirror
+    from rankterm.stats.effect import match_effect
 
-EFFECT_CHILD = """
-import asyncio, statistics, sys, time
-from pathlib import Path
-from rankterm.client.client import RankingClient
-from rankterm.stats.effect import match_effect
-from rankterm.mirror import Mirror
-
-async def main(url, key, secret, mirror_path, scope):
-    client = RankingClient(url, key=key, secret=secret, mirror=Mirror(Path(mirror_path), scope))
-    subsets = [s for s in await client.subsets() if s.game is not None and not s.is_main]
-    subset = max(subsets, key=lambda s: s.count_matches or 0)
-    latest = (await client.matches_page(1, subset=subset.id)).data[0].number
-    walls, cpus = [], []
-    for _ in range(5):
-        wall, cpu = time.perf_counter(), time.process_time()
-        effect = await match_effect(client, latest, subset.id)
-        walls.append(time.perf_counter() - wall)
-        cpus.append(time.process_time() - cpu)
+    async with Group(RankingClient(url, key=key, secret=secret), Mirror(Path(mirror_path), scope)) as group:
+        subsets = [s for s in await group.subsets() if s.game is not None and not s.is_main]
+        subset = max(subsets, key=lambda s: s.count_matches or 0)
+        latest = (await group.matches_page(1, subset=subset.id)).data[0].number
+        walls, cpus = [], []
+        for _ in range(5):
+            wall, cpu = time.perf_counter(), time.process_time()
+            await match_effect(group, latest, subset.id)
+            walls.append(time.perf_counter() - wall)
+            cpus.append(time.process_time() - cpu)
+        group.mirror.close()
     print("EFFECT", statistics.median(walls), statistics.median(cpus), subset.count_matches, latest)
-
-asyncio.run(main(*sys.argv[1:]))
-"""
 
 
 def cpu_seconds(pid: int) -> float:
@@ -85,11 +82,18 @@ def new_client(db: Path, env: dict[str, str]) -> tuple[str, str]:
 
 
 def main() -> int:
+    # Here, not at the top: the effect's child imports rankterm from the code measured, these from this one.
+    from bench_memory import status_kib, wait_for_port  # this script's directory is on the path
+
+    sys.path.insert(0, str(ROOT))  # tests.support: the helpers live beside the tests
+    from tests.support.terminal import PtySeat, room_env
+
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--db", type=Path, required=True, help="a service database with a large history")
     parser.add_argument("--code", type=Path, default=ROOT, help="checkout the seat runs from (default: this)")
     parser.add_argument("--port", type=int, default=8720)
     args = parser.parse_args()
+    args.code = group_tree(args.code, "--code")
     with tempfile.TemporaryDirectory() as name:
         tmp = Path(name)
         db = tmp / "service.db"
@@ -134,7 +138,7 @@ def main() -> int:
                 held = conn.execute("SELECT count(*) FROM matches").fetchone()[0]
                 scope = conn.execute("SELECT value FROM meta WHERE key = 'scope'").fetchone()[0]
             effect = subprocess.run(
-                [sys.executable, "-c", EFFECT_CHILD, url, key, secret, str(mirrors[0]), scope],
+                [sys.executable, __file__, EFFECT_CHILD, url, key, secret, str(mirrors[0]), scope],
                 env={**os.environ, "PYTHONPATH": str(args.code)},
                 cwd=tmp,
                 capture_output=True,
@@ -163,4 +167,7 @@ def main() -> int:
 
 
 if __name__ == "__main__":
-    raise SystemExit(main())
+    if sys.argv[1:2] == [EFFECT_CHILD]:
+        asyncio.run(effect_figures(*sys.argv[2:7]))
+    else:
+        raise SystemExit(main())

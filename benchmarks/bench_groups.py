@@ -209,7 +209,8 @@ def run_load(args: argparse.Namespace) -> None:
         print(f"PostgreSQL 2 workers / 1 worker: {results['pg2']['rps'] / results['pg1']['rps']:.2f}x req/s")
 
 
-def record(db: str, matches: int, groups: int) -> None:
+def record(db: str, matches: int, groups: int) -> int:
+    """`matches` // `groups` matches in each of `groups` new groups; returns how many were recorded."""
     rng = random.Random(7)
     with Store(db) as store:
         per = matches // groups
@@ -232,6 +233,7 @@ def record(db: str, matches: int, groups: int) -> None:
                     )
                 answer = store.add_matches(group, batch, now=time.time())
                 assert answer.rejected_count == 0, answer.rejected[:1]
+    return per * groups
 
 
 def admin(db: str, *args: str) -> float:
@@ -254,17 +256,17 @@ def run_backup(args: argparse.Namespace) -> None:
             db = database(kind, Path(tmp), args.pg_url)
             t0 = time.perf_counter()
             if kind == "sqlite":
-                record(db, args.backup, args.backup_groups)
+                recorded = record(db, args.backup, args.backup_groups)
             else:
                 # Recording 100,000 matches through PostgreSQL takes most of an hour here: they are recorded
                 # in SQLite and brought in by a restore, itself a figure (a SQLite backup into PostgreSQL).
                 seeded = str(Path(tmp) / f"seed-{run}.db")
-                record(seeded, args.backup, args.backup_groups)
+                recorded = record(seeded, args.backup, args.backup_groups)
                 admin(seeded, "backup", str(Path(tmp) / f"seed-{run}.backup"))
                 into = admin(db, "restore", str(Path(tmp) / f"seed-{run}.backup"), "--yes")
                 print(f"{run}: a SQLite backup restored into PostgreSQL in {into:.1f} s", flush=True)
             print(
-                f"{run}: recorded {args.backup} matches in {args.backup_groups} groups in {time.perf_counter() - t0:.0f} s",
+                f"{run}: recorded {recorded} matches in {args.backup_groups} groups in {time.perf_counter() - t0:.0f} s",
                 flush=True,
             )
             file = str(Path(tmp) / f"backup-{run}.db")
@@ -272,9 +274,9 @@ def run_backup(args: argparse.Namespace) -> None:
             size = Path(file).stat().st_size / 1e6
             target = database(kind, Path(tmp), args.pg_url) if kind == "sqlite" else db
             restore = admin(target, "restore", file, "--yes")
-            same = count_matches(target) == count_matches(db) == args.backup
+            same = count_matches(target) == count_matches(db) == recorded
             print(
-                f"{run:7s} {args.backup} matches in {args.backup_groups} groups: backup {backup:.1f} s ({size:.0f} MB),"
+                f"{run:7s} {recorded} matches in {args.backup_groups} groups: backup {backup:.1f} s ({size:.0f} MB),"
                 f" restore {restore:.1f} s, matches the same after: {'yes' if same else 'NO'}",
                 flush=True,
             )

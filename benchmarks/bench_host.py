@@ -49,15 +49,23 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))  # tests.support: the helpers live beside the tests
 
-from tests.support.ssh import SshGuest, children_of, is_service, is_warm_parent, start_host  # noqa: E402
+from tests.support.ssh import (  # noqa: E402
+    RunningHost,
+    SshGuest,
+    children_of,
+    is_service,
+    is_warm_parent,
+    start_host,
+)
 from tests.support.terminal import PtySeat, home_env  # noqa: E402
 from tests.support.web_guest import CHROMIUM_FLAGS, ChromiumGuest, WebGuest  # noqa: E402
 
@@ -171,8 +179,9 @@ class Server:
     joins it."""
 
     label: str
-    running: object
-    guest: object
+    running: RunningHost | RunningWeb
+    guest: Callable[[], Any]
+    """A new guest's seat (`SshGuest`, `WebGuest` or `ChromiumGuest`), joining as it is made."""
 
     @property
     def warm(self) -> bool:
@@ -286,7 +295,7 @@ def where_pages(label: str, pids: list[int], parent: int, objects: Path | None) 
     """For each seat of `pids`: its private pages that are the warm parent's pages it wrote (copied), and those
     the parent never had (new), by kind of mapping; medians over the seats, in MiB. With `objects` (the folder
     of the warm parents' object maps): which objects the copied pages hold."""
-    per_seat: list[tuple[collections.Counter, collections.Counter]] = []
+    per_seat: list[tuple[collections.defaultdict[str, float], collections.defaultdict[str, float]]] = []
     copied_pages: list[set[int]] = []
     with open(f"/proc/{parent}/pagemap", "rb") as parent_map:
         theirs: dict[int, int] = {}
@@ -298,8 +307,8 @@ def where_pages(label: str, pids: list[int], parent: int, objects: Path | None) 
             print("pages: page frame numbers read as 0 (they need root): not measured")
             return
         for pid in pids:
-            copied: collections.Counter = collections.Counter()
-            new: collections.Counter = collections.Counter()
+            copied: collections.defaultdict[str, float] = collections.defaultdict(float)
+            new: collections.defaultdict[str, float] = collections.defaultdict(float)
             mine: set[int] = set()
             copied_pages.append(mine)
             with open(f"/proc/{pid}/pagemap", "rb") as seat_map:
@@ -376,7 +385,7 @@ def traced(label: str, pids: list[int], folder: Path, top: int = 16) -> None:
         + (", ".join(f"{name} ({n})" for name, n in sorted(imported.items())) or "none")
     )
     for key, title in (("by_file", "the allocating package"), ("by_ours", "the first line of rankterm's")):
-        names = collections.Counter()
+        names: collections.Counter[str] = collections.Counter()
         for seat in found:
             names.update(seat[key])
         total = statistics.median(sum(seat[key].values()) for seat in found)
@@ -498,7 +507,7 @@ def main() -> None:
                         servers.append(Server(f"ssh {mode}", host, partial(SshGuest, host.port)))
                     else:
                         web = stack.enter_context(start_web(["--demo", "--max-seats", seats], mode_env))
-                        guest = partial(WebGuest, web.port)
+                        guest: Callable[[], Any] = partial(WebGuest, web.port)
                         if browser is not None:
                             guest = partial(ChromiumGuest, browser, web.port)
                         servers.append(Server(f"web {mode}", web, guest))

@@ -14,7 +14,7 @@ show whether memory stays flat.
 memory, one at a time (`add`, a sync each) and a chunk of 100 at a time (`add_many`, what the importer does),
 then settled as the sender does in batches of 10 (marked in doubt before the POST, then sent); the median of
 `--runs` runs of each, and disk over memory. Run against an older tree (PYTHONPATH) it measures what that
-tree does (rows for methods it lacks are left out).
+tree does (a tree with `rankterm.outbox`).
 
 The service's quota is lifted (by default it takes 500 matches an hour: a real 10,000-play import into
 `rankterm serve` goes out over about 20 hours, the rest waiting in the outbox). The outbox is in memory for
@@ -135,6 +135,7 @@ async def child(path: Path, batch: int, disk: bool) -> dict:
     """One import in this process: returns its figures."""
     from rankterm.client.client import RankingClient
     from rankterm.importing import MapFile, open_source, plan_import, send_plan
+    from rankterm.mirror import Group
     from rankterm.outbox.outbox import Outbox, OutboxSender
     from rankterm.server.app import create_app
     from rankterm.server.quota import QuotaLimits
@@ -148,14 +149,15 @@ async def child(path: Path, batch: int, disk: bool) -> dict:
     unlimited = QuotaLimits(**{f.name: 10**9 for f in fields(QuotaLimits)})
     app = create_app(store, limits=unlimited)
     client = RankingClient.in_process(app, key=key, secret=secret, batch_size=batch)
+    group = Group(client)
     outbox = Outbox(work / "outbox.db" if disk else None, scope=client.scope)
     map_file = MapFile(cooperative=frozenset({"pandemic"}))
     started = time.perf_counter()
-    plan = await plan_import(client, open_source(path), map_file=map_file, outbox=outbox)
+    plan = await plan_import(group, open_source(path), map_file=map_file, outbox=outbox)
     planned = time.perf_counter() - started
     plan_calls = client.calls
     with plan:
-        report = await send_plan(plan, client, outbox, OutboxSender(outbox, client).send_pending)
+        report = await send_plan(plan, group, outbox, OutboxSender(outbox, group).send_pending)
         figures = {
             "plays": plan.plays_read,
             "recorded": report.recorded,
@@ -166,7 +168,7 @@ async def child(path: Path, batch: int, disk: bool) -> dict:
             "send_requests": report.requests,
         }
     outbox.close()
-    await client.aclose()
+    await group.aclose()
     store.close()
     figures["peak_mb"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     return figures
@@ -202,16 +204,14 @@ def _timed_outbox(disk: bool, n: int, how: str) -> float:
     matches = [_sample_match(i) for i in range(n)]
     try:
         if how == "settle":
-            outbox.add_many(matches) if hasattr(outbox, "add_many") else [outbox.add(m) for m in matches]
+            outbox.add_many(matches)
             started = time.perf_counter()
             for at in range(0, n, 10):
                 ids = [m.external_id for m in matches[at : at + 10]]
                 outbox.mark_in_doubt(ids)
-                if hasattr(outbox, "mark_sent_each"):  # what the sender does now: one write a batch
-                    outbox.mark_sent_each({ext: f"id-{ext}" for ext in ids})
-                else:  # what it did before: one write a match
-                    for ext in ids:
-                        outbox.mark_sent([ext], f"id-{ext}")
+                outbox.mark_sent_each(
+                    {ext: f"id-{ext}" for ext in ids}
+                )  # what the sender does: a write a batch
             return time.perf_counter() - started
         started = time.perf_counter()
         if how == "add":
@@ -229,15 +229,11 @@ def outbox_figures(n: int, runs: int) -> None:
     """Print the outbox's own cost: `n` matches on disk and in memory, median of `runs`, and the ratio."""
     import statistics
 
-    from rankterm.outbox.outbox import Outbox
-
     steps = [("add", "queue, one at a time (add)"), ("add_many", "queue, 100 at a time (add_many)")]
     steps.append(("settle", "settle in batches of 10 (sender)"))
     print(f"the outbox alone, {n:,} matches, median of {runs} runs")
     print(f"{'step':34} {'memory s':>9} {'disk s':>8} {'disk/memory':>11} {'disk ms/match':>13}")
     for how, label in steps:
-        if how == "add_many" and not hasattr(Outbox, "add_many"):
-            continue
         memory = statistics.median(_timed_outbox(False, n, how) for _ in range(runs))
         disk = statistics.median(_timed_outbox(True, n, how) for _ in range(runs))
         print(f"{label:34} {memory:>9.2f} {disk:>8.2f} {disk / memory:>10.1f}x {disk * 1000 / n:>13.2f}")

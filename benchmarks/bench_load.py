@@ -67,7 +67,10 @@ def new_client(db: Path | str) -> tuple[str, str]:
         text=True,
         check=True,
     ).stdout
-    return re.search(r"key:\s+(\S+)", out).group(1), re.search(r"secret:\s+(\S+)", out).group(1)
+    key, secret = re.search(r"key:\s+(\S+)", out), re.search(r"secret:\s+(\S+)", out)
+    if key is None or secret is None:
+        raise SystemExit(f"rankterm serve --new-client printed no key and secret: {out!r}")
+    return key.group(1), secret.group(1)
 
 
 class Refusals:

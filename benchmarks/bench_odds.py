@@ -22,9 +22,11 @@ import json
 import random
 import statistics
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
+from functools import partial
 
 from rankterm.client.client import RankingClient
+from rankterm.mirror import Group
 from rankterm.server.seed import demo_app
 from rankterm.stats.model import TableModel
 from rankterm.stats.odds import Side, chances_first
@@ -45,6 +47,28 @@ def timed(run: Callable[[], object], runs: int) -> tuple[float, float]:
         walls.append(time.perf_counter() - wall)
         cpus.append(time.process_time() - cpu)
     return statistics.median(walls), statistics.median(cpus)
+
+
+def odds_hundred(table: Sequence[Side]) -> None:
+    """`chances_first` of `table`, 100 times."""
+    for _ in range(100):
+        chances_first(table)
+
+
+def replay(matches: Sequence[Match]) -> None:
+    """A new model following the whole history."""
+    TableModel().follow(matches)
+
+
+def follow_both(model: TableModel, first: Sequence[Match], then: Sequence[Match]) -> None:
+    """`model` back on `first`, then on to `then`."""
+    model.follow(first)
+    model.follow(then)
+
+
+def restore(text: str) -> None:
+    """A kept model read back from its JSON."""
+    TableModel.restored(json.loads(text))
 
 
 def history(size: int, players: int, rng: random.Random) -> list[Match]:
@@ -79,7 +103,7 @@ def odds_figures(runs: int) -> None:
     print("odds for n factions (median of calls):")
     for n in (2, 4, 8, 12):
         table = [Side(rng.gauss(28, 6), rng.uniform(1, 8.3)) for _ in range(n)]
-        wall, cpu = timed(lambda table=table: [chances_first(table) for _ in range(100)], runs)
+        wall, cpu = timed(partial(odds_hundred, table), runs)
         print(f"  {n:2d} factions: {wall * 10:.3f} ms wall, {cpu * 10:.3f} ms CPU a call")
 
 
@@ -90,7 +114,7 @@ def teams_figures(runs: int) -> None:
     print("the three fairest splits of 12 players (median):")
     for teams in (2, 3, 4, 6):
         for name, skills in (("random skills", spread), ("newcomers", newcomers)):
-            wall, cpu = timed(lambda skills=skills, teams=teams: fairest_splits(skills, teams), runs)
+            wall, cpu = timed(partial(fairest_splits, skills, teams), runs)
             print(f"  {teams} teams, {name:13s}: {wall * 1000:7.1f} ms wall, {cpu * 1000:7.1f} ms CPU")
 
 
@@ -100,31 +124,19 @@ def model_figures(runs: int, sizes: list[int]) -> None:
         rng = random.Random(size)
         matches = history(size, 60 if size <= 10_000 else 500, rng)
         model = TableModel()
-        full_wall, full_cpu = timed(lambda matches=matches: TableModel().follow(matches), max(1, runs // 2))
+        full_wall, full_cpu = timed(partial(replay, matches), max(1, runs // 2))
         model.follow(matches)
-        warm, _ = timed(lambda model=model, matches=matches: model.follow(matches), runs)
+        warm, _ = timed(partial(model.follow, matches), runs)
         extra = history(1, 60, random.Random(1))[0].model_copy(update={"id": "extra", "number": size + 1})
         appended = [*matches, extra]
-        one, _ = timed(
-            lambda model=model, first=matches, appended=appended: (
-                model.follow(first),
-                model.follow(appended),
-            ),
-            runs,
-        )
+        one, _ = timed(partial(follow_both, model, matches, appended), runs)
         at = size * 9 // 10
         inserted = [*matches[:at], extra.model_copy(update={"id": "early"}), *matches[at:]]
-        moved, _ = timed(
-            lambda model=model, first=matches, inserted=inserted: (
-                model.follow(first),
-                model.follow(inserted),
-            ),
-            runs,
-        )
+        moved, _ = timed(partial(follow_both, model, matches, inserted), runs)
         text = json.dumps(model.snapshot())
-        restore, _ = timed(lambda text=text: TableModel.restored(json.loads(text)), runs)
+        restored, _ = timed(partial(restore, text), runs)
         print(
-            f"  {size:>7,} matches: warm start from the kept model {restore * 1000:.1f} ms ({len(text) / 1e6:.1f} MB)"
+            f"  {size:>7,} matches: warm start from the kept model {restored * 1000:.1f} ms ({len(text) / 1e6:.1f} MB)"
         )
         print(
             f"  {size:>7,} matches: full replay {full_wall:6.2f} s wall ({full_cpu:6.2f} s CPU, "
@@ -136,8 +148,8 @@ def model_figures(runs: int, sizes: list[int]) -> None:
 
 async def demo_scores() -> None:
     app, key, secret = demo_app()
-    async with RankingClient.in_process(app, key=key, secret=secret) as client:
-        matches = sorted(await client.all_matches(), key=lambda m: m.number)
+    async with Group(RankingClient.in_process(app, key=key, secret=secret)) as group:
+        matches = sorted(await group.all_matches(), key=lambda m: m.number)
     s = score_predictions(matches)
     print(f"the demo's {s.matches} matches predicted from the ratings before each:")
     print(

@@ -215,14 +215,17 @@ async def timed(
 ) -> None:
     counter = InFlight()
     # The httpx client RankingClient makes for itself on a URL, with the counting hooks added.
-    pool = max(kw.get("concurrency", 8), kw.get("max_concurrency", paging.CEILING))
+    concurrency, most = kw.get("concurrency", 8), kw.get("max_concurrency", paging.CEILING)
+    pool = max(concurrency, most)
     http = http_client(
         timeout=30.0,
         verify=True,
         pool=pool,
         event_hooks={"request": [counter.sent], "response": [counter.answered]},
     )
-    client = RankingClient(base_url, key=KEY, secret=SECRET, http=http, **kw)
+    client = RankingClient(
+        base_url, key=KEY, secret=SECRET, http=http, concurrency=concurrency, max_concurrency=most
+    )
     try:
         await client.authenticate()
         counter.most, calls_before = 0, client.calls
@@ -264,16 +267,15 @@ def main() -> None:
             "PYTHONUNBUFFERED": "1",
             "PYTHONPATH": str(Path(__file__).resolve().parent.parent),
         }
-        quiet = {"stdout": subprocess.DEVNULL, "stderr": subprocess.DEVNULL, "env": env}
         if args.server == "uvicorn":
             command = [sys.executable, __file__, "--serve-db", str(db), "--port", str(args.port)]
         else:
             command = [sys.executable, "-m", "rankterm", "serve", "--db", str(db), "--port", str(args.port)]
-        service = subprocess.Popen(command, **quiet)
+        service = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env)
         proxy = subprocess.Popen(
             [sys.executable, "-m", "tests.support.delay_proxy", "--port", str(args.port + 1),
              "--upstream", str(args.port), "--delay", str(args.rtt / 2)],
-            **quiet,
+            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env,
         )  # fmt: skip
         try:
             wait_for_port(args.port, service)

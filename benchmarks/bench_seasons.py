@@ -36,6 +36,8 @@ from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any
 
+from trees import group_tree
+
 from rankterm.wire.models import Faction, Game, Match, Player
 
 WEIGHTS = ["light", "midlight", "normal", "normal", "heavy"]
@@ -103,7 +105,8 @@ def build(work: Path, size: int) -> Path:
 # ---------------------------------------------------------------------- in a child process (either code)
 
 
-def open_group(path: Path) -> Any:
+def open_group(path: Path | None) -> Any:
+    """A group on the mirror at `path` (None: in memory), with a client that is never asked."""
     from rankterm.client.client import RankingClient
     from rankterm.mirror import Group, Mirror
 
@@ -123,18 +126,20 @@ def ask(measure: str) -> Callable[[Any], object]:
     except ImportError:  # the earlier code: nothing kept
         from rankterm.stats.changes import changes
 
-        return {
+        earlier: dict[str, Callable[[Any], object]] = {
             "stats changes": lambda g: changes(held_matches(g)),
             "standings 2025-Q2": lambda g: season_standings(held_matches(g), period_of("2025-Q2"), zone),
             "standings 2025": lambda g: season_standings(held_matches(g), period_of("2025"), zone),
             "roll of honour by quarter": lambda g: roll_of_honour(held_matches(g), "quarter", zone, now),
-        }[measure]
-    return {
+        }
+        return earlier[measure]
+    answers: dict[str, Callable[[Any], object]] = {
         "stats changes": kept.held_changes,
         "standings 2025-Q2": lambda g: kept.kept_season(g, period_of("2025-Q2"), zone),
         "standings 2025": lambda g: kept.kept_season(g, period_of("2025"), zone),
         "roll of honour by quarter": lambda g: kept.kept_roll(g, "quarter", zone, now),
-    }[measure]
+    }
+    return answers[measure]
 
 
 def timed(run: Callable[[], object]) -> tuple[float, float]:
@@ -196,7 +201,7 @@ def main() -> None:
     args.work.mkdir(parents=True, exist_ok=True)
     codes: list[tuple[str, Path | None]] = [("this", None)]
     if args.before is not None:
-        codes.insert(0, ("before", args.before))
+        codes.insert(0, ("before", group_tree(args.before)))
     for size in (int(s) for s in args.sizes.split(",")):
         print(
             f"{size:,} matches over three years ({args.runs} run{'s' if args.runs > 1 else ''}):", flush=True

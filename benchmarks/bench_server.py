@@ -166,13 +166,14 @@ class PageCounter:
     """Pages SQLite wrote out of a connection's cache (``SQLITE_DBSTATUS_CACHE_WRITE``), via ctypes.
 
     The `sqlite3.Connection` object holds the ``sqlite3 *`` right after its object header; the function is
-    taken from the libsqlite3 this process loaded. `read` returns None when either cannot be found.
+    taken from the libsqlite3 this process loaded. `read` returns None when either cannot be found (or the
+    store's connection is not SQLite's).
     """
 
     CACHE_WRITE = 9
 
-    def __init__(self, conn: sqlite3.Connection | None) -> None:
-        self.conn = conn
+    def __init__(self, conn: object) -> None:
+        self.conn = conn if isinstance(conn, sqlite3.Connection) else None
         self.status = None
         try:
             with open("/proc/self/maps") as maps:

@@ -70,25 +70,21 @@ async def one_run(tmp: Path, away: float, screen: str) -> float:
     from rankterm.client.auth import TokenCache
     from rankterm.client.client import RankingClient
     from rankterm.config import Config, mirror_path, token_cache_path
-    from rankterm.mirror import Mirror
+    from rankterm.mirror import Group, Mirror
     from rankterm.tui.app import RanktermApp
-    from rankterm.wire.ids import service_scope
 
     db, port = tmp / "service.db", free_port()
     base_url = f"http://127.0.0.1:{port}/"
     service = serve(db, port)
     client = RankingClient(
-        base_url,
-        key=DEMO_KEY,
-        secret=DEMO_SECRET,
-        token_cache=TokenCache(token_cache_path()),
-        mirror=Mirror(mirror_path(base_url, DEMO_KEY), service_scope(base_url, DEMO_KEY)),
+        base_url, key=DEMO_KEY, secret=DEMO_SECRET, token_cache=TokenCache(token_cache_path())
     )
-    app = RanktermApp(config=Config(), client=client, outbox_factory=make_outbox)
+    group = Group(client, Mirror(mirror_path(base_url, DEMO_KEY), client.scope))
+    app = RanktermApp(config=Config(), client=group, outbox_factory=make_outbox)
     try:
         async with app.run_test(size=(80, 24)) as pilot:
-            players = {p.display_name: p.id for p in await client.players()}
-            catan = next(g.id for g in await client.games() if g.name == "Catan")
+            players = {p.display_name: p.id for p in await group.players()}
+            catan = next(g.id for g in await group.games() if g.name == "Catan")
             await pilot.press(KEYS[screen])
             await pilot.pause(1.0)
             stop(service)

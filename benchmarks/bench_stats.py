@@ -1,24 +1,23 @@
 """Stats pages on a big group: 10,000 matches among 60 players, from the mirror.
 
 Builds the group in the embedded service (a SQLite file under a temp dir: 60 players, 8 games, two of them
-co-op against a bot, some team games, ties), recorded through the client in batches of 100; syncs it into a
+co-op against a bot, some team games, ties), recorded through a `Group` in batches of 100; syncs it into a
 file-backed mirror; then, for several players, times what opening a player's page computes:
 
-- reading the player's matches from the mirror (`source.player_matches`: narrowed by SQLite, then parsed;
-  once per change of the mirror, so this is the first open of a page in a process) and `player_figures`
-  over them; for comparison, parsing all 10,000 matches (`source.held_matches`);
-- `head_to_head` against everyone and `game_figures` (a game's matches: `source.game_matches`),
+- reading the player's matches from the mirror's compact rows (`compact.player_matches`: remembered in the
+  group's memo per state of the mirror, so this is the first open of a page in a process) and
+  `player_figures` over them; for comparison, parsing all 10,000 matches (`source.held_matches`);
+- `head_to_head` against everyone and a game's figures (`compact.held_game_figures`),
 - a whole second open (`sync_group` + `player_matches` + `player_figures` + `player_history`) and the
   requests it made.
 
-Where the code has the mirror's compact rows (`rankterm.stats.compact`), a page reads those instead of
-parsing matches: a player's matches (`compact.player_matches`) and a game's figures (`held_game_figures`).
 The ree history of a page is read once (within the quota share; the benchmark lifts the quota so that it
 completes) before the second opens are timed.
 
-The whole measurement runs in a process of this code and in one of an earlier code tree (`--before`,
-default /tmp/stats-before: `git worktree add /tmp/stats-before df830bb`), one after the other; prints the
-medians in milliseconds of each and their ratio this/before, and the request counts.
+The whole measurement runs in a process of this code and in one of an earlier code tree of the same shape
+(`--before`, default /tmp/stats-before: `git worktree add /tmp/stats-before <commit>`, a commit with
+`rankterm.mirror.Group`), one after the other; prints the medians in milliseconds of each and their ratio
+this/before, and the request counts.
 
     python benchmarks/bench_stats.py [--matches 10000] [--players 60] [--runs 5] [--before DIR]
 """
@@ -38,12 +37,14 @@ import time
 from pathlib import Path
 from typing import Any
 
+from trees import group_tree
+
 from rankterm.client.client import RankingClient
-from rankterm.mirror import Mirror
+from rankterm.mirror import Group, Memo, Mirror
 from rankterm.server.app import create_app
 from rankterm.server.quota import QuotaLimits
 from rankterm.server.store import Store
-from rankterm.stats import game_figures, head_to_head, player_figures, source
+from rankterm.stats import compact, head_to_head, player_figures
 from rankterm.stats.history import player_history
 from rankterm.stats.source import held_matches, sync_group
 from rankterm.wire.models import NewFaction, NewMatch
@@ -119,51 +120,33 @@ class Times:
         return f"{wall:7.1f} ms ({cpu:6.1f} ms cpu, max {max(self.wall) * 1000:.1f} ms)"
 
 
-def page_reads() -> tuple[Any, Any]:
-    """(a player's matches, a game's figures) as this code's pages read them."""
-    try:
-        from rankterm.stats import compact
-    except ImportError:  # an earlier code: parsed matches narrowed by SQLite
-        return source.player_matches, lambda client, game: game_figures(
-            source.game_matches(client, game), game
-        )
-    return compact.player_matches, compact.held_game_figures
-
-
-def as_new_process() -> None:
-    """Forget what was read and parsed, as a new process would."""
-    source._narrow_memo.clear()
-    source._parsed.clear()
-    try:
-        from rankterm.stats import compact
-    except ImportError:
-        return
-    compact._memo.clear()
-    compact._games.clear()
+def as_new_process(group: Group) -> None:
+    """Forget what was read and parsed, as a new process would (the reads remember in the group's memo)."""
+    group.memo = Memo()
 
 
 async def measure(matches: int, players: int, runs: int) -> dict[str, Any]:
     """The figures of one code, in this process."""
-    read_player, game_page = page_reads()
     work = Path(tempfile.mkdtemp(prefix="rankterm-bench-stats-"))
     store = Store(work / "service.db")
     key, secret = store.create_client(store.create_group("Big group"))
     limits = QuotaLimits(**{name: BIG for name in QuotaLimits.__dataclass_fields__})
     app = create_app(store, limits=limits)
-    mirror = Mirror(work / "mirror.db", "bench")
-    client = RankingClient.in_process(app, key=key, secret=secret, batch_size=100, mirror=mirror)
+    client = RankingClient.in_process(app, key=key, secret=secret, batch_size=100)
+    mirror = Mirror(work / "mirror.db", client.scope)
+    group = Group(client, mirror)
     rng = random.Random(11)
     out: dict[str, Any] = {}
     t = time.perf_counter()
-    people = [str((await client.create_player(f"Player {i:02d}")).id) for i in range(players)]
+    people = [str((await group.create_player(f"Player {i:02d}")).id) for i in range(players)]
     games = {}
     for name, kind in GAMES:
-        games[name] = ((await client.create_game(name=name)).id, kind)
-    await client.add_matches(plan(rng, people, games, matches))
+        games[name] = ((await group.create_game(name=name)).id, kind)
+    await group.add_matches(plan(rng, people, games, matches))
     out["built"] = time.perf_counter() - t
     t = time.perf_counter()
     calls = client.calls
-    await sync_group(client)
+    await sync_group(group)
     out["synced"], out["sync_requests"] = time.perf_counter() - t, client.calls - calls
 
     chosen = rng.sample(people, runs)
@@ -171,9 +154,9 @@ async def measure(matches: int, players: int, runs: int) -> dict[str, Any]:
     played = []
     catan = games["Catan"][0]
     for pid in chosen:
-        as_new_process()
+        as_new_process(group)
         with read, first:
-            mine = read_player(client, pid)
+            mine = compact.player_matches(group, pid)
         with figures, first:
             f = player_figures(mine, pid)
         first.close()
@@ -181,25 +164,25 @@ async def measure(matches: int, players: int, runs: int) -> dict[str, Any]:
         with h2h:
             head_to_head(mine, pid, None)
         with game:
-            game_page(client, catan)
-        await player_history(client, pid, quota_share=1.0)  # read once; kept in the mirror
+            compact.held_game_figures(group, catan)
+        await player_history(group, pid, quota_share=1.0)  # read once; kept in the mirror
     for _ in range(min(runs, 3)):
-        source._parsed.clear()
+        as_new_process(group)
         with whole:
-            held_matches(client)
+            held_matches(group)
     second, requests = Times(), []
     for pid in chosen:
         calls = client.calls
         with second:
-            await sync_group(client)
-            player_figures(read_player(client, pid), pid)
-            await player_history(client, pid, quota_share=1.0)
+            await sync_group(group)
+            player_figures(compact.player_matches(group, pid), pid)
+            await player_history(group, pid, quota_share=1.0)
         requests.append(client.calls - calls)
     for name, times in (("read", read), ("figures", figures), ("first", first), ("h2h", h2h), ("game", game),
                         ("whole", whole), ("second", second)):  # fmt: skip
         out[name] = (statistics.median(times.wall), statistics.median(times.cpu))
     out["played"], out["requests"] = played, requests
-    await client.aclose()
+    await group.aclose()
     mirror.close()
     store.close()
     return out
@@ -227,11 +210,10 @@ def main() -> None:
     if a.child:
         print(json.dumps(asyncio.run(measure(a.matches, a.players, a.runs))))
         return
-    if not (a.before / "rankterm").is_dir():
-        raise SystemExit(f"{a.before}: no code tree there (git worktree add {a.before} <commit>)")
+    before = group_tree(a.before)
     here = Path(__file__).resolve().parent.parent
     got = {}
-    for name, code in (("before", a.before.resolve()), ("this", here)):
+    for name, code in (("before", before), ("this", here)):
         done = subprocess.run(
             [sys.executable, str(Path(__file__).resolve()), "--child", "--matches", str(a.matches),
              "--players", str(a.players), "--runs", str(a.runs)],

@@ -3,9 +3,9 @@
 The group is `bench_stats_pages.py`'s (10,000 matches among 60 players built under `--work`, or with `--db FILE`
 a service database kept by `bench_server.py --db`: 100,000 matches among 500 players), served by `rankterm
 serve` (this checkout's code, quotas lifted). Each code tree (this checkout and each `--before LABEL=DIR`,
-default before=/tmp/stats-before) has its own mirror under `--work` (mirror-LABEL), synced once before the
-runs. Then, `--runs` times, for each code in turn, a new process (PYTHONPATH on that code) with a client on its
-mirror:
+default before=/tmp/stats-before; each a tree with `rankterm.mirror.Group`) has its own mirror under `--work`
+(mirror-LABEL), synced once before the runs. Then, `--runs` times, for each code in turn, a new process
+(PYTHONPATH on that code) with a `Group` on its mirror:
 
 - reads the pickers' roster (`source.held_roster`: who and what the held matches name), the first read in
   the process, wall and CPU: what the Stats mode reads in a thread before its pickers are filled;
@@ -37,10 +37,13 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from bench_stats_cli import HERE, wait_for
-from bench_stats_pages import LoopWatch, new_client, serve_group, settle
+from bench_stats_pages import LoopWatch, new_group, serve_group, settle
+from trees import group_tree
+
+from rankterm.mirror import Group
 
 
-async def game_page(client: Any, game_id: int) -> dict[str, float]:
+async def game_page(group: Group, game_id: int) -> dict[str, float]:
     """Open the game's page in the app: Enter -> figures drawn, -> standings drawn (wall, CPU), the worst stall."""
     from textual.widgets import DataTable
 
@@ -48,7 +51,7 @@ async def game_page(client: Any, game_id: int) -> dict[str, float]:
     from rankterm.tui.app import RanktermApp
     from rankterm.tui.screens.stats.game_page import GamePageScreen, GameStory
 
-    app = RanktermApp(config=Config(), client=client, demo=True)
+    app = RanktermApp(config=Config(), client=group, demo=True)
     out: dict[str, float] = {}
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(pilot)
@@ -79,20 +82,20 @@ async def child(url: str, key: str, mirror: Path, sync: bool) -> None:
     os.environ["RANKTERM_LIVE_EVERY"] = "0"
     from rankterm.stats.source import held_roster, sync_group
 
-    client = new_client(url, key, mirror)
+    group = new_group(url, key, mirror)
     if sync:
         t = time.perf_counter()
-        await sync_group(client, max_age=0)
+        await sync_group(group, max_age=0)
         out: dict[str, Any] = {"synced": time.perf_counter() - t}
     else:
         wall, cpu = time.perf_counter(), time.process_time()
-        roster = held_roster(client)
+        roster = held_roster(group)
         out = {"roster_wall": time.perf_counter() - wall, "roster_cpu": time.process_time() - cpu}
         out["players"], out["games"] = len(roster.players), len(roster.games)
         game = max(roster.game_played, key=lambda g: (roster.game_played[g], -g))
-        out.update(await game_page(client, game))
-    await client.aclose()
-    client.mirror.close()
+        out.update(await game_page(group, game))
+    await group.aclose()
+    group.mirror.close()
     print(json.dumps(out))
 
 
@@ -116,10 +119,7 @@ def main() -> None:
         asyncio.run(child(url, key, Path(mirror), what == "sync"))
         return
     trees = dict(item.split("=", 1) for item in a.before or ["before=/tmp/stats-before"])
-    codes = {label: Path(tree).resolve() for label, tree in trees.items()} | {"this": HERE}
-    for label, tree in codes.items():
-        if not (tree / "rankterm").is_dir():
-            raise SystemExit(f"{tree}: no code tree there ({label})")
+    codes = {label: group_tree(Path(tree)) for label, tree in trees.items()} | {"this": HERE}
     size = "100k" if a.db else f"{a.matches}"
     work, url, key, server = serve_group(a)
     port = int(url.rsplit(":", 1)[1].strip("/"))

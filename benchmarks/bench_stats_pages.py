@@ -4,9 +4,10 @@ The group: 10,000 matches among 60 players built as `bench_stats.py` does (the e
 file under `--work`, kept for the next run), or with `--db FILE` a service database kept by
 `bench_server.py --db` (100,000 matches among 500 players; copied once under `--work`). It is served by
 `rankterm serve` (this checkout's code, quotas lifted) on a port kept with it. Each code tree (`--before`,
-default /tmp/stats-before: `git worktree add /tmp/stats-before df830bb`; and this checkout) has its own
-mirror under `--work`, synced once before the runs. Then, `--runs` times, for each code in turn, a new
-process (PYTHONPATH on that code) runs the app (`App.run_test`, 80x24) with a client on its mirror:
+default /tmp/stats-before: `git worktree add /tmp/stats-before <commit>`, a commit with
+`rankterm.mirror.Group`; and this checkout) has its own mirror under `--work`, synced once before the runs.
+Then, `--runs` times, for each code in turn, a new process (PYTHONPATH on that code) runs the app
+(`App.run_test`, 80x24) with a `Group` on its mirror:
 
 - opens the rankings, puts the cursor on a player and times Enter -> the page's figures drawn (its head
   line, facts and form on screen), wall and CPU (the process's: the app and the thread reading the mirror),
@@ -34,14 +35,16 @@ import tempfile
 import time
 from pathlib import Path
 from typing import Any
+from unittest import mock
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from bench_stats_cli import HERE, free_port, prepare, wait_for
+from trees import group_tree
 
 from rankterm.client.client import RankingClient
 from rankterm.config import Config
-from rankterm.wire.ids import service_scope
+from rankterm.mirror import Group, Mirror
 
 SECRET_ENV = "RANKTERM_BENCH_SECRET"
 
@@ -52,7 +55,6 @@ def build(work: Path, matches: int, players: int) -> None:
 
     from bench_stats import BIG, GAMES, plan
 
-    from rankterm.mirror import Group
     from rankterm.server.app import create_app
     from rankterm.server.quota import QuotaLimits
     from rankterm.server.store import Store
@@ -71,10 +73,10 @@ def build(work: Path, matches: int, players: int) -> None:
         app = create_app(store, limits=QuotaLimits(**big))
         async with RankingClient.in_process(app, key=key, secret=secret, batch_size=100) as client:
             rng = random.Random(11)
-            group = Group.of(client)  # the group's writes are the Group's (this code builds it)
+            group = Group(client)
             people = [str((await group.create_player(f"Player {i:02d}")).id) for i in range(players)]
             games = {name: ((await group.create_game(name=name)).id, kind) for name, kind in GAMES}
-            await client.add_matches(plan(rng, people, games, matches))
+            await group.add_matches(plan(rng, people, games, matches))
 
     t = time.perf_counter()
     asyncio.run(record())
@@ -89,23 +91,10 @@ def build(work: Path, matches: int, players: int) -> None:
     print(f"group built: {matches} matches, {players} players in {time.perf_counter() - t:.0f} s")
 
 
-def new_client(url: str, key: str, mirror: Path) -> Any:
-    """What the code of this process reads a group through, as a new process has it (the mirror file opened
-    afresh, nothing parsed): a `Group` (a client and the mirror), or, in an earlier code where the client
-    held the mirror, that client. Either has `.mirror`, `aclose()`, and is what the app and stats/ take."""
-    secret = os.environ[SECRET_ENV]
-    try:
-        from rankterm.mirror import Group, Mirror
-    except ImportError:  # an earlier code: the client holds the mirror
-        from rankterm.client.mirror import Mirror as HeldMirror
-
-        return RankingClient(url, key=key, secret=secret, mirror=HeldMirror(mirror, service_scope(url, key)))
-    return Group(RankingClient(url, key=key, secret=secret), Mirror(mirror, service_scope(url, key)))
-
-
-def calls_of(source: Any) -> int:
-    """The requests made so far through `new_client`'s answer (a Group's client, or the client itself)."""
-    return getattr(source, "client", source).calls
+def new_group(url: str, key: str, mirror: Path) -> Group:
+    """The group as a new process of this code reads it: the mirror file opened afresh, nothing parsed."""
+    client = RankingClient(url, key=key, secret=os.environ[SECRET_ENV])
+    return Group(client, Mirror(mirror, client.scope))
 
 
 class LoopWatch:
@@ -133,7 +122,7 @@ class LoopWatch:
         self._task.cancel()
 
 
-async def settle(pilot) -> None:
+async def settle(pilot: Any) -> None:
     await pilot.pause()
     await pilot.app.workers.wait_for_complete()
     await pilot.pause()
@@ -141,13 +130,13 @@ async def settle(pilot) -> None:
     await pilot.pause()
 
 
-async def one_run(client: Any, row: int) -> dict[str, float | int | str]:
+async def one_run(group: Group, row: int) -> dict[str, float | int | str]:
     from textual.widgets import DataTable
 
     from rankterm.tui.app import RanktermApp
     from rankterm.tui.screens.stats.player_page import PlayerPageScreen, PlayerStory
 
-    app = RanktermApp(config=Config(), client=client, demo=True)
+    app = RanktermApp(config=Config(), client=group, demo=True)
     out: dict[str, float | int | str] = {}
     parts: dict[str, tuple[float, float]] = {}
 
@@ -178,10 +167,12 @@ async def one_run(client: Any, row: int) -> dict[str, float | int | str]:
         if not painted and self.query(PlayerStory) and self.query_one(PlayerStory).figures is not None:
             painted.append((time.perf_counter(), time.process_time()))  # the first paint with the figures
 
-    PlayerPageScreen.on_mount = note_mount  # type: ignore[method-assign]
-    PlayerPageScreen._compositor_refresh = note_paint  # type: ignore[method-assign]
-    PlayerPageScreen.read_held = timed("read", PlayerPageScreen.read_held)  # type: ignore[method-assign]
-    PlayerStory.show = timed("show", PlayerStory.show)  # type: ignore[method-assign]
+    mounts = mock.patch.object(PlayerPageScreen, "on_mount", note_mount)
+    paints = mock.patch.object(PlayerPageScreen, "_compositor_refresh", note_paint)
+    reads = mock.patch.object(PlayerPageScreen, "read_held", timed("read", PlayerPageScreen.read_held))
+    shows = mock.patch.object(PlayerStory, "show", timed("show", PlayerStory.show))
+    for patch in (mounts, paints, reads, shows):
+        patch.start()
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(pilot)
         await pilot.press("r")
@@ -203,10 +194,9 @@ async def one_run(client: Any, row: int) -> dict[str, float | int | str]:
             await settle(pilot)
             out["frozen"] = watch.worst
         assert story.figures is not None
-        PlayerPageScreen.on_mount = on_mount  # type: ignore[method-assign]
+        for patch in (mounts, reads, shows):  # the first open only
+            patch.stop()
         out["mounted"] = mounted[0] - wall
-        PlayerPageScreen.read_held = PlayerPageScreen.__dict__["read_held"].__closure__[0].cell_contents
-        PlayerStory.show = PlayerStory.__dict__["show"].__closure__[0].cell_contents
         out["figures_wall"] = parts["read"][0] + parts["show"][0]
         out["figures_cpu"] = parts["read"][1] + parts["show"][1]
         out["played"] = story.figures.played
@@ -214,7 +204,7 @@ async def one_run(client: Any, row: int) -> dict[str, float | int | str]:
         out["points"] = f"{history.loaded}/{history.wanted}" if history else "-"
         await pilot.press("escape")
         await settle(pilot)
-        calls = calls_of(client)
+        calls = group.client.calls
         painted.clear()
         wall, cpu = time.perf_counter(), time.process_time()
         await pilot.press("enter")
@@ -223,11 +213,11 @@ async def one_run(client: Any, row: int) -> dict[str, float | int | str]:
         out["second_wall"] = painted[0][0] - wall
         out["second_cpu"] = painted[0][1] - cpu
         await settle(pilot)
-        out["second_requests"] = calls_of(client) - calls
+        out["second_requests"] = group.client.calls - calls
         await pilot.press("escape")
         await settle(pilot)
-        PlayerPageScreen._compositor_refresh = refresh  # type: ignore[method-assign]
-    client.mirror.close()
+        paints.stop()
+    group.mirror.close()
     return out
 
 
@@ -237,16 +227,16 @@ async def child(url: str, key: str, mirror: Path, row: int | None) -> None:
     if row is None:
         from rankterm.stats.source import sync_group
 
-        client = new_client(url, key, mirror)
+        group = new_group(url, key, mirror)
         t = time.perf_counter()
-        await sync_group(client, max_age=0)
-        await client.aclose()
-        client.mirror.close()
+        await sync_group(group, max_age=0)
+        await group.aclose()
+        group.mirror.close()
         print(json.dumps({"synced": time.perf_counter() - t}))
         return
-    client = new_client(url, key, mirror)
-    out = await one_run(client, row)
-    await client.aclose()
+    group = new_group(url, key, mirror)
+    out = await one_run(group, row)
+    await group.aclose()
     print(json.dumps(out))
 
 
@@ -297,12 +287,11 @@ def main() -> None:
         url, key, mirror, row = a.child
         asyncio.run(child(url, key, Path(mirror), None if row == "sync" else int(row)))
         return
-    if not (a.before / "rankterm").is_dir():
-        raise SystemExit(f"{a.before}: no code tree there (git worktree add {a.before} <commit>)")
+    before = group_tree(a.before)
     size = "100k" if a.db else f"{a.matches}"
     work, url, key, server = serve_group(a)
     port = int(url.rsplit(":", 1)[1].strip("/"))
-    codes = {"before": a.before.resolve(), "this": HERE}
+    codes = {"before": before, "this": HERE}
 
     def run_child(code: str, row: str) -> dict[str, Any]:
         done = subprocess.run(

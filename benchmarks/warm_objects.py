@@ -23,6 +23,7 @@ import collections
 import contextlib
 import struct
 from pathlib import Path
+from typing import Any
 
 MAP_VARIABLE = "RANKTERM_BENCH_OBJECT_MAP"
 """The folder the warm parents write their maps in (`<pid>.map`)."""
@@ -241,7 +242,7 @@ def rehearse() -> None:
     from rankterm.config import Config, Profile
     from rankterm.tui.app import RanktermApp
 
-    async def settled(pilot) -> None:  # type: ignore[no-untyped-def]
+    async def settled(pilot: Any) -> None:
         async def idle() -> None:
             while any(not w.is_finished for w in pilot.app.workers):
                 await asyncio.sleep(0.01)
