@@ -41,17 +41,38 @@ app.run(headless=True, size=(80, 24), auto_pilot=drive)
 """
 
 
-def test_homes_data_does_not_load_the_figures(tmp_path):
-    env = home_env(tmp_path)
+NOT_FOR_THE_APP = ("argparse", "gettext", "pkgutil")
+"""The whole command line's parser and the walk over the command modules: `rankterm`, `rankterm demo` and
+`rankterm --profile NAME` start the app without them (`rankterm.cli.main`)."""
+
+
+def _homes_data(tmp_path) -> dict:
+    """What the CHILD saw: Home's texts and the modules loaded once its data is shown."""
     done = subprocess.run(
-        [sys.executable, "-c", CHILD], env=env, cwd=tmp_path, capture_output=True, text=True, timeout=180
+        [sys.executable, "-c", CHILD],
+        env=home_env(tmp_path),
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=180,
     )
     assert done.returncode == 0, done.stderr[-2000:]
-    seen = json.loads(done.stdout.strip().splitlines()[-1])
+    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+def test_homes_data_does_not_load_the_figures(tmp_path):
+    seen = _homes_data(tmp_path)
     assert seen["screen"] == "HomeScreen" and "after match" in seen["title"], seen["title"]
     assert seen["tonight"].strip()  # tonight's story was told: the walk's modules were loaded
     assert "rankterm.stats.changes" in seen["modules"] and "rankterm.stats.kept" in seen["modules"]
     assert sorted(m for m in NOT_FOR_HOMES_DATA if m in seen["modules"]) == []
+
+
+def test_the_app_does_not_load_the_command_lines_parser(tmp_path):
+    seen = _homes_data(tmp_path)
+    assert seen["screen"] == "HomeScreen" and "after match" in seen["title"], seen["title"]
+    assert "rankterm.cli.app" in seen["modules"]  # the check below can see what was imported
+    assert sorted(m for m in NOT_FOR_THE_APP if m in seen["modules"]) == []
 
 
 MATCHES_CHILD = """
