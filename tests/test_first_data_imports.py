@@ -2,7 +2,8 @@
 story): the story's walk and the board's reads, not the figures' types and rules (`rankterm.stats.results`,
 `figures`: some 40 ms of imports, benchmarks/bench_startup.py), which load when a stats page opens. A
 module-level import in the wrong place brings them back silently, so a fresh process runs the demo until
-Home's workers are done and lists what was imported."""
+Home's workers are done and lists what was imported. The same way: the app never builds the whole command
+line's parser, and a page of Matches does not load a match's detail until one is opened."""
 
 from __future__ import annotations
 
