@@ -12,11 +12,19 @@ embedded service (`rankterm.server.seed`, with its metrics), the board's reads
 matches' parse (`stats.source`), and two parses of a page of matches by the client (``list[Match]``, as a
 sync and the last match read them). The two trees take turns within each run. Prints the medians and the
 ratio, and the load average.
+
+`--parts` instead splits rankterm's own imports on the way to the demo's Home (the first screen's, then the
+demo group's and Home's reads') into parts, in the order the app loads them: each a fresh process that first
+imports what the floor of `bench_startup.py` imports and validates one pydantic model with it (so that
+pydantic's own first use is not counted), then takes the CPU of each part in turn (what a part shares with an
+earlier one is counted with the earlier). Prints each part's median, the sum, and with `--against` the other
+tree's beside it.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import statistics
 import subprocess
@@ -42,6 +50,86 @@ print(time.process_time() - start)
 """
 
 
+PARTS: tuple[tuple[str, tuple[str, ...]], ...] = (
+    ("the command line (rankterm.cli)", ("rankterm.cli",)),
+    ("config (tomllib, zones)", ("rankterm.config",)),
+    ("the app: tui.app, its screens' table, palette, themes", ("rankterm.tui.app",)),
+    ("Home's screen and its footer", ("rankterm.tui.screens.home", "rankterm.tui.live")),
+    ("the wire's models (pydantic classes)", ("rankterm.wire.models",)),
+    ("httpcore and h11 (client.transport)", ("rankterm.client.transport",)),
+    ("the client", ("rankterm.client.client",)),
+    ("prometheus_client", ("prometheus_client",)),
+    ("the embedded service (server.seed: app, store)", ("rankterm.server.seed",)),
+    ("the mirror", ("rankterm.mirror",)),
+    ("the outbox (outbox.outbox, its sender)", ("rankterm.outbox.outbox",)),
+    ("the outbox's runner and the session", ("rankterm.tui.outbox_runner", "rankterm.tui.session")),
+    ("the board's reads (screens.board: stats.changes, effect)", ("rankterm.tui.screens.board",)),
+    (
+        "the story (stats.kept: seasons), the evening's rows",
+        ("rankterm.stats.kept", "rankterm.stats.compact"),
+    ),
+)
+"""The parts of `--parts`, in the order `rankterm demo` loads them on the way to Home's data."""
+
+PARTS_CHILD = """
+import json, time, importlib
+import sqlite3, httpx, pydantic, textual.app, textual.widgets
+import starlette.applications, starlette.responses, starlette.routing
+
+class Answer(pydantic.BaseModel):
+    n: int
+
+Answer.model_validate({{"n": 1}})
+out = []
+for _, modules in {parts!r}:
+    start = time.process_time()
+    for name in modules:
+        importlib.import_module(name)
+    out.append(time.process_time() - start)
+print(json.dumps(out))
+"""
+
+
+def part_cpus(root: Path) -> list[float]:
+    """CPU seconds of each of `PARTS` in a fresh process importing `root`'s rankterm."""
+    env = dict(os.environ, PYTHONPATH=str(root))
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
+    done = subprocess.run(
+        [sys.executable, "-c", PARTS_CHILD.format(parts=PARTS)],
+        env=env,
+        cwd="/",
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    return [float(x) for x in json.loads(done.stdout.strip().splitlines()[-1])]
+
+
+def report_parts(trees: dict[str, Path], runs: int) -> None:
+    """`--parts`: each part's median CPU in each tree, the trees taking turns within each run."""
+    for root in trees.values():
+        part_cpus(root)  # untimed: writes the bytecode of modules changed since the last run
+    figures: dict[str, list[list[float]]] = {name: [] for name in trees}
+    for _ in range(runs):
+        for name, root in trees.items():
+            figures[name].append(part_cpus(root))
+    print(
+        f"CPU of rankterm's own imports on the way to the demo's Home, above the floor's packages, median of {runs}:"
+    )
+    names = list(trees)
+    print(f"  {'part':<58}" + "".join(f"{n[-22:]:>24}" for n in names))
+    totals = dict.fromkeys(names, 0.0)
+    for i, (label, _) in enumerate(PARTS):
+        cells = []
+        for name in names:
+            median = statistics.median(run[i] for run in figures[name])
+            totals[name] += median
+            cells.append(f"{median * 1000:21.1f} ms")
+        print(f"  {label:<58}" + "".join(cells))
+    print(f"  {'sum':<58}" + "".join(f"{totals[n] * 1000:21.1f} ms" for n in names))
+    print(f"  load average (1, 5, 15 min) after: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
+
+
 def cpu(root: Path) -> float:
     """CPU seconds of the measured part in a fresh process importing `root`'s rankterm."""
     env = dict(os.environ, PYTHONPATH=str(root))
@@ -55,8 +143,21 @@ def cpu(root: Path) -> float:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=9)
-    parser.add_argument("--against", type=Path, required=True, help="a checkout of another commit")
+    parser.add_argument(
+        "--against", type=Path, help="a checkout of another commit (required but with --parts)"
+    )
+    parser.add_argument(
+        "--parts", action="store_true", help="rankterm's own imports, part by part (see above)"
+    )
     args = parser.parse_args()
+    if args.parts:
+        trees = {"this tree": ROOT}
+        if args.against is not None:
+            trees[str(args.against)] = args.against.resolve()
+        report_parts(trees, args.runs)
+        return 0
+    if args.against is None:
+        parser.error("--against is required (but with --parts)")
     trees = {"this tree": ROOT, str(args.against): args.against.resolve()}
     for root in trees.values():
         cpu(root)  # untimed: writes the bytecode of modules changed since the last run

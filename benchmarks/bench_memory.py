@@ -17,7 +17,9 @@ the house sets under (b): the same bare app that also does what DESIGN.md has th
 packages it names and nothing of rankterm (httpx sends one request to the same `rankterm serve`, `GET
 status`, answered 403 without a token but through the same sockets, streams and parser; pydantic validates
 the answer into a model; sqlite3 opens a database as the client's copy does; a `DataTable` is shown). What (b) holds above that floor is rankterm's own code, screens and data; the line after (b) says
-how much the target leaves for it.
+how much the target leaves for it. httpx imports its own command line (click, pygments) when they are
+installed, which rankterm never loads (`rankterm.cli` marks `httpx._main` absent): the same floor without it
+is read too, and what (b) holds above that one is printed beside.
 
 `--against OLD_CHECKOUT` (e.g. `git worktree add --detach /tmp/old COMMIT`) measures (a) and (b) of that
 checkout too (its `rankterm` first on PYTHONPATH, its own config, cache and data folders: for (a) kept from
@@ -117,6 +119,11 @@ Floor().run()
 """
 
 
+STACK_FLOOR_NO_CLI = 'import sys; sys.modules.setdefault("httpx._main", None)\n' + STACK_FLOOR
+"""The floor as rankterm imports httpx: without httpx's own command line (`httpx._main`: click, pygments),
+which `rankterm.cli` marks absent. The floor above holds those packages; rankterm never does."""
+
+
 def measure_script(code: str, env: dict[str, str], *args: str) -> dict[str, int]:
     """The same reading for a script of its own (a bare Textual app, the stack's floor) on a pty of the same
     size, once it has written nothing for 1.5 s after its first output."""
@@ -207,21 +214,26 @@ def main() -> int:
         try:
             wait_for_port(args.port)
             url = f"http://127.0.0.1:{args.port}/"
-            remote_runs, floor_runs, old_runs = [], [], []
+            remote_runs, floor_runs, bare_floor_runs, old_runs = [], [], [], []
             for n in range(args.runs):
                 env = room_env(tmp / f"room{n}", url, DEMO_KEY, DEMO_SECRET, PYTHONPATH=str(ROOT))
                 remote_runs.append(measure(["--profile", "room"], env))
                 floor_runs.append(measure_script(STACK_FLOOR, env, url, str(tmp / f"floor{n}.db")))
+                bare_floor_runs.append(measure_script(STACK_FLOOR_NO_CLI, env, url, str(tmp / f"bare{n}.db")))
                 if old is not None:
                     old_env = room_env(tmp / f"old-room{n}", url, DEMO_KEY, DEMO_SECRET, PYTHONPATH=str(old))
                     old_runs.append(measure(["--profile", "room"], old_env))
             floor = report("the floor: a bare app with the client's stack", 0.0, floor_runs)
+            bare_floor = report("  the same without httpx's command line", 0.0, bare_floor_runs)
             remote = report(
                 "(b) rankterm --profile room (serve --demo apart)", TARGETS["remote"], remote_runs
             )
             print(
                 f"  above the floor: rankterm's own code, screens and data take {remote - floor:.1f} MB;"
                 f" the target leaves {TARGETS['remote'] - floor:.1f} MB for them"
+            )
+            print(
+                f"  above the floor without httpx's command line (as rankterm imports httpx): {remote - bare_floor:.1f} MB"
             )
             if old is not None:
                 old_remote = report(f"    the same, {old}", 0.0, old_runs)

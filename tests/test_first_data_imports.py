@@ -2,7 +2,8 @@
 story): the story's walk and the board's reads, not the figures' types and rules (`rankterm.stats.results`,
 `figures`: some 40 ms of imports, benchmarks/bench_startup.py), which load when a stats page opens. A
 module-level import in the wrong place brings them back silently, so a fresh process runs the demo until
-Home's workers are done and lists what was imported."""
+Home's workers are done and lists what was imported. The same way: the app never builds the whole command
+line's parser, and a page of Matches does not load a match's detail until one is opened."""
 
 from __future__ import annotations
 
@@ -41,14 +42,99 @@ app.run(headless=True, size=(80, 24), auto_pilot=drive)
 """
 
 
-def test_homes_data_does_not_load_the_figures(tmp_path):
-    env = home_env(tmp_path)
+NOT_FOR_THE_APP = ("argparse", "gettext", "pkgutil")
+"""The whole command line's parser and the walk over the command modules: `rankterm`, `rankterm demo` and
+`rankterm --profile NAME` start the app without them (`rankterm.cli.main`)."""
+
+
+def _homes_data(tmp_path) -> dict:
+    """What the CHILD saw: Home's texts and the modules loaded once its data is shown."""
     done = subprocess.run(
-        [sys.executable, "-c", CHILD], env=env, cwd=tmp_path, capture_output=True, text=True, timeout=180
+        [sys.executable, "-c", CHILD],
+        env=home_env(tmp_path),
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=180,
     )
     assert done.returncode == 0, done.stderr[-2000:]
-    seen = json.loads(done.stdout.strip().splitlines()[-1])
+    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+def test_homes_data_does_not_load_the_figures(tmp_path):
+    seen = _homes_data(tmp_path)
     assert seen["screen"] == "HomeScreen" and "after match" in seen["title"], seen["title"]
     assert seen["tonight"].strip()  # tonight's story was told: the walk's modules were loaded
     assert "rankterm.stats.changes" in seen["modules"] and "rankterm.stats.kept" in seen["modules"]
     assert sorted(m for m in NOT_FOR_HOMES_DATA if m in seen["modules"]) == []
+
+
+def test_the_app_does_not_load_the_command_lines_parser(tmp_path):
+    seen = _homes_data(tmp_path)
+    assert seen["screen"] == "HomeScreen" and "after match" in seen["title"], seen["title"]
+    assert "rankterm.cli.app" in seen["modules"]  # the check below can see what was imported
+    assert sorted(m for m in NOT_FOR_THE_APP if m in seen["modules"]) == []
+
+
+MATCHES_CHILD = """
+import json, sys
+from rankterm.cli import build_app
+
+app = build_app(demo=True, profile=None)  # as `rankterm demo`
+
+def loaded():
+    return sorted(m for m, v in sys.modules.items() if v is not None)
+
+async def drive(pilot):
+    for _ in range(600):  # the demo group opens in a thread: up to 30 s on a busy machine
+        if app.client is not None:
+            break
+        await pilot.pause(0.05)
+    await pilot.press("m")
+    for _ in range(600):
+        busy = [w for w in app.workers if w.is_running]
+        if busy:
+            await app.workers.wait_for_complete(busy)
+        table = app.screen.query("#matches-table")
+        if not busy and table and table.first().row_count:
+            break
+        await pilot.pause(0.05)
+    seen = {"matches_screen": type(app.screen).__name__, "rows": app.screen.query_one("#matches-table").row_count}
+    seen["on_matches"] = loaded()
+    app.screen.query_one("#matches-table").focus()
+    await pilot.press("enter")  # the newest match in full
+    await pilot.pause(0.2)
+    seen["detail_screen"] = type(app.screen).__name__
+    seen["after_enter"] = loaded()
+    print(json.dumps(seen))
+    app.exit()
+
+app.run(headless=True, size=(80, 24), auto_pilot=drive)
+"""
+
+NOT_FOR_A_PAGE_OF_MATCHES = (
+    "rankterm.tui.dialogs.match_detail",
+    "rankterm.stats.recap",
+    "rankterm.stats.results",
+)
+"""A match's detail (Enter on Matches) and the recap of its figures: loaded when a match is opened, not with the
+page (memory for as long as the app lives, on every seat that only looks at the list)."""
+
+
+def test_a_page_of_matches_does_not_load_a_matchs_detail(tmp_path):
+    done = subprocess.run(
+        [sys.executable, "-c", MATCHES_CHILD],
+        env=home_env(tmp_path),
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=180,
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    seen = json.loads(done.stdout.strip().splitlines()[-1])
+    assert seen["matches_screen"] == "MatchesScreen" and seen["rows"] > 0
+    assert sorted(m for m in NOT_FOR_A_PAGE_OF_MATCHES if m in seen["on_matches"]) == []
+    assert seen["detail_screen"] == "MatchDetailScreen"  # Enter still opens the match, loading what it needs
+    assert sorted(m for m in NOT_FOR_A_PAGE_OF_MATCHES if m in seen["after_enter"]) == sorted(
+        NOT_FOR_A_PAGE_OF_MATCHES
+    )

@@ -10,15 +10,16 @@ The commands and their exit codes: docs/cli.md; how to add one: docs/development
 
 from __future__ import annotations
 
-import argparse
-import importlib
 import os
-import pkgutil
 import sys
+from typing import TYPE_CHECKING
 
 from rankterm import __version__
 from rankterm.cli.app import build_app, make_demo_client, make_outbox, make_profile_client
 from rankterm.wire.errors import RanktermError
+
+if TYPE_CHECKING:  # the whole command line's parser is built only for a command other than the app
+    import argparse
 
 __all__ = ["build_app", "main", "make_demo_client", "make_outbox", "make_profile_client"]
 
@@ -32,6 +33,9 @@ if "httpx" not in sys.modules:
 
 def _command_modules() -> list:
     """Every module of this package that registers a command, in `ORDER`."""
+    import importlib
+    import pkgutil
+
     modules = []
     for info in pkgutil.iter_modules(__path__):
         module = importlib.import_module(f"{__name__}.{info.name}")
@@ -42,6 +46,8 @@ def _command_modules() -> list:
 
 def parser() -> argparse.ArgumentParser:
     """The whole command line: global options, then one subcommand a module."""
+    import argparse
+
     top = argparse.ArgumentParser(prog="rankterm", description="Rankings for game groups, in the terminal.")
     top.add_argument("--version", action="version", version=f"rankterm {__version__}")
     top.add_argument("--profile", help="profile of config.toml to open")

@@ -4,13 +4,13 @@ every command opens (`make_profile_client`, `make_demo_client`, `make_outbox`).
 
 from __future__ import annotations
 
-import argparse
 import sys
 from typing import TYPE_CHECKING
 
 from rankterm.wire.errors import RanktermError
 
 if TYPE_CHECKING:
+    import argparse
     from collections.abc import Callable
 
     from rankterm.cli.startup import GcPause

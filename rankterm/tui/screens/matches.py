@@ -33,8 +33,6 @@ from textual.containers import Horizontal
 from textual.widgets import DataTable, Header, Static
 
 from rankterm.tui.base import task
-from rankterm.tui.dialogs.match_detail import MatchDetailScreen
-from rankterm.tui.dialogs.match_exists import MatchExistsDialog
 from rankterm.tui.held import matches_held
 from rankterm.tui.screens.subset_paged import SubsetPagedScreen
 from rankterm.tui.text import weight_text
@@ -251,6 +249,8 @@ class MatchesScreen(SubsetPagedScreen):
     def action_ask_exists(self) -> None:
         if not self.has_client:
             return
+        from rankterm.tui.dialogs.match_exists import MatchExistsDialog
+
         self.app.push_screen(MatchExistsDialog(self.client.match_exists))
 
     def selected_match(self) -> Match | None:
@@ -267,4 +267,6 @@ class MatchesScreen(SubsetPagedScreen):
             return
         match = next((m for m in data.data if row_key(m) == event.row_key.value), None)
         if match is not None:
+            from rankterm.tui.dialogs.match_detail import MatchDetailScreen
+
             self.app.push_screen(MatchDetailScreen(match))
