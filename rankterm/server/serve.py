@@ -362,8 +362,8 @@ def _serve(store: Store, args: argparse.Namespace, shown_db: str, out: TextIO, g
             note=f"First start: made the group and its API client in {shown_db}.",
         )
     print("\n".join(quota_lines(store)), file=out)
-    print(start_line(args.host, port, shown_db, args.workers), file=out, flush=True)
-    with StopOnInterrupt() as stop:
+    with StopOnInterrupt() as stop:  # before the line that says so: a Ctrl+C may follow it at once
+        print(start_line(args.host, port, shown_db, args.workers), file=out, flush=True)
         if args.workers > 1:
             return _serve_workers(store, args, sock, stop)
         app = create_app(store, token_ttl=args.token_ttl, metrics_gate=gate)
