@@ -11,6 +11,7 @@ import httpx
 
 from rankterm.client.client import RankingClient
 from rankterm.stats.effect import match_effect
+from rankterm.tui.widgets.match_form import answer as answer_module
 from rankterm.tui.widgets.match_form.answer import WAITING
 from tests.support.faults import Fault, FaultyTransport
 
@@ -136,9 +137,13 @@ async def test_effects_read_after_the_seat_left_the_form_are_one_toast(make_app,
         ]
 
 
-async def test_an_effect_whose_line_was_replaced_gets_a_line_at_the_end_of_the_answer(make_app, demo_service):
+async def test_an_effect_whose_line_was_replaced_gets_a_line_at_the_end_of_the_answer(
+    make_app, demo_service, monkeypatch
+):
     """A match's effect read after a later send replaced its line is said at the end of the form's answer,
     never as a toast over the form."""
+    # No timed retry: on a loaded machine the 3 s one read the effect before the rematch replaced its line.
+    monkeypatch.setattr(answer_module, "RETRY_AFTER", (600.0,))
     client, _paths, faults = counted_client(demo_service)
     app = make_app(client=client)
     async with app.run_test(size=(80, 24)) as pilot:
