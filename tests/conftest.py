@@ -10,6 +10,9 @@ A test module that drives one of the machine's programs (chromium, ssh, PostgreS
 ``pytest.mark.needs(NAME)``; what the collected tests need is installed from Debian's packages when missing,
 before they run (tests/needs.py), and a need that cannot be met fails those tests with one sentence.
 
+The cyclic collector waits for more new objects than Python's default, and what is loaded once the tests
+are collected is frozen (tests/support/collector.py): a fifth of an app test's CPU went to it otherwise.
+
 Hypothesis runs the ``suite`` profile: its default 100 examples, no deadline (the machine is shared, and
 speed is measured in benchmarks/, not asserted). ``HYPOTHESIS_PROFILE=loop`` tries ten times as many, for
 a long run of the property tests alone (``-m "not e2e"``); a test that names its own count scales with it
@@ -28,6 +31,7 @@ import pytest
 from hypothesis import HealthCheck, settings
 
 from tests import needs
+from tests.support import collector
 from tests.support.examples import SUITE_EXAMPLES
 
 settings.register_profile("suite", max_examples=SUITE_EXAMPLES, deadline=None)
@@ -35,6 +39,7 @@ settings.register_profile(
     "loop", max_examples=10 * SUITE_EXAMPLES, deadline=None, suppress_health_check=[HealthCheck.too_slow]
 )
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "suite"))
+collector.tune()
 
 E2E = Path(__file__).parent / "e2e"
 
@@ -91,6 +96,7 @@ def pytest_collection_finish(session: pytest.Session) -> None:
         except needs.Unmet as exc:
             for item in needing:
                 item.stash[UNMET] = str(exc)
+    collector.freeze_loaded()  # the test modules and items stay loaded to the end: out of every collection
 
 
 def pytest_runtest_setup(item: pytest.Item) -> None:

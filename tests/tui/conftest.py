@@ -24,6 +24,7 @@ from rankterm.client.auth import HeldToken, Token
 from rankterm.client.client import RankingClient
 from rankterm.config import Config, Profile
 from tests.seat_env import use_home, utc_seat  # noqa: F401  (utc_seat, autouse: every TUI test runs in UTC)
+from tests.support.collector import pythons_collector  # noqa: F401  (for a test of when the collector runs)
 from tests.support.faults import FaultyTransport
 from tests.support.textual_css import own_css_parsing, shared_css  # noqa: F401  (autouse: CSS parsed once a worker)
 

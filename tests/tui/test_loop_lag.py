@@ -24,9 +24,9 @@ from tests.tui.pilot import open_form, quick_fill, settle
 
 
 @pytest.fixture
-def collections_seen() -> Iterator[list[tuple[int, bool]]]:
-    """Every collection the cyclic collector starts while the test runs: (generation, enabled then); what
-    the test froze is given back to the collector after it."""
+def collections_seen(pythons_collector: None) -> Iterator[list[tuple[int, bool]]]:
+    """Every collection the cyclic collector starts while the test runs, with Python's own thresholds:
+    (generation, enabled then); what the test froze is given back to the collector after it."""
     seen: list[tuple[int, bool]] = []
 
     def note(phase: str, info: dict[str, int]) -> None:

@@ -63,7 +63,7 @@ async def test_the_boards_tonight_line_reads_the_kept_storys_events_since_then(m
 
 
 async def test_a_big_groups_kept_reads_run_with_no_collection_and_stay_frozen(
-    demo_service, monkeypatch
+    demo_service, monkeypatch, pythons_collector
 ) -> None:
     import gc
 
