@@ -39,6 +39,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import collections
+import gc
 import json
 import os
 import shutil
@@ -332,9 +333,13 @@ async def one_run(client: Any, profile: bool) -> dict[str, Any]:
             settled = await settle(app)
             out["steps"][label] = {"settled": time.perf_counter() - t - (QUIET if settled else 0)}
             meter.label = "between"
+            out["steps"][label]["walked"] = len(gc.get_objects())  # what a full collection would walk now
 
         await steps(app, pilot, step)
         del settled
+        kinds = collections.Counter(type(o).__name__ for o in gc.get_objects())
+        out["walked_kinds"] = kinds.most_common(12)
+        out["frozen"] = gc.get_freeze_count()
     meter.stop()
     stalls = out["stalls"] = []
     for due, ran, label in meter.stalls:
@@ -574,7 +579,7 @@ def main() -> None:
     many = a.runs > 1
     head = "median (max) of runs, " if many else ""
     print(
-        f"{'step':46}{head + 'longest lag ms':>24}{'p99 ms':>16}{'loop CPU ms':>16}{'gc ms':>12}{'ticks':>7}{'settled s':>10}"
+        f"{'step':46}{head + 'longest lag ms':>24}{'p99 ms':>16}{'loop CPU ms':>16}{'gc ms':>12}{'ticks':>7}{'settled s':>10}{'walked k':>10}"
     )
     over = []
     for label in runs[0]["order"]:
@@ -584,13 +589,15 @@ def main() -> None:
         passes = [max(r["steps"][label].get("gc") or [0.0]) * 1000 for r in runs]
         ticks = len(runs[0]["steps"][label].get("lags") or [])
         settled = statistics.median(r["steps"][label]["settled"] for r in runs)
+        counts = [r["steps"][label].get("walked") for r in runs]
+        walked = f"{statistics.median(counts) / 1000:.0f}" if None not in counts else "-"
 
         def cell(values: list[float]) -> str:
             return f"{statistics.median(values):7.1f} ({max(values):6.1f})" if many else f"{values[0]:7.1f}"
 
         flag = " *" if max(statistics.median(worst), statistics.median(busy)) > LIMIT else ""
         print(
-            f"{label:46}{cell(worst):>24}{cell(high):>16}{cell(busy):>16}{cell(passes):>12}{ticks:>7}{settled:>10.2f}{flag}"
+            f"{label:46}{cell(worst):>24}{cell(high):>16}{cell(busy):>16}{cell(passes):>12}{ticks:>7}{settled:>10.2f}{walked:>10}{flag}"
         )
         if flag:
             over.append(label)
@@ -600,6 +607,10 @@ def main() -> None:
     )
     print("loop CPU: the most CPU the loop's thread spent between two ticks (its own work, not the waits)")
     print("gc: the cyclic collector's longest pass (over 10 ms) in the step, in any thread: it holds the GIL")
+    print("walked k: thousands of objects a full collection would walk after the step (tracked, not frozen)")
+    if "walked_kinds" in runs[-1]:
+        kinds = ", ".join(f"{name} {count / 1000:.0f}k" for name, count in runs[-1]["walked_kinds"])
+        print(f"after the last step: {runs[-1]['frozen'] / 1000:.0f}k frozen; walked, most: {kinds}")
     if a.spy:
         a.spy.with_suffix(".run.json").write_text(json.dumps(runs[-1]))  # the stalls, beside the trace
         held = gil_holders(a.spy, runs[-1])

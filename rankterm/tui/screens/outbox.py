@@ -412,5 +412,4 @@ class OutboxScreen(RanktermScreen):
         self.query_one("#outbox-table", DataTable).move_cursor(row=0)
 
     def action_last(self) -> None:
-        table = self.query_one("#outbox-table", DataTable)
-        table.move_cursor(row=max(0, table.row_count - 1))
+        self.query_one("#outbox-table", TextTable).to_last_row()

@@ -77,19 +77,23 @@ class TextTable(DataTable):
         self._wants_focus = False
         self._fills = 0
         """Counts the table's clears: the slices of a fill that was cleared since are dropped."""
-        self._rows_to_come = 0
-        """The rows of a fill not added yet."""
         self._cursor_after: tuple[str, Coordinate] | None = None
         """A fill's row the cursor was on, not added yet, and where the cursor stood meanwhile: it goes back
         to that row when it arrives, unless it was moved in between."""
+        self._to_come: list[tuple[Sequence[Any], str | None]] = []
+        """The rows of the fill under way not added yet, in order."""
+        self._to_end = False
+        """Whether the cursor was sent to the last row (ctrl+end) while rows were still to come: it goes to
+        the new last row as each slice arrives, unless another key came in between."""
 
     def add_row(self, *cells: Any, **kwargs: Any) -> Any:
         return super().add_row(*(one_line_cell(c) for c in cells), **kwargs)
 
     def clear(self, columns: bool = False) -> Any:
         self._fills += 1
-        self._rows_to_come = 0
+        self._to_come = []
         self._cursor_after = None
+        self._to_end = False
         return super().clear(columns)
 
     def fill_rows(
@@ -108,29 +112,39 @@ class TextTable(DataTable):
         self._add_slice(pairs[:FIRST_ROWS])
         self._cursor_after = None
         self.keep_cursor_on(cursor_on)
-        rest = pairs[FIRST_ROWS:]
-        self._rows_to_come = len(rest)
-        if not rest:
+        self._to_come = pairs[FIRST_ROWS:]
+        if not self._to_come:
             return
-        if cursor_on is not None and any(key == cursor_on for _row, key in rest):
+        if cursor_on is not None and any(key == cursor_on for _row, key in self._to_come):
             self._cursor_after = (cursor_on, self.cursor_coordinate)
 
         def next_slice() -> None:
-            if fill != self._fills or not self.is_attached:
+            if fill != self._fills or not self.is_attached or not self._to_come:
                 return
-            self._add_slice(rest[:SLICE_ROWS])
-            del rest[:SLICE_ROWS]
-            self._rows_to_come = len(rest)
-            if self._cursor_after is not None:
-                key, stood = self._cursor_after
-                if self.cursor_coordinate != stood:
-                    self._cursor_after = None  # moved meanwhile: left where it was put
-                elif self.keep_cursor_on(key):
-                    self._cursor_after = None
-            if rest:
+            self._add_next_slice()
+            if self._to_come:
                 self.call_after_refresh(next_slice)
 
         self.call_after_refresh(next_slice)
+
+    def _add_next_slice(self) -> None:
+        """Add the next `SLICE_ROWS` rows of the fill under way; the cursor follows its row or the end."""
+        self._add_slice(self._to_come[:SLICE_ROWS])
+        del self._to_come[:SLICE_ROWS]
+        if self._cursor_after is not None:
+            key, stood = self._cursor_after
+            if self.cursor_coordinate != stood:
+                self._cursor_after = None  # moved meanwhile: left where it was put
+            elif self.keep_cursor_on(key):
+                self._cursor_after = None
+        if self._to_end:
+            self.to_last_row()
+
+    def _rows_until(self, count: int) -> None:
+        """Add the fill's next slices now, until the table holds `count` rows (or every row): a key that moves
+        past the rows added so far (down, page down) lands where it would on the whole table."""
+        while self._to_come and self.row_count < count:
+            self._add_next_slice()
 
     def _add_slice(self, pairs: Sequence[tuple[Sequence[Any], str | None]]) -> None:
         for row, key in pairs:
@@ -139,7 +153,25 @@ class TextTable(DataTable):
     @property
     def filling(self) -> bool:
         """True while rows of a fill are still to be added."""
-        return self._rows_to_come > 0
+        return bool(self._to_come)
+
+    def action_cursor_down(self) -> None:
+        self._rows_until(self.cursor_row + 2)
+        super().action_cursor_down()
+
+    def action_page_down(self) -> None:
+        self._rows_until(self.cursor_row + self.scrollable_content_region.height + 1)
+        super().action_page_down()
+
+    def action_scroll_bottom(self) -> None:
+        """ctrl+end: the last row (`to_last_row`)."""
+        self.to_last_row()
+
+    def to_last_row(self) -> None:
+        """The cursor to the last row, and to the true last one as the rows still to come arrive (unless a
+        key moves it meanwhile): a key that goes to the last row never stops at the last row added so far."""
+        super().action_scroll_bottom()
+        self._to_end = self.filling
 
     def add_column(self, label: Any, **kwargs: Any) -> Any:
         """A `str` title is plain text too: DataTable would read it as Rich markup, whose emoji codes load Rich's
@@ -202,6 +234,7 @@ class TextTable(DataTable):
         )
 
     async def _on_key(self, event: events.Key) -> None:
+        self._to_end = False  # another key: the last row is no longer followed (ctrl+end sets it again)
         if self._keeps(event.key):
             self._kept.append(event.key)
             event.stop()

@@ -29,7 +29,10 @@ class MatchFormFlow(VerticalScroll, can_focus=False):
 
     @property
     def rows(self) -> list[FactionRow]:
-        return list(self.query_one("#factions", Vertical).query_children(FactionRow))
+        """The faction rows, once each is mounted (its fields there): a row being mounted is not one yet."""
+        return [
+            row for row in self.query_one("#factions", Vertical).query_children(FactionRow) if row.is_mounted
+        ]
 
     async def add_row(self) -> FactionRow:
         """A new faction row at the end (mounted, ready to focus): the form's."""

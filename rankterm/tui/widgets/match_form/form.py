@@ -33,7 +33,7 @@ from typing import Any
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
 from textual.css.query import NoMatches
-from textual.widget import Widget
+from textual.widget import AwaitMount, Widget
 from textual.widgets import Input, Label, Select, Static
 
 from rankterm.tui.text import plain
@@ -164,6 +164,8 @@ class MatchForm(MatchFormFlow, can_focus=False):
         self._waiters: list[Callable[[], object]] = []
         self.weighed_game: int | None = None
         """The game whose weight the Weight field was last set for (by the pick, or by what was loaded)."""
+        self._rows_mounted: AwaitMount | None = None
+        """The mount of the first faction rows, once it was started (`_first_rows`)."""
 
     def compose(self) -> ComposeResult:
         yield MatchFormAnswer(id="answer")
@@ -193,15 +195,33 @@ class MatchForm(MatchFormFlow, can_focus=False):
             yield Label("Ext. id", classes="inner-label")
             yield FormInput(id="external-id", compact=True, max_length=100)
         yield FactionRowHeader()
-        with Vertical(id="factions"):
-            yield FactionRow(1, players=None)
-            yield FactionRow(2, players=None)
+        yield Vertical(id="factions")  # its first two rows come after the first paint (`_first_rows`)
         yield Static("", id="result-line", markup=False)
         yield Static("", id="odds-line", markup=False)
         yield Static("", id="queue-line", markup=False)
 
     def on_mount(self) -> None:
         self.show_zone()
+        self.call_after_refresh(self._first_rows)
+
+    async def _first_rows(self) -> None:
+        """The two faction rows a blank form starts with, mounted once the rest of the form was drawn: the
+        form's ~85 widgets styled in one step held the event loop ~130 ms, the rows are a third of them. Keys
+        typed meanwhile wait (the key queue waits for this callback and the mount); `clear` waits for them."""
+        if self._rows_mounted is not None:
+            return
+        factions = self.query_one("#factions", Vertical)
+        self._rows_mounted = factions.mount_all(
+            [FactionRow(n, players=self.players if self._loaded else None) for n in (1, 2)]
+        )
+        await self._rows_mounted
+
+    async def first_rows(self) -> None:
+        """Return once the form's first faction rows are mounted (at once when they are)."""
+        if self._rows_mounted is None:
+            await self._first_rows()
+        else:
+            await self._rows_mounted
 
     def show_zone(self) -> None:
         """Name the seat's zone beside the Date field and in its tooltip (the zone typed dates are read in)."""
@@ -234,7 +254,9 @@ class MatchForm(MatchFormFlow, can_focus=False):
         self.players = list(players)
         self._loaded = True
         self.game_picker.set_games(games)
-        for row in self.rows:
+        for row in self.query_one("#factions", Vertical).query_children(
+            FactionRow
+        ):  # mounted or being mounted
             row.set_players(self.players)
         if not self.waiting:
             waiters, self._waiters = self._waiters, []
@@ -311,6 +333,7 @@ class MatchForm(MatchFormFlow, can_focus=False):
         for name in ("custom-name", "notes", "date"):
             self.field(name).value = ""
         self.field("external-id").value = external_id
+        await self.first_rows()
         rows = self.rows
         for extra in rows[2:]:
             await extra.remove()
