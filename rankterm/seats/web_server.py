@@ -216,14 +216,31 @@ class SeatServer(Server):
         """textual-serve's Rich log handler is left out: one plain line per start is said instead."""
 
     async def on_startup(self, app: web.Application) -> None:
-        loop = asyncio.get_running_loop()
-        for signum in stop_signals():  # textual-serve's own are Ctrl+C and SIGTERM
-            with contextlib.suppress(NotImplementedError, RuntimeError):
-                loop.add_signal_handler(signum, self.request_exit)
         if self.warm is not None:
             self.warm.start()
         if self.desk is not None:  # the first browser's token, ready when it comes
             self.warming = asyncio.get_running_loop().create_task(self.desk.warm())
+
+    def serve(self, debug: bool = False) -> None:
+        """textual-serve's `serve`, but the start lines are said once the port listens (aiohttp's `print`
+        hook runs after every site has started; `on_startup` runs before), so a browser opened on them is
+        never refused."""
+        self.debug = debug
+        loop = asyncio.new_event_loop()
+        for signum in stop_signals():  # textual-serve's own are Ctrl+C and SIGTERM
+            with contextlib.suppress(NotImplementedError, RuntimeError):
+                loop.add_signal_handler(signum, self.request_exit)
+        web.run_app(
+            self._make_app(),
+            host=self.host,
+            port=self.port,
+            handle_signals=False,
+            loop=loop,
+            print=self.say_listening,
+        )
+
+    def say_listening(self, *_aiohttp_lines: object) -> None:
+        """Where browsers open the seats, the join code and the seat limit: said once the port listens."""
         lines = [*self.first_lines, *start_lines(self.title, self.host, self.port, self.join_code)]
         lines.append(f"at most {self.max_seats} seats at once")
         for line in lines:
