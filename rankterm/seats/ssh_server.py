@@ -22,6 +22,7 @@ import asyncssh
 
 from rankterm.seats.desk import Desk
 from rankterm.seats.guard import JoinCodeGuard
+from rankterm.seats.hosting import seat_side
 from rankterm.seats.pty_seat import Seat
 from rankterm.seats.warm_host import WarmParent
 
@@ -194,14 +195,14 @@ class SeatSession(asyncssh.SSHServerSession):
     def pty_requested(self, term_type: str, term_size: tuple[int, int, int, int], term_modes: Any) -> bool:
         self.term = term_type
         if term_size[0] > 0 and term_size[1] > 0:
-            self.size = (term_size[0], term_size[1])
+            self.size = (seat_side(term_size[0]), seat_side(term_size[1]))
         return True
 
     def terminal_size_changed(self, width: int, height: int, pixwidth: int, pixheight: int) -> None:
         if width > 0 and height > 0:
-            self.size = (width, height)
+            self.size = (seat_side(width), seat_side(height))
             if self.seat is not None:
-                self.seat.resize(width, height)
+                self.seat.resize(*self.size)
 
     def shell_requested(self) -> bool:
         return True

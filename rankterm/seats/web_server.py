@@ -27,7 +27,7 @@ from textual_serve.server import Server
 
 from rankterm.seats.desk import Desk
 from rankterm.seats.guard import JoinCodeGuard, new_join_code
-from rankterm.seats.hosting import seat_argvs, stop_signals, table_desk
+from rankterm.seats.hosting import seat_argvs, seat_side, stop_signals, table_desk
 from rankterm.seats.warm_host import WarmParent, warm_wanted
 from rankterm.seats.web_seat import end_web_seat, open_web_seat
 from rankterm.server.addresses import host_port, is_loopback, reachable, url
@@ -171,6 +171,12 @@ class SeatService(AppService):
         assert process.stdin is not None
         self._stdin = process.stdin
         return process
+
+    async def set_terminal_size(self, width: int, height: int) -> None:
+        """The browser's terminal changed size: told to the seat within what a screen shows; a size that is not
+        two whole numbers is not passed on."""
+        if type(width) is int and type(height) is int:
+            await super().set_terminal_size(seat_side(width, 10), seat_side(height, 10))
 
     async def stop(self) -> None:
         """textual-serve's stop (the seat asked to quit, its output read to the end), then the seat ended."""
@@ -354,7 +360,7 @@ class SeatServer(Server):
 def _size(request: web.Request, name: str, default: int) -> int:
     """A terminal size the page asked for (`?width=`, `?height=`), within what a screen can show."""
     text = request.query.get(name, "")
-    return min(max(int(text), 10), 1000) if text.isascii() and text.isdigit() and len(text) < 6 else default
+    return seat_side(int(text), 10) if text.isascii() and text.isdigit() and len(text) < 6 else default
 
 
 FONT_FACE = """<style>
