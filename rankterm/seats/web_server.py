@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import os
 import re
 import secrets
@@ -21,7 +22,7 @@ from typing import Any
 
 import aiohttp_jinja2
 import jinja2
-from aiohttp import web
+from aiohttp import WSMsgType, web
 from textual_serve.app_service import AppService
 from textual_serve.server import Server
 
@@ -298,6 +299,33 @@ class SeatServer(Server):
             self.seats.discard(seat)
             await websocket.close()
         return websocket
+
+    async def _process_messages(self, websocket: web.WebSocketResponse, app_service: AppService) -> None:
+        """textual-serve's reading of the page's messages, but one that is not a well-formed message of its
+        kinds (not JSON, not a list, keys that are not text, a size that is not numbers) is let go: before,
+        each ended its seat with a traceback on the host's terminal."""
+        async for message in websocket:
+            if message.type != WSMsgType.TEXT:
+                continue
+            try:
+                envelope = json.loads(message.data)
+            except ValueError:
+                continue
+            if not isinstance(envelope, list) or not envelope:
+                continue
+            kind, data = envelope[0], envelope[1] if len(envelope) > 1 else None
+            if kind == "stdin" and isinstance(data, str):
+                await app_service.send_bytes(data.encode("utf-8", "replace"))
+            elif kind == "resize" and isinstance(data, dict):
+                width, height = data.get("width"), data.get("height")
+                if type(width) is int and type(height) is int:
+                    await app_service.set_terminal_size(width, height)
+            elif kind == "ping" and isinstance(data, str | int | float):
+                await websocket.send_json(["pong", data])
+            elif kind == "blur":
+                await app_service.blur()
+            elif kind == "focus":
+                await app_service.focus()
 
     # -------------------------------------------------------------- who may come in
 
