@@ -14,6 +14,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import re
+from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -72,13 +73,20 @@ def seat_env(base: Mapping[str, str], term: str | None) -> dict[str, str]:
     return env
 
 
+PER_ADDRESS = 64
+"""Open connections one address may hold, signed in or not; the next is closed at once. Without it, one
+machine holding a thousand idle connections took every file the host may open: no guest could join."""
+
+
 class Table:
-    """Every seat of one server: the settings and the sessions that hold a seat now."""
+    """Every seat of one server: the settings, the sessions that hold a seat now, and the connections open
+    from each address."""
 
     def __init__(self, settings: HostSettings) -> None:
         self.settings = settings
         self.sessions: set[SeatSession] = set()
         self.tasks: set[asyncio.Task[Any]] = set()
+        self.open_from: Counter[str] = Counter()
 
     def spawn(self, coro: Any) -> None:
         task = asyncio.get_running_loop().create_task(coro)
@@ -109,6 +117,14 @@ class HostConnection(asyncssh.SSHServer):
         self.conn = conn
         peer = conn.get_extra_info("peername")
         self.peer = str(peer[0]) if peer else "?"
+        self.table.open_from[self.peer] += 1
+        if self.table.open_from[self.peer] > PER_ADDRESS:
+            asyncio.get_running_loop().call_soon(conn.abort)  # asyncssh is still setting it up
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self.table.open_from[self.peer] -= 1
+        if self.table.open_from[self.peer] <= 0:
+            del self.table.open_from[self.peer]
 
     def begin_auth(self, username: str) -> bool:
         self.username = username
