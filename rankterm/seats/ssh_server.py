@@ -24,6 +24,7 @@ import asyncssh
 from rankterm.seats.desk import Desk
 from rankterm.seats.guard import JoinCodeGuard
 from rankterm.seats.hosting import seat_side
+from rankterm.seats.per_address import PER_ADDRESS
 from rankterm.seats.pty_seat import Seat
 from rankterm.seats.warm_host import WarmParent
 
@@ -71,11 +72,6 @@ def seat_env(base: Mapping[str, str], term: str | None) -> dict[str, str]:
     env["TERM"] = term if term and TERM_NAME.fullmatch(term) else DEFAULT_TERM
     env["COLORTERM"] = "truecolor"  # SSH does not forward it; every terminal that runs ssh today has it
     return env
-
-
-PER_ADDRESS = 64
-"""Open connections one address may hold, signed in or not; the next is closed at once. Without it, one
-machine holding a thousand idle connections took every file the host may open: no guest could join."""
 
 
 class Table:

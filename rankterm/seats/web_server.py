@@ -16,6 +16,7 @@ import re
 import secrets
 import shlex
 import sys
+from collections import Counter
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -23,12 +24,14 @@ from typing import Any
 import aiohttp_jinja2
 import jinja2
 from aiohttp import WSMsgType, web
+from aiohttp.web_runner import GracefulExit
 from textual_serve.app_service import AppService
 from textual_serve.server import Server
 
 from rankterm.seats.desk import Desk
 from rankterm.seats.guard import JoinCodeGuard, new_join_code
 from rankterm.seats.hosting import seat_argvs, seat_side, stop_signals, table_desk
+from rankterm.seats.per_address import PerAddress
 from rankterm.seats.warm_host import WarmParent, warm_wanted
 from rankterm.seats.web_seat import end_web_seat, open_web_seat
 from rankterm.server.addresses import host_port, is_loopback, reachable, url
@@ -229,24 +232,51 @@ class SeatServer(Server):
             self.warming = asyncio.get_running_loop().create_task(self.desk.warm())
 
     def serve(self, debug: bool = False) -> None:
-        """textual-serve's `serve`, but the start lines are said once the port listens (aiohttp's `print`
-        hook runs after every site has started; `on_startup` runs before), so a browser opened on them is
-        never refused."""
+        """textual-serve's `serve` (aiohttp's `run_app`), with two changes: each connection is counted by its
+        address (`PerAddress`), and the start lines are said once the port listens, so a browser opened on
+        them is never refused (textual-serve says them from `on_startup`, before aiohttp listens)."""
         self.debug = debug
         loop = asyncio.new_event_loop()
+        asyncio.set_event_loop(loop)
         for signum in stop_signals():  # textual-serve's own are Ctrl+C and SIGTERM
             with contextlib.suppress(NotImplementedError, RuntimeError):
                 loop.add_signal_handler(signum, self.request_exit)
-        web.run_app(
-            self._make_app(),
-            host=self.host,
-            port=self.port,
-            handle_signals=False,
-            loop=loop,
-            print=self.say_listening,
-        )
+        main = loop.create_task(self._listen())
+        try:
+            loop.run_until_complete(main)
+        except (GracefulExit, KeyboardInterrupt):
+            pass
+        finally:
+            main.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                loop.run_until_complete(main)
+            left = asyncio.all_tasks(loop)
+            for task in left:
+                task.cancel()
+            loop.run_until_complete(asyncio.gather(*left, return_exceptions=True))
+            loop.run_until_complete(loop.shutdown_asyncgens())
+            loop.close()
 
-    def say_listening(self, *_aiohttp_lines: object) -> None:
+    async def _listen(self) -> None:
+        """Serve until cancelled: aiohttp's runner for the app, on a listener of our own."""
+        runner = web.AppRunner(await self._make_app(), handle_signals=False, keepalive_timeout=75.0)
+        await runner.setup()
+        handlers = runner.server
+        assert handlers is not None
+        open_from: Counter[str] = Counter()
+        try:
+            listening = await asyncio.get_running_loop().create_server(
+                lambda: PerAddress(handlers(), open_from), self.host, self.port, reuse_address=True
+            )
+            try:
+                self.say_listening()
+                await asyncio.Event().wait()
+            finally:
+                listening.close()
+        finally:
+            await runner.cleanup()
+
+    def say_listening(self) -> None:
         """Where browsers open the seats, the join code and the seat limit: said once the port listens."""
         lines = [*self.first_lines, *start_lines(self.title, self.host, self.port, self.join_code)]
         lines.append(f"at most {self.max_seats} seats at once")
