@@ -3,7 +3,9 @@ by xterm.js over a websocket, on textual-serve.
 
 What this adds to textual-serve: seats that get their tokens from the desk and end with this process, at most
 `max_seats` of them, the join code and its lockout (`guard.py`), same-origin websockets, addresses made from
-the request, and a page that loads nothing from the internet. See docs/design/seats.md.
+the request, and a page that loads nothing from the internet; at most `PER_ADDRESS` connections from one
+address, a page's messages read with care (a size within a screen's), and the start lines said once the port
+listens. See docs/design/seats.md.
 """
 
 from __future__ import annotations
