@@ -389,6 +389,10 @@ class SeatServer(Server):
 
     @web.middleware
     async def let_in(self, request: web.Request, handler: Any) -> web.StreamResponse:
+        if is_loopback(self.host) and not is_loopback(request.url.host or ""):
+            # A name that is not this machine's, on a server only this machine reaches: a page elsewhere that
+            # had its name point here (DNS rebinding), whose websocket would pass the same-origin check.
+            raise web.HTTPForbidden(text="This seat answers only this machine's own addresses (127.0.0.1).")
         if request.path == "/ws" and not _same_origin(request):
             raise web.HTTPForbidden(text="The seat's websocket only answers the page this server serves.")
         if self.guard is None or request.path.startswith("/static/") or request.path == "/join":
