@@ -25,7 +25,7 @@ from typing import Any
 
 import aiohttp_jinja2
 import jinja2
-from aiohttp import WSMsgType, web
+from aiohttp import WSCloseCode, WSMsgType, web
 from aiohttp.web_runner import GracefulExit
 from textual_serve.app_service import AppService
 from textual_serve.server import Server
@@ -219,6 +219,8 @@ class SeatServer(Server):
         self.max_seats = max_seats
         self.seats: set[SeatService] = set()
         """The seats running now, whoever opened them: what `max_seats` counts."""
+        self.sockets: set[web.WebSocketResponse] = set()
+        """The seats' websockets open now: closed first when the server stops, so that each seat ends."""
         self.warm: WarmParent | None = None
         if warm:  # a fresh process with the seats' environment (no secret): nothing of this one's memory
             env = {k: v for k, v in os.environ.items() if k not in self.hidden_env}
@@ -287,6 +289,15 @@ class SeatServer(Server):
         sys.stdout.flush()
 
     async def on_shutdown(self, app: web.Application) -> None:
+        """Every seat's websocket closed (its seat then ends), then the warm parent: else aiohttp waits for each
+        open seat's handler before it ends them (about 20 s with one browser tab open)."""
+        await asyncio.gather(
+            *(
+                ws.close(code=WSCloseCode.GOING_AWAY, message=b"rankterm web stopped")
+                for ws in list(self.sockets)
+            ),
+            return_exceptions=True,
+        )
         if self.warm is not None:
             await self.warm.close()
 
@@ -305,6 +316,14 @@ class SeatServer(Server):
         """A browser's seat, when one is free; else the browser is told why, and the socket closed."""
         websocket = web.WebSocketResponse(heartbeat=15)
         await websocket.prepare(request)
+        self.sockets.add(websocket)
+        try:
+            return await self._seat_on(websocket, request)
+        finally:
+            self.sockets.discard(websocket)
+
+    async def _seat_on(self, websocket: web.WebSocketResponse, request: web.Request) -> web.WebSocketResponse:
+        """A seat for the browser on `websocket`, when one is free, until either side ends."""
         if len(self.seats) >= self.max_seats:
             await websocket.send_bytes(f"\r\n{NO_SEAT.format(limit=self.max_seats)}\r\n".encode())
             await websocket.close()
