@@ -271,6 +271,8 @@ class SeatSession(asyncssh.SSHServerSession):
         self.seat = seat
         if self.gone:  # the guest left while the process was starting
             await self.leave()
+        elif seat.size != self.size:  # the guest's window changed while the process was starting
+            seat.resize(*self.size)
 
     def _refuse(self, message: str) -> None:
         with contextlib.suppress(Exception):  # the channel closed meanwhile
