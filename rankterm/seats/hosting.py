@@ -18,6 +18,16 @@ if TYPE_CHECKING:
     from rankterm.client.client import RankingClient
     from rankterm.seats.desk import Desk
 
+MAX_SEAT_SIDE = 1000
+"""The most columns, and the most rows, a guest's terminal may give a seat: more than any screen shows. A seat
+asked for 20000x20000 grew by about 10 MB a second drawing it, for as long as the guest stayed."""
+
+
+def seat_side(asked: int, least: int = 1) -> int:
+    """A terminal side (columns or rows) a guest asked for, within `least`..`MAX_SEAT_SIDE`."""
+    return min(max(asked, least), MAX_SEAT_SIDE)
+
+
 TABLE_DEMO = "table demo, not saved"
 """What the seats of `host --demo` and `web --demo` call their group: one demo for the table, gone at the end."""
 

@@ -14,6 +14,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import re
+from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -22,6 +23,8 @@ import asyncssh
 
 from rankterm.seats.desk import Desk
 from rankterm.seats.guard import JoinCodeGuard
+from rankterm.seats.hosting import seat_side
+from rankterm.seats.per_address import PER_ADDRESS
 from rankterm.seats.pty_seat import Seat
 from rankterm.seats.warm_host import WarmParent
 
@@ -72,12 +75,14 @@ def seat_env(base: Mapping[str, str], term: str | None) -> dict[str, str]:
 
 
 class Table:
-    """Every seat of one server: the settings and the sessions that hold a seat now."""
+    """Every seat of one server: the settings, the sessions that hold a seat now, and the connections open
+    from each address."""
 
     def __init__(self, settings: HostSettings) -> None:
         self.settings = settings
         self.sessions: set[SeatSession] = set()
         self.tasks: set[asyncio.Task[Any]] = set()
+        self.open_from: Counter[str] = Counter()
 
     def spawn(self, coro: Any) -> None:
         task = asyncio.get_running_loop().create_task(coro)
@@ -108,6 +113,14 @@ class HostConnection(asyncssh.SSHServer):
         self.conn = conn
         peer = conn.get_extra_info("peername")
         self.peer = str(peer[0]) if peer else "?"
+        self.table.open_from[self.peer] += 1
+        if self.table.open_from[self.peer] > PER_ADDRESS:
+            asyncio.get_running_loop().call_soon(conn.abort)  # asyncssh is still setting it up
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self.table.open_from[self.peer] -= 1
+        if self.table.open_from[self.peer] <= 0:
+            del self.table.open_from[self.peer]
 
     def begin_auth(self, username: str) -> bool:
         self.username = username
@@ -194,14 +207,14 @@ class SeatSession(asyncssh.SSHServerSession):
     def pty_requested(self, term_type: str, term_size: tuple[int, int, int, int], term_modes: Any) -> bool:
         self.term = term_type
         if term_size[0] > 0 and term_size[1] > 0:
-            self.size = (term_size[0], term_size[1])
+            self.size = (seat_side(term_size[0]), seat_side(term_size[1]))
         return True
 
     def terminal_size_changed(self, width: int, height: int, pixwidth: int, pixheight: int) -> None:
         if width > 0 and height > 0:
-            self.size = (width, height)
+            self.size = (seat_side(width), seat_side(height))
             if self.seat is not None:
-                self.seat.resize(width, height)
+                self.seat.resize(*self.size)
 
     def shell_requested(self) -> bool:
         return True
@@ -258,6 +271,8 @@ class SeatSession(asyncssh.SSHServerSession):
         self.seat = seat
         if self.gone:  # the guest left while the process was starting
             await self.leave()
+        elif seat.size != self.size:  # the guest's window changed while the process was starting
+            seat.resize(*self.size)
 
     def _refuse(self, message: str) -> None:
         with contextlib.suppress(Exception):  # the channel closed meanwhile

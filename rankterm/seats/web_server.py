@@ -3,31 +3,37 @@ by xterm.js over a websocket, on textual-serve.
 
 What this adds to textual-serve: seats that get their tokens from the desk and end with this process, at most
 `max_seats` of them, the join code and its lockout (`guard.py`), same-origin websockets, addresses made from
-the request, and a page that loads nothing from the internet. See docs/design/seats.md.
+the request, and a page that loads nothing from the internet; at most `PER_ADDRESS` connections from one
+address, a page's messages read with care (a size within a screen's), and the start lines said once the port
+listens. See docs/design/seats.md.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import os
 import re
 import secrets
 import shlex
 import sys
+from collections import Counter
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 import aiohttp_jinja2
 import jinja2
-from aiohttp import web
+from aiohttp import WSCloseCode, WSMsgType, web
+from aiohttp.web_runner import GracefulExit
 from textual_serve.app_service import AppService
 from textual_serve.server import Server
 
 from rankterm.seats.desk import Desk
 from rankterm.seats.guard import JoinCodeGuard, new_join_code
-from rankterm.seats.hosting import seat_argvs, stop_signals, table_desk
+from rankterm.seats.hosting import seat_argvs, seat_side, stop_signals, table_desk
+from rankterm.seats.per_address import PerAddress
 from rankterm.seats.warm_host import WarmParent, warm_wanted
 from rankterm.seats.web_seat import end_web_seat, open_web_seat
 from rankterm.server.addresses import host_port, is_loopback, reachable, url
@@ -172,6 +178,12 @@ class SeatService(AppService):
         self._stdin = process.stdin
         return process
 
+    async def set_terminal_size(self, width: int, height: int) -> None:
+        """The browser's terminal changed size: told to the seat within what a screen shows; a size that is not
+        two whole numbers is not passed on."""
+        if type(width) is int and type(height) is int:
+            await super().set_terminal_size(seat_side(width, 10), seat_side(height, 10))
+
     async def stop(self) -> None:
         """textual-serve's stop (the seat asked to quit, its output read to the end), then the seat ended."""
         await super().stop()
@@ -207,6 +219,8 @@ class SeatServer(Server):
         self.max_seats = max_seats
         self.seats: set[SeatService] = set()
         """The seats running now, whoever opened them: what `max_seats` counts."""
+        self.sockets: set[web.WebSocketResponse] = set()
+        """The seats' websockets open now: closed first when the server stops, so that each seat ends."""
         self.warm: WarmParent | None = None
         if warm:  # a fresh process with the seats' environment (no secret): nothing of this one's memory
             env = {k: v for k, v in os.environ.items() if k not in self.hidden_env}
@@ -216,14 +230,58 @@ class SeatServer(Server):
         """textual-serve's Rich log handler is left out: one plain line per start is said instead."""
 
     async def on_startup(self, app: web.Application) -> None:
-        loop = asyncio.get_running_loop()
-        for signum in stop_signals():  # textual-serve's own are Ctrl+C and SIGTERM
-            with contextlib.suppress(NotImplementedError, RuntimeError):
-                loop.add_signal_handler(signum, self.request_exit)
         if self.warm is not None:
             self.warm.start()
         if self.desk is not None:  # the first browser's token, ready when it comes
             self.warming = asyncio.get_running_loop().create_task(self.desk.warm())
+
+    def serve(self, debug: bool = False) -> None:
+        """textual-serve's `serve` (aiohttp's `run_app`), with two changes: each connection is counted by its
+        address (`PerAddress`), and the start lines are said once the port listens, so a browser opened on
+        them is never refused (textual-serve says them from `on_startup`, before aiohttp listens)."""
+        self.debug = debug
+        loop = asyncio.new_event_loop()
+        asyncio.set_event_loop(loop)
+        for signum in stop_signals():  # textual-serve's own are Ctrl+C and SIGTERM
+            with contextlib.suppress(NotImplementedError, RuntimeError):
+                loop.add_signal_handler(signum, self.request_exit)
+        main = loop.create_task(self._listen())
+        try:
+            loop.run_until_complete(main)
+        except (GracefulExit, KeyboardInterrupt):
+            pass
+        finally:
+            main.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                loop.run_until_complete(main)
+            left = asyncio.all_tasks(loop)
+            for task in left:
+                task.cancel()
+            loop.run_until_complete(asyncio.gather(*left, return_exceptions=True))
+            loop.run_until_complete(loop.shutdown_asyncgens())
+            loop.close()
+
+    async def _listen(self) -> None:
+        """Serve until cancelled: aiohttp's runner for the app, on a listener of our own."""
+        runner = web.AppRunner(await self._make_app(), handle_signals=False, keepalive_timeout=75.0)
+        await runner.setup()
+        handlers = runner.server
+        assert handlers is not None
+        open_from: Counter[str] = Counter()
+        try:
+            listening = await asyncio.get_running_loop().create_server(
+                lambda: PerAddress(handlers(), open_from), self.host, self.port, reuse_address=True
+            )
+            try:
+                self.say_listening()
+                await asyncio.Event().wait()
+            finally:
+                listening.close()
+        finally:
+            await runner.cleanup()
+
+    def say_listening(self) -> None:
+        """Where browsers open the seats, the join code and the seat limit: said once the port listens."""
         lines = [*self.first_lines, *start_lines(self.title, self.host, self.port, self.join_code)]
         lines.append(f"at most {self.max_seats} seats at once")
         for line in lines:
@@ -231,6 +289,15 @@ class SeatServer(Server):
         sys.stdout.flush()
 
     async def on_shutdown(self, app: web.Application) -> None:
+        """Every seat's websocket closed (its seat then ends), then the warm parent: else aiohttp waits for each
+        open seat's handler before it ends them (about 20 s with one browser tab open)."""
+        await asyncio.gather(
+            *(
+                ws.close(code=WSCloseCode.GOING_AWAY, message=b"rankterm web stopped")
+                for ws in list(self.sockets)
+            ),
+            return_exceptions=True,
+        )
         if self.warm is not None:
             await self.warm.close()
 
@@ -249,6 +316,14 @@ class SeatServer(Server):
         """A browser's seat, when one is free; else the browser is told why, and the socket closed."""
         websocket = web.WebSocketResponse(heartbeat=15)
         await websocket.prepare(request)
+        self.sockets.add(websocket)
+        try:
+            return await self._seat_on(websocket, request)
+        finally:
+            self.sockets.discard(websocket)
+
+    async def _seat_on(self, websocket: web.WebSocketResponse, request: web.Request) -> web.WebSocketResponse:
+        """A seat for the browser on `websocket`, when one is free, until either side ends."""
         if len(self.seats) >= self.max_seats:
             await websocket.send_bytes(f"\r\n{NO_SEAT.format(limit=self.max_seats)}\r\n".encode())
             await websocket.close()
@@ -275,6 +350,33 @@ class SeatServer(Server):
             self.seats.discard(seat)
             await websocket.close()
         return websocket
+
+    async def _process_messages(self, websocket: web.WebSocketResponse, app_service: AppService) -> None:
+        """textual-serve's reading of the page's messages, but one that is not a well-formed message of its
+        kinds (not JSON, not a list, keys that are not text, a size that is not numbers) is let go: before,
+        each ended its seat with a traceback on the host's terminal."""
+        async for message in websocket:
+            if message.type != WSMsgType.TEXT:
+                continue
+            try:
+                envelope = json.loads(message.data)
+            except ValueError:
+                continue
+            if not isinstance(envelope, list) or not envelope:
+                continue
+            kind, data = envelope[0], envelope[1] if len(envelope) > 1 else None
+            if kind == "stdin" and isinstance(data, str):
+                await app_service.send_bytes(data.encode("utf-8", "replace"))
+            elif kind == "resize" and isinstance(data, dict):
+                width, height = data.get("width"), data.get("height")
+                if type(width) is int and type(height) is int:
+                    await app_service.set_terminal_size(width, height)
+            elif kind == "ping" and isinstance(data, str | int | float):
+                await websocket.send_json(["pong", data])
+            elif kind == "blur":
+                await app_service.blur()
+            elif kind == "focus":
+                await app_service.focus()
 
     # -------------------------------------------------------------- who may come in
 
@@ -306,6 +408,10 @@ class SeatServer(Server):
 
     @web.middleware
     async def let_in(self, request: web.Request, handler: Any) -> web.StreamResponse:
+        if is_loopback(self.host) and not is_loopback(request.url.host or ""):
+            # A name that is not this machine's, on a server only this machine reaches: a page elsewhere that
+            # had its name point here (DNS rebinding), whose websocket would pass the same-origin check.
+            raise web.HTTPForbidden(text="This seat answers only this machine's own addresses (127.0.0.1).")
         if request.path == "/ws" and not _same_origin(request):
             raise web.HTTPForbidden(text="The seat's websocket only answers the page this server serves.")
         if self.guard is None or request.path.startswith("/static/") or request.path == "/join":
@@ -337,7 +443,7 @@ class SeatServer(Server):
 def _size(request: web.Request, name: str, default: int) -> int:
     """A terminal size the page asked for (`?width=`, `?height=`), within what a screen can show."""
     text = request.query.get(name, "")
-    return min(max(int(text), 10), 1000) if text.isascii() and text.isdigit() and len(text) < 6 else default
+    return seat_side(int(text), 10) if text.isascii() and text.isdigit() and len(text) < 6 else default
 
 
 FONT_FACE = """<style>
