@@ -414,7 +414,7 @@ def gil_holders(trace: Path, run: dict[str, Any]) -> dict[str, tuple[float, coll
 def told(frames: list[dict[str, Any]]) -> str:
     """A traced stack told as `where` tells one: rankterm's innermost frames (up to 3), the innermost."""
     leaf = frames[-1]
-    ours = []
+    ours: list[str] = []
     for frame in reversed(frames):
         name = frame["args"]["filename"]
         if "rankterm/" in name and "benchmarks/" not in name and len(ours) < 3:
@@ -533,7 +533,7 @@ def main() -> None:
     mirror = work / "mirror" / "mirror.db"  # one for every code: the same file format, synced once
     mirror.parent.mkdir(exist_ok=True)
 
-    spy = shutil.which("py-spy", path=str(Path(sys.executable).parent)) or shutil.which("py-spy")
+    spy = shutil.which("py-spy", path=str(Path(sys.executable).parent)) or shutil.which("py-spy") or ""
     if a.spy and not spy:
         raise SystemExit("--spy: py-spy is not installed (pip install py-spy)")
 

@@ -41,7 +41,7 @@ class RunningWeb:
                 break
         else:
             raise AssertionError(self.lines)
-        while time.monotonic() < end:  # said at start-up, just before it listens
+        while time.monotonic() < end:
             with contextlib.suppress(OSError), socket.create_connection(("127.0.0.1", self.port), 1):
                 return
             time.sleep(0.1)
