@@ -36,6 +36,19 @@ def set_size(fd: int, columns: int, rows: int) -> None:
     fcntl.ioctl(fd, termios.TIOCSWINSZ, struct.pack("HHHH", rows, columns, 0, 0))
 
 
+def keys_as_typed(fd: int) -> None:
+    """Put the terminal on `fd` in the mode a seat's app reads keys in, before the app starts: a guest who
+    types ahead of the first screen (a paste, an SSH burst) has ctrl+s read as a key, not as "stop output"
+    (IXON), which froze the app's first write; Enter as Enter, not ctrl+j (ICRNL); and no echo of the keys
+    over the screen. Output is processed as before (OPOST) and ctrl+c still interrupts until the app takes it."""
+    attrs = termios.tcgetattr(fd)
+    attrs[0] &= ~(termios.IXON | termios.IXOFF | termios.ICRNL | termios.INLCR | termios.IGNCR)
+    attrs[3] &= ~(termios.ICANON | termios.ECHO | termios.IEXTEN)
+    attrs[6][termios.VMIN] = 1
+    attrs[6][termios.VTIME] = 0
+    termios.tcsetattr(fd, termios.TCSANOW, attrs)
+
+
 def _take_terminal(parent: int) -> None:  # pragma: no cover - runs in the child, between fork and exec
     """In the child, already leading a new session: make its pty (standard input) the controlling terminal,
     hear its hangup and interrupts even when the host was started ignoring them (nohup, a background job), and
@@ -107,6 +120,7 @@ class Seat:
         master, slave = os.openpty()
         try:
             set_size(slave, *self.size)
+            keys_as_typed(slave)
             self.process = await self._spawn(slave)
         except BaseException:
             os.close(master)

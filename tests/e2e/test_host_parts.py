@@ -187,3 +187,53 @@ def test_the_variable_holding_the_secret_is_left_out_of_every_seats_environment(
     assert "CLUB_SECRET" not in settings.env
     assert "only-the-host-knows" not in " ".join([*settings.env.values(), *settings.app_argv])
     assert settings.app_argv[-1] == "seat"  # a guest seat, which asks the host for its tokens
+
+
+TYPED_AHEAD = b"nCat\rEl\t\t10\r\x13"
+"""README's keys up to ctrl+s, typed before the seat's app has set up its terminal."""
+
+READS_AFTER_A_WHILE = """
+import os, sys, time
+time.sleep(0.5)  # the keys are typed meanwhile, before anything reads the terminal
+got = b""
+while len(got) < {size}:
+    got += os.read(0, 1024)
+print("got " + repr(got), flush=True)
+print("ready", flush=True)
+time.sleep(60)
+"""
+
+
+def test_keys_typed_before_the_app_reads_them_reach_it_as_typed() -> None:
+    """A guest's burst that arrives before the seat's app has put its terminal in raw mode: ctrl+s is a key,
+    not the terminal's "stop output" (which froze the app's first write), Enter stays Enter, and nothing is
+    echoed over the screen."""
+
+    async def typed_ahead() -> bytes:
+        said: list[bytes] = []
+        ready = asyncio.Event()
+
+        def write(data: bytes) -> None:
+            said.append(data)
+            if b"ready" in b"".join(said):
+                ready.set()
+
+        seat = Seat(
+            [sys.executable, "-c", READS_AFTER_A_WHILE.format(size=len(TYPED_AHEAD))],
+            {"PATH": os.environ["PATH"]},
+            (80, 24),
+            write=write,
+            pause_input=lambda: None,
+            resume_input=lambda: None,
+            on_exit=lambda code: None,
+        )
+        await seat.start()
+        seat.keys(TYPED_AHEAD)
+        try:
+            await asyncio.wait_for(ready.wait(), 30)
+        finally:
+            await seat.end()
+        return b"".join(said)
+
+    output = asyncio.run(typed_ahead())
+    assert output.startswith(b"got " + repr(TYPED_AHEAD).encode()), output
