@@ -25,6 +25,7 @@ key sets the tests hold answers to are tests/wire_contract.py's, taken from the 
 from __future__ import annotations
 
 import os
+import sys
 from pathlib import Path
 
 import pytest
@@ -97,6 +98,12 @@ def pytest_collection_finish(session: pytest.Session) -> None:
             for item in needing:
                 item.stash[UNMET] = str(exc)
     collector.freeze_loaded()  # the test modules and items stay loaded to the end: out of every collection
+
+
+def pytest_sessionfinish(session: pytest.Session) -> None:
+    pg_cluster = sys.modules.get("tests.server.pg_cluster")
+    if pg_cluster is not None:
+        pg_cluster.stop_started()
 
 
 def pytest_runtest_setup(item: pytest.Item) -> None:

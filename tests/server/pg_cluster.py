@@ -80,6 +80,7 @@ class Cluster:
         self._lock = threading.Lock()
         self._ready: queue.Queue[str] = queue.Queue(maxsize=AHEAD)
         self._demo_ready = False
+        self._stopped = False
 
     def _run(self, *args: str) -> None:
         done = subprocess.run([*self._prefix, *args], capture_output=True, text=True, check=False)
@@ -151,6 +152,9 @@ class Cluster:
         return self._create(DEMO_TEMPLATE)
 
     def stop(self) -> None:
+        if self._stopped:
+            return
+        self._stopped = True
         try:
             self._run(str(self.bindir / "pg_ctl"), "-D", str(self.data), "-m", "immediate", "-w", "stop")
         finally:
@@ -177,3 +181,10 @@ def cluster() -> Cluster:
             atexit.register(started.stop)
             _cluster = started
         return _cluster
+
+
+def stop_started() -> None:
+    """Stop the run's server if this process started one. Called as the session ends: an xdist worker leaves
+    by `os._exit`, which runs no atexit, and left its server running after the run."""
+    if _cluster is not None:
+        _cluster.stop()
