@@ -8,6 +8,8 @@ The keys go through the terminal driver's parser, not a pilot: `\\t` is Tab, `\\
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import sqlite3
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -58,7 +60,20 @@ async def one_write_at_a_seat(served: str, tmp_path: Path, write: bytes) -> tupl
             await asyncio.to_thread(seat.settle)
         finally:
             seat.close()
-    return before, page, seat.seen[-800:]
+    return before, page, seat.seen[-800:] + outbox_said(tmp_path)
+
+
+def outbox_said(tmp_path: Path) -> str:
+    """The seat's outbox entries as its file holds them (state, attempts, errors): why a match was not sent,
+    when a test fails."""
+    path = tmp_path / "data" / "outbox.db"
+    if not path.exists():
+        return "\n(no outbox file)"
+    with contextlib.closing(sqlite3.connect(path)) as db:
+        rows = db.execute(
+            "SELECT external_id, state, in_doubt, attempts, errors, created_at, updated_at FROM entries"
+        ).fetchall()
+    return "\noutbox: " + "\n".join(map(repr, rows))
 
 
 async def test_a_match_typed_in_one_write_at_a_terminal_is_the_one_recorded(served, tmp_path):
