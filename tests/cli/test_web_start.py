@@ -1,9 +1,7 @@
-"""What `rankterm web` says when it starts (its server's start-up, without serving): addresses a browser can
-open (never a wildcard), and a reason for having no join code that is true of the host given."""
+"""What `rankterm web` says once its port listens (its server's lines, without serving): addresses a browser
+can open (never a wildcard), and a reason for having no join code that is true of the host given."""
 
 from __future__ import annotations
-
-import asyncio
 
 import pytest
 
@@ -17,7 +15,7 @@ ROOM = [Address("127.0.0.1", "lo"), Address("10.1.2.3", "eth0"), Address("192.16
 
 def said_at_start(capsys: pytest.CaptureFixture[str], host: str, join_code: str | None) -> list[str]:
     server = seat_server("true", host=host, port=8765, join_code=join_code, title="rankterm demo")
-    asyncio.run(server.on_startup(None))
+    server.say_listening()  # what the server says once its port listens
     return capsys.readouterr().out.splitlines()
 
 
