@@ -14,7 +14,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import re
-from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -24,7 +23,7 @@ import asyncssh
 from rankterm.seats.desk import Desk
 from rankterm.seats.guard import JoinCodeGuard
 from rankterm.seats.hosting import seat_side
-from rankterm.seats.per_address import PER_ADDRESS
+from rankterm.seats.per_address import OpenCount
 from rankterm.seats.pty_seat import Seat
 from rankterm.seats.warm_host import WarmParent
 
@@ -82,7 +81,7 @@ class Table:
         self.settings = settings
         self.sessions: set[SeatSession] = set()
         self.tasks: set[asyncio.Task[Any]] = set()
-        self.open_from: Counter[str] = Counter()
+        self.open_from = OpenCount()
 
     def spawn(self, coro: Any) -> None:
         task = asyncio.get_running_loop().create_task(coro)
@@ -113,14 +112,11 @@ class HostConnection(asyncssh.SSHServer):
         self.conn = conn
         peer = conn.get_extra_info("peername")
         self.peer = str(peer[0]) if peer else "?"
-        self.table.open_from[self.peer] += 1
-        if self.table.open_from[self.peer] > PER_ADDRESS:
+        if not self.table.open_from.enter(self.peer):
             asyncio.get_running_loop().call_soon(conn.abort)  # asyncssh is still setting it up
 
     def connection_lost(self, exc: Exception | None) -> None:
-        self.table.open_from[self.peer] -= 1
-        if self.table.open_from[self.peer] <= 0:
-            del self.table.open_from[self.peer]
+        self.table.open_from.leave(self.peer)
 
     def begin_auth(self, username: str) -> bool:
         self.username = username

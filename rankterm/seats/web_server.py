@@ -18,7 +18,6 @@ import re
 import secrets
 import shlex
 import sys
-from collections import Counter
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -33,7 +32,7 @@ from textual_serve.server import Server
 from rankterm.seats.desk import Desk
 from rankterm.seats.guard import JoinCodeGuard, new_join_code
 from rankterm.seats.hosting import seat_argvs, seat_side, stop_signals, table_desk
-from rankterm.seats.per_address import PerAddress
+from rankterm.seats.per_address import OpenCount, PerAddress
 from rankterm.seats.warm_host import WarmParent, warm_wanted
 from rankterm.seats.web_seat import end_web_seat, open_web_seat
 from rankterm.server.addresses import host_port, is_loopback, reachable, url
@@ -267,7 +266,7 @@ class SeatServer(Server):
         await runner.setup()
         handlers = runner.server
         assert handlers is not None
-        open_from: Counter[str] = Counter()
+        open_from = OpenCount()
         try:
             listening = await asyncio.get_running_loop().create_server(
                 lambda: PerAddress(handlers(), open_from), self.host, self.port, reuse_address=True

@@ -18,7 +18,7 @@ from pathlib import Path
 import asyncssh
 import pytest
 
-from rankterm.seats.ssh_server import PER_ADDRESS
+from rankterm.seats.per_address import PER_ADDRESS
 from rankterm.server.seed import DEMO_KEY, DEMO_SECRET
 from tests.support.ssh import start_host
 from tests.support.terminal import ESCAPES, room_env
