@@ -111,8 +111,9 @@ while True:
 """
 
 
-async def end_a_seat(code: str) -> tuple[int | None, list[bytes]]:
-    """A seat running `code`, ended once it said "ready": its return code and its output."""
+async def end_a_seat(code: str, typed: bytes = b"") -> tuple[int | None, list[bytes]]:
+    """A seat running `code`, `typed` given to it as soon as it starts, ended once it said "ready": its return
+    code and its output."""
     said: list[bytes] = []
     ready = asyncio.Event()
 
@@ -131,8 +132,11 @@ async def end_a_seat(code: str) -> tuple[int | None, list[bytes]]:
         on_exit=lambda code: None,
     )
     await seat.start()
-    await asyncio.wait_for(ready.wait(), 30)
-    returncode = await seat.end()
+    seat.keys(typed)
+    try:
+        await asyncio.wait_for(ready.wait(), 30)
+    finally:
+        returncode = await seat.end()
     return returncode, said
 
 
@@ -209,31 +213,6 @@ def test_keys_typed_before_the_app_reads_them_reach_it_as_typed() -> None:
     not the terminal's "stop output" (which froze the app's first write), Enter stays Enter, and nothing is
     echoed over the screen."""
 
-    async def typed_ahead() -> bytes:
-        said: list[bytes] = []
-        ready = asyncio.Event()
-
-        def write(data: bytes) -> None:
-            said.append(data)
-            if b"ready" in b"".join(said):
-                ready.set()
-
-        seat = Seat(
-            [sys.executable, "-c", READS_AFTER_A_WHILE.format(size=len(TYPED_AHEAD))],
-            {"PATH": os.environ["PATH"]},
-            (80, 24),
-            write=write,
-            pause_input=lambda: None,
-            resume_input=lambda: None,
-            on_exit=lambda code: None,
-        )
-        await seat.start()
-        seat.keys(TYPED_AHEAD)
-        try:
-            await asyncio.wait_for(ready.wait(), 30)
-        finally:
-            await seat.end()
-        return b"".join(said)
-
-    output = asyncio.run(typed_ahead())
+    _, said = asyncio.run(end_a_seat(READS_AFTER_A_WHILE.format(size=len(TYPED_AHEAD)), TYPED_AHEAD))
+    output = b"".join(said)
     assert output.startswith(b"got " + repr(TYPED_AHEAD).encode()), output
