@@ -1,18 +1,23 @@
 """Who may join by a join code, at a `rankterm host` table (SSH) or a `rankterm web` one (browsers): a new code
 made to be read aloud, compared in constant time, typed as people type it (case and surrounding spaces aside),
-and an address that gave too many wrong codes locked out for a while (five wrong codes, ten minutes)."""
+and an address that gave too many wrong codes locked out for a while (five wrong codes, ten minutes). What it
+remembers is bounded, so that a script cannot make it grow: the wrong tries of at most `MAX_PEERS` addresses,
+and at most `MAX_SESSIONS` browsers let in, the least recently seen forgotten first."""
 
 from __future__ import annotations
 
 import hmac
 import secrets
 import time
+from collections import OrderedDict
 from collections.abc import Callable
 
 from rankterm.wire.errors import RanktermError
 
 WRONG_LIMIT, LOCKOUT_SECONDS = 5, 600
 CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I: read aloud across a table
+MAX_PEERS = 10_000
+MAX_SESSIONS = 1_000
 
 
 def new_join_code(length: int = 8) -> str:
@@ -39,11 +44,13 @@ class JoinCodeGuard:
         wrong_limit: int = WRONG_LIMIT,
         lockout_seconds: float = LOCKOUT_SECONDS,
         clock: Callable[[], float] = time.monotonic,
+        max_peers: int = MAX_PEERS,
     ) -> None:
         self.code = code
         self.wrong_limit = wrong_limit
         self.lockout_seconds = lockout_seconds
         self.clock = clock
+        self.max_peers = max_peers
         self.wrong: dict[str, list[float]] = {}
 
     def locked(self, peer: str) -> bool:
@@ -64,4 +71,39 @@ class JoinCodeGuard:
         ok = hmac.compare_digest(given.strip().upper().encode(), self.code.upper().encode())
         if not ok:
             self.wrong.setdefault(peer, []).append(self.clock())
+            if len(self.wrong) > self.max_peers:
+                self._forget_peers()
         return ok
+
+    def _forget_peers(self) -> None:
+        """The tries that no longer count, then, past `max_peers` addresses still, the oldest addresses' (such
+        an address may try again: at this many addresses its five tries matter less than the memory)."""
+        now = self.clock()
+        for peer in [p for p, times in self.wrong.items() if now - times[-1] >= self.lockout_seconds]:
+            del self.wrong[peer]
+        for peer in list(self.wrong)[: max(0, len(self.wrong) - self.max_peers)]:
+            del self.wrong[peer]
+
+
+class Admitted:
+    """The browsers let in by the code, each by the token of its session cookie: at most `limit` of them, the
+    least recently seen forgotten first (it types the code again)."""
+
+    def __init__(self, limit: int = MAX_SESSIONS) -> None:
+        self.limit = limit
+        self.tokens: OrderedDict[str, None] = OrderedDict()
+
+    def admit(self) -> str:
+        """A new token, remembered."""
+        token = secrets.token_urlsafe(24)
+        self.tokens[token] = None
+        while len(self.tokens) > self.limit:
+            self.tokens.popitem(last=False)
+        return token
+
+    def knows(self, token: object) -> bool:
+        """Whether `token` is one this table gave and still remembers; seeing it makes it the most recent."""
+        if not isinstance(token, str) or token not in self.tokens:
+            return False
+        self.tokens.move_to_end(token)
+        return True

@@ -15,7 +15,6 @@ import contextlib
 import json
 import os
 import re
-import secrets
 import shlex
 import sys
 from collections.abc import Sequence
@@ -30,7 +29,7 @@ from textual_serve.app_service import AppService
 from textual_serve.server import Server
 
 from rankterm.seats.desk import Desk
-from rankterm.seats.guard import JoinCodeGuard, new_join_code
+from rankterm.seats.guard import Admitted, JoinCodeGuard, new_join_code
 from rankterm.seats.hosting import seat_argvs, seat_side, stop_signals, table_desk
 from rankterm.seats.per_address import OpenCount, PerAddress
 from rankterm.seats.warm_host import WarmParent, warm_wanted
@@ -214,7 +213,7 @@ class SeatServer(Server):
         self.first_lines = list(first_lines)
         self.join_code = join_code
         self.guard = None if join_code is None else JoinCodeGuard(join_code)
-        self.sessions: set[str] = set()
+        self.sessions = Admitted()
         self.max_seats = max_seats
         self.seats: set[SeatService] = set()
         """The seats running now, whoever opened them: what `max_seats` counts."""
@@ -390,9 +389,8 @@ class SeatServer(Server):
         return self._join_page("That is not the code.", status=403)
 
     def _admit(self, location: str) -> web.Response:
-        token = secrets.token_urlsafe(24)
-        self.sessions.add(token)
-        response = web.HTTPSeeOther(location)
+        token = self.sessions.admit()
+        response = web.Response(status=303, headers={"Location": location})
         response.set_cookie(SESSION_COOKIE, token, httponly=True, samesite="Strict", path="/")
         return response
 
@@ -415,7 +413,7 @@ class SeatServer(Server):
             raise web.HTTPForbidden(text="The seat's websocket only answers the page this server serves.")
         if self.guard is None or request.path.startswith("/static/") or request.path == "/join":
             return await handler(request)
-        if request.cookies.get(SESSION_COOKIE) in self.sessions:
+        if self.sessions.knows(request.cookies.get(SESSION_COOKIE)):
             return await handler(request)
         if request.path == "/" and "code" in request.query:
             return self._by_code(request, request.query["code"])
