@@ -1,36 +1,15 @@
-"""How many connections one address may hold open to a host's server, signed in or not, and the guard that
-closes the next one at once: the browser seats' server wraps each connection in `PerAddress`, the SSH host
-counts in `ssh_server.py` with the same `OpenCount`.
-
-Without it one machine holding a thousand idle connections took every file the host may open: no guest could
-join, and the host's terminal filled with "Too many open files".
+"""The browser seats' server's connections counted by address: `PerAddress` wraps each connection's protocol
+and closes one past `PER_ADDRESS` open from its address at once (the SSH host counts in `ssh_server.py` with
+the same `OpenCount`, as `rankterm serve` does).
 """
 
 from __future__ import annotations
 
 import asyncio
-from collections import Counter
 
-PER_ADDRESS = 64
-"""Open connections one address may hold (a table's twelve seats from one machine use a few each)."""
+from rankterm.server.open_count import PER_ADDRESS, OpenCount
 
-
-class OpenCount:
-    """The connections open from each address to one server."""
-
-    def __init__(self) -> None:
-        self._open: Counter[str] = Counter()
-
-    def enter(self, address: str) -> bool:
-        """Count a new connection from `address`; False when it is one past `PER_ADDRESS` (to be closed; it is
-        still counted until `leave`)."""
-        self._open[address] += 1
-        return self._open[address] <= PER_ADDRESS
-
-    def leave(self, address: str) -> None:
-        self._open[address] -= 1
-        if self._open[address] <= 0:
-            del self._open[address]
+__all__ = ["PER_ADDRESS", "OpenCount", "PerAddress"]
 
 
 class PerAddress(asyncio.Protocol):

@@ -10,15 +10,13 @@ from __future__ import annotations
 import asyncio
 import os
 import signal
-from collections import Counter
 from typing import Any
 
 import uvicorn
 from uvicorn.protocols.http.h11_impl import H11Protocol
 from uvicorn.protocols.utils import get_remote_addr
 
-PER_ADDRESS = 64
-"""Open connections one address may hold (a host's twelve seats on 127.0.0.1 use a few each)."""
+from rankterm.server.open_count import PER_ADDRESS, OpenCount
 
 IN_FLIGHT = 512
 """Requests (and connections) at once, past which uvicorn answers 503: under the usual 1024 open files."""
@@ -39,36 +37,36 @@ class GuardedH11(H11Protocol):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self._address: str | None = None
+        self._let_in = False
         self._header_timer: asyncio.TimerHandle | None = None
         self._awaited: object = None
 
     @property
-    def open_by_address(self) -> Counter[str]:
-        """Open connections per address, of this server (one event loop: no lock needed)."""
+    def open_from(self) -> OpenCount:
+        """The connections open from each address to this server."""
         state: Any = self.server_state
-        counts: Counter[str] | None = getattr(state, "rankterm_open_by_address", None)
+        counts: OpenCount | None = getattr(state, "rankterm_open_from", None)
         if counts is None:
-            counts = state.rankterm_open_by_address = Counter()
+            counts = state.rankterm_open_from = OpenCount(PER_ADDRESS)
         return counts
 
     def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
         peer = get_remote_addr(transport)
-        address = peer[0] if peer else ""
-        if self.open_by_address[address] >= PER_ADDRESS:
+        self._address = peer[0] if peer else ""
+        if not self.open_from.enter(self._address):
             transport.close()  # refused: nothing of uvicorn's was set up for it
             return
-        self.open_by_address[address] += 1
-        self._address = address
+        self._let_in = True
         super().connection_made(transport)
         self._await_headers()
 
     def connection_lost(self, exc: Exception | None) -> None:
         if self._address is None:
             return
-        self.open_by_address[self._address] -= 1
-        if self.open_by_address[self._address] <= 0:
-            del self.open_by_address[self._address]
+        self.open_from.leave(self._address)
         self._address = None
+        if not self._let_in:
+            return
         if self._header_timer is not None:
             self._header_timer.cancel()
         super().connection_lost(exc)
