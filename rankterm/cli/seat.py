@@ -94,9 +94,8 @@ def seat_client(seat: dict[str, Any], desk_fd: int) -> Group:
     from rankterm.wire.ids import service_scope
 
     class SeatClient(RankingClient):
-        async def _fetch_token(self) -> Token:
-            stale = self._token.value if self._token is not None else None
-            return Token.parse(await asyncio.to_thread(ask_token, desk_fd, stale))
+        async def fetch_token(self, held: str | None = None) -> Token:
+            return Token.parse(await asyncio.to_thread(ask_token, desk_fd, held))
 
     base_url, key = str(seat["base_url"]), str(seat["key"])
     path = None if seat.get("demo") else mirror_path(base_url, key)

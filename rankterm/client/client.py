@@ -290,10 +290,13 @@ class RankingClient:
             if not force and stale is None and self._token is None and self.token_cache is not None:
                 self._token = self.token_cache.load(self.base_url, self.key)
             if force or stale is not None or self._token is None or not self._token.fresh(self.clock()):
-                self._token = await self._fetch_token()
+                self._token = await self.fetch_token(self._token.value if self._token is not None else None)
             return self._token.value
 
-    async def _fetch_token(self) -> Token:
+    async def fetch_token(self, held: str | None = None) -> Token:
+        """A new token in place of `held` (the one held now, refused or expired, if any), from `GET auth` with
+        the key and secret, kept in the token cache. Where tokens come from: a client that holds no secret (a
+        guest seat, whose host gets them) overrides it."""
         response = await self._send_once(
             ep.AUTH, ep.build_path(ep.AUTH), {"key": self.key, "secret": self._secret}, None, None
         )
