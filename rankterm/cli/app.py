@@ -103,13 +103,14 @@ def make_profile_client(profile: Profile) -> Group:
     return Group(client, Mirror(mirror_path(profile.base_url, profile.key), client.scope))
 
 
-def make_outbox(client: RankingClient, demo: bool) -> Outbox:
-    """The outbox for a client: on disk under the data dir for a real service, in memory for the demo."""
+def make_outbox(client: RankingClient, demo: bool, seat: str = "") -> Outbox:
+    """The outbox for a client: on disk under the data dir for a real service, in memory for the demo; `seat`
+    names a guest seat (its entries are marked, and only those it may discard)."""
     from rankterm.config import outbox_path
     from rankterm.outbox.outbox import Outbox
 
     path = None if demo else outbox_path()
-    return Outbox(path, scope=client.scope)
+    return Outbox(path, scope=client.scope, seat=seat)
 
 
 def build_app(*, demo: bool, profile: str | None) -> RanktermApp:

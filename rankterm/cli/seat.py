@@ -17,6 +17,7 @@ import asyncio
 import importlib
 import os
 import pkgutil
+import secrets
 from typing import TYPE_CHECKING, Any
 
 from rankterm.wire.errors import RanktermError
@@ -126,10 +127,11 @@ def build_seat(desk_fd: int, *, board: bool) -> RanktermApp:
         profiles={name: profile},
     )
     demo = bool(seat.get("demo"))
+    mark = secrets.token_hex(8)  # this seat's entries in the outbox the table's seats share
     return RanktermApp(
         config=config,
         client=seat_client(seat, desk_fd),
-        outbox_factory=lambda client, _demo: make_outbox(client, demo),
+        outbox_factory=lambda client, _demo: make_outbox(client, demo, seat=mark),
         home="board" if board else "home",
         kiosk=board,
         guest=True,

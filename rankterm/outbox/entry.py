@@ -31,6 +31,8 @@ class Entry:
     """The service's id of the recorded match, once sent (empty when it did not say)."""
     twin_state: str = UNCHECKED
     """Its `twin` column: checked for a twin or not, or held (rankterm/outbox/twins.py)."""
+    seat: str = ""
+    """The guest seat that queued it ('' : the host's own app, or a file older than seats' marks)."""
 
     @property
     def twin(self) -> Twin | None:

@@ -60,6 +60,8 @@ MIGRATIONS: tuple[Step, ...] = (
     "ALTER TABLE entries ADD COLUMN kind TEXT NOT NULL DEFAULT 'match'",
     # Version 4: the twin check (rankterm/outbox/twins.py); an older file's unsent matches are checked when sent.
     "ALTER TABLE entries ADD COLUMN twin TEXT NOT NULL DEFAULT ''",
+    # Version 5: the guest seat that queued each entry (`Outbox.seat`); '' for the host's own app and older files.
+    "ALTER TABLE entries ADD COLUMN seat TEXT NOT NULL DEFAULT ''",
 )
 """Step ``i`` takes an outbox file from version i to i + 1. Never edit a step that has shipped: append one."""
 

@@ -57,6 +57,8 @@ class GhostEntry:
     spare_id: str = ""
     """This seat's own ghost of the name, made at the same moment as another seat's and left without
     matches when that one was taken (the service cannot remove a player)."""
+    seat: str = ""
+    """The guest seat that queued it ('' : the host's own app, or a file older than seats' marks)."""
 
     @property
     def note(self) -> str:

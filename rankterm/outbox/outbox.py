@@ -55,6 +55,9 @@ __all__ = [
 
 log = logging.getLogger(__name__)
 
+NOT_THIS_SEATS = "queued at another seat: only that seat, or the host, can discard it"
+"""Why a guest seat may not discard an entry (`Outbox.may_discard`)."""
+
 NO_REASON = ErrorItem("", "rejected without a reason")
 """What a refusal that gave no error is kept as."""
 
@@ -69,12 +72,15 @@ class Outbox:
     """Durable queue of new matches (and the ghost players they name) for one service scope (base URL + key)."""
 
     def __init__(
-        self, path: Path | str | None, scope: str, *, clock: Callable[[], float] = time.time
+        self, path: Path | str | None, scope: str, *, clock: Callable[[], float] = time.time, seat: str = ""
     ) -> None:
-        """`path` None keeps the outbox in memory (the demo: its group lives only as long as the process)."""
+        """`path` None keeps the outbox in memory (the demo: its group lives only as long as the process).
+        `seat`: the guest seat this outbox writes for, '' for the host's own app (see `may_discard`)."""
         self.path = Path(path) if path is not None else None
         self.scope = scope
         self.clock = clock
+        self.seat = seat
+        """Every entry this object queues is marked with it."""
         self.problem: str | None = None
         """One sentence when the file was found damaged, moved aside and a clean one started (what of it
         was carried over: rankterm/outbox/damage.py)."""
@@ -113,12 +119,25 @@ class Outbox:
         changed, self._data_version = version != self._data_version, version
         return changed
 
-    _COLUMNS = "external_id, body, state, in_doubt, attempts, errors, created_at, updated_at, match_id, twin"
-    """An entry's columns, a match's or a ghost's: its id, its body, where it stands, and the service's id."""
+    _COLUMNS = (
+        "external_id, body, state, in_doubt, attempts, errors, created_at, updated_at, match_id, twin, seat"
+    )
+    """An entry's columns, a match's or a ghost's: its id, its body, where it stands, the service's id, the seat
+    that queued it."""
 
     def _row(self, row: tuple) -> Entry:
-        external_id, body, *_, match_id, twin = row
-        return Entry(external_id, NewMatch.model_validate(json.loads(body)), *_standing(row), match_id, twin)
+        external_id, body, *_, match_id, twin, seat = row
+        match = NewMatch.model_validate(json.loads(body))
+        return Entry(external_id, match, *_standing(row), match_id, twin, seat)
+
+    def may_discard(self, entry: Entry | GhostEntry) -> bool:
+        """Whether this outbox's user may forget `entry`: the host's own app any entry, a guest seat only those
+        it queued itself. A guest records and reads: another seat's unsent match is not a guest's to lose."""
+        return not self.seat or entry.seat == self.seat
+
+    def _check_discard(self, entry: Entry | GhostEntry) -> None:
+        if not self.may_discard(entry):
+            raise ValueError(NOT_THIS_SEATS)
 
     def add(self, match: NewMatch) -> Entry:
         """Store a match (giving it an external id if it has none); on return it is on disk. A ghost it names
@@ -130,8 +149,9 @@ class Outbox:
         now = self.clock()
         with self._db:
             self._db.execute(
-                "INSERT INTO entries (scope, external_id, body, state, created_at, updated_at) VALUES (?,?,?,?,?,?)",
-                (self.scope, external_id, json.dumps(match.to_wire()), State.PENDING, now, now),
+                "INSERT INTO entries (scope, external_id, body, state, created_at, updated_at, seat)"
+                " VALUES (?,?,?,?,?,?,?)",
+                (self.scope, external_id, json.dumps(match.to_wire()), State.PENDING, now, now, self.seat),
             )
         return self._must_get(external_id)
 
@@ -153,13 +173,15 @@ class Outbox:
             if external_id != match.external_id:
                 match = match.model_copy(update={"external_id": external_id})
             ids.append(external_id)
-            rows.append((self.scope, external_id, json.dumps(match.to_wire()), State.PENDING, now, now))
+            rows.append(
+                (self.scope, external_id, json.dumps(match.to_wire()), State.PENDING, now, now, self.seat)
+            )
         if rows:
             with self._db:
                 self._db.execute("BEGIN IMMEDIATE")
                 self._db.executemany(
-                    "INSERT OR IGNORE INTO entries (scope, external_id, body, state, created_at, updated_at)"
-                    " VALUES (?,?,?,?,?,?)",
+                    "INSERT OR IGNORE INTO entries (scope, external_id, body, state, created_at, updated_at, seat)"
+                    " VALUES (?,?,?,?,?,?,?)",
                     rows,
                 )
         return self._get_many(ids)
@@ -341,10 +363,13 @@ class Outbox:
             self._set([external_id], state=State.PENDING.value, errors="[]", attempts=0)
 
     def discard(self, external_id: str) -> None:
-        """Forget an entry that is not in doubt (a match in doubt may already be recorded)."""
+        """Forget an entry that is not in doubt (a match in doubt may already be recorded), if this outbox's user
+        may (`may_discard`)."""
         entry = self.get(external_id)
         if entry is not None and entry.in_doubt:
             raise ValueError("this match may already be recorded; send it again to find out")
+        if entry is not None:
+            self._check_discard(entry)
         with self._db:
             self._db.execute(
                 "DELETE FROM entries WHERE scope=? AND kind!=? AND external_id=?",
@@ -354,7 +379,7 @@ class Outbox:
     # ------------------------------------------------------------------ ghost players
 
     def _ghost(self, row: tuple) -> GhostEntry:
-        local_id, body, *_, player_id, _twin = row
+        local_id, body, *_, player_id, _twin, seat = row
         read = GhostBody.read(body)
         return GhostEntry(
             local_id,
@@ -365,6 +390,7 @@ class Outbox:
             read.seen,
             read.taken,
             read.spare_id,
+            seat,
         )
 
     def _body(self, local_id: str) -> GhostBody | None:
@@ -386,9 +412,18 @@ class Outbox:
         seen = None if known is None else same_named(known, name)
         local_id, now = new_local_id(), self.clock()
         self._db.execute(
-            "INSERT INTO entries (scope, kind, external_id, body, state, created_at, updated_at)"
-            " VALUES (?,?,?,?,?,?,?)",
-            (self.scope, GHOST, local_id, GhostBody(name, seen=seen).text(), State.PENDING, now, now),
+            "INSERT INTO entries (scope, kind, external_id, body, state, created_at, updated_at, seat)"
+            " VALUES (?,?,?,?,?,?,?,?)",
+            (
+                self.scope,
+                GHOST,
+                local_id,
+                GhostBody(name, seen=seen).text(),
+                State.PENDING,
+                now,
+                now,
+                self.seat,
+            ),
         )
         entry = self.get_ghost(local_id)
         if entry is None:
@@ -486,6 +521,7 @@ class Outbox:
             return []
         if entry.in_doubt:
             raise ValueError("this ghost player may already be made; send it again to find out")
+        self._check_discard(entry)
         naming = [] if entry.state is State.SENT else self.naming(local_id)
         item = ErrorItem(
             GHOST_DISCARDED,

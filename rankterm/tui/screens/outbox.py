@@ -12,6 +12,8 @@ recorded in the last 30 minutes is held, not sent: its row says "looks like Matc
 
 A ghost entry can be renamed (e: a rejected or unsent one; then it is sent), retried under the same name
 (ctrl+r), or discarded (asks first: the matches that name it become rejected, to be given another player).
+A guest seat discards only what it queued itself: the seats of a table share one outbox, and another seat's
+unsent match is not a guest's to lose (`Outbox.may_discard`).
 
 Keys: e / enter edit in the match form (a ghost: rename) · ctrl+r retry (rejected -> pending) · ctrl+s send
 pending now (also lifts a quota pause; s is Stats here too) · x / delete discard (asks first) · F5 reload. The
@@ -29,7 +31,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.widgets import DataTable, Header, Static
 
-from rankterm.outbox.outbox import Entry, GhostEntry
+from rankterm.outbox.outbox import NOT_THIS_SEATS, Entry, GhostEntry
 from rankterm.outbox.outcome import OutcomeState
 from rankterm.tui.base import RanktermScreen, task
 from rankterm.tui.dialogs.ask_line import AskDialog
@@ -352,7 +354,10 @@ class OutboxScreen(RanktermScreen):
     def action_discard(self) -> None:
         """Ask, then forget the selected entry (one in doubt is refused: it may be recorded)."""
         entry = self._selected()
-        if entry is None:
+        if entry is None or self.runner is None:
+            return
+        if not self.runner.outbox.may_discard(entry):
+            self.say(NOT_THIS_SEATS.capitalize() + ".", "warning", to="toast")
             return
         if isinstance(entry, GhostEntry):
             self._ask_discard_ghost(entry)

@@ -1,0 +1,73 @@
+"""On a guest seat's Outbox screen, `x` on an entry another seat queued says why it stays and asks nothing;
+on the seat's own entry it asks, as on the host's app, and a yes forgets it."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from rankterm.client.client import RankingClient
+from rankterm.outbox.outbox import NOT_THIS_SEATS, Outbox
+from rankterm.tui.dialogs.confirm import ConfirmDialog
+from rankterm.tui.screens.outbox import OutboxScreen
+from rankterm.wire.models import NewFaction, NewMatch
+
+from .pilot import settle
+
+UNKNOWN_PLAYER = NewMatch(game=1, weight="normal", factions=[NewFaction(players=["no-such-player"], rank=1)])
+"""A match the service refuses: it stays in the outbox, rejected, for the screen to show."""
+
+
+async def test_a_guest_seat_discards_its_own_entry_and_not_another_seats(
+    make_app, demo_client: RankingClient, tmp_path: Path
+) -> None:
+    path = tmp_path / "outbox.db"
+    other_seat = Outbox(path, demo_client.scope, seat="other")
+    theirs = other_seat.add(UNKNOWN_PLAYER.model_copy(update={"external_id": "theirs-1"}))
+    mine = Outbox(path, demo_client.scope, seat="mine")
+    mine.add(UNKNOWN_PLAYER.model_copy(update={"external_id": "mine-1"}))
+    mine.close()
+    app = make_app(
+        demo=False, guest=True, outbox_factory=lambda client, demo: Outbox(path, client.scope, seat="mine")
+    )
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await pilot.press("o")
+        await settle(pilot)
+        screen = pilot.app.screen
+        assert isinstance(screen, OutboxScreen)
+        assert [e.external_id for e in screen.entries] == ["mine-1", "theirs-1"]  # the newest first
+
+        await pilot.press("end", "x")  # theirs
+        await settle(pilot)
+        assert pilot.app.screen is screen
+        said = [str(n.message) for n in app._notifications]
+        assert NOT_THIS_SEATS.capitalize() + "." in said
+        assert other_seat.get(theirs.external_id) is not None
+
+        await pilot.press("home", "x", "y")  # mine
+        await settle(pilot)
+        assert pilot.app.screen is screen
+        assert [e.external_id for e in other_seat.entries()] == ["theirs-1"]
+    other_seat.close()
+
+
+async def test_the_confirm_dialog_is_not_offered_for_another_seats_entry(
+    make_app, demo_client: RankingClient, tmp_path: Path
+) -> None:
+    path = tmp_path / "outbox.db"
+    with_host = Outbox(path, demo_client.scope)  # queued by the host's own app: no seat's
+    with_host.add(UNKNOWN_PLAYER.model_copy(update={"external_id": "host-1"}))
+    app = make_app(
+        demo=False, guest=True, outbox_factory=lambda client, demo: Outbox(path, client.scope, seat="mine")
+    )
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await pilot.press("o")
+        await settle(pilot)
+        await pilot.press("x")
+        await settle(pilot)
+        assert not isinstance(pilot.app.screen, ConfirmDialog)
+        await pilot.press("y")  # a "yes" typed ahead answers nothing
+        await settle(pilot)
+        assert [e.external_id for e in with_host.entries()] == ["host-1"]
+    with_host.close()
