@@ -55,8 +55,8 @@ __all__ = [
 
 log = logging.getLogger(__name__)
 
-NOT_THIS_SEATS = "queued at another seat: only that seat, or the host, can discard it"
-"""Why a guest seat may not discard an entry (`Outbox.may_discard`)."""
+NOT_THIS_SEATS = "queued at another seat: only that seat, or the host, can change or discard it"
+"""Why a guest seat may not edit, rename or discard an entry (`Outbox.may_change`)."""
 
 NO_REASON = ErrorItem("", "rejected without a reason")
 """What a refusal that gave no error is kept as."""
@@ -75,7 +75,7 @@ class Outbox:
         self, path: Path | str | None, scope: str, *, clock: Callable[[], float] = time.time, seat: str = ""
     ) -> None:
         """`path` None keeps the outbox in memory (the demo: its group lives only as long as the process).
-        `seat`: the guest seat this outbox writes for, '' for the host's own app (see `may_discard`)."""
+        `seat`: the guest seat this outbox writes for, '' for the host's own app (see `may_change`)."""
         self.path = Path(path) if path is not None else None
         self.scope = scope
         self.clock = clock
@@ -130,13 +130,14 @@ class Outbox:
         match = NewMatch.model_validate(json.loads(body))
         return Entry(external_id, match, *_standing(row), match_id, twin, seat)
 
-    def may_discard(self, entry: Entry | GhostEntry) -> bool:
-        """Whether this outbox's user may forget `entry`: the host's own app any entry, a guest seat only those
-        it queued itself. A guest records and reads: another seat's unsent match is not a guest's to lose."""
+    def may_change(self, entry: Entry | GhostEntry) -> bool:
+        """Whether this outbox's user may edit, rename, discard or send anyway `entry`: the host's own app any
+        entry, a guest seat only those it queued itself. A guest records and reads: another seat's unsent
+        match is not a guest's to lose or to change (retrying it as it is, is)."""
         return not self.seat or entry.seat == self.seat
 
-    def _check_discard(self, entry: Entry | GhostEntry) -> None:
-        if not self.may_discard(entry):
+    def _check_change(self, entry: Entry | GhostEntry) -> None:
+        if not self.may_change(entry):
             raise ValueError(NOT_THIS_SEATS)
 
     def add(self, match: NewMatch) -> Entry:
@@ -197,6 +198,10 @@ class Outbox:
             if entry is not None and (entry.state is State.SENT or entry.in_doubt):
                 raise RanktermError(
                     f"The match {match.external_id} is already sent or on its way: use a new external id."
+                )
+            if entry is not None and not self.may_change(entry):
+                raise RanktermError(
+                    f"The match {match.external_id} is queued at another seat: use a new external id."
                 )
         edited = [
             self.edit(entry.external_id, match) if entry is not None else None
@@ -343,6 +348,7 @@ class Outbox:
         entry = self.get(external_id)
         if entry is None or entry.state is State.SENT or entry.in_doubt:
             raise ValueError("only a rejected or unsent match can be edited")
+        self._check_change(entry)
         new_id = match.external_id or external_id
         if new_id != external_id and self.get(new_id) is not None:
             raise ValueError(f"the external id {new_id} is already in the outbox")
@@ -364,12 +370,12 @@ class Outbox:
 
     def discard(self, external_id: str) -> None:
         """Forget an entry that is not in doubt (a match in doubt may already be recorded), if this outbox's user
-        may (`may_discard`)."""
+        may (`may_change`)."""
         entry = self.get(external_id)
         if entry is not None and entry.in_doubt:
             raise ValueError("this match may already be recorded; send it again to find out")
         if entry is not None:
-            self._check_discard(entry)
+            self._check_change(entry)
         with self._db:
             self._db.execute(
                 "DELETE FROM entries WHERE scope=? AND kind!=? AND external_id=?",
@@ -499,6 +505,7 @@ class Outbox:
         entry = self.get_ghost(local_id)
         if entry is None or entry.state is State.SENT or entry.in_doubt:
             raise ValueError("only a rejected or unsent ghost player can be renamed")
+        self._check_change(entry)
         name = check_name(name)
         seen = None if known is None else same_named(known, name)
         self._set(
@@ -521,7 +528,7 @@ class Outbox:
             return []
         if entry.in_doubt:
             raise ValueError("this ghost player may already be made; send it again to find out")
-        self._check_discard(entry)
+        self._check_change(entry)
         naming = [] if entry.state is State.SENT else self.naming(local_id)
         item = ErrorItem(
             GHOST_DISCARDED,

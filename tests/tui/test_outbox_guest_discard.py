@@ -1,5 +1,6 @@
-"""On a guest seat's Outbox screen, `x` on an entry another seat queued says why it stays and asks nothing;
-on the seat's own entry it asks, as on the host's app, and a yes forgets it."""
+"""On a guest seat's Outbox screen, `x` (discard) and `e` (edit) on an entry another seat queued say why it stays
+and open nothing; on the seat's own entry `x` asks, as on the host's app, and a yes forgets it. The form given
+another seat's external id sends nothing and leaves that entry as it was."""
 
 from __future__ import annotations
 
@@ -8,10 +9,11 @@ from pathlib import Path
 from rankterm.client.client import RankingClient
 from rankterm.outbox.outbox import NOT_THIS_SEATS, Outbox
 from rankterm.tui.dialogs.confirm import ConfirmDialog
+from rankterm.tui.screens.match_entry import MatchEntryScreen
 from rankterm.tui.screens.outbox import OutboxScreen
 from rankterm.wire.models import NewFaction, NewMatch
 
-from .pilot import settle
+from .pilot import open_form, quick_fill, settle
 
 UNKNOWN_PLAYER = NewMatch(game=1, weight="normal", factions=[NewFaction(players=["no-such-player"], rank=1)])
 """A match the service refuses: it stays in the outbox, rejected, for the screen to show."""
@@ -37,12 +39,14 @@ async def test_a_guest_seat_discards_its_own_entry_and_not_another_seats(
         assert isinstance(screen, OutboxScreen)
         assert [e.external_id for e in screen.entries] == ["mine-1", "theirs-1"]  # the newest first
 
-        await pilot.press("end", "x")  # theirs
-        await settle(pilot)
-        assert pilot.app.screen is screen
-        said = [str(n.message) for n in app._notifications]
-        assert NOT_THIS_SEATS.capitalize() + "." in said
-        assert other_seat.get(theirs.external_id) is not None
+        for key in ("x", "e"):
+            await pilot.press("end", key)  # theirs
+            await settle(pilot)
+            assert pilot.app.screen is screen, key
+            said = [str(n.message) for n in app._notifications]
+            assert said.count(NOT_THIS_SEATS.capitalize() + ".") == 1, key
+            app.clear_notifications()
+        assert other_seat.get(theirs.external_id) == other_seat.entries()[0]
 
         await pilot.press("home", "x", "y")  # mine
         await settle(pilot)
@@ -71,3 +75,27 @@ async def test_the_confirm_dialog_is_not_offered_for_another_seats_entry(
         await settle(pilot)
         assert [e.external_id for e in with_host.entries()] == ["host-1"]
     with_host.close()
+
+
+async def test_the_form_given_another_seats_external_id_sends_nothing_and_changes_nothing(
+    make_app, demo_client: RankingClient, tmp_path: Path
+) -> None:
+    path = tmp_path / "outbox.db"
+    other_seat = Outbox(path, demo_client.scope, seat="other")
+    other_seat.add(UNKNOWN_PLAYER.model_copy(update={"external_id": "theirs-1"}))
+    app = make_app(
+        demo=False, guest=True, outbox_factory=lambda client, demo: Outbox(path, client.scope, seat="mine")
+    )
+    async with app.run_test(size=(100, 30)) as pilot:
+        await settle(pilot)
+        before = other_seat.get("theirs-1")
+        form_screen = await open_form(pilot)
+        assert isinstance(form_screen, MatchEntryScreen)
+        await quick_fill(pilot, "Catan", [(["Ada"], 1, "9"), (["Ben"], 2, "7")])
+        form_screen.form.field("external-id").value = "theirs-1"
+        await pilot.press("ctrl+s")
+        await settle(pilot)
+        assert "queued at another seat" in form_screen.form.answer.text
+        assert other_seat.get("theirs-1") == before
+        assert [e.external_id for e in other_seat.entries()] == ["theirs-1"]
+    other_seat.close()

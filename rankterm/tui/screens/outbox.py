@@ -12,8 +12,9 @@ recorded in the last 30 minutes is held, not sent: its row says "looks like Matc
 
 A ghost entry can be renamed (e: a rejected or unsent one; then it is sent), retried under the same name
 (ctrl+r), or discarded (asks first: the matches that name it become rejected, to be given another player).
-A guest seat discards only what it queued itself: the seats of a table share one outbox, and another seat's
-unsent match is not a guest's to lose (`Outbox.may_discard`).
+A guest seat edits, renames, sends anyway and discards only what it queued itself: the seats of a table share
+one outbox, and another seat's unsent match is not a guest's to lose or change (`Outbox.may_change`); it may
+retry one as it is.
 
 Keys: e / enter edit in the match form (a ghost: rename) · ctrl+r retry (rejected -> pending) · ctrl+s send
 pending now (also lifts a quota pause; s is Stats here too) · x / delete discard (asks first) · F5 reload. The
@@ -275,9 +276,16 @@ class OutboxScreen(RanktermScreen):
 
     # ------------------------------------------------------------------ actions
 
+    def _ours(self, entry: Entry | GhostEntry) -> bool:
+        """Whether this seat may change `entry` (said when not)."""
+        if self.runner is not None and not self.runner.outbox.may_change(entry):
+            self.say(NOT_THIS_SEATS.capitalize() + ".", "warning", to="toast")
+            return False
+        return True
+
     async def action_edit(self) -> None:
         entry = self._selected()
-        if entry is None:
+        if entry is None or not self._ours(entry):
             return
         if isinstance(entry, GhostEntry):
             self._ask_ghost_name(entry)
@@ -342,6 +350,8 @@ class OutboxScreen(RanktermScreen):
                 "Only a held match (it looks like another one) can be sent anyway.", "warning", to="toast"
             )
             return
+        if not self._ours(entry):
+            return
         runner.send_anyway(entry.external_id)
         self.rankterm.resume_sending(force=True)
         self.say(f"Sending {entry.external_id} anyway.", "info", to="toast")
@@ -354,10 +364,7 @@ class OutboxScreen(RanktermScreen):
     def action_discard(self) -> None:
         """Ask, then forget the selected entry (one in doubt is refused: it may be recorded)."""
         entry = self._selected()
-        if entry is None or self.runner is None:
-            return
-        if not self.runner.outbox.may_discard(entry):
-            self.say(NOT_THIS_SEATS.capitalize() + ".", "warning", to="toast")
+        if entry is None or self.runner is None or not self._ours(entry):
             return
         if isinstance(entry, GhostEntry):
             self._ask_discard_ghost(entry)
