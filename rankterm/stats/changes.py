@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import json
 from collections import defaultdict
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -259,6 +259,14 @@ class Story:
         self.stepped = 0
         self._walk_on(matches, len(self._walked) + len(matches))
         return self._events[before:]
+
+    def extend_in_parts(self, parts: Iterable[Sequence[Match]], total: int) -> None:
+        """Walk on through matches given a part at a time (each part made only when the walk reaches it, so
+        that a long history is never held whole), `total` matches walked when the last part is; `stepped`
+        counts them all."""
+        self.stepped = 0
+        for part in parts:
+            self._walk_on(part, total)
 
     def rewind(self, keep: int) -> None:
         """Go back to a point with at most the first `keep` matches walked: the last checkpoint there, else

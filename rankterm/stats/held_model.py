@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from rankterm.stats.model import TableModel
-from rankterm.stats.source import held_matches
+from rankterm.stats.source import held_in_parts
 from rankterm.wire.models import Match
 
 if TYPE_CHECKING:
@@ -41,6 +41,8 @@ def held_model(group: Group) -> TableModel:
                 group.set_note(NOTE, {"key": key, "model": model.snapshot()})
                 return model
     model = TableModel()
-    model.follow(held_matches(group))
+    for part in held_in_parts(group):  # a fresh model follows by adding, oldest first
+        for match in part:
+            model.add(match)
     group.set_note(NOTE, {"key": key, "model": model.snapshot()})
     return model

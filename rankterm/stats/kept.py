@@ -29,15 +29,15 @@ from typing import TYPE_CHECKING, Any
 
 from rankterm.mirror import MatchMark, match_marks
 from rankterm.stats.changes import Event, Mark, Story
-from rankterm.stats.seasons import Period, Season, SeasonRow, containing, season_standings
-from rankterm.stats.source import held_matches, kept_out_of_collections, matches_numbered
+from rankterm.stats.seasons import Period, Season, SeasonRow, containing, period_matches, season_standings
+from rankterm.stats.source import held_in_parts, held_matches, kept_out_of_collections, matches_numbered
 from rankterm.wire.localtime import SeatZone
 from rankterm.wire.models import Match, Player
 
 if TYPE_CHECKING:
     from rankterm.mirror import Group
 
-__all__ = ["held_changes", "kept_roll", "kept_season", "kept_story", "match_changes"]
+__all__ = ["held_changes", "held_in_period", "kept_roll", "kept_season", "kept_story", "match_changes"]
 
 STORY_NOTE = "story"
 """The mirror's note that keeps the story: {"key": the held matches' key, "story": `Story.snapshot`}."""
@@ -92,9 +92,11 @@ def _walk_story(group: Group, key: list[Any], held: Any) -> Story:
     noted = held is None and story is not None
     story = story if story is not None else Story()
     story.rewind(story.agreeing(walked))
-    rest = walked[story.walked :]
-    if rest:
-        story.extend(_matches(group, [number for _, number in rest]))
+    rest = [number for _, number in walked[story.walked :]]
+    whole = (
+        group.memo.get("stats.parsed") is not None
+    )  # a command that parsed the whole history: read from it
+    story.extend_in_parts([_matches(group, rest)] if whole else held_in_parts(group, rest), len(walked))
     if story.stepped or not noted:
         group.set_note(STORY_NOTE, {"key": key, "story": story.snapshot()})
         group.set_note(EVENTS_NOTE, {"key": key, "events": story.event_rows()})
@@ -172,6 +174,14 @@ def match_changes(group: Group, number: int) -> list[Event]:
 def _window(period: Period, zone: SeatZone) -> tuple[str, str]:
     """The wire dates a day wider than the period on each side: its matches are among those dated within."""
     return zone.to_wire(period.start - timedelta(days=1)), zone.to_wire(period.end + timedelta(days=1))
+
+
+def held_in_period(group: Group, period: Period, zone: SeatZone) -> list[Match]:
+    """The held matches played in `period` by the seat's clock, oldest first: only those of its window are
+    parsed, not the whole history."""
+    low, high = _window(period, zone)
+    window = match_marks(group.mirror, since=low, until=high)
+    return period_matches(matches_numbered(group, [m.number for m in window]), period, zone)
 
 
 def _within(marks: Sequence[MatchMark], dates: Sequence[str] | None, low: str, high: str) -> list[MatchMark]:

@@ -13,8 +13,8 @@ import contextlib
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
+from rankterm.stats.kept import held_in_period
 from rankterm.stats.seasons import PeriodChoice, Season, period_choices, season_standings
-from rankterm.stats.source import held_matches
 from rankterm.tui.zone import shown_zone
 from rankterm.wire.errors import RanktermError
 
@@ -77,7 +77,7 @@ async def period_standings(group: Group, period: Period, zone: SeatZone, game_id
     """`season_standings` over the held matches (only `game_id`'s when given), worked out in a thread."""
 
     def work() -> Season:
-        matches = held_matches(group)
+        matches = held_in_period(group, period, zone)
         if game_id is not None:
             matches = [m for m in matches if m.game is not None and str(m.game.id) == game_id]
         return season_standings(matches, period, zone)

@@ -96,7 +96,7 @@ async def test_the_model_kept_in_the_mirror_starts_warm_and_follows_what_arrives
     def no_replay(group: RankingClient) -> list:
         raise AssertionError("the whole history was parsed again")
 
-    monkeypatch.setattr(kept, "held_matches", no_replay)
+    monkeypatch.setattr(kept, "held_in_parts", no_replay)
     again = kept.held_model(demo)  # as a new process would: from the mirror's note
     assert again is not first and [again.ree(i) for i in ids] == [first.ree(i) for i in ids]
 

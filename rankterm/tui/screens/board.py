@@ -49,8 +49,8 @@ from textual.widgets import Static
 
 from rankterm.stats.changes import Event
 from rankterm.stats.effect import EffectUnknown, match_effect
-from rankterm.stats.seasons import Period, containing, named, period_matches, season_standings
-from rankterm.stats.source import held_matches
+from rankterm.stats.kept import held_in_period
+from rankterm.stats.seasons import Period, containing, named, season_standings
 from rankterm.tui.base import Kind, RanktermScreen, Where, task
 from rankterm.tui.periods import seat_now, shown_seasons
 from rankterm.tui.text import error_sentence, styled
@@ -111,9 +111,9 @@ async def read_view(group: Group, subset_id: str | None, title: str) -> BoardVie
 def period_view(group: Group, period: Period, zone: SeatZone) -> BoardView:
     """A period as the board shows it (run in a thread): its standings from an even start over the held
     matches, its last match and its last five, newest first."""
-    matches = held_matches(group)
-    season = season_standings(matches, period, zone)
-    inside = period_matches(matches, period, zone)[-5:]
+    inside = held_in_period(group, period, zone)
+    season = season_standings(inside, period, zone)
+    inside = inside[-5:]
     rows = tuple(
         RankingRow(player=row.player or Player(id=row.player_id), ree=row.ree, position=row.position)
         for row in season.rows

@@ -31,8 +31,8 @@ from rankterm.stats.before import before_match
 from rankterm.stats.compact import CompactMatch, game_matches
 from rankterm.stats.held_model import held_model
 from rankterm.stats.model import TableModel
-from rankterm.stats.source import held_matches, sync_group
-from rankterm.stats.teams import last_evening_pairings
+from rankterm.stats.source import held_last_hours, sync_group
+from rankterm.stats.teams import EVENING_HOURS, last_evening_pairings
 from rankterm.tui.base import RanktermScreen, task
 from rankterm.tui.dialogs.confirm import ConfirmDialog
 from rankterm.tui.dialogs.teams import TeamsDialog
@@ -295,8 +295,10 @@ class MatchEntryScreen(RanktermScreen):
         group = self.group if self.has_client else None
 
         async def open_dialog() -> None:
-            pairings = (  # the whole held history parsed (once a process): in a thread, not on the loop
-                await asyncio.to_thread(lambda: last_evening_pairings(held_matches(group))) if group else {}
+            pairings = (  # the last evening's matches parsed, in a thread, not on the loop
+                await asyncio.to_thread(lambda: last_evening_pairings(held_last_hours(group, EVENING_HOURS)))
+                if group
+                else {}
             )
             self.app.push_screen(TeamsDialog(skills, names, pairings=pairings), chosen)
 
