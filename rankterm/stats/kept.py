@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING, Any
 
 from rankterm.mirror import MatchMark, match_marks
 from rankterm.stats.changes import Event, Mark, Story
-from rankterm.stats.seasons import Period, Season, SeasonRow, containing, period_matches, season_standings
+from rankterm.stats.seasons import Period, Season, SeasonRow, containing, period_matches, season_of_parts
 from rankterm.stats.source import held_in_parts, held_matches, kept_out_of_collections, matches_numbered
 from rankterm.wire.localtime import SeatZone
 from rankterm.wire.models import Match, Player
@@ -221,7 +221,10 @@ def _season(group: Group, period: Period, zone: SeatZone, window: Sequence[Match
         if isinstance(note, dict) and note.get("marks") == fingerprint:
             season = _season_of(note.get("season"), period)
         if season is None:
-            season = season_standings(_matches(group, [m.number for m in window]), period, zone)
+            numbers = [m.number for m in window]
+            whole = group.memo.get("stats.parsed") is not None  # as in the story's walk
+            parts = [_matches(group, numbers)] if whole else held_in_parts(group, numbers)
+            season = season_of_parts(parts, period, zone)
             group.set_note(name, {"marks": fingerprint, "season": _season_document(season)})
         memo[name] = (fingerprint, season)
         return season

@@ -165,24 +165,32 @@ def period_matches(matches: Sequence[Match], period: Period, zone: SeatZone) -> 
 
 def season_standings(matches: Sequence[Match], period: Period, zone: SeatZone) -> Season:
     """The standings of a group that played only `period`'s `matches` (held, oldest first)."""
-    played = period_matches(matches, period, zone)
+    return season_of_parts([matches], period, zone)
+
+
+def season_of_parts(parts: Iterable[Sequence[Match]], period: Period, zone: SeatZone) -> Season:
+    """`season_standings` of matches given a part at a time, oldest first (a long window is never parsed
+    whole: `stats.source.held_in_parts`)."""
     model = TableModel()
-    model.follow(played)
     names: dict[str, str] = {}
     people: dict[str, Player] = {}
-    for match in played:
-        for faction in match.factions:
-            if not faction.bot:
-                for player in faction.players:
-                    names[str(player.id)] = player.label
-                    people[str(player.id)] = player
+    played = 0
+    for part in parts:
+        for match in period_matches(part, period, zone):
+            model.add(match)  # a fresh model follows by adding, oldest first
+            played += 1
+            for faction in match.factions:
+                if not faction.bot:
+                    for player in faction.players:
+                        names[str(player.id)] = player.label
+                        people[str(player.id)] = player
     ranked = sorted(names, key=lambda pid: (-model.ree(pid), fold_name(names[pid]), pid))
     shown = shared_positions([(i, model.ree(pid)) for i, pid in enumerate(ranked, start=1)])
     rows = tuple(
         SeasonRow(position, pid, names[pid], model.ree(pid), model.played(pid), people[pid])
         for position, pid in zip(shown, ranked, strict=True)
     )
-    return Season(period, len(played), rows)
+    return Season(period, played, rows)
 
 
 def periods_by(matches: Iterable[Match], kind: str, zone: SeatZone) -> list[Period]:

@@ -68,3 +68,15 @@ async def test_a_period_and_the_last_evening_parse_only_their_own_matches(parses
     assert evening and evening[-1] == matches[-1] and len(evening) < 5
     assert max(parses) < 12  # a period's window (a day wider each side), or an evening: never the history
     assert group.memo.get("stats.parsed") is None
+
+
+def test_a_season_longer_than_a_part_is_worked_out_a_part_at_a_time(parses: list[int]) -> None:
+    matches = history(60)
+    group = group_on(None)
+    group.mirror.held.put_matches(rows(matches), dumped=True)
+    year = period_of("2025")
+    assert len(period_matches(matches, year, UTC_ZONE)) > 3 * PART
+
+    assert kept.kept_season(group, year, UTC_ZONE) == season_standings(matches, year, UTC_ZONE)
+    assert parses and max(parses) <= PART
+    assert group.memo.get("stats.parsed") is None
