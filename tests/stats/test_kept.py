@@ -140,13 +140,13 @@ def test_kept_seasons_are_season_standings_and_only_a_changed_period_is_worked_o
     )
 
     worked: list[str] = []
-    real = kept.season_standings
+    real = kept.season_of_parts
 
-    def counted(held, period, zone):  # type: ignore[no-untyped-def]
+    def counted(parts, period, zone):  # type: ignore[no-untyped-def]
         worked.append(period.name)
-        return real(held, period, zone)
+        return real(parts, period, zone)
 
-    monkeypatch.setattr(kept, "season_standings", counted)
+    monkeypatch.setattr(kept, "season_of_parts", counted)
     again = group_on(tmp_path / "mirror.db")  # a new process: the seasons come from the notes
     assert kept.kept_roll(again, "quarter", zone, now) == fresh and worked == []
 
