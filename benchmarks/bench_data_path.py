@@ -7,7 +7,7 @@ measured alone, beside another checkout in the same minutes.
 machine under load: too much to see a 20 ms cut. Here each run is a fresh process that first imports what
 both trees load anyway (Textual, httpx, pydantic, Starlette, the wire's models, the client, the app, the
 mirror), then takes the CPU time (`time.process_time`) of what the demo's opening and Home's first load add: the
-embedded service (`rankterm.server.seed`, with its metrics), the board's reads
+embedded service (`rankterm.server.seed`), the board's reads
 (`rankterm.tui.screens.board`), the story (`stats.kept`), the evening's rows (`stats.compact`), the held
 matches' parse (`stats.source`), and two parses of a page of matches by the client (``list[Match]``, as a
 sync and the last match read them). The two trees take turns within each run. Prints the medians and the
@@ -56,10 +56,9 @@ PARTS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("the app: tui.app, its screens' table, palette, themes", ("rankterm.tui.app",)),
     ("Home's screen and its footer", ("rankterm.tui.screens.home", "rankterm.tui.live")),
     ("the wire's models (pydantic classes)", ("rankterm.wire.models",)),
-    ("httpcore and h11 (client.transport)", ("rankterm.client.transport",)),
+    ("client.transport (httpcore, h11 where it holds the pool)", ("rankterm.client.transport",)),
     ("the client", ("rankterm.client.client",)),
-    ("prometheus_client", ("prometheus_client",)),
-    ("the embedded service (server.seed: app, store)", ("rankterm.server.seed",)),
+    ("the embedded service (server.seed: app, store, metrics)", ("rankterm.server.seed",)),
     ("the mirror", ("rankterm.mirror",)),
     ("the outbox (outbox.outbox, its sender)", ("rankterm.outbox.outbox",)),
     ("the outbox's runner and the session", ("rankterm.tui.outbox_runner", "rankterm.tui.session")),
