@@ -10,8 +10,9 @@ mirror), then takes the CPU time (`time.process_time`) of what the demo's openin
 embedded service (`rankterm.server.seed`), the board's reads
 (`rankterm.tui.screens.board`), the story (`stats.kept`), the evening's rows (`stats.compact`), the held
 matches' parse (`stats.source`), and two parses of a page of matches by the client (``list[Match]``, as a
-sync and the last match read them). The two trees take turns within each run. Prints the medians and the
-ratio, and the load average.
+sync and the last match read them; the client in-process, as the demo's: until 2026-11-29 it was one on a
+URL, whose socket pool the demo never loads). The two trees take turns within each run. Prints the medians
+and the ratio, and the load average.
 
 `--parts` instead splits rankterm's own imports on the way to the demo's Home (the first screen's, then the
 demo group's and Home's reads') into parts, in the order the app loads them: each a fresh process that first
@@ -50,7 +51,8 @@ start = time.process_time()
 import rankterm.server.seed
 import rankterm.tui.screens.board, rankterm.stats.kept, rankterm.stats.compact, rankterm.stats.source
 
-client = rankterm.client.client.RankingClient("http://bench.rankterm/", key="k", secret="s")
+# In-process, as the demo's client: one on a URL would load the socket pool (httpcore, h11) here.
+client = rankterm.client.client.RankingClient.in_process(None, key="k", secret="s", base_url="http://bench.rankterm/")
 for _ in range(2):
     client.parse("matches", list[Match], [])
 print(time.process_time() - start)
