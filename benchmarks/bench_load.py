@@ -44,7 +44,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))  # tests.support: the helpers live beside the tests
 
 from rankterm.client.client import RankingClient  # noqa: E402
-from rankterm.client.transport import http_client  # noqa: E402
+from rankterm.client.pool import http_client  # noqa: E402
 from rankterm.mirror import Group  # noqa: E402
 from rankterm.wire import endpoints as ep  # noqa: E402
 from rankterm.wire.errors import QuotaError, RanktermError  # noqa: E402

@@ -26,7 +26,9 @@ checkout too (its `rankterm` first on PYTHONPATH, its own config, cache and data
 run to run as this tree's are, so that both seed the day's demo and its mirror in their first run only; until
 2026-11-29 the other checkout's (a) had a fresh folder each run and seeded every time, some 4 MB more), each
 run taking its turn right after this tree's, against the same `rankterm serve` (this tree's), and prints this tree's
-figures beside the old's.
+figures beside the old's. The children start in a folder of their own: until 2026-11-29 they started in the
+caller's, and from a checkout's root `python -m rankterm` ran that checkout for the other one's rows too (the
+working folder comes first on sys.path), so those comparisons set this tree beside itself.
 """
 
 from __future__ import annotations
@@ -193,6 +195,9 @@ def main() -> int:
     )
     with tempfile.TemporaryDirectory() as name:
         tmp = Path(name)
+        # The children start in this folder: `python -m rankterm` puts its working folder first on sys.path,
+        # so started from a checkout's root every one of them, the other checkout's too, ran that checkout.
+        os.chdir(tmp)
         minimal_runs = [measure_script(MINIMAL, home_env(tmp / "minimal")) for _ in range(args.runs)]
         report("a bare Textual app (one Static), for scale", 0.0, minimal_runs)
         demo_runs, old_demo_runs = [], []

@@ -21,7 +21,7 @@ medians printed:
   max_concurrency=8)``);
 - adaptive: the same with the client's defaults (`rankterm.client.paging`).
 
-Each client is on the httpx client a `RankingClient` makes for itself (`rankterm.client.transport.http_client`:
+Each client is on the httpx client a `RankingClient` makes for itself (`rankterm.client.pool.http_client`:
 its pool, its limits), with event hooks added to count the requests in flight.
 
 For each: the median time, its speed-up over one after another, the calls made (must equal the pages),
@@ -61,7 +61,7 @@ import uvicorn
 
 from rankterm.client import paging
 from rankterm.client.client import RankingClient
-from rankterm.client.transport import http_client
+from rankterm.client.pool import http_client
 from rankterm.mirror import Group
 from rankterm.server import quota
 from rankterm.server.app import create_app

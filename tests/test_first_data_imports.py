@@ -3,13 +3,17 @@ story): the story's walk and the board's reads, not the figures' types and rules
 `figures`: some 40 ms of imports, benchmarks/bench_startup.py), which load when a stats page opens. A
 module-level import in the wrong place brings them back silently, so a fresh process runs the demo until
 Home's workers are done and lists what was imported. The same way: the app never builds the whole command
-line's parser, and a page of Matches does not load a match's detail until one is opened."""
+line's parser, the demo's client and service, answered in-process, load neither the socket pool (httpcore,
+h11) nor the metrics (prometheus_client), and a page of Matches does not load a match's detail until one is
+opened."""
 
 from __future__ import annotations
 
 import json
 import subprocess
 import sys
+
+import pytest
 
 from tests.support.terminal import home_env
 
@@ -47,6 +51,11 @@ NOT_FOR_THE_APP = ("argparse", "gettext", "pkgutil")
 `rankterm --profile NAME` start the app without them (`rankterm.cli.main`)."""
 
 
+NOT_IN_PROCESS = ("httpcore", "h11", "prometheus_client")
+"""The connection pool of a client that opens sockets (`rankterm.client.pool`) and the counters of a service that
+is served (`rankterm.server.metrics`): the demo's client answers in-process, and nobody can scrape its service."""
+
+
 def _homes_data(tmp_path) -> dict:
     """What the CHILD saw: Home's texts and the modules loaded once its data is shown."""
     done = subprocess.run(
@@ -61,19 +70,33 @@ def _homes_data(tmp_path) -> dict:
     return json.loads(done.stdout.strip().splitlines()[-1])
 
 
-def test_homes_data_does_not_load_the_figures(tmp_path):
-    seen = _homes_data(tmp_path)
+@pytest.fixture(scope="module")
+def homes_data(tmp_path_factory) -> dict:
+    """One run of the CHILD for the tests that read what it saw."""
+    return _homes_data(tmp_path_factory.mktemp("homes-data"))
+
+
+def test_homes_data_does_not_load_the_figures(homes_data):
+    seen = homes_data
     assert seen["screen"] == "HomeScreen" and "after match" in seen["title"], seen["title"]
     assert seen["tonight"].strip()  # tonight's story was told: the walk's modules were loaded
     assert "rankterm.stats.changes" in seen["modules"] and "rankterm.stats.kept" in seen["modules"]
     assert sorted(m for m in NOT_FOR_HOMES_DATA if m in seen["modules"]) == []
 
 
-def test_the_app_does_not_load_the_command_lines_parser(tmp_path):
-    seen = _homes_data(tmp_path)
+def test_the_app_does_not_load_the_command_lines_parser(homes_data):
+    seen = homes_data
     assert seen["screen"] == "HomeScreen" and "after match" in seen["title"], seen["title"]
     assert "rankterm.cli.app" in seen["modules"]  # the check below can see what was imported
     assert sorted(m for m in NOT_FOR_THE_APP if m in seen["modules"]) == []
+
+
+def test_the_in_process_demo_loads_no_socket_pool_and_no_metrics(homes_data):
+    seen = homes_data
+    assert seen["screen"] == "HomeScreen" and "after match" in seen["title"], seen["title"]
+    # The client and the service answered Home's reads: the check below looks at the modules they loaded.
+    assert {"httpx", "rankterm.client.transport", "rankterm.server.app"} <= set(seen["modules"])
+    assert sorted(m for m in seen["modules"] if m.split(".")[0] in NOT_IN_PROCESS) == []
 
 
 MATCHES_CHILD = """

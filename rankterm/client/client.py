@@ -30,7 +30,7 @@ from rankterm.client.auth import Token, TokenCache, sendable_token
 from rankterm.client.frames import FrameMemo
 from rankterm.client.paging import QuotaView, Window, fetch_pages, refuse, report_pressure
 from rankterm.client.send_policy import ONCE, Backoff, batches
-from rankterm.client.transport import address_problem, http_client, offline
+from rankterm.client.transport import address_problem, offline
 from rankterm.wire import endpoints as ep
 from rankterm.wire import jsontext
 from rankterm.wire.adapters import type_adapter
@@ -140,6 +140,9 @@ class RankingClient:
         if http is None:
             if not base_url:
                 raise ValueError("a base URL or an httpx.AsyncClient is needed")
+            # Here, not at the top: only a client that opens sockets loads httpcore and h11.
+            from rankterm.client.pool import http_client
+
             # Keep-alive for as many connections as the paging window may use (httpx keeps 20 by default).
             pool = max(concurrency, max_concurrency)
             http = http_client(timeout=timeout, verify=_tls_for(base_url, verify_tls), pool=pool)

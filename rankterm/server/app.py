@@ -14,7 +14,7 @@ import re
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from urllib.parse import parse_qsl
 
 from starlette.applications import Starlette
@@ -36,6 +36,9 @@ from rankterm.wire import jsontext
 from rankterm.wire.endpoints import RANKINGS
 from rankterm.wire.new_match import MAX_FACTIONS, MAX_PARTICIPANTS
 from rankterm.wire.text import ascii_digits
+
+if TYPE_CHECKING:
+    from rankterm.server.metrics import Metrics
 
 __all__ = ["create_app", "error_response", "success_response"]
 
@@ -158,9 +161,17 @@ class _Service:
         quotas: QuotaBook,
         reread_quotas: bool,
         metrics_gate: ops.MetricsGate,
+        counted: bool,
     ) -> None:
         self.store = store
-        self.metrics = ops.Metrics()
+        self.metrics: Metrics | None = None
+        """The service's Prometheus metrics; None for a service answered in-process (nobody can read them)."""
+        if counted:
+            # Here, not at the top: a service that counts nothing never loads prometheus_client.
+            from rankterm.server.metrics import Metrics
+
+            self.metrics = Metrics()
+            store.on_write_wait = self.metrics.waited
         self.metrics_gate = metrics_gate
         self.sign_ins = SignInThrottle()
         self.token_ttl = token_ttl
@@ -220,8 +231,8 @@ class _Service:
                 )
                 response = success_response(await self.result(route, call, receive))
             except Fault as fault:
-                if fault.code.startswith("Q"):
-                    self.metrics.quota_refusals.labels(fault.code).inc()
+                if fault.code.startswith("Q") and self.metrics is not None:
+                    self.metrics.refused(fault.code)
                 response = error_response(fault)
             except ClientDisconnect:
                 response = error_response(Fault("R003", "The request was not received whole."))
@@ -237,7 +248,8 @@ class _Service:
         rid = ops.request_id(headers.get("x-request-id"))
         response.headers["X-Request-ID"] = rid
         seconds = time.perf_counter() - started
-        self.metrics.answered(endpoint, response.status_code, seconds)
+        if self.metrics is not None:
+            self.metrics.answered(endpoint, response.status_code, seconds)
         if ops.access_log.isEnabledFor(logging.INFO):
             group = call.client.group_id if call is not None and call.client is not None else None
             ops.access_log.info(
@@ -271,6 +283,10 @@ class _Service:
             if reason is None:
                 return success_response({"status": "ready"})
             return error_response(Fault("R001", f"Not ready: {reason}", 503))
+        if self.metrics is None:
+            return error_response(
+                Fault("R002", "This service is answered in-process: it keeps no metrics.", 404)
+            )
         if not self.metrics_gate.admits(address):
             return error_response(
                 Fault(
@@ -279,7 +295,7 @@ class _Service:
                     403,
                 )
             )
-        return Response(self.metrics.text(), media_type=ops.CONTENT_TYPE)
+        return Response(self.metrics.text(), media_type=self.metrics.content_type)
 
     def run(self, route: Route[Callable[[Call], Any]], call: Call) -> Any:
         """Token, quota and handler: the request's work, on a worker thread or at once (see `answer`; its JSON
@@ -388,7 +404,8 @@ class _Service:
         )
         answer = recorded.to_wire()
         if not dryrun:
-            self.metrics.matches.inc(recorded.accepted_count)
+            if self.metrics is not None:
+                self.metrics.recorded(recorded.accepted_count)
             answer.pop("dryrun", None)
         return answer
 
@@ -467,13 +484,16 @@ def create_app(
     clock: Callable[[], float] | None = None,
     limits: QuotaLimits | None = None,
     metrics_gate: ops.MetricsGate | None = None,
+    counted: bool = True,
 ) -> Starlette:
     """The service over `store`: tokens live `token_ttl` seconds, bodies are at most `max_body` bytes.
 
     `clock` (seconds since the epoch; the store's clock by default) decides token expiry, quota buckets
     and default match dates. `limits`, when given, are every client's quota limits; otherwise each client
     has the limits the host kept in the database (`Store.quota_book`), read here and again every
-    `QUOTA_READ_EVERY` seconds. ``GET metrics`` answers loopback addresses and those `metrics_gate` allows.
+    `QUOTA_READ_EVERY` seconds. ``GET metrics`` answers loopback addresses and those `metrics_gate` allows;
+    a service built with `counted` false (one answered in-process, which nobody can scrape) keeps no metrics
+    and answers it R002.
     """
     quotas = QuotaBook(limits) if limits is not None else store.quota_book()
     service = _Service(
@@ -484,8 +504,8 @@ def create_app(
         quotas,
         reread_quotas=limits is None,
         metrics_gate=metrics_gate or ops.MetricsGate(),
+        counted=counted,
     )
-    store.on_write_wait = service.metrics.waited
     app = ServiceApp(service.answer, _http_error)
     app.state.store = store
     app.state.service = service

@@ -191,7 +191,7 @@ def demo_store(*, clock: Callable[[], float] | None = None) -> Store:
 
 def demo_app(*, clock: Callable[[], float] | None = None) -> tuple[Starlette, str, str]:
     """A seeded in-memory service for ``rankterm demo`` and tests: (app, key, secret)."""
-    return create_app(demo_store(clock=clock), clock=clock), DEMO_KEY, DEMO_SECRET
+    return create_app(demo_store(clock=clock), clock=clock, counted=False), DEMO_KEY, DEMO_SECRET
 
 
 def demo_token(app: Starlette, now: float) -> str | None:

@@ -1,4 +1,4 @@
-"""The client's own HTTP transport (`rankterm.client.transport`) over real sockets on 127.0.0.1.
+"""The client's own HTTP transport (`rankterm.client.pool`, `rankterm.client.transport`) over real sockets on 127.0.0.1.
 
 The embedded service under uvicorn for real requests; a bare asyncio server where the server must do what
 the service never does (close a kept-alive connection while the client holds it idle).
@@ -12,7 +12,7 @@ import ssl
 import httpx
 import pytest
 
-from rankterm.client import transport
+from rankterm.client import pool, transport
 from rankterm.client.client import RankingClient
 from rankterm.mirror import Group
 from rankterm.server.app import create_app
@@ -33,7 +33,7 @@ async def test_a_whole_list_over_a_real_socket_through_the_pool(tmp_path):
     server = UvicornThread(create_app(store))
     server.start()
     try:
-        http = httpx.AsyncClient(transport=transport.pooled_transport(True, LIMITS))
+        http = httpx.AsyncClient(transport=pool.pooled_transport(True, LIMITS))
         client = RankingClient(server.base_url, key=KEY, secret=SECRET, http=http)
         players = await Group(client).players(refresh=True)
         again = await Group(client).players_page(2)  # on a connection the pool kept
@@ -78,7 +78,7 @@ async def test_a_connection_the_server_closed_while_idle_is_not_used_again():
     would go out on the closed connection and fail with "Server disconnected without sending a response".
     """
     served = OneAnswerServer()
-    async with served as port, httpx.AsyncClient(transport=transport.pooled_transport(True, LIMITS)) as http:
+    async with served as port, httpx.AsyncClient(transport=pool.pooled_transport(True, LIMITS)) as http:
         first = await http.get(f"http://127.0.0.1:{port}/a")
         await asyncio.sleep(0.3)  # the server has closed the connection the pool keeps
         second = await http.get(f"http://127.0.0.1:{port}/b")
@@ -88,7 +88,7 @@ async def test_a_connection_the_server_closed_while_idle_is_not_used_again():
 async def test_the_raw_socket_is_asked_once_per_stream(monkeypatch):
     asked: list[str] = []
 
-    class Inner(transport.httpcore.AsyncNetworkStream):
+    class Inner(pool.httpcore.AsyncNetworkStream):
         def get_extra_info(self, info: str) -> object:
             asked.append(info)
             return None if info != "socket" else self.sock
@@ -101,7 +101,7 @@ async def test_the_raw_socket_is_asked_once_per_stream(monkeypatch):
     try:
         inner = Inner()
         inner.sock = a
-        stream = transport._Stream(inner)
+        stream = pool._Stream(inner)
         assert [stream.get_extra_info("is_readable") for _ in range(5)] == [False] * 5
         b.sendall(b"x")
         assert stream.get_extra_info("is_readable") is True
@@ -114,7 +114,7 @@ async def test_the_raw_socket_is_asked_once_per_stream(monkeypatch):
 
 @pytest.mark.parametrize("verify", [True, False])
 def test_tls_is_verified_as_httpx_verifies_it(verify):
-    made = transport.pooled_transport(verify, LIMITS)
+    made = pool.pooled_transport(verify, LIMITS)
     context = made._pool._ssl_context
     reference = httpx.create_ssl_context(verify=verify)
     assert (context.verify_mode, context.check_hostname) == (reference.verify_mode, reference.check_hostname)
