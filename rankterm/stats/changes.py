@@ -109,7 +109,7 @@ class _Rivalry:
 @dataclass
 class _Walk:
     names: dict[str, str] = field(default_factory=dict)
-    model: TableModel = field(default_factory=TableModel)
+    model: TableModel = field(default_factory=lambda: TableModel(replayable=False))
     game_models: dict[str, TableModel] = field(default_factory=dict)
     leader: str | None = None
     game_leaders: dict[str, str] = field(default_factory=dict)
@@ -149,8 +149,11 @@ class _Walk:
         try:
             if snapshot["rules"] != WALK_RULES:
                 return None
-            model = TableModel.restored(snapshot["model"])
-            games = {game: TableModel.restored(kept) for game, kept in snapshot["game_models"].items()}
+            model = TableModel.restored(snapshot["model"], replayable=False)
+            games = {
+                game: TableModel.restored(kept, replayable=False)
+                for game, kept in snapshot["game_models"].items()
+            }
             if model is None or any(m is None for m in games.values()):
                 return None
             walk = cls(
@@ -372,7 +375,7 @@ def _step(walk: _Walk, match: Match) -> list[Event]:
             event("leader", leader, f"New leader: {walk.names[leader]}")
         walk.leader = leader
     if game_key:
-        model = walk.game_models.setdefault(game_key, TableModel())
+        model = walk.game_models.setdefault(game_key, TableModel(replayable=False))
         model.add(match)
         held = walk.game_leaders.get(game_key)
         game_leader = _leader(model, held, everyone, list(walk.names))

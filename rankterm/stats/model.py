@@ -59,17 +59,24 @@ def factions_of(match: MatchLike) -> list[FactionResult]:
 class TableModel:
     """Each player's skill (mu, sigma), ree and matches played after the matches it has followed."""
 
-    def __init__(self) -> None:
+    def __init__(self, *, replayable: bool = True) -> None:
+        """`replayable` False: a model that only ever adds matches (a walk of the history, a season), which
+        keeps neither the ids followed nor a state every `CHECKPOINT_EVERY` matches (at 100,000 matches those
+        were most of a walk's memory); `follow` is then refused."""
+        self.replayable = replayable
         self._state = _State()
+        self._count = 0
         self._followed: list[str] = []
-        """The id of every match followed, in played order."""
-        self._checkpoints: list[tuple[int, _State]] = [(0, _State())]
+        """The id of every match followed, in played order (a replayable model's)."""
+        self._checkpoints: list[tuple[int, _State]] = [(0, _State())] if replayable else []
         """(n, the state after the first n matches), n a multiple of CHECKPOINT_EVERY, rising."""
         self.rated = 0
         """How many matches the last `follow` had to rate (a measure of what a change cost)."""
 
     def follow(self, matches: Sequence[Match]) -> None:
         """Catch up with the group's held `matches` (oldest first): rate what is new, replay what moved."""
+        if not self.replayable:
+            raise TypeError("a model kept without its checkpoints only adds matches")
         ids = [m.id or f"#{m.number}" for m in matches]
         same = 0
         limit = min(len(ids), len(self._followed))
@@ -81,7 +88,7 @@ class TableModel:
             del self._checkpoints[at + 1 :]
             self._state = state.copy()
             del self._followed[start:]
-            same = start
+            self._count = same = start
         for match in matches[same:]:
             self.add(match)
         self.rated = len(matches) - same
@@ -89,9 +96,11 @@ class TableModel:
     def add(self, match: Match) -> None:
         """Rate `match`, played after every match followed so far."""
         self._rate(match)
-        self._followed.append(match.id or f"#{match.number}")
-        if len(self._followed) % CHECKPOINT_EVERY == 0:
-            self._checkpoints.append((len(self._followed), self._state.copy()))
+        self._count += 1
+        if self.replayable:
+            self._followed.append(match.id or f"#{match.number}")
+            if self._count % CHECKPOINT_EVERY == 0:
+                self._checkpoints.append((self._count, self._state.copy()))
 
     def _rate(self, match: Match) -> None:
         weight = match.weight if match.weight in WEIGHT_FACTORS else "normal"
@@ -106,7 +115,7 @@ class TableModel:
     @property
     def followed(self) -> int:
         """How many matches the model has followed."""
-        return len(self._followed)
+        return self._count
 
     def skill(self, player_id: str) -> Skill:
         """The player's skill now; a player with no match rated yet has the initial skill."""
@@ -128,20 +137,23 @@ class TableModel:
             "skills": {key: [s.mu, s.sigma] for key, s in self._state.skills.items()},
             "played": dict(self._state.played),
             "followed": list(self._followed),
+            "count": self._count,
         }
 
     @classmethod
-    def restored(cls, snapshot: Any) -> TableModel | None:
+    def restored(cls, snapshot: Any, *, replayable: bool = True) -> TableModel | None:
         """The model a `snapshot` kept, or None when it is not one (or was made under other rules)."""
         try:
             if snapshot["rules"] != RULES:
                 return None
-            model = cls()
+            model = cls(replayable=replayable)
             model._state = _State(
                 {key: Skill(float(mu), float(sigma)) for key, (mu, sigma) in snapshot["skills"].items()},
                 {key: int(n) for key, n in snapshot["played"].items()},
             )
-            model._followed = [str(i) for i in snapshot["followed"]]
+            followed = [str(i) for i in snapshot["followed"]]
+            model._followed = followed if replayable else []
+            model._count = int(snapshot.get("count", len(followed)))
         except (KeyError, TypeError, ValueError, AttributeError):
             return None
         return model

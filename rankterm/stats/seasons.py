@@ -171,7 +171,7 @@ def season_standings(matches: Sequence[Match], period: Period, zone: SeatZone) -
 def season_of_parts(parts: Iterable[Sequence[Match]], period: Period, zone: SeatZone) -> Season:
     """`season_standings` of matches given a part at a time, oldest first (a long window is never parsed
     whole: `stats.source.held_in_parts`)."""
-    model = TableModel()
+    model = TableModel(replayable=False)
     names: dict[str, str] = {}
     people: dict[str, Player] = {}
     played = 0
