@@ -115,7 +115,6 @@ class SeasonsScreen(RanktermScreen):
                 for season in seasons
             ],
             [season.period.name for season in seasons],
-            first=table.shown_rows,  # the rest after the first paint, as with the standings beside it
         )
         done = (
             f"{len(self.roll)} past {kind}s with matches"
@@ -139,10 +138,7 @@ class SeasonsScreen(RanktermScreen):
         )
         rows = self.query_one("#seasons-rows", TextTable)
         rows.clear()
-        rows.fill_rows(
-            [(str(row.position), row.name, ree(row.ree), str(row.played)) for row in season.rows],
-            first=rows.shown_rows,  # two tables filled in one step: each only what it shows, then the rest
-        )
+        rows.fill_rows([(str(row.position), row.name, ree(row.ree), str(row.played)) for row in season.rows])
 
 
 def _roll(group: Group, kind: str, zone: SeatZone) -> list[Season]:

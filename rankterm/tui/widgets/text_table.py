@@ -101,20 +101,18 @@ class TextTable(DataTable):
         rows: Sequence[Sequence[Any]],
         keys: Sequence[str | None] | None = None,
         cursor_on: str | None = None,
-        first: int = FIRST_ROWS,
     ) -> None:
-        """Add `rows` (with their `keys`): the first `first` at once, the rest `SLICE_ROWS` at a time after
+        """Add `rows` (with their `keys`): the first `FIRST_ROWS` at once, the rest `SLICE_ROWS` at a time after
         each refresh, in order, so that no single step of the loop adds and measures hundreds of rows; a clear
         drops the slices not added yet. The cursor goes to the row `cursor_on` when it is there, at once or
-        when its slice arrives (unless the cursor was moved meanwhile). A screen that fills two tables in one
-        step passes `first=table.shown_rows`: what each shows at once, the rest after the first paint."""
+        when its slice arrives (unless the cursor was moved meanwhile)."""
         row_keys: Sequence[str | None] = [None] * len(rows) if keys is None else keys
         pairs = list(zip(rows, row_keys, strict=True))
         fill = self._fills
-        self._add_slice(pairs[:first])
+        self._add_slice(pairs[:FIRST_ROWS])
         self._cursor_after = None
         self.keep_cursor_on(cursor_on)
-        self._to_come = pairs[first:]
+        self._to_come = pairs[FIRST_ROWS:]
         if not self._to_come:
             return
         if cursor_on is not None and any(key == cursor_on for _row, key in self._to_come):
@@ -151,13 +149,6 @@ class TextTable(DataTable):
     def _add_slice(self, pairs: Sequence[tuple[Sequence[Any], str | None]]) -> None:
         for row, key in pairs:
             self.add_row(*row, key=key)
-
-    @property
-    def shown_rows(self) -> int:
-        """More rows than the table can show: the terminal's height and a few (`FIRST_ROWS` before the table
-        is mounted). A table's own height will not do: one of height auto is as tall as its rows so far."""
-        height = self.app.size.height if self.is_attached else 0
-        return min(height + 5, FIRST_ROWS) if height > 0 else FIRST_ROWS
 
     @property
     def filling(self) -> bool:
