@@ -31,7 +31,12 @@ did (the loop waited for a core, or for I/O).
     python benchmarks/bench_loop_lag.py [--matches 10000] [--runs 1] [--code DIR] [--profile]
     python benchmarks/bench_loop_lag.py --matches 100000 [--work DIR]
     python benchmarks/bench_loop_lag.py --db STORE
+`--callbacks` times each callback the loop runs (its thread's CPU) and prints, per step, the longest one;
+`--callbacks-profile` runs each under cProfile and prints, for each step whose longest is over `LIMIT` ms, the
+functions that took its time (by own and by cumulative time; under cProfile a callback takes 1.5-3x as long).
+
     python benchmarks/bench_loop_lag.py --matches 100000 --spy /tmp/trace.json
+    python benchmarks/bench_loop_lag.py --matches 100000 --callbacks [--callbacks-profile]
 """
 
 from __future__ import annotations
@@ -142,6 +147,75 @@ class LagMeter:
         self._stop.set()
         if self._task is not None:
             self._task.cancel()
+
+
+class CallbackMeter:
+    """Each callback of the loop timed by its thread's CPU (`asyncio.Handle._run` wrapped), under cProfile;
+    per step, the longest callback's CPU and the profile of it."""
+
+    def __init__(self, meter: LagMeter, profiled: bool) -> None:
+        self._meter = meter
+        self._profiled = profiled
+        self.longest: dict[str, float] = collections.defaultdict(float)
+        self.what: dict[str, str] = {}
+        self.profiles: dict[str, list[str]] = {}
+        self._run: Any = None
+
+    def rename(self, old: str, new: str) -> None:
+        """What was kept under the step `old` now under `new`."""
+        if old in self.longest:
+            self.longest[new] = self.longest.pop(old)
+        if old in self.what:
+            self.what[new] = self.what.pop(old)
+        if old in self.profiles:
+            self.profiles[new] = self.profiles.pop(old)
+
+    def start(self) -> None:
+        import cProfile
+
+        handle = asyncio.events.Handle
+        self._run = run = handle._run
+        meter = self
+
+        def timed(this: Any) -> None:
+            profile = cProfile.Profile(time.thread_time) if meter._profiled else None
+            began = time.thread_time()
+            if profile is not None:
+                profile.enable()
+            try:
+                run(this)
+            finally:
+                if profile is not None:
+                    profile.disable()
+                took = time.thread_time() - began
+                label = meter._meter.label
+                if took > meter.longest[label]:
+                    meter.longest[label] = took
+                    meter.what[label] = repr(this)[:120]
+                    if profile is not None and took * 1000 > LIMIT:
+                        meter.profiles[label] = told_profile(profile)
+
+        handle._run = timed  # type: ignore[method-assign,assignment]
+
+    def stop(self) -> None:
+        if self._run is not None:
+            asyncio.events.Handle._run = self._run  # type: ignore[method-assign]
+
+
+def told_profile(profile: Any, lines: int = 14) -> list[str]:
+    """A cProfile's top functions by own time and by cumulative time, a line each."""
+    import pstats
+
+    stats = pstats.Stats(profile)
+    out = []
+    for key, head in (("tottime", "own"), ("cumulative", "cumulative")):
+        stats.sort_stats(key)
+        out.append(f"  by {head} time (ms):")
+        for func in stats.fcn_list[:lines]:  # type: ignore[attr-defined]
+            _, calls, own, cumulative, _ = stats.stats[func]  # type: ignore[attr-defined]
+            name = f"{Path(func[0]).name}:{func[1]}:{func[2]}"
+            out.append(f"    {own * 1000:7.1f} {cumulative * 1000:7.1f} {calls:7}  {name}")
+    return out
 
 
 def where(frame: Any) -> str:
@@ -305,12 +379,15 @@ async def bare_textual(meter: LagMeter, beside: Callable[[], Awaitable[None]]) -
         await work
 
 
-async def one_run(client: Any, profile: bool) -> dict[str, Any]:
+async def one_run(client: Any, profile: bool, callbacks: str = "") -> dict[str, Any]:
     """The app on `client`, every step: {label: {"lags": [...], "settled": s}}, and the sampled stacks."""
     out: dict[str, Any] = {"steps": {}, "stacks": {}, "floor": await floor(), "anchor": anchor()}
     out["loop_thread"] = threading.get_ident()
     meter = LagMeter(profile)
     meter.start()  # before the app: its first open is measured too
+    timer = CallbackMeter(meter, callbacks == "profile")
+    if callbacks:
+        timer.start()
     from rankterm.config import Config
     from rankterm.tui.app import RanktermApp
 
@@ -323,6 +400,7 @@ async def one_run(client: Any, profile: bool) -> dict[str, Any]:
         meter.lags["first open (Home's data)"] = meter.lags.pop("start")
         meter.cpu["first open (Home's data)"] = meter.cpu.pop("start")
         meter.collections["first open (Home's data)"] = meter.collections.pop("start", [])
+        timer.rename("start", "first open (Home's data)")
 
         async def step(label: str, do: Callable[[], Awaitable[Any]]) -> None:
             label = f"{len(out['order']):2} {label}"
@@ -341,6 +419,11 @@ async def one_run(client: Any, profile: bool) -> dict[str, Any]:
         out["walked_kinds"] = kinds.most_common(12)
         out["frozen"] = gc.get_freeze_count()
     meter.stop()
+    timer.stop()
+    out["callbacks"] = {
+        label: {"cpu": took, "what": timer.what.get(label, ""), "profile": timer.profiles.get(label, [])}
+        for label, took in timer.longest.items()
+    }
     stalls = out["stalls"] = []
     for due, ran, label in meter.stalls:
         first = "first open (Home's data)"
@@ -446,7 +529,8 @@ async def child(url: str, key: str, mirror: Path, what: str) -> None:
     else:
         import rankterm
 
-        out = await one_run(group, what == "profile")
+        callbacks = {"callbacks": "time", "callbacks-profile": "profile"}.get(what, "")
+        out = await one_run(group, what == "profile", callbacks)
         out["code"] = str(Path(rankterm.__file__).parent.parent)
     await group.aclose()
     group.mirror.close()
@@ -518,6 +602,10 @@ def main() -> None:
     )
     cli.add_argument("--work", type=Path, help="where the group and the mirrors are kept between runs")
     cli.add_argument("--profile", action="store_true", help="sample the loop's stack during its stalls")
+    cli.add_argument("--callbacks", action="store_true", help="time each callback of the loop")
+    cli.add_argument(
+        "--callbacks-profile", action="store_true", help="and profile the longest of a step (cProfile)"
+    )
     cli.add_argument("--spy", type=Path, help="trace the run with py-spy here; who held the GIL in stalls")
     cli.add_argument("--child", nargs=4, metavar=("URL", "KEY", "MIRROR", "WHAT"), help=argparse.SUPPRESS)
     a = cli.parse_args()
@@ -559,7 +647,13 @@ def main() -> None:
     try:
         wait_for(port)
         print(f"mirror synced in {run_child('sync')['synced']:.1f} s (cold the first time)", flush=True)
-        runs = [run_child("profile" if a.profile else "run") for _ in range(a.runs)]
+        what = (
+            "profile" if a.profile
+            else "callbacks-profile" if a.callbacks_profile
+            else "callbacks" if a.callbacks
+            else "run"
+        )  # fmt: skip
+        runs = [run_child(what) for _ in range(a.runs)]
     finally:
         server.terminate()
         server.wait()
@@ -621,6 +715,18 @@ def main() -> None:
             print(f"\n{label}: who held the GIL during its stalls ({total * 1000:.0f} ms of stalls)")
             for place, seconds in counter.most_common(6):
                 print(f"  {seconds * 1000:6.0f} ms  {place}")
+    if a.callbacks or a.callbacks_profile:
+        under = " under cProfile" if a.callbacks_profile else ""
+        print(f"\nthe longest callback of the loop in each step (its thread's CPU{under}, ms):")
+        for label in runs[0]["order"]:
+            took = runs[0]["callbacks"].get(label)
+            if took:
+                print(f"  {label:46}{took['cpu'] * 1000:8.1f}  {took['what']}")
+        for label in runs[0]["order"]:
+            took = runs[0]["callbacks"].get(label)
+            if took and took["profile"]:
+                print(f"\n{label}: its longest callback, {took['cpu'] * 1000:.1f} ms: {took['what']}")
+                print("\n".join(took["profile"]))
     if a.profile:
         for label in over:
             print(

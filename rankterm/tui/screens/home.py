@@ -26,6 +26,7 @@ from textual.widgets import Static
 
 from rankterm.tui.base import RanktermScreen, task
 from rankterm.tui.text import error_sentence, plain, styled
+from rankterm.tui.warm import imported
 from rankterm.tui.widgets.key_footer import KeyFooter
 from rankterm.wire.errors import AuthError, RanktermError
 from rankterm.wire.localtime import parse_wire_date
@@ -162,6 +163,7 @@ class HomeScreen(RanktermScreen):
     async def load(self) -> None:
         if not self.has_client:
             return
+        await imported("rankterm.tui.screens.board")  # its first import, beside the loop, not on it
         from rankterm.tui.screens.board import read_view
 
         group = self.group

@@ -38,6 +38,7 @@ from rankterm.stats.source import sync_group
 from rankterm.tui.periods import choices_of, game_of, period_standings
 from rankterm.tui.screens.subset_paged import SubsetPagedScreen
 from rankterm.tui.text import NONE, label_text
+from rankterm.tui.warm import PLAYER_PAGE, warm
 from rankterm.tui.widgets.form_input import FormInput
 from rankterm.tui.widgets.key_footer import KeyFooter
 from rankterm.tui.widgets.pager import Pager
@@ -185,6 +186,7 @@ class RankingsScreen(SubsetPagedScreen):
 
     def on_mount(self) -> None:
         self.watch(self.app, "theme", self._retheme, init=False)
+        warm(PLAYER_PAGE)  # Enter on a row opens it: its charts imported by then, not in that key's step
 
     def _retheme(self, _theme: str) -> None:
         """The ▲▼ colours come from the theme: paint the page again in the new one (no call)."""
@@ -404,6 +406,8 @@ class RankingsScreen(SubsetPagedScreen):
             held = row.player if row is not None else None
         if held is None:
             return
-        from rankterm.tui.screens.stats.player_page import PlayerPageScreen  # here: it imports the charts
+        from rankterm.tui.screens.stats.player_page import (
+            PlayerPageScreen,  # here: it imports the charts (warm)
+        )
 
         self.app.push_screen(PlayerPageScreen(held))

@@ -1,0 +1,72 @@
+"""A module a screen needs the first time is imported in a thread, not on the event loop (`rankterm.tui.warm`):
+Home's board (100-150 ms of module code at the first open) and a player's page with its charts (~150 ms when
+Enter on a Rankings row opened it). A fresh process runs the demo, with an import hook that notes which thread
+began each of those imports; Enter on a row still opens the player's page."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+from tests.support.terminal import home_env
+
+CHILD = """
+import json, sys, threading
+
+WATCHED = ("rankterm.tui.screens.board", "rankterm.tui.screens.stats.player_page", "textual_plotext")
+first = {}
+
+class Watch:
+    def find_spec(self, name, path=None, target=None):
+        if name in WATCHED and name not in first:
+            first[name] = threading.current_thread() is threading.main_thread()
+        return None
+
+sys.meta_path.insert(0, Watch())
+
+from rankterm.cli import build_app
+
+app = build_app(demo=True, profile=None)
+
+async def until(pilot, ready):
+    for _ in range(1200):  # the demo opens in a thread: up to 60 s on a busy machine
+        busy = [w for w in app.workers if w.is_running]
+        if busy:
+            await app.workers.wait_for_complete(busy)
+        if not busy and ready():
+            return
+        await pilot.pause(0.05)
+
+async def drive(pilot):
+    await until(pilot, lambda: "after match" in str(app.screen.query_one("#home-title").render()))
+    await pilot.press("r")
+    await until(pilot, lambda: app.screen.query("#rank-table") and app.screen.query_one("#rank-table").row_count)
+    await until(pilot, lambda: "rankterm.tui.screens.stats.player_page" in sys.modules)
+    app.screen.query_one("#rank-table").focus()
+    await pilot.press("enter")
+    await until(pilot, lambda: type(app.screen).__name__ == "PlayerPageScreen")
+    print(json.dumps({"on_main_thread": first, "screen": type(app.screen).__name__}))
+    app.exit()
+
+app.run(headless=True, size=(80, 24), auto_pilot=drive)
+"""
+
+
+def test_home_board_and_player_page_are_imported_beside_the_loop(tmp_path):
+    done = subprocess.run(
+        [sys.executable, "-c", CHILD],
+        env=home_env(tmp_path),
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=240,
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    seen = json.loads(done.stdout.strip().splitlines()[-1])
+    assert seen["screen"] == "PlayerPageScreen"  # Enter on a row still opens the player's page
+    assert seen["on_main_thread"] == {
+        "rankterm.tui.screens.board": False,
+        "rankterm.tui.screens.stats.player_page": False,
+        "textual_plotext": False,
+    }
