@@ -86,6 +86,7 @@ class Outbox:
         self.clock = clock
         self.seat = seat
         """Every entry this object queues is marked with it."""
+        self._told_held: set[str] = set()  # held matches this object's user was told of (`newly_held`)
         self.problem: str | None = None
         """One sentence when the file was found damaged, moved aside and a clean one started (what of it
         was carried over: rankterm/outbox/damage.py)."""
@@ -246,6 +247,22 @@ class Outbox:
     def held(self) -> list[Entry]:
         """The matches held because they look like one recorded lately from another seat, in order."""
         return [e for e in self.entries(State.PENDING) if e.held]
+
+    def newly_held(self, held_now: Iterable[str] = ()) -> list[str]:
+        """The held matches this outbox's user has not been told of yet and may answer (send anyway or
+        discard, `may_change`): of `held_now` (what a send of this process held) and of those another seat's
+        send held. Another seat's held match is for that seat (or the host) to answer, so a guest seat is not
+        asked about it; and the seat that queued it is told on its next send, whichever seat held it."""
+        held_now = set(held_now)
+        found = [
+            e.external_id
+            for e in self.entries(State.PENDING)
+            if (e.held or e.external_id in held_now)
+            and e.external_id not in self._told_held
+            and self.may_change(e)
+        ]
+        self._told_held.update(found)
+        return found
 
     def _get_many(self, external_ids: Sequence[str]) -> list[Entry]:
         """The match entries under `external_ids`, in that order (each is there: just written)."""
