@@ -428,9 +428,8 @@ class SeatServer(Server):
         """textual-serve's page, with every address made from the host the browser used."""
         base = f"{request.scheme}://{request.host}"
         ws_scheme = "wss" if request.scheme == "https" else "ws"
-        font_size = request.query.get("fontsize", "16")
         return {
-            "font_size": int(font_size) if font_size.isdigit() else 16,
+            "font_size": _font_size(request),
             "app_websocket_url": f"{ws_scheme}://{request.host}/ws",
             "config": {"static": {"url": f"{base}/static/"}},
             "application": {"name": self.title},
@@ -441,6 +440,13 @@ def _size(request: web.Request, name: str, default: int) -> int:
     """A terminal size the page asked for (`?width=`, `?height=`), within what a screen can show."""
     text = request.query.get(name, "")
     return seat_side(int(text), 10) if text.isascii() and text.isdigit() and len(text) < 6 else default
+
+
+def _font_size(request: web.Request) -> int:
+    """The page's font size in pixels (`?fontsize=`): whole, within 6..72, else 16. (`"²".isdigit()` holds but
+    `int("²")` raises: an address typed so ended in a 500 and a traceback on the host's terminal.)"""
+    text = request.query.get("fontsize", "")
+    return min(max(int(text), 6), 72) if text.isascii() and text.isdigit() and len(text) < 6 else 16
 
 
 FONT_FACE = """<style>
