@@ -282,7 +282,8 @@ def _private(path: Path) -> tuple[Path, ...]:
     the owner's only if they are not. Gives the files tightened."""
     if not path.parent.is_dir():
         path.parent.mkdir(mode=FOLDER_MODE, parents=True, exist_ok=True)
-    os.close(os.open(path, os.O_CREAT | os.O_WRONLY, FILE_MODE))
+    if not path.exists():  # closing any descriptor of a file open here drops SQLite's locks on it
+        os.close(os.open(path, os.O_CREAT | os.O_WRONLY, FILE_MODE))
     tightened = []
     for file in (path, Path(f"{path}-wal"), Path(f"{path}-shm")):
         try:

@@ -58,6 +58,11 @@ log = logging.getLogger(__name__)
 NOT_THIS_SEATS = "queued at another seat: only that seat, or the host, can change or discard it"
 """Why a guest seat may not edit, rename or discard an entry (`Outbox.may_change`)."""
 
+NAMED_AT_OTHER_SEATS = (
+    "matches queued at another seat name this ghost player: rename it, or that seat gives them another player"
+)
+"""Why a guest seat may not discard its own ghost: it would reject another seat's unsent matches."""
+
 NO_REASON = ErrorItem("", "rejected without a reason")
 """What a refusal that gave no error is kept as."""
 
@@ -81,6 +86,7 @@ class Outbox:
         self.clock = clock
         self.seat = seat
         """Every entry this object queues is marked with it."""
+        self._told_held: set[str] = set()  # held matches this object's user was told of (`newly_held`)
         self.problem: str | None = None
         """One sentence when the file was found damaged, moved aside and a clean one started (what of it
         was carried over: rankterm/outbox/damage.py)."""
@@ -194,6 +200,11 @@ class Outbox:
         `checked`: the caller looked for a twin of each against the group's fresh matches (the form, online),
         so the sender does not ask again."""
         existing = [self.get(m.external_id) if m.external_id else None for m in matches]
+        for match in matches:
+            if match.external_id and self.get_ghost(match.external_id) is not None:
+                raise RanktermError(
+                    f"The external id {match.external_id} is a ghost player's in the outbox: use a new external id."
+                )
         for match, entry in zip(matches, existing, strict=True):
             if entry is not None and (entry.state is State.SENT or entry.in_doubt):
                 raise RanktermError(
@@ -236,6 +247,22 @@ class Outbox:
     def held(self) -> list[Entry]:
         """The matches held because they look like one recorded lately from another seat, in order."""
         return [e for e in self.entries(State.PENDING) if e.held]
+
+    def newly_held(self, held_now: Iterable[str] = ()) -> list[str]:
+        """The held matches this outbox's user has not been told of yet and may answer (send anyway or
+        discard, `may_change`): of `held_now` (what a send of this process held) and of those another seat's
+        send held. Another seat's held match is for that seat (or the host) to answer, so a guest seat is not
+        asked about it; and the seat that queued it is told on its next send, whichever seat held it."""
+        held_now = set(held_now)
+        found = [
+            e.external_id
+            for e in self.entries(State.PENDING)
+            if (e.held or e.external_id in held_now)
+            and e.external_id not in self._told_held
+            and self.may_change(e)
+        ]
+        self._told_held.update(found)
+        return found
 
     def _get_many(self, external_ids: Sequence[str]) -> list[Entry]:
         """The match entries under `external_ids`, in that order (each is there: just written)."""
@@ -350,7 +377,7 @@ class Outbox:
             raise ValueError("only a rejected or unsent match can be edited")
         self._check_change(entry)
         new_id = match.external_id or external_id
-        if new_id != external_id and self.get(new_id) is not None:
+        if new_id != external_id and (self.get(new_id) is not None or self.get_ghost(new_id) is not None):
             raise ValueError(f"the external id {new_id} is already in the outbox")
         match = self.resolve(match).model_copy(update={"external_id": new_id})
         self._set(
@@ -519,10 +546,17 @@ class Outbox:
         assert renamed is not None
         return renamed
 
+    def retry_ghost(self, local_id: str) -> None:
+        """Make a rejected ghost pending again as it is (its name unchanged): any seat may, as `retry`."""
+        entry = self.get_ghost(local_id)
+        if entry is not None and entry.state is State.REJECTED:
+            self._set([local_id], state=State.PENDING.value, errors="[]", attempts=0)
+
     def discard_ghost(self, local_id: str) -> list[str]:
         """Forget a ghost entry that is not in doubt (one in doubt may already be made). The unsent matches
         that name it can never be sent as they are: they become rejected (`GHOST_DISCARDED`), to be given
-        another player. Returns their external ids."""
+        another player. Returns their external ids. A guest seat may not discard one that another seat's
+        unsent matches name (`NAMED_AT_OTHER_SEATS`): that would change matches not its own."""
         entry = self.get_ghost(local_id)
         if entry is None:
             return []
@@ -530,6 +564,8 @@ class Outbox:
             raise ValueError("this ghost player may already be made; send it again to find out")
         self._check_change(entry)
         naming = [] if entry.state is State.SENT else self.naming(local_id)
+        if self.seat and any(e.seat != self.seat for e in map(self.get, naming) if e is not None):
+            raise ValueError(NAMED_AT_OTHER_SEATS)
         item = ErrorItem(
             GHOST_DISCARDED,
             f"The ghost player {GHOST_MARK}{entry.name} was discarded: choose another player.",

@@ -37,6 +37,11 @@ from rankterm.seats.web_seat import end_web_seat, open_web_seat
 from rankterm.server.addresses import host_port, is_loopback, reachable, url
 
 SESSION_COOKIE = "rankterm_seat"
+MAX_KEYS = 64 * 1024
+"""The most characters one "stdin" message passes to a seat (a keystroke, or a paste: 64 KiB, the keys an SSH
+seat buffers). A longer one is let go: a seat works through every key it is given, and a few megabytes kept
+one busy, and alive after its browser had gone, for minutes."""
+
 NO_SEAT = "No seat is free (at most {limit} at once): try again when someone leaves."
 
 JOIN_PAGE = """<!DOCTYPE html>
@@ -352,7 +357,7 @@ class SeatServer(Server):
     async def _process_messages(self, websocket: web.WebSocketResponse, app_service: AppService) -> None:
         """textual-serve's reading of the page's messages, but one that is not a well-formed message of its
         kinds (not JSON, not a list, keys that are not text, a size that is not numbers) is let go: before,
-        each ended its seat with a traceback on the host's terminal."""
+        each ended its seat with a traceback on the host's terminal. So are keys over `MAX_KEYS` at once."""
         async for message in websocket:
             if message.type != WSMsgType.TEXT:
                 continue
@@ -363,7 +368,7 @@ class SeatServer(Server):
             if not isinstance(envelope, list) or not envelope:
                 continue
             kind, data = envelope[0], envelope[1] if len(envelope) > 1 else None
-            if kind == "stdin" and isinstance(data, str):
+            if kind == "stdin" and isinstance(data, str) and len(data) <= MAX_KEYS:
                 await app_service.send_bytes(data.encode("utf-8", "replace"))
             elif kind == "resize" and isinstance(data, dict):
                 width, height = data.get("width"), data.get("height")
@@ -428,9 +433,8 @@ class SeatServer(Server):
         """textual-serve's page, with every address made from the host the browser used."""
         base = f"{request.scheme}://{request.host}"
         ws_scheme = "wss" if request.scheme == "https" else "ws"
-        font_size = request.query.get("fontsize", "16")
         return {
-            "font_size": int(font_size) if font_size.isdigit() else 16,
+            "font_size": _font_size(request),
             "app_websocket_url": f"{ws_scheme}://{request.host}/ws",
             "config": {"static": {"url": f"{base}/static/"}},
             "application": {"name": self.title},
@@ -441,6 +445,13 @@ def _size(request: web.Request, name: str, default: int) -> int:
     """A terminal size the page asked for (`?width=`, `?height=`), within what a screen can show."""
     text = request.query.get(name, "")
     return seat_side(int(text), 10) if text.isascii() and text.isdigit() and len(text) < 6 else default
+
+
+def _font_size(request: web.Request) -> int:
+    """The page's font size in pixels (`?fontsize=`): whole, within 6..72, else 16. (`"²".isdigit()` holds but
+    `int("²")` raises: an address typed so ended in a 500 and a traceback on the host's terminal.)"""
+    text = request.query.get("fontsize", "")
+    return min(max(int(text), 6), 72) if text.isascii() and text.isdigit() and len(text) < 6 else 16
 
 
 FONT_FACE = """<style>

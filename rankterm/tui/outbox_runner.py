@@ -226,8 +226,9 @@ class OutboxRunner:
         self.app.outbox_note = (
             "sending paused: quota reached; it resumes when the hour turns" if paused else ""
         )
-        if report.held:
-            count = len(report.held)
+        held = self.outbox.newly_held(report.held)  # this seat's to answer (a guest's: its own)
+        if held:
+            count = len(held)
             self.app.say(
                 f"{count} match{'es' if count != 1 else ''} from the outbox look{'s' if count == 1 else ''} like"
                 " one recorded lately from another seat: held, not sent. The Outbox (o) asks: send anyway (a)"

@@ -56,7 +56,8 @@ def _make_private(path: str) -> None:
     """Make the database file, owner-only, if it does not exist yet: SQLite gives its -wal and -shm the
     database's mode."""
     os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
-    os.close(os.open(path, os.O_CREAT | os.O_WRONLY, PRIVATE))
+    if not os.path.exists(path):  # closing any descriptor of an open database drops SQLite's locks on it
+        os.close(os.open(path, os.O_CREAT | os.O_WRONLY, PRIVATE))
 
 
 def _connect(path: str) -> SqliteConnection:

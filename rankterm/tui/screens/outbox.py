@@ -333,7 +333,8 @@ class OutboxScreen(RanktermScreen):
             return
         try:
             if isinstance(entry, GhostEntry):
-                runner.rename_ghost(entry.local_id, entry.name)  # the same name, pending again
+                runner.outbox.retry_ghost(entry.local_id)  # as it is: any seat may, as for a match
+                runner.refresh_counts()
             else:
                 runner.retry(entry.external_id)
         except ValueError as exc:
