@@ -30,6 +30,7 @@ and `discard_ghost` are the Outbox screen's actions on ghost entries.
 from __future__ import annotations
 
 import sqlite3
+import time
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 from datetime import UTC, datetime
@@ -53,6 +54,10 @@ be reached at all, the knock (`KNOCK_EVERY`) brings the next send forward as soo
 
 KNOCK_EVERY = 2.0
 """Seconds between two knocks (`GET test`) while the service cannot be reached."""
+
+ADOPT_EVERY = 30.0
+"""Seconds between two looks, on a seat that is online and neither sending nor waiting to, for pending entries
+of the shared file that no seat sends (the seat that queued them offline has gone): they are sent from here."""
 
 WATCH_EVERY = 1.0
 """Seconds between two looks at whether another seat's process has written the outbox file (its counts and
@@ -87,6 +92,7 @@ class OutboxRunner:
         group.client.reachability_listeners.append(self._reachability)
         if outbox.problem:  # a damaged file was moved aside: where it went, and what was carried over
             app.say(outbox.problem, "warning")
+        self._adopt_at = time.monotonic() + ADOPT_EVERY  # the start sends what is pending already
         self._watch_timer: Timer | None = (
             app.set_interval(WATCH_EVERY, self._watch, name="outbox-watch") if outbox.path else None
         )
@@ -120,6 +126,24 @@ class OutboxRunner:
             self.refresh_counts()
             for listener in list(self.send_listeners):
                 listener()
+        self._adopt_left_entries()
+
+    def _adopt_left_entries(self) -> None:
+        """Send what is pending in the shared file when no seat does: a seat that queued matches while the
+        service was away and then went (its connection dropped, its process killed) left them for the next
+        send of any seat, which may be a long time coming. One look every `ADOPT_EVERY` seconds, on a seat
+        that is online, sends nothing, waits for no retry and is not paused by the quota; the send lock keeps
+        two seats from sending the same entry."""
+        now = time.monotonic()
+        if self._closed or now < self._adopt_at:
+            return
+        self._adopt_at = now + ADOPT_EVERY
+        if self._sends or self._timer is not None or self._knocking or self.app.offline:
+            return
+        if self.sender.resume_at is not None:
+            return
+        if any(not e.held for e in self.outbox.entries(State.PENDING)) or self.outbox.ghosts(State.PENDING):
+            self.app.resume_sending()
 
     def entries(self) -> list[Entry]:
         """The match entries, in submission order (ghost entries: `ghosts()`; both: `queue()`)."""
