@@ -42,7 +42,9 @@ def _no_walk(monkeypatch) -> None:
         raise AssertionError("the held matches were parsed or walked again")
 
     monkeypatch.setattr(changes.Story, "extend", refused)
+    monkeypatch.setattr(changes.Story, "extend_in_parts", refused)
     monkeypatch.setattr(kept, "held_matches", refused)
+    monkeypatch.setattr(kept, "held_in_parts", refused)
 
 
 async def test_the_first_start_keeps_the_mirror_and_the_next_starts_from_it(monkeypatch):

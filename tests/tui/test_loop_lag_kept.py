@@ -17,13 +17,13 @@ from tests.tui.pilot import settle
 
 async def test_seasons_rates_each_period_once_and_not_again_when_shown_again(make_app, monkeypatch) -> None:
     rated: list[str] = []
-    real = kept.season_standings
+    real = kept.season_of_parts
 
-    def spy(matches, period, zone):  # type: ignore[no-untyped-def]
+    def spy(parts, period, zone):  # type: ignore[no-untyped-def]
         rated.append(period.name)
-        return real(matches, period, zone)
+        return real(parts, period, zone)
 
-    monkeypatch.setattr(kept, "season_standings", spy)
+    monkeypatch.setattr(kept, "season_of_parts", spy)
     async with make_app().run_test(size=(80, 24)) as pilot:
         await settle(pilot)
         await pilot.app.switch_mode("seasons")
