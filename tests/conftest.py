@@ -18,13 +18,19 @@ speed is measured in benchmarks/, not asserted). ``HYPOTHESIS_PROFILE=loop`` tri
 a long run of the property tests alone (``-m "not e2e"``); a test that names its own count scales with it
 through tests/support/examples.py.
 
+Before any worker starts, the run's first process compiles rankterm/ and tests/ to bytecode (`compiled`):
+with PYTHONDONTWRITEBYTECODE set (as on this machine and CI), each worker compiled again every module that
+is not a test module (tests/support, pilot.py, ...) and every child `python -m rankterm` its imports.
+
 `postgres_url` hands a test a fresh database of the run's PostgreSQL (tests/server/pg_cluster.py); the wire's
 key sets the tests hold answers to are tests/wire_contract.py's, taken from the models.
 """
 
 from __future__ import annotations
 
+import compileall
 import os
+import re
 import sys
 from pathlib import Path
 
@@ -43,6 +49,24 @@ settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "suite"))
 collector.tune()
 
 E2E = Path(__file__).parent / "e2e"
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    if not hasattr(config, "workerinput"):  # the controller (or a run without workers): before any worker
+        compiled()
+
+
+def compiled() -> None:
+    """Write the bytecode of rankterm/ and tests/ where it is missing or stale, whatever
+    PYTHONDONTWRITEBYTECODE says: the workers and the children read it (they write none when it is set).
+    The test modules themselves are compiled by pytest's assertion rewriting, which keeps its own."""
+    compileall.compile_dir(ROOT / "rankterm", quiet=1, workers=1)
+    compileall.compile_dir(ROOT / "tests", quiet=1, workers=1, rx=TEST_MODULE)
+
+
+TEST_MODULE = re.compile(r"(^|[/\\])(test_[^/\\]*|conftest)\.py$")
+"""What pytest's assertion rewriting compiles (into a bytecode file of its own)."""
 
 
 @pytest.hookimpl(tryfirst=True)  # before `-m` deselects by marker
