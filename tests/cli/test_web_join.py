@@ -7,23 +7,19 @@ from __future__ import annotations
 from collections.abc import AsyncIterator
 
 import pytest
-from aiohttp.test_utils import TestClient, TestServer
+from aiohttp.test_utils import TestClient
 
 from rankterm.seats.guard import WRONG_LIMIT
-from rankterm.seats.web_server import SESSION_COOKIE, seat_server
+from rankterm.seats.web_server import SESSION_COOKIE
+from tests.support.web_browser import browser_on
 
 CODE = "SEAT2345"
 
 
 @pytest.fixture
 async def browser() -> AsyncIterator[TestClient]:
-    server = seat_server("true", host="0.0.0.0", port=8765, join_code=CODE, title="rankterm demo")
-    client = TestClient(TestServer(await server._make_app()))
-    await client.start_server()
-    try:
+    async with browser_on(host="0.0.0.0", join_code=CODE) as client:
         yield client
-    finally:
-        await client.close()
 
 
 async def test_the_code_as_people_type_it_gives_a_session_cookie(browser: TestClient) -> None:

@@ -4,10 +4,11 @@ count first, then the oldest)."""
 
 from __future__ import annotations
 
-from aiohttp.test_utils import TestClient, TestServer
+from aiohttp.test_utils import TestClient
 
 from rankterm.seats.guard import WRONG_LIMIT, Admitted, JoinCodeGuard
-from rankterm.seats.web_server import SESSION_COOKIE, seat_server
+from rankterm.seats.web_server import SESSION_COOKIE, SeatServer
+from tests.support.web_browser import browser_on
 
 CODE = "SEAT2345"
 
@@ -40,22 +41,21 @@ def test_wrong_tries_of_many_addresses_are_bounded_those_that_no_longer_count_fo
 
 
 async def test_a_browser_forgotten_by_the_table_is_asked_for_the_code_again() -> None:
-    server = seat_server("true", host="0.0.0.0", port=8765, join_code=CODE, title="rankterm demo")
-    server.sessions = Admitted(limit=2)
-    first = TestClient(TestServer(await server._make_app()))
-    await first.start_server()
+    def remembering_two(server: SeatServer) -> None:
+        server.sessions = Admitted(limit=2)
+
     others: list[TestClient] = []
-    try:
-        assert (await first.post("/join", data={"code": CODE}, allow_redirects=False)).status == 303
-        assert (await first.get("/", allow_redirects=False)).status == 200
-        for _ in range(2):
-            other = TestClient(first.server)
-            others.append(other)
-            answer = await other.post("/join", data={"code": CODE}, allow_redirects=False)
-            assert answer.status == 303 and SESSION_COOKIE in answer.cookies
-        again = await first.get("/", allow_redirects=False)
-        assert again.status == 401 and "join code" in await again.text()
-    finally:
-        for other in others:
-            await other.session.close()
-        await first.close()
+    async with browser_on(host="0.0.0.0", join_code=CODE, set_up=remembering_two) as first:
+        try:
+            assert (await first.post("/join", data={"code": CODE}, allow_redirects=False)).status == 303
+            assert (await first.get("/", allow_redirects=False)).status == 200
+            for _ in range(2):
+                other = TestClient(first.server)
+                others.append(other)
+                answer = await other.post("/join", data={"code": CODE}, allow_redirects=False)
+                assert answer.status == 303 and SESSION_COOKIE in answer.cookies
+            again = await first.get("/", allow_redirects=False)
+            assert again.status == 401 and "join code" in await again.text()
+        finally:
+            for other in others:
+                await other.session.close()

@@ -8,20 +8,15 @@ import re
 from collections.abc import AsyncIterator
 
 import pytest
-from aiohttp.test_utils import TestClient, TestServer
+from aiohttp.test_utils import TestClient
 
-from rankterm.seats.web_server import seat_server
+from tests.support.web_browser import browser_on
 
 
 @pytest.fixture
 async def browser() -> AsyncIterator[TestClient]:
-    server = seat_server("true", host="127.0.0.1", port=8765, join_code=None, title="rankterm demo")
-    client = TestClient(TestServer(await server._make_app()))
-    await client.start_server()
-    try:
+    async with browser_on() as client:
         yield client
-    finally:
-        await client.close()
 
 
 @pytest.mark.parametrize(
