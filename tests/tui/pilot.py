@@ -17,8 +17,10 @@ from textual.worker import WorkerCancelled
 
 from rankterm.client.client import RankingClient
 from rankterm.mirror import Group
+from rankterm.outbox.outbox import Outbox
 from rankterm.tui.dialogs.ask_line import AskDialog
 from rankterm.tui.screens.match_entry import MatchEntryScreen
+from rankterm.tui.screens.outbox import OutboxScreen
 from rankterm.tui.screens.players import PlayersScreen
 from rankterm.tui.widgets.match_form.faction_row import FactionRow
 from rankterm.wire.models import NewFaction, NewMatch, Weight
@@ -122,6 +124,22 @@ async def drain(pilot: Pilot) -> None:
     await pilot.pause(0)
     await workers_done(pilot.app)
     await pilot.pause(0)
+
+
+def guest_seat(make_app, path, seat: str = "mine") -> App:  # type: ignore[no-untyped-def]
+    """A guest seat's app (`make_app`'s) whose outbox is the file at `path`, which other seats share, its
+    entries marked `seat`."""
+    return make_app(
+        demo=False, guest=True, outbox_factory=lambda client, demo: Outbox(path, client.scope, seat=seat)
+    )
+
+
+async def open_outbox(pilot: Pilot) -> OutboxScreen:
+    await pilot.press("o")
+    await settle(pilot)
+    screen = pilot.app.screen
+    assert isinstance(screen, OutboxScreen)
+    return screen
 
 
 async def open_form(pilot: Pilot) -> MatchEntryScreen:

@@ -10,10 +10,9 @@ from rankterm.client.client import RankingClient
 from rankterm.outbox.outbox import NOT_THIS_SEATS, Outbox
 from rankterm.tui.dialogs.confirm import ConfirmDialog
 from rankterm.tui.screens.match_entry import MatchEntryScreen
-from rankterm.tui.screens.outbox import OutboxScreen
 from rankterm.wire.models import NewFaction, NewMatch
 
-from .pilot import open_form, quick_fill, settle
+from .pilot import guest_seat, open_form, open_outbox, quick_fill, settle
 
 UNKNOWN_PLAYER = NewMatch(game=1, weight="normal", factions=[NewFaction(players=["no-such-player"], rank=1)])
 """A match the service refuses: it stays in the outbox, rejected, for the screen to show."""
@@ -28,15 +27,10 @@ async def test_a_guest_seat_discards_its_own_entry_and_not_another_seats(
     mine = Outbox(path, demo_client.scope, seat="mine")
     mine.add(UNKNOWN_PLAYER.model_copy(update={"external_id": "mine-1"}))
     mine.close()
-    app = make_app(
-        demo=False, guest=True, outbox_factory=lambda client, demo: Outbox(path, client.scope, seat="mine")
-    )
+    app = guest_seat(make_app, path)
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(pilot)
-        await pilot.press("o")
-        await settle(pilot)
-        screen = pilot.app.screen
-        assert isinstance(screen, OutboxScreen)
+        screen = await open_outbox(pilot)
         assert [e.external_id for e in screen.entries] == ["mine-1", "theirs-1"]  # the newest first
 
         for key in ("x", "e"):
@@ -61,9 +55,7 @@ async def test_the_confirm_dialog_is_not_offered_for_another_seats_entry(
     path = tmp_path / "outbox.db"
     with_host = Outbox(path, demo_client.scope)  # queued by the host's own app: no seat's
     with_host.add(UNKNOWN_PLAYER.model_copy(update={"external_id": "host-1"}))
-    app = make_app(
-        demo=False, guest=True, outbox_factory=lambda client, demo: Outbox(path, client.scope, seat="mine")
-    )
+    app = guest_seat(make_app, path)
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(pilot)
         await pilot.press("o")
@@ -83,9 +75,7 @@ async def test_the_form_given_another_seats_external_id_sends_nothing_and_change
     path = tmp_path / "outbox.db"
     other_seat = Outbox(path, demo_client.scope, seat="other")
     other_seat.add(UNKNOWN_PLAYER.model_copy(update={"external_id": "theirs-1"}))
-    app = make_app(
-        demo=False, guest=True, outbox_factory=lambda client, demo: Outbox(path, client.scope, seat="mine")
-    )
+    app = guest_seat(make_app, path)
     async with app.run_test(size=(100, 30)) as pilot:
         await settle(pilot)
         before = other_seat.get("theirs-1")

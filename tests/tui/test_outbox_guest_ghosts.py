@@ -10,10 +10,9 @@ from pathlib import Path
 from rankterm.client.client import RankingClient
 from rankterm.outbox.outbox import NAMED_AT_OTHER_SEATS, Outbox, State
 from rankterm.tui.screens.match_entry import MatchEntryScreen
-from rankterm.tui.screens.outbox import OutboxScreen
 from rankterm.wire.models import NewFaction, NewMatch
 
-from .pilot import open_form, quick_fill, settle
+from .pilot import guest_seat, open_form, open_outbox, quick_fill, settle
 
 
 def naming(external_id: str, local_id: str) -> NewMatch:
@@ -32,9 +31,7 @@ async def test_the_form_given_a_ghosts_local_id_says_so_and_the_seat_goes_on(
     other_seat = Outbox(path, demo_client.scope, seat="other")
     ghost = other_seat.add_ghost("Zed")
     other_seat.mark_ghost_rejected(ghost.local_id, [])  # not sent by this seat meanwhile
-    app = make_app(
-        demo=False, guest=True, outbox_factory=lambda client, demo: Outbox(path, client.scope, seat="mine")
-    )
+    app = guest_seat(make_app, path)
     async with app.run_test(size=(100, 30)) as pilot:
         await settle(pilot)
         form_screen = await open_form(pilot)
@@ -57,14 +54,10 @@ async def test_a_guest_retries_another_seats_rejected_ghost_as_it_is(
     other_seat = Outbox(path, demo_client.scope, seat="other")
     ghost = other_seat.add_ghost("Zed")
     other_seat.mark_ghost_rejected(ghost.local_id, [])
-    app = make_app(
-        demo=False, guest=True, outbox_factory=lambda client, demo: Outbox(path, client.scope, seat="mine")
-    )
+    app = guest_seat(make_app, path)
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(pilot)
-        await pilot.press("o")
-        await settle(pilot)
-        assert isinstance(pilot.app.screen, OutboxScreen)
+        await open_outbox(pilot)
         await pilot.press("ctrl+r")
         await settle(pilot)
         said = [str(n.message) for n in app._notifications]
@@ -85,15 +78,10 @@ async def test_a_guest_does_not_discard_its_ghost_from_under_another_seats_match
     mine.close()
     other_seat = Outbox(path, demo_client.scope, seat="other")
     other_seat.add(naming("theirs-1", ghost.local_id))
-    app = make_app(
-        demo=False, guest=True, outbox_factory=lambda client, demo: Outbox(path, client.scope, seat="mine")
-    )
+    app = guest_seat(make_app, path)
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(pilot)
-        await pilot.press("o")
-        await settle(pilot)
-        screen = pilot.app.screen
-        assert isinstance(screen, OutboxScreen)
+        screen = await open_outbox(pilot)
         assert [getattr(e, "local_id", None) for e in screen.entries][-1] == ghost.local_id
         await pilot.press("end", "x")
         await settle(pilot)

@@ -11,7 +11,7 @@ from rankterm.outbox.outbox import Outbox
 from rankterm.outbox.twins import Twin
 from rankterm.wire.models import NewFaction, NewMatch
 
-from .pilot import settle
+from .pilot import guest_seat, settle
 
 HELD_SAID = "from the outbox looks like one recorded lately from another seat: held, not sent"
 
@@ -39,9 +39,7 @@ async def test_the_seat_that_queued_a_held_match_is_told_once_and_no_other_guest
     path = tmp_path / "outbox.db"
     held_by_a_send(path, demo_client.scope, "mine", "mine-1")
     held_by_a_send(path, demo_client.scope, "other", "theirs-1")
-    app = make_app(
-        demo=False, guest=True, outbox_factory=lambda client, demo: Outbox(path, client.scope, seat="mine")
-    )
+    app = guest_seat(make_app, path)
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(pilot)
         runner = pilot.app.outbox_runner
