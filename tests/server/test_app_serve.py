@@ -15,7 +15,7 @@ from rankterm.server.db import schema
 from rankterm.server.quota import UNLIMITED, QuotaBook, QuotaLimits
 from rankterm.server.seed import DEMO_KEY
 from rankterm.server.store import Store
-from tests.support.live import start_serve
+from tests.support.live import start_serve, wait_answering
 from tests.support.old_schema import downgrade
 
 
@@ -131,40 +131,14 @@ def test_ctrl_c_stops_the_service_quietly(tmp_path, moment):
     """Ctrl+C (SIGINT) on a real `rankterm serve`, the moment its line says "Ctrl+C to stop" (the app still
     being built) or once it answers a request: exit 0 and no traceback (uvicorn raises it again once it has
     stopped)."""
-    import os
     import signal
-    import subprocess
-    import sys
-    import time
 
-    import httpx
-
-    env = {**os.environ, "RANKTERM_DATA_DIR": str(tmp_path)}
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "rankterm", "serve", "--demo", "--db", str(tmp_path / "s.db"), "--port", "0"],
-        env=env,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
+    proc, said, base = start_serve(
+        ["--demo", "--db", str(tmp_path / "s.db"), "--port", "0"], env={"RANKTERM_DATA_DIR": str(tmp_path)}
     )
     try:
-        assert proc.stdout is not None
-        said = ""
-        while "Ctrl+C to stop" not in said:
-            line = proc.stdout.readline()
-            assert line, said
-            said += line
         if moment == "once_it_answers":
-            where = re.search(r"rankterm service on (http://\S+) ", said)
-            assert where, said
-            end = time.monotonic() + 30
-            while True:
-                try:
-                    httpx.get(where.group(1) + "/", timeout=2)
-                    break
-                except httpx.TransportError:
-                    assert time.monotonic() < end, said
-                    time.sleep(0.1)
+            wait_answering(base, "".join(said))
         proc.send_signal(signal.SIGINT)
         _out, err = proc.communicate(timeout=30)
     finally:

@@ -5,17 +5,13 @@ when asked for them."""
 
 from __future__ import annotations
 
-import os
-import re
 import signal
-import subprocess
-import sys
-import time
 
 import httpx
 
 from rankterm.server.seed import DEMO_KEY, DEMO_SECRET, demo_app
 from tests.support.clock import SettableClock
+from tests.support.live import start_serve, wait_answering
 
 from .conftest import BASE_URL
 
@@ -35,32 +31,11 @@ async def test_the_in_process_demo_counts_nothing_and_answers_metrics_with_r002(
 
 
 def test_a_served_demo_counts_its_requests_in_prometheus_text(tmp_path):
-    env = {**os.environ, "RANKTERM_DATA_DIR": str(tmp_path)}
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "rankterm", "serve", "--demo", "--db", str(tmp_path / "s.db"), "--port", "0"],
-        env=env,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
+    proc, said, base = start_serve(
+        ["--demo", "--db", str(tmp_path / "s.db"), "--port", "0"], env={"RANKTERM_DATA_DIR": str(tmp_path)}
     )
     try:
-        assert proc.stdout is not None
-        said = ""
-        while "Ctrl+C to stop" not in said:
-            line = proc.stdout.readline()
-            assert line, said
-            said += line
-        where = re.search(r"rankterm service on (http://\S+) ", said)
-        assert where, said
-        base = where.group(1).rstrip("/") + "/"
-        end = time.monotonic() + 30
-        while True:
-            try:
-                httpx.get(base + "healthz", timeout=2)
-                break
-            except httpx.TransportError:
-                assert time.monotonic() < end, said
-                time.sleep(0.1)
+        wait_answering(base, "".join(said))
         with httpx.Client(base_url=base, timeout=10) as http:
             signed_in = http.get("auth", params={"key": DEMO_KEY, "secret": DEMO_SECRET})
             token = signed_in.json()["success"]["token"]

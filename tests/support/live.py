@@ -17,6 +17,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from typing import Any
 
+import httpx
 import uvicorn
 
 
@@ -114,3 +115,16 @@ def start_serve(
     proc.kill()
     _, errors = proc.communicate(timeout=10)
     raise RuntimeError(f"rankterm serve did not start: {''.join(printed)}{errors or ''}")
+
+
+def wait_answering(base_url: str, said: str = "", seconds: float = 30.0) -> None:
+    """Wait until the service at `base_url` answers a request (whatever it says); fails after `seconds`, with
+    `said` (what the service printed)."""
+    end = time.monotonic() + seconds
+    while True:
+        try:
+            httpx.get(base_url, timeout=2)
+            return
+        except httpx.TransportError:
+            assert time.monotonic() < end, said
+            time.sleep(0.1)
