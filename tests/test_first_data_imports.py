@@ -9,13 +9,9 @@ opened."""
 
 from __future__ import annotations
 
-import json
-import subprocess
-import sys
-
 import pytest
 
-from tests.support.terminal import home_env
+from tests.support.terminal import child_says
 
 NOT_FOR_HOMES_DATA = ("rankterm.stats.results", "rankterm.stats.figures", "rankterm.stats.evening")
 
@@ -58,16 +54,7 @@ is served (`rankterm.server.metrics`): the demo's client answers in-process, and
 
 def _homes_data(tmp_path) -> dict:
     """What the CHILD saw: Home's texts and the modules loaded once its data is shown."""
-    done = subprocess.run(
-        [sys.executable, "-c", CHILD],
-        env=home_env(tmp_path),
-        cwd=tmp_path,
-        capture_output=True,
-        text=True,
-        timeout=180,
-    )
-    assert done.returncode == 0, done.stderr[-2000:]
-    return json.loads(done.stdout.strip().splitlines()[-1])
+    return child_says(CHILD, tmp_path)
 
 
 @pytest.fixture(scope="module")
@@ -145,16 +132,7 @@ page (memory for as long as the app lives, on every seat that only looks at the 
 
 
 def test_a_page_of_matches_does_not_load_a_matchs_detail(tmp_path):
-    done = subprocess.run(
-        [sys.executable, "-c", MATCHES_CHILD],
-        env=home_env(tmp_path),
-        cwd=tmp_path,
-        capture_output=True,
-        text=True,
-        timeout=180,
-    )
-    assert done.returncode == 0, done.stderr[-2000:]
-    seen = json.loads(done.stdout.strip().splitlines()[-1])
+    seen = child_says(MATCHES_CHILD, tmp_path)
     assert seen["matches_screen"] == "MatchesScreen" and seen["rows"] > 0
     assert sorted(m for m in NOT_FOR_A_PAGE_OF_MATCHES if m in seen["on_matches"]) == []
     assert seen["detail_screen"] == "MatchDetailScreen"  # Enter still opens the match, loading what it needs

@@ -13,15 +13,18 @@ Textual's headless driver writes nothing, so a terminal's real bytes can only be
 from __future__ import annotations
 
 import contextlib
+import json
 import os
 import pty
 import re
 import select
 import signal
+import subprocess
 import sys
 import time
 from collections.abc import Mapping, Sequence
 from pathlib import Path
+from typing import Any
 
 from rankterm.seats import set_size
 
@@ -47,6 +50,21 @@ def home_env(home: Path, **extra: str) -> dict[str, str]:
     )
     env.update(extra)
     return env
+
+
+def child_says(script: str, home: Path, timeout: float = 180.0) -> Any:
+    """Run `script` (`python -c`) in a fresh process whose home and working folder is `home` (`home_env`):
+    the JSON of the last line it printed. Fails with the end of its errors when the process fails."""
+    done = subprocess.run(
+        [sys.executable, "-c", script],
+        env=home_env(home),
+        cwd=home,
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    return json.loads(done.stdout.strip().splitlines()[-1])
 
 
 def room_env(tmp: Path, url: str, key: str, secret: str, **extra: str) -> dict[str, str]:

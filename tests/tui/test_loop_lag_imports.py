@@ -5,11 +5,7 @@ began each of those imports; Enter on a row still opens the player's page."""
 
 from __future__ import annotations
 
-import json
-import subprocess
-import sys
-
-from tests.support.terminal import home_env
+from tests.support.terminal import child_says
 
 CHILD = """
 import json, sys, threading
@@ -54,16 +50,7 @@ app.run(headless=True, size=(80, 24), auto_pilot=drive)
 
 
 def test_home_board_and_player_page_are_imported_beside_the_loop(tmp_path):
-    done = subprocess.run(
-        [sys.executable, "-c", CHILD],
-        env=home_env(tmp_path),
-        cwd=tmp_path,
-        capture_output=True,
-        text=True,
-        timeout=240,
-    )
-    assert done.returncode == 0, done.stderr[-2000:]
-    seen = json.loads(done.stdout.strip().splitlines()[-1])
+    seen = child_says(CHILD, tmp_path, timeout=240)
     assert seen["screen"] == "PlayerPageScreen"  # Enter on a row still opens the player's page
     assert seen["on_main_thread"] == {
         "rankterm.tui.screens.board": False,
