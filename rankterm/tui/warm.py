@@ -7,7 +7,9 @@ keys meanwhile. Python's import lock keeps it safe: a loop that imports the same
 still at it waits for the thread, and then finds it done.
 
     await imported("rankterm.tui.screens.board")    # in a worker, before `from … import read_view`
-    warm(self, "rankterm.tui.screens.stats.player_page")   # ahead of a key that will open that screen
+
+A player's page is not imported ahead of Enter on a Rankings or Players row: that would load its charts
+(plotext) on every seat that only reads the standings (tests/test_lazy_imports.py).
 """
 
 from __future__ import annotations
@@ -15,10 +17,6 @@ from __future__ import annotations
 import asyncio
 import importlib
 import sys
-import threading
-
-PLAYER_PAGE = "rankterm.tui.screens.stats.player_page"
-"""A player's page (`PlayerPageScreen`) and its charts: opened by Enter on Rankings' and Players' rows."""
 
 
 def _loaded(name: str) -> bool:
@@ -28,25 +26,9 @@ def _loaded(name: str) -> bool:
     return module is not None and not getattr(spec, "_initializing", False)
 
 
-def _import_quietly(names: tuple[str, ...]) -> None:
-    for name in names:
-        try:
-            importlib.import_module(name)
-        except Exception:
-            return
-
-
 async def imported(*names: str) -> None:
     """Import `names` (those not loaded yet) in a thread and wait for them: the `import` that follows on the
     loop finds them in `sys.modules`. An import that fails raises here, as it would on the loop."""
     missing = tuple(name for name in names if not _loaded(name))
     if missing:
         await asyncio.to_thread(lambda: [importlib.import_module(name) for name in missing])
-
-
-def warm(*names: str) -> None:
-    """Start importing `names` (those not loaded yet) in a thread of their own, and return at once: by the
-    time a key opens the screen that needs them they are loaded. A failure is left for that import to say."""
-    missing = tuple(name for name in names if not _loaded(name))
-    if missing:
-        threading.Thread(target=_import_quietly, args=(missing,), name="rankterm-warm", daemon=True).start()

@@ -28,7 +28,6 @@ from rankterm.tui.base import task
 from rankterm.tui.dialogs.ask_line import AskDialog
 from rankterm.tui.screens.list_screen import ListScreen
 from rankterm.tui.text import error_sentence
-from rankterm.tui.warm import PLAYER_PAGE, warm
 from rankterm.tui.widgets.text_table import NAME_CELLS, fill_table
 from rankterm.wire.errors import RanktermError
 from rankterm.wire.ids import is_local_id
@@ -145,7 +144,6 @@ class PlayersScreen(ListScreen):
         fill_table(table, COLUMNS, [], [], widths=WIDTHS)
         table.focus()
         self.load_page(1)
-        warm(PLAYER_PAGE)  # Enter on a row opens it: its charts imported by then, not in that key's step
 
     # ------------------------------------------------------------------ showing
 

@@ -38,7 +38,6 @@ from rankterm.stats.source import sync_group
 from rankterm.tui.periods import choices_of, game_of, period_standings
 from rankterm.tui.screens.subset_paged import SubsetPagedScreen
 from rankterm.tui.text import NONE, label_text
-from rankterm.tui.warm import PLAYER_PAGE, warm
 from rankterm.tui.widgets.form_input import FormInput
 from rankterm.tui.widgets.key_footer import KeyFooter
 from rankterm.tui.widgets.pager import Pager
@@ -186,7 +185,6 @@ class RankingsScreen(SubsetPagedScreen):
 
     def on_mount(self) -> None:
         self.watch(self.app, "theme", self._retheme, init=False)
-        warm(PLAYER_PAGE)  # Enter on a row opens it: its charts imported by then, not in that key's step
 
     def _retheme(self, _theme: str) -> None:
         """The ▲▼ colours come from the theme: paint the page again in the new one (no call)."""
@@ -407,7 +405,7 @@ class RankingsScreen(SubsetPagedScreen):
         if held is None:
             return
         from rankterm.tui.screens.stats.player_page import (
-            PlayerPageScreen,  # here: it imports the charts (warm)
+            PlayerPageScreen,  # here: it imports the charts, which a page of standings does not need
         )
 
         self.app.push_screen(PlayerPageScreen(held))
