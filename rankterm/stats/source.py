@@ -169,12 +169,12 @@ def held_last_hours(group: Group, hours: float) -> list[Match]:
     or later), oldest first: only they are parsed."""
     from rankterm.mirror import match_marks
 
-    newest = max((mark.date for mark in match_marks(group.mirror) if mark.date), default=None)
-    when = parse_wire_date(newest)
+    marks = match_marks(group.mirror)
+    when = parse_wire_date(max((mark.date for mark in marks if mark.date), default=None))
     if when is None:
         return []
     since = (when - timedelta(hours=hours)).strftime(DATE_FORMAT)
-    return matches_numbered(group, [mark.number for mark in match_marks(group.mirror, since=since)])
+    return matches_numbered(group, [mark.number for mark in marks if mark.date >= since])
 
 
 HELD_PART = 1_000
