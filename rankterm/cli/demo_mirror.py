@@ -4,9 +4,9 @@ Every `rankterm demo` opens a fresh copy of the day's demo group (kept in the ca
 For Home's tonight lines the app would read its 300 matches into a mirror in memory and walk them all for
 the story of what changed. That gives the same rows at every start of the day. So the first start of the day
 keeps such a mirror in a file beside the demo, and later starts copy it into their mirror in memory
-(`demo_group`). The file's name carries the demo's own name (its day and a hash of the service's code) and a
-hash of the code that reads and tells the matches (client, mirror, stats). Another day, another demo or
-other code never reads it. What it holds is checked as any mirror's content is: the first sync compares the
+(`demo_group`). The file's name carries the name of the demo's seeding (its day, a hash of the service's code
+and one of the seeding's own signing key: a demo seeded again has new ids) and a hash of the code that reads
+and tells the matches (client, mirror, stats). Another day, another seeding or other code never reads it. What it holds is checked as any mirror's content is: the first sync compares the
 service's newest page with the held matches, and the story's note names the held matches it was told of.
 """
 
@@ -48,9 +48,9 @@ def _readers_digest() -> str:
 
 def mirror_file(now: float) -> Path:
     """Where the mirror of the demo of the day of `now` is kept (see the module's docstring)."""
-    from rankterm.server.seed import build_day, demo_stem
+    from rankterm.server.seed import demo_seeding
 
-    return demo_mirror_path(f"{demo_stem(build_day(now))}-{_readers_digest()}")
+    return demo_mirror_path(f"{demo_seeding(now)}-{_readers_digest()}")
 
 
 def demo_group(make_client: Callable[[], RankingClient]) -> Group:

@@ -30,7 +30,16 @@ if TYPE_CHECKING:  # the plan and its models are imported only when a demo is se
 
     from rankterm.server.demo import DemoMatch
 
-__all__ = ["DEMO_KEY", "DEMO_SECRET", "demo_app", "demo_stem", "demo_store", "demo_token", "seed_demo"]
+__all__ = [
+    "DEMO_KEY",
+    "DEMO_SECRET",
+    "demo_app",
+    "demo_seeding",
+    "demo_stem",
+    "demo_store",
+    "demo_token",
+    "seed_demo",
+]
 
 DEMO_KEY = "demo"
 DEMO_SECRET = "demo-secret"
@@ -174,19 +183,35 @@ def _load_or_seed_template(day: date) -> Store:
     return template
 
 
+def _template_of(day: date) -> Store:
+    """The demo seeded for `day` as this process serves it (loaded or seeded once per process and day)."""
+    global _template
+    with _template_lock:
+        if _template is None or _template[0] != day:
+            _template = (day, _load_or_seed_template(day))
+        return _template[1]
+
+
 def demo_store(*, clock: Callable[[], float] | None = None) -> Store:
     """An independent in-memory store holding the demo group as built on the day of `clock` (the real
     clock by default): seeded once per machine, day and code version, kept in the cache dir, loaded once
     per process and day, then copied per call."""
-    global _template
     day = build_day((clock or time.time)())
+    template = _template_of(day)
     with _template_lock:
-        if _template is None or _template[0] != day:
-            _template = (day, _load_or_seed_template(day))
-        copy = _template[1].clone()
+        copy = template.clone()
     if clock is not None:
         copy.clock = clock
     return copy
+
+
+def demo_seeding(now: float) -> str:
+    """The name of the one seeding of the demo that this process serves on the day of `now`: its stem
+    (`demo_stem`) and a hash of its signing key, which every seeding draws afresh (its ids are drawn afresh
+    too). What is made from one seeding and kept beside it carries this name, so it is never read for another."""
+    day = build_day(now)
+    key = hashlib.sha256(_template_of(day).signing_key).hexdigest()[:12]
+    return f"{demo_stem(day)}-{key}"
 
 
 def demo_app(*, clock: Callable[[], float] | None = None) -> tuple[Starlette, str, str]:

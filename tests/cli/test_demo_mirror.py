@@ -10,6 +10,7 @@ import pytest
 
 from rankterm.cli import demo_mirror
 from rankterm.cli.app import make_demo_client
+from rankterm.importing.export import matches_page
 from rankterm.mirror import Group
 from rankterm.server import seed
 from rankterm.stats import changes, kept
@@ -87,6 +88,32 @@ async def test_the_name_follows_the_day_and_the_demo():
     now = SettableClock()()
     assert demo_mirror.mirror_file(now) != demo_mirror.mirror_file(now + 86_400)
     assert seed.demo_stem(seed.build_day(now)) in demo_mirror.mirror_file(now).name
+
+
+async def test_a_demo_seeded_again_never_starts_from_the_mirror_of_the_seeding_before(monkeypatch):
+    first = await _in_thread(demo_mirror.demo_group)
+    old_ids = _player_ids(first.mirror.held.matches())
+    await first.client.aclose()
+    now = SettableClock()()
+    old = demo_mirror.mirror_file(now)
+    seed.demo_path(seed.demo_stem(seed.build_day(now))).unlink()  # the cached demo gone: seeded afresh
+    monkeypatch.setattr(seed, "_template", None)
+
+    group = await _in_thread(demo_mirror.demo_group)
+    try:
+        held = group.mirror.held.matches()
+        served = [
+            m.model_dump(mode="json", by_alias=True) for m in (await matches_page(group.client, 1)).data
+        ]
+        assert len(held) == 300 and not _player_ids(held) & old_ids  # every player's id is drawn afresh
+        assert _player_ids(served) <= _player_ids(held)
+        assert demo_mirror.mirror_file(now) != old
+    finally:
+        await group.client.aclose()
+
+
+def _player_ids(matches: list) -> set[str]:
+    return {p["id"] for m in matches for f in m["factions"] for p in f["players"]}
 
 
 async def test_a_kept_mirror_that_cannot_be_read_only_slows_the_start():
