@@ -59,9 +59,10 @@ NOT_THIS_SEATS = "queued at another seat: only that seat, or the host, can chang
 """Why a guest seat may not edit, rename or discard an entry (`Outbox.may_change`)."""
 
 NAMED_AT_OTHER_SEATS = (
-    "matches queued at another seat name this ghost player: rename it, or that seat gives them another player"
+    "matches queued at another seat name this ghost player: the host, or that seat, can rename or discard it"
 )
-"""Why a guest seat may not discard its own ghost: it would reject another seat's unsent matches."""
+"""Why a guest seat may not rename or discard its own ghost: it would change another seat's unsent matches
+(whom they name, or send them back rejected)."""
 
 NO_REASON = ErrorItem("", "rejected without a reason")
 """What a refusal that gave no error is kept as."""
@@ -528,11 +529,13 @@ class Outbox:
 
     def rename_ghost(self, local_id: str, name: str, known: Iterable[Player] | None = None) -> GhostEntry:
         """Give a rejected (or unsent, not in doubt) ghost another name and make it pending again (`known`:
-        as `add_ghost` takes it, for the new name)."""
+        as `add_ghost` takes it, for the new name). A guest seat may not rename one that another seat's unsent
+        matches name (`NAMED_AT_OTHER_SEATS`): those matches would then name another person."""
         entry = self.get_ghost(local_id)
         if entry is None or entry.state is State.SENT or entry.in_doubt:
             raise ValueError("only a rejected or unsent ghost player can be renamed")
         self._check_change(entry)
+        self._check_named_here(local_id)
         name = check_name(name)
         seen = None if known is None else same_named(known, name)
         self._set(
@@ -564,8 +567,7 @@ class Outbox:
             raise ValueError("this ghost player may already be made; send it again to find out")
         self._check_change(entry)
         naming = [] if entry.state is State.SENT else self.naming(local_id)
-        if self.seat and any(e.seat != self.seat for e in map(self.get, naming) if e is not None):
-            raise ValueError(NAMED_AT_OTHER_SEATS)
+        self._check_named_here(local_id, naming)
         item = ErrorItem(
             GHOST_DISCARDED,
             f"The ghost player {GHOST_MARK}{entry.name} was discarded: choose another player.",
@@ -576,6 +578,15 @@ class Outbox:
             "DELETE FROM entries WHERE scope=? AND kind=? AND external_id=?", (self.scope, GHOST, local_id)
         )
         return naming
+
+    def _check_named_here(self, local_id: str, naming: list[str] | None = None) -> None:
+        """A guest seat changes its own ghost only while no other seat's unsent match names it (`naming`:
+        those matches' external ids, when already read)."""
+        if not self.seat:
+            return
+        named = self.naming(local_id) if naming is None else naming
+        if any(e.seat != self.seat for e in map(self.get, named) if e is not None):
+            raise ValueError(NAMED_AT_OTHER_SEATS)
 
     def naming(self, local_id: str) -> list[str]:
         """External ids of the unsent matches that name the ghost `local_id`, in submission order."""

@@ -53,6 +53,16 @@ def error_sentence(exc: BaseException) -> str:
     return f"Unexpected error: {type(exc).__name__}."
 
 
+def as_sentence(reason: str) -> str:
+    """A reason written in lower case without a stop ("only a rejected … can be renamed") as a sentence:
+    its first letter raised, a full stop added; the rest (names in it) as it is."""
+    reason = reason.strip()
+    if not reason:
+        return reason
+    reason = reason[0].upper() + reason[1:]
+    return reason if reason[-1] in ".!?" else reason + "."
+
+
 NONE = "\u2013"
 """An en dash: no value."""
 

@@ -52,6 +52,19 @@ def test_a_guest_cannot_discard_its_ghost_from_under_another_seats_match(seats) 
     assert host.discard_ghost(ghost.local_id) == ["ben-1", "ada-1"]
 
 
+def test_a_guest_cannot_rename_its_ghost_under_another_seats_match(seats) -> None:
+    ada, ben, host = seats
+    ghost = ada.add_ghost("Zed")
+    ada.mark_ghost_rejected(ghost.local_id, [])
+    ada.rename_ghost(ghost.local_id, "Zed K.")  # named by no match yet: hers to fix
+    ben.add(a_match("ben-1", player=ghost.local_id))
+
+    with pytest.raises(ValueError, match=NAMED_AT_OTHER_SEATS):
+        ada.rename_ghost(ghost.local_id, "Mallory")  # ben's match would name another person
+    assert ada.get_ghost(ghost.local_id).name == "Zed K."  # type: ignore[union-attr]
+    assert host.rename_ghost(ghost.local_id, "Zed Kay").name == "Zed Kay"  # the host's own app may
+
+
 def test_a_guest_discards_its_ghost_when_only_its_own_matches_name_it(seats) -> None:
     ada, _ben, _host = seats
     ghost = ada.add_ghost("Zed")

@@ -1,14 +1,17 @@
 """A guest seat's ghost players in the outbox the seats share: a form given a ghost's local id as its
 external id says so in one sentence and the seat goes on; another seat's rejected ghost is retried as it is
 (ctrl+r); a guest's own ghost that another seat's unsent match names is not discarded (that would reject the
-other seat's match)."""
+other seat's match) nor renamed (that match would name another person)."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
+from textual.widgets import Input, Static
+
 from rankterm.client.client import RankingClient
 from rankterm.outbox.outbox import NAMED_AT_OTHER_SEATS, Outbox, State
+from rankterm.tui.dialogs.ask_line import AskDialog
 from rankterm.tui.screens.match_entry import MatchEntryScreen
 from rankterm.wire.models import NewFaction, NewMatch
 
@@ -92,4 +95,33 @@ async def test_a_guest_does_not_discard_its_ghost_from_under_another_seats_match
         theirs = other_seat.get("theirs-1")
         assert theirs is not None and theirs.state is not State.REJECTED, theirs
         assert other_seat.get_ghost(ghost.local_id) is not None
+    other_seat.close()
+
+
+async def test_a_guest_does_not_rename_its_ghost_under_another_seats_match(
+    make_app, demo_client: RankingClient, tmp_path: Path
+) -> None:
+    path = tmp_path / "outbox.db"
+    mine = Outbox(path, demo_client.scope, seat="mine")
+    ghost = mine.add_ghost("Zed")
+    mine.mark_ghost_rejected(ghost.local_id, [])
+    mine.close()
+    other_seat = Outbox(path, demo_client.scope, seat="other")
+    other_seat.add(naming("theirs-1", ghost.local_id))
+    app = guest_seat(make_app, path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await open_outbox(pilot)
+        await pilot.press("end", "e")
+        await settle(pilot)
+        dialog = pilot.app.screen
+        assert isinstance(dialog, AskDialog)
+        dialog.query_one("#ask-input", Input).value = "Mallory"
+        await pilot.press("enter")
+        await settle(pilot)
+        assert pilot.app.screen is dialog  # refused inline, the typed name kept
+        shown = str(dialog.query_one("#ask-error", Static).render())
+        assert shown == NAMED_AT_OTHER_SEATS[0].upper() + NAMED_AT_OTHER_SEATS[1:] + ".", shown
+        assert dialog.query_one("#ask-input", Input).value == "Mallory"
+        assert other_seat.get_ghost(ghost.local_id).name == "Zed"  # type: ignore[union-attr]
     other_seat.close()

@@ -4,8 +4,9 @@
         AskDialog("New ghost player", "Name", submit=self.client.create_player)
     )
 
-The action runs in a worker with the dialog showing loading; an error (a RanktermError's sentence, or a
-ValueError's text) is shown inline under the field and the dialog stays open with the text kept. On success
+The action runs in a worker with the dialog showing loading; an error (a RanktermError's sentence, a
+ValueError's text as a sentence, any other error's name) is shown inline under the field and the dialog stays
+open with the text kept. On success
 the dialog closes with the action's result; escape closes it with None. Enter or ctrl+s submits.
 
 `warn(text)`, when given, is asked first: a sentence it returns (e.g. "that name is taken") is shown as a
@@ -31,9 +32,8 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Label, Static
 
-from rankterm.tui.text import error_sentence, plain
+from rankterm.tui.text import as_sentence, error_sentence, plain
 from rankterm.tui.widgets.form_input import FormInput
-from rankterm.wire.errors import RanktermError
 
 Warn = Callable[[str], Awaitable[str | None]]
 
@@ -146,8 +146,10 @@ class AskDialog(ModalScreen[Any]):
                     self.show_problem(warning, warning=True)
                     return
             result = await self._submit(text)
-        except (RanktermError, ValueError) as exc:
-            self.show_problem(error_sentence(exc) if isinstance(exc, RanktermError) else str(exc))
+        except ValueError as exc:
+            self.show_problem(as_sentence(str(exc)))
+        except Exception as exc:  # a bug too is told under the field, not lost in a worker that may fail
+            self.show_problem(error_sentence(exc))
         else:
             if isinstance(result, Answer):
                 self.last_answer = result
