@@ -59,7 +59,7 @@ NOT_THIS_SEATS = "queued at another seat: only that seat, or the host, can chang
 """Why a guest seat may not edit, rename or discard an entry (`Outbox.may_change`)."""
 
 NAMED_AT_OTHER_SEATS = (
-    "matches queued at another seat name this ghost player: the host, or that seat, can rename or discard it"
+    "matches queued at another seat name this ghost player: only the host can rename or discard it now"
 )
 """Why a guest seat may not rename or discard its own ghost: it would change another seat's unsent matches
 (whom they name, or send them back rejected)."""
