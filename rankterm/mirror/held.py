@@ -197,12 +197,12 @@ class HeldMatches:
 
         self._file.guard(write, None)
 
-    def replace_matches_with_staged(self) -> tuple[int, int | None]:
+    def replace_matches_with_staged(self, changed_from: int | None = None) -> tuple[int, int | None]:
         """The staged rows become the held matches, in one transaction (offline meanwhile, the old ones
         stayed whole); return how many were staged, and the first number whose match changed (another id,
-        or held before and gone now; None when the staged rows only add to the held ones). From that number
-        on, the held standings are dropped and the history's generation goes up, as `rewrite_matches_from`
-        does."""
+        or held before and gone now, or `changed_from` if lower: the caller knows the history changed there;
+        None when the staged rows only add to the held ones). From that number on, the held standings are
+        dropped and the history's generation goes up, as `rewrite_matches_from` does."""
 
         def write() -> tuple[int, int | None]:
             with self._file.db:
@@ -212,6 +212,8 @@ class HeldMatches:
                     "SELECT min(m.number) FROM matches m LEFT JOIN temp.staged_matches s ON s.number = m.number"
                     " WHERE s.number IS NULL OR json_extract(s.body, '$.id') IS NOT json_extract(m.body, '$.id')"
                 ).fetchone()[0]
+                if changed_from is not None:
+                    changed = changed_from if changed is None else min(int(changed), changed_from)
                 self._file.db.execute("DELETE FROM matches")
                 self._file.db.execute("DELETE FROM stat_matches")
                 self._file.db.execute("DELETE FROM stat_seats")

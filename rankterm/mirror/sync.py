@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import functools
+import json
 import math
 import time
 import uuid
@@ -51,6 +52,28 @@ class _Read(NamedTuple):
     @property
     def row(self) -> tuple[int, str | None, str]:
         return self.number, self.game_id, self.body
+
+
+def _who_and_when(match: Any) -> tuple[Any, ...]:
+    """What a match keeps for good once recorded, whoever renames a player or a game later: its external id,
+    its date and each faction's rank and players' ids. The same number and id under another of these is a
+    match of another history (a service started afresh on the same address numbers and ids its matches
+    from 1 again)."""
+    if not isinstance(match, dict):
+        return ()
+    factions = match.get("factions")
+    return (
+        match.get("externalId"),
+        match.get("date"),
+        tuple(
+            (
+                f.get("rank"),
+                tuple(p.get("id") for p in f.get("players") or () if isinstance(p, dict)),
+            )
+            for f in (factions if isinstance(factions, list) else ())
+            if isinstance(f, dict)
+        ),
+    )
 
 
 def _merged(by_number: dict[int, _Read], reads: Iterable[_Read]) -> bool:
@@ -204,6 +227,8 @@ class MatchSync:
             return await self._first_sync(first)
         if total < held + low - 1:
             return await self._read_again(first, held, low)
+        if self._another_history(first.reads):
+            return await self._read_again(first, held, low, another=True)
         per = first.per
         read = list(first.reads)
         wanted = math.ceil(max(0, total - (held + low - 1)) / per)
@@ -243,6 +268,24 @@ class MatchSync:
         if low > 1:
             added += await self._read_older(per)
         return added
+
+    def _another_history(self, reads: list[_Read]) -> bool:
+        """Whether a held match that page 1 lists under its number and id was recorded otherwise (another
+        external id, date, rank or player: `_who_and_when`): the mirror holds another history than the
+        service's, e.g. of a service started afresh on the same address. Only page 1 is compared: a history
+        that changed below it is found by the numbers and ids, as before."""
+        held = {
+            int(m.get("number", -1)): m
+            for m in self._group.mirror.held.select_matches(numbers=[r.number for r in reads])
+            if isinstance(m, dict)
+        }
+        return any(
+            mine is not None
+            and str(mine.get("id")) == r.id
+            and _who_and_when(mine) != _who_and_when(json.loads(r.body))
+            for r in reads
+            for mine in (held.get(r.number),)
+        )
 
     def _first_change(self, read: dict[int, _Read], top: int, low: int = 1) -> int | None:
         """The first held number at which `read` (the matches read, by number: from the newest down) lists
@@ -289,12 +332,12 @@ class MatchSync:
         self._group.served_fresh("matches")
         return len(rows) + (await self._read_older(first.per) if held_from > 1 else 0)
 
-    async def _read_again(self, first: _SyncPage, held: int, low: int) -> int:
-        """Counts that disagree (a match deleted on the service): every match read again. A history still
-        being read for the first time starts again, newest first, within the share; a whole one is read
-        again at once (`_resync_matches`)."""
+    async def _read_again(self, first: _SyncPage, held: int, low: int, *, another: bool = False) -> int:
+        """Counts that disagree (a match deleted on the service), or `another` history held: every match read
+        again. A history still being read for the first time starts again, newest first, within the share; a
+        whole one is read again at once (`_resync_matches`)."""
         if low <= 1:
-            return await self._resync_matches(first)
+            return await self._resync_matches(first, changed_from=1 if another else None)
         self._group.mirror.held.rewrite_matches_from(1, [])
         await self._first_sync(first)
         self._history_rewritten(1)
@@ -407,9 +450,10 @@ class MatchSync:
             )
         return added, joined
 
-    async def _resync_matches(self, first: _SyncPage) -> int:
+    async def _resync_matches(self, first: _SyncPage, changed_from: int | None = None) -> int:
         """Every page read again and written aside as it arrives, `RESYNC_PAGES` pages at a time (a group of
-        100,000 matches is 4,000 pages), then swapped for the held matches at once."""
+        100,000 matches is 4,000 pages), then swapped for the held matches at once (the history changed
+        from `changed_from` at the latest, whatever the ids say)."""
         pages = range(2, first.total_pages + 1)
         self._group.client.require_calls(
             len(pages)
@@ -422,7 +466,7 @@ class MatchSync:
             )
             self._group.mirror.held.stage_matches(r.row for page in chunk for r in page.reads)
         held, _ = self._group.mirror.held.match_numbers()
-        count, changed = self._group.mirror.held.replace_matches_with_staged()
+        count, changed = self._group.mirror.held.replace_matches_with_staged(changed_from)
         self._group.mirror.held.set_held_history(held_from=1, total=count)
         self._group.served_fresh("matches")
         if changed is not None:
