@@ -225,10 +225,10 @@ class MatchSync:
         total = first.total
         if held == 0:
             return await self._first_sync(first)
-        if total < held + low - 1:
-            return await self._read_again(first, held, low)
         if self._another_history(first.reads):
             return await self._read_again(first, held, low, another=True)
+        if total < held + low - 1:
+            return await self._read_again(first, held, low)
         per = first.per
         read = list(first.reads)
         wanted = math.ceil(max(0, total - (held + low - 1)) / per)

@@ -8,13 +8,14 @@ from __future__ import annotations
 from pathlib import Path
 
 import httpx
+import pytest
 
 from rankterm.client.client import RankingClient
 from rankterm.mirror import Group, Mirror
 from rankterm.server.app import create_app
 from rankterm.server.seed import DEMO_KEY, DEMO_SECRET, build_day, seed_demo
 from rankterm.server.store import Store
-from rankterm.wire.models import Match
+from rankterm.wire.models import Match, NewFaction, NewMatch
 from tests.support.clock import SettableClock
 
 BASE = "http://in-process.rankterm/"
@@ -45,12 +46,26 @@ def players_of(matches: list[Match]) -> set[str]:
     return {p.id for m in matches for f in m.factions for p in f.players}
 
 
-async def test_a_service_started_afresh_on_the_same_address_is_read_again(tmp_path: Path) -> None:
+@pytest.mark.parametrize("recorded_before", [0, 1], ids=["as many matches", "fewer matches than held"])
+async def test_a_service_started_afresh_on_the_same_address_is_read_again(
+    tmp_path: Path, recorded_before: int
+) -> None:
     clock = SettableClock()
     path = tmp_path / "mirror.db"
     before = seat(seeded(clock), clock, path)
     try:
-        assert await before.sync_matches() == 300
+        if recorded_before:
+            rows = (await before.rankings_page(1)).data
+            duel = NewMatch(
+                game=1,
+                weight="normal",
+                factions=[
+                    NewFaction(players=[rows[0].player.id], rank=1),
+                    NewFaction(players=[rows[1].player.id], rank=2),
+                ],
+            )
+            assert (await before.client.add_matches([duel])).accepted_count == 1
+        assert await before.sync_matches() == 300 + recorded_before
         old_players = players_of(before.cached_matches())
         old_standings = await before.rankings_page(1, match=200)
     finally:
