@@ -10,6 +10,7 @@ from pathlib import Path
 from textual.widgets import Input, Static
 
 from rankterm.client.client import RankingClient
+from rankterm.outbox.ghosts import GhostEntry
 from rankterm.outbox.outbox import NAMED_AT_OTHER_SEATS, Outbox, State
 from rankterm.tui.dialogs.ask_line import AskDialog
 from rankterm.tui.screens.match_entry import MatchEntryScreen
@@ -25,6 +26,18 @@ def naming(external_id: str, local_id: str) -> NewMatch:
         external_id=external_id,
         factions=[NewFaction(players=[local_id], rank=1), NewFaction(players=["no-such-player"], rank=2)],
     )
+
+
+def my_ghost_in_their_match(path: Path, scope: str) -> tuple[GhostEntry, Outbox]:
+    """This seat's ("mine") ghost, rejected (not sent when the screen opens), and another seat's unsent match
+    naming it; that seat's outbox, to be closed by the caller."""
+    mine = Outbox(path, scope, seat="mine")
+    ghost = mine.add_ghost("Zed")
+    mine.mark_ghost_rejected(ghost.local_id, [])
+    mine.close()
+    other_seat = Outbox(path, scope, seat="other")
+    other_seat.add(naming("theirs-1", ghost.local_id))
+    return ghost, other_seat
 
 
 async def test_the_form_given_a_ghosts_local_id_says_so_and_the_seat_goes_on(
@@ -74,14 +87,8 @@ async def test_a_guest_retries_another_seats_rejected_ghost_as_it_is(
 async def test_a_guest_does_not_discard_its_ghost_from_under_another_seats_match(
     make_app, demo_client: RankingClient, tmp_path: Path
 ) -> None:
-    path = tmp_path / "outbox.db"
-    mine = Outbox(path, demo_client.scope, seat="mine")
-    ghost = mine.add_ghost("Zed")
-    mine.mark_ghost_rejected(ghost.local_id, [])  # not sent when the screen opens
-    mine.close()
-    other_seat = Outbox(path, demo_client.scope, seat="other")
-    other_seat.add(naming("theirs-1", ghost.local_id))
-    app = guest_seat(make_app, path)
+    ghost, other_seat = my_ghost_in_their_match(tmp_path / "outbox.db", demo_client.scope)
+    app = guest_seat(make_app, tmp_path / "outbox.db")
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(pilot)
         screen = await open_outbox(pilot)
@@ -101,14 +108,8 @@ async def test_a_guest_does_not_discard_its_ghost_from_under_another_seats_match
 async def test_a_guest_does_not_rename_its_ghost_under_another_seats_match(
     make_app, demo_client: RankingClient, tmp_path: Path
 ) -> None:
-    path = tmp_path / "outbox.db"
-    mine = Outbox(path, demo_client.scope, seat="mine")
-    ghost = mine.add_ghost("Zed")
-    mine.mark_ghost_rejected(ghost.local_id, [])
-    mine.close()
-    other_seat = Outbox(path, demo_client.scope, seat="other")
-    other_seat.add(naming("theirs-1", ghost.local_id))
-    app = guest_seat(make_app, path)
+    ghost, other_seat = my_ghost_in_their_match(tmp_path / "outbox.db", demo_client.scope)
+    app = guest_seat(make_app, tmp_path / "outbox.db")
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(pilot)
         await open_outbox(pilot)
