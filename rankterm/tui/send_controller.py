@@ -154,6 +154,8 @@ class SendController:
         """The external id of the outbox entry loaded into the form: sending replaces that entry."""
         self.in_outbox: dict[str, tuple[Pending, Line]] = {}
         """Matches whose line says "saved in the outbox": external id -> (the match, its line)."""
+        self.last_recorded: NewMatch | None = None
+        """The last match of a batch this form sent that was recorded (accepted, or kept in the outbox)."""
         self.on_moved: Callable[[list[Moved]], None] | None = None
         """Told when matches of `in_outbox` were sent or refused by the outbox meanwhile (`Moved`)."""
         self._listening: Session | None = None
@@ -167,6 +169,19 @@ class SendController:
     def taken_ids(self) -> set[str]:
         """External ids a new match of the form may not take: recorded, or queued."""
         return self.recorded | {p.match.external_id for p in self.queue if p.match.external_id}
+
+    def rematch_of(self) -> NewMatch | None:
+        """The match a rematch on a blank form plays again: the last one this form recorded, else the newest
+        match this seat put in the outbox (an earlier session's, whether it reached the service or not);
+        None when there is none."""
+        if self.last_recorded is not None:
+            return self.last_recorded
+        session = self.seat.session
+        if session is None:
+            return None
+        outbox = session.outbox.outbox
+        mine = [entry for entry in outbox.entries() if entry.seat == outbox.seat]
+        return mine[-1].match if mine else None
 
     # ------------------------------------------------------------------ the same match twice
 
@@ -280,6 +295,8 @@ class SendController:
             self.recorded |= {
                 p.match.external_id for i, p in enumerate(pending) if i in done and p.match.external_id
             }
+            if done:
+                self.last_recorded = pending[max(done)].match
             if form_index is not None and form_index in done:
                 form_done = True
                 lines.append((NOTE, AFTER_ACCEPT))
