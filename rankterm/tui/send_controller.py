@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Protocol
 
+from rankterm.outbox.entry import State
 from rankterm.outbox.outcome import ALREADY_ACCEPTED, BatchOutcome, Outcome, OutcomeState, from_answer
 from rankterm.tui.text import error_sentence
 from rankterm.tui.widgets.match_form.answer import BAD, NOTE, OK
@@ -167,8 +168,10 @@ class SendController:
         return datetime.fromtimestamp(clock() if clock else datetime.now(UTC).timestamp(), UTC)
 
     def taken_ids(self) -> set[str]:
-        """External ids a new match of the form may not take: recorded, or queued."""
-        return self.recorded | {p.match.external_id for p in self.queue if p.match.external_id}
+        """External ids a new match of the form may not take: recorded, or queued. The outbox entry being
+        fixed keeps its own (the outbox refuses it once that entry was sent)."""
+        taken = self.recorded | {p.match.external_id for p in self.queue if p.match.external_id}
+        return taken - {self.editing} if self.editing else taken
 
     def rematch_of(self) -> NewMatch | None:
         """The match a rematch on a blank form plays again: the last one this form recorded, else the newest
@@ -231,6 +234,9 @@ class SendController:
         (on disk first; kept there and sent later when the service cannot be reached). A real send not
         `checked` yet first looks for the same match recorded in the last 30 minutes: found, nothing is sent
         and the `TwinFound` is given, to ask about."""
+        overtaken = None if dry_run else self._edit_overtaken(pending)
+        if overtaken is not None:
+            return overtaken
         self.sending = True
         matches = [p.match for p in pending]
         try:
@@ -262,6 +268,29 @@ class SendController:
         if session is None:
             raise RanktermError("No service is open: pick a profile or open the demo group (l).")
         return session.client
+
+    def _edit_overtaken(self, pending: list[Pending]) -> Report | None:
+        """The outbox entry the form fixes was sent (or is on its way) since it was loaded, as it stood: the
+        fix is not sent (under any external id it would record the match twice), and the report says so;
+        nothing of the batch goes. None when the fix may go."""
+        session = self.seat.session
+        if self.editing is None or session is None or all(p.queued for p in pending):
+            return None
+        entry = session.outbox.outbox.get(self.editing)
+        if entry is None or not (entry.state is State.SENT or entry.in_doubt):
+            return None
+        sentence = (
+            f"Match {self.editing} was already sent from the outbox meanwhile, as it stood before this fix:"
+            " nothing was sent now."
+        )
+        batch = from_answer(
+            [p.match for p in pending],
+            None,
+            dry_run=False,
+            failure=RanktermError(sentence),
+            uncovered=OutcomeState.REJECTED,
+        )
+        return Report(batch, [(BAD, f"✘ {sentence}")], form_done=False, rejection=None)
 
     def _replace_edited(self, pending: list[Pending]) -> None:
         """The form's match fixes the outbox entry `editing`: it takes that entry's place (under its new
