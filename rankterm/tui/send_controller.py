@@ -225,6 +225,13 @@ class SendController:
                 return TwinFound(item, twin, twin_question(twin, now, self.sent_from(twin), label))
         return None
 
+    def twin_answered(self, found: TwinFound) -> None:
+        """The person sends `found`'s match anyway: the outbox, should it keep the match and check it again
+        when it sends it, does not hold it for the same twin."""
+        session = self.seat.session
+        if session is not None and found.item.match.external_id:
+            session.outbox.twin_answered(found.item.match.external_id, found.twin.number)
+
     # ------------------------------------------------------------------ sending
 
     async def send(

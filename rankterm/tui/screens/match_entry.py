@@ -701,6 +701,7 @@ class MatchEntryScreen(RanktermScreen):
 
         def answered(send_anyway: bool | None) -> None:
             if send_anyway:
+                self.sender.twin_answered(found)
                 self._go(pending, dry_run=False, checked=True)
                 return
             self.form.answer.show(
