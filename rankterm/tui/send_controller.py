@@ -176,15 +176,17 @@ class SendController:
     def rematch_of(self) -> NewMatch | None:
         """The match a rematch on a blank form plays again: the last one this form recorded, else the newest
         match this seat put in the outbox (an earlier session's, whether it reached the service or not);
-        None when there is none."""
-        if self.last_recorded is not None:
-            return self.last_recorded
+        None when there is none. Ghosts it names by a local id that the service has made are named by theirs."""
         session = self.seat.session
         if session is None:
-            return None
+            return self.last_recorded
         outbox = session.outbox.outbox
-        mine = [entry for entry in outbox.entries() if entry.seat == outbox.seat]
-        return mine[-1].match if mine else None
+        last = self.last_recorded
+        if last is None:
+            mine = [entry for entry in outbox.entries() if entry.seat == outbox.seat]
+            last = mine[-1].match if mine else None
+        # a ghost typed while the service was gone and made since is named by the service's id
+        return outbox.resolve(last) if last is not None else None
 
     # ------------------------------------------------------------------ the same match twice
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from rankterm.mirror import Group, Mirror
 from rankterm.outbox.outbox import Outbox
+from rankterm.wire.ids import is_local_id
 from tests.tui.pilot import open_form, quick_fill, record_waiting, settle
 
 
@@ -111,3 +112,32 @@ async def test_rematch_on_a_blank_form_offering_an_unsent_match_answers_the_offe
         await settle(pilot)
         assert _sides(screen) == [["Ada"], ["Ben"]]
         assert [r.points_input.value for r in screen.form.rows] == ["9", "7"]
+
+
+async def test_rematch_of_a_match_naming_a_ghost_made_since_shows_the_ghost_by_name(make_app, demo_service):
+    """A ghost typed in the form while the service was gone (a local id), made by the service once it came
+    back: the rematch names it, not by the local id the match was recorded with."""
+    client, transport = demo_service.downable_client()
+    async with make_app(client=client).run_test(size=(80, 24)) as pilot:
+        screen = await open_form(pilot)
+        transport.down = True
+        await quick_fill(pilot, "Catan", [(["Ada"], 1, "")])
+        row = screen.form.rows[1]
+        row.picker.focus_input()
+        await pilot.press(*"Zoe", "enter", "enter")
+        await settle(pilot)
+        assert [p.label for p in row.picker.chosen] == ["*Zoe"]
+        await pilot.press("ctrl+s")
+        await settle(pilot)
+        assert screen.last_answer is not None and screen.last_answer[0].waiting
+        transport.down = False
+        pilot.app.resume_sending()
+        await settle(pilot)
+        assert pilot.app.outbox_counts.get("pending", 0) == 0
+        await pilot.press("o")
+        await settle(pilot)
+        await open_form(pilot)
+        await pilot.press("ctrl+r")
+        await settle(pilot)
+        assert _sides(screen) == [["Ada"], ["*Zoe"]]
+        assert not any(is_local_id(p.id) for row in screen.form.rows for p in row.picker.chosen)
