@@ -7,7 +7,7 @@ from __future__ import annotations
 from rankterm.mirror import Group, Mirror
 from rankterm.outbox.outbox import Outbox
 from rankterm.wire.ids import is_local_id
-from tests.tui.pilot import open_form, quick_fill, record_waiting, settle
+from tests.tui.pilot import match_count, open_form, quick_fill, record_waiting, settle
 
 
 def _sides(screen) -> list[list[str]]:
@@ -141,3 +141,21 @@ async def test_rematch_of_a_match_naming_a_ghost_made_since_shows_the_ghost_by_n
         await settle(pilot)
         assert _sides(screen) == [["Ada"], ["*Zoe"]]
         assert not any(is_local_id(p.id) for row in screen.form.rows for p in row.picker.chosen)
+
+
+async def test_rematch_after_queueing_then_send_sends_the_queue_alone(make_app):
+    """ctrl+l keeps game and players for the next match, and ctrl+s then sends the queue alone; a ctrl+r
+    between them (the same form under a new external id) adds no match nobody typed a result for."""
+    async with make_app().run_test(size=(80, 24)) as pilot:
+        screen = await open_form(pilot)
+        before = await match_count(pilot)
+        await quick_fill(pilot, "Catan", [(["Ada"], 1, "9"), (["Ben"], 2, "7")])
+        await pilot.press("ctrl+l")
+        await settle(pilot)
+        assert len(screen.queue) == 1
+        await pilot.press("ctrl+r")
+        await settle(pilot)
+        await pilot.press("ctrl+s")
+        await settle(pilot)
+        assert screen.last_answer is not None and len(screen.last_answer.outcomes) == 1
+        assert await match_count(pilot) == before + 1

@@ -591,6 +591,9 @@ class MatchEntryScreen(RanktermScreen):
             await self.form.load(last)
         self.sender.editing = None
         self.form.next_match(self.rankterm.new_external_id())
+        if self.queue:  # no result typed yet: ctrl+s sends the queue alone, as right after ctrl+l
+            self._queued_key = self.form.key()
+            self._update_queue_line()
         self.form.answer.show([(NOTE, "Rematch: same game and players. Enter the results, then ctrl+s.")])
         self._focus_first_row()
 
