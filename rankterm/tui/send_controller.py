@@ -14,11 +14,20 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Protocol
 
-from rankterm.outbox.entry import State
+from rankterm.outbox.entry import Entry, State
 from rankterm.outbox.outcome import ALREADY_ACCEPTED, BatchOutcome, Outcome, OutcomeState, from_answer
 from rankterm.tui.text import error_sentence
 from rankterm.tui.widgets.match_form.answer import BAD, NOTE, OK
-from rankterm.tui.widgets.match_form.twin import ELSEWHERE, THIS_COMPUTER, THIS_SEAT, find_twin, twin_question
+from rankterm.tui.widgets.match_form.twin import (
+    ELSEWHERE,
+    THIS_COMPUTER,
+    THIS_SEAT,
+    WINDOW,
+    find_twin,
+    kept_question,
+    looks_like_kept,
+    twin_question,
+)
 from rankterm.wire.errors import ErrorItem, RanktermError
 from rankterm.wire.models import Match, NewMatch
 
@@ -82,8 +91,16 @@ class TwinFound:
     the last 30 minutes. `question` is what to ask; sent anyway with `send(..., checked=True)`."""
 
     item: Pending
-    twin: Match
+    twin: Match | None
+    """The recorded match it looks like; None for one still waiting in the outbox (`kept`)."""
     question: str
+    kept: str = ""
+    """The external id of the match waiting in the outbox it looks like (`twin` None)."""
+
+    @property
+    def named(self) -> str:
+        """What it looks like, as a sentence names it: "match 313", "the match waiting in the outbox"."""
+        return f"match {self.twin.number}" if self.twin is not None else "the match waiting in the outbox"
 
 
 @dataclass(frozen=True)
@@ -220,18 +237,48 @@ class SendController:
         the question to ask about it; None when there is none."""
         now = self.now()
         recent = await self.recent_matches(pending)
+        kept = self._kept(pending, now)
         for item in pending:
+            label = item.label if item.queued or len(pending) > 1 else ""
             twin = find_twin(item.match, recent, now)
             if twin is not None:
-                label = item.label if item.queued or len(pending) > 1 else ""
                 return TwinFound(item, twin, twin_question(twin, now, self.sent_from(twin), label))
+            for entry in kept:
+                if looks_like_kept(item.match, entry.match):
+                    age = now.timestamp() - entry.created_at
+                    where = self.kept_from(entry)
+                    return TwinFound(item, None, kept_question(age, where, label), kept=entry.external_id)
         return None
+
+    def _kept(self, pending: list[Pending], now: datetime) -> list[Entry]:
+        """The matches waiting in the outbox, put there in the last `WINDOW`, that are not of `pending` nor
+        the entry the form fixes, newest first."""
+        session = self.seat.session
+        if session is None:
+            return []
+        ours = {p.match.external_id for p in pending} | {self.editing}
+        since = now.timestamp() - WINDOW.total_seconds()
+        waiting = [
+            entry
+            for entry in session.outbox.outbox.entries(State.PENDING)
+            if entry.external_id not in ours and entry.created_at >= since
+        ]
+        return sorted(waiting, key=lambda entry: entry.created_at, reverse=True)
+
+    def kept_from(self, entry: Entry) -> str:
+        """Where a match waiting in the outbox was recorded from: this seat (this form), another seat of this
+        computer (the profile's own app), or another seat (a guest's)."""
+        if entry.external_id in self.recorded:
+            return THIS_SEAT
+        session = self.seat.session
+        mine = session is not None and entry.seat == session.outbox.outbox.seat
+        return THIS_COMPUTER if mine or not entry.seat else ELSEWHERE
 
     def twin_answered(self, found: TwinFound) -> None:
         """The person sends `found`'s match anyway: the outbox, should it keep the match and check it again
         when it sends it, does not hold it for the same twin."""
         session = self.seat.session
-        if session is not None and found.item.match.external_id:
+        if session is not None and found.twin is not None and found.item.match.external_id:
             session.outbox.twin_answered(found.item.match.external_id, found.twin.number)
 
     # ------------------------------------------------------------------ sending

@@ -707,9 +707,7 @@ class MatchEntryScreen(RanktermScreen):
                 self.sender.twin_answered(found)
                 self._go(pending, dry_run=False, checked=True)
                 return
-            self.form.answer.show(
-                [(NOTE, f"Not sent: match {found.twin.number} looks the same. ctrl+s asks again.")]
-            )
+            self.form.answer.show([(NOTE, f"Not sent: {found.named} looks the same. ctrl+s asks again.")])
             self.form.focus_first_needed()
 
         self.app.push_screen(
