@@ -128,7 +128,7 @@ class KeyQueue:
     async def done(self) -> None:
         """Return once every key read so far has gone to its widget and settled."""
         await asyncio.sleep(0)  # keys posted just now: the app reads them first
-        while True:
+        while self._app.is_running:  # an app that stopped (or failed) hands no more keys on
             if self._feeder is not None and not self._feeder.done():
                 await asyncio.shield(self._feeder)
             await self._settled()

@@ -87,6 +87,9 @@ class OutboxRunner:
         self._closed = False
         self.knocks = 0
         """Knocks sent (for tests)."""
+        self.twins_answered: dict[str, int] = {}
+        """External id -> the number of the recorded match the form asked about and was told to send anyway:
+        the check when the outbox sends it later does not hold it for that match again."""
         self.send_listeners: list[Callable[[], object]] = []
         """Called after each send (entries may have been accepted or rejected): the match form's lines."""
         group.client.reachability_listeners.append(self._reachability)
@@ -339,13 +342,22 @@ class OutboxRunner:
         found: dict[str, Twin] = {}
         for match in matches:
             twin = find_twin(match, recent, now)
-            if twin is not None and match.external_id and twin.external_id != match.external_id:
+            if (
+                twin is not None
+                and match.external_id
+                and twin.external_id != match.external_id
+                and self.twins_answered.get(match.external_id) != twin.number
+            ):
                 at = recorded_at(twin)
                 from_here = bool(twin.external_id) and self.outbox.get(twin.external_id or "") is not None
                 found[match.external_id] = Twin(
                     twin.number, str(twin.id), at.isoformat() if at else "", from_here=from_here
                 )
         return found
+
+    def twin_answered(self, external_id: str, number: int) -> None:
+        """The person sends match `external_id` although it looks like match `number` (asked in the form)."""
+        self.twins_answered[external_id] = number
 
     def discard(self, external_id: str) -> None:
         self.outbox.discard(external_id)

@@ -14,10 +14,20 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Protocol
 
+from rankterm.outbox.entry import Entry, State
 from rankterm.outbox.outcome import ALREADY_ACCEPTED, BatchOutcome, Outcome, OutcomeState, from_answer
 from rankterm.tui.text import error_sentence
 from rankterm.tui.widgets.match_form.answer import BAD, NOTE, OK
-from rankterm.tui.widgets.match_form.twin import ELSEWHERE, THIS_COMPUTER, THIS_SEAT, find_twin, twin_question
+from rankterm.tui.widgets.match_form.twin import (
+    ELSEWHERE,
+    THIS_COMPUTER,
+    THIS_SEAT,
+    WINDOW,
+    find_twin,
+    kept_question,
+    looks_like_kept,
+    twin_question,
+)
 from rankterm.wire.errors import ErrorItem, RanktermError
 from rankterm.wire.models import Match, NewMatch
 
@@ -81,8 +91,16 @@ class TwinFound:
     the last 30 minutes. `question` is what to ask; sent anyway with `send(..., checked=True)`."""
 
     item: Pending
-    twin: Match
+    twin: Match | None
+    """The recorded match it looks like; None for one still waiting in the outbox (`kept`)."""
     question: str
+    kept: str = ""
+    """The external id of the match waiting in the outbox it looks like (`twin` None)."""
+
+    @property
+    def named(self) -> str:
+        """What it looks like, as a sentence names it: "match 313", "the match waiting in the outbox"."""
+        return f"match {self.twin.number}" if self.twin is not None else "the match waiting in the outbox"
 
 
 @dataclass(frozen=True)
@@ -154,6 +172,8 @@ class SendController:
         """The external id of the outbox entry loaded into the form: sending replaces that entry."""
         self.in_outbox: dict[str, tuple[Pending, Line]] = {}
         """Matches whose line says "saved in the outbox": external id -> (the match, its line)."""
+        self.last_recorded: NewMatch | None = None
+        """The last match of a batch this form sent that was recorded (accepted, or kept in the outbox)."""
         self.on_moved: Callable[[list[Moved]], None] | None = None
         """Told when matches of `in_outbox` were sent or refused by the outbox meanwhile (`Moved`)."""
         self._listening: Session | None = None
@@ -165,8 +185,25 @@ class SendController:
         return datetime.fromtimestamp(clock() if clock else datetime.now(UTC).timestamp(), UTC)
 
     def taken_ids(self) -> set[str]:
-        """External ids a new match of the form may not take: recorded, or queued."""
-        return self.recorded | {p.match.external_id for p in self.queue if p.match.external_id}
+        """External ids a new match of the form may not take: recorded, or queued. The outbox entry being
+        fixed keeps its own (the outbox refuses it once that entry was sent)."""
+        taken = self.recorded | {p.match.external_id for p in self.queue if p.match.external_id}
+        return taken - {self.editing} if self.editing else taken
+
+    def rematch_of(self) -> NewMatch | None:
+        """The match a rematch on a blank form plays again: the last one this form recorded, else the newest
+        match this seat put in the outbox (an earlier session's, whether it reached the service or not);
+        None when there is none. Ghosts it names by a local id that the service has made are named by theirs."""
+        session = self.seat.session
+        if session is None:
+            return self.last_recorded
+        outbox = session.outbox.outbox
+        last = self.last_recorded
+        if last is None:
+            mine = [entry for entry in outbox.entries() if entry.seat == outbox.seat]
+            last = mine[-1].match if mine else None
+        # a ghost typed while the service was gone and made since is named by the service's id
+        return outbox.resolve(last) if last is not None else None
 
     # ------------------------------------------------------------------ the same match twice
 
@@ -200,12 +237,49 @@ class SendController:
         the question to ask about it; None when there is none."""
         now = self.now()
         recent = await self.recent_matches(pending)
+        kept = self._kept(pending, now)
         for item in pending:
+            label = item.label if item.queued or len(pending) > 1 else ""
             twin = find_twin(item.match, recent, now)
             if twin is not None:
-                label = item.label if item.queued or len(pending) > 1 else ""
                 return TwinFound(item, twin, twin_question(twin, now, self.sent_from(twin), label))
+            for entry in kept:
+                if looks_like_kept(item.match, entry.match):
+                    age = now.timestamp() - entry.created_at
+                    where = self.kept_from(entry)
+                    return TwinFound(item, None, kept_question(age, where, label), kept=entry.external_id)
         return None
+
+    def _kept(self, pending: list[Pending], now: datetime) -> list[Entry]:
+        """The matches waiting in the outbox, put there in the last `WINDOW`, that are not of `pending` nor
+        the entry the form fixes, newest first."""
+        session = self.seat.session
+        if session is None:
+            return []
+        ours = {p.match.external_id for p in pending} | {self.editing}
+        since = now.timestamp() - WINDOW.total_seconds()
+        waiting = [
+            entry
+            for entry in session.outbox.outbox.entries(State.PENDING)
+            if entry.external_id not in ours and entry.created_at >= since
+        ]
+        return sorted(waiting, key=lambda entry: entry.created_at, reverse=True)
+
+    def kept_from(self, entry: Entry) -> str:
+        """Where a match waiting in the outbox was recorded from: this seat (this form), another seat of this
+        computer (the profile's own app), or another seat (a guest's)."""
+        if entry.external_id in self.recorded:
+            return THIS_SEAT
+        session = self.seat.session
+        mine = session is not None and entry.seat == session.outbox.outbox.seat
+        return THIS_COMPUTER if mine or not entry.seat else ELSEWHERE
+
+    def twin_answered(self, found: TwinFound) -> None:
+        """The person sends `found`'s match anyway: the outbox, should it keep the match and check it again
+        when it sends it, does not hold it for the same twin."""
+        session = self.seat.session
+        if session is not None and found.twin is not None and found.item.match.external_id:
+            session.outbox.twin_answered(found.item.match.external_id, found.twin.number)
 
     # ------------------------------------------------------------------ sending
 
@@ -216,6 +290,9 @@ class SendController:
         (on disk first; kept there and sent later when the service cannot be reached). A real send not
         `checked` yet first looks for the same match recorded in the last 30 minutes: found, nothing is sent
         and the `TwinFound` is given, to ask about."""
+        overtaken = None if dry_run else self._edit_overtaken(pending)
+        if overtaken is not None:
+            return overtaken
         self.sending = True
         matches = [p.match for p in pending]
         try:
@@ -247,6 +324,29 @@ class SendController:
         if session is None:
             raise RanktermError("No service is open: pick a profile or open the demo group (l).")
         return session.client
+
+    def _edit_overtaken(self, pending: list[Pending]) -> Report | None:
+        """The outbox entry the form fixes was sent (or is on its way) since it was loaded, as it stood: the
+        fix is not sent (under any external id it would record the match twice), and the report says so;
+        nothing of the batch goes. None when the fix may go."""
+        session = self.seat.session
+        if self.editing is None or session is None or all(p.queued for p in pending):
+            return None
+        entry = session.outbox.outbox.get(self.editing)
+        if entry is None or not (entry.state is State.SENT or entry.in_doubt):
+            return None
+        sentence = (
+            f"Match {self.editing} was already sent from the outbox meanwhile, as it stood before this fix:"
+            " nothing was sent now."
+        )
+        batch = from_answer(
+            [p.match for p in pending],
+            None,
+            dry_run=False,
+            failure=RanktermError(sentence),
+            uncovered=OutcomeState.REJECTED,
+        )
+        return Report(batch, [(BAD, f"✘ {sentence}")], form_done=False, rejection=None)
 
     def _replace_edited(self, pending: list[Pending]) -> None:
         """The form's match fixes the outbox entry `editing`: it takes that entry's place (under its new
@@ -280,6 +380,8 @@ class SendController:
             self.recorded |= {
                 p.match.external_id for i, p in enumerate(pending) if i in done and p.match.external_id
             }
+            if done:
+                self.last_recorded = pending[max(done)].match
             if form_index is not None and form_index in done:
                 form_done = True
                 lines.append((NOTE, AFTER_ACCEPT))

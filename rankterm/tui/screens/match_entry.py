@@ -437,7 +437,7 @@ class MatchEntryScreen(RanktermScreen):
 
     async def on_screen_suspend(self) -> None:
         """Another screen opened (not a dialog over this one): a match recorded and untouched since gives way
-        to a blank form now ("n" is a new match; ctrl+r, before leaving, the rematch), and with nothing
+        to a blank form now ("n" is a new match; ctrl+r in it brings the match back for a rematch), and with nothing
         focused the game field takes the focus now, so that keys typed right after "n" land in it."""
         if self in self.app.screen_stack:
             return
@@ -565,10 +565,35 @@ class MatchEntryScreen(RanktermScreen):
     def action_dry_run(self) -> None:
         self._submit(dry_run=True)
 
-    def action_rematch(self) -> None:
-        """Start again with the same game and players: ranks, points and notes cleared, a new external id."""
+    async def action_rematch(self) -> None:
+        """Start again with the same game and players: ranks, points and notes cleared, a new external id. On
+        a blank form (left since the send, or a new session), those of the last match recorded here."""
+        if self.form.is_blank():
+            if self.offered is not None:  # the offer's keys work in the blank form: it is answered first
+                self.form.answer.show(
+                    [
+                        (
+                            NOTE,
+                            f"First answer the match from {_clock(self, self.offered.saved_at)} not sent: "
+                            "Enter restores it, Delete drops it.",
+                        )
+                    ]
+                )
+                self.form.game_picker.focus_input()
+                return
+            last = self.sender.rematch_of()
+            if last is None:
+                self.form.answer.show(
+                    [(NOTE, "No match recorded here yet to play again: pick the game, then the players.")]
+                )
+                self.form.focus_first_needed()
+                return
+            await self.form.load(last)
         self.sender.editing = None
         self.form.next_match(self.rankterm.new_external_id())
+        if self.queue:  # no result typed yet: ctrl+s sends the queue alone, as right after ctrl+l
+            self._queued_key = self.form.key()
+            self._update_queue_line()
         self.form.answer.show([(NOTE, "Rematch: same game and players. Enter the results, then ctrl+s.")])
         self._focus_first_row()
 
@@ -679,11 +704,10 @@ class MatchEntryScreen(RanktermScreen):
 
         def answered(send_anyway: bool | None) -> None:
             if send_anyway:
+                self.sender.twin_answered(found)
                 self._go(pending, dry_run=False, checked=True)
                 return
-            self.form.answer.show(
-                [(NOTE, f"Not sent: match {found.twin.number} looks the same. ctrl+s asks again.")]
-            )
+            self.form.answer.show([(NOTE, f"Not sent: {found.named} looks the same. ctrl+s asks again.")])
             self.form.focus_first_needed()
 
         self.app.push_screen(

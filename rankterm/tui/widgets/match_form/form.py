@@ -641,6 +641,11 @@ class MatchForm(MatchFormFlow, can_focus=False):
         )
         return filled and self.key() != self._sent_key
 
+    def is_blank(self) -> bool:
+        """Nothing of a match in the form: no game (nor a text in its field), every faction row blank."""
+        picker = self.game_picker
+        return picker.game is None and not picker.text.strip() and all(row.is_blank() for row in self.rows)
+
     def was_sent(self) -> bool:
         """True when the form holds just what was sent (or queued) last, nothing typed since."""
         return self._sent_key is not None and self.key() == self._sent_key

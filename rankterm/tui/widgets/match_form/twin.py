@@ -11,6 +11,9 @@ the same — send anyway?").
     twin = find_twin(match, recorded, now)    # the newest recorded match that looks the same, or None
     twin_question(twin, now, where)           # the question, naming where it was recorded from (as far as
                                               # this seat can tell: this seat, this computer, another seat)
+
+A match still waiting in the outbox (recorded while the service was gone, by this seat or another of the
+profile's) is compared too (`looks_like_kept`), since the group's matches do not have it yet.
 """
 
 from __future__ import annotations
@@ -54,7 +57,18 @@ def looks_the_same(match: NewMatch, recorded: Match) -> bool:
     """True when `recorded` has `match`'s game, sides and ranks, and its points where both have them."""
     if match.game is None or recorded.game is None or str(recorded.game.id) != str(match.game):
         return False
-    ours, theirs = _new_sides(match.factions), _recorded_sides(recorded.factions)
+    return _same_sides(_new_sides(match.factions), _recorded_sides(recorded.factions))
+
+
+def looks_like_kept(match: NewMatch, kept: NewMatch) -> bool:
+    """True when `kept` (a match waiting in the outbox, not recorded yet) has `match`'s game, sides and ranks,
+    and its points where both have them."""
+    if match.game is None or kept.game is None or str(kept.game) != str(match.game):
+        return False
+    return _same_sides(_new_sides(match.factions), _new_sides(kept.factions))
+
+
+def _same_sides(ours: list[tuple[_Side, float | None]], theirs: list[tuple[_Side, float | None]]) -> bool:
     if len(ours) != len(theirs):
         return False
     for (side, points), (other_side, other_points) in zip(ours, theirs, strict=True):
@@ -96,6 +110,13 @@ THIS_COMPUTER = "another seat of this computer"
 """The twin is in the outbox this seat shares with the other seats of its profile on this computer."""
 ELSEWHERE = "another seat"
 """Neither: the service's match says nothing of where it came from, so nothing more is claimed."""
+
+
+def kept_question(age: float, where: str, label: str = "") -> str:
+    """ "A match waiting in the outbox, recorded 40 s ago from this seat, looks the same — send anyway?": a
+    twin not recorded by the service yet (`looks_like_kept`), put in the outbox `age` seconds ago."""
+    about = f"{label}: " if label else ""
+    return f"{about}A match waiting in the outbox, recorded {_ago(age)} from {where}, looks the same — send anyway?"
 
 
 def twin_question(twin: Match, now: datetime, where: str, label: str = "") -> str:
