@@ -12,6 +12,7 @@ Textual's headless driver writes nothing, so a terminal's real bytes can only be
 
 from __future__ import annotations
 
+import codecs
 import contextlib
 import json
 import os
@@ -30,10 +31,23 @@ from rankterm.seats import set_size
 
 ESCAPES = re.compile(r"\x1b(\[[0-9;?<>=]*[ -/]*[@-~]|\][^\x07\x1b]*(\x07|\x1b\\)|[@-Z\\-_])")
 """Escape sequences (CSI, OSC and two-byte ones): what `seen` leaves out of the text a seat showed."""
+CUT_ESCAPE = 4096
+"""An escape sequence still open this close to the end of what was read is taken as cut by the read."""
+STEP = 0.05
+"""How long `wait_for` and `settle` read at a time before they look again at what was shown."""
 
 
 CHECKOUT = Path(__file__).resolve().parents[2]
 """Where this rankterm is: a child's PYTHONPATH, so that `python -m rankterm` runs this code."""
+
+
+def open_escape(text: str) -> int:
+    """Where an escape sequence that `text` ends before its end starts (-1: none does)."""
+    osc = text.rfind("\x1b]")
+    if osc != -1 and "\x07" not in text[osc:] and "\x1b\\" not in text[osc:]:
+        return osc
+    cut = text.rfind("\x1b")
+    return cut if cut != -1 and ESCAPES.match(text, cut) is None else -1
 
 
 def home_env(home: Path, **extra: str) -> dict[str, str]:
@@ -96,6 +110,8 @@ class PtySeat:
             os.kill(self.pid, signal.SIGWINCH)
         self.seen = ""
         """Everything shown so far, as text (escape sequences left out)."""
+        self._decoder = codecs.getincrementaldecoder("utf-8")("replace")
+        self._tail = ""
 
     def read(self, seconds: float) -> bytes:
         """The bytes the seat wrote during `seconds`."""
@@ -112,22 +128,40 @@ class PtySeat:
             if not chunk:
                 break
             out += chunk
-        self.seen += ESCAPES.sub("", out.decode("utf-8", "replace"))
+        self._show(bytes(out))
         return bytes(out)
 
+    def _show(self, out: bytes) -> None:
+        """Add what `out` shows to `seen`: a character or an escape sequence that a read cut in two is kept
+        until the read that brings its end, so that the text around it stays in one piece."""
+        text = self._tail + self._decoder.decode(out)
+        cut = open_escape(text)
+        if cut != -1 and len(text) - cut < CUT_ESCAPE:
+            text, self._tail = text[:cut], text[cut:]
+        else:
+            self._tail = ""
+        self.seen += ESCAPES.sub("", text)
+
     def settle(self, quiet: float = 0.5, limit: float = 10.0) -> bytes:
-        """Read until nothing came for `quiet` seconds (at most `limit` seconds); what came meanwhile."""
+        """Read until nothing came for `quiet` seconds since the last byte (at most `limit` seconds); what came
+        meanwhile."""
         out = bytearray()
         end = time.monotonic() + limit
-        while time.monotonic() < end and (chunk := self.read(quiet)):
+        while (left := end - time.monotonic()) > 0:
+            ready, _, _ = select.select([self.fd], [], [], min(quiet, left))
+            if not ready:
+                break
+            chunk = self.read(min(STEP, left))  # what came, with what follows at once
+            if not chunk:
+                break  # the seat ended
             out += chunk
         return bytes(out)
 
     def wait_for(self, text: str, limit: float) -> bool:
         """Read until `text` has been shown, at most `limit` seconds."""
         end = time.monotonic() + limit
-        while text not in self.seen and time.monotonic() < end:
-            self.read(0.1)
+        while text not in self.seen and (left := end - time.monotonic()) > 0:
+            self.read(min(STEP, left))
         return text in self.seen
 
     def press(self, keys: bytes) -> None:
