@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import asyncio
 import itertools
-import tempfile
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -115,69 +114,73 @@ def demo_client(demo_service: DemoService) -> RankingClient:
 
 
 class KeptDemo:
-    """The demo's kept mirror, made by `rankterm demo`'s own code in a cache folder of its own, and the demo it
-    was made from (its players' ids). It is made again when a test's demo is not a copy of that one: a process
-    seeds the day's demo again, with new ids, when a test of another day came between."""
+    """The demo's kept mirrors of this worker, made by `rankterm demo`'s own code (cli/demo_mirror.py) in a cache
+    folder of their own, one a seeding of the demo: the kept file is named by the seeding it was made from, and a
+    process seeds the day's demo again, with new ids, when a test of another day came between."""
 
-    def __init__(self, root: Path) -> None:
-        self.root = root
-        self.folder = root
-        self.players: tuple[str, ...] = ()
+    def __init__(self, folder: Path) -> None:
+        self.folder = folder
+        self.players: dict[Path, frozenset[str] | None] = {}
+        """Each kept mirror's demo players (None: the mirror could not be made)."""
 
     def start(self, service: DemoService, client: RankingClient) -> RankingClient | Group:
         """`client`'s group, its mirror a copy of the kept one (as `rankterm demo` starts); `client` alone (an
-        empty mirror) when the kept mirror cannot be made of `service`'s demo."""
-        from rankterm.cli.demo_mirror import demo_group
-
-        players = demo_players(service)
-        if players != self.players:
-            self.make()
-            if players != self.players:
-                return client
-        with pytest.MonkeyPatch.context() as patch:
-            patch.setenv("RANKTERM_CACHE_DIR", str(self.folder))
-            return demo_group(lambda: client)
-
-    def make(self) -> None:
-        """Keep a mirror of a fresh copy of the process's demo, in a thread: `demo_group` makes none on a
-        running event loop (an async test's)."""
-        failed: list[BaseException] = []
-        thread = threading.Thread(target=self._keep, args=(failed,))
-        thread.start()
-        thread.join()
-        if failed:
-            raise failed[0]
-
-    def _keep(self, failed: list[BaseException]) -> None:
+        empty mirror) when no kept mirror is of `service`'s seeding (a test that seeded another day's demo
+        after `service` was made)."""
         from rankterm.cli.demo_mirror import demo_group, mirror_file
 
+        with pytest.MonkeyPatch.context() as patch:
+            patch.setenv("RANKTERM_CACHE_DIR", str(self.folder))
+            path = mirror_file(FROZEN_NOW)
+            if path not in self.players:
+                self.players[path] = self.make(path)
+            kept = self.players[path]
+            if kept is None or not kept <= demo_players(service):  # a test may have added players: a subset
+                return client
+            return demo_group(lambda: client)
+
+    def make(self, path: Path) -> frozenset[str] | None:
+        """Keep the mirror at `path` of a fresh copy of the process's demo, in a thread (`demo_group` makes none
+        on a running event loop: an async test's): its players, None when it was not made."""
         made: list[DemoService] = []
+        failed: list[BaseException] = []
 
         def make_client() -> RankingClient:
             made.append(_new_demo_service())
             return made[-1].client()
 
-        try:
-            folder = Path(tempfile.mkdtemp(dir=self.root))
-            with pytest.MonkeyPatch.context() as patch:
-                patch.setenv("RANKTERM_CACHE_DIR", str(folder))
+        def keep() -> None:
+            from rankterm.cli.demo_mirror import demo_group
+
+            try:
                 group = demo_group(make_client)
                 asyncio.run(group.aclose())
                 group.mirror.close()
-                kept = mirror_file(FROZEN_NOW).exists()
-            players = {demo_players(service) for service in made}
-            if kept and len(players) == 1:
-                self.folder, self.players = folder, players.pop()
-        except BaseException as exc:
-            failed.append(exc)
+            except BaseException as exc:
+                failed.append(exc)
+
+        thread = threading.Thread(target=keep)
+        thread.start()
+        thread.join()
+        if failed:
+            raise failed[0]
+        players = {demo_players(service) for service in made}
+        return players.pop() if path.exists() and len(players) == 1 else None
 
 
-def demo_players(service: DemoService) -> tuple[str, ...]:
+def demo_players(service: DemoService) -> frozenset[str]:
+    """The ids of the demo group's players."""
     from rankterm.server.seed import DEMO_KEY  # only tests may reach the server package
 
     store = service.asgi.state.store
-    demo = store.client_by_key(DEMO_KEY)
-    return tuple(p.id for p in store.players_page(demo.group_id, 1).data)
+    group = store.client_by_key(DEMO_KEY).group_id
+    ids: set[str] = set()
+    page, pages = 1, 1
+    while page <= pages:
+        read = store.players_page(group, page)
+        ids.update(p.id for p in read.data)
+        page, pages = page + 1, read.total_pages
+    return frozenset(ids)
 
 
 @pytest.fixture(scope="session")
