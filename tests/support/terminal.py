@@ -31,6 +31,8 @@ from rankterm.seats import set_size
 
 ESCAPES = re.compile(r"\x1b(\[[0-9;?<>=]*[ -/]*[@-~]|\][^\x07\x1b]*(\x07|\x1b\\)|[@-Z\\-_])")
 """Escape sequences (CSI, OSC and two-byte ones): what `seen` leaves out of the text a seat showed."""
+CUT_CSI = re.compile(r"\x1b(\[[0-9;?<>=]*[ -/]*)?\Z")
+"""The start of a control sequence, or an escape alone, at the end of a text."""
 CUT_ESCAPE = 4096
 """An escape sequence still open this close to the end of what was read is taken as cut by the read."""
 STEP = 0.05
@@ -46,8 +48,8 @@ def open_escape(text: str) -> int:
     osc = text.rfind("\x1b]")
     if osc != -1 and "\x07" not in text[osc:] and "\x1b\\" not in text[osc:]:
         return osc
-    cut = text.rfind("\x1b")
-    return cut if cut != -1 and ESCAPES.match(text, cut) is None else -1
+    cut = CUT_CSI.search(text, max(0, len(text) - CUT_ESCAPE))
+    return cut.start() if cut else -1
 
 
 def home_env(home: Path, **extra: str) -> dict[str, str]:
@@ -92,6 +94,26 @@ def room_env(tmp: Path, url: str, key: str, secret: str, **extra: str) -> dict[s
     return home_env(tmp, **extra)
 
 
+class ShownText:
+    """The text a terminal's bytes show, read piece by piece (escape sequences left out): a character or an
+    escape sequence that a read cut in two is kept until the piece that brings its end, so that the text around
+    it stays in one piece."""
+
+    def __init__(self) -> None:
+        self.text = ""
+        self._decoder = codecs.getincrementaldecoder("utf-8")("replace")
+        self._tail = ""
+
+    def add(self, out: bytes) -> None:
+        text = self._tail + self._decoder.decode(out)
+        cut = open_escape(text)
+        if cut != -1 and len(text) - cut < CUT_ESCAPE:
+            text, self._tail = text[:cut], text[cut:]
+        else:
+            self._tail = ""
+        self.text += ESCAPES.sub("", text)
+
+
 class PtySeat:
     """`python -m rankterm *args` on a pseudo-terminal of `size` (columns, rows), with `env` only."""
 
@@ -108,10 +130,7 @@ class PtySeat:
         set_size(self.fd, *size)
         with contextlib.suppress(ProcessLookupError):
             os.kill(self.pid, signal.SIGWINCH)
-        self.seen = ""
-        """Everything shown so far, as text (escape sequences left out)."""
-        self._decoder = codecs.getincrementaldecoder("utf-8")("replace")
-        self._tail = ""
+        self.shown = ShownText()
 
     def read(self, seconds: float) -> bytes:
         """The bytes the seat wrote during `seconds`."""
@@ -128,19 +147,13 @@ class PtySeat:
             if not chunk:
                 break
             out += chunk
-        self._show(bytes(out))
+        self.shown.add(bytes(out))
         return bytes(out)
 
-    def _show(self, out: bytes) -> None:
-        """Add what `out` shows to `seen`: a character or an escape sequence that a read cut in two is kept
-        until the read that brings its end, so that the text around it stays in one piece."""
-        text = self._tail + self._decoder.decode(out)
-        cut = open_escape(text)
-        if cut != -1 and len(text) - cut < CUT_ESCAPE:
-            text, self._tail = text[:cut], text[cut:]
-        else:
-            self._tail = ""
-        self.seen += ESCAPES.sub("", text)
+    @property
+    def seen(self) -> str:
+        """Everything shown so far, as text (escape sequences left out)."""
+        return self.shown.text
 
     def settle(self, quiet: float = 0.5, limit: float = 10.0) -> bytes:
         """Read until nothing came for `quiet` seconds since the last byte (at most `limit` seconds); what came
