@@ -287,7 +287,7 @@ class BrowserSeat:
     async def wait_for(self, text: str, limit: float) -> bool:
         end = time.monotonic() + limit
         while text not in self.seen and not self.closed and time.monotonic() < end:
-            await self.read(0.2)
+            await self.read(0.05)
         return text in self.seen
 
     async def press(self, keys: bytes) -> None:

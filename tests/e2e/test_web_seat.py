@@ -43,7 +43,7 @@ def wait_for_text(page, needle: str, timeout: float = 30.0, start: int = 0) -> s
         text = drawn_text(page)[start:]
         if needle in text:
             return text
-        page.wait_for_timeout(200)
+        page.wait_for_timeout(50)
     raise AssertionError(f"{needle!r} never reached the browser; it drew: {text[-600:]!r}")
 
 

@@ -127,4 +127,4 @@ def wait_answering(base_url: str, said: str = "", seconds: float = 30.0) -> None
             return
         except httpx.TransportError:
             assert time.monotonic() < end, said
-            time.sleep(0.1)
+            time.sleep(0.02)

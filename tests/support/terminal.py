@@ -12,6 +12,7 @@ Textual's headless driver writes nothing, so a terminal's real bytes can only be
 
 from __future__ import annotations
 
+import codecs
 import contextlib
 import json
 import os
@@ -30,10 +31,25 @@ from rankterm.seats import set_size
 
 ESCAPES = re.compile(r"\x1b(\[[0-9;?<>=]*[ -/]*[@-~]|\][^\x07\x1b]*(\x07|\x1b\\)|[@-Z\\-_])")
 """Escape sequences (CSI, OSC and two-byte ones): what `seen` leaves out of the text a seat showed."""
+CUT_CSI = re.compile(r"\x1b(\[[0-9;?<>=]*[ -/]*)?\Z")
+"""The start of a control sequence, or an escape alone, at the end of a text."""
+CUT_ESCAPE = 4096
+"""An escape sequence still open this close to the end of what was read is taken as cut by the read."""
+STEP = 0.05
+"""How long `wait_for` and `settle` read at a time before they look again at what was shown."""
 
 
 CHECKOUT = Path(__file__).resolve().parents[2]
 """Where this rankterm is: a child's PYTHONPATH, so that `python -m rankterm` runs this code."""
+
+
+def open_escape(text: str) -> int:
+    """Where an escape sequence that `text` ends before its end starts (-1: none does)."""
+    osc = text.rfind("\x1b]")
+    if osc != -1 and "\x07" not in text[osc:] and "\x1b\\" not in text[osc:]:
+        return osc
+    cut = CUT_CSI.search(text, max(0, len(text) - CUT_ESCAPE))
+    return cut.start() if cut else -1
 
 
 def home_env(home: Path, **extra: str) -> dict[str, str]:
@@ -78,6 +94,26 @@ def room_env(tmp: Path, url: str, key: str, secret: str, **extra: str) -> dict[s
     return home_env(tmp, **extra)
 
 
+class ShownText:
+    """The text a terminal's bytes show, read piece by piece (escape sequences left out): a character or an
+    escape sequence that a read cut in two is kept until the piece that brings its end, so that the text around
+    it stays in one piece."""
+
+    def __init__(self) -> None:
+        self.text = ""
+        self._decoder = codecs.getincrementaldecoder("utf-8")("replace")
+        self._tail = ""
+
+    def add(self, out: bytes) -> None:
+        text = self._tail + self._decoder.decode(out)
+        cut = open_escape(text)
+        if cut != -1 and len(text) - cut < CUT_ESCAPE:
+            text, self._tail = text[:cut], text[cut:]
+        else:
+            self._tail = ""
+        self.text += ESCAPES.sub("", text)
+
+
 class PtySeat:
     """`python -m rankterm *args` on a pseudo-terminal of `size` (columns, rows), with `env` only."""
 
@@ -94,8 +130,7 @@ class PtySeat:
         set_size(self.fd, *size)
         with contextlib.suppress(ProcessLookupError):
             os.kill(self.pid, signal.SIGWINCH)
-        self.seen = ""
-        """Everything shown so far, as text (escape sequences left out)."""
+        self.shown = ShownText()
 
     def read(self, seconds: float) -> bytes:
         """The bytes the seat wrote during `seconds`."""
@@ -112,22 +147,34 @@ class PtySeat:
             if not chunk:
                 break
             out += chunk
-        self.seen += ESCAPES.sub("", out.decode("utf-8", "replace"))
+        self.shown.add(bytes(out))
         return bytes(out)
 
+    @property
+    def seen(self) -> str:
+        """Everything shown so far, as text (escape sequences left out)."""
+        return self.shown.text
+
     def settle(self, quiet: float = 0.5, limit: float = 10.0) -> bytes:
-        """Read until nothing came for `quiet` seconds (at most `limit` seconds); what came meanwhile."""
+        """Read until nothing came for `quiet` seconds since the last byte (at most `limit` seconds); what came
+        meanwhile."""
         out = bytearray()
         end = time.monotonic() + limit
-        while time.monotonic() < end and (chunk := self.read(quiet)):
+        while (left := end - time.monotonic()) > 0:
+            ready, _, _ = select.select([self.fd], [], [], min(quiet, left))
+            if not ready:
+                break
+            chunk = self.read(min(STEP, left))  # what came, with what follows at once
+            if not chunk:
+                break  # the seat ended
             out += chunk
         return bytes(out)
 
     def wait_for(self, text: str, limit: float) -> bool:
         """Read until `text` has been shown, at most `limit` seconds."""
         end = time.monotonic() + limit
-        while text not in self.seen and time.monotonic() < end:
-            self.read(0.1)
+        while text not in self.seen and (left := end - time.monotonic()) > 0:
+            self.read(min(STEP, left))
         return text in self.seen
 
     def press(self, keys: bytes) -> None:

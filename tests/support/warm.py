@@ -13,6 +13,8 @@ from tests.support.terminal import room_env
 
 ROOT = Path(__file__).resolve().parents[2]
 SECRET_VARIABLE = "ROOM_SECRET"
+POLL = 0.02
+"""How often /proc is looked at again while waiting for a process to start or end (a read costs microseconds)."""
 SHARED_MIB = 4.0
 """A seat forked warm shares far more than this with its warm parent; one started by exec shares nothing."""
 
@@ -38,7 +40,7 @@ def wait_for_warm_parent(host: int, limit: float, but: int | None = None) -> int
         found = [pid for pid in warm_parents_of(host) if pid != but]
         if found:
             return found[0]
-        time.sleep(0.1)
+        time.sleep(POLL)
     raise AssertionError(f"no warm parent within {limit} s")
 
 
@@ -81,5 +83,5 @@ def still_alive(pids: list[int], limit: float) -> list[int]:
     """Those of `pids` still running after `limit` seconds (or at once, when none is)."""
     end = time.monotonic() + limit
     while (left := [p for p in pids if alive(p)]) and time.monotonic() < end:
-        time.sleep(0.1)
+        time.sleep(POLL)
     return left

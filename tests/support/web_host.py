@@ -44,7 +44,7 @@ class RunningWeb:
         while time.monotonic() < end:
             with contextlib.suppress(OSError), socket.create_connection(("127.0.0.1", self.port), 1):
                 return
-            time.sleep(0.1)
+            time.sleep(0.02)
         raise AssertionError(f"rankterm web never listened on {self.port}")
 
     def stop(self) -> None:

@@ -5,6 +5,11 @@
     async def test_y(make_app, demo_client):
         async with make_app().run_test(size=(80, 24)) as pilot: ...
 
+`make_app()` opens the demo group as `rankterm demo` does: its mirror starts as the demo's kept mirror (the
+held matches and tonight's story, made by cli/demo_mirror.py once a worker's demo is seeded, copied per
+app), so the app's first sync only checks the newest page. Reading and walking the demo's 300 matches took
+half of an app's start. A test about the first sync from an empty mirror passes `client=demo_client`.
+
 Every test runs with RANKTERM_CONFIG / RANKTERM_CACHE_DIR / RANKTERM_DATA_DIR in its own tmp folder, so
 nothing touches the real config, token cache or user themes, and in UTC (`TZ=UTC`: the seat's time zone is
 the machine's unless the config names one), so that what a screen shows does not depend on the machine.
@@ -12,9 +17,12 @@ the machine's unless the config names one), so that what a screen shows does not
 
 from __future__ import annotations
 
+import asyncio
 import itertools
+import threading
 from collections.abc import Callable
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import httpx
@@ -23,6 +31,7 @@ import pytest
 from rankterm.client.auth import HeldToken, Token
 from rankterm.client.client import RankingClient
 from rankterm.config import Config, Profile
+from rankterm.mirror import Group
 from tests.seat_env import use_home, utc_seat  # noqa: F401  (utc_seat, autouse: every TUI test runs in UTC)
 from tests.support.collector import pythons_collector  # noqa: F401  (for a test of when the collector runs)
 from tests.support.faults import FaultyTransport
@@ -104,14 +113,93 @@ def demo_client(demo_service: DemoService) -> RankingClient:
     return demo_service.client()
 
 
+class KeptDemo:
+    """The demo's kept mirrors of this worker, made by `rankterm demo`'s own code (cli/demo_mirror.py) in a cache
+    folder of their own, one a seeding of the demo: the kept file is named by the seeding it was made from, and a
+    process seeds the day's demo again, with new ids, when a test of another day came between."""
+
+    def __init__(self, folder: Path) -> None:
+        self.folder = folder
+        self.players: dict[Path, frozenset[str] | None] = {}
+        """Each kept mirror's demo players (None: the mirror could not be made)."""
+
+    def start(self, service: DemoService, client: RankingClient) -> RankingClient | Group:
+        """`client`'s group, its mirror a copy of the kept one (as `rankterm demo` starts); `client` alone (an
+        empty mirror) when no kept mirror is of `service`'s seeding (a test that seeded another day's demo
+        after `service` was made)."""
+        from rankterm.cli.demo_mirror import demo_group, mirror_file
+
+        with pytest.MonkeyPatch.context() as patch:
+            patch.setenv("RANKTERM_CACHE_DIR", str(self.folder))
+            path = mirror_file(FROZEN_NOW)
+            if path not in self.players:
+                self.players[path] = self.make(path)
+            kept = self.players[path]
+            if kept is None or not kept <= demo_players(service):  # a test may have added players: a subset
+                return client
+            return demo_group(lambda: client)
+
+    def make(self, path: Path) -> frozenset[str] | None:
+        """Keep the mirror at `path` of a fresh copy of the process's demo, in a thread (`demo_group` makes none
+        on a running event loop: an async test's): its players, None when it was not made."""
+        made: list[DemoService] = []
+        failed: list[BaseException] = []
+
+        def make_client() -> RankingClient:
+            made.append(_new_demo_service())
+            return made[-1].client()
+
+        def keep() -> None:
+            from rankterm.cli.demo_mirror import demo_group
+
+            try:
+                group = demo_group(make_client)
+                asyncio.run(group.aclose())
+                group.mirror.close()
+            except BaseException as exc:
+                failed.append(exc)
+
+        thread = threading.Thread(target=keep)
+        thread.start()
+        thread.join()
+        if failed:
+            raise failed[0]
+        players = {demo_players(service) for service in made}
+        return players.pop() if path.exists() and len(players) == 1 else None
+
+
+def demo_players(service: DemoService) -> frozenset[str]:
+    """The ids of the demo group's players."""
+    from rankterm.server.seed import DEMO_KEY  # only tests may reach the server package
+
+    store = service.asgi.state.store
+    group = store.client_by_key(DEMO_KEY).group_id
+    ids: set[str] = set()
+    page, pages = 1, 1
+    while page <= pages:
+        read = store.players_page(group, page)
+        ids.update(p.id for p in read.data)
+        page, pages = page + 1, read.total_pages
+    return frozenset(ids)
+
+
+@pytest.fixture(scope="session")
+def kept_demo(tmp_path_factory: pytest.TempPathFactory) -> KeptDemo:
+    """The demo's kept mirror of this worker."""
+    return KeptDemo(tmp_path_factory.mktemp("kept-demo"))
+
+
 def fixed_ids() -> Callable[[], str]:
     counter = itertools.count(1)
     return lambda: f"rt-test-{next(counter):04d}"
 
 
 @pytest.fixture
-def make_app(demo_service: DemoService, demo_client: RankingClient) -> Callable[..., Any]:
-    """`make_app(**kw)`: a RanktermApp on `demo_client`; keywords override any constructor argument.
+def make_app(
+    demo_service: DemoService, demo_client: RankingClient, kept_demo: KeptDemo
+) -> Callable[..., Any]:
+    """`make_app(**kw)`: a RanktermApp on `demo_client`, its mirror started from the kept one (unless `client`
+    is given); keywords override any constructor argument.
 
     `demo_factory` makes a fresh demo group (frozen clock); `client_factory(profile)` makes a client on this
     test's demo service with the profile's key and secret, so a profile can be tested without a network.
@@ -130,6 +218,8 @@ def make_app(demo_service: DemoService, demo_client: RankingClient) -> Callable[
             "client_factory": client_factory,
             "id_factory": fixed_ids(),
         }
+        if "client" not in kw:
+            args["client"] = kept_demo.start(demo_service, demo_client)
         args.update(kw)
         return RanktermApp(**args)
 

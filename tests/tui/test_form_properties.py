@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 from rankterm.wire.new_match import read_match
 from tests.support.examples import examples
 
-from .conftest import _new_demo_service, fixed_ids
+from .conftest import KeptDemo, _new_demo_service, fixed_ids
 from .pilot import open_form, quick_fill, settle
 
 hostile = st.one_of(
@@ -27,13 +27,13 @@ hostile = st.one_of(
 )
 
 
-async def _one(rank1: str, rank2: str, points: str, name: str) -> tuple[bool, bool, int, str]:
+async def _one(kept: KeptDemo, rank1: str, rank2: str, points: str, name: str) -> tuple[bool, bool, int, str]:
     from rankterm.config import Config
     from rankterm.tui.app import RanktermApp
 
     service = _new_demo_service()
     client = service.client()
-    app = RanktermApp(config=Config(), client=client, demo=True, id_factory=fixed_ids())
+    app = RanktermApp(config=Config(), client=kept.start(service, client), demo=True, id_factory=fixed_ids())
     async with app.run_test(size=(80, 24)) as pilot:
         screen = await open_form(pilot)
         await quick_fill(pilot, "Catan", [(["Ada"], 1, ""), (["Ben"], 2, "")])
@@ -61,8 +61,8 @@ async def _one(rank1: str, rank2: str, points: str, name: str) -> tuple[bool, bo
 @given(rank1=hostile, rank2=hostile, points=hostile, name=hostile)
 @example(rank1="1", rank2="2", points="10", name="team")  # the valid branch, every run
 @example(rank1="¹", rank2="2", points="", name="")  # once a crash: "¹".isdigit() but int("¹") fails
-def test_random_input_is_refused_inline_or_recorded(isolated_paths, rank1, rank2, points, name):
-    problems, recorded, calls, answer = asyncio.run(_one(rank1, rank2, points, name))
+def test_random_input_is_refused_inline_or_recorded(isolated_paths, kept_demo, rank1, rank2, points, name):
+    problems, recorded, calls, answer = asyncio.run(_one(kept_demo, rank1, rank2, points, name))
     factions = [
         {"players": ["a"], "rank": rank1, "points": points},
         {"players": ["b"], "rank": rank2, "name": name},
