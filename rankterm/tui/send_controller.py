@@ -23,6 +23,7 @@ from rankterm.tui.widgets.match_form.twin import (
     THIS_COMPUTER,
     THIS_SEAT,
     WINDOW,
+    batch_question,
     find_twin,
     kept_question,
     looks_like_kept,
@@ -96,11 +97,15 @@ class TwinFound:
     question: str
     kept: str = ""
     """The external id of the match waiting in the outbox it looks like (`twin` None)."""
+    in_batch: bool = False
+    """It looks like another match of the same batch (`twin` None, `kept` empty)."""
 
     @property
     def named(self) -> str:
         """What it looks like, as a sentence names it: "match 313", "the match waiting in the outbox"."""
-        return f"match {self.twin.number}" if self.twin is not None else "the match waiting in the outbox"
+        if self.twin is not None:
+            return f"match {self.twin.number}"
+        return "another match of this batch" if self.in_batch else "the match waiting in the outbox"
 
 
 @dataclass(frozen=True)
@@ -233,13 +238,16 @@ class SendController:
         return ELSEWHERE
 
     async def find_twin(self, pending: list[Pending]) -> TwinFound | None:
-        """The first match of `pending` that looks like one the group recorded in the last 30 minutes, and
-        the question to ask about it; None when there is none."""
+        """The first match of `pending` that looks like one the group recorded in the last 30 minutes, one
+        waiting in the outbox, or an earlier one of `pending`, and the question to ask about it; None when
+        there is none."""
         now = self.now()
         recent = await self.recent_matches(pending)
         kept = self._kept(pending, now)
-        for item in pending:
+        for index, item in enumerate(pending):
             label = item.label if item.queued or len(pending) > 1 else ""
+            if any(looks_like_kept(item.match, earlier.match) for earlier in pending[:index]):
+                return TwinFound(item, None, batch_question(item.label), in_batch=True)
             twin = find_twin(item.match, recent, now)
             if twin is not None:
                 return TwinFound(item, twin, twin_question(twin, now, self.sent_from(twin), label))

@@ -173,7 +173,7 @@ async def test_a_rejection_names_the_field_and_the_queue_keeps_the_rejected(tabl
     good = Pending(table.match("ctl-q"), "queued one", queued=True)
     bad = Pending(table.match("ctl-bad", game=987654), "no such game", queued=True)
     table.sender.queue = [good, bad]
-    mine = form(table.match("ctl-1", game=987654))
+    mine = form(table.match("ctl-1", game=987654, points=("8", "6")))  # not the same match as `bad`
     report = await table.sender.send([good, bad, *mine], dry_run=False)
     assert isinstance(report, Report)
     kinds = [kind for kind, _ in report.lines]

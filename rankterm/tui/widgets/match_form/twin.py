@@ -13,7 +13,8 @@ the same — send anyway?").
                                               # this seat can tell: this seat, this computer, another seat)
 
 A match still waiting in the outbox (recorded while the service was gone, by this seat or another of the
-profile's) is compared too (`looks_like_kept`), since the group's matches do not have it yet.
+profile's) is compared too (`looks_like_kept`), since the group's matches do not have it yet; so are the
+matches of one batch with each other (a queued match typed again in the form: `batch_question`).
 """
 
 from __future__ import annotations
@@ -117,6 +118,12 @@ def kept_question(age: float, where: str, label: str = "") -> str:
     twin not recorded by the service yet (`looks_like_kept`), put in the outbox `age` seconds ago."""
     about = f"{label}: " if label else ""
     return f"{about}A match waiting in the outbox, recorded {_ago(age)} from {where}, looks the same — send anyway?"
+
+
+def batch_question(label: str) -> str:
+    """ "Two matches of this batch look the same (Catan: Ada, Ben) — send both?": a queued match and another
+    queued one, or the form's, with the same game, sides, ranks and points (`looks_like_kept`)."""
+    return f"Two matches of this batch look the same ({label}) — send both?"
 
 
 def twin_question(twin: Match, now: datetime, where: str, label: str = "") -> str:
