@@ -30,6 +30,7 @@ from textual import events, on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal
+from textual.screen import Screen
 from textual.widgets import DataTable, Header, Input, Label, Select, Static
 
 from rankterm.stats.effect import match_effect, participants
@@ -38,6 +39,7 @@ from rankterm.stats.source import sync_group
 from rankterm.tui.periods import choices_of, game_of, period_standings
 from rankterm.tui.screens.subset_paged import SubsetPagedScreen
 from rankterm.tui.text import NONE, label_text
+from rankterm.tui.warm import Opening
 from rankterm.tui.widgets.form_input import FormInput
 from rankterm.tui.widgets.key_footer import KeyFooter
 from rankterm.tui.widgets.pager import Pager
@@ -170,6 +172,8 @@ class RankingsScreen(SubsetPagedScreen):
         self.season: Season | None = None
         """The period's standings shown (None: the all-time standings are)."""
         self._period_key: object = ALL_TIME.key
+        self.opening = Opening(self)
+        """A player's page opened by Enter: its module imported in a thread the first time."""
 
     def compose(self) -> ComposeResult:
         yield Header()
@@ -404,8 +408,15 @@ class RankingsScreen(SubsetPagedScreen):
             held = row.player if row is not None else None
         if held is None:
             return
-        from rankterm.tui.screens.stats.player_page import (
-            PlayerPageScreen,  # here: it imports the charts, which a page of standings does not need
-        )
 
-        self.app.push_screen(PlayerPageScreen(held))
+        def page() -> Screen[None]:
+            # here: it imports the charts, which a page of standings does not need
+            from rankterm.tui.screens.stats.player_page import PlayerPageScreen
+
+            return PlayerPageScreen(held)
+
+        self.opening.open("rankterm.tui.screens.stats.player_page", page)
+
+    def holds_keys(self) -> bool:
+        """Keys wait while a player's page is imported to be opened (`warm.Opening`)."""
+        return self.opening.holds_keys()
