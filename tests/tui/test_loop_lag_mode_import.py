@@ -52,4 +52,7 @@ def test_a_modes_screen_module_is_imported_beside_the_loop(tmp_path):
     seen = child_says(CHILD, tmp_path, timeout=240)
     assert seen["screen"] == "SeasonsScreen"
     assert seen["tab"] == "h2h"  # the key typed after s reached the Stats screen
-    assert seen["on_main_thread"] == {"rankterm.tui.screens.stats": False, "rankterm.tui.screens.seasons": False}
+    assert seen["on_main_thread"] == {
+        "rankterm.tui.screens.stats": False,
+        "rankterm.tui.screens.seasons": False,
+    }
