@@ -43,7 +43,7 @@ from rankterm.tui.base import RanktermScreen, for_seat, toast
 from rankterm.tui.face import ClientFactory, DemoFactory, RanktermAppFace
 from rankterm.tui.key_queue import KeyQueue
 from rankterm.tui.palette import WHAT_IT_DOES, RanktermCommands
-from rankterm.tui.screens import SCREENS, screen_factory
+from rankterm.tui.screens import SCREENS, mode_imported, screen_factory
 from rankterm.tui.session import BUILT_IN_DEMO, Session
 from rankterm.tui.text import error_sentence, plain_str
 from rankterm.tui.textual_internals import adopt_css_count, keep_parsed_css
@@ -571,6 +571,7 @@ class RanktermApp(App):
         if mode == "login" and self.current_mode != "login" and self._unsent_screens():
             self.ask_leaving_group(lambda: self.call_later(self.switch_mode, "login"), "Open the profiles")
             return
+        await mode_imported(mode)
         await self.switch_mode(mode)
 
     def ask_leaving_group(self, go: Callable[[], object], what: str) -> None:

@@ -12,6 +12,7 @@ from collections.abc import Callable
 from textual.screen import Screen
 
 from rankterm.tui.text import plain_str
+from rankterm.tui.warm import imported
 
 # mode name -> (module under rankterm.tui.screens, class name, title): the one place titles are declared
 SCREENS: dict[str, tuple[str, str, str]] = {
@@ -42,3 +43,11 @@ def screen_factory(mode: str) -> Callable[[], Screen]:
         return screen
 
     return build
+
+
+async def mode_imported(mode: str) -> None:
+    """The module of `mode`'s screen imported in a thread, when not loaded yet (`tui.warm`), before the
+    screen is built on the loop: the Stats mode's module and its charts were 50-90 ms of one step of the loop.
+    The match form's module is left to its build."""
+    if mode in SCREENS and mode != "match":
+        await imported(f"{__name__}.{SCREENS[mode][0]}")

@@ -22,12 +22,14 @@ import re
 
 from textual import on
 from textual.binding import Binding
+from textual.screen import Screen
 from textual.widgets import DataTable, Input
 
 from rankterm.tui.base import task
 from rankterm.tui.dialogs.ask_line import AskDialog
 from rankterm.tui.screens.list_screen import ListScreen
 from rankterm.tui.text import error_sentence
+from rankterm.tui.warm import Opening
 from rankterm.tui.widgets.text_table import NAME_CELLS, fill_table
 from rankterm.wire.errors import RanktermError
 from rankterm.wire.ids import is_local_id
@@ -138,6 +140,8 @@ class PlayersScreen(ListScreen):
         self.shown: list[Player] = []
         self.warned_of: Player | None = None
         """The player the new-ghost dialog's warning named (Escape goes to them), None when it named none."""
+        self.opening = Opening(self)
+        """A player's page opened by Enter: its module imported in a thread the first time."""
 
     def on_mount(self) -> None:
         table = self.table
@@ -339,9 +343,20 @@ class PlayersScreen(ListScreen):
 
     @on(DataTable.RowSelected, "#players-table")
     def _open_player(self, event: DataTable.RowSelected) -> None:
-        """Enter on a player: their page (a player's page, the Stats mode's stories)."""
-        from rankterm.tui.screens.stats.player_page import PlayerPageScreen
-
+        """Enter on a player: their page (a player's page, the Stats mode's stories); its module (with the
+        charts) imported in a thread the first time (`warm.Opening`)."""
         player = next((p for p in self.shown if p.id == event.row_key.value), None)
-        if player is not None and not is_local_id(player.id):
-            self.app.push_screen(PlayerPageScreen(player))
+        if player is None or is_local_id(player.id):
+            return
+        shown = player
+
+        def page() -> Screen[None]:
+            from rankterm.tui.screens.stats.player_page import PlayerPageScreen
+
+            return PlayerPageScreen(shown)
+
+        self.opening.open("rankterm.tui.screens.stats.player_page", page)
+
+    def holds_keys(self) -> bool:
+        """Keys wait while a player's page is imported to be opened (`warm.Opening`)."""
+        return self.opening.holds_keys()

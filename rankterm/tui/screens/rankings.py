@@ -25,11 +25,14 @@ picker · Escape back to the table. Keys typed before the standings arrive wait 
 
 from __future__ import annotations
 
+import asyncio
+
 from rich.text import Text
 from textual import events, on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal
+from textual.screen import Screen
 from textual.widgets import DataTable, Header, Input, Label, Select, Static
 
 from rankterm.stats.effect import match_effect, participants
@@ -38,12 +41,22 @@ from rankterm.stats.source import sync_group
 from rankterm.tui.periods import choices_of, game_of, period_standings
 from rankterm.tui.screens.subset_paged import SubsetPagedScreen
 from rankterm.tui.text import NONE, label_text
+from rankterm.tui.warm import Opening
 from rankterm.tui.widgets.form_input import FormInput
 from rankterm.tui.widgets.key_footer import KeyFooter
 from rankterm.tui.widgets.pager import Pager
 from rankterm.tui.widgets.period_picker import PeriodPicker
 from rankterm.tui.widgets.subset_picker import SubsetPicker, subset_title
-from rankterm.tui.widgets.text_table import TextTable, fill_table, type_ahead
+from rankterm.tui.widgets.text_table import (
+    Room,
+    TableFill,
+    TextTable,
+    fill_table,
+    put_fill,
+    room_of,
+    table_fill,
+    type_ahead,
+)
 from rankterm.tui.zone import shown_zone
 from rankterm.wire.errors import RanktermError
 from rankterm.wire.models import RankingRow, RankingsPage, Subset
@@ -104,6 +117,26 @@ def period_words(period: Period) -> str:
         first = f"{start.day} {start:%b}" + ("" if start.year == last.year else f" {start.year}")
         return f"{period.name}, {first} to {last.day} {last:%b %Y}"
     return period.name
+
+
+def season_fill(season: Season, room: Room) -> TableFill:
+    """A period's standings as the table shows them (the changes, belt and title a dash: nothing came before;
+    the status how many matches each played in it), worked out for a table of `room`."""
+    dash = Text(NONE, style="dim")
+    cells = [
+        [
+            Text(str(row.position)),
+            dash,
+            Text(row.name),
+            Text(format_ree(row.ree)),
+            dash,
+            dash,
+            dash,
+            Text(f"{row.played} played"),
+        ]
+        for row in season.rows
+    ]
+    return table_fill(room, COLUMNS, cells, [row.player_id for row in season.rows], fit="Player")
 
 
 class RankingsScreen(SubsetPagedScreen):
@@ -170,6 +203,8 @@ class RankingsScreen(SubsetPagedScreen):
         self.season: Season | None = None
         """The period's standings shown (None: the all-time standings are)."""
         self._period_key: object = ALL_TIME.key
+        self.opening = Opening(self)
+        """A player's page opened by Enter: its module imported in a thread the first time."""
 
     def compose(self) -> ComposeResult:
         yield Header()
@@ -262,31 +297,20 @@ class RankingsScreen(SubsetPagedScreen):
             pass  # offline: the held matches stand (none held: an empty period, said as such)
         finally:
             table.loading = False
+        room = room_of(table)
         season = await period_standings(self.group, period, shown_zone(self), game_id)
         shown = (season, subset)
         if shown == self._shown_page:
             return
+        # a period of a big group has hundreds of players: their cells are made and measured in a thread
+        fill = await asyncio.to_thread(season_fill, season, room)
         self._shown_page = shown
         self.season = season
         self.pager.show(1, 1)
-        self._fill_season(season, subset)
+        self._fill_season(season, subset, fill)
 
-    def _fill_season(self, season: Season, subset: Subset | None) -> None:
-        dash = Text(NONE, style="dim")
-        cells = [
-            [
-                Text(str(row.position)),
-                dash,
-                Text(row.name),
-                Text(format_ree(row.ree)),
-                dash,
-                dash,
-                dash,
-                Text(f"{row.played} played"),
-            ]
-            for row in season.rows
-        ]
-        fill_table(self.table, COLUMNS, cells, [row.player_id for row in season.rows], fit="Player")
+    def _fill_season(self, season: Season, subset: Subset | None, fill: TableFill | None = None) -> None:
+        put_fill(self.table, fill or season_fill(season, room_of(self.table)))
         name = subset_title(subset) if subset else "Main"
         period = season.period
         plural = "" if season.matches == 1 else "es"
@@ -404,8 +428,15 @@ class RankingsScreen(SubsetPagedScreen):
             held = row.player if row is not None else None
         if held is None:
             return
-        from rankterm.tui.screens.stats.player_page import (
-            PlayerPageScreen,  # here: it imports the charts, which a page of standings does not need
-        )
 
-        self.app.push_screen(PlayerPageScreen(held))
+        def page() -> Screen[None]:
+            # here: it imports the charts, which a page of standings does not need
+            from rankterm.tui.screens.stats.player_page import PlayerPageScreen
+
+            return PlayerPageScreen(held)
+
+        self.opening.open("rankterm.tui.screens.stats.player_page", page)
+
+    def holds_keys(self) -> bool:
+        """Keys wait while a player's page is imported to be opened (`warm.Opening`)."""
+        return self.opening.holds_keys()

@@ -12,7 +12,7 @@ before that idle showed every column cut to its title ("Tick", "Wing"). Every ta
 filled through it. Columns are made again for every page, so what is shown depends on the page only (and
 snapshots are stable). The cursor stays on the row it was on (by row key) when that row is
 still there: a page revalidated under the cursor never moves it to another row. A long list (a season's 500
-standings) goes in by slices (`TextTable.fill_rows`): the rows a screen shows at once, the rest a few dozen after
+standings) goes in by slices (`TextTable.fill_rows`): the rows a screen shows at once, the rest a hundred after
 each refresh, so the loop never measures hundreds of new rows in one step.
 
 Keys typed before the rows: a screen calls `token = expect_rows(replace=...)` when a load is asked for and
@@ -25,6 +25,7 @@ third player, `/ele` Enter Enter opens Elena, however slow the service.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from rich.cells import cell_len
@@ -54,9 +55,12 @@ def one_line_cell(cell: Any) -> Any:
 
 FIRST_ROWS = 100
 """The rows `TextTable.fill_rows` puts in the table at once: more than any screen shows."""
-SLICE_ROWS = 40
+SLICE_ROWS = 100
 """The rows it adds at a time after those, the loop let go between two slices: a `DataTable` measures every cell
-of its new rows when next idle (a few ms for a slice, 75-110 ms for a season's 500 standings at once)."""
+of its new rows when next idle (10-20 ms for a slice, 75-110 ms for a season's 500 standings at once). Each
+slice also paints the rows shown again (their cached cells are keyed by the table's update count, which an
+added row bumps: 40-80 ms for a screenful), so the slices are as few as that measure allows: a slice of 40
+rows painted a list of 500 thirteen times, one of 100 six."""
 
 KEPT_KEYS = frozenset({"up", "down", "home", "end", "ctrl+home", "ctrl+end", "enter"})
 """The keys kept while the rows are on their way (the table's cursor keys and Enter)."""
@@ -289,16 +293,32 @@ def fit_cell(cell: Text, cells: int) -> Text:
     return cut
 
 
-def room_for(
-    table: DataTable,
+@dataclass(frozen=True)
+class Room:
+    """What a table's columns are fitted to: its width (the screen's before the first layout), the padding
+    each side of a cell, the vertical scrollbar's width. Read on the loop (`room_of`); a fill can then be
+    worked out in a thread (`table_fill`)."""
+
+    width: int
+    padding: int
+    scrollbar: int
+
+
+def room_of(table: DataTable) -> Room:
+    """The room `table` gives its columns now."""
+    width = table.size.width or table.screen.size.width or table.app.size.width
+    return Room(width, table.cell_padding, table.styles.scrollbar_size_vertical)
+
+
+def room_left(
+    room: Room,
     specs: Sequence[tuple[str, str | Text]],
     rows: Sequence[Sequence[Text]],
     key: str,
     widths: Mapping[str, int],
 ) -> int:
-    """The cells column `key` can take: the table's width (the screen's before the first layout) less the
-    other columns, as wide as their widest cell or as given, their padding and the scrollbar."""
-    width = table.size.width or table.screen.size.width or table.app.size.width
+    """The cells column `key` can take in `room`: its width less the other columns, as wide as their widest
+    cell or as given, their padding and the scrollbar."""
     others = 0
     for index, (column, title) in enumerate(specs):
         if column != key:
@@ -309,7 +329,79 @@ def room_for(
                 ]
             )
             others += widths.get(column, widest)
-    return width - others - 2 * table.cell_padding * len(specs) - table.styles.scrollbar_size_vertical - 1
+    return room.width - others - 2 * room.padding * len(specs) - room.scrollbar - 1
+
+
+def room_for(
+    table: DataTable,
+    specs: Sequence[tuple[str, str | Text]],
+    rows: Sequence[Sequence[Text]],
+    key: str,
+    widths: Mapping[str, int],
+) -> int:
+    """The cells column `key` can take in `table` now (`room_left` of `room_of(table)`)."""
+    return room_left(room_of(table), specs, rows, key, widths)
+
+
+@dataclass(frozen=True)
+class TableFill:
+    """A fill of a table worked out (`table_fill`: in a thread for a long list), put in it by `put_fill`."""
+
+    specs: list[tuple[str, str | Text]]
+    cells: list[list[Any]]
+    keys: Sequence[str] | None
+    widths: list[int]
+    """Each column's width: as given, else as wide as its widest cell or its title."""
+
+
+def table_fill(
+    room: Room,
+    columns: Sequence[str | tuple[str, str | Text]],
+    rows: Sequence[Sequence[Text | str]],
+    keys: Sequence[str] | None = None,
+    *,
+    min_widths: Sequence[int] | None = None,
+    widths: Mapping[str, int] | None = None,
+    caps: Mapping[str, int] | None = None,
+    fit: str | None = None,
+) -> TableFill:
+    """What `fill_table` puts in a table of `room` (see there for the arguments): the cells made plain and
+    cut, each column's width. No widget is touched: a long list (a season's 500 standings) is worked out in
+    a thread, and only `put_fill` runs on the loop."""
+    specs = [(c, c) if isinstance(c, str) else c for c in columns]
+    cells_of = [[one_line_cell(c) for c in row] for row in rows]
+    caps = dict(caps or {})
+    if fit is not None:
+        caps[fit] = max(NAME_CELLS, room_left(room, specs, cells_of, fit, widths or {}))
+    if caps:
+        most = [caps.get(key) for key, _ in specs]
+        cells_of = [
+            [c if m is None else fit_cell(c, m) for c, m in zip(row, most, strict=True)] for row in cells_of
+        ]
+    measured = [cell_len(title) if isinstance(title, str) else title.cell_len for _, title in specs]
+    for row in cells_of:
+        for i, cell in enumerate(row):
+            measured[i] = max(measured[i], cell.cell_len)
+    if min_widths:
+        measured = [max(w, m) for w, m in zip(measured, min_widths, strict=True)]
+    given = widths or {}
+    final = [given.get(key, width) for (key, _title), width in zip(specs, measured, strict=True)]
+    return TableFill(specs, cells_of, keys, final)
+
+
+def put_fill(table: DataTable, fill: TableFill) -> None:
+    """Replace the table's columns and rows by `fill`'s; the cursor stays on its row when the new rows still
+    hold it (by key)."""
+    was_on = table.cursor_key() if isinstance(table, TextTable) else None
+    table.clear(columns=True)
+    for (key, title), width in zip(fill.specs, fill.widths, strict=True):
+        table.add_column(title, key=key, width=width)
+    if isinstance(table, TextTable):
+        table.fill_rows(fill.cells, fill.keys, cursor_on=was_on)
+        return
+    row_keys: Sequence[str | None] = [None] * len(fill.cells) if fill.keys is None else fill.keys
+    for row, row_key in zip(fill.cells, row_keys, strict=True):
+        table.add_row(*row, key=row_key)
 
 
 def fill_table(
@@ -334,34 +426,11 @@ def fill_table(
     caller cuts those cells to it); `caps`: the most cells some columns take, by key, their longer cells cut
     with "…" (`NAME_CELLS` for names); `fit`: the key of a column (of names) that takes at most the room the
     others leave in the table's width, and never less than `NAME_CELLS`. The cursor stays on its row when the
-    new rows still hold it (by key)."""
-    was_on = table.cursor_key() if isinstance(table, TextTable) else None
-    specs = [(c, c) if isinstance(c, str) else c for c in columns]
-    cells_of = [[one_line_cell(c) for c in row] for row in rows]
-    caps = dict(caps or {})
-    if fit is not None:
-        caps[fit] = max(NAME_CELLS, room_for(table, specs, cells_of, fit, widths or {}))
-    if caps:
-        most = [caps.get(key) for key, _ in specs]
-        cells_of = [
-            [c if m is None else fit_cell(c, m) for c, m in zip(row, most, strict=True)] for row in cells_of
-        ]
-    measured = [cell_len(title) if isinstance(title, str) else title.cell_len for _, title in specs]
-    for row in cells_of:
-        for i, cell in enumerate(row):
-            measured[i] = max(measured[i], cell.cell_len)
-    if min_widths:
-        measured = [max(w, m) for w, m in zip(measured, min_widths, strict=True)]
-    given = widths or {}
-    table.clear(columns=True)
-    for (key, title), width in zip(specs, measured, strict=True):
-        table.add_column(title, key=key, width=given.get(key, width))
-    if isinstance(table, TextTable):
-        table.fill_rows(cells_of, keys, cursor_on=was_on)
-        return
-    row_keys: Sequence[str | None] = [None] * len(cells_of) if keys is None else keys
-    for row, row_key in zip(cells_of, row_keys, strict=True):
-        table.add_row(*row, key=row_key)
+    new rows still hold it (by key). In two parts for a long list: `table_fill` in a thread, `put_fill`."""
+    fill = table_fill(
+        room_of(table), columns, rows, keys, min_widths=min_widths, widths=widths, caps=caps, fit=fit
+    )
+    put_fill(table, fill)
 
 
 def type_ahead(

@@ -5,6 +5,7 @@ wins, the most winning player, the longest streak) above its subset's standings.
 
 from __future__ import annotations
 
+import asyncio
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -20,7 +21,7 @@ from rankterm.stats.rules import MatchLike
 from rankterm.tui.base import task
 from rankterm.tui.text import NONE, error_sentence, label_text, plain, plain_str, styled
 from rankterm.tui.widgets.stats.words import day, fact_parts, percent, plural
-from rankterm.tui.widgets.text_table import TextTable, fill_table
+from rankterm.tui.widgets.text_table import Room, TableFill, TextTable, put_fill, room_of, table_fill
 from rankterm.tui.zone import shown_zone
 from rankterm.wire.errors import RanktermError
 from rankterm.wire.localtime import UTC_ZONE, SeatZone
@@ -170,11 +171,13 @@ class GameStory(Vertical):
             return
         if game_id != self.game_id:
             return
-        self._fill(rows, subset)
-
-    def _fill(self, rows: list[RankingRow], subset: Subset) -> None:
         shown = ([(r.player.id, r.position, r.ree) for r in rows], subset.count_matches, len(self.matches))
         if shown == self._shown:
+            return
+        table = self.query_one("#gs-standings", DataTable)
+        # a big group's game has hundreds of players: their cells are made and measured in a thread
+        fill = await asyncio.to_thread(standings_fill, rows, self.records, room_of(table))
+        if game_id != self.game_id:
             return
         self._shown = shown
         self.rows = rows
@@ -183,23 +186,26 @@ class GameStory(Vertical):
                 ("Standings", "bold"), (f" · {plural(len(rows), 'player')} · Enter a player's page", "dim")
             )
         )
-        records = self.records
-        positions = shown_positions(rows)  # equal ree, equal place
-        cells = []
-        for row in rows:
-            record = records.get(str(row.player.id))
-            cells.append(
-                [
-                    Text(str(positions[row.player.id]), justify="right"),
-                    Text(plain_str(row.player.label)),
-                    Text(NONE if row.ree is None else f"{row.ree:.1f}", justify="right"),
-                    Text(str(record.played) if record else "0", justify="right"),
-                    Text(str(record.wins) if record else "0", justify="right"),
-                    Text(percent(record.win_rate) if record else NONE, justify="right"),
-                    Text(plain_str(label_text(row.status_label, row.status))),
-                ]
-            )
         # Each column as wide as its widest cell at once (not when the table is next idle: drawn before
         # that, names were cut to the width of the list shown before).
-        table = self.query_one("#gs-standings", DataTable)
-        fill_table(table, STANDING_COLUMNS, cells, [str(row.player.id) for row in rows])
+        put_fill(table, fill)
+
+
+def standings_fill(rows: list[RankingRow], records: dict[str, GameRecord], room: Room) -> TableFill:
+    """A game's standings as its table shows them, each player's record in the game beside their ree."""
+    positions = shown_positions(rows)  # equal ree, equal place
+    cells = []
+    for row in rows:
+        record = records.get(str(row.player.id))
+        cells.append(
+            [
+                Text(str(positions[row.player.id]), justify="right"),
+                Text(plain_str(row.player.label)),
+                Text(NONE if row.ree is None else f"{row.ree:.1f}", justify="right"),
+                Text(str(record.played) if record else "0", justify="right"),
+                Text(str(record.wins) if record else "0", justify="right"),
+                Text(percent(record.win_rate) if record else NONE, justify="right"),
+                Text(plain_str(label_text(row.status_label, row.status))),
+            ]
+        )
+    return table_fill(room, STANDING_COLUMNS, cells, [str(row.player.id) for row in rows])
