@@ -22,7 +22,7 @@ async def test_a_queued_match_typed_again_is_asked_about_before_the_batch_goes(m
         dialog = pilot.app.screen
         assert isinstance(dialog, ConfirmDialog)
         question = str(dialog.query_one("#confirm-question").render())
-        assert question.startswith("Two matches of this batch look the same (Catan: ") and question.endswith(
+        assert question.startswith("Two matches of this batch look the same, Catan: ") and question.endswith(
             ") — send both?"
         )
         await pilot.press("escape")

@@ -121,9 +121,9 @@ def kept_question(age: float, where: str, label: str = "") -> str:
 
 
 def batch_question(label: str) -> str:
-    """ "Two matches of this batch look the same (Catan: Ada, Ben) — send both?": a queued match and another
-    queued one, or the form's, with the same game, sides, ranks and points (`looks_like_kept`)."""
-    return f"Two matches of this batch look the same ({label}) — send both?"
+    """ "Two matches of this batch look the same, Catan: Ada, Ben (rt-…) — send both?": a queued match and
+    another queued one, or the form's, with the same game, sides, ranks and points (`looks_like_kept`)."""
+    return f"Two matches of this batch look the same, {label} — send both?"
 
 
 def twin_question(twin: Match, now: datetime, where: str, label: str = "") -> str:
