@@ -66,7 +66,8 @@ async def test_a_small_read_leaves_the_collector_alone(demo_service, collections
         held_matches(group)  # 300 matches: under `KEPT_AT_LEAST`
         during = list(collections_seen)
     assert during and all(enabled for _generation, enabled in during)
-    assert gc.get_freeze_count() == frozen
+    # nothing frozen by the read; frozen objects that other threads let go meanwhile lower the count
+    assert gc.get_freeze_count() <= frozen
 
 
 async def test_a_collector_the_process_disabled_stays_disabled(demo_service, monkeypatch) -> None:
