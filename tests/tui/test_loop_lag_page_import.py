@@ -4,35 +4,12 @@ process runs the demo, with an import hook that notes which thread began the pag
 
 from __future__ import annotations
 
+from tests.support.import_watch import import_watch_child
 from tests.support.terminal import child_says
 
-CHILD = """
-import json, sys, threading
-
-WATCHED = ("rankterm.tui.screens.stats.player_page", "textual_plotext")
-first = {}
-
-class Watch:
-    def find_spec(self, name, path=None, target=None):
-        if name in WATCHED and name not in first:
-            first[name] = threading.current_thread() is threading.main_thread()
-        return None
-
-sys.meta_path.insert(0, Watch())
-
-from rankterm.cli import build_app
-
-app = build_app(demo=True, profile=None)
-
-async def until(pilot, ready):
-    for _ in range(1200):  # the demo opens in a thread: up to 60 s on a busy machine
-        busy = [w for w in app.workers if w.is_running]
-        if busy:
-            await app.workers.wait_for_complete(busy)
-        if not busy and ready():
-            return
-        await pilot.pause(0.05)
-
+CHILD = import_watch_child(
+    ("rankterm.tui.screens.stats.player_page", "textual_plotext"),
+    """
 async def drive(pilot):
     await until(pilot, lambda: "after match" in str(app.screen.query_one("#home-title").render()))
     await pilot.press("r")
@@ -43,9 +20,8 @@ async def drive(pilot):
     stack = [type(s).__name__ for s in app.screen_stack]
     print(json.dumps({"on_main_thread": first, "stack": stack}))
     app.exit()
-
-app.run(headless=True, size=(80, 24), auto_pilot=drive)
-"""
+""",
+)
 
 
 def test_a_players_page_is_imported_beside_the_loop_and_keys_typed_after_enter_reach_it(tmp_path):
