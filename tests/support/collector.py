@@ -44,3 +44,21 @@ def pythons_collector() -> Iterator[None]:
         gc.unfreeze()
         tune()
         freeze_loaded()
+
+
+@pytest.fixture
+def collections_seen(pythons_collector: None) -> Iterator[list[tuple[int, bool]]]:
+    """Every collection the cyclic collector starts while the test runs, with Python's own thresholds:
+    (generation, enabled then); what the test froze is given back to the collector after it."""
+    seen: list[tuple[int, bool]] = []
+
+    def note(phase: str, info: dict[str, int]) -> None:
+        if phase == "start":
+            seen.append((info["generation"], gc.isenabled()))
+
+    gc.callbacks.append(note)
+    try:
+        yield seen
+    finally:
+        gc.callbacks.remove(note)
+        gc.unfreeze()

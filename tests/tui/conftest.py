@@ -33,7 +33,10 @@ from rankterm.client.client import RankingClient
 from rankterm.config import Config, Profile
 from rankterm.mirror import Group
 from tests.seat_env import use_home, utc_seat  # noqa: F401  (utc_seat, autouse: every TUI test runs in UTC)
-from tests.support.collector import pythons_collector  # noqa: F401  (for a test of when the collector runs)
+from tests.support.collector import (  # noqa: F401  (for the tests of when the collector runs)
+    collections_seen,
+    pythons_collector,
+)
 from tests.support.faults import FaultyTransport
 from tests.support.textual_css import own_css_parsing, shared_css  # noqa: F401  (autouse: CSS parsed once a worker)
 

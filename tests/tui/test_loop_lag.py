@@ -7,9 +7,7 @@ from __future__ import annotations
 
 import gc
 import threading
-from collections.abc import Iterator
 
-import pytest
 from textual.widgets import DataTable
 
 from rankterm.mirror import Group
@@ -21,24 +19,6 @@ from rankterm.tui.screens.stats.player_page import PlayerPageScreen
 from rankterm.tui.widgets.stats.head_to_head import HeadToHeadView
 from rankterm.tui.widgets.stats.player_story import PlayerStory
 from tests.tui.pilot import open_form, quick_fill, settle
-
-
-@pytest.fixture
-def collections_seen(pythons_collector: None) -> Iterator[list[tuple[int, bool]]]:
-    """Every collection the cyclic collector starts while the test runs, with Python's own thresholds:
-    (generation, enabled then); what the test froze is given back to the collector after it."""
-    seen: list[tuple[int, bool]] = []
-
-    def note(phase: str, info: dict[str, int]) -> None:
-        if phase == "start":
-            seen.append((info["generation"], gc.isenabled()))
-
-    gc.callbacks.append(note)
-    try:
-        yield seen
-    finally:
-        gc.callbacks.remove(note)
-        gc.unfreeze()
 
 
 async def test_a_whole_history_is_parsed_with_no_collection_and_left_frozen(

@@ -6,9 +6,6 @@ event loop waits."""
 from __future__ import annotations
 
 import gc
-from collections.abc import Iterator
-
-import pytest
 
 from rankterm.mirror import Group
 from rankterm.stats import source
@@ -16,24 +13,6 @@ from rankterm.stats.kept import held_in_period
 from rankterm.stats.seasons import period_of
 from rankterm.stats.source import matches_numbered, sync_group
 from rankterm.wire.localtime import UTC_ZONE
-
-
-@pytest.fixture
-def collections_seen(pythons_collector: None) -> Iterator[list[int]]:
-    """The generation of every collection the cyclic collector starts while the test runs (Python's own
-    thresholds); what the test froze is given back to the collector after it."""
-    seen: list[int] = []
-
-    def note(phase: str, info: dict[str, int]) -> None:
-        if phase == "start":
-            seen.append(info["generation"])
-
-    gc.callbacks.append(note)
-    try:
-        yield seen
-    finally:
-        gc.callbacks.remove(note)
-        gc.unfreeze()
 
 
 async def test_many_matches_read_by_number_set_off_no_collection(
