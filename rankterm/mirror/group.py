@@ -489,6 +489,10 @@ class Group:
             and self.mirror.held.history_generation() == history
         )
         self.mirror.rankings.put_rankings(key, at, page, payload, final=final)
+        if match is not None and parsed.match is not None and last == match == parsed.match.number:
+            # the standings after the subset's newest match are its latest: offline, they answer for the latest
+            # rather than an older read of them
+            self.mirror.rankings.put_rankings(key, LAST, page, payload, final=False)
         self.served_fresh("rankings")
         return parsed
 

@@ -395,3 +395,20 @@ def test_another_version_or_scope_is_started_afresh(tmp_path):
     m = Mirror(path, "b|k")
     assert m.lists.items("games") is None and "another version" in (m.problem or "")
     m.close()
+
+
+async def test_offline_the_latest_standings_are_those_read_after_the_newest_match(group):
+    """Standings read after a match just recorded are the latest: offline, the latest standings are those,
+    not an older read of them (Home after a restart without the service)."""
+    seat = group()
+    before = await seat.rankings_page(1)
+    assert before.match is not None and before.match.number == 300
+    game = (await seat.games())[0]
+    players = await seat.players()
+    await seat.add_matches(duel(game.id, players[0].id, players[1].id))
+    after = await seat.rankings_page(1, match=301)  # what the form reads to say what the match did
+    assert after.match is not None and after.match.number == 301
+    net(seat).down = True
+    latest = await seat.rankings_page(1)
+    assert latest.match is not None and latest.match.number == 301
+    assert latest.to_wire() == after.to_wire()
