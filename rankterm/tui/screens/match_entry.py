@@ -109,6 +109,9 @@ class MatchEntryScreen(RanktermScreen):
         """The table's model (`rankterm.stats.held_model`), for the odds line and fair teams."""
         self._coop: dict[int, list[CompactMatch]] = {}
         self._queued_key: tuple | None = None
+        self._set_key: tuple | None = None
+        """The form's `key()` as the screen last filled it (a rematch, the next match after ctrl+l): nothing
+        in it was typed since."""
         self.left_field = 0
         """How many times Escape took the focus out of the form: a send that ends after one leaves it out."""
         self.drafts: DraftFile | None = None
@@ -528,7 +531,7 @@ class MatchEntryScreen(RanktermScreen):
         self.queue.append(Pending(match, self.form.label(match), queued=True))
         self.form.mark_sent()
         self.form.next_match(self.rankterm.new_external_id())
-        self._queued_key = self.form.key()
+        self._queued_key = self._set_key = self.form.key()
         self.keep_draft_now()
         count = len(self.queue)
         self.form.answer.show(
@@ -591,19 +594,31 @@ class MatchEntryScreen(RanktermScreen):
             await self.form.load(last)
         self.sender.editing = None
         self.form.next_match(self.rankterm.new_external_id())
+        self._set_key = self.form.key()
         if self.queue:  # no result typed yet: ctrl+s sends the queue alone, as right after ctrl+l
             self._queued_key = self.form.key()
             self._update_queue_line()
         self.form.answer.show([(NOTE, "Rematch: same game and players. Enter the results, then ctrl+s.")])
         self._focus_first_row()
 
+    def typed_unsent(self) -> bool:
+        """True when the form holds a result typed and not recorded: more than a blank form, the match just
+        recorded, or what a rematch or ctrl+l left in it (the game and players, nothing typed since)."""
+        return self.form.has_unsent_input() and self.form.key() != self._set_key
+
     async def action_new_match(self) -> None:
-        """A blank form and an empty queue; queued matches are asked about first (as quitting does)."""
-        if not self.queue:
+        """A blank form and an empty queue; a result typed and not recorded, and queued matches, are asked
+        about first (as quitting does)."""
+        typed = self.typed_unsent()
+        if not self.queue and not typed:
             await self._blank_form()
             return
         count = len(self.queue)
-        many = f"{count} queued match{'es' if count > 1 else ''}"
+        lost = []
+        if typed:
+            lost.append("the match typed")
+        if count:
+            lost.append(f"the {count} queued match{'es' if count > 1 else ''}")
 
         async def answered(drop: bool | None) -> None:
             if drop:
@@ -615,8 +630,8 @@ class MatchEntryScreen(RanktermScreen):
 
         await self.app.push_screen(
             ConfirmDialog(
-                f"Drop the {many} not sent and start a blank form?",
-                "ctrl+s sends them (with this form, once filled).",
+                f"Drop {' and '.join(lost)} not sent and start a blank form?",
+                "ctrl+s sends them (with this form, once filled)." if count else "ctrl+s sends it.",
                 yes="Drop (y)",
             ),
             answered,
