@@ -210,6 +210,34 @@ class SendController:
         # a ghost typed while the service was gone and made since is named by the service's id
         return outbox.resolve(last) if last is not None else None
 
+    def recorded_match(self, external_id: str) -> NewMatch | None:
+        """The match this form recorded under `external_id` (the last one, or the outbox's entry)."""
+        if self.last_recorded is not None and self.last_recorded.external_id == external_id:
+            return self.last_recorded
+        session = self.seat.session
+        entry = session.outbox.outbox.get(external_id) if session is not None else None
+        return entry.match if entry is not None else None
+
+    def already_recorded(self, external_id: str, label: str) -> Line:
+        """What ctrl+s says on a form whose match (`external_id`, named `label` when the outbox does not hold
+        it) was recorded from it and nothing typed since: nothing is sent again; the match is named by its
+        number when the mirror holds it (no request), else as waiting in the outbox."""
+        session = self.seat.session
+        entry = session.outbox.outbox.get(external_id) if session is not None else None
+        if entry is not None and entry.outcome().waiting:
+            return (
+                NOTE,
+                f"{label} is already recorded: it waits in the outbox, sent when the service answers.",
+            )
+        number = None
+        if session is not None:
+            names = {external_id, entry.match_id if entry is not None else ""} - {""}
+            number = next(
+                (m.number for m in session.group.held_matches_named(*names) if m.number is not None), None
+            )
+        recorded_as = f" as match {number}" if number is not None else ""
+        return NOTE, f"{label} is already recorded{recorded_as}: nothing sent again. {AFTER_ACCEPT}"
+
     # ------------------------------------------------------------------ the same match twice
 
     async def recent_matches(self, pending: list[Pending]) -> list[Match]:
