@@ -26,6 +26,8 @@ WIRED = (
     "errors",
     "match_id",
     "twin",
+    "seat",
+    "not_twins",
     "created_at",
     "updated_at",
 )

@@ -35,7 +35,7 @@ from rankterm.outbox.lock import SendLock
 from rankterm.outbox.outcome import ALREADY_ACCEPTED
 from rankterm.outbox.report import SendReport
 from rankterm.outbox.sender import OutboxSender, next_hour
-from rankterm.outbox.twins import CHECKED, UNCHECKED, Twin
+from rankterm.outbox.twins import CHECKED, UNCHECKED, NotTwins, Twin
 from rankterm.wire.errors import ErrorItem, RanktermError
 from rankterm.wire.ids import new_external_id, new_local_id, service_scope
 from rankterm.wire.models import NewMatch, Player
@@ -127,15 +127,16 @@ class Outbox:
         return changed
 
     _COLUMNS = (
-        "external_id, body, state, in_doubt, attempts, errors, created_at, updated_at, match_id, twin, seat"
+        "external_id, body, state, in_doubt, attempts, errors, created_at, updated_at, match_id, twin, seat,"
+        " not_twins"
     )
     """An entry's columns, a match's or a ghost's: its id, its body, where it stands, the service's id, the seat
     that queued it."""
 
     def _row(self, row: tuple) -> Entry:
-        external_id, body, *_, match_id, twin, seat = row
+        external_id, body, *_, match_id, twin, seat, not_twins = row
         match = NewMatch.model_validate(json.loads(body))
-        return Entry(external_id, match, *_standing(row), match_id, twin, seat)
+        return Entry(external_id, match, *_standing(row), match_id, twin, seat, NotTwins.read(not_twins))
 
     def may_change(self, entry: Entry | GhostEntry) -> bool:
         """Whether this outbox's user may edit, rename, discard or send anyway `entry`: the host's own app any
@@ -236,6 +237,16 @@ class Outbox:
             f"UPDATE entries SET twin=?{doubt}, updated_at=? WHERE scope=? AND external_id=?",
             [(value, self.clock(), self.scope, ext) for ext in external_ids],
         )
+
+    def not_twin(self, external_id: str, *, number: int | None = None, other: str = "") -> None:
+        """The person said entry `external_id` is not recorded match `number`, nor the match `other` (an external
+        id: one waiting in the outbox, or another of the same batch): its twin check never holds it for them."""
+        entry = self.get(external_id)
+        if entry is None:
+            return
+        answers = entry.not_twins.adding(number, other)
+        if answers != entry.not_twins:
+            self._set([external_id], not_twins=answers.text())
 
     def check_again(self, external_ids: Iterable[str]) -> None:
         """These entries are checked for a twin when they are next sent: a check made as they were recorded no
@@ -413,7 +424,7 @@ class Outbox:
     # ------------------------------------------------------------------ ghost players
 
     def _ghost(self, row: tuple) -> GhostEntry:
-        local_id, body, *_, player_id, _twin, seat = row
+        local_id, body, *_, player_id, _twin, seat, _not_twins = row
         read = GhostBody.read(body)
         return GhostEntry(
             local_id,

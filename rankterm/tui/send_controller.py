@@ -96,7 +96,8 @@ class TwinFound:
     """The recorded match it looks like; None for one still waiting in the outbox (`kept`)."""
     question: str
     kept: str = ""
-    """The external id of the match waiting in the outbox it looks like (`twin` None)."""
+    """The external id of the match not recorded yet it looks like (`twin` None): waiting in the outbox, or
+    an earlier one of the batch (`in_batch`)."""
     in_batch: bool = False
     """It looks like another match of the same batch (`twin` None, `kept` empty)."""
 
@@ -274,8 +275,10 @@ class SendController:
         kept = self._kept(pending, now)
         for index, item in enumerate(pending):
             label = item.label if item.queued or len(pending) > 1 else ""
-            if any(looks_like_kept(item.match, earlier.match) for earlier in pending[:index]):
-                return TwinFound(item, None, batch_question(item.label), in_batch=True)
+            earlier = next((e for e in pending[:index] if looks_like_kept(item.match, e.match)), None)
+            if earlier is not None:
+                other = earlier.match.external_id or ""
+                return TwinFound(item, None, batch_question(item.label), kept=other, in_batch=True)
             twin = find_twin(item.match, recent, now)
             if twin is not None:
                 return TwinFound(item, twin, twin_question(twin, now, self.sent_from(twin), label))
@@ -312,10 +315,15 @@ class SendController:
 
     def twin_answered(self, found: TwinFound) -> None:
         """The person sends `found`'s match anyway: the outbox, should it keep the match and check it again
-        when it sends it, does not hold it for the same twin."""
+        when it sends it (after a restart too), does not hold it for the same twin."""
         session = self.seat.session
-        if session is not None and found.twin is not None and found.item.match.external_id:
-            session.outbox.twin_answered(found.item.match.external_id, found.twin.number)
+        external_id = found.item.match.external_id
+        if session is None or not external_id:
+            return
+        if found.twin is not None:
+            session.outbox.twin_answered(external_id, number=found.twin.number)
+        elif found.kept:
+            session.outbox.twin_answered(external_id, other=found.kept)
 
     # ------------------------------------------------------------------ sending
 
