@@ -17,7 +17,7 @@ import contextlib
 from datetime import datetime, timedelta
 from functools import cached_property
 
-from textual import on
+from textual import events, on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.css.query import NoMatches
@@ -716,9 +716,31 @@ class MatchEntryScreen(RanktermScreen):
                 self._go(pending, dry_run=False)
             elif field is not None and field.is_attached:
                 self.set_focus(field)
+            self._after_question(dialog, bool(send_anyway))
 
-        dialog = ConfirmDialog(question, yes="Send (⏎)", no="Back (esc)", enter_yes=True)
+        dialog = ConfirmDialog(
+            question, yes="Send (⏎)", no="Back (esc)", enter_yes=True, keeps_keys_ahead=True
+        )
         self.app.push_screen(dialog, answered)
+
+    def _after_question(self, dialog: ConfirmDialog, sent: bool) -> None:
+        """The keys typed with ctrl+s ahead of a question it asked (`ConfirmDialog.ahead`) were meant for after
+        the send: answered "send", they go now, in order, and wait for the send like any key typed during it;
+        answered "back", nothing was sent, so they are dropped (a ctrl+r or `n` would clear the form not sent),
+        and the form says which."""
+        if not dialog.ahead:
+            return
+        if sent:
+            for key in dialog.ahead:
+                self.app.post_message(events.Key(key.key, key.character))
+            return
+        typed = " ".join(
+            key.character
+            if key.character and key.character.isprintable() and len(key.character) == 1
+            else key.key
+            for key in dialog.ahead
+        )
+        self.form.answer.add(NOTE, f"Typed before the question and not used, as nothing was sent: {typed}")
 
     def _ask_about_twin(self, pending: list[Pending], found: TwinFound) -> None:
         """A match of `pending` looks like one the group recorded in the last 30 minutes: ask once; Enter
@@ -729,13 +751,15 @@ class MatchEntryScreen(RanktermScreen):
             if send_anyway:
                 self.sender.twin_answered(found)
                 self._go(pending, dry_run=False, checked=True)
-                return
-            self.form.answer.show([(NOTE, f"Not sent: {found.named} looks the same. ctrl+s asks again.")])
-            self.form.focus_first_needed()
+            else:
+                self.form.answer.show([(NOTE, f"Not sent: {found.named} looks the same. ctrl+s asks again.")])
+                self.form.focus_first_needed()
+            self._after_question(dialog, bool(send_anyway))
 
-        self.app.push_screen(
-            ConfirmDialog(found.question, yes="Send (⏎)", no="Back (esc)", enter_yes=True), answered
+        dialog = ConfirmDialog(
+            found.question, yes="Send (⏎)", no="Back (esc)", enter_yes=True, keeps_keys_ahead=True
         )
+        self.app.push_screen(dialog, answered)
 
     def _go(self, pending: list[Pending], dry_run: bool, *, checked: bool = False) -> None:
         verb = "Checking" if dry_run else "Sending"
