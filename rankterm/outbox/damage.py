@@ -28,6 +28,7 @@ WIRED = (
     "twin",
     "seat",
     "not_twins",
+    "origin",
     "created_at",
     "updated_at",
 )

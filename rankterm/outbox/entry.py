@@ -35,6 +35,8 @@ class Entry:
     """The guest seat that queued it ('' : the host's own app, or a file older than seats' marks)."""
     not_twins: NotTwins = field(default_factory=NotTwins)
     """The matches the person said it is not ("send anyway"): the twin check never holds it for them."""
+    origin: str = ""
+    """The open outbox (one process's) that queued it (`Outbox.origin`; '' for a file older than these marks)."""
 
     @property
     def twin(self) -> Twin | None:

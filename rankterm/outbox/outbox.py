@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import json
 import logging
+import os
+import secrets
 import sqlite3
 import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
@@ -31,7 +33,7 @@ from rankterm.outbox.ghosts import (
     local_ids,
     with_ids,
 )
-from rankterm.outbox.lock import SendLock
+from rankterm.outbox.lock import OpenMark, SendLock
 from rankterm.outbox.outcome import ALREADY_ACCEPTED
 from rankterm.outbox.report import SendReport
 from rankterm.outbox.sender import OutboxSender, next_hour
@@ -87,6 +89,9 @@ class Outbox:
         self.clock = clock
         self.seat = seat
         """Every entry this object queues is marked with it."""
+        self.origin = f"{os.getpid()}-{secrets.token_hex(4)}"
+        """This open outbox (this process's): every entry it queues is marked with it too, so that two
+        processes of one seat (two apps of a profile on one machine, both seat '') are told apart."""
         self._told_held: set[str] = set()  # held matches this object's user was told of (`newly_held`)
         self.problem: str | None = None
         """One sentence when the file was found damaged, moved aside and a clean one started (what of it
@@ -94,6 +99,7 @@ class Outbox:
         self.send_lock = SendLock(self.path.with_name(self.path.name + ".lock") if self.path else None)
         """Held by whichever process (of all that open the file) sends, settles or makes ghosts now."""
         self._db = self._open(self.path)
+        self._open_mark = OpenMark(self.path, self.origin)
         self._data_version: int | None = None
 
     def _open(self, path: Path | None) -> sqlite3.Connection:
@@ -118,6 +124,19 @@ class Outbox:
 
     def close(self) -> None:
         self._db.close()
+        self._open_mark.close()
+
+    def recorded_here(self) -> Entry | None:
+        """The newest match this seat put in the outbox: this open outbox's own, else one put there by an
+        outbox of this seat that has been closed since (an earlier session's; a file older than these marks
+        counts as one). Another process of this seat still running (a second app of the profile on this
+        machine) is not this seat: its matches are not given. None when there is none."""
+        for entry in reversed(self.entries()):
+            if entry.seat != self.seat:
+                continue
+            if entry.origin == self.origin or not self._open_mark.is_open(entry.origin):
+                return entry
+        return None
 
     def changed_elsewhere(self) -> bool:
         """Whether another connection (another seat's process, or another outbox object) has written the file
@@ -128,15 +147,17 @@ class Outbox:
 
     _COLUMNS = (
         "external_id, body, state, in_doubt, attempts, errors, created_at, updated_at, match_id, twin, seat,"
-        " not_twins"
+        " not_twins, origin"
     )
     """An entry's columns, a match's or a ghost's: its id, its body, where it stands, the service's id, the seat
     that queued it."""
 
     def _row(self, row: tuple) -> Entry:
-        external_id, body, *_, match_id, twin, seat, not_twins = row
+        external_id, body, *_, match_id, twin, seat, not_twins, origin = row
         match = NewMatch.model_validate(json.loads(body))
-        return Entry(external_id, match, *_standing(row), match_id, twin, seat, NotTwins.read(not_twins))
+        return Entry(
+            external_id, match, *_standing(row), match_id, twin, seat, NotTwins.read(not_twins), origin
+        )
 
     def may_change(self, entry: Entry | GhostEntry) -> bool:
         """Whether this outbox's user may edit, rename, discard or send anyway `entry`: the host's own app any
@@ -158,9 +179,18 @@ class Outbox:
         now = self.clock()
         with self._db:
             self._db.execute(
-                "INSERT INTO entries (scope, external_id, body, state, created_at, updated_at, seat)"
-                " VALUES (?,?,?,?,?,?,?)",
-                (self.scope, external_id, json.dumps(match.to_wire()), State.PENDING, now, now, self.seat),
+                "INSERT INTO entries (scope, external_id, body, state, created_at, updated_at, seat, origin)"
+                " VALUES (?,?,?,?,?,?,?,?)",
+                (
+                    self.scope,
+                    external_id,
+                    json.dumps(match.to_wire()),
+                    State.PENDING,
+                    now,
+                    now,
+                    self.seat,
+                    self.origin,
+                ),
             )
         return self._must_get(external_id)
 
@@ -183,14 +213,24 @@ class Outbox:
                 match = match.model_copy(update={"external_id": external_id})
             ids.append(external_id)
             rows.append(
-                (self.scope, external_id, json.dumps(match.to_wire()), State.PENDING, now, now, self.seat)
+                (
+                    self.scope,
+                    external_id,
+                    json.dumps(match.to_wire()),
+                    State.PENDING,
+                    now,
+                    now,
+                    self.seat,
+                    self.origin,
+                )
             )
         if rows:
             with self._db:
                 self._db.execute("BEGIN IMMEDIATE")
                 self._db.executemany(
-                    "INSERT OR IGNORE INTO entries (scope, external_id, body, state, created_at, updated_at, seat)"
-                    " VALUES (?,?,?,?,?,?,?)",
+                    "INSERT OR IGNORE INTO entries"
+                    " (scope, external_id, body, state, created_at, updated_at, seat, origin)"
+                    " VALUES (?,?,?,?,?,?,?,?)",
                     rows,
                 )
         return self._get_many(ids)
@@ -424,7 +464,7 @@ class Outbox:
     # ------------------------------------------------------------------ ghost players
 
     def _ghost(self, row: tuple) -> GhostEntry:
-        local_id, body, *_, player_id, _twin, seat, _not_twins = row
+        local_id, body, *_, player_id, _twin, seat, _not_twins, _origin = row
         read = GhostBody.read(body)
         return GhostEntry(
             local_id,
@@ -457,8 +497,8 @@ class Outbox:
         seen = None if known is None else same_named(known, name)
         local_id, now = new_local_id(), self.clock()
         self._db.execute(
-            "INSERT INTO entries (scope, kind, external_id, body, state, created_at, updated_at, seat)"
-            " VALUES (?,?,?,?,?,?,?,?)",
+            "INSERT INTO entries (scope, kind, external_id, body, state, created_at, updated_at, seat, origin)"
+            " VALUES (?,?,?,?,?,?,?,?,?)",
             (
                 self.scope,
                 GHOST,
@@ -468,6 +508,7 @@ class Outbox:
                 now,
                 now,
                 self.seat,
+                self.origin,
             ),
         )
         entry = self.get_ghost(local_id)

@@ -198,7 +198,8 @@ class SendController:
 
     def rematch_of(self) -> NewMatch | None:
         """The match a rematch on a blank form plays again: the last one this form recorded, else the newest
-        match this seat put in the outbox (an earlier session's, whether it reached the service or not);
+        match this seat put in the outbox (`Outbox.recorded_here`: an earlier session's, whether it reached the
+        service or not, never another app of the profile still running);
         None when there is none. Ghosts it names by a local id that the service has made are named by theirs."""
         session = self.seat.session
         if session is None:
@@ -206,8 +207,8 @@ class SendController:
         outbox = session.outbox.outbox
         last = self.last_recorded
         if last is None:
-            mine = [entry for entry in outbox.entries() if entry.seat == outbox.seat]
-            last = mine[-1].match if mine else None
+            mine = outbox.recorded_here()
+            last = mine.match if mine is not None else None
         # a ghost typed while the service was gone and made since is named by the service's id
         return outbox.resolve(last) if last is not None else None
 
