@@ -238,7 +238,7 @@ class SendController:
                 (m.number for m in session.group.held_matches_named(*names) if m.number is not None), None
             )
         recorded_as = f" as match {number}" if number is not None else ""
-        return NOTE, f"{label} is already recorded{recorded_as}: nothing sent again. {AFTER_ACCEPT}"
+        return NOTE, f"{label} is already recorded{recorded_as}: nothing sent again."
 
     # ------------------------------------------------------------------ the same match twice
 

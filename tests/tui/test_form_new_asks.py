@@ -5,7 +5,7 @@ without a question."""
 from __future__ import annotations
 
 from rankterm.tui.dialogs.confirm import ConfirmDialog
-from tests.tui.pilot import open_form, quick_fill, settle
+from tests.tui.pilot import open_form, quick_fill, send_keys, settle
 
 
 async def test_ctrl_n_asks_before_dropping_a_typed_result(make_app):
@@ -66,3 +66,18 @@ async def test_ctrl_n_goes_at_once_when_nothing_typed_would_be_lost(make_app):
         await pilot.press("ctrl+n")  # just recorded
         await settle(pilot)
         assert pilot.app.screen is screen and screen.form.is_blank()
+
+
+async def test_keys_typed_with_ctrl_n_do_not_answer_its_question(make_app):
+    """`^n y a h …` in one burst: the y was typed before the question showed, so it drops nothing; the
+    keys go to the blank form once the person says drop."""
+    async with make_app().run_test(size=(80, 24)) as pilot:
+        screen = await open_form(pilot)
+        await quick_fill(pilot, "Catan", [(["Elena"], 1, "9"), (["Ada"], 2, "7")])
+        await send_keys(pilot, ["ctrl+n", "y", "a"], None)
+        assert isinstance(pilot.app.screen, ConfirmDialog)  # still asking
+        assert [r.points_input.value for r in screen.form.rows] == ["9", "7"]
+        await pilot.press("y")
+        await settle(pilot)
+        assert screen.form.is_blank() is False  # the keys typed ahead went to the blank form's game field
+        assert screen.form.game_picker.text == "ya"

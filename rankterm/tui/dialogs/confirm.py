@@ -8,8 +8,8 @@ an Enter pressed out of habit keeps things as they are. A question whose usual a
 on, Escape goes back. The question and the detail are shown as typed, never as markup.
 
 A question asked after keys the person typed ahead (`keeps_keys_ahead`: the match form's questions at a
-send, which come after ctrl+s and the keys typed with it in one burst) takes no key read before it was shown
-as its answer: a `y`, `n`, Enter or ctrl+r typed before it could be seen answers nothing. Such keys are kept
+send and at ctrl+n, which come after that key and the keys typed with it in one burst) takes no key read
+before it was shown as its answer: a `y`, `n`, Enter or ctrl+r typed before it could be seen answers nothing. Such keys are kept
 in `ahead`, for the screen that asked to hand on or drop once it is answered.
 """
 

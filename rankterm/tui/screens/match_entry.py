@@ -627,15 +627,15 @@ class MatchEntryScreen(RanktermScreen):
                 self._update_queue_line()
                 await self._blank_form()
                 self.keep_draft_now()
+            self._after_question(dialog, bool(drop), kept="the form was kept")
 
-        await self.app.push_screen(
-            ConfirmDialog(
-                f"Drop {' and '.join(lost)} not sent and start a blank form?",
-                "ctrl+s sends them (with this form, once filled)." if count else "ctrl+s sends it.",
-                yes="Drop (y)",
-            ),
-            answered,
+        dialog = ConfirmDialog(
+            f"Drop {' and '.join(lost)} not sent and start a blank form?",
+            "ctrl+s sends them (with this form, once filled)." if count else "ctrl+s sends it.",
+            yes="Drop (y)",
+            keeps_keys_ahead=True,
         )
+        await self.app.push_screen(dialog, answered)
 
     async def action_ready(self) -> None:
         """`n` on the form (no text field focused): a blank form once the one shown was recorded (the queue
@@ -723,14 +723,14 @@ class MatchEntryScreen(RanktermScreen):
         )
         self.app.push_screen(dialog, answered)
 
-    def _after_question(self, dialog: ConfirmDialog, sent: bool) -> None:
-        """The keys typed with ctrl+s ahead of a question it asked (`ConfirmDialog.ahead`) were meant for after
-        the send: answered "send", they go now, in order, and wait for the send like any key typed during it;
-        answered "back", nothing was sent, so they are dropped (a ctrl+r or `n` would clear the form not sent),
-        and the form says which."""
+    def _after_question(self, dialog: ConfirmDialog, went_on: bool, kept: str = "nothing was sent") -> None:
+        """The keys typed with ctrl+s (or ctrl+n) ahead of the question it asked (`ConfirmDialog.ahead`) were
+        meant for after it: answered yes, they go now, in order (after a send, they wait for it like any key
+        typed during it); answered no (`kept`: what stayed as it was), they are dropped, since a ctrl+r or `n`
+        would clear the form not sent, and the form says which."""
         if not dialog.ahead:
             return
-        if sent:
+        if went_on:
             for key in dialog.ahead:
                 self.app.post_message(events.Key(key.key, key.character))
             return
@@ -740,7 +740,7 @@ class MatchEntryScreen(RanktermScreen):
             else key.key
             for key in dialog.ahead
         )
-        self.form.answer.add(NOTE, f"Typed before the question and not used, as nothing was sent: {typed}")
+        self.form.answer.add(NOTE, f"Typed before the question and not used, as {kept}: {typed}")
 
     def _ask_about_twin(self, pending: list[Pending], found: TwinFound) -> None:
         """A match of `pending` looks like one the group recorded in the last 30 minutes: ask once; Enter
