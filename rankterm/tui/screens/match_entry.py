@@ -614,11 +614,13 @@ class MatchEntryScreen(RanktermScreen):
             await self._blank_form()
             return
         count = len(self.queue)
-        lost = []
-        if typed:
-            lost.append("the match typed")
-        if count:
-            lost.append(f"the {count} queued match{'es' if count > 1 else ''}")
+        many = f"the {count} queued match{'es' if count > 1 else ''}"
+        if not count:
+            lost = "the match typed and not sent,"
+        elif typed:
+            lost = f"the match typed and {many}, none of them sent,"
+        else:
+            lost = f"{many} not sent"
 
         async def answered(drop: bool | None) -> None:
             if drop:
@@ -630,7 +632,7 @@ class MatchEntryScreen(RanktermScreen):
             self._after_question(dialog, bool(drop), kept="the form was kept")
 
         dialog = ConfirmDialog(
-            f"Drop {' and '.join(lost)} not sent and start a blank form?",
+            f"Drop {lost} and start a blank form?",
             "ctrl+s sends them (with this form, once filled)." if count else "ctrl+s sends it.",
             yes="Drop (y)",
             keeps_keys_ahead=True,
