@@ -37,6 +37,8 @@ class Entry:
     """The matches the person said it is not ("send anyway"): the twin check never holds it for them."""
     origin: str = ""
     """The open outbox (one process's) that queued it (`Outbox.origin`; '' for a file older than these marks)."""
+    body: str = field(default="", repr=False, compare=False)
+    """Its match as the file held it when read (to tell whether it was changed since)."""
 
     @property
     def twin(self) -> Twin | None:

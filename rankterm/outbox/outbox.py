@@ -156,7 +156,7 @@ class Outbox:
         external_id, body, *_, match_id, twin, seat, not_twins, origin = row
         match = NewMatch.model_validate(json.loads(body))
         return Entry(
-            external_id, match, *_standing(row), match_id, twin, seat, NotTwins.read(not_twins), origin
+            external_id, match, *_standing(row), match_id, twin, seat, NotTwins.read(not_twins), origin, body
         )
 
     def may_change(self, entry: Entry | GhostEntry) -> bool:
@@ -397,6 +397,34 @@ class Outbox:
             [(now, self.scope, ext) for ext in external_ids],
         )
 
+    def take_for_sending(self, entries: Sequence[Entry]) -> list[Entry]:
+        """Mark in doubt, in one transaction, those of `entries` the file still holds as they were read
+        (pending, in doubt or not as then, the same match), before their POST; gives them, in order. One fixed or
+        discarded meanwhile (by another seat of the profile, while the sender asked the service about twins)
+        is left: its fix goes with the next send, and nothing goes of a discarded one."""
+        if not entries:
+            return []
+        now, taken = self.clock(), []
+        with self._db:
+            self._db.execute("BEGIN IMMEDIATE")
+            for entry in entries:
+                changed = self._db.execute(
+                    "UPDATE entries SET in_doubt=1, attempts=attempts+1, updated_at=?"
+                    " WHERE scope=? AND kind!=? AND external_id=? AND state=? AND in_doubt=? AND body=?",
+                    (
+                        now,
+                        self.scope,
+                        GHOST,
+                        entry.external_id,
+                        State.PENDING.value,
+                        entry.in_doubt,
+                        entry.body,
+                    ),
+                ).rowcount
+                if changed:
+                    taken.append(entry)
+        return taken
+
     def mark_sent(self, external_ids: Iterable[str], match_id: str = "") -> None:
         """Settle entries as recorded by the service (`match_id`: its id for them, when one entry)."""
         self._set(external_ids, state=State.SENT.value, in_doubt=0, errors="[]", match_id=match_id)
@@ -432,14 +460,23 @@ class Outbox:
         if new_id != external_id and (self.get(new_id) is not None or self.get_ghost(new_id) is not None):
             raise ValueError(f"the external id {new_id} is already in the outbox")
         match = self.resolve(match).model_copy(update={"external_id": new_id})
-        self._set(
-            [external_id],
-            body=json.dumps(match.to_wire()),
-            state=State.PENDING.value,
-            errors="[]",
-            attempts=0,
-            external_id=new_id,
-        )
+        with self._db:
+            changed = self._db.execute(
+                "UPDATE entries SET body=?, state=?, errors='[]', attempts=0, external_id=?, updated_at=?"
+                " WHERE scope=? AND kind!=? AND external_id=? AND state!=? AND in_doubt=0",
+                (
+                    json.dumps(match.to_wire()),
+                    State.PENDING.value,
+                    new_id,
+                    self.clock(),
+                    self.scope,
+                    GHOST,
+                    external_id,
+                    State.SENT.value,
+                ),
+            ).rowcount
+        if not changed:  # a send took it since it was read
+            raise ValueError("only a rejected or unsent match can be edited")
         return self._must_get(new_id)
 
     def retry(self, external_id: str) -> None:
@@ -453,13 +490,16 @@ class Outbox:
         entry = self.get(external_id)
         if entry is not None and entry.in_doubt:
             raise ValueError("this match may already be recorded; send it again to find out")
-        if entry is not None:
-            self._check_change(entry)
+        if entry is None:
+            return
+        self._check_change(entry)
         with self._db:
-            self._db.execute(
-                "DELETE FROM entries WHERE scope=? AND kind!=? AND external_id=?",
+            gone = self._db.execute(
+                "DELETE FROM entries WHERE scope=? AND kind!=? AND external_id=? AND in_doubt=0",
                 (self.scope, GHOST, external_id),
-            )
+            ).rowcount
+        if not gone and self.get(external_id) is not None:  # a send took it since it was read
+            raise ValueError("this match may already be recorded; send it again to find out")
 
     # ------------------------------------------------------------------ ghost players
 

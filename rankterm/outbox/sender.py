@@ -173,8 +173,11 @@ class OutboxSender:
         return [e for e in matches if e.external_id not in found]
 
     async def _post(self, batch: Sequence[Entry], report: SendReport) -> None:
-        """One request: the batch written in doubt first, then settled from the answer."""
-        self.outbox.mark_in_doubt(e.external_id for e in batch)
+        """One request: the batch written in doubt first, then settled from the answer. An entry fixed or
+        discarded since it was read is not sent now (`SendQueue.take_for_sending`)."""
+        batch = self.outbox.take_for_sending(batch)
+        if not batch:
+            return
         try:
             answer = await self.group.add_matches([e.match for e in batch])
         except MatchRejected as exc:  # the request as a whole was refused: nothing of it was recorded
