@@ -5,7 +5,8 @@ without a question."""
 from __future__ import annotations
 
 from rankterm.tui.dialogs.confirm import ConfirmDialog
-from tests.tui.pilot import open_form, quick_fill, send_keys, settle
+from rankterm.tui.screens.match_entry import MatchEntryScreen
+from tests.tui.pilot import open_form, open_outbox, quick_fill, record_waiting, send_keys, settle
 
 
 async def test_ctrl_n_asks_before_dropping_a_typed_result(make_app):
@@ -81,3 +82,22 @@ async def test_keys_typed_with_ctrl_n_do_not_answer_its_question(make_app):
         await settle(pilot)
         assert screen.form.is_blank() is False  # the keys typed ahead went to the blank form's game field
         assert screen.form.game_picker.text == "ya"
+
+
+async def test_ctrl_n_on_an_outbox_entry_loaded_to_fix_goes_at_once(make_app, demo_service):
+    """The entry stays in the outbox as it was: a blank form loses nothing of it."""
+    client, transport = demo_service.downable_client()
+    async with make_app(client=client).run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        transport.down = True
+        kept = await record_waiting(pilot, "Elena", "Ada")
+        await pilot.press("escape")
+        await open_outbox(pilot)
+        await pilot.press("e")
+        await settle(pilot)
+        screen = pilot.app.screen
+        assert isinstance(screen, MatchEntryScreen) and screen.form.game_picker.game is not None
+        await pilot.press("ctrl+n")
+        await settle(pilot)
+        assert pilot.app.screen is screen and screen.form.is_blank()
+        assert pilot.app.session.outbox.outbox.get(kept) is not None

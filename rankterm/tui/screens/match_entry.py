@@ -110,8 +110,8 @@ class MatchEntryScreen(RanktermScreen):
         self._coop: dict[int, list[CompactMatch]] = {}
         self._queued_key: tuple | None = None
         self._set_key: tuple | None = None
-        """The form's `key()` as the screen last filled it (a rematch, the next match after ctrl+l): nothing
-        in it was typed since."""
+        """The form's `key()` as the screen last filled it (a rematch, the next match after ctrl+l, an outbox
+        entry to fix): nothing in it was typed since."""
         self.left_field = 0
         """How many times Escape took the focus out of the form: a send that ends after one leaves it out."""
         self.drafts: DraftFile | None = None
@@ -603,7 +603,8 @@ class MatchEntryScreen(RanktermScreen):
 
     def typed_unsent(self) -> bool:
         """True when the form holds a result typed and not recorded: more than a blank form, the match just
-        recorded, or what a rematch or ctrl+l left in it (the game and players, nothing typed since)."""
+        recorded, what a rematch or ctrl+l left in it (the game and players), or an outbox entry loaded to
+        fix, with nothing typed since."""
         return self.form.has_unsent_input() and self.form.key() != self._set_key
 
     async def action_new_match(self) -> None:
@@ -810,6 +811,7 @@ class MatchEntryScreen(RanktermScreen):
     async def edit_entry(self, match: NewMatch) -> None:
         """Load an outbox entry into the form, to fix and send again (it replaces the entry when sent)."""
         await self.form.load(match)
+        self._set_key = self.form.key()  # the entry stays in the outbox as it is until the fix is sent
         self.sender.editing = match.external_id
         self.form.answer.show([(NOTE, f"Editing {match.external_id} from the outbox: fix it, then ctrl+s.")])
         self._focus_first_row()
