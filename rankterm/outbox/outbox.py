@@ -564,17 +564,26 @@ class Outbox:
         """Ghost entries in submission order, optionally only those in `states`."""
         return [self._ghost(r) for r in self._in_order(self._COLUMNS, "kind=?", [GHOST], states)]
 
-    def mark_ghost_in_doubt(self, local_id: str, known_before: Iterable[str]) -> None:
-        """Written (and synced) before the POST: the ghost may be made from now on."""
-        current = self._body(local_id)
-        if current is None:
-            raise LookupError(f"no outbox ghost {local_id}")
-        body = replace(current, known_before=tuple(known_before))
-        self._db.execute(
-            "UPDATE entries SET in_doubt=1, attempts=attempts+1, body=?, updated_at=?"
-            " WHERE scope=? AND kind=? AND external_id=?",
-            (body.text(), self.clock(), self.scope, GHOST, local_id),
-        )
+    def mark_ghost_in_doubt(self, local_id: str, known_before: Iterable[str], *, name: str) -> bool:
+        """Written (and synced) before the POST: the ghost may be made from now on. Only while the file still
+        holds it pending under `name` (as the sender read it); False, and nothing written, when it was renamed
+        or discarded meanwhile (another seat of the profile): it is not sent now."""
+        with self._db:
+            self._db.execute("BEGIN IMMEDIATE")
+            row = self._db.execute(
+                "SELECT body, state FROM entries WHERE scope=? AND kind=? AND external_id=?",
+                (self.scope, GHOST, local_id),
+            ).fetchone()
+            current = GhostBody.read(row[0]) if row else None
+            if current is None or row[1] != State.PENDING.value or current.name != name:
+                return False
+            body = replace(current, known_before=tuple(known_before))
+            self._db.execute(
+                "UPDATE entries SET in_doubt=1, attempts=attempts+1, body=?, updated_at=?"
+                " WHERE scope=? AND kind=? AND external_id=?",
+                (body.text(), self.clock(), self.scope, GHOST, local_id),
+            )
+        return True
 
     def mark_ghost_pending(self, local_id: str) -> None:
         """The service clearly made nothing (an auth or quota refusal): no longer in doubt."""

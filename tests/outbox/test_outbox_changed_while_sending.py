@@ -1,12 +1,15 @@
 """A match fixed or discarded from another seat of the profile while a send of it is under way (between the
 sender's read of what is pending and its request: the twin check asks the service meanwhile) is never sent
-as it stood before: the send leaves it, and the next one sends the fix. Once a match is on its way, a fix or
+as it stood before: the send leaves it, and the next one sends the fix. The same for a ghost player
+renamed or discarded while the sender looks for one made elsewhere. Once a match is on its way, a fix or
 a discard is refused in one sentence instead of being lost."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
+import httpx
 import pytest
 
 from rankterm.outbox.outbox import Outbox, OutboxSender, State
@@ -71,3 +74,43 @@ async def test_a_fix_or_discard_of_a_match_already_on_its_way_is_refused(
         other.discard(queued.external_id)
     entry = world.outbox.get(queued.external_id)
     assert entry is not None and entry.match == queued.match
+
+
+class OnPlayersRead(httpx.AsyncBaseTransport):
+    """The service, but running `then` once, as the first read of the players (the ghost sender's look for
+    one made elsewhere) reaches it: what another seat does in that moment."""
+
+    def __init__(self, inner: httpx.AsyncBaseTransport, then: Callable[[], object]) -> None:
+        self.inner = inner
+        self.then: Callable[[], object] | None = then
+
+    async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
+        if self.then is not None and request.method == "GET" and "/players" in request.url.path:
+            then, self.then = self.then, None
+            then()
+        return await self.inner.handle_async_request(request)
+
+
+async def test_a_ghost_renamed_during_its_send_is_made_under_the_new_name(
+    world: World, tmp_path: Path
+) -> None:
+    ghost = world.outbox.add_ghost("Zoe", known=[])
+    other = Outbox(tmp_path / "outbox.db", world.client.scope)
+    world.strict.inner = OnPlayersRead(
+        world.strict.inner, lambda: other.rename_ghost(ghost.local_id, "Zoë B")
+    )
+    sender = OutboxSender(world.outbox, world.reads)
+    await sender.send_pending()
+    await sender.send_pending()
+    assert world.service_ghosts("Zoe") == []
+    [made] = world.service_ghosts("Zoë B")
+    entry = world.outbox.get_ghost(ghost.local_id)
+    assert entry is not None and entry.state is State.SENT and entry.player_id == str(made.id)
+
+
+async def test_a_ghost_discarded_during_its_send_is_not_made(world: World, tmp_path: Path) -> None:
+    ghost = world.outbox.add_ghost("Zoe", known=[])
+    other = Outbox(tmp_path / "outbox.db", world.client.scope)
+    world.strict.inner = OnPlayersRead(world.strict.inner, lambda: other.discard_ghost(ghost.local_id))
+    await OutboxSender(world.outbox, world.reads).send_pending()
+    assert world.service_ghosts("Zoe") == []
