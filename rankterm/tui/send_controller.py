@@ -234,9 +234,10 @@ class SendController:
         number = None
         if session is not None:
             names = {external_id, entry.match_id if entry is not None else ""} - {""}
-            number = next(
-                (m.number for m in session.group.held_matches_named(*names) if m.number is not None), None
-            )
+            newest = session.group.cached_matches(limit=20)  # where a match just recorded is
+            found = [m for m in newest if str(m.id) in names or m.external_id in names]
+            found = found or session.group.held_matches_named(*names)  # a look through every held match
+            number = next((m.number for m in found if m.number is not None), None)
         recorded_as = f" as match {number}" if number is not None else ""
         return NOTE, f"{label} is already recorded{recorded_as}: nothing sent again."
 
