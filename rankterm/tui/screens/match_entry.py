@@ -170,7 +170,9 @@ class MatchEntryScreen(RanktermScreen):
         kept = None
         if self.has_client:
             self.drafts = DraftFile(draft_path(self.client.base_url, self.client.key))
-            kept = self.drafts.load()
+            # Another seat's unsent matches are not a guest's to drop or change: a guest seat leaves the drafts
+            # of seats that are gone to the host's own app (a guest who joins again is a new seat).
+            kept = None if self.rankterm.guest else self.drafts.load()
         if kept is None:
             return
         lines = []
