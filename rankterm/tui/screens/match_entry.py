@@ -169,10 +169,11 @@ class MatchEntryScreen(RanktermScreen):
         self.form.field("external-id").value = self.rankterm.new_external_id()
         kept = None
         if self.has_client:
-            self.drafts = DraftFile(draft_path(self.client.base_url, self.client.key))
-            # Another seat's unsent matches are not a guest's to drop or change: a guest seat leaves the drafts
-            # of seats that are gone to the host's own app (a guest who joins again is a new seat).
-            kept = None if self.rankterm.guest else self.drafts.load()
+            # Another seat's unsent matches are not a guest's to drop: a guest seat may restore the form a seat
+            # that is gone left, never drop it, and leaves its queued matches on disk for the host's own app.
+            guest = self.rankterm.guest
+            self.drafts = DraftFile(draft_path(self.client.base_url, self.client.key), keeps_adopted=guest)
+            kept = self.drafts.load()
         if kept is None:
             return
         lines = []
@@ -182,7 +183,15 @@ class MatchEntryScreen(RanktermScreen):
             for match, label in kept.queue
             if not (match.external_id and outbox.get(match.external_id) is not None)  # sent before the end
         ]
-        if back:
+        if back and self.rankterm.guest:
+            count = f"{len(back)} queued match{'es' if len(back) > 1 else ''}"
+            lines.append(
+                (
+                    NOTE,
+                    f"{count} from {_clock(self, kept.saved_at)} not sent, queued at another seat: kept for the host.",
+                )
+            )
+        elif back:
             self.sender.queue = back
             self._update_queue_line()
             count = f"{len(back)} queued match{'es' if len(back) > 1 else ''}"
@@ -194,12 +203,8 @@ class MatchEntryScreen(RanktermScreen):
             )
         if kept.form is not None and not kept.queue_only:
             self.offered = Draft(kept.saved_at, kept.form)
-            lines.append(
-                (
-                    NOTE,
-                    f"A match from {_clock(self, kept.saved_at)} was not sent — Enter restores it, Delete drops it.",
-                )
-            )
+            answers = "Enter restores it" if self.rankterm.guest else "Enter restores it, Delete drops it"
+            lines.append((NOTE, f"A match from {_clock(self, kept.saved_at)} was not sent — {answers}."))
         if lines:
             self.form.answer.show(lines)
 
@@ -342,7 +347,9 @@ class MatchEntryScreen(RanktermScreen):
                 self.form.answer.clear()
             only = bool(queue) and self.form.key() == self._queued_key
             self.drafts.save(Draft(self.now(), self.form.draft(), queue, queue_only=only))
-        elif self.offered is not None:
+        elif (
+            self.offered is not None and not self.rankterm.guest
+        ):  # a guest's offer stays the gone seat's own
             self.drafts.save(Draft(self.offered.saved_at, self.offered.form, queue))
         elif queue:
             self.drafts.save(Draft(self.now(), None, queue))
@@ -436,6 +443,16 @@ class MatchEntryScreen(RanktermScreen):
         if self.offered is None or self.drafts is None:
             return
         saved_at = self.offered.saved_at
+        if self.rankterm.guest:
+            self.form.answer.show(
+                [
+                    (
+                        NOTE,
+                        f"The match from {_clock(self, saved_at)} is another seat's: Enter restores it; the host can drop it.",
+                    )
+                ]
+            )
+            return
         self.offered = None
         self.keep_draft_now()  # the queue, if any, stays on disk
         self.form.answer.show([(NOTE, f"The match from {_clock(self, saved_at)} was dropped.")])
