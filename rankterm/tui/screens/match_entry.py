@@ -203,8 +203,9 @@ class MatchEntryScreen(RanktermScreen):
             )
         if kept.form is not None and not kept.queue_only:
             self.offered = Draft(kept.saved_at, kept.form)
-            answers = "Enter restores it" if self.rankterm.guest else "Enter restores it, Delete drops it"
-            lines.append((NOTE, f"A match from {_clock(self, kept.saved_at)} was not sent — {answers}."))
+            lines.append(
+                (NOTE, f"A match from {_clock(self, kept.saved_at)} was not sent — {self._offer_keys()}.")
+            )
         if lines:
             self.form.answer.show(lines)
 
@@ -412,6 +413,10 @@ class MatchEntryScreen(RanktermScreen):
         picker.take_ghost(player)
         self.say(f"Ghost player {player.label} made and picked.", "ok", to="toast")
 
+    def _offer_keys(self) -> str:
+        """What answers the match offered: a guest may restore another seat's, not drop it."""
+        return "Enter restores it" if self.rankterm.guest else "Enter restores it, Delete drops it"
+
     def _draft_key_works(self) -> bool:
         """Enter and Delete answer the offer only in the blank form's empty game field."""
         picker = self.form.game_picker
@@ -597,7 +602,7 @@ class MatchEntryScreen(RanktermScreen):
                         (
                             NOTE,
                             f"First answer the match from {_clock(self, self.offered.saved_at)} not sent: "
-                            "Enter restores it, Delete drops it.",
+                            f"{self._offer_keys()}.",
                         )
                     ]
                 )
