@@ -47,3 +47,17 @@ async def test_ctrl_s_again_after_a_match_kept_in_the_outbox_says_it_waits(make_
         said = [text for _, text in screen.form.answer.lines if "already recorded" in text]
         assert len(said) == 1 and "outbox" in said[0]
         assert len(pilot.app.session.outbox.entries()) == 1
+
+
+async def test_ctrl_l_after_a_recorded_match_queues_nothing_and_says_why(make_app):
+    async with make_app().run_test(size=(80, 24)) as pilot:
+        screen = await open_form(pilot)
+        await quick_fill(pilot, "Catan", [(["Elena"], 1, "9"), (["Ada"], 2, "7")])
+        await pilot.press("ctrl+s")
+        await settle(pilot)
+        assert screen.last_answer is not None and screen.last_answer.accepted_count == 1
+        await pilot.press("ctrl+l")
+        await settle(pilot)
+        assert screen.queue == []
+        assert _problem(screen) == ""
+        assert any("already recorded" in text for _, text in screen.form.answer.lines)

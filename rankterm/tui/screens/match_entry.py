@@ -547,8 +547,22 @@ class MatchEntryScreen(RanktermScreen):
             return
         self.call_after_refresh(following.focus_first)
 
+    def _said_recorded(self) -> bool:
+        """When the match shown was recorded from this form and nothing was typed since, say so (it is not
+        sent or queued again) and give True."""
+        external_id = self.form.field("external-id").value.strip()
+        recorded = external_id in self.sender.recorded and external_id != self.sender.editing
+        if not recorded or not self.form.was_sent():
+            return False
+        match = self.sender.recorded_match(external_id)
+        label = self.form.label(match) if match is not None else external_id
+        self.form.answer.add(*self.sender.already_recorded(external_id, label))
+        return True
+
     def action_queue(self) -> None:
         """Put the form's match in the batch; keep game and players for the next one."""
+        if self._said_recorded():
+            return
         match = self.form.collect(self.sender.taken_ids(), self.now())
         if match is None:
             return
@@ -712,13 +726,7 @@ class MatchEntryScreen(RanktermScreen):
             self.form.when_lists_arrive(lambda: self._submit(dry_run=dry_run))
             return
         pending = list(self.queue)
-        external_id = self.form.field("external-id").value.strip()
-        recorded = external_id in self.sender.recorded and external_id != self.sender.editing
-        if not pending and recorded and self.form.was_sent():
-            # the match shown was recorded from this form and nothing was typed since: said, not sent again
-            match = self.sender.recorded_match(external_id)
-            label = self.form.label(match) if match is not None else external_id
-            self.form.answer.add(*self.sender.already_recorded(external_id, label))
+        if not pending and self._said_recorded():
             return
         if not pending or (self.form.key() != self._queued_key and self.form.has_unsent_input()):
             match = self.form.collect(self.sender.taken_ids(), self.now())
