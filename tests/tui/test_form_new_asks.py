@@ -101,3 +101,32 @@ async def test_ctrl_n_on_an_outbox_entry_loaded_to_fix_goes_at_once(make_app, de
         await settle(pilot)
         assert pilot.app.screen is screen and screen.form.is_blank()
         assert pilot.app.session.outbox.outbox.get(kept) is not None
+
+
+async def test_e_on_an_outbox_entry_asks_before_replacing_a_typed_result(make_app, demo_service):
+    client, transport = demo_service.downable_client()
+    async with make_app(client=client).run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        transport.down = True
+        kept = await record_waiting(pilot, "Elena", "Ada")
+        screen = pilot.app.screen
+        await pilot.press("n")
+        await settle(pilot)
+        await quick_fill(pilot, "Catan", [(["Ben"], 1, "12"), (["Dev"], 2, "3")])  # the next match, typed
+        await pilot.press("escape")
+        await open_outbox(pilot)
+        await pilot.press("e")
+        await settle(pilot)
+        assert isinstance(pilot.app.screen, ConfirmDialog)
+        await pilot.press("n")
+        await settle(pilot)
+        assert pilot.app.screen is screen
+        assert [r.points_input.value for r in screen.form.rows][:2] == ["12", "3"]  # kept as typed
+        await pilot.press("escape")
+        await open_outbox(pilot)
+        await pilot.press("e")
+        await settle(pilot)
+        await pilot.press("y")
+        await settle(pilot)
+        assert screen.sender.editing == kept
+        assert [r.points_input.value for r in screen.form.rows][:2] == ["9", "7"]

@@ -841,7 +841,31 @@ class MatchEntryScreen(RanktermScreen):
         )
 
     async def edit_entry(self, match: NewMatch) -> None:
-        """Load an outbox entry into the form, to fix and send again (it replaces the entry when sent)."""
+        """Load an outbox entry into the form, to fix and send again (it replaces the entry when sent); a
+        result typed in the form and not recorded is asked about first (y replaces it, n keeps it), unless it
+        is that very entry (the form's match, rejected)."""
+        same = self.form.field("external-id").value.strip() == match.external_id
+        if same or not self.typed_unsent():
+            await self._load_entry(match)
+            return
+
+        async def answered(replace: bool | None) -> None:
+            if replace:
+                await self._load_entry(match)
+            else:
+                self.form.answer.show([(NOTE, f"{match.external_id} was not loaded: the form is as it was.")])
+                self.form.focus_first_needed()
+            self._after_question(dialog, bool(replace), kept="the form was kept")
+
+        dialog = ConfirmDialog(
+            f"Replace the match typed and not sent with {match.external_id} from the outbox?",
+            "ctrl+s sends the match typed first.",
+            yes="Replace (y)",
+            keeps_keys_ahead=True,
+        )
+        await self.app.push_screen(dialog, answered)
+
+    async def _load_entry(self, match: NewMatch) -> None:
         await self.form.load(match)
         self._set_key = self.form.key()  # the entry stays in the outbox as it is until the fix is sent
         self.sender.editing = match.external_id
