@@ -26,6 +26,9 @@ WIRED = (
     "errors",
     "match_id",
     "twin",
+    "seat",
+    "not_twins",
+    "origin",
     "created_at",
     "updated_at",
 )

@@ -5,11 +5,11 @@ The queue that keeps entries is rankterm/outbox/outbox.py.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from rankterm.outbox.file import State
 from rankterm.outbox.outcome import Outcome, OutcomeState
-from rankterm.outbox.twins import LOOKS_LIKE, UNCHECKED, Twin
+from rankterm.outbox.twins import LOOKS_LIKE, UNCHECKED, NotTwins, Twin
 from rankterm.wire.errors import ErrorItem
 from rankterm.wire.models import NewMatch
 
@@ -33,6 +33,12 @@ class Entry:
     """Its `twin` column: checked for a twin or not, or held (rankterm/outbox/twins.py)."""
     seat: str = ""
     """The guest seat that queued it ('' : the host's own app, or a file older than seats' marks)."""
+    not_twins: NotTwins = field(default_factory=NotTwins)
+    """The matches the person said it is not ("send anyway"): the twin check never holds it for them."""
+    origin: str = ""
+    """The open outbox (one process's) that queued it (`Outbox.origin`; '' for a file older than these marks)."""
+    body: str = field(default="", repr=False, compare=False)
+    """Its match as the file held it when read (to tell whether it was changed since)."""
 
     @property
     def twin(self) -> Twin | None:

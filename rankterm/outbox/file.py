@@ -62,6 +62,10 @@ MIGRATIONS: tuple[Step, ...] = (
     "ALTER TABLE entries ADD COLUMN twin TEXT NOT NULL DEFAULT ''",
     # Version 5: the guest seat that queued each entry (`Outbox.seat`); '' for the host's own app and older files.
     "ALTER TABLE entries ADD COLUMN seat TEXT NOT NULL DEFAULT ''",
+    # Version 6: the matches a person said an entry is not, answering "send anyway" (twins.NotTwins).
+    "ALTER TABLE entries ADD COLUMN not_twins TEXT NOT NULL DEFAULT ''",
+    # Version 7: the open outbox (one process's) that queued each entry (`Outbox.origin`); '' for older files.
+    "ALTER TABLE entries ADD COLUMN origin TEXT NOT NULL DEFAULT ''",
 )
 """Step ``i`` takes an outbox file from version i to i + 1. Never edit a step that has shipped: append one."""
 

@@ -69,7 +69,8 @@ class GhostSender:
                     self._made(entry, made_elsewhere, report, taken=True)
                     return
             known = same_named(players, entry.name)
-        self.outbox.mark_ghost_in_doubt(entry.local_id, known)
+        if not self.outbox.mark_ghost_in_doubt(entry.local_id, known, name=entry.name):
+            return  # renamed or discarded since it was read: the next send makes it as it is now, if at all
         try:
             player = await self.group.create_player(entry.name)
         except (AuthError, QuotaError):

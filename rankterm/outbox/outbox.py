@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import json
 import logging
+import os
+import secrets
 import sqlite3
 import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
@@ -31,11 +33,11 @@ from rankterm.outbox.ghosts import (
     local_ids,
     with_ids,
 )
-from rankterm.outbox.lock import SendLock
+from rankterm.outbox.lock import OpenMark, SendLock
 from rankterm.outbox.outcome import ALREADY_ACCEPTED
 from rankterm.outbox.report import SendReport
 from rankterm.outbox.sender import OutboxSender, next_hour
-from rankterm.outbox.twins import CHECKED, UNCHECKED, Twin
+from rankterm.outbox.twins import CHECKED, UNCHECKED, NotTwins, Twin
 from rankterm.wire.errors import ErrorItem, RanktermError
 from rankterm.wire.ids import new_external_id, new_local_id, service_scope
 from rankterm.wire.models import NewMatch, Player
@@ -87,6 +89,9 @@ class Outbox:
         self.clock = clock
         self.seat = seat
         """Every entry this object queues is marked with it."""
+        self.origin = f"{os.getpid()}-{secrets.token_hex(4)}"
+        """This open outbox (this process's): every entry it queues is marked with it too, so that two
+        processes of one seat (two apps of a profile on one machine, both seat '') are told apart."""
         self._told_held: set[str] = set()  # held matches this object's user was told of (`newly_held`)
         self.problem: str | None = None
         """One sentence when the file was found damaged, moved aside and a clean one started (what of it
@@ -94,6 +99,7 @@ class Outbox:
         self.send_lock = SendLock(self.path.with_name(self.path.name + ".lock") if self.path else None)
         """Held by whichever process (of all that open the file) sends, settles or makes ghosts now."""
         self._db = self._open(self.path)
+        self._open_mark = OpenMark(self.path, self.origin)
         self._data_version: int | None = None
 
     def _open(self, path: Path | None) -> sqlite3.Connection:
@@ -118,6 +124,19 @@ class Outbox:
 
     def close(self) -> None:
         self._db.close()
+        self._open_mark.close()
+
+    def recorded_here(self) -> Entry | None:
+        """The newest match this seat put in the outbox: this open outbox's own, else one put there by an
+        outbox of this seat that has been closed since (an earlier session's; a file older than these marks
+        counts as one). Another process of this seat still running (a second app of the profile on this
+        machine) is not this seat: its matches are not given. None when there is none."""
+        for entry in reversed(self.entries()):
+            if entry.seat != self.seat:
+                continue
+            if entry.origin == self.origin or not self._open_mark.is_open(entry.origin):
+                return entry
+        return None
 
     def changed_elsewhere(self) -> bool:
         """Whether another connection (another seat's process, or another outbox object) has written the file
@@ -127,15 +146,18 @@ class Outbox:
         return changed
 
     _COLUMNS = (
-        "external_id, body, state, in_doubt, attempts, errors, created_at, updated_at, match_id, twin, seat"
+        "external_id, body, state, in_doubt, attempts, errors, created_at, updated_at, match_id, twin, seat,"
+        " not_twins, origin"
     )
     """An entry's columns, a match's or a ghost's: its id, its body, where it stands, the service's id, the seat
     that queued it."""
 
     def _row(self, row: tuple) -> Entry:
-        external_id, body, *_, match_id, twin, seat = row
+        external_id, body, *_, match_id, twin, seat, not_twins, origin = row
         match = NewMatch.model_validate(json.loads(body))
-        return Entry(external_id, match, *_standing(row), match_id, twin, seat)
+        return Entry(
+            external_id, match, *_standing(row), match_id, twin, seat, NotTwins.read(not_twins), origin, body
+        )
 
     def may_change(self, entry: Entry | GhostEntry) -> bool:
         """Whether this outbox's user may edit, rename, discard or send anyway `entry`: the host's own app any
@@ -157,9 +179,18 @@ class Outbox:
         now = self.clock()
         with self._db:
             self._db.execute(
-                "INSERT INTO entries (scope, external_id, body, state, created_at, updated_at, seat)"
-                " VALUES (?,?,?,?,?,?,?)",
-                (self.scope, external_id, json.dumps(match.to_wire()), State.PENDING, now, now, self.seat),
+                "INSERT INTO entries (scope, external_id, body, state, created_at, updated_at, seat, origin)"
+                " VALUES (?,?,?,?,?,?,?,?)",
+                (
+                    self.scope,
+                    external_id,
+                    json.dumps(match.to_wire()),
+                    State.PENDING,
+                    now,
+                    now,
+                    self.seat,
+                    self.origin,
+                ),
             )
         return self._must_get(external_id)
 
@@ -182,14 +213,24 @@ class Outbox:
                 match = match.model_copy(update={"external_id": external_id})
             ids.append(external_id)
             rows.append(
-                (self.scope, external_id, json.dumps(match.to_wire()), State.PENDING, now, now, self.seat)
+                (
+                    self.scope,
+                    external_id,
+                    json.dumps(match.to_wire()),
+                    State.PENDING,
+                    now,
+                    now,
+                    self.seat,
+                    self.origin,
+                )
             )
         if rows:
             with self._db:
                 self._db.execute("BEGIN IMMEDIATE")
                 self._db.executemany(
-                    "INSERT OR IGNORE INTO entries (scope, external_id, body, state, created_at, updated_at, seat)"
-                    " VALUES (?,?,?,?,?,?,?)",
+                    "INSERT OR IGNORE INTO entries"
+                    " (scope, external_id, body, state, created_at, updated_at, seat, origin)"
+                    " VALUES (?,?,?,?,?,?,?,?)",
                     rows,
                 )
         return self._get_many(ids)
@@ -236,6 +277,16 @@ class Outbox:
             f"UPDATE entries SET twin=?{doubt}, updated_at=? WHERE scope=? AND external_id=?",
             [(value, self.clock(), self.scope, ext) for ext in external_ids],
         )
+
+    def not_twin(self, external_id: str, *, number: int | None = None, other: str = "") -> None:
+        """The person said entry `external_id` is not recorded match `number`, nor the match `other` (an external
+        id: one waiting in the outbox, or another of the same batch): its twin check never holds it for them."""
+        entry = self.get(external_id)
+        if entry is None:
+            return
+        answers = entry.not_twins.adding(number, other)
+        if answers != entry.not_twins:
+            self._set([external_id], not_twins=answers.text())
 
     def check_again(self, external_ids: Iterable[str]) -> None:
         """These entries are checked for a twin when they are next sent: a check made as they were recorded no
@@ -346,6 +397,34 @@ class Outbox:
             [(now, self.scope, ext) for ext in external_ids],
         )
 
+    def take_for_sending(self, entries: Sequence[Entry]) -> list[Entry]:
+        """Mark in doubt, in one transaction, those of `entries` the file still holds as they were read
+        (pending, in doubt or not as then, the same match), before their POST; gives them, in order. One fixed or
+        discarded meanwhile (by another seat of the profile, while the sender asked the service about twins)
+        is left: its fix goes with the next send, and nothing goes of a discarded one."""
+        if not entries:
+            return []
+        now, taken = self.clock(), []
+        with self._db:
+            self._db.execute("BEGIN IMMEDIATE")
+            for entry in entries:
+                changed = self._db.execute(
+                    "UPDATE entries SET in_doubt=1, attempts=attempts+1, updated_at=?"
+                    " WHERE scope=? AND kind!=? AND external_id=? AND state=? AND in_doubt=? AND body=?",
+                    (
+                        now,
+                        self.scope,
+                        GHOST,
+                        entry.external_id,
+                        State.PENDING.value,
+                        entry.in_doubt,
+                        entry.body,
+                    ),
+                ).rowcount
+                if changed:
+                    taken.append(entry)
+        return taken
+
     def mark_sent(self, external_ids: Iterable[str], match_id: str = "") -> None:
         """Settle entries as recorded by the service (`match_id`: its id for them, when one entry)."""
         self._set(external_ids, state=State.SENT.value, in_doubt=0, errors="[]", match_id=match_id)
@@ -381,14 +460,23 @@ class Outbox:
         if new_id != external_id and (self.get(new_id) is not None or self.get_ghost(new_id) is not None):
             raise ValueError(f"the external id {new_id} is already in the outbox")
         match = self.resolve(match).model_copy(update={"external_id": new_id})
-        self._set(
-            [external_id],
-            body=json.dumps(match.to_wire()),
-            state=State.PENDING.value,
-            errors="[]",
-            attempts=0,
-            external_id=new_id,
-        )
+        with self._db:
+            changed = self._db.execute(
+                "UPDATE entries SET body=?, state=?, errors='[]', attempts=0, external_id=?, updated_at=?"
+                " WHERE scope=? AND kind!=? AND external_id=? AND state!=? AND in_doubt=0",
+                (
+                    json.dumps(match.to_wire()),
+                    State.PENDING.value,
+                    new_id,
+                    self.clock(),
+                    self.scope,
+                    GHOST,
+                    external_id,
+                    State.SENT.value,
+                ),
+            ).rowcount
+        if not changed:  # a send took it since it was read
+            raise ValueError("only a rejected or unsent match can be edited")
         return self._must_get(new_id)
 
     def retry(self, external_id: str) -> None:
@@ -402,18 +490,21 @@ class Outbox:
         entry = self.get(external_id)
         if entry is not None and entry.in_doubt:
             raise ValueError("this match may already be recorded; send it again to find out")
-        if entry is not None:
-            self._check_change(entry)
+        if entry is None:
+            return
+        self._check_change(entry)
         with self._db:
-            self._db.execute(
-                "DELETE FROM entries WHERE scope=? AND kind!=? AND external_id=?",
+            gone = self._db.execute(
+                "DELETE FROM entries WHERE scope=? AND kind!=? AND external_id=? AND in_doubt=0",
                 (self.scope, GHOST, external_id),
-            )
+            ).rowcount
+        if not gone and self.get(external_id) is not None:  # a send took it since it was read
+            raise ValueError("this match may already be recorded; send it again to find out")
 
     # ------------------------------------------------------------------ ghost players
 
     def _ghost(self, row: tuple) -> GhostEntry:
-        local_id, body, *_, player_id, _twin, seat = row
+        local_id, body, *_, player_id, _twin, seat, _not_twins, _origin = row
         read = GhostBody.read(body)
         return GhostEntry(
             local_id,
@@ -446,8 +537,8 @@ class Outbox:
         seen = None if known is None else same_named(known, name)
         local_id, now = new_local_id(), self.clock()
         self._db.execute(
-            "INSERT INTO entries (scope, kind, external_id, body, state, created_at, updated_at, seat)"
-            " VALUES (?,?,?,?,?,?,?,?)",
+            "INSERT INTO entries (scope, kind, external_id, body, state, created_at, updated_at, seat, origin)"
+            " VALUES (?,?,?,?,?,?,?,?,?)",
             (
                 self.scope,
                 GHOST,
@@ -457,6 +548,7 @@ class Outbox:
                 now,
                 now,
                 self.seat,
+                self.origin,
             ),
         )
         entry = self.get_ghost(local_id)
@@ -472,17 +564,26 @@ class Outbox:
         """Ghost entries in submission order, optionally only those in `states`."""
         return [self._ghost(r) for r in self._in_order(self._COLUMNS, "kind=?", [GHOST], states)]
 
-    def mark_ghost_in_doubt(self, local_id: str, known_before: Iterable[str]) -> None:
-        """Written (and synced) before the POST: the ghost may be made from now on."""
-        current = self._body(local_id)
-        if current is None:
-            raise LookupError(f"no outbox ghost {local_id}")
-        body = replace(current, known_before=tuple(known_before))
-        self._db.execute(
-            "UPDATE entries SET in_doubt=1, attempts=attempts+1, body=?, updated_at=?"
-            " WHERE scope=? AND kind=? AND external_id=?",
-            (body.text(), self.clock(), self.scope, GHOST, local_id),
-        )
+    def mark_ghost_in_doubt(self, local_id: str, known_before: Iterable[str], *, name: str) -> bool:
+        """Written (and synced) before the POST: the ghost may be made from now on. Only while the file still
+        holds it pending under `name` (as the sender read it); False, and nothing written, when it was renamed
+        or discarded meanwhile (another seat of the profile): it is not sent now."""
+        with self._db:
+            self._db.execute("BEGIN IMMEDIATE")
+            row = self._db.execute(
+                "SELECT body, state FROM entries WHERE scope=? AND kind=? AND external_id=?",
+                (self.scope, GHOST, local_id),
+            ).fetchone()
+            current = GhostBody.read(row[0]) if row else None
+            if current is None or row[1] != State.PENDING.value or current.name != name:
+                return False
+            body = replace(current, known_before=tuple(known_before))
+            self._db.execute(
+                "UPDATE entries SET in_doubt=1, attempts=attempts+1, body=?, updated_at=?"
+                " WHERE scope=? AND kind=? AND external_id=?",
+                (body.text(), self.clock(), self.scope, GHOST, local_id),
+            )
+        return True
 
     def mark_ghost_pending(self, local_id: str) -> None:
         """The service clearly made nothing (an auth or quota refusal): no longer in doubt."""

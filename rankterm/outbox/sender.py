@@ -152,11 +152,17 @@ class OutboxSender:
     async def _not_held(self, matches: list[Entry], report: SendReport) -> list[Entry]:
         """`matches` but those the twin check holds: a match not checked yet that looks like one the service got
         lately from another seat is held (written so), not sent. An earlier attempt does not spare the check:
-        a match in doubt gets here only once the service said it does not hold it (`_settle_doubts`)."""
+        a match in doubt gets here only once the service said it does not hold it (`_settle_doubts`). A twin
+        the person already said it is not (`Entry.not_twins`) does not hold it."""
         unchecked = [e for e in matches if e.twin_state == UNCHECKED]
         if self.twins is None or not unchecked:
             return matches
-        found = await self.twins([e.match for e in unchecked])
+        answered = {e.external_id: e.not_twins for e in unchecked}
+        found = {
+            external_id: twin
+            for external_id, twin in (await self.twins([e.match for e in unchecked])).items()
+            if external_id in answered and not answered[external_id].covers(twin)  # asked and answered: sent
+        }
         for external_id, twin in found.items():
             self.outbox.mark_twin([external_id], twin)
             held = self.outbox.get(external_id)
@@ -167,8 +173,11 @@ class OutboxSender:
         return [e for e in matches if e.external_id not in found]
 
     async def _post(self, batch: Sequence[Entry], report: SendReport) -> None:
-        """One request: the batch written in doubt first, then settled from the answer."""
-        self.outbox.mark_in_doubt(e.external_id for e in batch)
+        """One request: the batch written in doubt first, then settled from the answer. An entry fixed or
+        discarded since it was read is not sent now (`SendQueue.take_for_sending`)."""
+        batch = self.outbox.take_for_sending(batch)
+        if not batch:
+            return
         try:
             answer = await self.group.add_matches([e.match for e in batch])
         except MatchRejected as exc:  # the request as a whole was refused: nothing of it was recorded

@@ -43,7 +43,7 @@ from rankterm.mirror import Group
 from rankterm.outbox.outbox import Entry, GhostEntry, Outbox, State
 from rankterm.outbox.outcome import BatchOutcome, not_kept
 from rankterm.outbox.sender import OutboxSender, SendReport
-from rankterm.outbox.twins import Twin
+from rankterm.outbox.twins import NotTwins, Twin
 from rankterm.tui.widgets.match_form.twin import find_twin, recorded_at
 from rankterm.wire.errors import AuthError, Offline, QuotaError, RanktermError, ServiceError
 from rankterm.wire.models import NewMatch, Player
@@ -87,9 +87,10 @@ class OutboxRunner:
         self._closed = False
         self.knocks = 0
         """Knocks sent (for tests)."""
-        self.twins_answered: dict[str, int] = {}
-        """External id -> the number of the recorded match the form asked about and was told to send anyway:
-        the check when the outbox sends it later does not hold it for that match again."""
+        self.twins_answered: dict[str, NotTwins] = {}
+        """External id -> the matches the form asked about and was told to send anyway, until `record` keeps
+        them with the outbox entry (`Outbox.not_twin`): the check when the outbox sends it later, in this
+        process or after a restart, does not hold it for them again."""
         self.send_listeners: list[Callable[[], object]] = []
         """Called after each send (entries may have been accepted or rejected): the match form's lines."""
         group.client.reachability_listeners.append(self._reachability)
@@ -175,6 +176,7 @@ class OutboxRunner:
         try:
             # online, the form has just looked for a twin of each in the group's fresh matches
             entries = self.outbox.put(matches, checked=not getattr(self.app, "offline", False))
+            self._keep_answers(entries)
         except (sqlite3.Error, OSError) as exc:  # a full disk: said at once, and the matches stay in the form
             return not_kept(matches, exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc))
         self.refresh_counts()
@@ -191,6 +193,17 @@ class OutboxRunner:
         waiting = any(o.waiting for o in outcomes)
         stopped = None if isinstance(report.stopped, Offline) else report.stopped
         return BatchOutcome(tuple(outcomes), stopped if waiting else None)
+
+    def _keep_answers(self, entries: Sequence[Entry]) -> None:
+        """The form's "send anyway" answers about `entries`, kept with each entry."""
+        for entry in entries:
+            answers = self.twins_answered.pop(entry.external_id, None)
+            if answers is None:
+                continue
+            for number in answers.numbers:
+                self.outbox.not_twin(entry.external_id, number=number)
+            for other in answers.external_ids:
+                self.outbox.not_twin(entry.external_id, other=other)
 
     def _now(self, entry: Entry) -> Entry:
         """`entry` as the file holds it now: another seat's process may have sent it while this one waited."""
@@ -322,7 +335,12 @@ class OutboxRunner:
         self.refresh_counts()
 
     def send_anyway(self, external_id: str) -> None:
-        """A held match is not the twin it looks like: sent with the next send."""
+        """A held match is not the twin it looks like: sent with the next send (and never held for that twin
+        again, should the service be gone by then)."""
+        entry = self.outbox.get(external_id)
+        twin = entry.twin if entry is not None else None
+        if twin is not None:
+            self.outbox.not_twin(external_id, number=twin.number, other=twin.external_id)
         self.outbox.mark_twin([external_id])
         self.refresh_counts()
 
@@ -342,22 +360,23 @@ class OutboxRunner:
         found: dict[str, Twin] = {}
         for match in matches:
             twin = find_twin(match, recent, now)
-            if (
-                twin is not None
-                and match.external_id
-                and twin.external_id != match.external_id
-                and self.twins_answered.get(match.external_id) != twin.number
-            ):
+            if twin is not None and match.external_id and twin.external_id != match.external_id:
                 at = recorded_at(twin)
                 from_here = bool(twin.external_id) and self.outbox.get(twin.external_id or "") is not None
                 found[match.external_id] = Twin(
-                    twin.number, str(twin.id), at.isoformat() if at else "", from_here=from_here
+                    twin.number,
+                    str(twin.id),
+                    at.isoformat() if at else "",
+                    from_here=from_here,
+                    external_id=twin.external_id or "",
                 )
         return found
 
-    def twin_answered(self, external_id: str, number: int) -> None:
-        """The person sends match `external_id` although it looks like match `number` (asked in the form)."""
-        self.twins_answered[external_id] = number
+    def twin_answered(self, external_id: str, number: int | None = None, other: str = "") -> None:
+        """The person sends match `external_id` although it looks like recorded match `number`, or like the
+        match `other` not recorded yet (asked in the form); kept with its entry once `record` writes it."""
+        answers = self.twins_answered.get(external_id, NotTwins())
+        self.twins_answered[external_id] = answers.adding(number, other)
 
     def discard(self, external_id: str) -> None:
         self.outbox.discard(external_id)

@@ -96,7 +96,8 @@ class TwinFound:
     """The recorded match it looks like; None for one still waiting in the outbox (`kept`)."""
     question: str
     kept: str = ""
-    """The external id of the match waiting in the outbox it looks like (`twin` None)."""
+    """The external id of the match not recorded yet it looks like (`twin` None): waiting in the outbox, or
+    an earlier one of the batch (`in_batch`)."""
     in_batch: bool = False
     """It looks like another match of the same batch (`twin` None, `kept` empty)."""
 
@@ -197,7 +198,8 @@ class SendController:
 
     def rematch_of(self) -> NewMatch | None:
         """The match a rematch on a blank form plays again: the last one this form recorded, else the newest
-        match this seat put in the outbox (an earlier session's, whether it reached the service or not);
+        match this seat put in the outbox (`Outbox.recorded_here`: an earlier session's, whether it reached the
+        service or not, never another app of the profile still running);
         None when there is none. Ghosts it names by a local id that the service has made are named by theirs."""
         session = self.seat.session
         if session is None:
@@ -205,10 +207,39 @@ class SendController:
         outbox = session.outbox.outbox
         last = self.last_recorded
         if last is None:
-            mine = [entry for entry in outbox.entries() if entry.seat == outbox.seat]
-            last = mine[-1].match if mine else None
+            mine = outbox.recorded_here()
+            last = mine.match if mine is not None else None
         # a ghost typed while the service was gone and made since is named by the service's id
         return outbox.resolve(last) if last is not None else None
+
+    def recorded_match(self, external_id: str) -> NewMatch | None:
+        """The match this form recorded under `external_id` (the last one, or the outbox's entry)."""
+        if self.last_recorded is not None and self.last_recorded.external_id == external_id:
+            return self.last_recorded
+        session = self.seat.session
+        entry = session.outbox.outbox.get(external_id) if session is not None else None
+        return entry.match if entry is not None else None
+
+    def already_recorded(self, external_id: str, label: str) -> Line:
+        """What ctrl+s says on a form whose match (`external_id`, named `label` when the outbox does not hold
+        it) was recorded from it and nothing typed since: nothing is sent again; the match is named by its
+        number when the mirror holds it (no request), else as waiting in the outbox."""
+        session = self.seat.session
+        entry = session.outbox.outbox.get(external_id) if session is not None else None
+        if entry is not None and entry.outcome().waiting:
+            return (
+                NOTE,
+                f"{label} is already recorded: it waits in the outbox, sent when the service answers.",
+            )
+        number = None
+        if session is not None:
+            names = {external_id, entry.match_id if entry is not None else ""} - {""}
+            newest = session.group.cached_matches(limit=20)  # where a match just recorded is
+            found = [m for m in newest if str(m.id) in names or m.external_id in names]
+            found = found or session.group.held_matches_named(*names)  # a look through every held match
+            number = next((m.number for m in found if m.number is not None), None)
+        recorded_as = f" as match {number}" if number is not None else ""
+        return NOTE, f"{label} is already recorded{recorded_as}: nothing sent again."
 
     # ------------------------------------------------------------------ the same match twice
 
@@ -246,8 +277,10 @@ class SendController:
         kept = self._kept(pending, now)
         for index, item in enumerate(pending):
             label = item.label if item.queued or len(pending) > 1 else ""
-            if any(looks_like_kept(item.match, earlier.match) for earlier in pending[:index]):
-                return TwinFound(item, None, batch_question(item.label), in_batch=True)
+            earlier = next((e for e in pending[:index] if looks_like_kept(item.match, e.match)), None)
+            if earlier is not None:
+                other = earlier.match.external_id or ""
+                return TwinFound(item, None, batch_question(item.label), kept=other, in_batch=True)
             twin = find_twin(item.match, recent, now)
             if twin is not None:
                 return TwinFound(item, twin, twin_question(twin, now, self.sent_from(twin), label))
@@ -284,10 +317,15 @@ class SendController:
 
     def twin_answered(self, found: TwinFound) -> None:
         """The person sends `found`'s match anyway: the outbox, should it keep the match and check it again
-        when it sends it, does not hold it for the same twin."""
+        when it sends it (after a restart too), does not hold it for the same twin."""
         session = self.seat.session
-        if session is not None and found.twin is not None and found.item.match.external_id:
-            session.outbox.twin_answered(found.item.match.external_id, found.twin.number)
+        external_id = found.item.match.external_id
+        if session is None or not external_id:
+            return
+        if found.twin is not None:
+            session.outbox.twin_answered(external_id, number=found.twin.number)
+        elif found.kept:
+            session.outbox.twin_answered(external_id, other=found.kept)
 
     # ------------------------------------------------------------------ sending
 

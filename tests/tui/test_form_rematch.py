@@ -7,7 +7,7 @@ from __future__ import annotations
 from rankterm.mirror import Group, Mirror
 from rankterm.outbox.outbox import Outbox
 from rankterm.wire.ids import is_local_id
-from tests.tui.pilot import match_count, open_form, quick_fill, record_waiting, settle
+from tests.tui.pilot import catan_duel, match_count, open_form, quick_fill, record_waiting, settle
 
 
 def _sides(screen) -> list[list[str]]:
@@ -159,3 +159,26 @@ async def test_rematch_after_queueing_then_send_sends_the_queue_alone(make_app):
         await settle(pilot)
         assert screen.last_answer is not None and len(screen.last_answer.outcomes) == 1
         assert await match_count(pilot) == before + 1
+
+
+async def test_rematch_on_a_blank_form_does_not_replay_another_running_app_of_the_profile(
+    make_app, demo_service, tmp_path
+):
+    """Two apps of one profile on one machine share the outbox: a match the other one recorded (it is still
+    running) is not this app's last match; once that app has ended, its match is an earlier session's."""
+    path = tmp_path / "outbox.db"
+    client, _transport = demo_service.downable_client()
+    async with make_app(
+        client=client, outbox_factory=lambda client, demo: Outbox(path, client.scope)
+    ).run_test(size=(80, 24)) as pilot:
+        screen = await open_form(pilot)
+        other = Outbox(path, pilot.app.session.outbox.outbox.scope)  # the other app's, still open
+        other.add(await catan_duel(pilot.app.group, "other-app-1", "Dev", "Greta"))
+        await pilot.press("ctrl+r")
+        await settle(pilot)
+        assert screen.form.game_picker.game is None
+        assert "No match recorded here yet" in screen.form.answer.text
+        other.close()  # that app ended
+        await pilot.press("ctrl+r")
+        await settle(pilot)
+        assert _sides(screen) == [["Dev"], ["Greta"]]

@@ -199,12 +199,13 @@ async def test_send_accepted_then_rematch_keeps_game_and_players(make_app):
         assert "accepted" in screen.form.answer.text
         assert screen.last_answer is not None and screen.last_answer.accepted_count == 1
         assert await match_count(pilot) == before + 1
-        # the same form again is refused here (its external id was just recorded), nothing sent
+        # the same form again sends nothing: it says the match is already recorded (no field is wrong)
         calls = pilot.app.client.calls
         await pilot.press("ctrl+s")
         await settle(pilot)
         assert pilot.app.client.calls == calls
-        assert screen.form.field("external-id").has_class("-invalid")
+        assert not screen.form.field("external-id").has_class("-invalid")
+        assert "already recorded" in screen.form.answer.text
         await pilot.press("ctrl+r")
         await settle(pilot)
         assert screen.form.game_picker.game.name == "Patchwork"

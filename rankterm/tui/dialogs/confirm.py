@@ -6,13 +6,19 @@ It closes with True on y (or the Yes button) and False on n, Escape (or the No b
 an Enter pressed out of habit keeps things as they are. A question whose usual answer is yes (the match form's
 "… send anyway?": most such results are typed as meant) gives Yes the focus instead (`enter_yes`): Enter goes
 on, Escape goes back. The question and the detail are shown as typed, never as markup.
+
+A question asked after keys the person typed ahead (`keeps_keys_ahead`: the match form's questions at a
+send and at ctrl+n, which come after that key and the keys typed with it in one burst) takes no key read
+before it was shown as its answer: a `y`, `n`, Enter or ctrl+r typed before it could be seen answers nothing. Such keys are kept
+in `ahead`, for the screen that asked to hand on or drop once it is answered.
 """
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
-from textual import on
+from textual import events, on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
@@ -50,9 +56,14 @@ class ConfirmDialog(ModalScreen[bool]):
         yes: str = "Yes (y)",
         no: str = "No (n)",
         enter_yes: bool = False,
+        keeps_keys_ahead: bool = False,
         **kwargs: Any,
     ) -> None:
         super().__init__(**kwargs)
+        self.keeps_keys_ahead = keeps_keys_ahead
+        self.ahead: list[events.Key] = []
+        """The keys read before the question was shown (with `keeps_keys_ahead`), in order: not answers."""
+        self._shown_at: float | None = None
         self.enter_yes = enter_yes
         """Yes has the focus (Enter says yes); else No has it."""
         self.question = question
@@ -72,6 +83,18 @@ class ConfirmDialog(ModalScreen[bool]):
 
     def on_mount(self) -> None:
         self.query_one("#confirm-yes" if self.enter_yes else "#confirm-no", Button).focus()
+        self.call_after_refresh(self._shown)
+
+    def _shown(self) -> None:
+        # a key's `time` is when the app read it, on the monotonic clock
+        self._shown_at = time.monotonic()
+
+    def on_key(self, event: events.Key) -> None:
+        """A key read before the question was shown is kept aside, not taken as an answer."""
+        if self.keeps_keys_ahead and (self._shown_at is None or event.time < self._shown_at):
+            event.stop()
+            event.prevent_default()
+            self.ahead.append(event)
 
     def action_answer(self, yes: bool) -> None:
         self.dismiss(yes)

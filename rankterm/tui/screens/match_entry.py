@@ -17,7 +17,7 @@ import contextlib
 from datetime import datetime, timedelta
 from functools import cached_property
 
-from textual import on
+from textual import events, on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.css.query import NoMatches
@@ -109,6 +109,9 @@ class MatchEntryScreen(RanktermScreen):
         """The table's model (`rankterm.stats.held_model`), for the odds line and fair teams."""
         self._coop: dict[int, list[CompactMatch]] = {}
         self._queued_key: tuple | None = None
+        self._set_key: tuple | None = None
+        """The form's `key()` as the screen last filled it (a rematch, the next match after ctrl+l, an outbox
+        entry to fix): nothing in it was typed since."""
         self.left_field = 0
         """How many times Escape took the focus out of the form: a send that ends after one leaves it out."""
         self.drafts: DraftFile | None = None
@@ -166,7 +169,10 @@ class MatchEntryScreen(RanktermScreen):
         self.form.field("external-id").value = self.rankterm.new_external_id()
         kept = None
         if self.has_client:
-            self.drafts = DraftFile(draft_path(self.client.base_url, self.client.key))
+            # Another seat's unsent matches are not a guest's to drop: a guest seat may restore the form a seat
+            # that is gone left, never drop it, and leaves its queued matches on disk for the host's own app.
+            guest = self.rankterm.guest
+            self.drafts = DraftFile(draft_path(self.client.base_url, self.client.key), keeps_adopted=guest)
             kept = self.drafts.load()
         if kept is None:
             return
@@ -177,7 +183,15 @@ class MatchEntryScreen(RanktermScreen):
             for match, label in kept.queue
             if not (match.external_id and outbox.get(match.external_id) is not None)  # sent before the end
         ]
-        if back:
+        if back and self.rankterm.guest:
+            count = f"{len(back)} queued match{'es' if len(back) > 1 else ''}"
+            lines.append(
+                (
+                    NOTE,
+                    f"{count} from {_clock(self, kept.saved_at)} not sent, queued at another seat: kept for the host.",
+                )
+            )
+        elif back:
             self.sender.queue = back
             self._update_queue_line()
             count = f"{len(back)} queued match{'es' if len(back) > 1 else ''}"
@@ -190,10 +204,7 @@ class MatchEntryScreen(RanktermScreen):
         if kept.form is not None and not kept.queue_only:
             self.offered = Draft(kept.saved_at, kept.form)
             lines.append(
-                (
-                    NOTE,
-                    f"A match from {_clock(self, kept.saved_at)} was not sent — Enter restores it, Delete drops it.",
-                )
+                (NOTE, f"A match from {_clock(self, kept.saved_at)} was not sent — {self._offer_keys()}.")
             )
         if lines:
             self.form.answer.show(lines)
@@ -337,7 +348,9 @@ class MatchEntryScreen(RanktermScreen):
                 self.form.answer.clear()
             only = bool(queue) and self.form.key() == self._queued_key
             self.drafts.save(Draft(self.now(), self.form.draft(), queue, queue_only=only))
-        elif self.offered is not None:
+        elif (
+            self.offered is not None and not self.rankterm.guest
+        ):  # a guest's offer stays the gone seat's own
             self.drafts.save(Draft(self.offered.saved_at, self.offered.form, queue))
         elif queue:
             self.drafts.save(Draft(self.now(), None, queue))
@@ -400,6 +413,10 @@ class MatchEntryScreen(RanktermScreen):
         picker.take_ghost(player)
         self.say(f"Ghost player {player.label} made and picked.", "ok", to="toast")
 
+    def _offer_keys(self) -> str:
+        """What answers the match offered: a guest may restore another seat's, not drop it."""
+        return "Enter restores it" if self.rankterm.guest else "Enter restores it, Delete drops it"
+
     def _draft_key_works(self) -> bool:
         """Enter and Delete answer the offer only in the blank form's empty game field."""
         picker = self.form.game_picker
@@ -431,6 +448,16 @@ class MatchEntryScreen(RanktermScreen):
         if self.offered is None or self.drafts is None:
             return
         saved_at = self.offered.saved_at
+        if self.rankterm.guest:
+            self.form.answer.show(
+                [
+                    (
+                        NOTE,
+                        f"The match from {_clock(self, saved_at)} is another seat's: Enter restores it; the host can drop it.",
+                    )
+                ]
+            )
+            return
         self.offered = None
         self.keep_draft_now()  # the queue, if any, stays on disk
         self.form.answer.show([(NOTE, f"The match from {_clock(self, saved_at)} was dropped.")])
@@ -520,15 +547,29 @@ class MatchEntryScreen(RanktermScreen):
             return
         self.call_after_refresh(following.focus_first)
 
+    def _said_recorded(self) -> bool:
+        """When the match shown was recorded from this form and nothing was typed since, say so (it is not
+        sent or queued again) and give True."""
+        external_id = self.form.field("external-id").value.strip()
+        recorded = external_id in self.sender.recorded and external_id != self.sender.editing
+        if not recorded or not self.form.was_sent():
+            return False
+        match = self.sender.recorded_match(external_id)
+        label = self.form.label(match) if match is not None else external_id
+        self.form.answer.add(*self.sender.already_recorded(external_id, label))
+        return True
+
     def action_queue(self) -> None:
         """Put the form's match in the batch; keep game and players for the next one."""
+        if self._said_recorded():
+            return
         match = self.form.collect(self.sender.taken_ids(), self.now())
         if match is None:
             return
         self.queue.append(Pending(match, self.form.label(match), queued=True))
         self.form.mark_sent()
         self.form.next_match(self.rankterm.new_external_id())
-        self._queued_key = self.form.key()
+        self._queued_key = self._set_key = self.form.key()
         self.keep_draft_now()
         count = len(self.queue)
         self.form.answer.show(
@@ -575,7 +616,7 @@ class MatchEntryScreen(RanktermScreen):
                         (
                             NOTE,
                             f"First answer the match from {_clock(self, self.offered.saved_at)} not sent: "
-                            "Enter restores it, Delete drops it.",
+                            f"{self._offer_keys()}.",
                         )
                     ]
                 )
@@ -591,19 +632,34 @@ class MatchEntryScreen(RanktermScreen):
             await self.form.load(last)
         self.sender.editing = None
         self.form.next_match(self.rankterm.new_external_id())
+        self._set_key = self.form.key()
         if self.queue:  # no result typed yet: ctrl+s sends the queue alone, as right after ctrl+l
             self._queued_key = self.form.key()
             self._update_queue_line()
         self.form.answer.show([(NOTE, "Rematch: same game and players. Enter the results, then ctrl+s.")])
         self._focus_first_row()
 
+    def typed_unsent(self) -> bool:
+        """True when the form holds a result typed and not recorded: more than a blank form, the match just
+        recorded, what a rematch or ctrl+l left in it (the game and players), or an outbox entry loaded to
+        fix, with nothing typed since."""
+        return self.form.has_unsent_input() and self.form.key() != self._set_key
+
     async def action_new_match(self) -> None:
-        """A blank form and an empty queue; queued matches are asked about first (as quitting does)."""
-        if not self.queue:
+        """A blank form and an empty queue; a result typed and not recorded, and queued matches, are asked
+        about first (as quitting does)."""
+        typed = self.typed_unsent()
+        if not self.queue and not typed:
             await self._blank_form()
             return
         count = len(self.queue)
-        many = f"{count} queued match{'es' if count > 1 else ''}"
+        many = f"the {count} queued match{'es' if count > 1 else ''}"
+        if not count:
+            lost = "the match typed and not sent,"
+        elif typed:
+            lost = f"the match typed and {many}, none of them sent,"
+        else:
+            lost = f"{many} not sent"
 
         async def answered(drop: bool | None) -> None:
             if drop:
@@ -612,15 +668,15 @@ class MatchEntryScreen(RanktermScreen):
                 self._update_queue_line()
                 await self._blank_form()
                 self.keep_draft_now()
+            self._after_question(dialog, bool(drop), kept="the form was kept")
 
-        await self.app.push_screen(
-            ConfirmDialog(
-                f"Drop the {many} not sent and start a blank form?",
-                "ctrl+s sends them (with this form, once filled).",
-                yes="Drop (y)",
-            ),
-            answered,
+        dialog = ConfirmDialog(
+            f"Drop {lost} and start a blank form?",
+            "ctrl+s sends them (with this form, once filled)." if count else "ctrl+s sends it.",
+            yes="Drop (y)",
+            keeps_keys_ahead=True,
         )
+        await self.app.push_screen(dialog, answered)
 
     async def action_ready(self) -> None:
         """`n` on the form (no text field focused): a blank form once the one shown was recorded (the queue
@@ -670,6 +726,8 @@ class MatchEntryScreen(RanktermScreen):
             self.form.when_lists_arrive(lambda: self._submit(dry_run=dry_run))
             return
         pending = list(self.queue)
+        if not pending and self._said_recorded():
+            return
         if not pending or (self.form.key() != self._queued_key and self.form.has_unsent_input()):
             match = self.form.collect(self.sender.taken_ids(), self.now())
             if match is None:
@@ -693,9 +751,31 @@ class MatchEntryScreen(RanktermScreen):
                 self._go(pending, dry_run=False)
             elif field is not None and field.is_attached:
                 self.set_focus(field)
+            self._after_question(dialog, bool(send_anyway))
 
-        dialog = ConfirmDialog(question, yes="Send (⏎)", no="Back (esc)", enter_yes=True)
+        dialog = ConfirmDialog(
+            question, yes="Send (⏎)", no="Back (esc)", enter_yes=True, keeps_keys_ahead=True
+        )
         self.app.push_screen(dialog, answered)
+
+    def _after_question(self, dialog: ConfirmDialog, went_on: bool, kept: str = "nothing was sent") -> None:
+        """The keys typed with ctrl+s (or ctrl+n) ahead of the question it asked (`ConfirmDialog.ahead`) were
+        meant for after it: answered yes, they go now, in order (after a send, they wait for it like any key
+        typed during it); answered no (`kept`: what stayed as it was), they are dropped, since a ctrl+r or `n`
+        would clear the form not sent, and the form says which."""
+        if not dialog.ahead:
+            return
+        if went_on:
+            for key in dialog.ahead:
+                self.app.post_message(events.Key(key.key, key.character))
+            return
+        typed = " ".join(
+            key.character
+            if key.character and key.character.isprintable() and len(key.character) == 1
+            else key.key
+            for key in dialog.ahead
+        )
+        self.form.answer.add(NOTE, f"Typed before the question and not used, as {kept}: {typed}")
 
     def _ask_about_twin(self, pending: list[Pending], found: TwinFound) -> None:
         """A match of `pending` looks like one the group recorded in the last 30 minutes: ask once; Enter
@@ -706,13 +786,15 @@ class MatchEntryScreen(RanktermScreen):
             if send_anyway:
                 self.sender.twin_answered(found)
                 self._go(pending, dry_run=False, checked=True)
-                return
-            self.form.answer.show([(NOTE, f"Not sent: {found.named} looks the same. ctrl+s asks again.")])
-            self.form.focus_first_needed()
+            else:
+                self.form.answer.show([(NOTE, f"Not sent: {found.named} looks the same. ctrl+s asks again.")])
+                self.form.focus_first_needed()
+            self._after_question(dialog, bool(send_anyway))
 
-        self.app.push_screen(
-            ConfirmDialog(found.question, yes="Send (⏎)", no="Back (esc)", enter_yes=True), answered
+        dialog = ConfirmDialog(
+            found.question, yes="Send (⏎)", no="Back (esc)", enter_yes=True, keeps_keys_ahead=True
         )
+        self.app.push_screen(dialog, answered)
 
     def _go(self, pending: list[Pending], dry_run: bool, *, checked: bool = False) -> None:
         verb = "Checking" if dry_run else "Sending"
@@ -759,8 +841,33 @@ class MatchEntryScreen(RanktermScreen):
         )
 
     async def edit_entry(self, match: NewMatch) -> None:
-        """Load an outbox entry into the form, to fix and send again (it replaces the entry when sent)."""
+        """Load an outbox entry into the form, to fix and send again (it replaces the entry when sent); a
+        result typed in the form and not recorded is asked about first (y replaces it, n keeps it), unless it
+        is that very entry (the form's match, rejected)."""
+        same = self.form.field("external-id").value.strip() == match.external_id
+        if same or not self.typed_unsent():
+            await self._load_entry(match)
+            return
+
+        async def answered(replace: bool | None) -> None:
+            if replace:
+                await self._load_entry(match)
+            else:
+                self.form.answer.show([(NOTE, f"{match.external_id} was not loaded: the form is as it was.")])
+                self.form.focus_first_needed()
+            self._after_question(dialog, bool(replace), kept="the form was kept")
+
+        dialog = ConfirmDialog(
+            f"Replace the match typed and not sent with {match.external_id} from the outbox?",
+            "ctrl+s sends the match typed first.",
+            yes="Replace (y)",
+            keeps_keys_ahead=True,
+        )
+        await self.app.push_screen(dialog, answered)
+
+    async def _load_entry(self, match: NewMatch) -> None:
         await self.form.load(match)
+        self._set_key = self.form.key()  # the entry stays in the outbox as it is until the fix is sent
         self.sender.editing = match.external_id
         self.form.answer.show([(NOTE, f"Editing {match.external_id} from the outbox: fix it, then ctrl+s.")])
         self._focus_first_row()

@@ -170,6 +170,15 @@ class MatchFormAnswer(Vertical):
     def clear(self) -> None:
         self.show([])
 
+    def add(self, kind: str, text: str) -> None:
+        """One more line at the end (the lines shown and the effects owed stay); none when it is the last
+        line already."""
+        if self.lines[-1:] == [(kind, text)]:
+            return
+        self.lines.append((kind, text))
+        self._tokens.append(None)
+        self._redraw()
+
     def replace_line(self, said: tuple[str, str], kind: str, text: str) -> int | None:
         """Put (kind, text) in the place of the line `said` (a match's line that has changed: kept in the
         outbox, then sent); its index, or None when that line is no longer shown."""

@@ -68,8 +68,11 @@ class DraftFile:
     `path` is the drafts' SQLite file (one for every group and seat); each seat holds an OS lock (`flock`) on
     a lock file of its own beside it for as long as it lives, which the kernel lets go however the seat ends."""
 
-    def __init__(self, group: Path) -> None:
+    def __init__(self, group: Path, *, keeps_adopted: bool = False) -> None:
+        """`keeps_adopted`: what this seat adopts stays on disk when it keeps its own draft or drops it (a guest
+        seat: another seat's unsent matches are not its to drop); it only lets the locks go."""
         self.group = group
+        self.keeps_adopted = keeps_adopted
         self.seat = f"{os.getpid()}-{secrets.token_hex(3)}"
         self.path = group.with_name(DRAFTS_FILE)
         self._lock: int | None = _locked(self._lock_of(self.seat))  # None: no lock (a read-only data dir)
@@ -103,7 +106,11 @@ class DraftFile:
         return sorted(found, key=lambda item: item[0], reverse=True)
 
     def _forget_adopted(self, db: sqlite3.Connection | None) -> None:
-        """Remove what this seat adopted (it is kept in its own draft now, or was dropped)."""
+        """Remove what this seat adopted (it is kept in its own draft now, or was dropped); with
+        `keeps_adopted`, let it go as it is, for the next seat."""
+        if self.keeps_adopted:
+            self._release_adopted()
+            return
         for item, lock in self._adopted:
             with contextlib.suppress(OSError, sqlite3.Error):
                 if isinstance(item, Path):
@@ -123,13 +130,17 @@ class DraftFile:
         if self._lock is not None:
             os.close(self._lock)
             self._lock = None
+        self._release_adopted()
+        if self._db is not None:
+            self._db.close()
+            self._db = None
+
+    def _release_adopted(self) -> None:
+        """Let the locks of what this seat adopted go; it stays on disk, for the next seat to adopt."""
         for _item, lock in self._adopted:
             if lock is not None:
                 os.close(lock)
         self._adopted = []
-        if self._db is not None:
-            self._db.close()
-            self._db = None
 
     def save(self, draft: Draft) -> None:
         """Keep `draft` as this seat's draft of the group (with whatever it adopted, which then goes)."""
