@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from rankterm.mirror import Group, Mirror
 from rankterm.outbox.outbox import Outbox
+from rankterm.tui.dialogs.confirm import ConfirmDialog
 from rankterm.wire.ids import is_local_id
 from tests.tui.pilot import catan_duel, match_count, open_form, quick_fill, record_waiting, settle
 
@@ -77,7 +78,7 @@ async def test_rematch_with_nothing_recorded_says_so_and_leaves_the_form_blank(m
 
 async def test_rematch_keeps_the_game_and_players_of_a_form_being_typed(make_app):
     """A form with a match typed (not the last one recorded) keeps its own game and players: only the
-    results are cleared."""
+    results are cleared, once the person says so (they were typed and not sent)."""
     async with make_app().run_test(size=(80, 24)) as pilot:
         screen = await open_form(pilot)
         await quick_fill(pilot, "Catan", [(["Ada"], 1, "9"), (["Ben"], 2, "7")])
@@ -88,6 +89,14 @@ async def test_rematch_keeps_the_game_and_players_of_a_form_being_typed(make_app
         await settle(pilot)
         await quick_fill(pilot, "Patchwork", [(["Greta"], 1, "20"), (["Dev"], 2, "11")])
         await pilot.press("ctrl+r")
+        await settle(pilot)
+        assert isinstance(pilot.app.screen, ConfirmDialog)  # the points typed and not sent: asked first
+        await pilot.press("n")
+        await settle(pilot)
+        assert [r.points_input.value for r in screen.form.rows][:2] == ["20", "11"]
+        await pilot.press("ctrl+r")
+        await settle(pilot)
+        await pilot.press("y")
         await settle(pilot)
         assert screen.form.game_picker.game.name == "Patchwork"
         assert _sides(screen) == [["Greta"], ["Dev"]]

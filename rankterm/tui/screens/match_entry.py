@@ -630,6 +630,41 @@ class MatchEntryScreen(RanktermScreen):
                 self.form.focus_first_needed()
                 return
             await self.form.load(last)
+        elif self._results_typed():
+
+            async def answered(clear: bool | None) -> None:
+                if clear:
+                    self._rematch()
+                else:
+                    self.form.answer.show([(NOTE, "The results typed are kept: ctrl+s sends them.")])
+                    self.form.focus_first_needed()
+                self._after_question(dialog, bool(clear), kept="the form was kept")
+
+            dialog = ConfirmDialog(
+                "Clear the results typed and not sent, for a rematch?",
+                "ctrl+s sends them first.",
+                yes="Clear (y)",
+                keeps_keys_ahead=True,
+            )
+            await self.app.push_screen(dialog, answered)
+            return
+        self._rematch()
+
+    def _results_typed(self) -> bool:
+        """Whether the form holds results typed and not recorded that a rematch clears: points, a rank typed,
+        notes or a date."""
+        form = self.form
+        if not self.typed_unsent():
+            return False
+        if form.field("notes").value.strip() or form.field("date").value.strip():
+            return True
+        return any(
+            row.points_input.value.strip() or row.rank_input.value.strip() not in ("", str(place))
+            for place, row in enumerate(form.rows, start=1)
+        )
+
+    def _rematch(self) -> None:
+        """The form's game and players kept, its results cleared, a new external id."""
         self.sender.editing = None
         self.form.next_match(self.rankterm.new_external_id())
         self._set_key = self.form.key()
