@@ -76,6 +76,10 @@ def _standing(row: tuple) -> tuple[State, bool, int, tuple[ErrorItem, ...], floa
     return State(state), bool(in_doubt), attempts, load_errors(errors), created, updated
 
 
+NEW_ENTRY = "(scope, external_id, body, state, created_at, updated_at, seat, origin) VALUES (?,?,?,?,?,?,?,?)"
+"""The columns of a new entry, as `Outbox._new_row` gives them."""
+
+
 class Outbox:
     """Durable queue of new matches (and the ghost players they name) for one service scope (base URL + key)."""
 
@@ -172,27 +176,19 @@ class Outbox:
     def add(self, match: NewMatch) -> Entry:
         """Store a match (giving it an external id if it has none); on return it is on disk. A ghost it names
         by local id that the service has made meanwhile is named by the service's id."""
-        match = self.resolve(match)
+        external_id, row = self._new_row(self.resolve(match), self.clock())
+        with self._db:
+            self._db.execute(f"INSERT INTO entries {NEW_ENTRY}", row)
+        return self._must_get(external_id)
+
+    def _new_row(self, match: NewMatch, now: float) -> tuple[str, tuple]:
+        """The external id (`match`'s, else a new one) and the `entries` row of `match` as a new pending
+        entry of this seat and this app."""
         external_id = match.external_id or new_external_id()
         if external_id != match.external_id:
             match = match.model_copy(update={"external_id": external_id})
-        now = self.clock()
-        with self._db:
-            self._db.execute(
-                "INSERT INTO entries (scope, external_id, body, state, created_at, updated_at, seat, origin)"
-                " VALUES (?,?,?,?,?,?,?,?)",
-                (
-                    self.scope,
-                    external_id,
-                    json.dumps(match.to_wire()),
-                    State.PENDING,
-                    now,
-                    now,
-                    self.seat,
-                    self.origin,
-                ),
-            )
-        return self._must_get(external_id)
+        body = json.dumps(match.to_wire())
+        return external_id, (self.scope, external_id, body, State.PENDING, now, now, self.seat, self.origin)
 
     def add_many(self, matches: Iterable[NewMatch]) -> list[Entry]:
         """Store many matches in one transaction (one sync to disk, not one a match): on return every one is
@@ -208,31 +204,13 @@ class Outbox:
                 if made is None:
                     made = {g.local_id: g.player_id for g in self.ghosts() if g.player_id}
                 match = with_ids(match, made)
-            external_id = match.external_id or new_external_id()
-            if external_id != match.external_id:
-                match = match.model_copy(update={"external_id": external_id})
+            external_id, row = self._new_row(match, now)
             ids.append(external_id)
-            rows.append(
-                (
-                    self.scope,
-                    external_id,
-                    json.dumps(match.to_wire()),
-                    State.PENDING,
-                    now,
-                    now,
-                    self.seat,
-                    self.origin,
-                )
-            )
+            rows.append(row)
         if rows:
             with self._db:
                 self._db.execute("BEGIN IMMEDIATE")
-                self._db.executemany(
-                    "INSERT OR IGNORE INTO entries"
-                    " (scope, external_id, body, state, created_at, updated_at, seat, origin)"
-                    " VALUES (?,?,?,?,?,?,?,?)",
-                    rows,
-                )
+                self._db.executemany(f"INSERT OR IGNORE INTO entries {NEW_ENTRY}", rows)
         return self._get_many(ids)
 
     def put(self, matches: Sequence[NewMatch], *, checked: bool = False) -> list[Entry]:
