@@ -73,7 +73,7 @@ PARTS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("the outbox's runner and the session", ("rankterm.tui.outbox_runner", "rankterm.tui.session")),
     ("the board's reads (screens.board: stats.changes, effect)", ("rankterm.tui.screens.board",)),
     (
-        "the story (stats.kept: seasons), the evening's rows",
+        "the story (stats.kept), the evening's rows",
         ("rankterm.stats.kept", "rankterm.stats.compact"),
     ),
 )

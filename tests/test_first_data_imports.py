@@ -1,6 +1,7 @@
 """What `rankterm demo` loads by the time Home shows the demo group's data (standings, last match, tonight's
 story): the story's walk and the board's reads, not the figures' types and rules (`rankterm.stats.results`,
-`figures`: some 40 ms of imports, benchmarks/bench_startup.py), which load when a stats page opens. A
+`figures`: some 40 ms of imports, benchmarks/bench_startup.py), which load when a stats page opens, nor the
+periods' (`stats.seasons`), which load at the first period asked for. A
 module-level import in the wrong place brings them back silently, so a fresh process runs the demo until
 Home's workers are done and lists what was imported. The same way: the app never builds the whole command
 line's parser, the demo's client and service, answered in-process, load neither the socket pool (httpcore,
@@ -13,7 +14,12 @@ import pytest
 
 from tests.support.terminal import child_says
 
-NOT_FOR_HOMES_DATA = ("rankterm.stats.results", "rankterm.stats.figures", "rankterm.stats.evening")
+NOT_FOR_HOMES_DATA = (
+    "rankterm.stats.results",
+    "rankterm.stats.figures",
+    "rankterm.stats.evening",
+    "rankterm.stats.seasons",  # the periods: the board's `t`, the picker, the Seasons screen; Home shows all time
+)
 
 CHILD = """
 import json, sys

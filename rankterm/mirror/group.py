@@ -514,7 +514,7 @@ class Group:
 
     async def all_rankings(self, *, subset: str | None = None, match: int | None = None) -> list[Any]:
         """Every row of the standings after `match` (all pages, concurrently)."""
-        pages: list[Page[Any]] = await self.client.all_pages(
+        pages: list[Page] = await self.client.all_pages(
             lambda n: self.rankings_page(n, subset=subset, match=match)
         )
         return [r for page in pages for r in page.data]

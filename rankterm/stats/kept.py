@@ -29,13 +29,13 @@ from typing import TYPE_CHECKING, Any
 
 from rankterm.mirror import MatchMark, match_marks
 from rankterm.stats.changes import Event, Mark, Story
-from rankterm.stats.seasons import Period, Season, SeasonRow, containing, period_matches, season_of_parts
 from rankterm.stats.source import held_in_parts, held_matches, kept_out_of_collections, matches_numbered
 from rankterm.wire.localtime import SeatZone
 from rankterm.wire.models import Match, Player
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # the seasons' module is imported by what reads a period: Home's story needs none
     from rankterm.mirror import Group
+    from rankterm.stats.seasons import Period, Season
 
 __all__ = ["held_changes", "held_in_period", "kept_roll", "kept_season", "kept_story", "match_changes"]
 
@@ -181,6 +181,8 @@ def held_in_period(group: Group, period: Period, zone: SeatZone) -> list[Match]:
     parsed, not the whole history."""
     low, high = _window(period, zone)
     window = match_marks(group.mirror, since=low, until=high)
+    from rankterm.stats.seasons import period_matches
+
     return period_matches(matches_numbered(group, [m.number for m in window]), period, zone)
 
 
@@ -221,6 +223,8 @@ def _season(group: Group, period: Period, zone: SeatZone, window: Sequence[Match
         if isinstance(note, dict) and note.get("marks") == fingerprint:
             season = _season_of(note.get("season"), period)
         if season is None:
+            from rankterm.stats.seasons import season_of_parts
+
             numbers = [m.number for m in window]
             whole = group.memo.get("stats.parsed") is not None  # as in the story's walk
             parts = [_matches(group, numbers)] if whole else held_in_parts(group, numbers)
@@ -239,6 +243,8 @@ def _season_document(season: Season) -> dict[str, Any]:
 
 
 def _season_of(document: Any, period: Period) -> Season | None:
+    from rankterm.stats.seasons import Season, SeasonRow
+
     try:
         rows = tuple(
             SeasonRow(
@@ -259,6 +265,8 @@ def _season_of(document: Any, period: Period) -> Season | None:
 def _periods(marks: Sequence[MatchMark], kind: str, zone: SeatZone) -> list[Period]:
     """Every `kind` period holding one of the matches of `marks`, oldest first (as `seasons.periods_by`, read
     from the marks: each date is placed in a period only when it is not in the last one found)."""
+    from rankterm.stats.seasons import containing
+
     seen: dict[str, Period] = {}
     low = high = ""
     for mark in marks:

@@ -14,14 +14,13 @@ from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
 from rankterm.stats.kept import held_in_period, kept_season
-from rankterm.stats.seasons import PeriodChoice, Season, period_choices, season_standings
 from rankterm.tui.zone import shown_zone
 from rankterm.wire.errors import RanktermError
 
 if TYPE_CHECKING:
     from rankterm.config import NamedSeason
     from rankterm.mirror import Group
-    from rankterm.stats.seasons import Period
+    from rankterm.stats.seasons import Period, PeriodChoice, Season
     from rankterm.wire.localtime import SeatZone
     from rankterm.wire.models import Subset
 
@@ -60,6 +59,8 @@ def choices_of(node: Any, group: Group) -> list[PeriodChoice]:
     span = None
     if len(local) == 2 and local[0] is not None and local[1] is not None:
         span = (local[0].replace(tzinfo=None), local[1].replace(tzinfo=None))
+    from rankterm.stats.seasons import period_choices  # here: the board's Home reads no period
+
     return period_choices(span, seat_now(group, zone), shown_seasons(node))
 
 
@@ -78,6 +79,8 @@ async def period_standings(group: Group, period: Period, zone: SeatZone, game_id
     whole group's are those the Seasons screen keeps (`stats.kept.kept_season`): worked out again only when
     the period's matches changed, not at each pick (a year of a big group: 33,000 matches read and replayed,
     10 s of a thread and its collections)."""
+
+    from rankterm.stats.seasons import season_standings
 
     def work() -> Season:
         if game_id is None:

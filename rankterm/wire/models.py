@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from datetime import datetime
-from typing import Any, Generic, TypeVar
+from typing import Any
 
 from pydantic import (
     BaseModel,
@@ -239,16 +239,16 @@ class ServiceStatus(WireModel):
         return list((self.model_extra or {}).items())
 
 
-T = TypeVar("T")
+class Page(WireModel):
+    """One page of a paginated list; each kind of page names the type of its rows (`data`).
 
-
-class Page(WireModel, Generic[T]):
-    """One page of a paginated list."""
+    Not a generic model: pydantic builds the whole validator of a generic model's origin when it is first
+    parametrized (`Page[Player]`), at import, which a deferred build of each page kind does not."""
 
     page: int = 1
     total_pages: int = 1
     rows_for_page: int = 0
-    data: list[T] = Field(default_factory=list)
+    data: list[Any] = Field(default_factory=list)
 
     @field_validator("data", mode="before")
     @classmethod
@@ -260,7 +260,8 @@ class Page(WireModel, Generic[T]):
         return 0
 
 
-class PlayersPage(Page[Player]):
+class PlayersPage(Page):
+    data: list[Player] = Field(default_factory=list)
     total_players: int = 0
 
     @property
@@ -268,7 +269,8 @@ class PlayersPage(Page[Player]):
         return self.total_players
 
 
-class MatchesPage(Page[Match]):
+class MatchesPage(Page):
+    data: list[Match] = Field(default_factory=list)
     total_matches: int = 0
 
     @property
@@ -276,9 +278,10 @@ class MatchesPage(Page[Match]):
         return self.total_matches
 
 
-class RankingsPage(Page[RankingRow]):
+class RankingsPage(Page):
     """Standings after `match` in `subset`. `totalMatches` counts the subset's matches up to it."""
 
+    data: list[RankingRow] = Field(default_factory=list)
     total_matches: int = 0
     subset: Subset | None = None
     match: Match | None = None

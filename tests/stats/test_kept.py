@@ -13,7 +13,7 @@ import pytest
 
 from rankterm.client.client import RankingClient
 from rankterm.mirror import Group, Mirror
-from rankterm.stats import kept
+from rankterm.stats import kept, seasons
 from rankterm.stats.changes import changes
 from rankterm.stats.seasons import period_of, roll_of_honour, season_standings
 from rankterm.wire.localtime import UTC_ZONE, seat_zone
@@ -139,20 +139,21 @@ def test_kept_seasons_are_season_standings_and_only_a_changed_period_is_worked_o
         matches, period_of("2025-Q3"), zone
     )
 
+    late = backdated(matches, 300, seed=13)
+    expected = roll_of_honour(late, "quarter", zone, now)  # before the spy: it works out every period
     worked: list[str] = []
-    real = kept.season_of_parts
+    real = seasons.season_of_parts
 
     def counted(parts, period, zone):  # type: ignore[no-untyped-def]
         worked.append(period.name)
         return real(parts, period, zone)
 
-    monkeypatch.setattr(kept, "season_of_parts", counted)
+    monkeypatch.setattr(seasons, "season_of_parts", counted)  # kept imports it at its first period
     again = group_on(tmp_path / "mirror.db")  # a new process: the seasons come from the notes
     assert kept.kept_roll(again, "quarter", zone, now) == fresh and worked == []
 
-    late = backdated(matches, 300, seed=13)
     again.mirror.held.rewrite_matches_from(300, rows(late[299:]))
-    assert kept.kept_roll(again, "quarter", zone, now) == roll_of_honour(late, "quarter", zone, now)
+    assert kept.kept_roll(again, "quarter", zone, now) == expected
     placed = next(p for p in fresh if p.period.holds(late[299], zone)).period.name
     assert worked == [placed]  # the later matches were renumbered, their periods' matches are the same
 

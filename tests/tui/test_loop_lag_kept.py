@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
 
-from rankterm.stats import kept
+from rankterm.stats import kept, seasons
 from rankterm.tui.screens.board import BoardScreen
 from rankterm.tui.screens.seasons import SeasonsScreen
 from rankterm.wire.localtime import UTC_ZONE
@@ -17,13 +17,13 @@ from tests.tui.pilot import settle
 
 async def test_seasons_rates_each_period_once_and_not_again_when_shown_again(make_app, monkeypatch) -> None:
     rated: list[str] = []
-    real = kept.season_of_parts
+    real = seasons.season_of_parts
 
     def spy(parts, period, zone):  # type: ignore[no-untyped-def]
         rated.append(period.name)
         return real(parts, period, zone)
 
-    monkeypatch.setattr(kept, "season_of_parts", spy)
+    monkeypatch.setattr(seasons, "season_of_parts", spy)  # kept imports it at its first period
     async with make_app().run_test(size=(80, 24)) as pilot:
         await settle(pilot)
         await pilot.app.switch_mode("seasons")

@@ -50,7 +50,6 @@ from textual.widgets import Static
 from rankterm.stats.changes import Event
 from rankterm.stats.effect import EffectUnknown, match_effect
 from rankterm.stats.kept import held_in_period
-from rankterm.stats.seasons import Period, containing, named, season_standings
 from rankterm.tui.base import Kind, RanktermScreen, Where, task
 from rankterm.tui.periods import seat_now, shown_seasons
 from rankterm.tui.text import error_sentence, styled
@@ -66,6 +65,7 @@ from rankterm.wire.models import Match, Player, RankingRow, Subset
 
 if TYPE_CHECKING:
     from rankterm.mirror import Group
+    from rankterm.stats.seasons import Period
     from rankterm.wire.localtime import SeatZone
 
 CYCLE_FOR = 10 * 60.0
@@ -111,6 +111,8 @@ async def read_view(group: Group, subset_id: str | None, title: str) -> BoardVie
 def period_view(group: Group, period: Period, zone: SeatZone) -> BoardView:
     """A period as the board shows it (run in a thread): its standings from an even start over the held
     matches, its last match and its last five, newest first."""
+    from rankterm.stats.seasons import season_standings
+
     inside = held_in_period(group, period, zone)
     season = season_standings(inside, period, zone)
     inside = inside[-5:]
@@ -247,6 +249,8 @@ class BoardScreen(RanktermScreen):
     def periods(self) -> list[Period | None]:
         """What `t` steps through: all time, this month, this quarter, this year, the seasons the host names
         (and the period `--season` asked for, when it is none of these)."""
+        from rankterm.stats.seasons import containing, named  # at the first `t`: Home shows all time
+
         zone = shown_zone(self)
         now = seat_now(self.group, zone) if self.has_client else None
         calendar = [containing(now, kind) for kind in ("month", "quarter", "year")] if now else []
