@@ -15,6 +15,8 @@ the server, closes the store, opens a new `Store` on the same database and serve
 the socket). Store, app and clients share a
 settable `Clock`, so token expiry and quota buckets are decided by the test, not by the wall clock.
 
+A pilot's wait for an idle app asks the event loop (tests/support/idle.py), as in tests/tui.
+
 Every test runs in UTC (`TZ=UTC`, `tests.seat_env.utc_seat`), as the TUI's and the command line's do: a seat
 shows times in this machine's zone, so what a test reads must not depend on the machine.
 
@@ -50,6 +52,7 @@ from rankterm.wire.models import Game, NewFaction, NewMatch, Player, RankingRow,
 from tests.conftest import postgres_url
 from tests.seat_env import use_home, utc_seat  # noqa: F401  (utc_seat, autouse: every e2e test runs in UTC)
 from tests.server.pg_cluster import cluster
+from tests.support import idle
 from tests.support.clock import SettableClock
 from tests.support.live import UvicornThread
 from tests.support.textual_css import shared_css  # noqa: F401  (autouse: CSS parsed once a worker)
@@ -59,6 +62,12 @@ IN_PROCESS_URL = "http://in-process.rankterm/"
 
 
 Clock = SettableClock
+
+
+@pytest.fixture(autouse=True)
+def quick_idle_waits(monkeypatch: pytest.MonkeyPatch) -> None:
+    """An app's pilot waits for the app to be idle by asking the event loop (tests/support/idle.py)."""
+    idle.install(monkeypatch)
 
 
 @dataclass

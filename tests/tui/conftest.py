@@ -10,6 +10,9 @@ held matches and tonight's story, made by cli/demo_mirror.py once a worker's dem
 app), so the app's first sync only checks the newest page. Reading and walking the demo's 300 matches took
 half of an app's start. A test about the first sync from an empty mirror passes `client=demo_client`.
 
+A pilot's wait for an idle app (after each key, at each pause) asks the event loop whether anything is left to
+run (tests/support/idle.py) instead of sleeping 20 ms stretches until one is quiet.
+
 Every test runs with RANKTERM_CONFIG / RANKTERM_CACHE_DIR / RANKTERM_DATA_DIR in its own tmp folder, so
 nothing touches the real config, token cache or user themes, and in UTC (`TZ=UTC`: the seat's time zone is
 the machine's unless the config names one), so that what a screen shows does not depend on the machine.
@@ -33,6 +36,7 @@ from rankterm.client.client import RankingClient
 from rankterm.config import Config, Profile
 from rankterm.mirror import Group
 from tests.seat_env import use_home, utc_seat  # noqa: F401  (utc_seat, autouse: every TUI test runs in UTC)
+from tests.support import idle
 from tests.support.collector import (  # noqa: F401  (for the tests of when the collector runs)
     collections_seen,
     pythons_collector,
@@ -95,6 +99,12 @@ def isolated_paths(tmp_path, monkeypatch):
     use_home(monkeypatch, tmp_path)
     monkeypatch.setenv("RANKTERM_LIVE_EVERY", "0")  # no probe unless a test asks (test_live sets its own)
     return tmp_path
+
+
+@pytest.fixture(autouse=True)
+def quick_idle_waits(monkeypatch):
+    """The pilot's and the key presses' waits for an idle app ask the event loop (tests/support/idle.py)."""
+    idle.install(monkeypatch)
 
 
 def _new_demo_service() -> DemoService:
