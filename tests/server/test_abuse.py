@@ -190,13 +190,14 @@ def _closed(sock: socket.socket) -> bool:
         return True
 
 
-def test_the_token_is_checked_before_the_body_is_read(served):
+def test_the_token_is_checked_before_the_body_is_read(served, monkeypatch):
     port, _ = served
+    # a body deadline far beyond the socket's 5 s timeout: a service that waited for the body before the
+    # token would leave `_answer` to time out, not answer 403
+    monkeypatch.setattr(app_module, "BODY_SECONDS", 60.0)
     with _connect(port) as sock:
         sock.sendall(b"POST /matches/match HTTP/1.1\r\nHost: x\r\nContent-Length: 900000\r\n\r\n{")
-        started = time.monotonic()
         answer = _answer(sock)
-        assert time.monotonic() - started < 0.4  # at once, not after the body's deadline
     assert answer.startswith(b"HTTP/1.1 403") and b'"A002"' in answer
 
 
@@ -231,7 +232,8 @@ def test_headers_trickled_a_byte_at_a_time_are_cut_off(served):
                 closed = True
             if closed or time.monotonic() - started > 5:
                 break
-        assert closed and time.monotonic() - started < 2
+        # a byte every 50 ms never leaves the connection idle: only the headers' whole deadline cuts it
+        assert closed
 
 
 def test_one_address_holds_a_few_connections_at_most(served, monkeypatch):
