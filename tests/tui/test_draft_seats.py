@@ -118,3 +118,57 @@ def test_a_draft_of_an_older_rankterm_one_file_for_the_group_is_adopted(tmp_path
     assert kept is not None and kept.form == {"game": "Catan"}
     seat.drop()
     assert not group.exists()
+
+
+def test_every_gone_seats_queue_comes_back_with_the_newest_form_and_the_other_form_waits(
+    tmp_path: Path,
+) -> None:
+    """Two seats gone: the older left a form and a queue, the newer a form alone. The next (not a guest)
+    takes the older's queue and is offered the newer's form; once it has kept the queue, the older seat's
+    form waits on disk, alone, for a later seat."""
+    group = tmp_path / "drafts" / "service-0123.json"
+    older, newer = DraftFile(group), DraftFile(group)
+    older.save(Draft(NOW, {"game": "Catan"}, [queued("rt-1")]))
+    newer.save(Draft(NOW.replace(minute=5), {"game": "Tichu"}, []))
+    older.close()
+    newer.close()
+    adopter = DraftFile(group)
+    kept = adopter.load()
+    assert kept is not None and kept.form == {"game": "Tichu"}
+    assert [m.external_id for m, _ in kept.queue] == ["rt-1"]
+    assert DraftFile(group).load() is None  # both held by the adopter until it has kept them
+    adopter.save(Draft(NOW.replace(minute=6), None, kept.queue))
+    assert seats(adopter) == {adopter.seat, older.seat}
+    adopter.close()
+    later = DraftFile(group)
+    again = later.load()  # the adopter's queue (its seat gone too) and the older seat's form, alone
+    assert again is not None and again.form == {"game": "Catan"}
+    assert [m.external_id for m, _ in again.queue] == ["rt-1"]
+
+
+def test_an_adopter_that_dies_before_keeping_a_queue_leaves_both_seats_whole(tmp_path: Path) -> None:
+    group = tmp_path / "drafts" / "service-0123.json"
+    older, newer = DraftFile(group), DraftFile(group)
+    older.save(Draft(NOW, {"game": "Catan"}, [queued("rt-1")]))
+    newer.save(Draft(NOW.replace(minute=5), {"game": "Tichu"}, [queued("rt-2")]))
+    older.close()
+    newer.close()
+    adopter = DraftFile(group)
+    kept = adopter.load()
+    assert kept is not None and [m.external_id for m, _ in kept.queue] == ["rt-1", "rt-2"]
+    adopter.close()  # gone before it kept anything
+    assert seats(adopter) == {older.seat, newer.seat}
+    again = DraftFile(group).load()
+    assert again is not None and again.form == {"game": "Tichu"}
+    assert [m.external_id for m, _ in again.queue] == ["rt-1", "rt-2"]
+
+
+def test_a_guest_seat_adopts_the_newest_draft_alone(tmp_path: Path) -> None:
+    group = tmp_path / "drafts" / "service-0123.json"
+    older, newer = DraftFile(group), DraftFile(group)
+    older.save(Draft(NOW, {"game": "Catan"}, [queued("rt-1")]))
+    newer.save(Draft(NOW.replace(minute=5), {"game": "Tichu"}, []))
+    older.close()
+    newer.close()
+    kept = DraftFile(group, keeps_adopted=True).load()
+    assert kept is not None and kept.form == {"game": "Tichu"} and kept.queue == []

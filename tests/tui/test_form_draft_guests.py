@@ -5,6 +5,9 @@ host's own app takes them up at its next `n`."""
 
 from __future__ import annotations
 
+import json
+import sqlite3
+
 from rankterm.tui.widgets.match_form.draft import DRAFT_EVERY
 from tests.tui.pilot import open_form, quick_fill, settle
 
@@ -37,6 +40,19 @@ async def test_a_guest_seat_leaves_another_seats_queue_and_form_for_the_host(mak
         assert [p.match.external_id for p in screen.queue] == ["rt-test-0001"]
         assert "back in the queue" in screen.form.answer.text
         assert "Enter restores it, Delete drops it" in screen.form.answer.text
-        await pilot.press("enter")
-        await settle(pilot)
-        assert [r.points_input.value for r in screen.form.rows][:2] == ["12", "3"]
+        await pilot.press("enter")  # the newest form left: the second guest's own match
+        await settle(pilot, DRAFT_EVERY * 2)
+        assert [r.points_input.value for r in screen.form.rows][:2] == ["20", "11"]
+        left = screen.drafts.path
+    # the first guest's form waits on disk for a later seat, its queue kept by the host's app alone
+    assert [(points, queue) for points, queue in _drafts_kept(left) if queue == []] == [(["12", "3"], [])]
+
+
+def _drafts_kept(path) -> list[tuple[list[str], list]]:
+    """Each draft in the drafts' file at `path`: its form's points, row by row, and its queue."""
+    db = sqlite3.connect(path)
+    try:
+        bodies = [json.loads(body) for (body,) in db.execute("SELECT body FROM drafts")]
+    finally:
+        db.close()
+    return [([row["points"] for row in (b["form"] or {}).get("rows", [])], b["queue"]) for b in bodies]

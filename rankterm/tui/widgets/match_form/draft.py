@@ -83,27 +83,34 @@ class DraftFile:
         self._adopted: list[tuple[str | Path, int | None]] = []
         """What this seat adopted and has not kept yet: another seat's row (its seat) or an older rankterm's
         file, each with the lock taken on it."""
+        self._queues_taken: list[tuple[str | Path, int | None, Draft]] = []
+        """Gone seats whose queue this seat took and whose form it left (another form was offered), each with
+        the lock taken on it and the draft read: once this seat has kept the queue, each keeps its form alone."""
 
     def _lock_of(self, seat: str) -> Path:
         return self.group.with_name(f"{self.group.stem}.{seat}.lock")
 
     def _orphans(self) -> list[tuple[datetime, str | Path]]:
-        """The group's drafts of other seats, newest first: rows of the file (by seat) and an older
-        rankterm's JSON files (one for each seat, or one for the whole group)."""
-        found: list[tuple[datetime, str | Path]] = []
+        """The group's drafts of other seats, newest first (of two saved at the same moment, the one written
+        last): rows of the file (by seat) and an older rankterm's JSON files (one for each seat, or one for the
+        whole group)."""
+        found: list[tuple[datetime, int, str | Path]] = []
         if self._db is not None:
             with contextlib.suppress(sqlite3.Error):
                 rows = self._db.execute(
-                    "SELECT seat, saved_at FROM drafts WHERE grp = ? AND seat != ?",
+                    "SELECT seat, saved_at, rowid FROM drafts WHERE grp = ? AND seat != ?",
                     (self.group.stem, self.seat),
                 ).fetchall()
-                for seat, saved_at in rows:
+                for seat, saved_at, rowid in rows:
                     with contextlib.suppress(ValueError, TypeError):
                         when = datetime.fromisoformat(saved_at)
-                        found.append((when if when.tzinfo else when.replace(tzinfo=UTC), str(seat)))
+                        found.append(
+                            (when if when.tzinfo else when.replace(tzinfo=UTC), int(rowid), str(seat))
+                        )
         legacy = [*self.group.parent.glob(f"{self.group.stem}.*.json"), self.group]
-        found += [(_mtime(p), p) for p in legacy if p.exists()]
-        return sorted(found, key=lambda item: item[0], reverse=True)
+        found += [(_mtime(p), 0, p) for p in legacy if p.exists()]
+        found.sort(key=lambda item: (item[0], item[1]), reverse=True)
+        return [(when, item) for when, _order, item in found]
 
     def _forget_adopted(self, db: sqlite3.Connection | None) -> None:
         """Remove what this seat adopted (it is kept in its own draft now, or was dropped); with
@@ -112,17 +119,34 @@ class DraftFile:
             self._release_adopted()
             return
         for item, lock in self._adopted:
+            self._forget(item, lock, db)
+        self._adopted = []
+        for item, lock, draft in self._queues_taken:
             with contextlib.suppress(OSError, sqlite3.Error):
+                form_only = Draft(draft.saved_at, draft.form, [], queue_only=draft.queue_only)
                 if isinstance(item, Path):
-                    item.unlink(missing_ok=True)
-                    item.with_suffix(".lock").unlink(missing_ok=True)
-                else:
-                    if db is not None:
-                        db.execute("DELETE FROM drafts WHERE grp = ? AND seat = ?", (self.group.stem, item))
-                    self._lock_of(item).unlink(missing_ok=True)
+                    item.write_text(json.dumps({"saved_at": draft.saved_at.isoformat(), **_body(form_only)}))
+                elif db is not None:
+                    db.execute(
+                        "UPDATE drafts SET body = ? WHERE grp = ? AND seat = ?",
+                        (json.dumps(_body(form_only), ensure_ascii=False), self.group.stem, item),
+                    )
             if lock is not None:
                 os.close(lock)
-        self._adopted = []
+        self._queues_taken = []
+
+    def _forget(self, item: str | Path, lock: int | None, db: sqlite3.Connection | None) -> None:
+        """Remove one gone seat's draft (a row, or an older rankterm's file) and let its lock go."""
+        with contextlib.suppress(OSError, sqlite3.Error):
+            if isinstance(item, Path):
+                item.unlink(missing_ok=True)
+                item.with_suffix(".lock").unlink(missing_ok=True)
+            else:
+                if db is not None:
+                    db.execute("DELETE FROM drafts WHERE grp = ? AND seat = ?", (self.group.stem, item))
+                self._lock_of(item).unlink(missing_ok=True)
+        if lock is not None:
+            os.close(lock)
 
     def close(self) -> None:
         """Let this seat's locks go, as its process ending would: its draft and any it adopted and has not
@@ -137,23 +161,17 @@ class DraftFile:
 
     def _release_adopted(self) -> None:
         """Let the locks of what this seat adopted go; it stays on disk, for the next seat to adopt."""
-        for _item, lock in self._adopted:
+        for lock in [lock for _item, lock in self._adopted] + [lock for _i, lock, _d in self._queues_taken]:
             if lock is not None:
                 os.close(lock)
         self._adopted = []
+        self._queues_taken = []
 
     def save(self, draft: Draft) -> None:
         """Keep `draft` as this seat's draft of the group (with whatever it adopted, which then goes)."""
         if self._db is None:
             return
-        body = json.dumps(
-            {
-                "form": draft.form,
-                "queue": [{"match": m.to_wire(), "label": label} for m, label in draft.queue],
-                "queue_only": draft.queue_only,
-            },
-            ensure_ascii=False,
-        )
+        body = json.dumps(_body(draft), ensure_ascii=False)
         with contextlib.suppress(sqlite3.Error):
             db = self._db
             db.execute("BEGIN IMMEDIATE")
@@ -184,9 +202,14 @@ class DraftFile:
         return None if row is None else parse_draft(row[0], row[1])
 
     def load(self) -> Draft | None:
-        """The newest draft a seat that is gone left, adopted (its lock taken and held, so no other seat adopts
-        it too), or None. A queued match that cannot be read is left out; a file of an older rankterm (a form,
-        no queue) reads as a draft without a queue."""
+        """What seats that are gone left, adopted (each one's lock taken and held, so no other seat adopts it
+        too), or None. A guest seat (`keeps_adopted`) adopts the newest draft alone. Any other seat takes every
+        gone seat's queued matches (the oldest queue first) and the newest form: a gone seat whose form is not
+        the one offered keeps its form on disk, for a later seat, once this seat has kept its queue. A queued
+        match that cannot be read is left out; a file of an older rankterm (a form, no queue) reads as a draft
+        without a queue."""
+        taken: list[Draft] = []  # newest first
+        offered: Draft | None = None
         for _when, item in self._orphans():
             lock_file = item.with_suffix(".lock") if isinstance(item, Path) else self._lock_of(item)
             lock = _locked(lock_file)
@@ -194,12 +217,27 @@ class DraftFile:
                 continue  # its seat is still there
             draft = read_draft(item) if isinstance(item, Path) else self._row(item)
             if draft is None:
-                self._adopted.append((item, lock))
-                self._forget_adopted(self._db)
+                self._forget(item, lock, self._db)
+                continue
+            has_form = draft.form is not None and not draft.queue_only
+            if offered is not None and has_form:  # another form is offered: this one waits, its queue comes
+                if draft.queue:
+                    self._queues_taken.append((item, lock, draft))
+                    taken.append(Draft(draft.saved_at, None, draft.queue))
+                elif lock is not None:
+                    os.close(lock)
                 continue
             self._adopted.append((item, lock))
-            return draft
-        return None
+            taken.append(draft)
+            if has_form:
+                offered = draft
+            if self.keeps_adopted:
+                break
+        if not taken:
+            return None
+        newest = offered or taken[0]
+        queue = [queued for draft in reversed(taken) for queued in draft.queue]
+        return Draft(newest.saved_at, newest.form, queue, queue_only=newest.queue_only)
 
     def drop(self) -> None:
         """No draft any more (the match was sent, the form cleared, or the person dropped it)."""
@@ -208,6 +246,15 @@ class DraftFile:
         with contextlib.suppress(sqlite3.Error):
             self._db.execute("DELETE FROM drafts WHERE grp = ? AND seat = ?", (self.group.stem, self.seat))
         self._forget_adopted(self._db)
+
+
+def _body(draft: Draft) -> dict[str, Any]:
+    """What the drafts' file keeps of `draft` (its time aside)."""
+    return {
+        "form": draft.form,
+        "queue": [{"match": m.to_wire(), "label": label} for m, label in draft.queue],
+        "queue_only": draft.queue_only,
+    }
 
 
 def _mtime(path: Path) -> datetime:
