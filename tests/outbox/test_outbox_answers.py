@@ -8,20 +8,7 @@ from pathlib import Path
 
 from rankterm.outbox.outbox import Outbox
 from rankterm.outbox.twins import NotTwins, Twin
-from rankterm.wire.models import NewFaction, NewMatch
-
-ENTRIES = 300
-"""Enough entries, with long notes, to spread over many pages: a file cut in half keeps some of them."""
-
-
-def match(i: int) -> NewMatch:
-    return NewMatch(
-        game=1,
-        weight="normal",
-        external_id=f"m-{i:03d}",
-        notes="a note long enough to spread the entries over many pages " * 5,
-        factions=[NewFaction(players=["a"], rank=1), NewFaction(players=["b"], rank=2)],
-    )
+from tests.outbox.test_damaged_outbox import ENTRIES, match
 
 
 def test_the_answers_stay_with_the_entry_when_the_file_is_opened_again(tmp_path: Path) -> None:

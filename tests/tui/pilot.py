@@ -259,6 +259,23 @@ async def record_waiting(pilot: Pilot, winner: str, loser: str) -> str:
     return screen.last_answer[0].external_id
 
 
+async def e_in_the_outbox(pilot: Pilot) -> None:
+    """Escape from the form, then `e` on the outbox's selected entry (the newest): it opens in the form, or
+    the form first asks about what it holds."""
+    await pilot.press("escape")
+    await open_outbox(pilot)
+    await pilot.press("e")
+    await settle(pilot)
+
+
+async def fix_from_the_outbox(pilot: Pilot) -> MatchEntryScreen:
+    """`e_in_the_outbox` on a form with nothing typed: the form the entry is loaded in."""
+    await e_in_the_outbox(pilot)
+    screen = pilot.app.screen
+    assert isinstance(screen, MatchEntryScreen)
+    return screen
+
+
 async def match_count(pilot: Pilot) -> int:
     return (await pilot.app.group.matches_page(1)).total
 

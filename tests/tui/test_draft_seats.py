@@ -13,6 +13,7 @@ from rankterm.tui.widgets.match_form.draft import Draft, DraftFile
 from rankterm.wire.models import NewFaction, NewMatch
 
 NOW = datetime(2026, 11, 27, 20, 0, tzinfo=UTC)
+LATER = NOW.replace(minute=5)
 
 
 def queued(external_id: str) -> tuple[NewMatch, str]:
@@ -23,6 +24,17 @@ def queued(external_id: str) -> tuple[NewMatch, str]:
         factions=[NewFaction(rank=1, players=["a"]), NewFaction(rank=2, players=["b"])],
     )
     return match, f"Catan {external_id}"
+
+
+def gone_seats(group: Path, *drafts: Draft) -> list[DraftFile]:
+    """A seat for each of `drafts`, in turn, that saved it and is gone."""
+    made = []
+    for draft in drafts:
+        seat = DraftFile(group)
+        seat.save(draft)
+        seat.close()
+        made.append(seat)
+    return made
 
 
 def seats(drafts: DraftFile) -> set[str]:
@@ -127,17 +139,15 @@ def test_every_gone_seats_queue_comes_back_with_the_newest_form_and_the_other_fo
     takes the older's queue and is offered the newer's form; once it has kept the queue, the older seat's
     form waits on disk, alone, for a later seat."""
     group = tmp_path / "drafts" / "service-0123.json"
-    older, newer = DraftFile(group), DraftFile(group)
-    older.save(Draft(NOW, {"game": "Catan"}, [queued("rt-1")]))
-    newer.save(Draft(NOW.replace(minute=5), {"game": "Tichu"}, []))
-    older.close()
-    newer.close()
+    older, _ = gone_seats(
+        group, Draft(NOW, {"game": "Catan"}, [queued("rt-1")]), Draft(LATER, {"game": "Tichu"}, [])
+    )
     adopter = DraftFile(group)
     kept = adopter.load()
     assert kept is not None and kept.form == {"game": "Tichu"}
     assert [m.external_id for m, _ in kept.queue] == ["rt-1"]
     assert DraftFile(group).load() is None  # both held by the adopter until it has kept them
-    adopter.save(Draft(NOW.replace(minute=6), None, kept.queue))
+    adopter.save(Draft(LATER.replace(minute=6), None, kept.queue))
     assert seats(adopter) == {adopter.seat, older.seat}
     adopter.close()
     later = DraftFile(group)
@@ -148,11 +158,11 @@ def test_every_gone_seats_queue_comes_back_with_the_newest_form_and_the_other_fo
 
 def test_an_adopter_that_dies_before_keeping_a_queue_leaves_both_seats_whole(tmp_path: Path) -> None:
     group = tmp_path / "drafts" / "service-0123.json"
-    older, newer = DraftFile(group), DraftFile(group)
-    older.save(Draft(NOW, {"game": "Catan"}, [queued("rt-1")]))
-    newer.save(Draft(NOW.replace(minute=5), {"game": "Tichu"}, [queued("rt-2")]))
-    older.close()
-    newer.close()
+    older, newer = gone_seats(
+        group,
+        Draft(NOW, {"game": "Catan"}, [queued("rt-1")]),
+        Draft(LATER, {"game": "Tichu"}, [queued("rt-2")]),
+    )
     adopter = DraftFile(group)
     kept = adopter.load()
     assert kept is not None and [m.external_id for m, _ in kept.queue] == ["rt-1", "rt-2"]
@@ -165,10 +175,6 @@ def test_an_adopter_that_dies_before_keeping_a_queue_leaves_both_seats_whole(tmp
 
 def test_a_guest_seat_adopts_the_newest_draft_alone(tmp_path: Path) -> None:
     group = tmp_path / "drafts" / "service-0123.json"
-    older, newer = DraftFile(group), DraftFile(group)
-    older.save(Draft(NOW, {"game": "Catan"}, [queued("rt-1")]))
-    newer.save(Draft(NOW.replace(minute=5), {"game": "Tichu"}, []))
-    older.close()
-    newer.close()
+    gone_seats(group, Draft(NOW, {"game": "Catan"}, [queued("rt-1")]), Draft(LATER, {"game": "Tichu"}, []))
     kept = DraftFile(group, keeps_adopted=True).load()
     assert kept is not None and kept.form == {"game": "Tichu"} and kept.queue == []

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from rankterm.outbox.outbox import State
 from rankterm.tui.screens.match_entry import MatchEntryScreen
-from tests.tui.pilot import match_count, open_outbox, record_waiting, settle
+from tests.tui.pilot import fix_from_the_outbox, match_count, record_waiting, settle
 
 
 async def _edit_then_sent_meanwhile(pilot, transport, new_id: str | None) -> MatchEntryScreen:
@@ -14,12 +14,8 @@ async def _edit_then_sent_meanwhile(pilot, transport, new_id: str | None) -> Mat
     it stood; the form, still showing the fix."""
     transport.down = True
     kept = await record_waiting(pilot, "Elena", "Ada")
-    await pilot.press("escape")
-    await open_outbox(pilot)
-    await pilot.press("e")
-    await settle(pilot)
-    screen = pilot.app.screen
-    assert isinstance(screen, MatchEntryScreen) and screen.sender.editing == kept
+    screen = await fix_from_the_outbox(pilot)
+    assert screen.sender.editing == kept
     screen.form.rows[0].points_input.value = "10"
     if new_id is not None:
         screen.form.field("external-id").value = new_id
@@ -70,12 +66,7 @@ async def test_a_kept_match_of_this_form_fixed_from_the_outbox_replaces_its_entr
         await settle(pilot)
         transport.down = True
         kept = await record_waiting(pilot, "Elena", "Ada")
-        await pilot.press("escape")
-        await open_outbox(pilot)
-        await pilot.press("e")
-        await settle(pilot)
-        screen = pilot.app.screen
-        assert isinstance(screen, MatchEntryScreen)
+        screen = await fix_from_the_outbox(pilot)
         screen.form.rows[0].points_input.value = "10"
         await pilot.press("ctrl+s")
         await settle(pilot)

@@ -5,8 +5,15 @@ without a question."""
 from __future__ import annotations
 
 from rankterm.tui.dialogs.confirm import ConfirmDialog
-from rankterm.tui.screens.match_entry import MatchEntryScreen
-from tests.tui.pilot import open_form, open_outbox, quick_fill, record_waiting, send_keys, settle
+from tests.tui.pilot import (
+    e_in_the_outbox,
+    fix_from_the_outbox,
+    open_form,
+    quick_fill,
+    record_waiting,
+    send_keys,
+    settle,
+)
 
 
 async def test_ctrl_n_asks_before_dropping_a_typed_result(make_app):
@@ -91,12 +98,8 @@ async def test_ctrl_n_on_an_outbox_entry_loaded_to_fix_goes_at_once(make_app, de
         await settle(pilot)
         transport.down = True
         kept = await record_waiting(pilot, "Elena", "Ada")
-        await pilot.press("escape")
-        await open_outbox(pilot)
-        await pilot.press("e")
-        await settle(pilot)
-        screen = pilot.app.screen
-        assert isinstance(screen, MatchEntryScreen) and screen.form.game_picker.game is not None
+        screen = await fix_from_the_outbox(pilot)
+        assert screen.form.game_picker.game is not None
         await pilot.press("ctrl+n")
         await settle(pilot)
         assert pilot.app.screen is screen and screen.form.is_blank()
@@ -113,19 +116,13 @@ async def test_e_on_an_outbox_entry_asks_before_replacing_a_typed_result(make_ap
         await pilot.press("n")
         await settle(pilot)
         await quick_fill(pilot, "Catan", [(["Ben"], 1, "12"), (["Dev"], 2, "3")])  # the next match, typed
-        await pilot.press("escape")
-        await open_outbox(pilot)
-        await pilot.press("e")
-        await settle(pilot)
+        await e_in_the_outbox(pilot)
         assert isinstance(pilot.app.screen, ConfirmDialog)
         await pilot.press("n")
         await settle(pilot)
         assert pilot.app.screen is screen
         assert [r.points_input.value for r in screen.form.rows][:2] == ["12", "3"]  # kept as typed
-        await pilot.press("escape")
-        await open_outbox(pilot)
-        await pilot.press("e")
-        await settle(pilot)
+        await e_in_the_outbox(pilot)
         await pilot.press("y")
         await settle(pilot)
         assert screen.sender.editing == kept
