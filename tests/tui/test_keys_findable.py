@@ -30,6 +30,12 @@ from .pilot import late_client, settle, type_at
 MODES = list(SCREENS)
 
 
+@pytest.fixture(autouse=True)
+def quick_idle_waits():
+    """Textual's own idle waits here: a footer laid out again after a resize and a focus change was checked
+    before its layout had run, once in a few whole-suite runs, with the loop's quicker wait."""
+
+
 async def open_mode(pilot: Pilot, mode: str) -> None:
     await pilot.app.switch_mode(mode)
     await settle(pilot)
